@@ -1,0 +1,71 @@
+// Command labelcov runs, formats, annotates and fuzzes robot plans. It is a
+// thin shell over the library packages: flags, output and exit codes only.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/spf13/cobra"
+)
+
+// Exit codes: 0 when the command did its job (a plan that fails at run time
+// still "ran"), 1 for bad input or usage.
+const (
+	exitOK    = 0
+	exitError = 1
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the CLI with args, so tests can drive it in-process.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := root.Execute(); err != nil {
+		reportError(stderr, err)
+		return exitError
+	}
+	return exitOK
+}
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "labelcov",
+		Short: "Fine-grained coverage (MCC, CC, weak mutation) for robot plans and Go packages",
+		Long: `labelcov tests robot plans written in a CPL-style Lisp with coverage finer than
+branches. It runs plans on a fast deterministic simulator, turns fuzzer bytes into
+initial environments, and injects coverage labels (multiple-condition, condition,
+weak-mutation) as empty conditionals so that any stock branch-coverage fuzzer keeps
+the inputs that cover them.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	for _, c := range []*cobra.Command{
+		newRunCmd(),
+		newFmtCmd(),
+		newDisasmCmd(),
+	} {
+		root.AddCommand(c)
+	}
+	return root
+}
+
+// reportError prints err for a person: the file:line:col message and, for
+// source errors, the offending line with a caret.
+func reportError(w io.Writer, err error) {
+	fmt.Fprintln(w, "labelcov:", err)
+	var serr *syntax.Error
+	if errors.As(err, &serr) {
+		if s := serr.Snippet(); s != "" {
+			fmt.Fprintln(w, s)
+		}
+	}
+}

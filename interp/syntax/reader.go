@@ -1,0 +1,411 @@
+package syntax
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// MaxDepth bounds list nesting so that hostile input cannot exhaust the
+// stack of the reader or of any later recursive pass.
+const MaxDepth = 1000
+
+// The lexer is the single source of truth for tokens: the participle
+// grammar elides comments and whitespace, while Parse lexes the same text
+// again to collect comments and to check brackets before parsing, so that an
+// unbalanced ')' is reported as such rather than as a generic grammar error.
+var planLexer = lexer.MustSimple([]lexer.SimpleRule{
+	{Name: "BlockComment", Pattern: `#\|(?s:.*?)\|#`},
+	{Name: "BadBlockComment", Pattern: `#\|`},
+	{Name: "Comment", Pattern: `;[^\n]*`},
+	{Name: "Whitespace", Pattern: `[ \t\r\n\f]+`},
+	{Name: "String", Pattern: `"(?:\\.|[^"\\])*"`},
+	{Name: "BadString", Pattern: `"(?:\\.|[^"\\])*\\?`},
+	{Name: "Punct", Pattern: `[()']`},
+	{Name: "Atom", Pattern: `[^\s()'";]+`},
+})
+
+type pExpr struct {
+	Pos   lexer.Position
+	Quote *pExpr  `parser:"  \"'\" @@"`
+	List  *pList  `parser:"| @@"`
+	Str   *string `parser:"| @String"`
+	Atom  *string `parser:"| @Atom"`
+}
+
+type pList struct {
+	Pos    lexer.Position
+	EndPos lexer.Position
+	Elems  []*pExpr `parser:"\"(\" @@* \")\""`
+}
+
+type pFile struct {
+	Forms []*pExpr `parser:"@@*"`
+}
+
+var grammar = participle.MustBuild[pFile](
+	participle.Lexer(planLexer),
+	participle.Elide("Whitespace", "Comment", "BlockComment"),
+	participle.UseLookahead(1),
+)
+
+// Parse reads src, the contents of the file named filename. On error it
+// returns a *Error (reachable with errors.As) naming file:line:col.
+func Parse(filename string, src []byte) (*File, error) {
+	r := &reader{file: filename, src: src, lines: lineStarts(src)}
+	if !utf8.Valid(src) {
+		off := 0
+		for off < len(src) {
+			c, size := utf8.DecodeRune(src[off:])
+			if c == utf8.RuneError && size <= 1 {
+				break
+			}
+			off += size
+		}
+		return nil, r.errAt(off, "invalid UTF-8 encoding")
+	}
+	comments, err := r.scan()
+	if err != nil {
+		return nil, err
+	}
+	tree, err := grammar.ParseBytes(filename, src)
+	if err != nil {
+		// scan has already caught every bracket and token problem, so this
+		// is unexpected; still report it with a position.
+		var perr participle.Error
+		if errors.As(err, &perr) {
+			return nil, r.errAt(perr.Position().Offset, "%s", perr.Message())
+		}
+		return nil, &Error{File: filename, Pos: Pos{Line: 1, Col: 1}, Msg: err.Error()}
+	}
+	f := &File{Name: filename, Src: src, Comments: comments}
+	for _, e := range tree.Forms {
+		n, err := r.convert(e)
+		if err != nil {
+			return nil, err
+		}
+		f.Forms = append(f.Forms, n)
+	}
+	return f, nil
+}
+
+// ParseExpr reads exactly one expression, for command-line arguments and
+// similar snippets.
+func ParseExpr(filename string, src []byte) (Node, error) {
+	f, err := Parse(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	switch len(f.Forms) {
+	case 1:
+		return f.Forms[0], nil
+	case 0:
+		return nil, &Error{File: filename, Pos: Pos{Offset: len(src), Line: 1, Col: 1}, Msg: "expected an expression"}
+	default:
+		start, _ := f.Forms[1].Span()
+		return nil, r0(filename, src).errAt(start.Offset, "expected a single expression")
+	}
+}
+
+func r0(filename string, src []byte) *reader {
+	return &reader{file: filename, src: src, lines: lineStarts(src)}
+}
+
+type reader struct {
+	file  string
+	src   []byte
+	lines []int // byte offset of each line start
+}
+
+func lineStarts(src []byte) []int {
+	lines := []int{0}
+	for i, c := range src {
+		if c == '\n' {
+			lines = append(lines, i+1)
+		}
+	}
+	return lines
+}
+
+func (r *reader) pos(off int) Pos {
+	i := sort.Search(len(r.lines), func(i int) bool { return r.lines[i] > off }) - 1
+	if i < 0 {
+		i = 0
+	}
+	return Pos{Offset: off, Line: i + 1, Col: off - r.lines[i] + 1}
+}
+
+func (r *reader) errAt(off int, format string, args ...any) *Error {
+	return Errorf(r.file, r.src, r.pos(off), format, args...)
+}
+
+// scan lexes the whole input once, collecting comments and checking that
+// tokens are well formed and brackets balance.
+func (r *reader) scan() ([]*Comment, error) {
+	lx, err := planLexer.Lex(r.file, strings.NewReader(string(r.src)))
+	if err != nil {
+		return nil, &Error{File: r.file, Pos: Pos{Line: 1, Col: 1}, Msg: err.Error()}
+	}
+	sym := planLexer.Symbols()
+	var comments []*Comment
+	var open []int // offsets of unclosed '('
+	for {
+		tok, err := lx.Next()
+		if err != nil {
+			var lerr *lexer.Error
+			if errors.As(err, &lerr) {
+				return nil, r.errAt(lerr.Pos.Offset, "unexpected character %q", r.src[lerr.Pos.Offset])
+			}
+			return nil, &Error{File: r.file, Pos: Pos{Line: 1, Col: 1}, Msg: err.Error()}
+		}
+		if tok.EOF() {
+			break
+		}
+		off := tok.Pos.Offset
+		switch tok.Type {
+		case sym["Comment"], sym["BlockComment"]:
+			text := strings.TrimRight(tok.Value, "\r")
+			comments = append(comments, &Comment{
+				Start: r.pos(off), End: r.pos(off + len(text)),
+				Text: text, Block: tok.Type == sym["BlockComment"],
+			})
+		case sym["BadBlockComment"]:
+			return nil, r.errAt(off, "unterminated block comment (missing '|#')")
+		case sym["BadString"]:
+			return nil, r.errAt(off, "unterminated string (missing '\"')")
+		case sym["Punct"]:
+			switch tok.Value {
+			case "(":
+				if len(open) >= MaxDepth {
+					return nil, r.errAt(off, "lists nested deeper than %d", MaxDepth)
+				}
+				open = append(open, off)
+			case ")":
+				if len(open) == 0 {
+					return nil, r.errAt(off, "unbalanced ')'")
+				}
+				open = open[:len(open)-1]
+			}
+		}
+	}
+	if len(open) > 0 {
+		return nil, r.errAt(open[len(open)-1], "unclosed '(' (missing ')' before end of file)")
+	}
+	// A quote must be followed by an expression.
+	if err := r.checkQuotes(); err != nil {
+		return nil, err
+	}
+	return comments, nil
+}
+
+// checkQuotes reports a quote with nothing after it (at end of input or
+// before ')'), which the grammar would otherwise report vaguely.
+func (r *reader) checkQuotes() error {
+	lx, _ := planLexer.Lex(r.file, strings.NewReader(string(r.src)))
+	sym := planLexer.Symbols()
+	pending := -1
+	for {
+		tok, err := lx.Next()
+		if err != nil || tok.EOF() {
+			break
+		}
+		switch tok.Type {
+		case sym["Whitespace"], sym["Comment"], sym["BlockComment"]:
+			continue
+		}
+		if pending >= 0 && tok.Value == ")" && tok.Type == sym["Punct"] {
+			return r.errAt(pending, "quote ' must be followed by an expression")
+		}
+		pending = -1
+		if tok.Type == sym["Punct"] && tok.Value == "'" {
+			pending = tok.Pos.Offset
+		}
+	}
+	if pending >= 0 {
+		return r.errAt(pending, "quote ' must be followed by an expression")
+	}
+	return nil
+}
+
+func (r *reader) convert(e *pExpr) (Node, error) {
+	off := e.Pos.Offset
+	switch {
+	case e.Quote != nil:
+		x, err := r.convert(e.Quote)
+		if err != nil {
+			return nil, err
+		}
+		return &Quote{Start: r.pos(off), X: x}, nil
+	case e.List != nil:
+		l := &List{Open: r.pos(off), Close: r.pos(e.List.EndPos.Offset - 1)}
+		for _, el := range e.List.Elems {
+			n, err := r.convert(el)
+			if err != nil {
+				return nil, err
+			}
+			l.Elems = append(l.Elems, n)
+		}
+		return l, nil
+	case e.Str != nil:
+		raw := *e.Str
+		v, err := unquote(raw)
+		if err != nil {
+			return nil, r.errAt(off+err.offset, "%s", err.msg)
+		}
+		return &String{Start: r.pos(off), End: r.pos(off + len(raw)), Value: v, Raw: raw}, nil
+	case e.Atom != nil:
+		return r.atom(off, *e.Atom)
+	}
+	return nil, r.errAt(off, "expected an expression")
+}
+
+func (r *reader) atom(off int, text string) (Node, error) {
+	start, end := r.pos(off), r.pos(off+len(text))
+	if strings.HasPrefix(text, ":") {
+		if len(text) == 1 {
+			return nil, r.errAt(off, "keyword needs a name after ':'")
+		}
+		return &Keyword{Start: start, End: end, Name: text[1:]}, nil
+	}
+	switch classify(text) {
+	case numInt:
+		v, err := strconv.ParseInt(text, 10, 64)
+		if err != nil {
+			return nil, r.errAt(off, "integer %s out of range (int64)", text)
+		}
+		return &Int{Start: start, End: end, Value: v, Raw: text}, nil
+	case numFloat:
+		v, err := strconv.ParseFloat(text, 64)
+		if err != nil || math.IsInf(v, 0) {
+			return nil, r.errAt(off, "float %s out of range", text)
+		}
+		return &Float{Start: start, End: end, Value: v, Raw: text}, nil
+	}
+	if strings.ContainsAny(text, "#|") && (strings.HasPrefix(text, "#") || strings.Contains(text, "|#")) {
+		return nil, r.errAt(off, "unexpected %q (block comments are written #| ... |#)", text)
+	}
+	return &Symbol{Start: start, End: end, Name: text}, nil
+}
+
+type numKind int
+
+const (
+	notNum numKind = iota
+	numInt
+	numFloat
+)
+
+// classify decides whether an atom is a number, following Lisp: an optional
+// sign, digits, and for floats a '.' with digits on at least one side and/or
+// an exponent. Anything else (1+, -, 3d-thing) is a symbol.
+func classify(s string) numKind {
+	i := 0
+	if i < len(s) && (s[i] == '+' || s[i] == '-') {
+		i++
+	}
+	digits := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+		digits++
+	}
+	if i == len(s) {
+		if digits > 0 {
+			return numInt
+		}
+		return notNum
+	}
+	isFloat := false
+	if s[i] == '.' {
+		i++
+		frac := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			frac++
+		}
+		if digits+frac == 0 {
+			return notNum
+		}
+		digits += frac
+		isFloat = true
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') && digits > 0 {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		exp := 0
+		for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+			i++
+			exp++
+		}
+		if exp == 0 {
+			return notNum
+		}
+		isFloat = true
+	}
+	if i != len(s) || !isFloat {
+		return notNum
+	}
+	return numFloat
+}
+
+type unquoteError struct {
+	offset int
+	msg    string
+}
+
+// unquote decodes a string literal with the escapes \" \\ \n (and \t).
+func unquote(raw string) (string, *unquoteError) {
+	body := raw[1 : len(raw)-1]
+	if !strings.Contains(body, `\`) {
+		return body, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		if c != '\\' {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch body[i] {
+		case '"', '\\':
+			b.WriteByte(body[i])
+		case 'n':
+			b.WriteByte('\n')
+		case 't':
+			b.WriteByte('\t')
+		default:
+			return "", &unquoteError{offset: 1 + i - 1, msg: fmt.Sprintf("unknown escape \\%c in string (use \\\" \\\\ \\n \\t)", body[i])}
+		}
+	}
+	return b.String(), nil
+}
+
+// QuoteString is the inverse of the reader's string decoding.
+func QuoteString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '"', '\\':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}

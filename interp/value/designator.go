@@ -1,0 +1,49 @@
+package value
+
+// Designator is a CPL designator: (an action (type picking-up) (arm left)).
+// Class is "action", "location" or "object". Props keep source order;
+// designators are immutable once built.
+type Designator struct {
+	Class string
+	Props []Prop
+}
+
+// Prop is one (key value) pair of a designator.
+type Prop struct {
+	Key string
+	Val Value
+}
+
+// Get returns the value of the first property named key, and whether it was
+// present.
+func (d *Designator) Get(key string) (Value, bool) {
+	for _, p := range d.Props {
+		if p.Key == key {
+			return p.Val, true
+		}
+	}
+	return Nil, false
+}
+
+// Type is the value of the type property as a symbol name ("" if absent).
+func (d *Designator) Type() string {
+	v, _ := d.Get("type")
+	return v.SymbolName()
+}
+
+// Equal compares class and properties in order.
+func (d *Designator) Equal(o *Designator) bool {
+	if d == o {
+		return true
+	}
+	if d.Class != o.Class || len(d.Props) != len(o.Props) {
+		return false
+	}
+	for i, p := range d.Props {
+		q := o.Props[i]
+		if p.Key != q.Key || !Equal(p.Val, q.Val) {
+			return false
+		}
+	}
+	return true
+}
