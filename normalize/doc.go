@@ -1,0 +1,15 @@
+// Package normalize moves side effects out of the expressions that will
+// carry coverage labels, so that a label predicate can re-evaluate the
+// operands of a decision or of a mutated expression without changing what
+// the program does.
+//
+// The plan front end (Plan) rewrites only impure label sites — decision
+// tests, binary relational and arithmetic calls, and/or forms — into
+// A-normal form: `(let* ((%lc1 …) (%lc2 …)) RESIDUE)` placed exactly where
+// the site was, so evaluation order, short-circuiting, later cond clauses
+// and re-evaluated while tests behave as before. Everything else keeps its
+// source text byte for byte. A Go (dst) front end will live next to it.
+//
+// This package must never change the behaviour of a program, never
+// evaluate anything, and never import the label, compiler or VM packages.
+package normalize

@@ -1,0 +1,385 @@
+package normalize
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+)
+
+// Options tune the plan front end.
+type Options struct {
+	// PureFuncs names external functions (simulator queries, say) that the
+	// caller knows to be free of effects. Unknown functions are impure.
+	PureFuncs []string
+}
+
+// Result is a normalized plan. Forms is the rewritten tree: nodes that did
+// not change are the very nodes of Orig, so their source text and
+// positions are still known; new nodes have zero positions. Source is the
+// rendered text and File its re-parse.
+type Result struct {
+	Orig   *syntax.File
+	Forms  []syntax.Node
+	Source []byte
+	File   *syntax.File
+	// Prefix starts the name of every temporary (%lc1, %lc2, ...). It is
+	// chosen so that no symbol of the input starts with it.
+	Prefix string
+	// Temps is the number of temporaries introduced.
+	Temps int
+
+	orig   map[syntax.Node]bool          // nodes of Orig
+	origin map[syntax.Node]syntax.Node   // residue -> the original node it stands for
+	copyOf map[*syntax.List]*syntax.List // edited copy -> original list
+	lets   map[*syntax.List]bool         // the let* forms normalize introduced
+	pur    *purity
+}
+
+// Plan normalizes a parsed plan. A plan whose label sites are all pure
+// comes back with Source byte-identical to the input.
+func Plan(f *syntax.File, opts Options) (*Result, error) {
+	ext := map[string]bool{}
+	for _, n := range opts.PureFuncs {
+		ext[n] = true
+	}
+	r := &Result{
+		Orig:   f,
+		orig:   map[syntax.Node]bool{},
+		origin: map[syntax.Node]syntax.Node{},
+		copyOf: map[*syntax.List]*syntax.List{},
+		lets:   map[*syntax.List]bool{},
+		pur:    newPurity(f, ext),
+	}
+	names := map[string]bool{}
+	for _, form := range f.Forms {
+		syntax.Walk(form, func(n syntax.Node) bool {
+			r.orig[n] = true
+			if s, ok := n.(*syntax.Symbol); ok {
+				names[s.Name] = true
+			}
+			return true
+		})
+	}
+	r.Prefix = tempPrefix(names)
+	z := &normalizer{r: r}
+	r.Forms = make([]syntax.Node, len(f.Forms))
+	for i, form := range f.Forms {
+		r.Forms[i] = z.expr(form, false)
+	}
+	r.Source = r.Render(nil)
+	nf, err := syntax.Parse(f.Name, r.Source)
+	r.File = nf
+	if err != nil {
+		return r, fmt.Errorf("normalize: rendered plan does not parse (a bug): %w", err)
+	}
+	r.File = nf
+	return r, nil
+}
+
+// tempPrefix picks "%lc", lengthened with '%' until no user symbol starts
+// with it, so temporaries can never capture or shadow a user name.
+func tempPrefix(names map[string]bool) string {
+	p := "%lc"
+	for {
+		clash := false
+		for n := range names {
+			if strings.HasPrefix(n, p) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			return p
+		}
+		p += "%"
+	}
+}
+
+// Changed reports whether normalization rewrote anything.
+func (r *Result) Changed() bool { return r.Temps > 0 }
+
+// Origin returns the node of the original plan that n stands for: n itself
+// when it is original, the rewritten site for a residue or a temporary that
+// holds an original operand's value, nil for scaffolding normalize made up.
+func (r *Result) Origin(n syntax.Node) syntax.Node {
+	if r.orig[n] {
+		return n
+	}
+	if l, ok := n.(*syntax.List); ok {
+		if o, ok := r.copyOf[l]; ok {
+			return o
+		}
+	}
+	return r.origin[n]
+}
+
+// Unwrap returns the expression a label site's predicates must see: for a
+// let* that normalize wrapped around a site, its residue (last body form),
+// which runs after the hoisted effects; otherwise n itself.
+func (r *Result) Unwrap(n syntax.Node) syntax.Node {
+	if l, ok := n.(*syntax.List); ok && r.lets[l] {
+		return l.Elems[len(l.Elems)-1]
+	}
+	return n
+}
+
+// IsTemp reports whether name is one of normalize's temporaries.
+func (r *Result) IsTemp(name string) bool { return strings.HasPrefix(name, r.Prefix) }
+
+// Pure reports whether evaluating n has no effect visible outside n.
+func (r *Result) Pure(n syntax.Node) bool { return r.pur.pure(n) }
+
+// IsUserFunc reports whether name is defined by the plan (and so shadows a
+// builtin of the same name).
+func (r *Result) IsUserFunc(name string) bool { return r.pur.isUser(name) }
+
+type normalizer struct {
+	r *Result
+}
+
+type binding struct {
+	name *syntax.Symbol
+	val  syntax.Node
+}
+
+// isSite reports whether n is a label site whose operands a label may
+// re-evaluate: a binary relational or arithmetic call, unary minus, or an
+// and/or with at least two operands.
+func (z *normalizer) isSite(n syntax.Node) bool {
+	l, ok := n.(*syntax.List)
+	if !ok {
+		return false
+	}
+	h := syntax.Head(l)
+	switch {
+	case h == "and" || h == "or":
+		return len(l.Elems) >= 3
+	case z.r.pur.isUser(h):
+		return false
+	case relational[h] || arithmetic[h]:
+		return len(l.Elems) == 3 || (h == "-" && len(l.Elems) == 2)
+	}
+	return false
+}
+
+// expr normalizes n in an expression slot; test marks decision tests.
+func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
+	e := z.r.pur.scan(n)
+	if !e.touches {
+		return n
+	}
+	if (test || z.isSite(n)) && !e.pure() {
+		return z.anf(n)
+	}
+	l, ok := n.(*syntax.List)
+	if !ok {
+		return n
+	}
+	var out *syntax.List
+	for _, s := range Slots(l) {
+		c := At(l, s.Path)
+		c2 := z.expr(c, s.Test)
+		if c2 != c {
+			if out == nil {
+				out = z.copyList(l)
+			}
+			z.replace(out, s.Path, c2)
+		}
+	}
+	if out == nil {
+		return n
+	}
+	return out
+}
+
+func (z *normalizer) copyList(l *syntax.List) *syntax.List {
+	c := &syntax.List{Open: l.Open, Close: l.Close, Elems: append([]syntax.Node(nil), l.Elems...)}
+	base := l
+	if o, ok := z.r.copyOf[l]; ok {
+		base = o
+	}
+	z.r.copyOf[c] = base
+	return c
+}
+
+// replace sets the node at path below the copy l, copying the lists on the
+// way down that are still shared with the original tree.
+func (z *normalizer) replace(l *syntax.List, path []int, n syntax.Node) {
+	for len(path) > 1 {
+		child := l.Elems[path[0]].(*syntax.List)
+		if z.r.orig[child] {
+			child = z.copyList(child)
+			l.Elems[path[0]] = child
+		}
+		l, path = child, path[1:]
+	}
+	l.Elems[path[0]] = n
+}
+
+// anf rewrites the impure site n as (let* (BINDINGS) RESIDUE) where RESIDUE
+// is pure and the bindings run n's effects in their original order.
+func (z *normalizer) anf(n syntax.Node) syntax.Node {
+	binds, res := z.decompose(n)
+	bl := &syntax.List{}
+	for _, b := range binds {
+		val := z.expr(b.val, false) // hoisted code may hold sites of its own
+		bl.Elems = append(bl.Elems, &syntax.List{Elems: []syntax.Node{b.name, val}})
+	}
+	let := &syntax.List{Elems: []syntax.Node{sym("let*"), bl, res}}
+	z.r.lets[let] = true
+	return let
+}
+
+func sym(name string) *syntax.Symbol { return &syntax.Symbol{Name: name} }
+
+func (z *normalizer) temp(standsFor syntax.Node) *syntax.Symbol {
+	z.r.Temps++
+	s := sym(z.r.Prefix + strconv.Itoa(z.r.Temps))
+	if o := z.r.Origin(standsFor); o != nil {
+		z.r.origin[s] = o
+	}
+	return s
+}
+
+// use returns a fresh reference to temporary t (each node appears once in
+// the tree, so positions and origins stay unambiguous).
+func use(t *syntax.Symbol) *syntax.Symbol { return sym(t.Name) }
+
+// decompose splits n into bindings, evaluated in order, and a pure residue
+// that, evaluated after them, gives n's value.
+func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
+	if z.r.pur.pure(n) {
+		return nil, n
+	}
+	l := n.(*syntax.List) // atoms are always pure
+	h := syntax.Head(l)
+	switch {
+	case h == "and" || h == "or":
+		return z.decomposeAndOr(l, h)
+	case h != "" && !isSpecial(h) && z.r.pur.pureFn(h):
+		return z.decomposeCall(l)
+	}
+	t := z.temp(n)
+	return []binding{{t, n}}, use2(z, t, n)
+}
+
+// use2 is use, keeping the origin of the node the temporary stands for.
+func use2(z *normalizer, t *syntax.Symbol, standsFor syntax.Node) *syntax.Symbol {
+	u := use(t)
+	if o := z.r.Origin(standsFor); o != nil {
+		z.r.origin[u] = o
+	}
+	return u
+}
+
+// decomposeCall handles a call of a pure function with impure arguments:
+// arguments are evaluated left to right, so every argument before the last
+// impure one is saved in a temporary before later effects can change it —
+// (+ x (incf x)) reads the old x.
+func (z *normalizer) decomposeCall(l *syntax.List) ([]binding, syntax.Node) {
+	args := l.Elems[1:]
+	last := -1
+	for i, a := range args {
+		if !z.r.pur.pure(a) {
+			last = i
+		}
+	}
+	var binds []binding
+	res := &syntax.List{Elems: []syntax.Node{l.Elems[0]}}
+	for i, a := range args {
+		r := a
+		if i <= last {
+			var b []binding
+			b, r = z.decompose(a)
+			binds = append(binds, b...)
+		}
+		if i < last && !IsConstant(r) {
+			t := z.temp(a)
+			binds = append(binds, binding{t, r})
+			r = use2(z, t, a)
+		}
+		res.Elems = append(res.Elems, r)
+	}
+	z.r.origin[res] = z.r.Origin(l)
+	return binds, res
+}
+
+// decomposeAndOr keeps short-circuiting: operand i (up to the last impure
+// one) is bound to a temporary that is computed only when the original
+// would evaluate it, and is nil otherwise; the residue is the same and/or
+// over the temporaries, so it returns the same deciding value.
+func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax.Node) {
+	ops := l.Elems[1:]
+	last := -1
+	for i, a := range ops {
+		if !z.r.pur.pure(a) {
+			last = i
+		}
+	}
+	res := &syntax.List{Elems: []syntax.Node{l.Elems[0]}}
+	z.r.origin[res] = z.r.Origin(l)
+	var binds []binding
+	var guards []syntax.Node // the values standing for ops[0..i-1]
+	guardRef := func(g syntax.Node) syntax.Node {
+		if s, ok := g.(*syntax.Symbol); ok && z.r.IsTemp(s.Name) {
+			return use(s)
+		}
+		return g
+	}
+	for i := 0; i <= last; i++ {
+		var g syntax.Node
+		if i == 0 {
+			b, r := z.decompose(ops[0])
+			binds = append(binds, b...)
+			g = r
+			if rs, ok := r.(*syntax.Symbol); ok && z.r.IsTemp(rs.Name) {
+				g = rs // already a temporary holding ops[0]
+			} else if last > 0 && !IsConstant(r) {
+				t := z.temp(ops[0])
+				binds = append(binds, binding{t, r})
+				g = t
+			}
+		} else {
+			var cond syntax.Node
+			if h == "and" {
+				// All earlier operands were true iff the previous one was
+				// (each is nil when not reached).
+				cond = &syntax.List{Elems: []syntax.Node{sym("if"), guardRef(guards[i-1]), ops[i], sym("nil")}}
+			} else {
+				test := guardRef(guards[0])
+				if i > 1 {
+					or := &syntax.List{Elems: []syntax.Node{sym("or")}}
+					for _, gg := range guards {
+						or.Elems = append(or.Elems, guardRef(gg))
+					}
+					test = or
+				}
+				cond = &syntax.List{Elems: []syntax.Node{sym("if"), test, sym("nil"), ops[i]}}
+			}
+			t := z.temp(ops[i])
+			binds = append(binds, binding{t, cond})
+			g = t
+		}
+		guards = append(guards, g)
+		if s, ok := g.(*syntax.Symbol); ok && z.r.IsTemp(s.Name) && z.r.origin[s] != nil {
+			res.Elems = append(res.Elems, use2(z, s, ops[i]))
+		} else {
+			res.Elems = append(res.Elems, g)
+		}
+	}
+	res.Elems = append(res.Elems, ops[last+1:]...)
+	return binds, res
+}
+
+func isSpecial(h string) bool {
+	switch h {
+	case "quote", "if", "when", "unless", "cond", "case", "and", "or", "progn", "let", "let*",
+		"setq", "setf", "incf", "decf", "push", "pop", "dolist", "dotimes", "while", "return",
+		"lambda", "funcall", "function", "a", "an", "with-failure-handling", "retry",
+		"ignore-errors", "defun", "def-plan", "def-check", "def-policy", "defparameter":
+		return true
+	}
+	return false
+}

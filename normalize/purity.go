@@ -1,0 +1,269 @@
+package normalize
+
+import "github.com/labelcov/labelcov/interp/syntax"
+
+// effects summarises what evaluating a node can do that is visible outside
+// the node itself. Assignments to variables bound inside the node (a let
+// local, a loop variable) and (return) inside a loop of the node are not
+// visible outside, so a helper that counts with incf on a local is pure.
+type effects struct {
+	hard    bool            // output, actions, failures, unknown calls, funcall
+	assigns map[string]bool // free variables assigned
+	returns bool            // a (return) that leaves the node
+	touches bool            // any effect at all, even a local one
+}
+
+func (e *effects) pure() bool { return !e.hard && len(e.assigns) == 0 && !e.returns }
+
+func (e *effects) merge(o *effects) {
+	e.hard = e.hard || o.hard
+	e.returns = e.returns || o.returns
+	e.touches = e.touches || o.touches
+	for v := range o.assigns {
+		e.assign(v)
+	}
+}
+
+func (e *effects) assign(v string) {
+	if e.assigns == nil {
+		e.assigns = map[string]bool{}
+	}
+	e.assigns[v] = true
+	e.touches = true
+}
+
+func (e *effects) unbind(names []string) {
+	for _, n := range names {
+		delete(e.assigns, n)
+	}
+}
+
+// purity answers "is this expression free of effects?" for one file. User
+// functions are pure unless their bodies have effects or call an impure
+// function; recursion does not make a function impure.
+type purity struct {
+	user    map[string]bool // user-defined function names
+	impure  map[string]bool // user functions that are not provably pure
+	extPure map[string]bool // externals the caller vouches for
+	memo    map[syntax.Node]*effects
+}
+
+var noEffects = &effects{}
+
+func newPurity(f *syntax.File, extPure map[string]bool) *purity {
+	p := &purity{user: map[string]bool{}, impure: map[string]bool{}, extPure: extPure, memo: map[syntax.Node]*effects{}}
+	type def struct {
+		name   string
+		params []string
+		body   []syntax.Node
+	}
+	var defs []def
+	for _, form := range f.Forms {
+		l, ok := form.(*syntax.List)
+		if !ok || len(l.Elems) < 3 {
+			continue
+		}
+		switch syntax.Head(l) {
+		case "defun", "def-plan", "def-check", "def-policy":
+		default:
+			continue
+		}
+		name, ok := l.Elems[1].(*syntax.Symbol)
+		if !ok {
+			continue
+		}
+		p.user[name.Name] = true
+		defs = append(defs, def{name: name.Name, params: paramNames(l.Elems[2]), body: l.Elems[3:]})
+	}
+	// Direct effects with every user call assumed pure, plus the call graph;
+	// then impurity flows backwards along call edges (a fixpoint).
+	callers := map[string][]string{}
+	var work []string
+	for _, d := range defs {
+		var e effects
+		for _, b := range d.body {
+			e.merge(p.scanWith(b, func(callee string) { callers[callee] = append(callers[callee], d.name) }))
+		}
+		e.unbind(d.params)
+		if !e.pure() && !p.impure[d.name] {
+			p.impure[d.name] = true
+			work = append(work, d.name)
+		}
+	}
+	for len(work) > 0 {
+		f := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, c := range callers[f] {
+			if !p.impure[c] {
+				p.impure[c] = true
+				work = append(work, c)
+			}
+		}
+	}
+	p.memo = map[syntax.Node]*effects{} // the direct pass assumed callees pure
+	return p
+}
+
+func paramNames(n syntax.Node) []string {
+	l, ok := n.(*syntax.List)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, e := range l.Elems {
+		if s, ok := e.(*syntax.Symbol); ok {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// pureFn reports whether a call to name has no effects of its own.
+func (p *purity) pureFn(name string) bool {
+	if p.user[name] {
+		return !p.impure[name]
+	}
+	return pureBuiltins[name] || p.extPure[name]
+}
+
+// isUser reports whether name is a user-defined function (which shadows a
+// builtin of the same name).
+func (p *purity) isUser(name string) bool { return p.user[name] }
+
+func (p *purity) pure(n syntax.Node) bool { return p.scan(n).pure() }
+
+func (p *purity) scan(n syntax.Node) *effects { return p.scanWith(n, nil) }
+
+// scanWith computes the effects of n. onCall, when set, is told about every
+// call of a user function (and disables the memo, since it is only used for
+// the one-off call-graph pass).
+func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
+	l, ok := n.(*syntax.List)
+	if !ok || len(l.Elems) == 0 {
+		return noEffects
+	}
+	if onCall == nil {
+		if e, ok := p.memo[n]; ok {
+			return e
+		}
+	}
+	e := &effects{}
+	sub := func(c syntax.Node) {
+		if c != nil {
+			e.merge(p.scanWith(c, onCall))
+		}
+	}
+	slots := func() {
+		for _, s := range Slots(l) {
+			sub(At(l, s.Path))
+		}
+	}
+	head := syntax.Head(l)
+	switch head {
+	case "quote", "function":
+	case "lambda":
+		// Creating a closure has no effect; its body runs only when called,
+		// through funcall, which is impure anyway.
+		var body effects
+		for _, b := range l.Elems[2:] {
+			body.merge(p.scanWith(b, onCall))
+		}
+		e.touches = body.touches
+	case "let", "let*", "dolist", "dotimes":
+		var bound []string
+		if len(l.Elems) > 1 {
+			if bl, ok := l.Elems[1].(*syntax.List); ok {
+				if head == "dolist" || head == "dotimes" {
+					if len(bl.Elems) > 0 {
+						if s, ok := bl.Elems[0].(*syntax.Symbol); ok {
+							bound = append(bound, s.Name)
+						}
+					}
+				} else {
+					for _, b := range bl.Elems {
+						switch b := b.(type) {
+						case *syntax.Symbol:
+							bound = append(bound, b.Name)
+						case *syntax.List:
+							if len(b.Elems) > 0 {
+								if s, ok := b.Elems[0].(*syntax.Symbol); ok {
+									bound = append(bound, s.Name)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		var body effects
+		for _, s := range Slots(l) {
+			c := p.scanWith(At(l, s.Path), onCall)
+			if len(s.Path) == 1 { // the body, not an initialiser
+				body.merge(c)
+			} else {
+				e.merge(c)
+			}
+		}
+		body.unbind(bound)
+		if head == "dolist" || head == "dotimes" {
+			body.returns = false
+		}
+		e.merge(&body)
+	case "while":
+		var body effects
+		for _, s := range Slots(l) {
+			body.merge(p.scanWith(At(l, s.Path), onCall))
+		}
+		body.returns = false
+		e.merge(&body)
+	case "setq", "setf":
+		for i := 1; i < len(l.Elems); i += 2 {
+			if s, ok := l.Elems[i].(*syntax.Symbol); ok {
+				e.assign(s.Name)
+			} else {
+				e.hard = true
+			}
+		}
+		slots()
+		e.touches = true
+	case "incf", "decf", "pop", "push":
+		place := 1
+		if head == "push" {
+			place = 2
+		}
+		if place < len(l.Elems) {
+			if s, ok := l.Elems[place].(*syntax.Symbol); ok {
+				e.assign(s.Name)
+			} else {
+				e.hard = true
+			}
+		}
+		slots()
+		e.touches = true
+	case "return":
+		e.returns, e.touches = true, true
+		slots()
+	case "if", "when", "unless", "cond", "case", "and", "or", "progn", "ignore-errors", "a", "an":
+		slots()
+	case "perform", "fail", "print", "format", "funcall", "retry", "with-failure-handling",
+		"defun", "def-plan", "def-check", "def-policy", "defparameter":
+		e.hard, e.touches = true, true
+		slots()
+	default:
+		if p.user[head] {
+			if onCall != nil {
+				onCall(head)
+			}
+			if p.impure[head] {
+				e.hard, e.touches = true, true
+			}
+		} else if !p.pureFn(head) {
+			e.hard, e.touches = true, true
+		}
+		slots()
+	}
+	if onCall == nil {
+		p.memo[n] = e
+	}
+	return e
+}
