@@ -299,20 +299,21 @@ func (p *printer) broken(l *List, st style, tail int) {
 	p.write("(")
 	justOpened := true // nothing printed yet after '('
 	mustBreak := false // a line comment ends the current line
+	inBody := false    // an item of the body has been printed
 	k := 0             // index of the next node
 	for i, it := range items {
 		if it.comment != nil {
 			if it.trailing && !mustBreak {
-				if !justOpened {
-					p.write(" ")
-				}
+				p.write(" ")
 			} else {
-				p.newline(it.blank && !justOpened)
+				// Blank lines are kept between body items only.
+				p.newline(it.blank && inBody)
 				p.indent(indentFor(k))
 			}
 			p.write(it.comment.Text)
 			mustBreak = !it.comment.Block
 			justOpened = false
+			inBody = inBody || k >= sh.head
 			continue
 		}
 		t := 0
@@ -324,10 +325,10 @@ func (p *printer) broken(l *List, st style, tail int) {
 				p.write(" ")
 			}
 		} else {
-			// Blank lines are kept between body forms only.
-			p.newline(it.blank && !justOpened && k >= sh.head)
+			p.newline(it.blank && inBody)
 			p.indent(indentFor(k))
 		}
+		inBody = inBody || k >= sh.head
 		if k == 1 && sh.align {
 			alignCol = p.col
 		}

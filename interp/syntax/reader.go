@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
@@ -26,8 +27,10 @@ var planLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "BadBlockComment", Pattern: `#\|`},
 	{Name: "Comment", Pattern: `;[^\n]*`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n\f]+`},
-	{Name: "String", Pattern: `"(?:\\.|[^"\\])*"`},
-	{Name: "BadString", Pattern: `"(?:\\.|[^"\\])*\\?`},
+	// (?s:.) after a backslash: a backslash-newline is a bad escape, not
+	// the end of the string.
+	{Name: "String", Pattern: `"(?:\\(?s:.)|[^"\\])*"`},
+	{Name: "BadString", Pattern: `"(?:\\(?s:.)|[^"\\])*\\?`},
 	{Name: "Punct", Pattern: `[()']`},
 	{Name: "Atom", Pattern: `[^\s()'";]+`},
 })
@@ -289,7 +292,7 @@ func (r *reader) atom(off int, text string) (Node, error) {
 		return &Float{Start: start, End: end, Value: v, Raw: text}, nil
 	}
 	if strings.ContainsAny(text, "#|") && (strings.HasPrefix(text, "#") || strings.Contains(text, "|#")) {
-		return nil, r.errAt(off, "unexpected %q (block comments are written #| ... |#)", text)
+		return nil, r.errAt(off, "unexpected %q (block comments are written #| ... |#)", clip(text))
 	}
 	return &Symbol{Start: start, End: end, Name: text}, nil
 }
@@ -383,7 +386,12 @@ func unquote(raw string) (string, *unquoteError) {
 		case 't':
 			b.WriteByte('\t')
 		default:
-			return "", &unquoteError{offset: 1 + i - 1, msg: fmt.Sprintf("unknown escape \\%c in string (use \\\" \\\\ \\n \\t)", body[i])}
+			c, _ := utf8.DecodeRuneInString(body[i:])
+			esc := `\` + string(c)
+			if !unicode.IsPrint(c) {
+				esc = fmt.Sprintf(`\ followed by %U`, c)
+			}
+			return "", &unquoteError{offset: 1 + i - 1, msg: fmt.Sprintf("unknown escape %s in string (use \\\" \\\\ \\n \\t)", esc)}
 		}
 	}
 	return b.String(), nil
@@ -408,4 +416,18 @@ func QuoteString(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// clip shortens text quoted in error messages, so that a huge bad token
+// cannot flood a terminal.
+func clip(text string) string {
+	const max = 40
+	if len(text) <= max {
+		return text
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(text[cut]) {
+		cut--
+	}
+	return text[:cut] + "..."
 }

@@ -1,0 +1,134 @@
+package syntax
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// FuzzParse checks the reader and the printer together: arbitrary bytes
+// never panic; whatever parses prints to text that parses to the same forms
+// with the same comments in the same order, and printing is idempotent.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "fmt", "*.plan"))
+	for _, name := range files {
+		if src, err := os.ReadFile(name); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := Parse("fuzz.plan", src)
+		if err != nil {
+			if _, ok := err.(*Error); !ok {
+				t.Fatalf("error is %T, want *syntax.Error: %v", err, err)
+			}
+			return
+		}
+		checkSpans(t, file)
+		checkRoundTrip(t, file)
+	})
+}
+
+var fuzzSeeds = []string{
+	"",
+	"(a b c)",
+	"(defun f (x) ; c\n  (+ x 1))",
+	"'x ''(a . b) '#|c|# y",
+	"#| block\n |# (a) ; t\n;; own\n(b)",
+	"(a\n\n b ; x\n )",
+	"(\"s\\n\\\"\" :k 1.50 -3 1+ - + 1e5 .5)",
+	"(let ((x 1) ; one\n      (y 2))\n  ;; body\n  (+ x y))",
+	"(with-failure-handling ((f (e) (retry))) (perform (an action (type go))))",
+	"(cond ((> x 1) (print x)) (t nil))",
+}
+
+// checkSpans verifies that every atom's span covers exactly its text.
+func checkSpans(t *testing.T, f *File) {
+	t.Helper()
+	for _, form := range f.Forms {
+		Walk(form, func(n Node) bool {
+			start, end := n.Span()
+			if start.Offset < 0 || end.Offset > len(f.Src) || start.Offset >= end.Offset {
+				t.Fatalf("bad span %v..%v (offsets %d..%d) for %s", start, end, start.Offset, end.Offset, NodeString(n))
+			}
+			text := string(f.Src[start.Offset:end.Offset])
+			switch n := n.(type) {
+			case *Int:
+				if text != n.Raw {
+					t.Fatalf("int span text %q, raw %q", text, n.Raw)
+				}
+			case *Float:
+				if text != n.Raw {
+					t.Fatalf("float span text %q, raw %q", text, n.Raw)
+				}
+			case *String:
+				if text != n.Raw {
+					t.Fatalf("string span text %q, raw %q", text, n.Raw)
+				}
+			case *Symbol:
+				if text != n.Name {
+					t.Fatalf("symbol span text %q, name %q", text, n.Name)
+				}
+			case *List:
+				if text[0] != '(' || text[len(text)-1] != ')' {
+					t.Fatalf("list span text %q", text)
+				}
+			}
+			return true
+		})
+	}
+	for _, c := range f.Comments {
+		if got := string(f.Src[c.Start.Offset:c.End.Offset]); got != c.Text {
+			t.Fatalf("comment span text %q, text %q", got, c.Text)
+		}
+	}
+}
+
+// checkRoundTrip is the printer's contract, shared by the fuzz target and
+// the golden tests.
+func checkRoundTrip(t *testing.T, f *File) {
+	t.Helper()
+	out := Format(f)
+	g, err := Parse("formatted.plan", out)
+	if err != nil {
+		t.Fatalf("formatted output does not parse: %v\ninput:\n%s\noutput:\n%s", err, f.Src, out)
+	}
+	if len(g.Forms) != len(f.Forms) {
+		t.Fatalf("forms: %d before, %d after formatting\noutput:\n%s", len(f.Forms), len(g.Forms), out)
+	}
+	for i := range f.Forms {
+		if a, b := NodeString(f.Forms[i]), NodeString(g.Forms[i]); a != b {
+			t.Fatalf("form %d changed:\nbefore %s\nafter  %s", i, a, b)
+		}
+	}
+	if a, b := commentTexts(f), commentTexts(g); !equalStrings(a, b) {
+		t.Fatalf("comments changed:\nbefore %q\nafter  %q\ninput:\n%s\noutput:\n%s", a, b, f.Src, out)
+	}
+	if again := Format(g); !bytes.Equal(again, out) {
+		t.Fatalf("Format is not idempotent:\ninput:\n%s\nfirst:\n%s\nsecond:\n%s", f.Src, out, again)
+	}
+}
+
+func commentTexts(f *File) []string {
+	var s []string
+	for _, c := range f.Comments {
+		s = append(s, c.Text)
+	}
+	return s
+}
+
+func equalStrings(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
