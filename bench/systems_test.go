@@ -92,11 +92,16 @@ func TestWorkloads(t *testing.T) {
 func load(tb testing.TB, s system, w workload) func() (int64, error) {
 	tb.Helper()
 	filename := filepath.Join("testdata", w.name+s.ext)
-	src, err := os.ReadFile(filename)
+	return s.load(tb, filename, readWorkload(tb, w.name+s.ext))
+}
+
+func readWorkload(tb testing.TB, base string) []byte {
+	tb.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", base))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return s.load(tb, filename, src)
+	return src
 }
 
 func check(tb testing.TB, s system, w workload, run func() (int64, error)) {
