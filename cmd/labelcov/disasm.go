@@ -1,18 +1,31 @@
 package main
 
 import (
-	"errors"
-
 	"github.com/spf13/cobra"
 )
 
-// Placeholder until the command lands; it fails clearly rather than pretend.
 func newDisasmCmd() *cobra.Command {
 	return &cobra.Command{
-		Use:   "disasm",
-		Short: "(not yet available)",
-		RunE: func(*cobra.Command, []string) error {
-			return errors.New("disasm: not implemented yet")
+		Use:   "disasm FILE",
+		Short: "Print the bytecode a plan file compiles to",
+		Long: `Disasm compiles FILE and lists its bytecode, function by function, in the order
+of the flat instruction array (so the pc column is also the index of each
+instruction's coverage counter). Each line shows pc, source line:col, opcode,
+operands, and a comment that names constants, variables, callees and branches:
+
+  0003  2:7     JMPIFNOT   6 0       ; branch 0: if test at 2:7
+
+A conditional jump's branch number b owns the two counters right after the
+instruction counters: b's "test was true" and "test was false" hits.`,
+		Example: `  labelcov disasm testdata/plans/fib.plan
+  labelcov disasm warehouse.plan | grep JMPIF`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			p, err := loadProgram(args[0])
+			if err != nil {
+				return err
+			}
+			return p.Disasm(cmd.OutOrStdout())
 		},
 	}
 }

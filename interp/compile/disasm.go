@@ -1,0 +1,103 @@
+package compile
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Disasm writes a readable listing of the program: each function headed by
+// its kind and name, then one instruction a line with its pc, source
+// position (line:col), opcode and operands, and a comment that resolves
+// operands to names (constants, variables, callees, branch numbers).
+func (p *Program) Disasm(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "; labelcov bytecode v%d  %s  %d instructions, %d branches, %d constants\n",
+		Version, p.File, len(p.Code), len(p.branches), len(p.Consts))
+	funcs := make([]*Func, len(p.Funcs))
+	copy(funcs, p.Funcs)
+	// List in code order: the flat array is what the counters index.
+	for i := 1; i < len(funcs); i++ {
+		for j := i; j > 0 && funcs[j].Entry < funcs[j-1].Entry; j-- {
+			funcs[j], funcs[j-1] = funcs[j-1], funcs[j]
+		}
+	}
+	for _, f := range funcs {
+		fmt.Fprintf(bw, "\n%s %s (%s)  ; %s:%s  locals %d, stack %d\n",
+			f.Kind, f.Name, strings.Join(f.Params, " "), p.File, f.Pos, f.NumLocals, f.MaxStack)
+		for _, c := range f.Captures {
+			kind := "value"
+			if c.Cell {
+				kind = "cell"
+			}
+			from := "local"
+			if c.From == FromFree {
+				from = "free"
+			}
+			fmt.Fprintf(bw, "  ; captures %s (%s, from %s %d)\n", c.Name, kind, from, c.Index)
+		}
+		for pc := f.Entry; pc < f.End; pc++ {
+			p.disasmInstr(bw, pc)
+		}
+	}
+	return bw.Flush()
+}
+
+func (p *Program) disasmInstr(w io.Writer, pc int) {
+	op, a, b := p.Code[pc], p.A[pc], p.B[pc]
+	var operands, note string
+	switch op {
+	case CONST:
+		operands = fmt.Sprint(a)
+		note = p.Consts[a].String()
+	case INT, DROP, LOAD, STORE, SET, MAKECELL, LOADC, STOREC, LOADV, LOADVC, STOREVC, INCLOCAL:
+		operands = fmt.Sprint(a)
+	case GETVALUE, SETVALUE:
+		operands = fmt.Sprint(a)
+		note = p.Globals[a]
+	case JMP, JMPNIL:
+		operands = fmt.Sprint(a)
+	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK:
+		operands = fmt.Sprintf("%d %d", a, b)
+		br := p.branches[b]
+		note = fmt.Sprintf("branch %d: %s test at %s", b, br.Head, br.Test)
+	case SKIPJMP:
+		operands = fmt.Sprintf("%d %d", a, b)
+	case DOLOOP:
+		operands = fmt.Sprintf("%d %d", a, b)
+	case CALL:
+		operands = fmt.Sprintf("%d %d", a, b)
+		note = p.Funcs[a].Name
+	case CALLB:
+		operands = fmt.Sprintf("%d %d", a, b)
+		note = coreBuiltins[a].Name
+	case CALLX:
+		operands = fmt.Sprintf("%d %d", a, b)
+		note = p.Externals[a] + " (external)"
+	case FUNCALL:
+		operands = fmt.Sprint(a)
+	case FUNCTION, CLOSURE:
+		operands = fmt.Sprint(a)
+		note = fmt.Sprintf("%s at %s", p.Funcs[a].Name, p.Funcs[a].Pos)
+	case MEMBEQ:
+		operands = fmt.Sprint(a)
+		note = p.Consts[a].String()
+	case MAKEDESIG:
+		operands = fmt.Sprintf("%d %d", a, b)
+		d := p.Desigs[a]
+		note = d.Class + " " + strings.Join(d.Keys, " ")
+	case HANDLER:
+		operands = fmt.Sprint(a)
+		var ks []string
+		for _, c := range p.Handlers[a].Clauses {
+			ks = append(ks, fmt.Sprintf("%s->%d", c.Kind, c.PC))
+		}
+		note = strings.Join(ks, " ")
+	}
+	line := fmt.Sprintf("  %04d  %-7s %-10s %s", pc, p.Pos[pc], op, operands)
+	if note != "" {
+		line = fmt.Sprintf("%-40s ; %s", line, note)
+	}
+	fmt.Fprintln(w, strings.TrimRight(line, " "))
+}

@@ -1,0 +1,54 @@
+// Package compile translates a parsed plan file (interp/syntax) into a
+// bytecode Program for the stack machine in interp/vm, together with the
+// debug table (pc -> source position) and the coverage layout (one counter
+// per instruction, two per conditional jump) that the label engine and the
+// fuzzers read.
+//
+// It must never run plan code, read the clock or touch the world: its output
+// depends only on the source text. Every error it returns is a
+// *syntax.Error at the offending node.
+//
+// # The machine
+//
+// The virtual machine is a stack machine with these registers and areas:
+//
+//   - pc, the program counter. The code of all functions (plans, defuns,
+//     checks, policies, lambdas, and the global initialiser) is concatenated
+//     into one flat instruction array, so a pc is a global index and
+//     indexes the per-instruction coverage counters directly.
+//   - the operand stack of value.Value. A call frame occupies a window of
+//     it: fp points at the first argument; slots [fp, fp+NumLocals) are the
+//     frame's locals (parameters first, then let/loop variables, reused
+//     when a scope ends), and the operand temporaries live above them, at
+//     most MaxStack of them (computed statically here).
+//   - cells: a local that is both captured by a lambda and assigned lives
+//     in a heap cell, so that the closure and the frame share it. The VM
+//     keeps cell pointers in an array parallel to the operand stack
+//     (MAKECELL i boxes the value in slot i), so locals stay plain values.
+//     Captured variables that are never assigned are copied into the
+//     closure by value.
+//   - closures: a Func's Captures say, for each free variable, where the
+//     creating frame finds it (its local slot, its cell, or its own closure);
+//     a closure holds free values (LOADV) and free cells (LOADVC/STOREVC).
+//   - globals (defparameter), addressed by index (GETVALUE/SETVALUE). The
+//     initialiser function Program.Init assigns them at the start of each run.
+//   - the handler stack: HANDLER pushes a record for a with-failure-handling
+//     or ignore-errors site; a failure unwinds frames and operand stack to
+//     the newest record whose clause kinds match.
+//   - the constants pool Program.Consts, indexed by CONST.
+//
+// # Encoding
+//
+// An instruction is an opcode and two int32 operands A and B, stored in
+// parallel arrays Program.Code, Program.A, Program.B, with Program.Pos giving
+// the source position of each (the line table). Jumps hold an absolute
+// target pc in A; conditional jumps carry their branch index in B. Branch
+// counters count "the test was true" and "the test was false", whatever the
+// polarity of the jump, so the label engine can read them without knowing
+// how a form was compiled.
+//
+// Every conditional in the source (the tests of if, when, unless, while, each
+// cond clause, each case clause, and each operand of and/or) becomes a real
+// conditional jump with its own branch, also when its body is empty; only
+// the constant t clause of cond and the otherwise clause of case are folded.
+package compile

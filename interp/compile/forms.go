@@ -1,0 +1,1031 @@
+package compile
+
+import (
+	"math"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+var specialForms = map[string]func(fs *fstate, l *syntax.List) error{}
+
+func init() {
+	for name, fn := range map[string]func(fs *fstate, l *syntax.List) error{
+		"quote": (*fstate).formQuote, "if": (*fstate).formIf, "when": (*fstate).formWhen,
+		"unless": (*fstate).formWhen, "cond": (*fstate).formCond, "case": (*fstate).formCase,
+		"and": (*fstate).formAndOr, "or": (*fstate).formAndOr, "progn": (*fstate).formProgn,
+		"let": (*fstate).formLet, "let*": (*fstate).formLet, "setq": (*fstate).formSetq,
+		"setf": (*fstate).formSetq, "incf": (*fstate).formIncf, "decf": (*fstate).formIncf,
+		"push": (*fstate).formPush, "pop": (*fstate).formPop, "dolist": (*fstate).formDolist,
+		"dotimes": (*fstate).formDotimes, "while": (*fstate).formWhile, "return": (*fstate).formReturn,
+		"lambda": (*fstate).formLambda, "funcall": (*fstate).formFuncall, "function": (*fstate).formFunction,
+		"a": (*fstate).formDesig, "an": (*fstate).formDesig,
+		"with-failure-handling": (*fstate).formWFH, "retry": (*fstate).formRetry,
+		"ignore-errors": (*fstate).formIgnoreErrors,
+		"defun": (*fstate).formNested, "def-plan": (*fstate).formNested, "def-check": (*fstate).formNested,
+		"def-policy": (*fstate).formNested, "defparameter": (*fstate).formNested,
+	} {
+		specialForms[name] = fn
+	}
+}
+
+func isSpecialForm(name string) bool {
+	_, ok := specialForms[name]
+	return ok
+}
+
+// SpecialForms lists the names the compiler treats as special forms (they
+// cannot be redefined or called as functions).
+func SpecialForms() []string {
+	out := make([]string, 0, len(specialForms))
+	for k := range specialForms {
+		out = append(out, k)
+	}
+	return out
+}
+
+// expr compiles n so that it leaves exactly one value on the stack.
+func (fs *fstate) expr(n syntax.Node) error {
+	switch n := n.(type) {
+	case *syntax.Int:
+		if n.Value >= math.MinInt32 && n.Value <= math.MaxInt32 {
+			fs.emit(INT, int32(n.Value), 0, n.Start)
+		} else {
+			fs.emit(CONST, fs.c.constIndex(value.Int(n.Value)), 0, n.Start)
+		}
+	case *syntax.Float:
+		fs.emit(CONST, fs.c.constIndex(value.Float(n.Value)), 0, n.Start)
+	case *syntax.String:
+		fs.emit(CONST, fs.c.constIndex(value.String(n.Value)), 0, n.Start)
+	case *syntax.Keyword:
+		fs.emit(CONST, fs.c.constIndex(value.Keyword(n.Name)), 0, n.Start)
+	case *syntax.Quote:
+		fs.constant(Literal(n.X), n.Start)
+	case *syntax.Symbol:
+		switch n.Name {
+		case "t":
+			fs.emit(T, 0, 0, n.Start)
+		case "nil":
+			fs.emit(NIL, 0, 0, n.Start)
+		default:
+			return fs.load(n)
+		}
+	case *syntax.List:
+		if len(n.Elems) == 0 {
+			fs.emit(NIL, 0, 0, n.Open)
+			return nil
+		}
+		head, ok := n.Elems[0].(*syntax.Symbol)
+		if !ok {
+			return fs.c.errf(n.Elems[0], "a form must start with a function name or special form, found %s", describe(n.Elems[0]))
+		}
+		if sf, ok := specialForms[head.Name]; ok {
+			return sf(fs, n)
+		}
+		return fs.call(head, n)
+	default:
+		return fs.c.errf(n, "unexpected %s", describe(n))
+	}
+	return nil
+}
+
+func (fs *fstate) constant(v value.Value, pos syntax.Pos) {
+	switch {
+	case v.IsNil():
+		fs.emit(NIL, 0, 0, pos)
+	case v.Kind() == value.KT:
+		fs.emit(T, 0, 0, pos)
+	default:
+		fs.emit(CONST, fs.c.constIndex(v), 0, pos)
+	}
+}
+
+// progn compiles forms for their last value (nil when there are none).
+func (fs *fstate) progn(forms []syntax.Node, at syntax.Pos) error {
+	if len(forms) == 0 {
+		fs.emit(NIL, 0, 0, at)
+		return nil
+	}
+	for i, f := range forms {
+		if err := fs.expr(f); err != nil {
+			return err
+		}
+		if i < len(forms)-1 {
+			fs.emit(POP, 0, 0, startOf(f))
+		}
+	}
+	return nil
+}
+
+// effects compiles forms for their side effects only.
+func (fs *fstate) effects(forms []syntax.Node) error {
+	for _, f := range forms {
+		if err := fs.expr(f); err != nil {
+			return err
+		}
+		fs.emit(POP, 0, 0, startOf(f))
+	}
+	return nil
+}
+
+// body is a function body: progn, then RET (emitted by compileTop).
+func (fs *fstate) body(forms []syntax.Node, l *syntax.List) error {
+	return fs.progn(forms, l.Open)
+}
+
+// call compiles a call (Lisp-2 resolution: user function, core builtin,
+// external).
+func (fs *fstate) call(head *syntax.Symbol, l *syntax.List) error {
+	c := fs.c
+	args := l.Elems[1:]
+	n := len(args)
+	if fn := c.prog.byName[head.Name]; fn != nil {
+		if n != len(fn.Params) {
+			return c.errf(l, "%s takes %d argument%s, called with %d", head.Name, len(fn.Params), plural(len(fn.Params)), n)
+		}
+		if err := fs.exprs(args); err != nil {
+			return err
+		}
+		fs.emit(CALL, int32(fn.Index), int32(n), l.Open)
+		return nil
+	}
+	if id, ok := CoreBuiltin(head.Name); ok {
+		sig := coreBuiltins[id]
+		if n < sig.Min || (sig.Max >= 0 && n > sig.Max) {
+			return c.errf(l, "%s takes %s, called with %d", head.Name, arityText(sig.Min, sig.Max), n)
+		}
+		if err := fs.exprs(args); err != nil {
+			return err
+		}
+		if op, ok := inlineOp(head.Name, n); ok {
+			fs.emit(op, 0, 0, l.Open)
+		} else {
+			fs.emit(CALLB, int32(id), int32(n), l.Open)
+		}
+		return nil
+	}
+	if err := fs.exprs(args); err != nil {
+		return err
+	}
+	fs.emit(CALLX, c.external(head.Name), int32(n), l.Open)
+	return nil
+}
+
+func (fs *fstate) exprs(ns []syntax.Node) error {
+	for _, a := range ns {
+		if err := fs.expr(a); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func arityText(min, max int) string {
+	switch {
+	case max < 0:
+		return itoa(min) + " or more arguments"
+	case min == max:
+		return itoa(min) + " argument" + plural(min)
+	default:
+		return itoa(min) + " to " + itoa(max) + " arguments"
+	}
+}
+
+func itoa(i int) string { return value.Int(int64(i)).String() }
+
+func (fs *fstate) formNested(l *syntax.List) error {
+	return fs.c.errf(l, "%s is only allowed at top level", syntax.Head(l))
+}
+
+func (fs *fstate) formQuote(l *syntax.List) error {
+	if len(l.Elems) != 2 {
+		return fs.c.errf(l, "quote: expected (quote X)")
+	}
+	fs.constant(Literal(l.Elems[1]), l.Open)
+	return nil
+}
+
+// (if TEST THEN [ELSE])
+func (fs *fstate) formIf(l *syntax.List) error {
+	if len(l.Elems) < 3 || len(l.Elems) > 4 {
+		return fs.c.errf(l, "if: expected (if TEST THEN [ELSE])")
+	}
+	test := l.Elems[1]
+	if err := fs.expr(test); err != nil {
+		return err
+	}
+	jElse := fs.branch(JMPIFNOT, "if", l, test)
+	if err := fs.expr(l.Elems[2]); err != nil {
+		return err
+	}
+	jEnd := fs.emit(JMP, 0, 0, l.Open)
+	fs.depth--
+	fs.patch(jElse)
+	if len(l.Elems) == 4 {
+		if err := fs.expr(l.Elems[3]); err != nil {
+			return err
+		}
+	} else {
+		fs.emit(NIL, 0, 0, l.Open)
+	}
+	fs.patch(jEnd)
+	return nil
+}
+
+// (when TEST BODY...) and (unless TEST BODY...). An empty body still
+// evaluates TEST and counts its branch: the label engine relies on it.
+func (fs *fstate) formWhen(l *syntax.List) error {
+	head := syntax.Head(l)
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "%s: expected (%s TEST BODY...)", head, head)
+	}
+	test := l.Elems[1]
+	if err := fs.expr(test); err != nil {
+		return err
+	}
+	op := JMPIFNOT
+	if head == "unless" {
+		op = JMPIF
+	}
+	body := l.Elems[2:]
+	if len(body) == 0 {
+		j := fs.branch(op, head, l, test)
+		fs.patch(j)
+		fs.emit(NIL, 0, 0, l.Open)
+		return nil
+	}
+	jSkip := fs.branch(op, head, l, test)
+	if err := fs.progn(body, l.Open); err != nil {
+		return err
+	}
+	jEnd := fs.emit(JMP, 0, 0, l.Open)
+	fs.depth--
+	fs.patch(jSkip)
+	fs.emit(NIL, 0, 0, l.Open)
+	fs.patch(jEnd)
+	return nil
+}
+
+// (cond (TEST BODY...)...)
+func (fs *fstate) formCond(l *syntax.List) error {
+	var ends []int
+	d := fs.depth
+	folded := false
+	for _, cl := range l.Elems[1:] {
+		clause, ok := cl.(*syntax.List)
+		if !ok || len(clause.Elems) == 0 {
+			return fs.c.errf(cl, "cond: expected a clause (TEST BODY...), found %s", describe(cl))
+		}
+		test, body := clause.Elems[0], clause.Elems[1:]
+		fs.depth = d
+		if syntax.IsSymbol(test, "t") {
+			// The constant clause is the only test that is folded.
+			if len(body) == 0 {
+				fs.emit(T, 0, 0, clause.Open)
+			} else if err := fs.progn(body, clause.Open); err != nil {
+				return err
+			}
+			folded = true
+			break
+		}
+		if err := fs.expr(test); err != nil {
+			return err
+		}
+		if len(body) == 0 {
+			ends = append(ends, fs.branch(JMPIFK, "cond", clause, test))
+			continue
+		}
+		jNext := fs.branch(JMPIFNOT, "cond", clause, test)
+		if err := fs.progn(body, clause.Open); err != nil {
+			return err
+		}
+		ends = append(ends, fs.emit(JMP, 0, 0, clause.Open))
+		fs.patch(jNext)
+	}
+	fs.depth = d
+	if !folded {
+		fs.emit(NIL, 0, 0, l.Open)
+	} else {
+		fs.depth = d + 1
+	}
+	for _, j := range ends {
+		fs.patch(j)
+	}
+	return nil
+}
+
+// (case KEY (KEYS BODY...)... [(otherwise BODY...)])
+func (fs *fstate) formCase(l *syntax.List) error {
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "case: expected (case KEY (KEYS BODY...)...)")
+	}
+	if err := fs.expr(l.Elems[1]); err != nil {
+		return err
+	}
+	saved := fs.slots
+	tmp := fs.allocSlot()
+	fs.emit(SET, int32(tmp), 0, l.Open)
+	d := fs.depth
+	var ends []int
+	folded := false
+	for _, cl := range l.Elems[2:] {
+		clause, ok := cl.(*syntax.List)
+		if !ok || len(clause.Elems) == 0 {
+			return fs.c.errf(cl, "case: expected a clause (KEYS BODY...), found %s", describe(cl))
+		}
+		keys, body := clause.Elems[0], clause.Elems[1:]
+		fs.depth = d
+		if syntax.IsSymbol(keys, "otherwise") || syntax.IsSymbol(keys, "t") {
+			if err := fs.progn(body, clause.Open); err != nil {
+				return err
+			}
+			folded = true
+			break
+		}
+		var kv []value.Value
+		var keyNodes []syntax.Node
+		if kl, ok := keys.(*syntax.List); ok {
+			keyNodes = kl.Elems
+		} else if !syntax.IsSymbol(keys, "nil") {
+			keyNodes = []syntax.Node{keys}
+		}
+		for _, k := range keyNodes {
+			switch k.(type) {
+			case *syntax.Symbol, *syntax.Keyword, *syntax.Int:
+				kv = append(kv, Literal(k))
+			default:
+				return fs.c.errf(k, "case: keys must be literal symbols, keywords or integers, found %s", describe(k))
+			}
+		}
+		fs.emit(LOAD, int32(tmp), 0, clause.Open)
+		fs.emit(MEMBEQ, fs.c.constIndex(value.List(kv...)), 0, clause.Open)
+		jNext := fs.branch(JMPIFNOT, "case", clause, keys)
+		if err := fs.progn(body, clause.Open); err != nil {
+			return err
+		}
+		ends = append(ends, fs.emit(JMP, 0, 0, clause.Open))
+		fs.patch(jNext)
+	}
+	fs.depth = d
+	if !folded {
+		fs.emit(NIL, 0, 0, l.Open)
+	} else {
+		fs.depth = d + 1
+	}
+	for _, j := range ends {
+		fs.patch(j)
+	}
+	fs.slots = saved
+	return nil
+}
+
+// (and X...) / (or X...): every operand is a counted test. The deciding
+// operand's value is the form's value.
+func (fs *fstate) formAndOr(l *syntax.List) error {
+	head := syntax.Head(l)
+	ops := l.Elems[1:]
+	if len(ops) == 0 {
+		if head == "and" {
+			fs.emit(T, 0, 0, l.Open)
+		} else {
+			fs.emit(NIL, 0, 0, l.Open)
+		}
+		return nil
+	}
+	keep, last := JMPIFNOTK, JMPIFNOT
+	if head == "or" {
+		keep, last = JMPIFK, JMPIF
+	}
+	var ends []int
+	for i, x := range ops {
+		if err := fs.expr(x); err != nil {
+			return err
+		}
+		if i < len(ops)-1 {
+			ends = append(ends, fs.branch(keep, head, l, x))
+			continue
+		}
+		// The last operand decides the value either way; it is still a
+		// test the label engine counts, so it gets its own jump (to the
+		// next instruction) on a copy.
+		fs.emit(DUP, 0, 0, startOf(x))
+		ends = append(ends, fs.branch(last, head, l, x))
+	}
+	for _, j := range ends {
+		fs.patch(j)
+	}
+	return nil
+}
+
+func (fs *fstate) formProgn(l *syntax.List) error {
+	return fs.progn(l.Elems[1:], l.Open)
+}
+
+// (let ((VAR INIT)...) BODY...) binds in parallel; let* in sequence.
+func (fs *fstate) formLet(l *syntax.List) error {
+	head := syntax.Head(l)
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "%s: expected (%s ((VAR VALUE)...) BODY...)", head, head)
+	}
+	var specs []*syntax.List
+	var names []*syntax.Symbol
+	var inits []syntax.Node
+	switch bl := l.Elems[1].(type) {
+	case *syntax.List:
+		specs = append(specs, bl)
+	case *syntax.Symbol:
+		if bl.Name != "nil" {
+			return fs.c.errf(bl, "%s: expected a binding list ((VAR VALUE)...), found %s", head, describe(bl))
+		}
+	default:
+		return fs.c.errf(bl, "%s: expected a binding list ((VAR VALUE)...), found %s", head, describe(bl))
+	}
+	if len(specs) == 1 {
+		seen := map[string]bool{}
+		for _, e := range specs[0].Elems {
+			var name syntax.Node = e
+			var init syntax.Node
+			if el, ok := e.(*syntax.List); ok {
+				if len(el.Elems) < 1 || len(el.Elems) > 2 {
+					return fs.c.errf(el, "%s: expected a binding (VAR VALUE), found %s", head, describe(el))
+				}
+				name = el.Elems[0]
+				if len(el.Elems) == 2 {
+					init = el.Elems[1]
+				}
+			}
+			s, err := fs.c.varName(name, head)
+			if err != nil {
+				return err
+			}
+			if head == "let" && seen[s.Name] {
+				return fs.c.errf(s, "let: %s is bound twice", s.Name)
+			}
+			seen[s.Name] = true
+			names = append(names, s)
+			inits = append(inits, init)
+		}
+	}
+	saved := fs.slots
+	initExpr := func(n syntax.Node, at syntax.Pos) error {
+		if n == nil {
+			fs.emit(NIL, 0, 0, at)
+			return nil
+		}
+		return fs.expr(n)
+	}
+	if head == "let" {
+		for i, init := range inits {
+			if err := initExpr(init, names[i].Start); err != nil {
+				return err
+			}
+		}
+		bs := make([]*binding, len(names))
+		for i, s := range names {
+			bs[i] = &binding{name: s.Name, node: s, slot: fs.allocSlot(), cell: fs.c.captured[s] && fs.c.assigned[s]}
+		}
+		for i := len(bs) - 1; i >= 0; i-- {
+			fs.emit(SET, int32(bs[i].slot), 0, names[i].Start)
+		}
+		for i, b := range bs {
+			if b.cell {
+				fs.emit(MAKECELL, int32(b.slot), 0, names[i].Start)
+			}
+		}
+		fs.scope = append(fs.scope, bs...)
+	} else {
+		for i, init := range inits {
+			if err := initExpr(init, names[i].Start); err != nil {
+				return err
+			}
+			fs.initBinding(fs.bind(names[i]), names[i].Start)
+		}
+	}
+	err := fs.progn(l.Elems[2:], l.Open)
+	fs.unbind(len(names), saved)
+	return err
+}
+
+// (setq VAR VALUE...) and (setf VAR VALUE...), pairwise; the last value.
+func (fs *fstate) formSetq(l *syntax.List) error {
+	head := syntax.Head(l)
+	args := l.Elems[1:]
+	if len(args) == 0 || len(args)%2 != 0 {
+		return fs.c.errf(l, "%s: expected (%s VAR VALUE...) with pairs of variables and values", head, head)
+	}
+	for i := 0; i < len(args); i += 2 {
+		sym, ok := args[i].(*syntax.Symbol)
+		if !ok {
+			return fs.c.errf(args[i], "%s: only variables can be assigned, found %s", head, describe(args[i]))
+		}
+		if err := fs.expr(args[i+1]); err != nil {
+			return err
+		}
+		if err := fs.store(sym, head); err != nil {
+			return err
+		}
+		if i+2 < len(args) {
+			fs.emit(POP, 0, 0, sym.Start)
+		}
+	}
+	return nil
+}
+
+// (incf VAR [DELTA]) and (decf VAR [DELTA]).
+func (fs *fstate) formIncf(l *syntax.List) error {
+	head := syntax.Head(l)
+	if len(l.Elems) < 2 || len(l.Elems) > 3 {
+		return fs.c.errf(l, "%s: expected (%s VAR [DELTA])", head, head)
+	}
+	sym, ok := l.Elems[1].(*syntax.Symbol)
+	if !ok {
+		return fs.c.errf(l.Elems[1], "%s: only variables can be updated, found %s", head, describe(l.Elems[1]))
+	}
+	if err := fs.load(sym); err != nil {
+		return err
+	}
+	if len(l.Elems) == 3 {
+		if err := fs.expr(l.Elems[2]); err != nil {
+			return err
+		}
+		op := ADD
+		if head == "decf" {
+			op = SUB
+		}
+		fs.emit(op, 0, 0, l.Open)
+	} else if head == "incf" {
+		fs.emit(ADD1, 0, 0, l.Open)
+	} else {
+		fs.emit(SUB1, 0, 0, l.Open)
+	}
+	return fs.store(sym, head)
+}
+
+// (push ITEM VAR)
+func (fs *fstate) formPush(l *syntax.List) error {
+	if len(l.Elems) != 3 {
+		return fs.c.errf(l, "push: expected (push ITEM VAR)")
+	}
+	sym, ok := l.Elems[2].(*syntax.Symbol)
+	if !ok {
+		return fs.c.errf(l.Elems[2], "push: the place must be a variable, found %s", describe(l.Elems[2]))
+	}
+	if err := fs.expr(l.Elems[1]); err != nil {
+		return err
+	}
+	if err := fs.load(sym); err != nil {
+		return err
+	}
+	fs.emit(CONS, 0, 0, l.Open)
+	return fs.store(sym, "push")
+}
+
+// (pop VAR)
+func (fs *fstate) formPop(l *syntax.List) error {
+	if len(l.Elems) != 2 {
+		return fs.c.errf(l, "pop: expected (pop VAR)")
+	}
+	sym, ok := l.Elems[1].(*syntax.Symbol)
+	if !ok {
+		return fs.c.errf(l.Elems[1], "pop: the place must be a variable, found %s", describe(l.Elems[1]))
+	}
+	if err := fs.load(sym); err != nil {
+		return err
+	}
+	fs.emit(CAR, 0, 0, l.Open)
+	if err := fs.load(sym); err != nil {
+		return err
+	}
+	fs.emit(CDR, 0, 0, l.Open)
+	if err := fs.store(sym, "pop"); err != nil {
+		return err
+	}
+	fs.emit(POP, 0, 0, l.Open)
+	return nil
+}
+
+// loopSpec parses (VAR EXPR [RESULT]).
+func (fs *fstate) loopSpec(l *syntax.List) (*syntax.Symbol, syntax.Node, syntax.Node, error) {
+	head := syntax.Head(l)
+	if len(l.Elems) < 2 {
+		return nil, nil, nil, fs.c.errf(l, "%s: expected (%s (VAR EXPR [RESULT]) BODY...)", head, head)
+	}
+	spec, ok := l.Elems[1].(*syntax.List)
+	if !ok || len(spec.Elems) < 2 || len(spec.Elems) > 3 {
+		return nil, nil, nil, fs.c.errf(l.Elems[1], "%s: expected (VAR EXPR [RESULT]), found %s", head, describe(l.Elems[1]))
+	}
+	v, err := fs.c.varName(spec.Elems[0], head)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	var result syntax.Node
+	if len(spec.Elems) == 3 {
+		result = spec.Elems[2]
+	}
+	return v, spec.Elems[1], result, nil
+}
+
+func (fs *fstate) pushLoop() *loopCtx {
+	lc := &loopCtx{depth: fs.depth, handlers: fs.handlers}
+	fs.loops = append(fs.loops, lc)
+	return lc
+}
+
+func (fs *fstate) popLoop(lc *loopCtx) {
+	fs.loops = fs.loops[:len(fs.loops)-1]
+	for _, j := range lc.exits {
+		fs.patch(j)
+	}
+	fs.depth = lc.depth + 1
+}
+
+// (dolist (VAR LIST [RESULT]) BODY...)
+func (fs *fstate) formDolist(l *syntax.List) error {
+	v, listExpr, result, err := fs.loopSpec(l)
+	if err != nil {
+		return err
+	}
+	if err := fs.expr(listExpr); err != nil {
+		return err
+	}
+	saved := fs.slots
+	rest := fs.allocSlot()
+	fs.emit(SET, int32(rest), 0, l.Open)
+	lc := fs.pushLoop()
+	top := fs.here()
+	fs.emit(LOAD, int32(rest), 0, l.Open)
+	jEnd := fs.emit(JMPNIL, 0, 0, l.Open)
+	fs.emit(LOAD, int32(rest), 0, l.Open)
+	fs.emit(CAR, 0, 0, l.Open)
+	b := fs.bind(v)
+	fs.initBinding(b, v.Start)
+	if err := fs.effects(l.Elems[2:]); err != nil {
+		return err
+	}
+	fs.emit(LOAD, int32(rest), 0, l.Open)
+	fs.emit(CDR, 0, 0, l.Open)
+	fs.emit(SET, int32(rest), 0, l.Open)
+	fs.emit(JMP, int32(top), 0, l.Open)
+	fs.patch(jEnd)
+	// RESULT sees VAR bound to nil, as in Common Lisp.
+	fs.emit(NIL, 0, 0, l.Open)
+	fs.initBinding(b, v.Start)
+	if result != nil {
+		err = fs.expr(result)
+	} else {
+		fs.emit(NIL, 0, 0, l.Open)
+	}
+	fs.unbind(1, saved)
+	fs.popLoop(lc)
+	return err
+}
+
+// (dotimes (VAR N [RESULT]) BODY...). VAR is the counter itself unless it
+// must live in a cell; then a hidden counter feeds a fresh cell each
+// iteration, so closures made in different iterations see different values.
+func (fs *fstate) formDotimes(l *syntax.List) error {
+	v, nExpr, result, err := fs.loopSpec(l)
+	if err != nil {
+		return err
+	}
+	if err := fs.expr(nExpr); err != nil {
+		return err
+	}
+	saved := fs.slots
+	ctr := fs.allocSlot()
+	lim := fs.allocSlot() // DOLOOP reads ctr and ctr+1
+	fs.emit(CHECKINT, 0, 0, startOf(nExpr))
+	fs.emit(SET, int32(lim), 0, l.Open)
+	fs.emit(INT, 0, 0, l.Open)
+	fs.emit(SET, int32(ctr), 0, l.Open)
+	lc := fs.pushLoop()
+	jTest := fs.emit(JMP, 0, 0, l.Open)
+	top := fs.here()
+	var b *binding
+	if fs.c.captured[v] && fs.c.assigned[v] {
+		b = fs.bind(v)
+		fs.emit(LOAD, int32(ctr), 0, v.Start)
+		fs.initBinding(b, v.Start)
+	} else {
+		b = fs.bindAt(v, ctr)
+	}
+	if err := fs.effects(l.Elems[2:]); err != nil {
+		return err
+	}
+	fs.emit(INCLOCAL, int32(ctr), 0, l.Open)
+	fs.patch(jTest)
+	fs.emit(DOLOOP, int32(top), int32(ctr), l.Open)
+	if b.slot != ctr {
+		fs.emit(LOAD, int32(ctr), 0, v.Start)
+		fs.initBinding(b, v.Start)
+	}
+	if result != nil {
+		err = fs.expr(result)
+	} else {
+		fs.emit(NIL, 0, 0, l.Open)
+	}
+	fs.unbind(1, saved)
+	fs.popLoop(lc)
+	return err
+}
+
+// (while TEST BODY...) returns nil (or the value of a return).
+func (fs *fstate) formWhile(l *syntax.List) error {
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "while: expected (while TEST BODY...)")
+	}
+	lc := fs.pushLoop()
+	top := fs.here()
+	test := l.Elems[1]
+	if err := fs.expr(test); err != nil {
+		return err
+	}
+	jEnd := fs.branch(JMPIFNOT, "while", l, test)
+	if err := fs.effects(l.Elems[2:]); err != nil {
+		return err
+	}
+	fs.emit(JMP, int32(top), 0, l.Open)
+	fs.patch(jEnd)
+	fs.emit(NIL, 0, 0, l.Open)
+	fs.popLoop(lc)
+	return nil
+}
+
+// (return [VALUE]) leaves the innermost dolist, dotimes or while.
+func (fs *fstate) formReturn(l *syntax.List) error {
+	if len(l.Elems) > 2 {
+		return fs.c.errf(l, "return: expected (return [VALUE])")
+	}
+	if len(fs.loops) == 0 {
+		return fs.c.errf(l, "return outside of dolist, dotimes or while")
+	}
+	lc := fs.loops[len(fs.loops)-1]
+	d := fs.depth
+	if len(l.Elems) == 2 {
+		if err := fs.expr(l.Elems[1]); err != nil {
+			return err
+		}
+	} else {
+		fs.emit(NIL, 0, 0, l.Open)
+	}
+	for i := lc.handlers; i < fs.handlers; i++ {
+		fs.emit(UNHANDLE, 0, 0, l.Open)
+	}
+	lc.exits = append(lc.exits, fs.emit(SKIPJMP, 0, int32(fs.depth-1-lc.depth), l.Open))
+	fs.depth = d + 1 // what follows is unreachable; keep the books balanced
+	return nil
+}
+
+// (lambda (PARAMS...) BODY...)
+func (fs *fstate) formLambda(l *syntax.List) error {
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "lambda: expected (lambda (PARAMS...) BODY...)")
+	}
+	ps, err := fs.c.paramList(l.Elems[1], "lambda")
+	if err != nil {
+		return err
+	}
+	p := fs.c.prog
+	fn := &Func{Name: "lambda", Kind: KindLambda, Index: len(p.Funcs), Pos: l.Open}
+	for _, s := range ps {
+		fn.Params = append(fn.Params, s.Name)
+	}
+	p.Funcs = append(p.Funcs, fn)
+	ch := &fstate{c: fs.c, parent: fs, fn: fn, labelAt: -1}
+	for _, s := range ps {
+		b := ch.bind(s)
+		if b.cell {
+			ch.emit(MAKECELL, int32(b.slot), 0, s.Start)
+		}
+	}
+	if err := ch.progn(l.Elems[2:], l.Open); err != nil {
+		return err
+	}
+	ch.emit(RET, 0, 0, l.Open)
+	fs.children = append(fs.children, ch)
+	fs.emit(CLOSURE, int32(fn.Index), 0, l.Open)
+	return nil
+}
+
+// (funcall F ARGS...)
+func (fs *fstate) formFuncall(l *syntax.List) error {
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "funcall: expected (funcall FUNCTION ARGS...)")
+	}
+	if err := fs.exprs(l.Elems[1:]); err != nil {
+		return err
+	}
+	fs.emit(FUNCALL, int32(len(l.Elems)-2), 0, l.Open)
+	return nil
+}
+
+// (function NAME) or (function (lambda ...)).
+func (fs *fstate) formFunction(l *syntax.List) error {
+	if len(l.Elems) != 2 {
+		return fs.c.errf(l, "function: expected (function NAME)")
+	}
+	switch x := l.Elems[1].(type) {
+	case *syntax.Symbol:
+		if fn := fs.c.prog.byName[x.Name]; fn != nil {
+			fs.emit(FUNCTION, int32(fn.Index), 0, l.Open)
+			return nil
+		}
+		// Builtins and externals are called through their name.
+		fs.constant(value.Symbol(x.Name), l.Open)
+		return nil
+	case *syntax.List:
+		if syntax.Head(x) == "lambda" {
+			return fs.formLambda(x)
+		}
+	}
+	return fs.c.errf(l.Elems[1], "function: expected a function name or lambda, found %s", describe(l.Elems[1]))
+}
+
+// (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator.
+func (fs *fstate) formDesig(l *syntax.List) error {
+	head := syntax.Head(l)
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "%s: expected (%s CLASS (KEY VALUE)...)", head, head)
+	}
+	cls, ok := l.Elems[1].(*syntax.Symbol)
+	if !ok || (cls.Name != "action" && cls.Name != "location" && cls.Name != "object") {
+		return fs.c.errf(l.Elems[1], "%s: the designator class must be action, location or object, found %s", head, describe(l.Elems[1]))
+	}
+	shape := DesigShape{Class: cls.Name}
+	for _, e := range l.Elems[2:] {
+		pl, ok := e.(*syntax.List)
+		if !ok || len(pl.Elems) != 2 {
+			return fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, cls.Name, describe(e))
+		}
+		key, ok := pl.Elems[0].(*syntax.Symbol)
+		if !ok || key.Name == "t" || key.Name == "nil" {
+			return fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, cls.Name, describe(pl.Elems[0]))
+		}
+		shape.Keys = append(shape.Keys, key.Name)
+		val := pl.Elems[1]
+		if s, ok := val.(*syntax.Symbol); ok && !isVarRef(s.Name) {
+			// A bare symbol is a literal: (arm left) holds the symbol left.
+			fs.constant(value.Symbol(s.Name), s.Start)
+			continue
+		}
+		if err := fs.expr(val); err != nil {
+			return err
+		}
+	}
+	p := fs.c.prog
+	p.Desigs = append(p.Desigs, shape)
+	fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(shape.Keys)), l.Open)
+	return nil
+}
+
+// isVarRef tells whether a bare symbol in a designator property is a
+// variable reference (?obj) rather than a literal symbol.
+func isVarRef(name string) bool { return len(name) > 1 && name[0] == '?' }
+
+// (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)
+func (fs *fstate) formWFH(l *syntax.List) error {
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "with-failure-handling: expected (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)")
+	}
+	var specs []handlerClause
+	switch cl := l.Elems[1].(type) {
+	case *syntax.List:
+		for _, e := range cl.Elems {
+			c, ok := e.(*syntax.List)
+			if !ok || len(c.Elems) < 2 {
+				return fs.c.errf(e, "with-failure-handling: expected a clause (KIND (VAR) HANDLER...), found %s", describe(e))
+			}
+			kind, ok := c.Elems[0].(*syntax.Symbol)
+			if !ok || kind.Name == "nil" || kind.Name == "t" {
+				return fs.c.errf(c.Elems[0], "with-failure-handling: a failure kind must be a symbol, found %s", describe(c.Elems[0]))
+			}
+			spec := handlerClause{kind: kind.Name, body: c.Elems[2:], at: c.Open}
+			switch vl := c.Elems[1].(type) {
+			case *syntax.List:
+				if len(vl.Elems) > 1 {
+					return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
+				}
+				if len(vl.Elems) == 1 {
+					s, err := fs.c.varName(vl.Elems[0], "with-failure-handling")
+					if err != nil {
+						return err
+					}
+					spec.v = s
+				}
+			case *syntax.Symbol:
+				if vl.Name != "nil" {
+					return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
+				}
+			default:
+				return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
+			}
+			specs = append(specs, spec)
+		}
+	case *syntax.Symbol:
+		if cl.Name != "nil" {
+			return fs.c.errf(cl, "with-failure-handling: expected a clause list, found %s", describe(cl))
+		}
+	default:
+		return fs.c.errf(cl, "with-failure-handling: expected a clause list, found %s", describe(cl))
+	}
+	return fs.handlerSite(l, specs, l.Elems[2:])
+}
+
+type handlerClause struct {
+	kind string
+	v    *syntax.Symbol
+	body []syntax.Node
+	at   syntax.Pos
+}
+
+// handlerSite compiles a handler-protected body:
+//
+//	HANDLER site; BODY; UNHANDLE; JMP end
+//	clause i: (failure value pushed) SET var | POP; HANDLER-BODY; JMP end
+//	end:
+func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []syntax.Node) error {
+	p := fs.c.prog
+	si := len(p.Handlers)
+	p.Handlers = append(p.Handlers, HandlerSite{Pos: l.Open})
+	fs.siteIdx = append(fs.siteIdx, si)
+	d := fs.depth
+	sitePC := fs.here()
+	fs.emit(HANDLER, int32(si), 0, l.Open)
+	fs.handlers++
+	err := fs.progn(body, l.Open)
+	fs.handlers--
+	if err != nil {
+		return err
+	}
+	fs.emit(UNHANDLE, 0, 0, l.Open)
+	ends := []int{fs.emit(JMP, 0, 0, l.Open)}
+	for _, cl := range clauses {
+		fs.depth = d + 1
+		pc := fs.here()
+		p.Handlers[si].Clauses = append(p.Handlers[si].Clauses, HandlerClause{Kind: cl.kind, PC: pc})
+		saved := fs.slots
+		nb := 0
+		if cl.v != nil {
+			fs.initBinding(fs.bind(cl.v), cl.v.Start)
+			nb = 1
+		} else {
+			fs.emit(POP, 0, 0, cl.at)
+		}
+		fs.retries = append(fs.retries, &retryCtx{sitePC: sitePC, depth: d, handlers: fs.handlers})
+		err := fs.progn(cl.body, cl.at)
+		fs.retries = fs.retries[:len(fs.retries)-1]
+		fs.unbind(nb, saved)
+		if err != nil {
+			return err
+		}
+		ends = append(ends, fs.emit(JMP, 0, 0, cl.at))
+	}
+	fs.depth = d + 1
+	for _, j := range ends {
+		fs.patch(j)
+	}
+	return nil
+}
+
+// (retry) restarts the body of the with-failure-handling whose handler is
+// running.
+func (fs *fstate) formRetry(l *syntax.List) error {
+	if len(l.Elems) != 1 {
+		return fs.c.errf(l, "retry: expected (retry)")
+	}
+	if len(fs.retries) == 0 {
+		return fs.c.errf(l, "retry outside of a with-failure-handling handler")
+	}
+	rc := fs.retries[len(fs.retries)-1]
+	d := fs.depth
+	for i := rc.handlers; i < fs.handlers; i++ {
+		fs.emit(UNHANDLE, 0, 0, l.Open)
+	}
+	if n := fs.depth - rc.depth; n > 0 {
+		fs.emit(DROP, int32(n), 0, l.Open)
+	}
+	fs.emit(JMP, int32(rc.sitePC), 0, l.Open)
+	fs.depth = d + 1 // unreachable continuation
+	if fs.depth > fs.maxDepth {
+		fs.maxDepth = fs.depth
+	}
+	return nil
+}
+
+// (ignore-errors FORM): FORM's value, or nil if it signals any failure.
+func (fs *fstate) formIgnoreErrors(l *syntax.List) error {
+	if len(l.Elems) != 2 {
+		return fs.c.errf(l, "ignore-errors: expected (ignore-errors FORM)")
+	}
+	if err := fs.handlerSite(l, []handlerClause{{kind: "failure", at: l.Open}}, l.Elems[1:]); err != nil {
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,149 @@
+package compile
+
+// Version identifies the bytecode format. Bump it whenever an opcode, its
+// operands or the coverage layout changes meaning.
+const Version = 1
+
+// Op is an opcode. Each comment gives the stack picture: operands before the
+// name are popped (top of stack last), results after it are pushed. A and B
+// are the instruction's operands.
+type Op uint8
+
+const (
+	NOP Op = iota // - NOP -
+
+	// Constants.
+	NIL   // - NIL nil
+	T     // - T t
+	CONST // - CONST consts[A]
+	INT   // - INT A            (small integer immediate)
+
+	// Stack shuffling.
+	POP  // x POP -
+	DUP  // x DUP x x
+	DROP // x1..xA DROP -
+
+	// Locals (slot A of the current frame), cells and closure variables.
+	LOAD     // - LOAD local[A]
+	STORE    // x STORE x         local[A] = x
+	SET      // x SET -           local[A] = x
+	MAKECELL // - MAKECELL -      box local[A] into a fresh cell
+	LOADC    // - LOADC cell[A].v
+	STOREC   // x STOREC x        cell[A].v = x
+	LOADV    // - LOADV closure.vals[A]
+	LOADVC   // - LOADVC closure.cells[A].v
+	STOREVC  // x STOREVC x       closure.cells[A].v = x
+	GETVALUE // - GETVALUE global[A]     (unbound-variable if never set)
+	SETVALUE // x SETVALUE x      global[A] = x
+
+	// Control. Conditional jumps count branch B (true/false) and jump to A.
+	JMP       // - JMP -
+	JMPIF     // x JMPIF -          jump when x is true
+	JMPIFNOT  // x JMPIFNOT -       jump when x is nil
+	JMPIFK    // x JMPIFK x | -     jump keeping x when true, else pop (or)
+	JMPIFNOTK // x JMPIFNOTK x | -  jump keeping x when nil, else pop (and)
+	JMPNIL    // x JMPNIL -         uncounted (loop plumbing, not a source test)
+	SKIPJMP   // y1..yB x SKIPJMP x  drop the B values under the top, jump to A
+	DOLOOP    // - DOLOOP -         jump to A when local[B] < local[B+1] (dotimes)
+	INCLOCAL  // - INCLOCAL -       local[A] = local[A] + 1 (integer)
+	CHECKINT  // x CHECKINT x       type-error unless x is an integer
+
+	// Calls. Arguments are pushed left to right.
+	CALL     // a1..aB CALL r       call user function Funcs[A]
+	CALLB    // a1..aB CALLB r      call core builtin A
+	CALLX    // a1..aB CALLX r      call external Externals[A] (linked by vm.New)
+	FUNCALL  // f a1..aA FUNCALL r  call a function value (closure or name)
+	FUNCTION // - FUNCTION f        function value of user function Funcs[A]
+	CLOSURE  // - CLOSURE f         closure of Funcs[A], capturing per Captures
+	RET      // x RET               return x to the caller
+
+	// Inlined builtins (same semantics as the named builtin with 1 or 2 args).
+	ADD    // x y ADD x+y
+	SUB    // x y SUB x-y
+	MUL    // x y MUL x*y
+	LT     // x y LT x<y
+	LE     // x y LE x<=y
+	GT     // x y GT x>y
+	GE     // x y GE x>=y
+	NUMEQ  // x y NUMEQ x=y
+	ADD1   // x ADD1 x+1
+	SUB1   // x SUB1 x-1
+	NOT    // x NOT (not x)
+	CAR    // x CAR (car x)
+	CDR    // x CDR (cdr x)
+	CONS   // x y CONS (x . y)
+	EQ     // x y EQ (eq x y)
+	EQL    // x y EQL (eql x y)
+	MEMBEQ // x MEMBEQ bool     x eql to a member of the list consts[A] (case keys)
+
+	// CPL and failures.
+	MAKEDESIG // v1..vB MAKEDESIG d   designator of shape Desigs[A]
+	HANDLER   // - HANDLER -           install handler site Handlers[A]
+	UNHANDLE  // - UNHANDLE -          remove the newest handler record
+
+	numOps
+)
+
+var opNames = [...]string{
+	NOP: "NOP", NIL: "NIL", T: "T", CONST: "CONST", INT: "INT",
+	POP: "POP", DUP: "DUP", DROP: "DROP",
+	LOAD: "LOAD", STORE: "STORE", SET: "SET", MAKECELL: "MAKECELL", LOADC: "LOADC",
+	STOREC: "STOREC", LOADV: "LOADV", LOADVC: "LOADVC", STOREVC: "STOREVC",
+	GETVALUE: "GETVALUE", SETVALUE: "SETVALUE",
+	JMP: "JMP", JMPIF: "JMPIF", JMPIFNOT: "JMPIFNOT", JMPIFK: "JMPIFK", JMPIFNOTK: "JMPIFNOTK",
+	JMPNIL: "JMPNIL", SKIPJMP: "SKIPJMP", DOLOOP: "DOLOOP", INCLOCAL: "INCLOCAL", CHECKINT: "CHECKINT",
+	CALL: "CALL", CALLB: "CALLB", CALLX: "CALLX", FUNCALL: "FUNCALL", FUNCTION: "FUNCTION",
+	CLOSURE: "CLOSURE", RET: "RET",
+	ADD: "ADD", SUB: "SUB", MUL: "MUL", LT: "LT", LE: "LE", GT: "GT", GE: "GE", NUMEQ: "NUMEQ",
+	ADD1: "ADD1", SUB1: "SUB1", NOT: "NOT", CAR: "CAR", CDR: "CDR", CONS: "CONS", EQ: "EQ",
+	EQL: "EQL", MEMBEQ: "MEMBEQ",
+	MAKEDESIG: "MAKEDESIG", HANDLER: "HANDLER", UNHANDLE: "UNHANDLE",
+}
+
+func (op Op) String() string {
+	if int(op) < len(opNames) && opNames[op] != "" {
+		return opNames[op]
+	}
+	return "OP?"
+}
+
+// IsJump reports whether A of op is a jump target pc.
+func (op Op) IsJump() bool {
+	switch op {
+	case JMP, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL, SKIPJMP, DOLOOP:
+		return true
+	}
+	return false
+}
+
+// IsBranch reports whether op is a counted conditional jump (B is its
+// branch index).
+func (op Op) IsBranch() bool {
+	switch op {
+	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK:
+		return true
+	}
+	return false
+}
+
+// stackEffect is the change of operand stack depth when op falls through.
+func stackEffect(op Op, a, b int32) int {
+	switch op {
+	case NIL, T, CONST, INT, DUP, LOAD, LOADC, LOADV, LOADVC, GETVALUE, FUNCTION, CLOSURE:
+		return 1
+	case POP, SET, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL,
+		ADD, SUB, MUL, LT, LE, GT, GE, NUMEQ, CONS, EQ, EQL:
+		return -1
+	case DROP:
+		return -int(a)
+	case SKIPJMP:
+		return -int(b)
+	case CALL, CALLB, CALLX, MAKEDESIG:
+		return 1 - int(b)
+	case FUNCALL:
+		return -int(a)
+	case RET:
+		return -1
+	}
+	return 0
+}

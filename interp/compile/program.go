@@ -1,0 +1,175 @@
+package compile
+
+import (
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// FuncKind says which top-level form (or lambda) a Func came from.
+type FuncKind uint8
+
+const (
+	KindDefun FuncKind = iota
+	KindPlan
+	KindCheck
+	KindPolicy
+	KindLambda
+	KindInit // the global initialiser (defparameter forms)
+)
+
+var funcKindNames = [...]string{"function", "plan", "check", "policy", "lambda", "init"}
+
+func (k FuncKind) String() string { return funcKindNames[k] }
+
+// Func is one compiled function. Its code is Program.Code[Entry:End].
+type Func struct {
+	Name   string
+	Kind   FuncKind
+	Index  int      // position in Program.Funcs
+	Params []string // parameter names; the arity is len(Params)
+	Pos    syntax.Pos
+
+	Entry, End int // pc range of its code
+	NumLocals  int // frame slots, parameters included
+	MaxStack   int // operand temporaries above the locals
+
+	// Captures lists, for a lambda, where the frame that creates the
+	// closure finds each free variable. Free values and free cells are
+	// numbered separately (LOADV / LOADVC operands), in Captures order.
+	Captures []Capture
+	// CellParams are the parameter slots that must be boxed on entry
+	// (captured and assigned); the compiler emits MAKECELL for them.
+	CellParams []int
+}
+
+// NumParams is the function's arity.
+func (f *Func) NumParams() int { return len(f.Params) }
+
+// FuncName implements value.Func for printing.
+func (f *Func) FuncName() string { return f.Name }
+
+// CaptureFrom says where a free variable lives in the creating frame.
+type CaptureFrom uint8
+
+const (
+	FromLocal CaptureFrom = iota // the creating frame's local slot Index
+	FromFree                     // the creating closure's free variable Index
+)
+
+// Capture describes one free variable of a lambda. Cell tells whether the
+// variable is a cell (captured and assigned), and so which of the closure's
+// two lists (values, cells) it belongs to and which list Index refers to in
+// the creating frame.
+type Capture struct {
+	Name  string
+	From  CaptureFrom
+	Index int
+	Cell  bool
+}
+
+// BranchInfo describes conditional jump i: Form is the position of the '('
+// of the conditional form (if/when/unless/while, the cond or case clause,
+// and/or), Test the position of the test expression, PC the jump.
+type BranchInfo struct {
+	Form, Test syntax.Pos
+	PC         int
+	Head       string // "if", "when", "cond", "and", ...
+}
+
+// HandlerSite is one with-failure-handling or ignore-errors form.
+type HandlerSite struct {
+	Pos     syntax.Pos
+	Clauses []HandlerClause
+}
+
+// HandlerClause runs at PC with the failure value pushed when a failure of
+// Kind (or a descendant kind) reaches the site.
+type HandlerClause struct {
+	Kind string
+	PC   int
+}
+
+// DesigShape is the static part of a designator form: class and keys.
+type DesigShape struct {
+	Class string
+	Keys  []string
+}
+
+// Program is a compiled plan file.
+type Program struct {
+	File string // file name, for positions in messages
+
+	// The instruction stream, as parallel arrays indexed by pc.
+	Code []Op
+	A, B []int32
+	Pos  []syntax.Pos
+
+	Consts    []value.Value
+	Funcs     []*Func
+	Globals   []string // defparameter names, by index
+	Externals []string // names of calls to neither user functions nor core builtins
+	Desigs    []DesigShape
+	Handlers  []HandlerSite
+	Init      *Func // assigns the globals in source order; run at the start of each run
+
+	branches []BranchInfo
+	byName   map[string]*Func // user-callable functions (defun, def-plan, def-check, def-policy)
+}
+
+// NumInstructions is the number of instructions, i.e. the number of
+// instruction counters.
+func (p *Program) NumInstructions() int { return len(p.Code) }
+
+// NumBranches is the number of conditional jumps; each has two counters.
+func (p *Program) NumBranches() int { return len(p.branches) }
+
+// NumCounters is the length of the coverage counter array.
+func (p *Program) NumCounters() int { return len(p.Code) + 2*len(p.branches) }
+
+// Instr returns the source position of instruction pc.
+func (p *Program) Instr(pc int) syntax.Pos { return p.Pos[pc] }
+
+// Branch describes conditional jump i.
+func (p *Program) Branch(i int) BranchInfo { return p.branches[i] }
+
+// BranchCounter is the index of the counter of branch i for the given test
+// outcome: NumInstructions()+2*i when the test was true, +1 when false.
+func (p *Program) BranchCounter(i int, testTrue bool) int {
+	c := len(p.Code) + 2*i
+	if !testTrue {
+		c++
+	}
+	return c
+}
+
+// Func returns the user function (defun, plan, check or policy) called name.
+func (p *Program) Func(name string) *Func { return p.byName[name] }
+
+// Plan returns the def-plan called name, or nil.
+func (p *Program) Plan(name string) *Func { return p.ofKind(name, KindPlan) }
+
+func (p *Program) ofKind(name string, k FuncKind) *Func {
+	if f := p.byName[name]; f != nil && f.Kind == k {
+		return f
+	}
+	return nil
+}
+
+// Plans returns the def-plans in source order.
+func (p *Program) Plans() []*Func { return p.allOfKind(KindPlan) }
+
+// Checks returns the def-checks in source order.
+func (p *Program) Checks() []*Func { return p.allOfKind(KindCheck) }
+
+// Policies returns the def-policies in source order.
+func (p *Program) Policies() []*Func { return p.allOfKind(KindPolicy) }
+
+func (p *Program) allOfKind(k FuncKind) []*Func {
+	var out []*Func
+	for _, f := range p.Funcs {
+		if f.Kind == k {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,101 @@
+package vm
+
+import (
+	"fmt"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// Failure is a plan failure: signalled by (fail ...), by a runtime error,
+// by a builtin or by the host. Kind names a node of the kind tree; Pos is
+// the source position of the instruction that signalled (filled in by the
+// VM when a builtin or host leaves it unset).
+type Failure struct {
+	Kind    string
+	Message string
+	File    string
+	Pos     syntax.Pos
+}
+
+func (f *Failure) Error() string {
+	if f.Pos.IsValid() {
+		return fmt.Sprintf("%s:%s: %s: %s", f.File, f.Pos, f.Kind, f.Message)
+	}
+	return f.Kind + ": " + f.Message
+}
+
+// Fail builds a failure of kind with a formatted message. Builtins and
+// hosts return it as their error to signal a plan failure.
+func Fail(kind, format string, args ...any) *Failure {
+	return &Failure{Kind: kind, Message: fmt.Sprintf(format, args...)}
+}
+
+// Kinds outside the failure tree: they end a run and no handler (not even
+// ignore-errors) can intercept them.
+const (
+	KindTimeout  = "timeout"  // the step budget is exhausted
+	KindCanceled = "canceled" // the context was cancelled
+)
+
+// The built-in kind tree. Any other kind descends from plan-failure.
+// Read-only.
+var kindParent = map[string]string{
+	"failure":              "",
+	"error":                "failure",
+	"arithmetic-error":     "error",
+	"division-by-zero":     "arithmetic-error",
+	"type-error":           "error",
+	"unbound-variable":     "error",
+	"arity-error":          "error",
+	"stack-overflow":       "error",
+	"undefined-function":   "error",
+	"no-world":             "error",
+	"allocation-limit":     "error",
+	"format-error":         "error",
+	"plan-failure":         "failure",
+	"object-not-found":     "plan-failure",
+	"navigation-failure":   "plan-failure",
+	"manipulation-failure": "plan-failure",
+	"grasping-failure":     "manipulation-failure",
+	"object-unreachable":   "manipulation-failure",
+	"placing-failure":      "manipulation-failure",
+}
+
+// ParentKind returns the parent of kind in the tree ("" for failure and for
+// the uncatchable timeout and canceled).
+func ParentKind(kind string) string {
+	if p, ok := kindParent[kind]; ok {
+		return p
+	}
+	if kind == KindTimeout || kind == KindCanceled || kind == "" {
+		return ""
+	}
+	return "plan-failure"
+}
+
+// IsKind reports whether kind equals ancestor or descends from it.
+func IsKind(kind, ancestor string) bool {
+	for k := kind; k != ""; k = ParentKind(k) {
+		if k == ancestor {
+			return true
+		}
+	}
+	return false
+}
+
+// Catchable reports whether handlers may intercept a failure of kind.
+func Catchable(kind string) bool { return IsKind(kind, "failure") }
+
+// failureValue is how plans see a caught failure: a designator of class
+// failure with properties kind and message, so (desig-prop f 'kind) works.
+func failureValue(f *Failure) value.Value {
+	return value.FromDesignator(&value.Designator{Class: "failure", Props: []value.Prop{
+		{Key: "kind", Val: value.Symbol(f.Kind)},
+		{Key: "message", Val: value.String(f.Message)},
+	}})
+}
+
+func typeError(what string, want string, got value.Value) *Failure {
+	return Fail("type-error", "%s: expected %s, got %s", what, want, got.String())
+}

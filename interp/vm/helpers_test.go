@@ -1,0 +1,58 @@
+package vm
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// compileSrc parses and compiles src, failing the test on error.
+func compileSrc(t testing.TB, src string) *compile.Program {
+	t.Helper()
+	f, err := syntax.Parse("test.plan", []byte(src))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	p, err := compile.Compile(f)
+	if err != nil {
+		t.Fatalf("compile: %v", err)
+	}
+	return p
+}
+
+// runMain runs plan main (or the function named main) of src.
+func runMain(t testing.TB, src string, cfg Config, args ...value.Value) (Result, string, *Machine) {
+	t.Helper()
+	p := compileSrc(t, src)
+	var out bytes.Buffer
+	if cfg.Stdout == nil {
+		cfg.Stdout = &out
+	}
+	m, err := New(p, cfg)
+	if err != nil {
+		t.Fatalf("New: %v", err)
+	}
+	fn := p.Func("main")
+	if fn == nil {
+		t.Fatalf("no main in %s", src)
+	}
+	return m.Run(context.Background(), fn, args), out.String(), m
+}
+
+// eval runs (def-plan main () EXPR) with extra top-level defs and returns
+// the printed result, or "FAIL kind" / "TIMEOUT".
+func eval(t testing.TB, defs, expr string) string {
+	t.Helper()
+	r, _, _ := runMain(t, defs+"\n(def-plan main () "+expr+")", Config{MaxSteps: 1_000_000})
+	switch r.Outcome {
+	case OutcomeOK:
+		return r.Value.String()
+	case OutcomeFailure:
+		return "FAIL " + r.Failure.Kind
+	}
+	return "TIMEOUT"
+}

@@ -1,0 +1,566 @@
+package vm
+
+import (
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// exec calls fn with args and runs until it returns or an unhandled
+// failure, timeout or cancellation ends the run.
+func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result {
+	p := m.prog
+	if fn == nil || fn.Index < 0 || fn.Index >= len(p.Funcs) || p.Funcs[fn.Index] != fn {
+		return m.funcFailure(nil, "undefined-function", "the function is not part of this program")
+	}
+	if fn.Kind == compile.KindLambda && cl == nil {
+		return m.funcFailure(fn, "undefined-function", "a lambda can only be called through its closure")
+	}
+	if len(args) != fn.NumParams() {
+		return m.funcFailure(fn, "arity-error", "%s takes %d argument%s, called with %d", fn.Name, fn.NumParams(), plural(fn.NumParams()), len(args))
+	}
+	m.frames = m.frames[:0]
+	m.handlers = m.handlers[:0]
+	if need := fn.NumLocals + fn.MaxStack + 1; need > len(m.stack) {
+		m.grow(need)
+	}
+	copy(m.stack, args)
+	m.frames = append(m.frames, frame{fn: fn, cl: cl, fp: 0, ret: 0, retpc: -1})
+
+	// Registers, kept in locals for speed and written back to m only
+	// where something else needs them.
+	var (
+		code     = m.code
+		cnt      = m.counters
+		nI       = m.nInstr
+		consts   = p.Consts
+		funcs    = p.Funcs
+		stack    = m.stack
+		cells    = m.cells
+		fr       = &m.frames[0]
+		fp       = 0
+		sp       = fn.NumLocals
+		pc       = fn.Entry
+		steps    = m.steps
+		check    = m.nextCheck(steps)
+		maxDepth = m.cfg.MaxDepth
+		f        *Failure
+	)
+	for {
+		if steps >= check {
+			if steps >= m.maxSteps {
+				m.steps = steps
+				f = m.fill(Fail(KindTimeout, "step budget of %d instructions exhausted", m.maxSteps), pc)
+				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps}
+			}
+			if err := m.ctx.Err(); err != nil {
+				m.steps = steps
+				f = m.fill(Fail(KindCanceled, "run cancelled: %v", err), pc)
+				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps}
+			}
+			check = m.nextCheck(steps)
+		}
+		steps++
+		if c := cnt[pc]; c != 255 {
+			cnt[pc] = c + 1
+		}
+		in := code[pc]
+		pc++
+		switch in.op {
+		case compile.NOP:
+		case compile.NIL:
+			stack[sp] = value.Nil
+			sp++
+		case compile.T:
+			stack[sp] = value.T
+			sp++
+		case compile.CONST:
+			stack[sp] = consts[in.a]
+			sp++
+		case compile.INT:
+			stack[sp] = value.Int(int64(in.a))
+			sp++
+		case compile.POP:
+			sp--
+		case compile.DUP:
+			stack[sp] = stack[sp-1]
+			sp++
+		case compile.DROP:
+			sp -= int(in.a)
+
+		case compile.LOAD:
+			stack[sp] = stack[fp+int(in.a)]
+			sp++
+		case compile.STORE:
+			stack[fp+int(in.a)] = stack[sp-1]
+		case compile.SET:
+			sp--
+			stack[fp+int(in.a)] = stack[sp]
+		case compile.MAKECELL:
+			if f = m.alloc(1); f != nil {
+				goto fail
+			}
+			cells[fp+int(in.a)] = &cell{v: stack[fp+int(in.a)]}
+		case compile.LOADC:
+			stack[sp] = cells[fp+int(in.a)].v
+			sp++
+		case compile.STOREC:
+			cells[fp+int(in.a)].v = stack[sp-1]
+		case compile.LOADV:
+			stack[sp] = fr.cl.vals[in.a]
+			sp++
+		case compile.LOADVC:
+			stack[sp] = fr.cl.cells[in.a].v
+			sp++
+		case compile.STOREVC:
+			fr.cl.cells[in.a].v = stack[sp-1]
+		case compile.GETVALUE:
+			if !m.gset[in.a] {
+				f = Fail("unbound-variable", "%s is unbound (its defparameter has not run yet)", p.Globals[in.a])
+				goto fail
+			}
+			stack[sp] = m.globals[in.a]
+			sp++
+		case compile.SETVALUE:
+			m.globals[in.a] = stack[sp-1]
+			m.gset[in.a] = true
+
+		case compile.JMP:
+			pc = int(in.a)
+		case compile.JMPIF, compile.JMPIFNOT:
+			sp--
+			bc := nI + 2*int(in.b)
+			if stack[sp].Truthy() {
+				if c := cnt[bc]; c != 255 {
+					cnt[bc] = c + 1
+				}
+				if in.op == compile.JMPIF {
+					pc = int(in.a)
+				}
+			} else {
+				if c := cnt[bc+1]; c != 255 {
+					cnt[bc+1] = c + 1
+				}
+				if in.op == compile.JMPIFNOT {
+					pc = int(in.a)
+				}
+			}
+		case compile.JMPIFK:
+			bc := nI + 2*int(in.b)
+			if stack[sp-1].Truthy() {
+				if c := cnt[bc]; c != 255 {
+					cnt[bc] = c + 1
+				}
+				pc = int(in.a)
+			} else {
+				if c := cnt[bc+1]; c != 255 {
+					cnt[bc+1] = c + 1
+				}
+				sp--
+			}
+		case compile.JMPIFNOTK:
+			bc := nI + 2*int(in.b)
+			if stack[sp-1].Truthy() {
+				if c := cnt[bc]; c != 255 {
+					cnt[bc] = c + 1
+				}
+				sp--
+			} else {
+				if c := cnt[bc+1]; c != 255 {
+					cnt[bc+1] = c + 1
+				}
+				pc = int(in.a)
+			}
+		case compile.JMPNIL:
+			sp--
+			if !stack[sp].Truthy() {
+				pc = int(in.a)
+			}
+		case compile.SKIPJMP:
+			x := stack[sp-1]
+			sp -= int(in.b)
+			stack[sp-1] = x
+			pc = int(in.a)
+		case compile.DOLOOP:
+			c, l := stack[fp+int(in.b)], stack[fp+int(in.b)+1]
+			if c.Kind() != value.KInt {
+				f = typeError("dotimes", "an integer counter", c)
+				goto fail
+			}
+			if c.Int() < l.Int() {
+				pc = int(in.a)
+			}
+		case compile.INCLOCAL:
+			v := &stack[fp+int(in.a)]
+			if v.Kind() != value.KInt {
+				f = typeError("dotimes", "an integer counter", *v)
+				goto fail
+			}
+			*v = value.Int(v.Int() + 1)
+		case compile.CHECKINT:
+			if stack[sp-1].Kind() != value.KInt {
+				f = typeError("dotimes", "an integer count", stack[sp-1])
+				goto fail
+			}
+
+		case compile.CALL:
+			callee := funcs[in.a]
+			if len(m.frames) >= maxDepth {
+				f = Fail("stack-overflow", "call depth exceeds %d", maxDepth)
+				goto fail
+			}
+			nfp := sp - int(in.b)
+			if need := nfp + callee.NumLocals + callee.MaxStack + 1; need > len(stack) {
+				stack, cells = m.grow(need)
+			}
+			m.frames = append(m.frames, frame{fn: callee, fp: nfp, ret: nfp, retpc: pc})
+			fr = &m.frames[len(m.frames)-1]
+			fp = nfp
+			sp = nfp + callee.NumLocals
+			pc = callee.Entry
+		case compile.CALLB:
+			n := int(in.b)
+			v, err := m.core[in.a](m, stack[sp-n:sp])
+			if err != nil {
+				f = asFailure(err)
+				goto fail
+			}
+			sp -= n
+			stack[sp] = v
+			sp++
+		case compile.CALLX:
+			n := int(in.b)
+			b := m.ext[in.a]
+			if b == nil {
+				f = Fail("undefined-function", "%s is not defined (no defun, core builtin or linked builtin has this name)", p.Externals[in.a])
+				goto fail
+			}
+			if n < b.MinArgs || (b.MaxArgs >= 0 && n > b.MaxArgs) {
+				f = arityFailure(b.Name, b.MinArgs, b.MaxArgs, n)
+				goto fail
+			}
+			v, err := b.Fn(m, stack[sp-n:sp])
+			if err != nil {
+				f = asFailure(err)
+				goto fail
+			}
+			sp -= n
+			stack[sp] = v
+			sp++
+		case compile.FUNCALL:
+			n := int(in.a)
+			fv := stack[sp-n-1]
+			var callee *compile.Func
+			var ccl *closure
+			switch x := fv.Func().(type) {
+			case *closure:
+				callee, ccl = x.fn, x
+			case *compile.Func:
+				callee = x
+			default:
+				if fv.Kind() != value.KSymbol {
+					f = typeError("funcall", "a function", fv)
+					goto fail
+				}
+				name := fv.Str()
+				if uf := p.Func(name); uf != nil {
+					callee = uf
+					break
+				}
+				v, ff := m.callNamed(name, stack[sp-n:sp])
+				if ff != nil {
+					f = ff
+					goto fail
+				}
+				sp -= n + 1
+				stack[sp] = v
+				sp++
+				continue
+			}
+			if n != callee.NumParams() {
+				f = arityFailure(callee.Name, callee.NumParams(), callee.NumParams(), n)
+				goto fail
+			}
+			if len(m.frames) >= maxDepth {
+				f = Fail("stack-overflow", "call depth exceeds %d", maxDepth)
+				goto fail
+			}
+			nfp := sp - n
+			if need := nfp + callee.NumLocals + callee.MaxStack + 1; need > len(stack) {
+				stack, cells = m.grow(need)
+			}
+			m.frames = append(m.frames, frame{fn: callee, cl: ccl, fp: nfp, ret: nfp - 1, retpc: pc})
+			fr = &m.frames[len(m.frames)-1]
+			fp = nfp
+			sp = nfp + callee.NumLocals
+			pc = callee.Entry
+		case compile.FUNCTION:
+			stack[sp] = value.FromFunc(funcs[in.a])
+			sp++
+		case compile.CLOSURE:
+			if f = m.alloc(1); f != nil {
+				goto fail
+			}
+			lf := funcs[in.a]
+			c := &closure{fn: lf}
+			for _, cp := range lf.Captures {
+				switch {
+				case cp.Cell && cp.From == compile.FromLocal:
+					c.cells = append(c.cells, cells[fp+cp.Index])
+				case cp.Cell:
+					c.cells = append(c.cells, fr.cl.cells[cp.Index])
+				case cp.From == compile.FromLocal:
+					c.vals = append(c.vals, stack[fp+cp.Index])
+				default:
+					c.vals = append(c.vals, fr.cl.vals[cp.Index])
+				}
+			}
+			stack[sp] = value.FromFunc(c)
+			sp++
+		case compile.RET:
+			x := stack[sp-1]
+			stack[fr.ret] = x
+			sp = fr.ret + 1
+			retpc := fr.retpc
+			m.frames = m.frames[:len(m.frames)-1]
+			if retpc < 0 {
+				m.steps = steps
+				return Result{Outcome: OutcomeOK, Value: x, Steps: steps}
+			}
+			fr = &m.frames[len(m.frames)-1]
+			fp = fr.fp
+			pc = retpc
+
+		case compile.ADD, compile.SUB, compile.MUL:
+			x, y := stack[sp-2], stack[sp-1]
+			if x.Kind() == value.KInt && y.Kind() == value.KInt {
+				switch in.op {
+				case compile.ADD:
+					stack[sp-2] = value.Int(x.Int() + y.Int())
+				case compile.SUB:
+					stack[sp-2] = value.Int(x.Int() - y.Int())
+				default:
+					stack[sp-2] = value.Int(x.Int() * y.Int())
+				}
+			} else {
+				v, ff := arith(arithOp(in.op), x, y)
+				if ff != nil {
+					f = ff
+					goto fail
+				}
+				stack[sp-2] = v
+			}
+			sp--
+		case compile.LT, compile.LE, compile.GT, compile.GE, compile.NUMEQ:
+			x, y := stack[sp-2], stack[sp-1]
+			var r bool
+			if x.Kind() == value.KInt && y.Kind() == value.KInt {
+				a, b := x.Int(), y.Int()
+				switch in.op {
+				case compile.LT:
+					r = a < b
+				case compile.LE:
+					r = a <= b
+				case compile.GT:
+					r = a > b
+				case compile.GE:
+					r = a >= b
+				default:
+					r = a == b
+				}
+			} else {
+				rr, ff := numCompare(cmpOp(in.op), x, y)
+				if ff != nil {
+					f = ff
+					goto fail
+				}
+				r = rr
+			}
+			if r {
+				stack[sp-2] = value.T
+			} else {
+				stack[sp-2] = value.Nil
+			}
+			sp--
+		case compile.ADD1, compile.SUB1:
+			x := stack[sp-1]
+			d := int64(1)
+			if in.op == compile.SUB1 {
+				d = -1
+			}
+			if x.Kind() == value.KInt {
+				stack[sp-1] = value.Int(x.Int() + d)
+			} else {
+				v, ff := arith('+', x, value.Int(d))
+				if ff != nil {
+					f = ff
+					goto fail
+				}
+				stack[sp-1] = v
+			}
+		case compile.NOT:
+			stack[sp-1] = value.Bool(!stack[sp-1].Truthy())
+		case compile.CAR, compile.CDR:
+			x := stack[sp-1]
+			switch x.Kind() {
+			case value.KCons:
+				if in.op == compile.CAR {
+					stack[sp-1] = x.Car()
+				} else {
+					stack[sp-1] = x.Cdr()
+				}
+			case value.KNil:
+			default:
+				name := "car"
+				if in.op == compile.CDR {
+					name = "cdr"
+				}
+				f = typeError(name, "a list", x)
+				goto fail
+			}
+		case compile.CONS:
+			if f = m.alloc(1); f != nil {
+				goto fail
+			}
+			stack[sp-2] = value.NewCons(stack[sp-2], stack[sp-1])
+			sp--
+		case compile.EQ:
+			stack[sp-2] = value.Bool(value.Eq(stack[sp-2], stack[sp-1]))
+			sp--
+		case compile.EQL:
+			stack[sp-2] = value.Bool(value.Eql(stack[sp-2], stack[sp-1]))
+			sp--
+		case compile.MEMBEQ:
+			x := stack[sp-1]
+			r := value.Nil
+			for l := consts[in.a]; l.Kind() == value.KCons; l = l.Cdr() {
+				if value.Eql(l.Car(), x) {
+					r = value.T
+					break
+				}
+			}
+			stack[sp-1] = r
+
+		case compile.MAKEDESIG:
+			if f = m.alloc(1); f != nil {
+				goto fail
+			}
+			shape := &p.Desigs[in.a]
+			n := int(in.b)
+			d := &value.Designator{Class: shape.Class, Props: make([]value.Prop, n)}
+			for i := 0; i < n; i++ {
+				d.Props[i] = value.Prop{Key: shape.Keys[i], Val: stack[sp-n+i]}
+			}
+			sp -= n
+			stack[sp] = value.FromDesignator(d)
+			sp++
+		case compile.HANDLER:
+			m.handlers = append(m.handlers, handlerRec{frames: len(m.frames), sp: sp, site: in.a})
+		case compile.UNHANDLE:
+			m.handlers = m.handlers[:len(m.handlers)-1]
+		default:
+			f = Fail("error", "invalid opcode %d", in.op)
+			goto fail
+		}
+		continue
+
+	fail:
+		// A failure: find the newest handler whose clause kinds match,
+		// unwind to it and run the clause with the failure value pushed.
+		m.fill(f, pc-1)
+		{
+			handled := false
+			for !handled && len(m.handlers) > 0 {
+				h := m.handlers[len(m.handlers)-1]
+				m.handlers = m.handlers[:len(m.handlers)-1]
+				for _, c := range p.Handlers[h.site].Clauses {
+					if IsKind(f.Kind, c.Kind) {
+						m.frames = m.frames[:h.frames]
+						fr = &m.frames[len(m.frames)-1]
+						fp = fr.fp
+						sp = h.sp
+						stack[sp] = failureValue(f)
+						sp++
+						pc = c.PC
+						handled = true
+						break
+					}
+				}
+			}
+			if !handled {
+				m.steps = steps
+				return Result{Outcome: OutcomeFailure, Failure: f, Steps: steps}
+			}
+			f = nil
+		}
+	}
+}
+
+func (m *Machine) nextCheck(steps int64) int64 {
+	c := steps + pollEvery
+	if c > m.maxSteps {
+		c = m.maxSteps
+	}
+	return c
+}
+
+// grow enlarges the operand stack (and the parallel cell array) to hold at
+// least need slots.
+func (m *Machine) grow(need int) ([]value.Value, []*cell) {
+	n := 2 * len(m.stack)
+	if n < need {
+		n = need + 256
+	}
+	s := make([]value.Value, n)
+	copy(s, m.stack)
+	c := make([]*cell, n)
+	copy(c, m.cells)
+	m.stack, m.cells = s, c
+	return s, c
+}
+
+// callNamed calls a builtin (core or linked) through its name, for funcall
+// of a symbol.
+func (m *Machine) callNamed(name string, args []value.Value) (value.Value, *Failure) {
+	var fn builtinFn
+	if id, ok := compile.CoreBuiltin(name); ok {
+		sig := compile.CoreBuiltins()[id]
+		if len(args) < sig.Min || (sig.Max >= 0 && len(args) > sig.Max) {
+			return value.Nil, arityFailure(name, sig.Min, sig.Max, len(args))
+		}
+		fn = m.core[id]
+	} else if b := m.extBy[name]; b != nil {
+		if len(args) < b.MinArgs || (b.MaxArgs >= 0 && len(args) > b.MaxArgs) {
+			return value.Nil, arityFailure(name, b.MinArgs, b.MaxArgs, len(args))
+		}
+		fn = b.Fn
+	} else {
+		return value.Nil, Fail("undefined-function", "%s is not defined", name)
+	}
+	v, err := fn(m, args)
+	if err != nil {
+		return value.Nil, asFailure(err)
+	}
+	return v, nil
+}
+
+func arityFailure(name string, min, max, n int) *Failure {
+	var want string
+	switch {
+	case max < 0:
+		want = itoa(min) + " or more arguments"
+	case min == max:
+		want = itoa(min) + " argument" + plural(min)
+	default:
+		want = itoa(min) + " to " + itoa(max) + " arguments"
+	}
+	return Fail("arity-error", "%s takes %s, called with %d", name, want, n)
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func itoa(i int) string { return value.Int(int64(i)).String() }

@@ -1,0 +1,271 @@
+package vm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// Defaults for the limits in Config.
+const (
+	DefaultMaxSteps = 10_000_000
+	DefaultMaxDepth = 10_000
+	// DefaultMaxAlloc bounds conses, strings, designators, closures and
+	// cells made in one run: about 100 MB of heap at worst.
+	DefaultMaxAlloc = 2_000_000
+	// pollEvery is how many steps run between context polls.
+	pollEvery = 1 << 14
+)
+
+// Host executes actions in a world: the only door from plans to it.
+type Host interface {
+	Perform(m *Machine, d *value.Designator) (value.Value, error)
+}
+
+// Builtin is an extra function linked to calls of its name that are
+// neither user functions nor core builtins (the simulator's queries). Fn
+// must not keep args. It signals plan failures by returning a *Failure.
+type Builtin struct {
+	Name             string
+	MinArgs, MaxArgs int // MaxArgs -1: variadic
+	Fn               func(m *Machine, args []value.Value) (value.Value, error)
+}
+
+// Config parameterises a Machine. Zero limits take the defaults.
+type Config struct {
+	Host     Host
+	Builtins []Builtin
+	MaxSteps int64
+	MaxDepth int
+	MaxAlloc int64
+	Stdout   io.Writer
+}
+
+// Outcome is how a run ended.
+type Outcome string
+
+const (
+	OutcomeOK      Outcome = "ok"
+	OutcomeFailure Outcome = "failure" // an unhandled failure
+	OutcomeTimeout Outcome = "timeout" // step budget exhausted or context cancelled
+)
+
+// Result is what a run produced. Failure is set unless Outcome is ok (for
+// timeouts its Kind is KindTimeout or KindCanceled).
+type Result struct {
+	Outcome Outcome
+	Value   value.Value
+	Failure *Failure
+	Steps   int64
+}
+
+// Machine runs one Program. Make one per goroutine.
+type Machine struct {
+	prog   *compile.Program
+	cfg    Config
+	code   []instr
+	nInstr int
+	core   []builtinFn
+	ext    []*Builtin // by external index; nil when unlinked
+	extBy  map[string]*Builtin
+	stdout io.Writer
+
+	globals []value.Value
+	gset    []bool
+
+	stack    []value.Value
+	cells    []*cell // parallel to stack: boxes of captured-and-assigned locals
+	frames   []frame
+	handlers []handlerRec
+	counters []uint8
+
+	steps, maxSteps int64
+	allocs          int64
+	ctx             context.Context
+}
+
+type instr struct {
+	op   compile.Op
+	a, b int32
+}
+
+type builtinFn = func(m *Machine, args []value.Value) (value.Value, error)
+
+type cell struct{ v value.Value }
+
+// closure is a lambda with its captured variables.
+type closure struct {
+	fn    *compile.Func
+	vals  []value.Value
+	cells []*cell
+}
+
+func (c *closure) FuncName() string { return c.fn.Name }
+
+type frame struct {
+	fn    *compile.Func
+	cl    *closure
+	fp    int // first argument / local slot
+	ret   int // stack slot that receives the result
+	retpc int // caller's pc to resume; -1 ends exec
+}
+
+type handlerRec struct {
+	frames int // len(frames) when installed
+	sp     int
+	site   int32
+}
+
+// New links p with cfg: externals to cfg.Builtins by name, core builtins
+// to their implementations.
+func New(p *compile.Program, cfg Config) (*Machine, error) {
+	if p == nil {
+		return nil, errors.New("vm: nil program")
+	}
+	if cfg.MaxSteps <= 0 {
+		cfg.MaxSteps = DefaultMaxSteps
+	}
+	if cfg.MaxDepth <= 0 {
+		cfg.MaxDepth = DefaultMaxDepth
+	}
+	if cfg.MaxAlloc <= 0 {
+		cfg.MaxAlloc = DefaultMaxAlloc
+	}
+	m := &Machine{prog: p, cfg: cfg, stdout: cfg.Stdout, nInstr: p.NumInstructions(), extBy: map[string]*Builtin{}}
+	if m.stdout == nil {
+		m.stdout = io.Discard
+	}
+	for i := range cfg.Builtins {
+		b := &cfg.Builtins[i]
+		if b.Fn == nil {
+			return nil, fmt.Errorf("vm: builtin %q has no function", b.Name)
+		}
+		if _, dup := m.extBy[b.Name]; dup {
+			return nil, fmt.Errorf("vm: builtin %q is defined twice", b.Name)
+		}
+		if _, core := compile.CoreBuiltin(b.Name); core {
+			return nil, fmt.Errorf("vm: builtin %q would shadow a core builtin", b.Name)
+		}
+		m.extBy[b.Name] = b
+	}
+	m.core = coreTable()
+	m.ext = make([]*Builtin, len(p.Externals))
+	for i, name := range p.Externals {
+		m.ext[i] = m.extBy[name] // nil: undefined-function when called
+	}
+	m.code = make([]instr, len(p.Code))
+	for pc := range p.Code {
+		m.code[pc] = instr{op: p.Code[pc], a: p.A[pc], b: p.B[pc]}
+	}
+	m.counters = make([]uint8, p.NumCounters())
+	m.globals = make([]value.Value, len(p.Globals))
+	m.gset = make([]bool, len(p.Globals))
+	m.stack = make([]value.Value, 256)
+	m.cells = make([]*cell, 256)
+	return m, nil
+}
+
+// Program returns the program the machine runs.
+func (m *Machine) Program() *compile.Program { return m.prog }
+
+// Stdout is where plan output goes (print, format t).
+func (m *Machine) Stdout() io.Writer { return m.stdout }
+
+// Counters returns the live coverage counters: NumInstructions() counters,
+// one per instruction, then two per branch (test true, test false). Hit
+// counts saturate at 255. Fuzzers read this slice after each run.
+func (m *Machine) Counters() []uint8 { return m.counters }
+
+// ResetCounters zeroes the counters.
+func (m *Machine) ResetCounters() { clear(m.counters) }
+
+// Alloc charges n allocations to the run's budget; builtins that allocate
+// call it and return its failure.
+func (m *Machine) Alloc(n int) error {
+	if f := m.alloc(int64(n)); f != nil {
+		return f
+	}
+	return nil
+}
+
+func (m *Machine) alloc(n int64) *Failure {
+	m.allocs += n
+	if m.allocs > m.cfg.MaxAlloc {
+		return Fail("allocation-limit", "allocation budget of %d objects exhausted", m.cfg.MaxAlloc)
+	}
+	return nil
+}
+
+// Global returns the value of global name and whether it is bound.
+func (m *Machine) Global(name string) (value.Value, bool) {
+	for i, g := range m.prog.Globals {
+		if g == name && m.gset[i] {
+			return m.globals[i], true
+		}
+	}
+	return value.Nil, false
+}
+
+// Run resets the globals (runs the defparameter initialisers) and calls fn
+// with args. Steps, allocations and call depth are budgeted per Run.
+func (m *Machine) Run(ctx context.Context, fn *compile.Func, args []value.Value) Result {
+	m.begin(ctx)
+	clear(m.globals)
+	clear(m.gset)
+	r := m.exec(m.prog.Init, nil, nil)
+	if r.Outcome != OutcomeOK {
+		return r
+	}
+	return m.exec(fn, nil, args)
+}
+
+// Call calls fn without resetting globals (for checks after a run).
+func (m *Machine) Call(ctx context.Context, fn *compile.Func, args []value.Value) Result {
+	m.begin(ctx)
+	return m.exec(fn, nil, args)
+}
+
+func (m *Machine) begin(ctx context.Context) {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	m.ctx = ctx
+	m.steps = 0
+	m.maxSteps = m.cfg.MaxSteps
+	m.allocs = 0
+}
+
+// fill completes f with the file and the position of instruction pc.
+func (m *Machine) fill(f *Failure, pc int) *Failure {
+	if f.File == "" {
+		f.File = m.prog.File
+	}
+	if !f.Pos.IsValid() && pc >= 0 && pc < len(m.prog.Pos) {
+		f.Pos = m.prog.Pos[pc]
+	}
+	return f
+}
+
+// asFailure turns a builtin's or host's error into a plan failure.
+func asFailure(err error) *Failure {
+	var f *Failure
+	if errors.As(err, &f) {
+		return f
+	}
+	return &Failure{Kind: "error", Message: err.Error()}
+}
+
+// funcFailure is a failure at fn's definition, raised before fn runs.
+func (m *Machine) funcFailure(fn *compile.Func, kind, format string, args ...any) Result {
+	f := Fail(kind, format, args...)
+	f.File = m.prog.File
+	if fn != nil {
+		f.Pos = fn.Pos
+	}
+	return Result{Outcome: OutcomeFailure, Failure: f}
+}
+
