@@ -22,7 +22,7 @@ func init() {
 		"a": (*fstate).formDesig, "an": (*fstate).formDesig,
 		"with-failure-handling": (*fstate).formWFH, "retry": (*fstate).formRetry,
 		"ignore-errors": (*fstate).formIgnoreErrors,
-		"defun": (*fstate).formNested, "def-plan": (*fstate).formNested, "def-check": (*fstate).formNested,
+		"defun":         (*fstate).formNested, "def-plan": (*fstate).formNested, "def-check": (*fstate).formNested,
 		"def-policy": (*fstate).formNested, "defparameter": (*fstate).formNested,
 	} {
 		specialForms[name] = fn

@@ -528,4 +528,3 @@ func Format(ctl string, args []value.Value) (string, *Failure) {
 	}
 	return b.String(), nil
 }
-

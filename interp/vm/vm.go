@@ -268,4 +268,3 @@ func (m *Machine) funcFailure(fn *compile.Func, kind, format string, args ...any
 	}
 	return Result{Outcome: OutcomeFailure, Failure: f}
 }
-
