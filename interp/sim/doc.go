@@ -1,0 +1,16 @@
+// Package sim is labelcov's fast, deterministic "projection" simulator: it
+// loads worlds from .world files, turns fuzzer bytes or .env files into
+// initial environments, executes the CPL actions a plan performs
+// (navigating, moving-torso, parking-arms, detecting, picking-up, placing),
+// answers the plans' and checks' queries, and counts action coverage.
+//
+// Geometry is kinematic and rule-based: reach is a distance from a shoulder,
+// perception is a field of view with occlusion and hidden zones, placing
+// drifts near edges. There is no physics engine and no randomness, so one
+// environment always yields one trace and one final state.
+//
+// The package must never hard-code anything about a particular world (every
+// surface, robot dimension, object type and coverage bucket comes from the
+// world file), never read the clock, and never allocate per action on the
+// hot path beyond the values it hands back to the plan.
+package sim
