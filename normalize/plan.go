@@ -18,12 +18,11 @@ type Options struct {
 // Result is a normalized plan. Forms is the rewritten tree: nodes that did
 // not change are the very nodes of Orig, so their source text and
 // positions are still known; new nodes have zero positions. Source is the
-// rendered text and File its re-parse.
+// rendered text (Reparse reads it back).
 type Result struct {
 	Orig   *syntax.File
 	Forms  []syntax.Node
 	Source []byte
-	File   *syntax.File
 	// Prefix starts the name of every temporary (%lc1, %lc2, ...). It is
 	// chosen so that no symbol of the input starts with it.
 	Prefix string
@@ -69,13 +68,18 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		r.Forms[i] = z.expr(form, false)
 	}
 	r.Source = r.Render(nil)
-	nf, err := syntax.Parse(f.Name, r.Source)
-	r.File = nf
-	if err != nil {
-		return r, fmt.Errorf("normalize: rendered plan does not parse (a bug): %w", err)
-	}
-	r.File = nf
 	return r, nil
+}
+
+// Reparse reads Source back into a tree with positions in Source. It is
+// separate from Plan because a caller that goes on to annotate the plan
+// never needs the normalized text parsed.
+func (r *Result) Reparse() (*syntax.File, error) {
+	f, err := syntax.Parse(r.Orig.Name, r.Source)
+	if err != nil {
+		return nil, fmt.Errorf("normalize: rendered plan does not parse (a bug): %w", err)
+	}
+	return f, nil
 }
 
 // tempPrefix picks "%lc", lengthened with '%' until no user symbol starts

@@ -1,0 +1,87 @@
+package labels
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Key names one criterion, or one weak-mutation operator, in flags,
+// summaries and manifests.
+type Key string
+
+// The criterion keys, in the order reports list them.
+const (
+	MCC   Key = "mcc"
+	CC    Key = "cc"
+	WMABS Key = "wm-abs"
+	WMAOR Key = "wm-aor"
+	WMCOR Key = "wm-cor"
+	WMROR Key = "wm-ror"
+)
+
+// AllKeys returns every criterion key in report order.
+func AllKeys() []Key { return []Key{MCC, CC, WMABS, WMAOR, WMCOR, WMROR} }
+
+// Criteria is a set of criterion keys.
+type Criteria uint8
+
+func bit(k Key) Criteria {
+	for i, a := range AllKeys() {
+		if a == k {
+			return 1 << i
+		}
+	}
+	return 0
+}
+
+// Has reports whether k is selected.
+func (c Criteria) Has(k Key) bool { return c&bit(k) != 0 }
+
+// Keys lists the selected keys in report order.
+func (c Criteria) Keys() []Key {
+	var out []Key
+	for _, k := range AllKeys() {
+		if c.Has(k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func (c Criteria) String() string {
+	var s []string
+	for _, k := range c.Keys() {
+		s = append(s, string(k))
+	}
+	return strings.Join(s, ",")
+}
+
+// ParseCriteria reads a comma-separated list such as "mcc,cc,wm,wm:ror":
+// mcc, cc, wm (all four mutation operators), all, and single operators as
+// wm:abs or wm-abs (likewise aor, cor, ror).
+func ParseCriteria(s string) (Criteria, error) {
+	var c Criteria
+	for _, f := range strings.Split(s, ",") {
+		f = strings.ToLower(strings.TrimSpace(f))
+		switch f {
+		case "":
+			continue
+		case "all":
+			for _, k := range AllKeys() {
+				c |= bit(k)
+			}
+		case "wm":
+			c |= bit(WMABS) | bit(WMAOR) | bit(WMCOR) | bit(WMROR)
+		default:
+			k := Key(strings.Replace(f, ":", "-", 1))
+			if bit(k) == 0 {
+				return 0, fmt.Errorf("unknown criterion %q (want mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror or all)", f)
+			}
+			c |= bit(k)
+		}
+	}
+	if c == 0 {
+		return 0, fmt.Errorf("no criterion selected (want mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror or all)")
+	}
+	return c, nil
+}

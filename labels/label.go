@@ -1,0 +1,104 @@
+package labels
+
+import (
+	"fmt"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+)
+
+// Status says whether a label is injected.
+type Status string
+
+const (
+	// Active labels are injected and counted.
+	Active Status = "active"
+	// Trivial labels hold whenever their point is reached: listed, not injected.
+	Trivial Status = "trivial"
+	// Infeasible labels can never hold: listed, not injected.
+	Infeasible Status = "infeasible"
+)
+
+// Position is a place in a source file (1-based line and byte column,
+// 0-based byte offset).
+type Position struct {
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line"`
+	Col    int    `json:"col"`
+	Offset int    `json:"offset"`
+}
+
+func (p Position) String() string {
+	name := p.File
+	if name == "" {
+		name = "<input>"
+	}
+	return fmt.Sprintf("%s:%d:%d", name, p.Line, p.Col)
+}
+
+// PositionOf converts a syntax position in file.
+func PositionOf(file string, p syntax.Pos) Position {
+	return Position{File: file, Line: p.Line, Col: p.Col, Offset: p.Offset}
+}
+
+// Label is one test objective: a predicate evaluated at a program point.
+type Label struct {
+	// ID numbers active labels 1, 2, ... in source order; 0 otherwise.
+	ID        int `json:"id"`
+	Criterion Key `json:"criterion"`
+	// Operator says which outcome or mutant the label stands for: "TF"
+	// (MCC: first atom true, second false), "true"/"false" (CC),
+	// "< -> <=" (ROR), "+ -> *" (AOR), "and -> or" (COR), "x -> 0" (ABS).
+	Operator string `json:"operator"`
+	// Predicate is the plan expression injected as (when (ignore-errors P)).
+	Predicate string `json:"predicate"`
+	// Guard is the domain the predicate assumes, e.g. (numberp x). It is
+	// enforced by ignore-errors: every numeric builtin fails on a
+	// non-number, so outside the domain the label is simply false.
+	Guard  string `json:"guard,omitempty"`
+	Status Status `json:"status"`
+	// Reason explains a trivial or infeasible status.
+	Reason string `json:"reason,omitempty"`
+	// Pos is the original source position the label is about: the atom
+	// (CC), the decision (MCC), the mutated expression or variable (WM).
+	Pos Position `json:"pos"`
+	// Annotated is the position of the '(' of the injected (when ...) in
+	// the annotated plan; the compiler's BranchInfo.Form of that when.
+	Annotated *Position `json:"annotated,omitempty"`
+
+	// Point is the node of the normalized tree before which the label is
+	// evaluated; Cond is the predicate as a tree. Both are nil for labels
+	// read from a manifest.
+	Point syntax.Node `json:"-"`
+	Cond  syntax.Node `json:"-"`
+}
+
+// Counts tallies labels by status.
+type Counts struct {
+	Active     int `json:"active"`
+	Trivial    int `json:"trivial"`
+	Infeasible int `json:"infeasible"`
+}
+
+// Summarize counts labels per criterion key; every key of c is present.
+func Summarize(c Criteria, ls []*Label) map[Key]*Counts {
+	out := map[Key]*Counts{}
+	for _, k := range c.Keys() {
+		out[k] = &Counts{}
+	}
+	for _, l := range ls {
+		s := out[l.Criterion]
+		if s == nil {
+			s = &Counts{}
+			out[l.Criterion] = s
+		}
+		switch l.Status {
+		case Active:
+			s.Active++
+		case Trivial:
+			s.Trivial++
+		case Infeasible:
+			s.Infeasible++
+		}
+	}
+	return out
+}

@@ -1,0 +1,108 @@
+package labels
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// ManifestVersion is the version of the manifest format this package
+// reads and writes.
+const ManifestVersion = 1
+
+// Manifest is the JSON file that goes with an annotated plan: every label
+// (active, trivial and infeasible) with its original position and, for
+// active labels, the position of its injected (when ...) in the annotated
+// plan. `labelcov labels --json` prints the same shape without annotated
+// positions.
+type Manifest struct {
+	Version int `json:"version"`
+	// File is the plan the labels were enumerated on; Annotated the
+	// annotated plan, when one was written.
+	File        string          `json:"file"`
+	Annotated   string          `json:"annotated,omitempty"`
+	Criteria    []Key           `json:"criteria"`
+	MCCMaxAtoms int             `json:"mcc_max_atoms"`
+	Summary     map[Key]*Counts `json:"summary"`
+	Labels      []*Label        `json:"labels"`
+	Warnings    []string        `json:"warnings,omitempty"`
+}
+
+// Manifest builds the manifest of s.
+func (s *Set) Manifest() *Manifest {
+	m := &Manifest{
+		Version:     ManifestVersion,
+		File:        s.File,
+		Criteria:    s.Criteria.Keys(),
+		MCCMaxAtoms: s.MCCMaxAtoms,
+		Summary:     s.Summary(),
+		Labels:      s.Labels,
+	}
+	if m.Labels == nil {
+		m.Labels = []*Label{}
+	}
+	for _, w := range s.Warnings {
+		m.Warnings = append(m.Warnings, w.Error())
+	}
+	return m
+}
+
+// Write writes m as indented JSON.
+func (m *Manifest) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return fmt.Errorf("writing label manifest: %w", err)
+	}
+	return nil
+}
+
+// ReadManifest reads a manifest and checks its version and label ids.
+func ReadManifest(r io.Reader) (*Manifest, error) {
+	var m Manifest
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&m); err != nil {
+		return nil, fmt.Errorf("reading label manifest: %w", err)
+	}
+	if m.Version != ManifestVersion {
+		return nil, fmt.Errorf("label manifest version %d not supported (want %d)", m.Version, ManifestVersion)
+	}
+	seen := map[int]bool{}
+	for i, l := range m.Labels {
+		if l == nil {
+			return nil, fmt.Errorf("label manifest: label %d is null", i)
+		}
+		if l.Status == Active {
+			if l.ID <= 0 || seen[l.ID] {
+				return nil, fmt.Errorf("label manifest: active label %d has a missing or duplicate id %d", i, l.ID)
+			}
+			seen[l.ID] = true
+		}
+	}
+	return &m, nil
+}
+
+// Active returns the active labels of m.
+func (m *Manifest) Active() []*Label {
+	var out []*Label
+	for _, l := range m.Labels {
+		if l.Status == Active {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ByAnnotatedOffset maps the byte offset of each injected (when ...) in
+// the annotated plan to its label id. The compiler reports a conditional's
+// position (BranchInfo.Form); a label is covered when the branch of its
+// when was taken (test true) at least once.
+func (m *Manifest) ByAnnotatedOffset() map[int]int {
+	out := map[int]int{}
+	for _, l := range m.Labels {
+		if l.Status == Active && l.Annotated != nil {
+			out[l.Annotated.Offset] = l.ID
+		}
+	}
+	return out
+}

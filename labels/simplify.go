@@ -1,0 +1,368 @@
+package labels
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/normalize"
+)
+
+// Predicates are built as syntax trees and simplified before they are
+// judged: constant subexpressions over literals fold, and/or/not absorb
+// constants. A predicate that folds to t is trivial, to nil infeasible.
+
+func sym(name string) *syntax.Symbol { return &syntax.Symbol{Name: name} }
+
+func call(head string, args ...syntax.Node) *syntax.List {
+	return &syntax.List{Elems: append([]syntax.Node{sym(head)}, args...)}
+}
+
+var (
+	tNode   = sym("t")
+	nilNode = sym("nil")
+)
+
+// truth returns (truthy, true) when n is a constant.
+func truth(n syntax.Node) (bool, bool) {
+	switch n := n.(type) {
+	case *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword:
+		return true, true
+	case *syntax.Symbol:
+		switch n.Name {
+		case "t":
+			return true, true
+		case "nil":
+			return false, true
+		}
+	case *syntax.Quote:
+		if s, ok := n.X.(*syntax.Symbol); ok && s.Name == "nil" {
+			return false, true
+		}
+		if l, ok := n.X.(*syntax.List); ok && len(l.Elems) == 0 {
+			return false, true
+		}
+		return true, true
+	case *syntax.List:
+		if len(n.Elems) == 0 {
+			return false, true
+		}
+	}
+	return false, false
+}
+
+func boolNode(b bool) syntax.Node {
+	if b {
+		return tNode
+	}
+	return nilNode
+}
+
+// num is a numeric literal value.
+type num struct {
+	isInt bool
+	i     int64
+	f     float64
+}
+
+func (v num) float() float64 {
+	if v.isInt {
+		return float64(v.i)
+	}
+	return v.f
+}
+
+func numOf(n syntax.Node) (num, bool) {
+	switch n := n.(type) {
+	case *syntax.Int:
+		return num{isInt: true, i: n.Value}, true
+	case *syntax.Float:
+		return num{f: n.Value}, true
+	}
+	return num{}, false
+}
+
+func numNode(v num) syntax.Node {
+	if v.isInt {
+		return &syntax.Int{Value: v.i, Raw: strconv.FormatInt(v.i, 10)}
+	}
+	raw := strconv.FormatFloat(v.f, 'g', -1, 64)
+	if !strings.ContainsAny(raw, ".eEnI") {
+		raw += ".0"
+	}
+	if math.IsInf(v.f, 0) || math.IsNaN(v.f) {
+		return nil
+	}
+	return &syntax.Float{Value: v.f, Raw: raw}
+}
+
+// cmp3 compares two numbers: -1, 0, 1.
+func cmp3(a, b num) int {
+	if a.isInt && b.isInt {
+		switch {
+		case a.i < b.i:
+			return -1
+		case a.i > b.i:
+			return 1
+		}
+		return 0
+	}
+	x, y := a.float(), b.float()
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// relMask encodes a relational operator as the set of outcomes it accepts:
+// 1 = less, 2 = equal, 4 = greater.
+var relMask = map[string]int{"<": 1, "<=": 3, ">": 4, ">=": 6, "=": 2, "/=": 5}
+
+func relOf(mask int) string {
+	for k, v := range relMask {
+		if v == mask {
+			return k
+		}
+	}
+	return ""
+}
+
+func holds(op string, c int) bool { return relMask[op]&(1<<(c+1)) != 0 }
+
+// fold applies arithmetic on two numeric literals, as the VM would.
+func fold(op string, a, b num) (num, bool) {
+	if a.isInt && b.isInt {
+		switch op {
+		case "+":
+			return num{isInt: true, i: a.i + b.i}, true
+		case "-":
+			return num{isInt: true, i: a.i - b.i}, true
+		case "*":
+			return num{isInt: true, i: a.i * b.i}, true
+		case "/":
+			if b.i == 0 || (a.i == math.MinInt64 && b.i == -1) {
+				return num{}, false
+			}
+			return num{isInt: true, i: a.i / b.i}, true
+		}
+		return num{}, false
+	}
+	x, y := a.float(), b.float()
+	switch op {
+	case "+":
+		return num{f: x + y}, true
+	case "-":
+		return num{f: x - y}, true
+	case "*":
+		return num{f: x * y}, true
+	case "/":
+		if y == 0 {
+			return num{}, false
+		}
+		return num{f: x / y}, true
+	}
+	return num{}, false
+}
+
+// Simplify folds constants in a predicate built by this package. It only
+// rewrites forms it knows (and, or, not, null, numberp, zerop, relational
+// and arithmetic builtins); anything else is kept as is.
+func Simplify(n syntax.Node) syntax.Node {
+	l, ok := n.(*syntax.List)
+	if !ok || len(l.Elems) == 0 {
+		return n
+	}
+	h := syntax.Head(l)
+	args := make([]syntax.Node, 0, len(l.Elems)-1)
+	for _, a := range l.Elems[1:] {
+		args = append(args, Simplify(a))
+	}
+	switch h {
+	case "and", "or":
+		stop := h == "or" // the value that decides
+		var keep []syntax.Node
+		for _, a := range args {
+			if v, ok := truth(a); ok {
+				if v == stop {
+					return boolNode(stop)
+				}
+				continue
+			}
+			keep = append(keep, a)
+		}
+		switch len(keep) {
+		case 0:
+			return boolNode(!stop)
+		case 1:
+			return keep[0]
+		}
+		return call(h, keep...)
+	case "not", "null":
+		if len(args) == 1 {
+			if v, ok := truth(args[0]); ok {
+				return boolNode(!v)
+			}
+		}
+	case "numberp":
+		if len(args) == 1 {
+			if _, ok := numOf(args[0]); ok {
+				return tNode
+			}
+			if _, ok := truth(args[0]); ok {
+				return nilNode
+			}
+		}
+	case "zerop":
+		if len(args) == 1 {
+			if v, ok := numOf(args[0]); ok {
+				return boolNode(cmp3(v, num{isInt: true}) == 0)
+			}
+		}
+	case "<", "<=", ">", ">=", "=", "/=":
+		if len(args) == 2 {
+			a, aok := numOf(args[0])
+			b, bok := numOf(args[1])
+			if aok && bok {
+				return boolNode(holds(h, cmp3(a, b)))
+			}
+		}
+	case "+", "-", "*", "/":
+		if len(args) == 2 {
+			a, aok := numOf(args[0])
+			b, bok := numOf(args[1])
+			if aok && bok {
+				if v, ok := fold(h, a, b); ok {
+					if nn := numNode(v); nn != nil {
+						return nn
+					}
+				}
+			}
+		}
+	}
+	return &syntax.List{Elems: append([]syntax.Node{l.Elems[0]}, args...)}
+}
+
+// signed is one atom of a decision with the truth value a label asks for.
+type signed struct {
+	atom syntax.Node
+	val  bool
+}
+
+// bound is an interval constraint on one variable.
+type bound struct {
+	lo, hi         float64
+	loOpen, hiOpen bool
+	ne             []float64
+	why            []string
+}
+
+// infeasibleConj reports, with a reason, when no numbers satisfy a
+// conjunction of signed atoms of the form (op VAR LITERAL) or
+// (op LITERAL VAR). Atoms on non-numbers make the whole label fail inside
+// ignore-errors, so assuming numbers is sound for infeasibility.
+func infeasibleConj(lits []signed) (string, bool) {
+	vars := map[string]*bound{}
+	var order []string
+	for _, s := range lits {
+		l, ok := s.atom.(*syntax.List)
+		if !ok || len(l.Elems) != 3 {
+			continue
+		}
+		op := syntax.Head(l)
+		if _, ok := relMask[op]; !ok {
+			continue
+		}
+		v, c, flipped, ok := varConst(l.Elems[1], l.Elems[2])
+		if !ok {
+			continue
+		}
+		m := relMask[op]
+		if flipped { // c op v  ==  v op' c
+			m = (m&1)<<2 | m&2 | (m&4)>>2
+		}
+		if !s.val {
+			m = 7 &^ m
+		}
+		b := vars[v]
+		if b == nil {
+			b = &bound{lo: math.Inf(-1), hi: math.Inf(1)}
+			vars[v] = b
+			order = append(order, v)
+		}
+		b.why = append(b.why, fmt.Sprintf("%s %s %s", v, relOf(m), syntax.NodeString(numNode(c))))
+		x := c.float()
+		switch m {
+		case 1: // <
+			if x < b.hi || x == b.hi && !b.hiOpen {
+				b.hi, b.hiOpen = x, true
+			}
+		case 3: // <=
+			if x < b.hi {
+				b.hi, b.hiOpen = x, false
+			}
+		case 4: // >
+			if x > b.lo || x == b.lo && !b.loOpen {
+				b.lo, b.loOpen = x, true
+			}
+		case 6: // >=
+			if x > b.lo {
+				b.lo, b.loOpen = x, false
+			}
+		case 2: // =
+			if x < b.hi || x == b.hi && !b.hiOpen {
+				b.hi, b.hiOpen = x, false
+			}
+			if x > b.lo || x == b.lo && !b.loOpen {
+				b.lo, b.loOpen = x, false
+			}
+			if x > b.hi || x < b.lo {
+				b.lo, b.hi = 1, 0 // empty
+			}
+		case 5: // /=
+			b.ne = append(b.ne, x)
+		}
+	}
+	for _, v := range order {
+		b := vars[v]
+		empty := b.lo > b.hi || b.lo == b.hi && (b.loOpen || b.hiOpen)
+		if !empty && b.lo == b.hi {
+			for _, x := range b.ne {
+				if x == b.lo {
+					empty = true
+				}
+			}
+		}
+		if empty {
+			return "no number satisfies " + strings.Join(b.why, " and "), true
+		}
+	}
+	return "", false
+}
+
+func varConst(a, b syntax.Node) (string, num, bool, bool) {
+	if s, ok := a.(*syntax.Symbol); ok && s.Name != "t" && s.Name != "nil" {
+		if c, ok := numOf(b); ok {
+			return s.Name, c, false, true
+		}
+	}
+	if s, ok := b.(*syntax.Symbol); ok && s.Name != "t" && s.Name != "nil" {
+		if c, ok := numOf(a); ok {
+			return s.Name, c, true, true
+		}
+	}
+	return "", num{}, false, false
+}
+
+// isConstant reports whether n folds to a constant.
+func isConstant(n syntax.Node) bool {
+	if normalize.IsConstant(n) {
+		return true
+	}
+	_, ok := truth(Simplify(n))
+	return ok
+}

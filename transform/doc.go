@@ -1,0 +1,13 @@
+// Package transform injects coverage labels into a plan as empty
+// conditionals, so that a stock branch-coverage fuzzer (or the VM's own
+// branch counters) sees each label as a branch: the label is covered when
+// the test of its (when PRED) was true at least once.
+//
+// The plan front end splices text: every byte of the input outside the
+// rewritten forms is kept, comments included. A Go (dst) front end will
+// live next to it.
+//
+// It must never change what the plan does: injected predicates are pure
+// (normalize saw to that) and wrapped in ignore-errors, so they can
+// neither fail nor have effects.
+package transform
