@@ -340,7 +340,8 @@ func (s *State) detect(d *value.Designator, feats *[numFeatures]int, rec *Action
 			return value.Nil, fail(KindTypeError, "detecting needs (object (an object ...)), got %s", v)
 		}
 		filtered = true
-		if t := od.Type(); t != "" {
+		if tv, ok := od.Get("type"); ok {
+			t, _ := nameOf(tv)
 			wantType = w.TypeIndex(t)
 			if wantType < 0 {
 				return value.Nil, fail(KindObjectNotFound, "no object type %s in this world", t)

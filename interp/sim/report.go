@@ -1,0 +1,85 @@
+package sim
+
+import (
+	"fmt"
+	"io"
+)
+
+// ActionCoverage is the JSON form of action coverage, meant for the
+// coverage.actions field of `labelcov run --json`.
+type ActionCoverage struct {
+	Covered int           `json:"covered"`
+	Total   int           `json:"total"`
+	Buckets []BucketCount `json:"buckets,omitempty"` // the hit buckets, in bucket order
+}
+
+// BucketCount is one hit bucket.
+type BucketCount struct {
+	Bucket string `json:"bucket"`
+	Hits   uint32 `json:"hits"`
+}
+
+// Summary is the simulator's JSON-ready part of a run: errors (categories
+// found by the checks), check errors, the action trace and action coverage.
+type Summary struct {
+	Errors      []string       `json:"errors"`
+	CheckErrors []CheckError   `json:"check_errors,omitempty"`
+	Actions     []ActionRecord `json:"actions"`
+	// Coverage belongs at coverage.actions in the run's JSON object.
+	Coverage ActionCoverage `json:"-"`
+}
+
+// Coverage summarises per-bucket hits (from one run or accumulated).
+func (w *World) Coverage(hits []uint32) ActionCoverage {
+	c := ActionCoverage{Total: w.NumBuckets()}
+	for i, h := range hits {
+		if h > 0 {
+			c.Covered++
+			c.Buckets = append(c.Buckets, BucketCount{Bucket: w.BucketName(i), Hits: h})
+		}
+	}
+	return c
+}
+
+// Summary copies res into its JSON-ready form (never nil slices, so the
+// JSON shows [] rather than null).
+func (r *Runner) Summary(res *Result) Summary {
+	s := Summary{
+		Errors:      append([]string{}, res.Errors...),
+		CheckErrors: append([]CheckError(nil), res.CheckErrors...),
+		Actions:     append([]ActionRecord{}, res.Actions...),
+		Coverage:    r.world.Coverage(res.Hits),
+	}
+	return s
+}
+
+// WriteTrace prints the actions one a line, numbered from 1, the way
+// `labelcov run --trace` shows them.
+func WriteTrace(w io.Writer, actions []ActionRecord) error {
+	for i := range actions {
+		if _, err := fmt.Fprintf(w, "%3d %s\n", i+1, actions[i].String()); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteErrors prints the check results for people: one line per category
+// and per failed check, or "no errors".
+func WriteErrors(w io.Writer, res *Result) error {
+	if len(res.Errors) == 0 && len(res.CheckErrors) == 0 {
+		_, err := fmt.Fprintln(w, "checks: no errors")
+		return err
+	}
+	for _, e := range res.Errors {
+		if _, err := fmt.Fprintf(w, "error: %s\n", e); err != nil {
+			return err
+		}
+	}
+	for _, e := range res.CheckErrors {
+		if _, err := fmt.Fprintf(w, "check %s failed: %s: %s %s\n", e.Check, e.Kind, e.Message, e.Pos); err != nil {
+			return err
+		}
+	}
+	return nil
+}
