@@ -244,6 +244,7 @@ func (e *engine) loadState() error {
 		r := ff.Findings[i]
 		r.New = false
 		if r.Input != "" {
+			r.Input = filepath.Join(e.store.dir, filepath.FromSlash(r.Input))
 			if data, err := os.ReadFile(r.Input); err == nil {
 				r.Data = data
 			}
@@ -546,7 +547,7 @@ func (w *worker) record(ctx context.Context, f Finding, data []byte) error {
 			return err
 		}
 		rec.Input = path
-		if err := e.store.writeJSON(FindingsName, findingsFile{Version: StatsVersion, Findings: e.recordsLocked()}); err != nil {
+		if err := e.store.writeJSON(FindingsName, findingsFile{Version: StatsVersion, Findings: e.fileRecordsLocked()}); err != nil {
 			e.mu.Unlock()
 			return err
 		}
@@ -575,6 +576,18 @@ func (e *engine) recordsLocked() []FindingRecord {
 		out = append(out, *r)
 	}
 	return out
+}
+
+// fileRecordsLocked is recordsLocked with inputs relative to the instance
+// directory, as the JSON files store them, so a campaign directory can move.
+func (e *engine) fileRecordsLocked() []FindingRecord {
+	recs := e.recordsLocked()
+	for i := range recs {
+		if rel, err := filepath.Rel(e.store.dir, recs[i].Input); err == nil && recs[i].Input != "" {
+			recs[i].Input = filepath.ToSlash(rel)
+		}
+	}
+	return recs
 }
 
 // syncPeers imports new inputs from the other instances of the sync
@@ -697,7 +710,7 @@ func (e *engine) sample(now time.Time) Sample {
 
 func (e *engine) writeStats() error {
 	e.mu.Lock()
-	e.stats.Findings = e.recordsLocked()
+	e.stats.Findings = e.fileRecordsLocked()
 	st := e.stats
 	e.mu.Unlock()
 	return e.store.writeJSON(StatsName, st)
@@ -711,7 +724,7 @@ func (e *engine) finish(parent, runCtx context.Context) (*Summary, error) {
 	if e.store != nil {
 		err = e.writeStats()
 		e.mu.Lock()
-		if werr := e.store.writeJSON(FindingsName, findingsFile{Version: StatsVersion, Findings: e.recordsLocked()}); werr != nil {
+		if werr := e.store.writeJSON(FindingsName, findingsFile{Version: StatsVersion, Findings: e.fileRecordsLocked()}); werr != nil {
 			err = errors.Join(err, werr)
 		}
 		e.mu.Unlock()

@@ -293,7 +293,10 @@ func startWorker(ctx context.Context, cfg Config) (*workerProc, error) {
 func (w *workerProc) awaitHello(ctx context.Context, timeout time.Duration) (workerHello, error) {
 	b := make([]byte, workerHelloN)
 	_ = w.fromW.SetReadDeadline(time.Now().Add(timeout))
-	_, err := io.ReadFull(w.fromW, b)
+	var err error
+	if ctx.Err() == nil { // else the deadline just replaced the cancellation's
+		_, err = io.ReadFull(w.fromW, b)
+	}
 	_ = w.fromW.SetReadDeadline(time.Time{})
 	if ctx.Err() != nil {
 		return workerHello{}, ctx.Err()
