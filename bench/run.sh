@@ -1,10 +1,15 @@
 #!/bin/sh
 # Standard labelcov benchmark comparison: runs every benchmark in this module
 # COUNT times (default 6) and prints benchstat's table with one column per
-# system. Extra arguments go to `go test`, e.g.
-#   ./run.sh -bench Fib30        # only BenchmarkFib30
+# system. Extra arguments go to the test binary, e.g.
+#   ./run.sh -test.bench Fib30        # only BenchmarkFib30
 #   COUNT=10 ./run.sh
 # The raw output is kept in $OUT (default out.txt) for later comparisons.
+#
+# The test binary is built once and run COUNT times with -test.count 1, so the
+# systems are interleaved (lua, starlark, labelcov, lua, ...): on a shared or
+# noisy machine a burst of load then hits every system instead of all samples
+# of one (`go test -count N` runs the N samples of a benchmark back to back).
 set -eu
 cd "$(dirname "$0")"
 
@@ -20,8 +25,19 @@ if [ -z "$BENCHSTAT" ]; then
 	fi
 fi
 
-# -run '^$' skips the tests (they check every system's answer; run them
-# with `go test .`). Each benchmark also checks its answer before timing.
-go test -run '^$' -bench . -count "$COUNT" "$@" . | tee "$OUT" >&2
-echo >&2
+BIN=$(mktemp -d)/bench.test
+trap 'rm -rf "$(dirname "$BIN")"' EXIT
+go test -c -o "$BIN" .
+
+# Check every system's answers first (TestWorkloads): a fast wrong answer is
+# worthless. Each benchmark checks its answer too.
+"$BIN" -test.run . >/dev/null || { echo "correctness tests failed" >&2; "$BIN" -test.run . -test.v >&2; exit 1; }
+
+: >"$OUT"
+i=1
+while [ "$i" -le "$COUNT" ]; do
+	echo "run $i/$COUNT" >&2
+	"$BIN" -test.run '^$' -test.bench . -test.count 1 "$@" >>"$OUT"
+	i=$((i + 1))
+done
 "$BENCHSTAT" -col /system "$OUT"
