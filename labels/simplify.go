@@ -242,10 +242,24 @@ func Simplify(n syntax.Node) syntax.Node {
 					}
 				}
 			}
+			// Identities with an integer 0 or 1 (the predicates are only
+			// meaningful on numbers, where these hold exactly).
+			switch {
+			case bok && isIntLit(b, 0) && (h == "+" || h == "-"):
+				return args[0]
+			case aok && isIntLit(a, 0) && h == "+":
+				return args[1]
+			case bok && isIntLit(b, 1) && (h == "*" || h == "/"):
+				return args[0]
+			case aok && isIntLit(a, 1) && h == "*":
+				return args[1]
+			}
 		}
 	}
 	return &syntax.List{Elems: append([]syntax.Node{l.Elems[0]}, args...)}
 }
+
+func isIntLit(v num, x int64) bool { return v.isInt && v.i == x }
 
 // signed is one atom of a decision with the truth value a label asks for.
 type signed struct {

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/normalize"
+	"github.com/spf13/cobra"
+)
+
+// labelFlags are the flags shared by labels and annotate.
+type labelFlags struct {
+	criteria string
+	maxAtoms int
+	pure     []string
+}
+
+func (lf *labelFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&lf.criteria, "criteria", "all",
+		"criteria to label: comma-separated mcc, cc, wm (= wm:abs,wm:aor,wm:cor,wm:ror), wm:abs, wm:aor, wm:cor, wm:ror, all")
+	cmd.Flags().IntVar(&lf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms,
+		"decisions with more atoms than this get CC labels instead of MCC (with a warning)")
+	cmd.Flags().StringSliceVar(&lf.pure, "pure", nil,
+		"external functions (e.g. simulator queries) known to have no effects; repeatable or comma-separated")
+}
+
+func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
+	c, err := labels.ParseCriteria(lf.criteria)
+	if err != nil {
+		return labels.Options{}, normalize.Options{}, fmt.Errorf("--criteria: %w", err)
+	}
+	if lf.maxAtoms < 1 {
+		return labels.Options{}, normalize.Options{}, fmt.Errorf("--mcc-max-atoms must be at least 1, got %d", lf.maxAtoms)
+	}
+	return labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}, normalize.Options{PureFuncs: lf.pure}, nil
+}
+
+// readPlan reads and parses a plan file ("-" is standard input).
+func readPlan(stdin io.Reader, name string) (*syntax.File, error) {
+	var src []byte
+	var err error
+	if name == "-" {
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading plan: %w", err)
+	}
+	return syntax.Parse(name, src)
+}
+
+const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run
+that reaches the point with the predicate true):
+  cc       each atom c of each decision (tests of if/when/unless/while and
+           cond clauses; atoms are the maximal non-and/or/not parts): c, (not c)
+  mcc      each decision with n atoms: the 2^n conjunctions of signed atoms
+           (more than --mcc-max-atoms atoms: CC labels instead, with a warning)
+  wm:ror   each binary < <= > >= = /=: label "mutant with another relational
+           operator differs", simplified, e.g. (< a b) vs <= gives (= a b)
+  wm:aor   each binary + - * /: the other three operators; unary (- x): (/= x 0)
+  wm:cor   each and/or: swapped with the other (their truthiness differs)
+  wm:abs   each variable operand of an arithmetic or relational builtin:
+           (< x 0), (> x 0), (= x 0)
+Labels whose predicate is constant are listed as trivial (always true) or
+infeasible (never true, with a reason) and are not injected.`
+
+func newLabelsCmd() *cobra.Command {
+	var lf labelFlags
+	var asJSON bool
+	cmd := &cobra.Command{
+		Use:   "labels FILE",
+		Short: "List the coverage labels (MCC, CC, weak mutation) of a plan",
+		Long: `labels normalizes a plan (side effects leave the expressions that carry labels)
+and lists every label: where it is (file:line:col of the original plan), its id
+(active labels are numbered in source order), criterion, operator, predicate
+and status, then a summary of active/trivial/infeasible labels per criterion.
+
+` + criteriaHelp + `
+
+--json prints the label manifest (the format annotate --manifest writes, minus
+annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
+"labels": [...]}.`,
+		Example: `  labelcov labels warehouse.plan                     # every criterion
+  labelcov labels warehouse.plan --criteria mcc,wm:ror
+  labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			lo, no, err := lf.options()
+			if err != nil {
+				return err
+			}
+			f, err := readPlan(cmd.InOrStdin(), args[0])
+			if err != nil {
+				return err
+			}
+			nr, err := normalize.Plan(f, no)
+			if err != nil {
+				return err
+			}
+			set, err := labels.Enumerate(nr, lo)
+			if err != nil {
+				return err
+			}
+			for _, w := range set.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), w)
+			}
+			if asJSON {
+				return set.Manifest().Write(cmd.OutOrStdout())
+			}
+			return printLabels(cmd.OutOrStdout(), set)
+		},
+	}
+	lf.register(cmd)
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the label manifest as JSON")
+	return cmd
+}
+
+func printLabels(w io.Writer, set *labels.Set) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "POSITION\tID\tCRITERION\tOPERATOR\tPREDICATE\tSTATUS")
+	for _, l := range set.Labels {
+		id := "-"
+		if l.Status == labels.Active {
+			id = fmt.Sprint(l.ID)
+		}
+		status := string(l.Status)
+		if l.Reason != "" {
+			status += " (" + l.Reason + ")"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Pos, id, l.Criterion, l.Operator, oneLine(l.Predicate), status)
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "CRITERION\tACTIVE\tTRIVIAL\tINFEASIBLE\t\t")
+	sum := set.Summary()
+	for _, k := range set.Criteria.Keys() {
+		c := sum[k]
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\t\n", k, c.Active, c.Trivial, c.Infeasible)
+	}
+	if err := tw.Flush(); err != nil {
+		return fmt.Errorf("writing labels: %w", err)
+	}
+	return nil
+}
+
+// oneLine keeps a predicate on one table row.
+func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }

@@ -1,0 +1,385 @@
+package labels
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/normalize"
+)
+
+func enumerate(t *testing.T, src, crit string, maxAtoms int) *Set {
+	t.Helper()
+	f, err := syntax.Parse("t.plan", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nr, err := normalize.Plan(f, normalize.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ParseCriteria(crit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Enumerate(nr, Options{Criteria: c, MCCMaxAtoms: maxAtoms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// byOp maps operator -> "predicate status" for the labels of one criterion.
+func byOp(s *Set, k Key) map[string]string {
+	out := map[string]string{}
+	for _, l := range s.Labels {
+		if l.Criterion == k {
+			out[l.Operator] = l.Predicate + " " + string(l.Status)
+		}
+	}
+	return out
+}
+
+func wantOps(t *testing.T, got, want map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("got %d labels %v, want %d %v", len(got), got, len(want), want)
+	}
+	for op, w := range want {
+		if got[op] != w {
+			t.Errorf("%s: got %q, want %q", op, got[op], w)
+		}
+	}
+}
+
+func TestRORSimplifiedForms(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b) (< a b))", "wm:ror", 0)
+	wantOps(t, byOp(s, WMROR), map[string]string{
+		"< -> <=": "(= a b) active",
+		"< -> >":  "(/= a b) active",
+		"< -> >=": "t trivial",
+		"< -> =":  "(<= a b) active",
+		"< -> /=": "(> a b) active",
+	})
+	s = enumerate(t, "(def-plan p (a b) (>= a b))", "wm:ror", 0)
+	wantOps(t, byOp(s, WMROR), map[string]string{
+		">= -> <":  "t trivial",
+		">= -> <=": "(/= a b) active",
+		">= -> >":  "(= a b) active",
+		">= -> =":  "(> a b) active",
+		">= -> /=": "(<= a b) active",
+	})
+	for _, l := range s.Labels {
+		if l.Guard != "(and (numberp a) (numberp b))" {
+			t.Errorf("guard %q", l.Guard)
+		}
+	}
+}
+
+// TestRORSemantics checks every operator pair: the label holds exactly
+// when the mutant's value differs from the original's.
+func TestRORSemantics(t *testing.T) {
+	ops := []string{"<", "<=", ">", ">=", "=", "/="}
+	eval := func(op string, a, b int) bool {
+		switch op {
+		case "<":
+			return a < b
+		case "<=":
+			return a <= b
+		case ">":
+			return a > b
+		case ">=":
+			return a >= b
+		case "=":
+			return a == b
+		}
+		return a != b
+	}
+	for _, op := range ops {
+		s := enumerate(t, "(def-plan p (a b) ("+op+" a b))", "wm:ror", 0)
+		for _, l := range s.Labels {
+			m := strings.TrimPrefix(l.Operator, op+" -> ")
+			for a := -1; a <= 1; a++ {
+				want := eval(op, a, 0) != eval(m, a, 0)
+				var got bool
+				switch l.Predicate {
+				case "t":
+					got = true
+				case "nil":
+					got = false
+				default:
+					f := strings.Fields(strings.Trim(l.Predicate, "()"))
+					if len(f) != 3 || f[1] != "a" || f[2] != "b" {
+						t.Fatalf("unexpected predicate %s", l.Predicate)
+					}
+					got = eval(f[0], a, 0)
+				}
+				if got != want {
+					t.Errorf("%s vs %s at a=%d b=0: label %s says %v, want %v", op, m, a, l.Predicate, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestAOR(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b) (+ a b))", "wm:aor", 0)
+	wantOps(t, byOp(s, WMAOR), map[string]string{
+		"+ -> -": "(/= b 0) active",
+		"+ -> *": "(/= (+ a b) (* a b)) active",
+		"+ -> /": "(or (= b 0) (/= (+ a b) (/ a b))) active",
+	})
+	s = enumerate(t, "(def-plan p (a b) (/ a b))", "wm:aor", 0)
+	wantOps(t, byOp(s, WMAOR), map[string]string{
+		"/ -> +": "(or (= b 0) (/= (/ a b) (+ a b))) active",
+		"/ -> -": "(or (= b 0) (/= (/ a b) (- a b))) active",
+		"/ -> *": "(or (= b 0) (/= (/ a b) (* a b))) active",
+	})
+	s = enumerate(t, "(def-plan p (x) (- x))", "wm:aor", 0)
+	wantOps(t, byOp(s, WMAOR), map[string]string{"(- x) -> x": "(/= x 0) active"})
+	s = enumerate(t, "(def-plan p (x) (+ x 1) (- x 0))", "wm:aor", 0)
+	var statuses []string
+	for _, l := range s.Labels {
+		if l.Operator == "+ -> -" || l.Operator == "- -> +" {
+			statuses = append(statuses, string(l.Status)+":"+l.Reason)
+		}
+	}
+	if strings.Join(statuses, ",") != "trivial:predicate is constant true,infeasible:predicate is constant false" {
+		t.Errorf("literal operands: %v", statuses)
+	}
+	// (+ a b c) is not binary: no AOR label.
+	if s := enumerate(t, "(def-plan p (a b c) (+ a b c))", "wm:aor", 0); len(s.Labels) != 0 {
+		t.Errorf("n-ary +: %d labels", len(s.Labels))
+	}
+}
+
+func TestCOR(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b c) (and a b) (or a b c) (and t c))", "wm:cor", 0)
+	var got []string
+	for _, l := range s.Labels {
+		got = append(got, l.Operator+" "+l.Predicate)
+	}
+	want := []string{
+		"and -> or (not (eq (null a) (null b)))",
+		"or -> and (and (or a b c) (not (and a b c)))",
+		"and -> or (not c)",
+	}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestABS(t *testing.T) {
+	s := enumerate(t, "(def-plan p (x) (< x 10) (+ 1 2) (abs t))", "wm:abs", 0)
+	wantOps(t, byOp(s, WMABS), map[string]string{
+		"x -> (abs x)":     "(< x 0) active",
+		"x -> (- (abs x))": "(> x 0) active",
+		"x -> 0":           "(= x 0) active",
+	})
+	for _, l := range s.Labels {
+		if l.Pos.Line != 1 || l.Pos.Col != 20 || l.Guard != "(numberp x)" {
+			t.Errorf("label at %v guard %q, want 1:20 (numberp x)", l.Pos, l.Guard)
+		}
+	}
+}
+
+func TestMCCAndCC(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b c) (if (and a (or b (not c))) 1 2))", "mcc,cc", 0)
+	var mcc, cc []string
+	for _, l := range s.Labels {
+		if l.Criterion == MCC {
+			mcc = append(mcc, l.Operator+"="+l.Predicate)
+		} else {
+			cc = append(cc, l.Operator+"="+l.Predicate)
+		}
+	}
+	wantMCC := "TTT=(and a b c) TTF=(and a b (not c)) TFT=(and a (not b) c) TFF=(and a (not b) (not c)) " +
+		"FTT=(and (not a) b c) FTF=(and (not a) b (not c)) FFT=(and (not a) (not b) c) FFF=(and (not a) (not b) (not c))"
+	if strings.Join(mcc, " ") != wantMCC {
+		t.Errorf("mcc:\n%s\nwant\n%s", strings.Join(mcc, " "), wantMCC)
+	}
+	if strings.Join(cc, " ") != "true=a false=(not a) true=b false=(not b) true=c false=(not c)" {
+		t.Errorf("cc: %v", cc)
+	}
+}
+
+func TestMCCFallbackWarns(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b c)\n  (when (or a b c) 1))", "mcc", 2)
+	if len(s.Warnings) != 1 || !strings.HasPrefix(s.Warnings[0].Error(), "t.plan:2:9: warning: decision has 3 atoms") {
+		t.Fatalf("warnings %v", s.Warnings)
+	}
+	if len(s.Labels) != 6 {
+		t.Fatalf("%d labels, want 6 (CC on 3 atoms)", len(s.Labels))
+	}
+	for _, l := range s.Labels {
+		if l.Criterion != MCC || !strings.HasPrefix(l.Operator, "cc fallback: ") {
+			t.Errorf("fallback label %+v", l)
+		}
+	}
+	if s := enumerate(t, "(def-plan p (a b c) (when (or a b c) 1))", "mcc", 3); len(s.Warnings) != 0 || len(s.Labels) != 8 {
+		t.Errorf("at the bound: %d warnings, %d labels", len(s.Warnings), len(s.Labels))
+	}
+}
+
+func TestDedupAndConstants(t *testing.T) {
+	// The atom (> x 0) appears twice: one condition, so CC has 4 labels and
+	// MCC 4, not 6 and 8.
+	s := enumerate(t, "(def-plan p (x y) (if (or (> x 0) (and y (> x 0))) 1 2))", "mcc,cc", 0)
+	sum := s.Summary()
+	if sum[CC].Active != 4 || sum[MCC].Active != 4 {
+		t.Errorf("summary cc %+v mcc %+v", sum[CC], sum[MCC])
+	}
+	// Constant decisions and constant atoms carry no labels.
+	s = enumerate(t, "(def-plan p (x) (if t 1 2) (when (< 1 2) 3) (cond ((and x nil) 1) (t 2)))", "mcc,cc", 0)
+	sum = s.Summary()
+	if sum[CC].Active != 2 || sum[MCC].Active != 2 {
+		t.Errorf("constants: cc %+v mcc %+v (labels %d)", sum[CC], sum[MCC], len(s.Labels))
+	}
+}
+
+func TestIntervalInfeasible(t *testing.T) {
+	s := enumerate(t, "(def-plan p (x) (if (or (> x 5) (< x 3)) 1 2) (when (and (>= x 1) (<= x 1) (/= x 1)) 0))", "mcc", 0)
+	reasons := map[string]string{}
+	for _, l := range s.Labels {
+		if l.Status == Infeasible {
+			reasons[l.Predicate] = l.Reason
+		}
+	}
+	want := map[string]string{
+		"(and (> x 5) (< x 3))":                        "no number satisfies x > 5 and x < 3",
+		"(and (>= x 1) (<= x 1) (/= x 1))":             "no number satisfies x >= 1 and x <= 1 and x /= 1",
+		"(and (not (>= x 1)) (not (<= x 1)) (/= x 1))": "no number satisfies x < 1 and x > 1 and x /= 1",
+	}
+	for p, r := range want {
+		if reasons[p] != r {
+			t.Errorf("%s: reason %q, want %q", p, reasons[p], r)
+		}
+	}
+	// TT of the first decision; TTT TFF FTF FFT FFF of the second.
+	if len(reasons) != 6 {
+		t.Errorf("infeasible: %v", reasons)
+	}
+}
+
+func TestStableIDsInSourceOrder(t *testing.T) {
+	src := "(def-plan p (a b)\n (if (< a b) (+ a 1) (- b a))\n (when (and a b) (* a b)))"
+	s1 := enumerate(t, src, "all", 0)
+	s2 := enumerate(t, src, "all", 0)
+	last, id := -1, 0
+	for i, l := range s1.Labels {
+		if l.Pos.Offset < last {
+			t.Fatalf("label %d out of source order", i)
+		}
+		last = l.Pos.Offset
+		if l.Status == Active {
+			id++
+			if l.ID != id {
+				t.Fatalf("label %d has id %d, want %d", i, l.ID, id)
+			}
+		} else if l.ID != 0 {
+			t.Fatalf("non-active label with id %d", l.ID)
+		}
+		m := s2.Labels[i]
+		if m.ID != l.ID || m.Predicate != l.Predicate || m.Operator != l.Operator {
+			t.Fatalf("enumeration is not deterministic at %d", i)
+		}
+	}
+}
+
+func TestScaffoldingCarriesNoLabels(t *testing.T) {
+	// f prints, so (f x) is hoisted under a generated (if %lc1 (f x) nil):
+	// that if must not get decision labels, and the temporaries stand for
+	// the two atoms.
+	s := enumerate(t, "(defun f (x) (print x))\n(def-plan p (x) (when (and (> x 0) (f x)) 1))", "cc", 0)
+	var got []string
+	for _, l := range s.Labels {
+		got = append(got, l.Pos.String()+" "+l.Predicate)
+	}
+	want := "t.plan:2:28 %lc1|t.plan:2:28 (not %lc1)|t.plan:2:36 %lc2|t.plan:2:36 (not %lc2)"
+	if strings.Join(got, "|") != want {
+		t.Errorf("got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
+
+func TestParseCriteria(t *testing.T) {
+	for in, want := range map[string]string{
+		"mcc":              "mcc",
+		"cc, mcc":          "mcc,cc",
+		"wm":               "wm-abs,wm-aor,wm-cor,wm-ror",
+		"wm:ror,WM-ABS":    "wm-abs,wm-ror",
+		"all":              "mcc,cc,wm-abs,wm-aor,wm-cor,wm-ror",
+		"mcc,cc,wm,wm:ror": "mcc,cc,wm-abs,wm-aor,wm-cor,wm-ror",
+	} {
+		c, err := ParseCriteria(in)
+		if err != nil || c.String() != want {
+			t.Errorf("ParseCriteria(%q) = %v, %v; want %s", in, c, err, want)
+		}
+	}
+	for _, bad := range []string{"", "wm:xyz", "mc"} {
+		if _, err := ParseCriteria(bad); err == nil {
+			t.Errorf("ParseCriteria(%q) accepted", bad)
+		}
+	}
+}
+
+func TestHillAndCoverage(t *testing.T) {
+	h := HillNumbers([]int{3, 3, 3, 0})
+	if h.D0 != 3 || math.Abs(h.D1-3) > 1e-9 || math.Abs(h.D2-3) > 1e-9 {
+		t.Errorf("even: %+v", h)
+	}
+	h = HillNumbers([]int{9, 1})
+	p, q := 0.9, 0.1
+	if h.D0 != 2 || math.Abs(h.D1-math.Exp(-(p*math.Log(p)+q*math.Log(q)))) > 1e-9 || math.Abs(h.D2-1/(p*p+q*q)) > 1e-9 {
+		t.Errorf("uneven: %+v", h)
+	}
+	if h := HillNumbers(nil); h != (Hill{}) {
+		t.Errorf("empty: %+v", h)
+	}
+	ls := []*Label{
+		{ID: 1, Criterion: CC, Status: Active}, {ID: 2, Criterion: CC, Status: Active},
+		{ID: 3, Criterion: MCC, Status: Active}, {Criterion: MCC, Status: Infeasible},
+	}
+	hits := CountTraces([][]int{{1, 1, 3}, {1}})
+	if hits[1] != 2 || hits[3] != 1 || hits[2] != 0 {
+		t.Fatalf("hits %v", hits)
+	}
+	cov := Coverage(ls, hits)
+	if c := cov[CC]; c.Covered != 1 || c.Total != 2 || c.Ratio() != 0.5 {
+		t.Errorf("cc %+v", c)
+	}
+	if c := cov[MCC]; c.Covered != 1 || c.Total != 1 {
+		t.Errorf("mcc %+v (infeasible labels do not count)", c)
+	}
+	if c := cov["all"]; c.Covered != 2 || c.Total != 3 || c.Diversity.D0 != 2 {
+		t.Errorf("all %+v", c)
+	}
+}
+
+func TestManifestRoundTrip(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b) (if (< a b) 1 2))", "all", 0)
+	var b bytes.Buffer
+	if err := s.Manifest().Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadManifest(bytes.NewReader(b.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b2 bytes.Buffer
+	if err := m.Write(&b2); err != nil {
+		t.Fatal(err)
+	}
+	if b.String() != b2.String() {
+		t.Errorf("round trip changed the manifest:\n%s\n%s", b.String(), b2.String())
+	}
+	if !strings.Contains(b.String(), `"summary": {`) || !strings.Contains(b.String(), `"wm-ror": {`) {
+		t.Errorf("manifest lacks summary keys:\n%s", b.String())
+	}
+	for _, bad := range []string{`{"version": 2}`, `{"version": 1, "labels": [{"status": "active", "id": 0}]}`, `not json`} {
+		if _, err := ReadManifest(strings.NewReader(bad)); err == nil {
+			t.Errorf("ReadManifest(%s) accepted", bad)
+		}
+	}
+}
