@@ -147,9 +147,10 @@ func (c Campaign) withDefaults() Campaign {
 
 // Run runs the campaign until Budget or Runs is spent or ctx is cancelled,
 // then saves everything and returns the summary. Cancellation is a normal
-// end (Summary.Stop "canceled", nil error); errors are reserved for broken
-// targets and unwritable campaign directories, in which case the summary of
-// what was done so far is still returned when there is one.
+// end (Summary.Stop "canceled", nil error). Errors are reserved for broken
+// targets, bad seeds and unwritable campaign directories; once fuzzing has
+// started, the summary of what was done is returned with the error
+// (Summary.Stop "error"). Targets that implement io.Closer are closed.
 func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 	c = c.withDefaults()
 	if c.NewTarget == nil {
@@ -205,6 +206,15 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 	}()
 
 	err := e.loadCorpus(runCtx, workers[0])
+	if err == nil && c.Progress != nil {
+		e.mu.Lock()
+		n := len(e.corpus.entries)
+		e.mu.Unlock()
+		e.outMu.Lock()
+		fmt.Fprintf(c.Progress, "fuzz: elapsed: 0s, corpus: %d loaded, %d findings known, fuzzing with %d workers, seed %d\n",
+			n, len(e.order), c.Workers, c.Seed)
+		e.outMu.Unlock()
+	}
 	if err == nil {
 		var wg sync.WaitGroup
 		for _, w := range workers {
@@ -225,6 +235,16 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 	}
 	e.mu.Unlock()
 	sum, ferr := e.finish(ctx, runCtx)
+	for _, w := range workers {
+		if cl, ok := w.t.(io.Closer); ok {
+			if cerr := cl.Close(); cerr != nil {
+				ferr = errors.Join(ferr, fmt.Errorf("fuzzdriver: close target: %w", cerr))
+			}
+		}
+	}
+	if err != nil {
+		sum.Stop = "error"
+	}
 	return sum, errors.Join(err, ferr)
 }
 

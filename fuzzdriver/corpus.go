@@ -8,13 +8,12 @@ import (
 // entry is one kept input. data is never modified after the entry is added,
 // so workers may mutate copies of it without holding the lock.
 type entry struct {
-	id     int    // queue id (the "id:" of its file)
-	data   []byte // the input
-	name   string // file name under queue/, "" when the campaign is in memory
-	cov    []uint32
-	picks  int  // times scheduled for mutation
-	favor  bool // smallest input hitting some counter (AFL's "favored")
-	source string
+	id    int    // queue id (the "id:" of its file)
+	data  []byte // the input
+	name  string // file name under queue/, "" when the campaign is in memory
+	cov   []uint32
+	picks int  // times scheduled for mutation
+	favor bool // smallest input hitting some counter (AFL's "favored")
 }
 
 // corpus is the set of kept inputs plus what scheduling needs. It is guarded

@@ -62,3 +62,20 @@ func TestInterestingValuesAppear(t *testing.T) {
 	}
 	t.Fatal("MaxInt32 never produced")
 }
+
+// FuzzMutate: no input, partner or seed makes the mutator panic or exceed
+// its bound.
+func FuzzMutate(f *testing.F) {
+	f.Add([]byte{}, []byte{}, uint64(0), uint8(1))
+	f.Add([]byte("abcdefgh"), []byte("xyz"), uint64(7), uint8(5))
+	f.Fuzz(func(t *testing.T, in, other []byte, seed uint64, maxLen uint8) {
+		m := NewMutator(seed, int(maxLen))
+		var d []byte
+		for i := 0; i < 64; i++ {
+			d, _ = m.Mutate(d, in, other)
+			if len(d) > max(int(maxLen), 1) {
+				t.Fatalf("%d bytes > %d", len(d), maxLen)
+			}
+		}
+	})
+}

@@ -97,7 +97,8 @@ type Summary struct {
 	Features    int               `json:"features"`
 	Coverage    map[string]Figure `json:"coverage"`
 	Findings    []FindingRecord   `json:"findings"`
-	// Stop says why the campaign ended: "runs", "budget" or "canceled".
+	// Stop says why the campaign ended: "runs", "budget", "canceled" or
+	// "error".
 	Stop string `json:"stop"`
 	// Dir is the instance directory ("" for in-memory campaigns).
 	Dir string `json:"dir,omitempty"`
