@@ -302,9 +302,11 @@ func (w *workerProc) awaitHello(ctx context.Context, timeout time.Duration) (wor
 		return workerHello{}, ctx.Err()
 	}
 	if err != nil {
-		st := w.kill()
+		// Usually the Factory failed and the worker is on its way out,
+		// printing why: let it finish rather than killing it mid-message.
+		w.stop(stopGrace)
 		return workerHello{}, fmt.Errorf("afl: worker %d did not start (%s; its stderr says why): %w",
-			w.pid, describeStatus(st), err)
+			w.pid, describeStatus(w.status), err)
 	}
 	w.ready = true
 	return decodeWorkerHello(b)
