@@ -91,6 +91,8 @@ func inlineOp(name string, nargs int) (Op, bool) {
 			return EQ, true
 		case "eql":
 			return EQL, true
+		case "mod":
+			return MOD, true
 		}
 	}
 	return 0, false

@@ -51,7 +51,7 @@ func (p *Program) disasmInstr(w io.Writer, pc int) {
 	case CONST:
 		operands = fmt.Sprint(a)
 		note = p.Consts[a].String()
-	case INT, DROP, LOAD, STORE, SET, MAKECELL, LOADC, STOREC, LOADV, LOADVC, STOREVC, INCLOCAL:
+	case INT, ADDI, SUBI, LTI, LEI, GTI, GEI, NUMEQI, DROP, LOAD, STORE, SET, MAKECELL, LOADC, STOREC, LOADV, LOADVC, STOREVC, INCLOCAL:
 		operands = fmt.Sprint(a)
 	case GETVALUE, SETVALUE:
 		operands = fmt.Sprint(a)

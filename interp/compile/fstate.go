@@ -74,6 +74,16 @@ func (fs *fstate) emit(op Op, a, b int32, pos syntax.Pos) int {
 		fs.depth--
 		return n - 1
 	}
+	if n > 0 && fs.labelAt != n && fs.code[n-1] == INT {
+		// INT k; ADD is ADDI k: arithmetic and comparisons with a small
+		// constant are the commonest operations in plans.
+		if iop, ok := immediateOp(op); ok {
+			fs.code[n-1] = iop
+			fs.pos[n-1] = pos
+			fs.depth--
+			return n - 1
+		}
+	}
 	fs.code = append(fs.code, op)
 	fs.a = append(fs.a, a)
 	fs.b = append(fs.b, b)

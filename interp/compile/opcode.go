@@ -74,7 +74,18 @@ const (
 	CONS   // x y CONS (x . y)
 	EQ     // x y EQ (eq x y)
 	EQL    // x y EQL (eql x y)
+	MOD    // x y MOD (mod x y)
 	MEMBEQ // x MEMBEQ bool     x eql to a member of the list consts[A] (case keys)
+
+	// Immediate forms, made by the peephole pass from INT A followed by
+	// the plain opcode: (- n 1) is LOAD n; SUBI 1.
+	ADDI   // x ADDI x+A
+	SUBI   // x SUBI x-A
+	LTI    // x LTI x<A
+	LEI    // x LEI x<=A
+	GTI    // x GTI x>A
+	GEI    // x GEI x>=A
+	NUMEQI // x NUMEQI x=A
 
 	// CPL and failures.
 	MAKEDESIG // v1..vB MAKEDESIG d   designator of shape Desigs[A]
@@ -96,7 +107,8 @@ var opNames = [...]string{
 	CLOSURE: "CLOSURE", RET: "RET",
 	ADD: "ADD", SUB: "SUB", MUL: "MUL", LT: "LT", LE: "LE", GT: "GT", GE: "GE", NUMEQ: "NUMEQ",
 	ADD1: "ADD1", SUB1: "SUB1", NOT: "NOT", CAR: "CAR", CDR: "CDR", CONS: "CONS", EQ: "EQ",
-	EQL: "EQL", MEMBEQ: "MEMBEQ",
+	EQL: "EQL", MOD: "MOD", MEMBEQ: "MEMBEQ",
+	ADDI: "ADDI", SUBI: "SUBI", LTI: "LTI", LEI: "LEI", GTI: "GTI", GEI: "GEI", NUMEQI: "NUMEQI",
 	MAKEDESIG: "MAKEDESIG", HANDLER: "HANDLER", UNHANDLE: "UNHANDLE",
 }
 
@@ -132,7 +144,7 @@ func stackEffect(op Op, a, b int32) int {
 	case NIL, T, CONST, INT, DUP, LOAD, LOADC, LOADV, LOADVC, GETVALUE, FUNCTION, CLOSURE:
 		return 1
 	case POP, SET, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL,
-		ADD, SUB, MUL, LT, LE, GT, GE, NUMEQ, CONS, EQ, EQL:
+		ADD, SUB, MUL, LT, LE, GT, GE, NUMEQ, CONS, EQ, EQL, MOD:
 		return -1
 	case DROP:
 		return -int(a)
@@ -146,4 +158,25 @@ func stackEffect(op Op, a, b int32) int {
 		return -1
 	}
 	return 0
+}
+
+// immediateOp is the immediate form of op, if it has one.
+func immediateOp(op Op) (Op, bool) {
+	switch op {
+	case ADD:
+		return ADDI, true
+	case SUB:
+		return SUBI, true
+	case LT:
+		return LTI, true
+	case LE:
+		return LEI, true
+	case GT:
+		return GTI, true
+	case GE:
+		return GEI, true
+	case NUMEQ:
+		return NUMEQI, true
+	}
+	return 0, false
 }

@@ -81,6 +81,20 @@ func cmpOp(op compile.Op) byte {
 	return '='
 }
 
+func immCmpOp(op compile.Op) byte {
+	switch op {
+	case compile.LTI:
+		return '<'
+	case compile.LEI:
+		return 'l'
+	case compile.GTI:
+		return '>'
+	case compile.GEI:
+		return 'g'
+	}
+	return '='
+}
+
 var cmpNames = map[byte]string{'<': "<", 'l': "<=", '>': ">", 'g': ">=", '=': "="}
 
 // numCompare compares two numbers; op is '<', 'l' (<=), '>', 'g' (>=) or

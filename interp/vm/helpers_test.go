@@ -56,3 +56,11 @@ func eval(t testing.TB, defs, expr string) string {
 	}
 	return "TIMEOUT"
 }
+
+func coreTableNames() []string {
+	var out []string
+	for _, s := range compile.CoreBuiltins() {
+		out = append(out, s.Name)
+	}
+	return out
+}

@@ -24,7 +24,7 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 		m.grow(need)
 	}
 	copy(m.stack, args)
-	m.frames = append(m.frames, frame{fn: fn, cl: cl, fp: 0, ret: 0, retpc: -1})
+	m.frames = append(m.frames, frame{cl: cl, fp: 0, ret: 0, retpc: -1})
 
 	// Registers, kept in locals for speed and written back to m only
 	// where something else needs them.
@@ -212,7 +212,7 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 			if need := nfp + callee.NumLocals + callee.MaxStack + 1; need > len(stack) {
 				stack, cells = m.grow(need)
 			}
-			m.frames = append(m.frames, frame{fn: callee, fp: nfp, ret: nfp, retpc: pc})
+			m.frames = append(m.frames, frame{fp: nfp, ret: nfp, retpc: pc})
 			fr = &m.frames[len(m.frames)-1]
 			fp = nfp
 			sp = nfp + callee.NumLocals
@@ -288,7 +288,7 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 			if need := nfp + callee.NumLocals + callee.MaxStack + 1; need > len(stack) {
 				stack, cells = m.grow(need)
 			}
-			m.frames = append(m.frames, frame{fn: callee, cl: ccl, fp: nfp, ret: nfp - 1, retpc: pc})
+			m.frames = append(m.frames, frame{cl: ccl, fp: nfp, ret: nfp - 1, retpc: pc})
 			fr = &m.frames[len(m.frames)-1]
 			fp = nfp
 			sp = nfp + callee.NumLocals
@@ -331,7 +331,7 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 			pc = retpc
 
 		case compile.ADD, compile.SUB, compile.MUL:
-			x, y := stack[sp-2], stack[sp-1]
+			x, y := &stack[sp-2], &stack[sp-1]
 			if x.Kind() == value.KInt && y.Kind() == value.KInt {
 				switch in.op {
 				case compile.ADD:
@@ -342,7 +342,7 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 					stack[sp-2] = value.Int(x.Int() * y.Int())
 				}
 			} else {
-				v, ff := arith(arithOp(in.op), x, y)
+				v, ff := arith(arithOp(in.op), *x, *y)
 				if ff != nil {
 					f = ff
 					goto fail
@@ -351,7 +351,7 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 			}
 			sp--
 		case compile.LT, compile.LE, compile.GT, compile.GE, compile.NUMEQ:
-			x, y := stack[sp-2], stack[sp-1]
+			x, y := &stack[sp-2], &stack[sp-1]
 			var r bool
 			if x.Kind() == value.KInt && y.Kind() == value.KInt {
 				a, b := x.Int(), y.Int()
@@ -368,7 +368,7 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 					r = a == b
 				}
 			} else {
-				rr, ff := numCompare(cmpOp(in.op), x, y)
+				rr, ff := numCompare(cmpOp(in.op), *x, *y)
 				if ff != nil {
 					f = ff
 					goto fail
@@ -379,6 +379,73 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 				stack[sp-2] = value.T
 			} else {
 				stack[sp-2] = value.Nil
+			}
+			sp--
+		case compile.ADDI, compile.SUBI:
+			x := &stack[sp-1]
+			k := int64(in.a)
+			if in.op == compile.SUBI {
+				k = -k
+			}
+			if x.Kind() == value.KInt {
+				*x = value.Int(x.Int() + k)
+			} else {
+				op := byte('+')
+				if in.op == compile.SUBI {
+					op = '-'
+				}
+				v, ff := arith(op, *x, value.Int(int64(in.a)))
+				if ff != nil {
+					f = ff
+					goto fail
+				}
+				*x = v
+			}
+		case compile.LTI, compile.LEI, compile.GTI, compile.GEI, compile.NUMEQI:
+			x := &stack[sp-1]
+			var r bool
+			if x.Kind() == value.KInt {
+				a, b := x.Int(), int64(in.a)
+				switch in.op {
+				case compile.LTI:
+					r = a < b
+				case compile.LEI:
+					r = a <= b
+				case compile.GTI:
+					r = a > b
+				case compile.GEI:
+					r = a >= b
+				default:
+					r = a == b
+				}
+			} else {
+				rr, ff := numCompare(immCmpOp(in.op), *x, value.Int(int64(in.a)))
+				if ff != nil {
+					f = ff
+					goto fail
+				}
+				r = rr
+			}
+			if r {
+				*x = value.T
+			} else {
+				*x = value.Nil
+			}
+		case compile.MOD:
+			x, y := &stack[sp-2], &stack[sp-1]
+			if x.Kind() == value.KInt && y.Kind() == value.KInt && y.Int() > 0 {
+				r := x.Int() % y.Int()
+				if r < 0 {
+					r += y.Int()
+				}
+				*x = value.Int(r)
+			} else {
+				v, ff := modRem("mod", *x, *y, true)
+				if ff != nil {
+					f = ff
+					goto fail
+				}
+				*x = v
 			}
 			sp--
 		case compile.ADD1, compile.SUB1:

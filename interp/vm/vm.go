@@ -107,7 +107,6 @@ type closure struct {
 func (c *closure) FuncName() string { return c.fn.Name }
 
 type frame struct {
-	fn    *compile.Func
 	cl    *closure
 	fp    int // first argument / local slot
 	ret   int // stack slot that receives the result

@@ -1,0 +1,322 @@
+package vm
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+func TestStepBudgetTimeout(t *testing.T) {
+	r, _, _ := runMain(t, "(def-plan main () (while t))", Config{MaxSteps: 1000})
+	if r.Outcome != OutcomeTimeout || r.Failure.Kind != KindTimeout {
+		t.Fatalf("got %s %+v", r.Outcome, r.Failure)
+	}
+	if r.Steps != 1000 {
+		t.Errorf("steps = %d, want exactly the budget 1000", r.Steps)
+	}
+	// ignore-errors must not swallow a timeout.
+	r, _, _ = runMain(t, "(def-plan main () (ignore-errors (while t)) 'after)", Config{MaxSteps: 500})
+	if r.Outcome != OutcomeTimeout {
+		t.Errorf("ignore-errors swallowed the timeout: %s %v", r.Outcome, r.Value)
+	}
+	r, _, _ = runMain(t, "(def-plan main () (with-failure-handling ((failure (f) 'caught)) (while t)))", Config{MaxSteps: 500})
+	if r.Outcome != OutcomeTimeout {
+		t.Errorf("a handler caught the timeout: %s %v", r.Outcome, r.Value)
+	}
+}
+
+func TestDefaultStepBudget(t *testing.T) {
+	r, _, _ := runMain(t, "(def-plan main () (while t))", Config{})
+	if r.Outcome != OutcomeTimeout || r.Steps != DefaultMaxSteps {
+		t.Fatalf("got %s after %d steps, want timeout after %d", r.Outcome, r.Steps, DefaultMaxSteps)
+	}
+}
+
+func TestStepsCounted(t *testing.T) {
+	// main: INT 1; ADDI 2; RET (init: NIL; RET) -> 5 instructions.
+	r, _, _ := runMain(t, "(def-plan main () (+ 1 2))", Config{})
+	if r.Outcome != OutcomeOK || r.Steps != 5 {
+		t.Errorf("got %s, %d steps; want ok, 5", r.Outcome, r.Steps)
+	}
+}
+
+func TestStackOverflow(t *testing.T) {
+	src := "(defun down (n) (+ 1 (down (+ n 1))))\n(def-plan main () (down 0))"
+	r, _, _ := runMain(t, src, Config{MaxDepth: 100})
+	if r.Outcome != OutcomeFailure || r.Failure.Kind != "stack-overflow" {
+		t.Fatalf("got %s %+v", r.Outcome, r.Failure)
+	}
+	if r.Steps > 100*10 {
+		t.Errorf("overflow detected late: %d steps", r.Steps)
+	}
+	r, _, _ = runMain(t, src, Config{})
+	if r.Outcome != OutcomeFailure || r.Failure.Kind != "stack-overflow" {
+		t.Fatalf("default depth: got %s %+v", r.Outcome, r.Failure)
+	}
+	// Closures count against the depth too.
+	r, _, _ = runMain(t, "(def-plan main () (let ((f nil)) (setq f (lambda () (funcall f))) (funcall f)))", Config{MaxDepth: 50})
+	if r.Outcome != OutcomeFailure || r.Failure.Kind != "stack-overflow" {
+		t.Fatalf("closure recursion: got %s %+v", r.Outcome, r.Failure)
+	}
+}
+
+func TestAllocationLimit(t *testing.T) {
+	for _, expr := range []string{
+		"(let ((l nil)) (while t (push 1 l)))",
+		"(let ((l nil)) (while t (setq l (list l l))))",
+		"(while t (an action (type x)))",
+		"(while t (lambda () 1))",
+		"(let ((s \"\")) (while t (setq s (format nil \"~a\" s))))",
+		"(let ((l '(1 2 3))) (while t (setq l (append l '(4)))))",
+	} {
+		r, _, _ := runMain(t, "(def-plan main () "+expr+")", Config{MaxAlloc: 1000, MaxSteps: 1_000_000})
+		if r.Outcome != OutcomeFailure || r.Failure.Kind != "allocation-limit" {
+			t.Errorf("%s: got %s %+v", expr, r.Outcome, r.Failure)
+		}
+		if !IsKind(r.Failure.Kind, "error") {
+			t.Errorf("allocation-limit is not an error kind")
+		}
+	}
+	// The budget is per run: a second run starts afresh.
+	p := compileSrc(t, "(def-plan main () (dotimes (i 600) (list 1)) 'ok)")
+	m, _ := New(p, Config{MaxAlloc: 1000})
+	for i := 0; i < 3; i++ {
+		if r := m.Run(context.Background(), p.Plan("main"), nil); r.Outcome != OutcomeOK {
+			t.Fatalf("run %d: %s %+v", i, r.Outcome, r.Failure)
+		}
+	}
+}
+
+func TestCancellation(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	p := compileSrc(t, "(def-plan main () (while t))")
+	m, _ := New(p, Config{MaxSteps: 1 << 40})
+	r := m.Run(ctx, p.Plan("main"), nil)
+	if r.Outcome != OutcomeTimeout || r.Failure.Kind != KindCanceled {
+		t.Fatalf("got %s %+v", r.Outcome, r.Failure)
+	}
+	if r.Steps > 2*pollEvery {
+		t.Errorf("cancellation noticed after %d steps, want within %d", r.Steps, pollEvery)
+	}
+}
+
+func TestCounters(t *testing.T) {
+	src := "(def-plan main (x)\n  (when (> x 0))\n  (dotimes (i 300) (+ i 1))\n  x)"
+	p := compileSrc(t, src)
+	if p.NumBranches() != 1 {
+		t.Fatalf("branches = %d, want 1 for the empty when", p.NumBranches())
+	}
+	br := p.Branch(0)
+	if br.Form.Line != 2 || br.Form.Col != 3 || br.Test.Line != 2 || br.Test.Col != 9 {
+		t.Errorf("branch 0 form %s test %s, want 2:3 and 2:9", br.Form, br.Test)
+	}
+	m, _ := New(p, Config{})
+	ctr := m.Counters()
+	if len(ctr) != p.NumInstructions()+2 {
+		t.Fatalf("len(counters) = %d, want %d", len(ctr), p.NumInstructions()+2)
+	}
+	tc, fc := p.BranchCounter(0, true), p.BranchCounter(0, false)
+	run := func(x int64) {
+		if r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)}); r.Outcome != OutcomeOK {
+			t.Fatal(r.Failure)
+		}
+	}
+	run(5)
+	if ctr[tc] != 1 || ctr[fc] != 0 {
+		t.Errorf("after x=5: true=%d false=%d, want 1 0", ctr[tc], ctr[fc])
+	}
+	run(-5)
+	run(-6)
+	if ctr[tc] != 1 || ctr[fc] != 2 {
+		t.Errorf("after x=-5,-6: true=%d false=%d, want 1 2", ctr[tc], ctr[fc])
+	}
+	// The jump instruction itself ran 3 times; the loop body saturates.
+	if got := ctr[br.PC]; got != 3 {
+		t.Errorf("jump instruction counter = %d, want 3", got)
+	}
+	saturated := false
+	for pc := 0; pc < p.NumInstructions(); pc++ {
+		if ctr[pc] == 255 {
+			saturated = true
+		}
+	}
+	if !saturated {
+		t.Error("no instruction counter saturated at 255 after 900 loop iterations")
+	}
+	cov := Summarize(p, ctr)
+	if cov.BranchCovered != 2 || cov.BranchTotal != 2 || cov.InstrTotal != p.NumInstructions() || cov.InstrCovered == 0 {
+		t.Errorf("summary %+v", cov)
+	}
+	m.ResetCounters()
+	for i, c := range m.Counters() {
+		if c != 0 {
+			t.Fatalf("counter %d = %d after reset", i, c)
+		}
+	}
+}
+
+func TestAndOrBranchCounters(t *testing.T) {
+	p := compileSrc(t, "(def-plan main (a b) (and a b))")
+	if p.NumBranches() != 2 {
+		t.Fatalf("branches = %d, want one per operand", p.NumBranches())
+	}
+	m, _ := New(p, Config{})
+	r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.T, value.Nil})
+	if r.Outcome != OutcomeOK || !r.Value.IsNil() {
+		t.Fatalf("got %s %v", r.Outcome, r.Value)
+	}
+	c := m.Counters()
+	if c[p.BranchCounter(0, true)] != 1 || c[p.BranchCounter(1, false)] != 1 ||
+		c[p.BranchCounter(0, false)] != 0 || c[p.BranchCounter(1, true)] != 0 {
+		t.Errorf("a=t b=nil: counters %v", c[p.NumInstructions():])
+	}
+}
+
+func TestGlobalsResetEachRun(t *testing.T) {
+	p := compileSrc(t, "(defparameter *count* 0)\n(def-plan main () (incf *count*) *count*)")
+	m, _ := New(p, Config{})
+	for i := 0; i < 3; i++ {
+		r := m.Run(context.Background(), p.Plan("main"), nil)
+		if r.Outcome != OutcomeOK || r.Value.Int() != 1 {
+			t.Fatalf("run %d: %s %v", i, r.Outcome, r.Value)
+		}
+	}
+	// Call keeps the globals of the previous run (checks look at them).
+	r := m.Call(context.Background(), p.Plan("main"), nil)
+	if r.Value.Int() != 2 {
+		t.Errorf("Call after Run: %v, want 2", r.Value)
+	}
+	if v, ok := m.Global("*count*"); !ok || v.Int() != 2 {
+		t.Errorf("Global = %v %v", v, ok)
+	}
+}
+
+func TestRunArgsAndArity(t *testing.T) {
+	p := compileSrc(t, "(def-plan main (a b) (list b a))")
+	m, _ := New(p, Config{})
+	r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(1), value.String("x")})
+	if r.Value.String() != `("x" 1)` {
+		t.Errorf("got %v", r.Value)
+	}
+	r = m.Run(context.Background(), p.Plan("main"), nil)
+	if r.Outcome != OutcomeFailure || r.Failure.Kind != "arity-error" {
+		t.Errorf("got %s %+v", r.Outcome, r.Failure)
+	}
+}
+
+func TestOutputOnlyToStdout(t *testing.T) {
+	_, out, _ := runMain(t, `(def-plan main () (print '(1 2.5 "s" :k sym nil t)) (format t "x=~a~%" 3) (format nil "silent") (print 1.0))`, Config{})
+	want := "(1 2.5 \"s\" :k sym nil t)\nx=3\n1.0\n"
+	if out != want {
+		t.Errorf("output %q, want %q", out, want)
+	}
+}
+
+func TestPrinting(t *testing.T) {
+	runFormCases(t, []formCase{
+		{"readable-list", "", `'(1 2.5 "s" :k sym nil t)`, `(1 2.5 "s" :k sym nil t)`},
+		{"float-point", "", "(list 1.0 (* 2 1.5) 1.0e21 -0.5 (/ 1 4.0))", "(1.0 3.0 1.0e+21 -0.5 0.25)"},
+		{"string-escapes", "", `"a\"b\\c\nd"`, `"a\"b\\c\nd"`},
+		{"nested", "", "'((1 . 2) (a (b)) ())", "((1 . 2) (a (b)) nil)"},
+		{"function", "(defun f () 1)", "(function f)", "#<function f>"},
+	})
+}
+
+type recordingHost struct {
+	seen []string
+	fail string
+}
+
+func (h *recordingHost) Perform(m *Machine, d *value.Designator) (value.Value, error) {
+	h.seen = append(h.seen, value.FromDesignator(d).String())
+	if h.fail != "" {
+		return value.Nil, Fail(h.fail, "host says no")
+	}
+	if d.Type() == "broken" {
+		return value.Nil, errors.New("driver crashed")
+	}
+	return value.Symbol("done"), nil
+}
+
+func TestHostAndExternals(t *testing.T) {
+	h := &recordingHost{}
+	src := `(def-plan main (?obj)
+  (list (perform (an action (type pick) (object ?obj))) (distance 3 4) (twice 5)))`
+	cfg := Config{Host: h, Builtins: []Builtin{
+		{Name: "distance", MinArgs: 2, MaxArgs: 2, Fn: func(m *Machine, a []value.Value) (value.Value, error) {
+			return value.Float(a[0].Number()*a[0].Number() + a[1].Number()*a[1].Number()), nil
+		}},
+		{Name: "twice", MinArgs: 1, MaxArgs: 1, Fn: func(m *Machine, a []value.Value) (value.Value, error) {
+			return value.Int(2 * a[0].Int()), nil
+		}},
+	}}
+	r, _, _ := runMain(t, src, cfg, value.Symbol("cup"))
+	if r.Outcome != OutcomeOK || r.Value.String() != "(done 25.0 10)" {
+		t.Fatalf("got %s %v %+v", r.Outcome, r.Value, r.Failure)
+	}
+	if len(h.seen) != 1 || h.seen[0] != "(an action (type pick) (object cup))" {
+		t.Errorf("host saw %v", h.seen)
+	}
+	// A host failure is a plan failure with the perform's position.
+	h.fail = "grasping-failure"
+	r, _, _ = runMain(t, "(def-plan main ()\n  (perform (an action (type pick))))", cfg)
+	if r.Outcome != OutcomeFailure || r.Failure.Kind != "grasping-failure" || r.Failure.Pos.Line != 2 {
+		t.Errorf("got %s %+v", r.Outcome, r.Failure)
+	}
+	// A plain Go error becomes kind error.
+	h.fail = ""
+	r, _, _ = runMain(t, "(def-plan main () (ignore-errors (perform (an action (type broken)))))", cfg)
+	if r.Outcome != OutcomeOK || !r.Value.IsNil() {
+		t.Errorf("got %s %v", r.Outcome, r.Value)
+	}
+	// Externals check arity at run time; unlinked ones are undefined.
+	r, _, _ = runMain(t, "(def-plan main () (twice 1 2))", cfg)
+	if r.Outcome != OutcomeFailure || r.Failure.Kind != "arity-error" {
+		t.Errorf("got %s %+v", r.Outcome, r.Failure)
+	}
+	r, _, _ = runMain(t, "(def-plan main () (funcall 'twice 21))", cfg)
+	if r.Value.String() != "42" {
+		t.Errorf("funcall of an external: %v %+v", r.Value, r.Failure)
+	}
+	r, _, _ = runMain(t, "(def-plan main () (teleport 1))", cfg)
+	if r.Outcome != OutcomeFailure || r.Failure.Kind != "undefined-function" || !strings.Contains(r.Failure.Message, "teleport") {
+		t.Errorf("got %s %+v", r.Outcome, r.Failure)
+	}
+}
+
+func TestNewRejectsBadBuiltins(t *testing.T) {
+	p := compileSrc(t, "(def-plan main () 1)")
+	fn := func(*Machine, []value.Value) (value.Value, error) { return value.Nil, nil }
+	for _, bs := range [][]Builtin{
+		{{Name: "car", MaxArgs: -1, Fn: fn}},
+		{{Name: "x", Fn: fn}, {Name: "x", Fn: fn}},
+		{{Name: "y"}},
+	} {
+		if _, err := New(p, Config{Builtins: bs}); err == nil {
+			t.Errorf("New accepted %+v", bs)
+		}
+	}
+}
+
+func TestCoreBuiltinsAllImplemented(t *testing.T) {
+	impl := coreImpls()
+	for _, s := range coreTableNames() {
+		if impl[s] == nil {
+			t.Errorf("core builtin %s has no implementation", s)
+		}
+	}
+}
+
+func TestDeterministic(t *testing.T) {
+	src := `(defun f (n) (if (< n 2) n (+ (f (- n 1)) (f (- n 2)))))
+(def-plan main () (let ((l nil)) (dotimes (i 15) (push (f i) l)) (print l) (length l)))`
+	r1, o1, m1 := runMain(t, src, Config{})
+	r2, o2, m2 := runMain(t, src, Config{})
+	if r1.Steps != r2.Steps || o1 != o2 || string(m1.Counters()) != string(m2.Counters()) {
+		t.Error("two identical runs differ")
+	}
+}
