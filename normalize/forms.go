@@ -56,7 +56,10 @@ func Slots(l *syntax.List) []Slot {
 	case "defparameter":
 		from(2)
 	case "let", "let*":
-		if bl, ok := l.Elems[1].(*syntax.List); ok && n > 1 {
+		if n < 2 {
+			return nil
+		}
+		if bl, ok := l.Elems[1].(*syntax.List); ok {
 			for k, b := range bl.Elems {
 				if b, ok := b.(*syntax.List); ok && len(b.Elems) >= 2 {
 					add(1, k, 1)

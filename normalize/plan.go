@@ -123,10 +123,43 @@ func (r *Result) Origin(n syntax.Node) syntax.Node {
 // let* that normalize wrapped around a site, its residue (last body form),
 // which runs after the hoisted effects; otherwise n itself.
 func (r *Result) Unwrap(n syntax.Node) syntax.Node {
-	if l, ok := n.(*syntax.List); ok && r.lets[l] {
+	if r.isNormalLet(n) {
+		l := n.(*syntax.List)
 		return l.Elems[len(l.Elems)-1]
 	}
 	return n
+}
+
+// isNormalLet recognises a site already in A-normal form, as normalize
+// writes it: (let* ((%lc... VALUE)...) PURE-RESIDUE). Normalizing its
+// output again then changes nothing. Any name starting with %lc counts, so
+// the output of a run that had to lengthen the prefix is recognised too.
+func (r *Result) isNormalLet(n syntax.Node) bool {
+	l, ok := n.(*syntax.List)
+	if !ok {
+		return false
+	}
+	if r.lets[l] {
+		return true
+	}
+	if len(l.Elems) != 3 || syntax.Head(l) != "let*" {
+		return false
+	}
+	bl, ok := l.Elems[1].(*syntax.List)
+	if !ok || len(bl.Elems) == 0 {
+		return false
+	}
+	for _, b := range bl.Elems {
+		b, ok := b.(*syntax.List)
+		if !ok || len(b.Elems) != 2 {
+			return false
+		}
+		s, ok := b.Elems[0].(*syntax.Symbol)
+		if !ok || !strings.HasPrefix(s.Name, "%lc") {
+			return false
+		}
+	}
+	return r.pur.pure(l.Elems[2])
 }
 
 // IsTemp reports whether name is one of normalize's temporaries.
@@ -174,7 +207,7 @@ func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
 	if !e.touches {
 		return n
 	}
-	if (test || z.isSite(n)) && !e.pure() {
+	if (test || z.isSite(n)) && !e.pure() && !z.r.isNormalLet(n) {
 		return z.anf(n)
 	}
 	l, ok := n.(*syntax.List)
@@ -200,11 +233,13 @@ func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
 
 func (z *normalizer) copyList(l *syntax.List) *syntax.List {
 	c := &syntax.List{Open: l.Open, Close: l.Close, Elems: append([]syntax.Node(nil), l.Elems...)}
-	base := l
+	// A copy of original text keeps a link to it, so rendering can keep
+	// the text between elements; a copy of generated code needs none.
 	if o, ok := z.r.copyOf[l]; ok {
-		base = o
+		z.r.copyOf[c] = o
+	} else if z.r.orig[l] {
+		z.r.copyOf[c] = l
 	}
-	z.r.copyOf[c] = base
 	return c
 }
 
