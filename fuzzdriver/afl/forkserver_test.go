@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"sync"
 	"syscall"
@@ -30,6 +31,7 @@ type fakeAFL struct {
 	ctlW   *os.File // AFL's end of the control pipe (requests)
 	stR    *os.File // AFL's end of the status pipe
 	input  *os.File // .cur_input, the target's stdin
+	atFile string   // in @@ mode: the input file path passed as argument
 	shm    []byte
 	stderr *lockedBuffer
 	exited chan error
@@ -77,6 +79,13 @@ func newShm(t *testing.T, size int) (int, []byte) {
 
 func startFakeAFL(t *testing.T, shmSize int, env ...string) *fakeAFL {
 	t.Helper()
+	return startFakeAFLArgs(t, shmSize, "", env...)
+}
+
+// startFakeAFLArgs with a non-empty atFile runs the target in @@ mode:
+// stdin is /dev/null and the input is a file named on the command line.
+func startFakeAFLArgs(t *testing.T, shmSize int, atFile string, env ...string) *fakeAFL {
+	t.Helper()
 	id, mem := newShm(t, shmSize)
 	ctlR, ctlW, err := os.Pipe()
 	if err != nil {
@@ -90,9 +99,14 @@ func startFakeAFL(t *testing.T, shmSize int, env ...string) *fakeAFL {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &fakeAFL{t: t, ctlW: ctlW, stR: stR, input: input, shm: mem,
+	f := &fakeAFL{t: t, ctlW: ctlW, stR: stR, input: input, shm: mem, atFile: atFile,
 		stderr: &lockedBuffer{}, exited: make(chan error, 1)}
-	f.cmd = exec.Command(targetPath)
+	if atFile != "" {
+		f.cmd = exec.Command(targetPath, atFile)
+	} else {
+		f.cmd = exec.Command(targetPath)
+		f.cmd.Stdin = input
+	}
 	f.cmd.Env = append(os.Environ(), tricksEnv+"=1",
 		afl.ShmEnvVar+"="+strconv.Itoa(id))
 	f.cmd.Env = append(f.cmd.Env, env...)
@@ -102,7 +116,6 @@ func startFakeAFL(t *testing.T, shmSize int, env ...string) *fakeAFL {
 	extra[afl.ForkServerCtlFD-3] = ctlR
 	extra[afl.ForkServerStatusFD-3] = stW
 	f.cmd.ExtraFiles = extra
-	f.cmd.Stdin = input
 	f.cmd.Stderr = f.stderr
 	if err := f.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -155,9 +168,18 @@ func (f *fakeAFL) writeWord(w uint32) {
 	}
 }
 
-// setInput does what afl-fuzz's write_to_testcase does in stdin mode.
+// setInput does what afl-fuzz's write_to_testcase does: in stdin mode,
+// rewrite .cur_input in place and rewind it; in @@ mode, unlink the file
+// and create a new one.
 func (f *fakeAFL) setInput(in []byte) {
 	f.t.Helper()
+	if f.atFile != "" {
+		_ = os.Remove(f.atFile)
+		if err := os.WriteFile(f.atFile, in, 0o600); err != nil {
+			f.t.Fatal(err)
+		}
+		return
+	}
 	if _, err := f.input.Seek(0, io.SeekStart); err != nil {
 		f.t.Fatal(err)
 	}
@@ -353,6 +375,41 @@ func TestForkServerProtocol(t *testing.T) {
 		t.Fatal("front did not exit after AFL closed the control pipe")
 	}
 	waitGone(t, pid4)
+}
+
+func TestForkServerFileInput(t *testing.T) {
+	const n = synth.MinCounters
+	f := startFakeAFLArgs(t, 1<<16, filepath.Join(t.TempDir(), ".cur_input"))
+	mapSize := decodeHello(t, f.mustReadWord("hello"))
+	for _, in := range []string{"LaBe", "", "xx", synth.Magic} {
+		_, st := f.run([]byte(in), mapSize, 0)
+		want, crashed := expect(t, n, []byte(in))
+		if crashed != signaled(st, syscall.SIGABRT) || (!crashed && st != 0) {
+			t.Fatalf("%q: status %#x, finding %v", in, uint32(st), crashed)
+		}
+		if !bytes.Equal(f.shm[:n], want) {
+			t.Fatalf("%q: map %v, want %v", in, f.shm[:n], want)
+		}
+	}
+}
+
+func TestForkServerRunTimeout(t *testing.T) {
+	// Without AFL's timer (a harness other than afl-fuzz), Config.RunTimeout
+	// makes the front kill a hanging worker itself.
+	f := startFakeAFL(t, 1<<16, "AFLTEST_RUN_TIMEOUT=100ms")
+	mapSize := decodeHello(t, f.mustReadWord("hello"))
+	start := time.Now()
+	pid, st := f.run([]byte("hang"), mapSize, 0)
+	if !signaled(st, syscall.SIGKILL) {
+		t.Fatalf("hang: status %#x, want SIGKILL", uint32(st))
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("run timeout took %v", d)
+	}
+	pid2, st := f.run([]byte("L"), mapSize, 0)
+	if pid2 == pid || st != 0 {
+		t.Fatalf("after timeout: pid %d (was %d) status %#x", pid2, pid, uint32(st))
+	}
 }
 
 func TestForkServerLargeMap(t *testing.T) {

@@ -208,13 +208,18 @@ func (s *server) startWorker() error {
 	return nil
 }
 
-// stopWorker ends the current worker: close its request pipe, which makes
-// it return, and kill it if it has not exited after stopGrace.
+// stopWorker ends the current worker: an idle one gets its request pipe
+// closed, which makes it return, and is killed if it has not exited after
+// stopGrace; one caught in a run (cancellation) is killed at once.
 func (s *server) stopWorker() {
 	if s.w == nil {
 		return
 	}
-	s.w.stop(stopGrace)
+	if s.w.busy {
+		s.w.kill()
+	} else {
+		s.w.stop(stopGrace)
+	}
 	s.w = nil
 }
 
@@ -226,6 +231,7 @@ type workerProc struct {
 	fromW    *os.File // result pipe, read end
 	ready    bool     // hello received
 	fresh    bool     // never given a request: AFL cannot have killed it
+	busy     bool     // a request is outstanding
 	done     bool     // reaped
 	status   uint32   // wait status once done
 	stopCtx  func() bool
@@ -315,6 +321,7 @@ func (w *workerProc) awaitHello(ctx context.Context, timeout time.Duration) (wor
 // exchange sends one run request and waits for the result byte. Its way out
 // is the worker's death (EOF), the optional run timeout, or ctx.
 func (w *workerProc) exchange(ctx context.Context, timeout time.Duration) (byte, error) {
+	w.busy = true
 	if _, err := w.toW.Write([]byte{cmdRun}); err != nil {
 		return 0, fmt.Errorf("sending request: %w", err)
 	}
@@ -330,6 +337,7 @@ func (w *workerProc) exchange(ctx context.Context, timeout time.Duration) (byte,
 	if _, err := io.ReadFull(w.fromW, w.resultBf[:]); err != nil {
 		return 0, fmt.Errorf("reading result: %w", err)
 	}
+	w.busy = false
 	return w.resultBf[0], nil
 }
 

@@ -2,7 +2,8 @@
 // `labelcov afl-target` does, with the synthetic executor in place of the
 // plan VM. Environment (tests only): AFLTEST_COUNTERS sets the counter count,
 // AFLTEST_TRICKS=1 enables misbehaving inputs, AFLTEST_NOSIZER=1 hides
-// NumCounters. An optional argument is the @@ input file.
+// NumCounters, AFLTEST_RUN_TIMEOUT sets Config.RunTimeout. An optional
+// argument is the @@ input file.
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"os/signal"
 	"strconv"
 	"syscall"
+	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/afl/internal/synth"
@@ -22,6 +24,14 @@ func main() {
 	cfg := afl.Config{Factory: factory}
 	if len(os.Args) > 1 {
 		cfg.InputPath = os.Args[1]
+	}
+	if v := os.Getenv("AFLTEST_RUN_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "synthtarget:", err)
+			os.Exit(1)
+		}
+		cfg.RunTimeout = d
 	}
 	err := afl.Main(ctx, cfg)
 	stop()
