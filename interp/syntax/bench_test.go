@@ -27,14 +27,20 @@ func largePlan(n int) []byte {
 	return []byte(b.String())
 }
 
-func BenchmarkParse10kLines(b *testing.B) {
-	src := largePlan(10000)
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Parse("large.plan", src); err != nil {
-			b.Fatal(err)
-		}
+// BenchmarkParse measures the reader on plans of growing size: the time
+// per line should stay flat (no super-linear behaviour in the grammar).
+func BenchmarkParse(b *testing.B) {
+	for _, lines := range []int{1000, 10000} {
+		src := largePlan(lines)
+		b.Run(fmt.Sprintf("lines=%d", lines), func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Parse("large.plan", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 

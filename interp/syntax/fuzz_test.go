@@ -5,6 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // FuzzParse checks the reader and the printer together: arbitrary bytes
@@ -131,4 +134,69 @@ func equalStrings(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// referenceLexer is the regular-expression lexer the reader used before the
+// hand-written one; FuzzTokenize checks that both split text the same way.
+var referenceLexer = lexer.MustSimple([]lexer.SimpleRule{
+	{Name: "BlockComment", Pattern: `#\|(?s:.*?)\|#`},
+	{Name: "BadBlockComment", Pattern: `#\|`},
+	{Name: "Comment", Pattern: `;[^\n]*`},
+	{Name: "Whitespace", Pattern: `[ \t\r\n\f]+`},
+	{Name: "String", Pattern: `"(?:\\(?s:.)|[^"\\])*"`},
+	{Name: "BadString", Pattern: `"(?:\\(?s:.)|[^"\\])*\\?`},
+	{Name: "Punct", Pattern: `[()']`},
+	{Name: "Atom", Pattern: `[^\s()'";]+`},
+})
+
+func FuzzTokenize(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`"abc\`))
+	f.Add([]byte(`a#|b |# #| x`))
+	f.Add([]byte("\"é\\\xc3\xa9\""))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		if !utf8.Valid(src) {
+			return // Parse rejects it before lexing
+		}
+		got, lerr := tokenize("f.plan", src)
+		lx, err := referenceLexer.Lex("f.plan", bytes.NewReader(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		names := lexer.SymbolsByRune(referenceLexer)
+		want := map[string]lexer.TokenType{
+			"BlockComment": tokBlockComment, "Comment": tokComment, "Whitespace": tokWhitespace,
+			"String": tokString, "Punct": tokPunct, "Atom": tokAtom,
+		}
+		for i := 0; ; i++ {
+			ref, err := lx.Next()
+			if err != nil {
+				t.Fatalf("reference lexer: %v", err)
+			}
+			name := names[ref.Type]
+			if name == "BadString" || name == "BadBlockComment" {
+				if lerr == nil || lerr.offset != ref.Pos.Offset || i != len(got) {
+					t.Fatalf("reference fails with %s at %d; tokenize: %d tokens, error %+v", name, ref.Pos.Offset, len(got), lerr)
+				}
+				return
+			}
+			if i >= len(got) {
+				t.Fatalf("tokenize stopped after %d tokens (error %+v); reference has %s %q at %d", len(got), lerr, name, ref.Value, ref.Pos.Offset)
+			}
+			g := got[i]
+			if ref.EOF() {
+				if !g.EOF() || g.Pos.Offset != ref.Pos.Offset || lerr != nil {
+					t.Fatalf("at end: got %v at %d, error %+v", g, g.Pos.Offset, lerr)
+				}
+				return
+			}
+			// Columns differ on purpose: participle counts runes, labelcov
+			// counts bytes (as go/token does).
+			if g.Type != want[name] || g.Value != ref.Value || g.Pos.Offset != ref.Pos.Offset || g.Pos.Line != ref.Pos.Line {
+				t.Fatalf("token %d: got %d %q at %+v, reference %s %q at %+v", i, g.Type, g.Value, g.Pos, name, ref.Value, ref.Pos)
+			}
+		}
+	})
 }

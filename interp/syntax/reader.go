@@ -18,23 +18,10 @@ import (
 // stack of the reader or of any later recursive pass.
 const MaxDepth = 1000
 
-// The lexer is the single source of truth for tokens: the participle
-// grammar elides comments and whitespace, while Parse lexes the same text
-// again to collect comments and to check brackets before parsing, so that an
-// unbalanced ')' is reported as such rather than as a generic grammar error.
-var planLexer = lexer.MustSimple([]lexer.SimpleRule{
-	{Name: "BlockComment", Pattern: `#\|(?s:.*?)\|#`},
-	{Name: "BadBlockComment", Pattern: `#\|`},
-	{Name: "Comment", Pattern: `;[^\n]*`},
-	{Name: "Whitespace", Pattern: `[ \t\r\n\f]+`},
-	// (?s:.) after a backslash: a backslash-newline is a bad escape, not
-	// the end of the string.
-	{Name: "String", Pattern: `"(?:\\(?s:.)|[^"\\])*"`},
-	{Name: "BadString", Pattern: `"(?:\\(?s:.)|[^"\\])*\\?`},
-	{Name: "Punct", Pattern: `[()']`},
-	{Name: "Atom", Pattern: `[^\s()'";]+`},
-})
-
+// The grammar elides whitespace and comments; Parse lexes the text once
+// (see lexer.go), collects comments and checks brackets and quotes on those
+// tokens, and hands the same tokens to the grammar, so that an unbalanced
+// ')' is reported as such rather than as a generic grammar error.
 type pExpr struct {
 	Pos   lexer.Position
 	Quote *pExpr  `parser:"  \"'\" @@"`
@@ -74,11 +61,19 @@ func Parse(filename string, src []byte) (*File, error) {
 		}
 		return nil, r.errAt(off, "invalid UTF-8 encoding")
 	}
-	comments, err := r.scan()
+	toks, lerr := tokenize(filename, src)
+	comments, err := r.scan(toks)
 	if err != nil {
-		return nil, err
+		return nil, err // at or before the lexical error, if any
 	}
-	tree, err := grammar.ParseBytes(filename, src)
+	if lerr != nil {
+		return nil, r.errAt(lerr.offset, "%s", lerr.msg)
+	}
+	peek, err := lexer.Upgrade(&sliceLexer{toks: toks}, tokWhitespace, tokComment, tokBlockComment)
+	if err != nil {
+		return nil, &Error{File: filename, Pos: Pos{Line: 1, Col: 1}, Msg: err.Error()}
+	}
+	tree, err := grammar.ParseFromLexer(peek)
 	if err != nil {
 		// scan has already caught every bracket and token problem, so this
 		// is unexpected; still report it with a position.
@@ -149,92 +144,61 @@ func (r *reader) errAt(off int, format string, args ...any) *Error {
 	return Errorf(r.file, r.src, r.pos(off), format, args...)
 }
 
-// scan lexes the whole input once, collecting comments and checking that
-// tokens are well formed and brackets balance.
-func (r *reader) scan() ([]*Comment, error) {
-	lx, err := planLexer.Lex(r.file, strings.NewReader(string(r.src)))
-	if err != nil {
-		return nil, &Error{File: r.file, Pos: Pos{Line: 1, Col: 1}, Msg: err.Error()}
-	}
-	sym := planLexer.Symbols()
+// scan walks the tokens once, collecting comments and checking that
+// brackets balance, that nesting stays within MaxDepth and that every quote
+// is followed by an expression.
+func (r *reader) scan(toks []lexer.Token) ([]*Comment, error) {
 	var comments []*Comment
-	var open []int // offsets of unclosed '('
-	for {
-		tok, err := lx.Next()
-		if err != nil {
-			var lerr *lexer.Error
-			if errors.As(err, &lerr) {
-				return nil, r.errAt(lerr.Pos.Offset, "unexpected character %q", r.src[lerr.Pos.Offset])
+	var open []int     // offsets of unclosed '('
+	pendingQuote := -1 // offset of a quote still waiting for its expression
+	for _, tok := range toks {
+		off := tok.Pos.Offset
+		switch tok.Type {
+		case tokWhitespace:
+			continue
+		case tokComment, tokBlockComment:
+			text := tok.Value
+			if tok.Type == tokComment {
+				text = strings.TrimRight(text, "\r")
 			}
-			return nil, &Error{File: r.file, Pos: Pos{Line: 1, Col: 1}, Msg: err.Error()}
+			comments = append(comments, &Comment{
+				Start: r.pos(off), End: r.pos(off + len(text)),
+				Text: text, Block: tok.Type == tokBlockComment,
+			})
+			continue
 		}
+		if pendingQuote >= 0 && (tok.EOF() || tok.Value == ")") {
+			return nil, r.errAt(pendingQuote, "quote ' must be followed by an expression")
+		}
+		pendingQuote = -1
 		if tok.EOF() {
 			break
 		}
-		off := tok.Pos.Offset
-		switch tok.Type {
-		case sym["Comment"], sym["BlockComment"]:
-			text := strings.TrimRight(tok.Value, "\r")
-			comments = append(comments, &Comment{
-				Start: r.pos(off), End: r.pos(off + len(text)),
-				Text: text, Block: tok.Type == sym["BlockComment"],
-			})
-		case sym["BadBlockComment"]:
-			return nil, r.errAt(off, "unterminated block comment (missing '|#')")
-		case sym["BadString"]:
-			return nil, r.errAt(off, "unterminated string (missing '\"')")
-		case sym["Punct"]:
-			switch tok.Value {
-			case "(":
-				if len(open) >= MaxDepth {
-					return nil, r.errAt(off, "lists nested deeper than %d", MaxDepth)
-				}
-				open = append(open, off)
-			case ")":
-				if len(open) == 0 {
-					return nil, r.errAt(off, "unbalanced ')'")
-				}
-				open = open[:len(open)-1]
-			}
+		if tok.Type != tokPunct {
+			continue
 		}
+		switch tok.Value {
+		case "'":
+			pendingQuote = off
+		case "(":
+			if len(open) >= MaxDepth {
+				return nil, r.errAt(off, "lists nested deeper than %d", MaxDepth)
+			}
+			open = append(open, off)
+		case ")":
+			if len(open) == 0 {
+				return nil, r.errAt(off, "unbalanced ')'")
+			}
+			open = open[:len(open)-1]
+		}
+	}
+	if len(toks) == 0 || !toks[len(toks)-1].EOF() {
+		return comments, nil // tokens stop at a lexical error
 	}
 	if len(open) > 0 {
 		return nil, r.errAt(open[len(open)-1], "unclosed '(' (missing ')' before end of file)")
 	}
-	// A quote must be followed by an expression.
-	if err := r.checkQuotes(); err != nil {
-		return nil, err
-	}
 	return comments, nil
-}
-
-// checkQuotes reports a quote with nothing after it (at end of input or
-// before ')'), which the grammar would otherwise report vaguely.
-func (r *reader) checkQuotes() error {
-	lx, _ := planLexer.Lex(r.file, strings.NewReader(string(r.src)))
-	sym := planLexer.Symbols()
-	pending := -1
-	for {
-		tok, err := lx.Next()
-		if err != nil || tok.EOF() {
-			break
-		}
-		switch tok.Type {
-		case sym["Whitespace"], sym["Comment"], sym["BlockComment"]:
-			continue
-		}
-		if pending >= 0 && tok.Value == ")" && tok.Type == sym["Punct"] {
-			return r.errAt(pending, "quote ' must be followed by an expression")
-		}
-		pending = -1
-		if tok.Type == sym["Punct"] && tok.Value == "'" {
-			pending = tok.Pos.Offset
-		}
-	}
-	if pending >= 0 {
-		return r.errAt(pending, "quote ' must be followed by an expression")
-	}
-	return nil
 }
 
 func (r *reader) convert(e *pExpr) (Node, error) {
