@@ -18,6 +18,8 @@ func newEnvCmd() *cobra.Command {
 start of a run. Fuzzers produce it as bytes; people read and write it as .env files.
 Both formats are described in docs/environment.md; the byte layout depends on the
 world (its object types, regions, cells per region and orientations).`,
+		Example: `  labelcov env decode testdata/worlds/warehouse.world testdata/envs/warehouse-three.bin
+  labelcov env encode testdata/worlds/warehouse.world testdata/envs/warehouse-three.env -o seed.bin`,
 	}
 	cmd.AddCommand(newEnvDecodeCmd(), newEnvEncodeCmd())
 	return cmd
