@@ -233,6 +233,9 @@ func TestReadErrors(t *testing.T) {
 		{"empty keyword", "(a :)", "e.plan:1:4: keyword needs a name after ':'"},
 		{"dangling quote", "(a ')", "e.plan:1:4: quote ' must be followed by an expression"},
 		{"quote at end", "'", "e.plan:1:1: quote ' must be followed by an expression"},
+		{"earliest error first", ") \"abc", "e.plan:1:1: unbalanced ')'"},
+		{"string before unclosed paren", "(a \"abc", `e.plan:1:4: unterminated string (missing '"')`},
+		{"huge bad atom is clipped", "|#" + strings.Repeat("x", 100), `e.plan:1:1: unexpected "|#xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx..." (block comments are written #| ... |#)`},
 		{"nesting limit", deep, fmt.Sprintf("e.plan:1:%d: lists nested deeper than %d", MaxDepth+1, MaxDepth)},
 	}
 	for _, tt := range tests {
