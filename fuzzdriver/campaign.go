@@ -34,8 +34,9 @@ type Campaign struct {
 	Workers int           // goroutines, each with its own Target; default 1
 	Seed    uint64        // every random choice derives from it
 	Budget  time.Duration // stop after this long (0: no time limit)
-	Runs    int64         // stop after this many runs of inputs (0: no limit)
-	MaxLen  int           // longest input produced; default DefaultMaxLen
+	Runs    int64         // stop after this many runs of inputs (0: no limit); seeds and
+	// a resumed queue always run and count; minimizing findings does not count
+	MaxLen int // longest input produced; default DefaultMaxLen
 
 	// Corpus is a directory of seed inputs (every regular file, in name
 	// order); Seeds are more seeds. With neither, the campaign starts from
@@ -108,6 +109,7 @@ type worker struct {
 	mut   *Mutator
 	local Coverage        // subset of e.cov: a cheap, lock-free first filter
 	known map[string]bool // finding keys already recorded
+	fresh []Finding       // scratch: findings of the current run with unknown keys
 	buf   []byte
 }
 
@@ -314,6 +316,7 @@ func (e *engine) loadCorpus(ctx context.Context, w *worker) error {
 			if err != nil {
 				return err
 			}
+			e.claims.Add(1)
 			if _, err := w.exec(ctx, data, origin{resumed: f}); err != nil {
 				return err
 			}
@@ -352,6 +355,7 @@ func (e *engine) loadCorpus(ctx context.Context, w *worker) error {
 		if len(data) > e.c.MaxLen {
 			data = data[:e.c.MaxLen]
 		}
+		e.claims.Add(1) // seeds count against Runs but always run
 		if _, err := w.exec(ctx, data, origin{seed: s.name}); err != nil {
 			return err
 		}
@@ -451,14 +455,21 @@ func (w *worker) exec(ctx context.Context, data []byte, src origin) (bool, error
 			return kept, err
 		}
 	}
+	// Copy unknown findings first: minimizing runs the target again, which
+	// may reuse the storage of out.Findings.
+	w.fresh = w.fresh[:0]
 	for _, f := range out.Findings {
-		key := f.Key()
-		if w.known[key] {
-			continue
+		if key := f.Key(); !w.known[key] {
+			w.known[key] = true
+			w.fresh = append(w.fresh, f)
 		}
-		w.known[key] = true
-		if err := w.record(ctx, f, data); err != nil {
-			return kept, err
+	}
+	if len(w.fresh) > 0 {
+		data = append([]byte(nil), data...) // data may be the mutation buffer
+		for _, f := range append([]Finding(nil), w.fresh...) {
+			if err := w.record(ctx, f, data); err != nil {
+				return kept, err
+			}
 		}
 	}
 	return kept, nil

@@ -21,7 +21,8 @@ type Target interface {
 }
 
 // Outcome is what one run judged. The engine never uses it to decide what to
-// keep in the corpus; it only collects Findings.
+// keep in the corpus; it only collects Findings. Findings may share storage
+// with the Target and is only valid until its next Run.
 type Outcome struct {
 	Findings []Finding
 }
