@@ -38,21 +38,37 @@ func (p *Program) Disasm(w io.Writer) error {
 			fmt.Fprintf(bw, "  ; captures %s (%s, from %s %d)\n", c.Name, kind, from, c.Index)
 		}
 		for pc := f.Entry; pc < f.End; pc++ {
-			p.disasmInstr(bw, pc)
+			p.disasmInstr(bw, f, pc)
 		}
 	}
 	return bw.Flush()
 }
 
-func (p *Program) disasmInstr(w io.Writer, pc int) {
+func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 	op, a, b := p.Code[pc], p.A[pc], p.B[pc]
 	var operands, note string
 	switch op {
 	case CONST:
 		operands = fmt.Sprint(a)
 		note = p.Consts[a].String()
-	case INT, ADDI, SUBI, LTI, LEI, GTI, GEI, NUMEQI, DROP, LOAD, STORE, SET, MAKECELL, LOADC, STOREC, LOADV, LOADVC, STOREVC, INCLOCAL:
+	case INT, ADDI, SUBI, LTI, LEI, GTI, GEI, NUMEQI, DROP:
 		operands = fmt.Sprint(a)
+	case LOAD, STORE, SET, MAKECELL, LOADC, STOREC, INCLOCAL:
+		operands = fmt.Sprint(a)
+		if int(a) < len(f.Params) {
+			note = f.Params[a]
+		}
+	case LOADV, LOADVC, STOREVC:
+		operands = fmt.Sprint(a)
+		for _, c := range f.Captures {
+			if c.Cell == (op != LOADV) {
+				if a == 0 {
+					note = c.Name
+					break
+				}
+				a--
+			}
+		}
 	case GETVALUE, SETVALUE:
 		operands = fmt.Sprint(a)
 		note = p.Globals[a]

@@ -1,0 +1,60 @@
+package vm
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// FuzzVM: any source that compiles runs every function (arguments nil)
+// under small budgets without panicking, and the run ends with a
+// well-formed Result within the step budget.
+func FuzzVM(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "plans", "*.plan"))
+	for _, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Add([]byte("(defun f (n) (if (< n 1) (car n) (f (- n 1)))) (def-plan p () (with-failure-handling ((error (e) (retry))) (f 3)))"))
+	f.Add([]byte("(def-plan p () (let ((l nil)) (dotimes (i 100) (push (lambda () (incf i)) l)) (dolist (g l) (funcall g))))"))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		file, err := syntax.Parse("fuzz.plan", src)
+		if err != nil {
+			return
+		}
+		p, err := compile.Compile(file)
+		if err != nil {
+			return
+		}
+		const maxSteps = 20_000
+		m, err := New(p, Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, fn := range p.Funcs {
+			if fn.Kind == compile.KindLambda || fn.Kind == compile.KindInit {
+				continue
+			}
+			args := make([]value.Value, fn.NumParams())
+			r := m.Run(context.Background(), fn, args)
+			if r.Steps > maxSteps {
+				t.Fatalf("%s ran %d steps, budget %d", fn.Name, r.Steps, maxSteps)
+			}
+			switch r.Outcome {
+			case OutcomeOK:
+			case OutcomeFailure, OutcomeTimeout:
+				if r.Failure == nil || r.Failure.Kind == "" {
+					t.Fatalf("%s: outcome %s without a failure", fn.Name, r.Outcome)
+				}
+			default:
+				t.Fatalf("%s: unknown outcome %q", fn.Name, r.Outcome)
+			}
+		}
+	})
+}
