@@ -62,7 +62,8 @@ type Label struct {
 	// (CC), the decision (MCC), the mutated expression or variable (WM).
 	Pos Position `json:"pos"`
 	// Annotated is the position of the '(' of the injected (when ...) in
-	// the annotated plan; the compiler's BranchInfo.Form of that when.
+	// the annotated plan (the manifest's "annotated" file, so no file name
+	// here); the compiler's BranchInfo.Form of that when.
 	Annotated *Position `json:"annotated,omitempty"`
 
 	// Point is the node of the normalized tree before which the label is

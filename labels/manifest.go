@@ -51,6 +51,7 @@ func (s *Set) Manifest() *Manifest {
 func (m *Manifest) Write(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // predicates are full of < and >
 	if err := enc.Encode(m); err != nil {
 		return fmt.Errorf("writing label manifest: %w", err)
 	}

@@ -114,7 +114,7 @@ func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, *syntax.File, erro
 			return nil, nil, fmt.Errorf("annotate: label %d is not at a when form (a bug)", l.ID)
 		}
 		p := posAt(lines, off)
-		l.Annotated = &labels.Position{File: nr.Orig.Name, Line: p.Line, Col: p.Col, Offset: off}
+		l.Annotated = &labels.Position{Line: p.Line, Col: p.Col, Offset: off}
 	}
 	return src, af, nil
 }

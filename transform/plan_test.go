@@ -1,0 +1,218 @@
+package transform
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+)
+
+// allCriteria selects every criterion.
+const allCriteria = labels.Criteria(1<<6 - 1)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/labels")
+
+func annotate(t testing.TB, name, src, crit string) *Result {
+	t.Helper()
+	f, err := syntax.Parse(name, []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := labels.ParseCriteria(crit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Plan(f, Options{Labels: labels.Options{Criteria: c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./transform -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (run with -update after checking):\n%s", path, got)
+	}
+}
+
+// TestGolden pins the annotated sample plan and its manifest.
+func TestGolden(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "labels")
+	src, err := os.ReadFile(filepath.Join(dir, "sample.plan"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := annotate(t, "sample.plan", string(src), "all")
+	golden(t, filepath.Join(dir, "sample.annotated.plan"), r.Source)
+	var b bytes.Buffer
+	if err := r.Manifest("sample.annotated.plan").Write(&b); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, filepath.Join(dir, "sample.manifest.json"), b.Bytes())
+	if _, err := labels.ReadManifest(&b); err != nil {
+		t.Errorf("golden manifest does not read back: %v", err)
+	}
+}
+
+// isSubsequence reports whether a's bytes occur in b in order.
+func isSubsequence(a, b []byte) bool {
+	i := 0
+	for j := 0; i < len(a) && j < len(b); j++ {
+		if a[i] == b[j] {
+			i++
+		}
+	}
+	return i == len(a)
+}
+
+var injected = regexp.MustCompile(`\(progn (\(when \(ignore-errors .*\)\) ; label [0-9]+ [a-z-]+ .*\n *)+`)
+
+// TestOnlyInsertions: without effects in conditions, annotation only
+// inserts text — the original is a subsequence of the output, and the
+// inserted bytes are exactly the (progn (when ...) ...  and ) wrappers.
+func TestOnlyInsertions(t *testing.T) {
+	src := `;; header comment
+(defun f (a b) ; trailing
+  #| block
+     comment |#
+  (if (and (< a b)   ; why
+           (or (= a 0) (> b 10)))
+      (+ a    b)     ; odd spacing kept
+      (- (* a 2) b)))
+(def-plan main (x) (f x 3))
+`
+	r := annotate(t, "t.plan", src, "all")
+	if r.Normalized.Changed() {
+		t.Fatal("sample should need no normalization")
+	}
+	if !isSubsequence([]byte(src), r.Source) {
+		t.Fatalf("original text not preserved:\n%s", r.Source)
+	}
+	wrappers := injected.FindAll(r.Source, -1)
+	extra := 0
+	for _, w := range wrappers {
+		extra += len(w) + 1 // and the closing ')'
+	}
+	if len(r.Source)-len(src) != extra {
+		t.Errorf("output has %d extra bytes, wrappers account for %d:\n%s", len(r.Source)-len(src), extra, r.Source)
+	}
+	var got []string
+	for _, c := range r.File.Comments {
+		if !strings.Contains(c.Text, "; label ") {
+			got = append(got, c.Text)
+		}
+	}
+	want := []string{";; header comment", "; trailing", "#| block\n     comment |#", "; why", "; odd spacing kept"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("comments %q, want %q", got, want)
+	}
+}
+
+func TestAnnotatedPositionsPointAtWhens(t *testing.T) {
+	r := annotate(t, "t.plan", "(def-plan main (x y)\n  (when (or (< x y) (= x 0)) (- x y)))", "all")
+	active := r.Labels.Active()
+	if len(active) == 0 {
+		t.Fatal("no labels")
+	}
+	for _, l := range active {
+		a := l.Annotated
+		if a == nil {
+			t.Fatalf("label %d has no annotated position", l.ID)
+		}
+		rest := string(r.Source[a.Offset:])
+		line := rest[:strings.IndexByte(rest, '\n')]
+		if !strings.HasPrefix(line, "(when (ignore-errors "+l.Predicate+"))") ||
+			!strings.Contains(line, "; label "+strconv.Itoa(l.ID)+" "+string(l.Criterion)+" ") {
+			t.Errorf("label %d at %d:%d: %q", l.ID, a.Line, a.Col, line)
+		}
+		lines := strings.Split(string(r.Source), "\n")
+		if lines[a.Line-1][a.Col-1:] != line {
+			t.Errorf("label %d: line/col %d:%d disagree with offset %d", l.ID, a.Line, a.Col, a.Offset)
+		}
+	}
+}
+
+func TestRefusesAnnotatedInput(t *testing.T) {
+	r := annotate(t, "t.plan", "(def-plan main (x) (if (< x 1) 1 2))", "cc")
+	f, err := syntax.Parse("t.ann.plan", r.Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Plan(f, Options{Labels: labels.Options{Criteria: allCriteria}})
+	var serr *syntax.Error
+	if !errors.As(err, &serr) || !strings.Contains(err.Error(), "already annotated") {
+		t.Fatalf("annotating an annotated plan: %v", err)
+	}
+	if serr.Pos.Line != 1 || !strings.HasPrefix(string(f.Src[serr.Pos.Offset:]), "; label 1 cc") {
+		t.Errorf("error at %v, want the first label comment", serr.Pos)
+	}
+	// Someone else's comment that mentions labels is fine.
+	if _, err := Plan(mustParse(t, "; label the boxes\n(def-plan main () 1)"), Options{Labels: labels.Options{Criteria: allCriteria}}); err != nil {
+		t.Errorf("ordinary comment refused: %v", err)
+	}
+}
+
+func mustParse(t testing.TB, src string) *syntax.File {
+	t.Helper()
+	f, err := syntax.Parse("t.plan", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func FuzzTransform(f *testing.F) {
+	for _, s := range []string{
+		"(def-plan main (x) (if (< (+ x (incf x)) 10) 1 2))",
+		"(defun f (v) (print v) v) (def-plan main (x) (cond ((or (f 1) (> x 2)) 1) ((> (f x) 3) 2)))",
+		"(def-plan main (x) ; c\n (while (and (< (incf x) 3) (print x)) (setq x (- x (abs x)))))",
+		"(def-plan main (a b) (when (and (>= a 1) (<= a 1) (/= a 1) (- a)) (/ a b)))",
+		"(x (y) '(z (incf q)) #| b |# (lambda (q) (< q (funcall q))))",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		file, err := syntax.Parse("fuzz.plan", []byte(src))
+		if err != nil || CheckNotAnnotated(file) != nil {
+			return
+		}
+		r, err := Plan(file, Options{Labels: labels.Options{Criteria: allCriteria, MCCMaxAtoms: 4}})
+		if err != nil {
+			t.Fatalf("%v\ninput %q", err, src)
+		}
+		if _, err := syntax.Parse("fuzz.plan", r.Source); err != nil {
+			t.Fatalf("output does not parse: %v\n%q", err, r.Source)
+		}
+		// Deterministic: the same input gives the same output.
+		r2, err := Plan(file, Options{Labels: labels.Options{Criteria: allCriteria, MCCMaxAtoms: 4}})
+		if err != nil || !bytes.Equal(r.Source, r2.Source) {
+			t.Fatalf("not deterministic: %v", err)
+		}
+		if len(r.Labels.Active()) > 0 {
+			if err := CheckNotAnnotated(r.File); err == nil {
+				t.Fatalf("annotated output not recognised as annotated:\n%s", r.Source)
+			}
+		} else if !bytes.Equal(r.Source, r.Normalized.Source) {
+			t.Fatalf("no labels, yet output differs from the normalized plan")
+		}
+	})
+}
