@@ -30,19 +30,27 @@ import (
 // The hash is fixed (no seed), so every worker, restart and resumed campaign
 // places counters identically.
 //
+// Byte 0 is not a counter. AFL++'s instrumentation runtime sets map[0] = 1
+// on every run ("write something into the bitmap so that our parent doesn't
+// give up on us"), and afl-showmap 4.04c reads map[0] == 1 as "the target
+// has coverage" and clears it before listing tuples. We follow suit: byte 0
+// is always 1, counter i lives at byte 1+i (so afl-showmap's tuple k is
+// counter k-1), and even a run whose counters are all zero shows AFL a
+// non-empty map instead of failing its "No instrumentation detected" check.
+//
 // Counts are written as they are: AFL applies its own hit-count buckets
 // (1, 2, 3, 4-7, ..., 128+) to the map after each run.
 type CoverageMap struct {
 	buf  []byte // the map itself (AFL's shared memory or a private buffer), len == size
 	n    int    // number of counters the Executor produces
-	fold bool   // true when n > len(buf)
+	fold bool   // true when 1+n > len(buf)
 }
 
 // NewCoverageMap lays out numCounters counters in mem, which is AFL's shared
 // memory segment (or a private buffer) and bounds the map size. It uses the
-// smallest multiple of 64 bytes that holds every counter, or, when mem is
-// too small, all of mem (rounded down to 64 bytes, at most 8 MiB) with
-// folding. The returned map never writes outside mem[:Size()].
+// smallest multiple of 64 bytes that holds byte 0 and every counter, or,
+// when mem is too small, all of mem (rounded down to 64 bytes, at most
+// 8 MiB) with folding. The returned map never writes outside mem[:Size()].
 func NewCoverageMap(mem []byte, numCounters int) (*CoverageMap, error) {
 	if numCounters < 0 {
 		return nil, fmt.Errorf("afl: negative counter count %d", numCounters)
@@ -52,8 +60,7 @@ func NewCoverageMap(mem []byte, numCounters int) (*CoverageMap, error) {
 	if capacity < mapAlign {
 		return nil, fmt.Errorf("afl: coverage map of %d bytes is smaller than %d", len(mem), mapAlign)
 	}
-	need := max(numCounters, 1)
-	need = (need + mapAlign - 1) / mapAlign * mapAlign
+	need := mapSizeFor(numCounters)
 	m := &CoverageMap{n: numCounters}
 	if need <= capacity {
 		m.buf = mem[:need]
@@ -68,8 +75,12 @@ func NewCoverageMap(mem []byte, numCounters int) (*CoverageMap, error) {
 // numCounters counters given a memory of unlimited size: the size to put in
 // AFL_MAP_SIZE when AFL must be told up front (AFL_SKIP_BIN_CHECK).
 func MapSizeFor(numCounters int) int {
-	need := max(numCounters, 1)
-	return min((need+mapAlign-1)/mapAlign*mapAlign, fsOptMaxMapSize)
+	return min(mapSizeFor(numCounters), fsOptMaxMapSize)
+}
+
+// mapSizeFor is byte 0 plus one byte per counter, rounded up to 64.
+func mapSizeFor(numCounters int) int {
+	return (1 + max(numCounters, 0) + mapAlign - 1) / mapAlign * mapAlign
 }
 
 // Size is the map size in bytes announced to AFL.
@@ -96,17 +107,19 @@ func (m *CoverageMap) Write(counters []uint8) error {
 	if !m.fold {
 		// Identity placement: one memmove, zeros included, then clear the
 		// alignment tail.
-		k := copy(m.buf, counters)
+		m.buf[0] = 1
+		k := 1 + copy(m.buf[1:], counters)
 		clear(m.buf[k:])
 		return nil
 	}
 	clear(m.buf)
-	size := uint64(len(m.buf))
+	m.buf[0] = 1
+	slots := uint64(len(m.buf) - 1)
 	for i, c := range counters {
 		if c == 0 {
 			continue
 		}
-		j := foldIndex(uint32(i), size)
+		j := 1 + foldIndex(uint32(i), slots)
 		if s := uint16(m.buf[j]) + uint16(c); s > 255 {
 			m.buf[j] = 255
 		} else {
@@ -116,7 +129,7 @@ func (m *CoverageMap) Write(counters []uint8) error {
 	return nil
 }
 
-// foldIndex maps counter i to a byte of a map of the given size: the
+// foldIndex maps counter i to one of size slots: the
 // murmur3 32-bit finalizer (a bijection with full avalanche, so neighbouring
 // counters land far apart) followed by Lemire's multiply-shift reduction to
 // [0, size), which is uniform without requiring a power-of-two size.

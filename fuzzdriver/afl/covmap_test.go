@@ -46,11 +46,20 @@ func TestCoverageMapIdentity(t *testing.T) {
 	if err := m.Write(c); err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Equal(mem[:100], c) {
-		t.Fatal("counter i must land at byte i")
+	if mem[0] != 1 {
+		t.Fatal("byte 0 must be 1, as AFL++'s runtime sets it")
 	}
-	if !bytes.Equal(mem[100:128], make([]byte, 28)) {
+	if !bytes.Equal(mem[1:101], c) {
+		t.Fatal("counter i must land at byte 1+i")
+	}
+	if !bytes.Equal(mem[101:128], make([]byte, 27)) {
 		t.Fatal("alignment tail not cleared")
+	}
+	if m2, _ := NewCoverageMap(mem, 127); m2.Size() != 128 {
+		t.Fatalf("127 counters + byte 0: size %d, want 128", m2.Size())
+	}
+	if m2, _ := NewCoverageMap(mem, 128); m2.Size() != 192 {
+		t.Fatalf("128 counters + byte 0: size %d, want 192", m2.Size())
 	}
 	if mem[128] != 0xee {
 		t.Fatal("wrote past Size()")
@@ -78,8 +87,11 @@ func TestCoverageMapFolds(t *testing.T) {
 	if err := m.Write(c); err != nil {
 		t.Fatal(err)
 	}
+	if mem[0] != 1 {
+		t.Fatal("byte 0 must be 1")
+	}
 	sum := 0
-	for _, b := range mem[:size] {
+	for _, b := range mem[1:size] {
 		sum += int(b)
 	}
 	if sum != n {
@@ -95,7 +107,7 @@ func TestCoverageMapFolds(t *testing.T) {
 	if err := m.Write(c); err != nil {
 		t.Fatal(err)
 	}
-	for i, b := range mem[:size] {
+	for i, b := range mem[1:size] {
 		if b != 0 && b != 255 {
 			t.Fatalf("byte %d = %d, want saturation at 255", i, b)
 		}
@@ -106,11 +118,11 @@ func TestCoverageMapFolds(t *testing.T) {
 	if err := m.Write(c); err != nil {
 		t.Fatal(err)
 	}
-	if mem[foldIndex(3, size)] != 2 {
+	if mem[1+foldIndex(3, size-1)] != 2 {
 		t.Fatal("counter 3 not at its folded index")
 	}
 	nz := 0
-	for _, b := range mem[:size] {
+	for _, b := range mem[1:size] {
 		if b != 0 {
 			nz++
 		}

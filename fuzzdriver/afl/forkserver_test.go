@@ -273,10 +273,10 @@ func TestForkServerProtocol(t *testing.T) {
 	checkMap := func(in []byte) {
 		t.Helper()
 		want, _ := expect(t, n, in)
-		if !bytes.Equal(f.shm[:n], want) {
-			t.Fatalf("map after %q:\n got %v\nwant %v", in, f.shm[:n], want)
+		if f.shm[0] != 1 || !bytes.Equal(f.shm[1:n+1], want) {
+			t.Fatalf("map after %q:\n got %v\nwant 1 then %v", in, f.shm[:n+1], want)
 		}
-		for i := n; i < mapSize; i++ {
+		for i := n + 1; i < mapSize; i++ {
 			if f.shm[i] != 0 {
 				t.Fatalf("map[%d] = %d in the alignment tail", i, f.shm[i])
 			}
@@ -387,8 +387,8 @@ func TestForkServerFileInput(t *testing.T) {
 		if crashed != signaled(st, syscall.SIGABRT) || (!crashed && st != 0) {
 			t.Fatalf("%q: status %#x, finding %v", in, uint32(st), crashed)
 		}
-		if !bytes.Equal(f.shm[:n], want) {
-			t.Fatalf("%q: map %v, want %v", in, f.shm[:n], want)
+		if !bytes.Equal(f.shm[1:n+1], want) {
+			t.Fatalf("%q: map %v, want %v", in, f.shm[1:n+1], want)
 		}
 	}
 }
@@ -427,7 +427,7 @@ func TestForkServerLargeMap(t *testing.T) {
 		if _, st := f.run(in, mapSize, 0); st != 0 {
 			t.Fatalf("status %#x", uint32(st))
 		}
-		if !bytes.Equal(f.shm[:n], want) {
+		if f.shm[0] != 1 || !bytes.Equal(f.shm[1:n+1], want) {
 			t.Fatal("identity placement: map differs from counters")
 		}
 	})
@@ -443,7 +443,7 @@ func TestForkServerLargeMap(t *testing.T) {
 			t.Fatalf("status %#x", uint32(st))
 		}
 		var gotSum, wantSum, gotNZ, wantNZ int
-		for _, c := range f.shm[:mapSize] {
+		for _, c := range f.shm[1:mapSize] {
 			gotSum += int(c)
 			if c != 0 {
 				gotNZ++
@@ -556,8 +556,8 @@ func TestStandalone(t *testing.T) {
 		t.Fatal(err)
 	}
 	want, _ := expect(t, synth.MinCounters, []byte("LaBe"))
-	if !bytes.Equal(mem[:len(want)], want) {
-		t.Fatalf("standalone map %v, want %v", mem[:len(want)], want)
+	if mem[0] != 1 || !bytes.Equal(mem[1:len(want)+1], want) {
+		t.Fatalf("standalone map %v, want 1 then %v", mem[:len(want)+1], want)
 	}
 }
 
