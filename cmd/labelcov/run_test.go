@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// execLabelcov runs the CLI in-process.
+func execLabelcov(args ...string) (code int, stdout, stderr string) {
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func tempPlan(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "p.plan")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRunHuman(t *testing.T) {
+	code, out, errs := execLabelcov("run", "../../testdata/plans/fib.plan", "--arg", "15")
+	if code != 0 || out != "=> 610\n" || errs != "" {
+		t.Errorf("code %d out %q err %q", code, out, errs)
+	}
+	// Plan output streams before the result line.
+	p := tempPlan(t, `(def-plan main (x) (print x) (format t "~a!~%" 'hi) (list x "s" 2.0))`)
+	code, out, _ = execLabelcov("run", p, "--arg", `(a "b" :c)`)
+	want := "(a \"b\" :c)\nhi!\n=> ((a \"b\" :c) \"s\" 2.0)\n"
+	if code != 0 || out != want {
+		t.Errorf("code %d out %q, want %q", code, out, want)
+	}
+}
+
+func TestRunFailureAndTimeoutExitZero(t *testing.T) {
+	p := tempPlan(t, "(def-plan main ()\n  (fail 'grasping-failure \"slipped\"))")
+	code, out, _ := execLabelcov("run", p)
+	if code != 0 || !strings.HasPrefix(out, "!! grasping-failure at "+p+":2:3: slipped") {
+		t.Errorf("code %d out %q", code, out)
+	}
+	p = tempPlan(t, "(def-plan main () (while t))")
+	code, out, _ = execLabelcov("run", p, "--max-steps", "100")
+	if code != 0 || !strings.HasPrefix(out, "!! timeout at ") {
+		t.Errorf("code %d out %q", code, out)
+	}
+}
+
+func TestRunJSON(t *testing.T) {
+	p := tempPlan(t, "(def-plan main (x)\n  (print x)\n  (when (> x 0) (fail 'navigation-failure \"blocked ~a\" x))\n  x)")
+	var rep struct {
+		Version int     `json:"version"`
+		Outcome string  `json:"outcome"`
+		Result  *string `json:"result"`
+		Failure *struct {
+			Kind, Message, Pos string
+		} `json:"failure"`
+		Steps    int64 `json:"steps"`
+		Coverage struct {
+			Instructions struct{ Covered, Total int } `json:"instructions"`
+			Branches     struct{ Covered, Total int } `json:"branches"`
+		} `json:"coverage"`
+		Output string `json:"output"`
+	}
+	decode := func(args ...string) {
+		t.Helper()
+		code, out, errs := execLabelcov(args...)
+		if code != 0 {
+			t.Fatalf("code %d: %s", code, errs)
+		}
+		rep.Failure, rep.Result = nil, nil
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v in %q", err, out)
+		}
+	}
+	decode("run", p, "--arg", "5", "--json")
+	if rep.Version != 1 || rep.Outcome != "failure" || rep.Result != nil || rep.Failure == nil ||
+		rep.Failure.Kind != "navigation-failure" || rep.Failure.Message != "blocked 5" ||
+		rep.Failure.Pos != p+":3:17" || rep.Output != "5\n" || rep.Steps == 0 {
+		t.Errorf("failure run: %+v %+v", rep, rep.Failure)
+	}
+	if rep.Coverage.Branches.Total != 2 || rep.Coverage.Branches.Covered != 1 {
+		t.Errorf("branches %+v", rep.Coverage.Branches)
+	}
+	decode("run", p, "--arg", "-1", "--json")
+	if rep.Outcome != "ok" || rep.Result == nil || *rep.Result != "-1" || rep.Failure != nil {
+		t.Errorf("ok run: %+v", rep)
+	}
+	if c := rep.Coverage.Instructions; c.Covered == 0 || c.Covered >= c.Total {
+		t.Errorf("instructions %+v: the fail branch should stay uncovered", c)
+	}
+}
+
+func TestRunPlanSelection(t *testing.T) {
+	two := tempPlan(t, "(def-plan pa () 'a)\n(def-plan pb () 'b)")
+	if code, _, errs := execLabelcov("run", two); code != 1 || !strings.Contains(errs, "--plan") {
+		t.Errorf("ambiguous: code %d err %q", code, errs)
+	}
+	if code, out, _ := execLabelcov("run", two, "--plan", "pb"); code != 0 || out != "=> b\n" {
+		t.Errorf("--plan b: code %d out %q", code, out)
+	}
+	if code, _, errs := execLabelcov("run", two, "--plan", "zz"); code != 1 || !strings.Contains(errs, "plans: pa, pb") {
+		t.Errorf("--plan zz: code %d err %q", code, errs)
+	}
+	withMain := tempPlan(t, "(def-plan pa () 'a)\n(def-plan main () 'm)")
+	if code, out, _ := execLabelcov("run", withMain); code != 0 || out != "=> m\n" {
+		t.Errorf("main: code %d out %q", code, out)
+	}
+	one := tempPlan(t, "(defun f () 1)\n(def-plan only () (f))")
+	if code, out, _ := execLabelcov("run", one); code != 0 || out != "=> 1\n" {
+		t.Errorf("only plan: code %d out %q", code, out)
+	}
+}
+
+func TestRunBadInput(t *testing.T) {
+	p := tempPlan(t, "(def-plan main (x)\n  (+ x y))")
+	code, _, errs := execLabelcov("run", p, "--arg", "1")
+	if code != 1 || !strings.Contains(errs, p+":2:8: undefined variable y") || !strings.Contains(errs, "       ^") {
+		t.Errorf("compile error: code %d err %q", code, errs)
+	}
+	ok := tempPlan(t, "(def-plan main (x) x)")
+	for _, args := range [][]string{
+		{"run", ok},                                   // missing --arg
+		{"run", ok, "--arg", "1", "--arg", "2"},       // too many
+		{"run", ok, "--arg", "(1"},                    // unreadable literal
+		{"run", ok, "--arg", "1", "--max-steps", "0"}, // bad budget
+		{"run", filepath.Join(t.TempDir(), "missing.plan")},
+		{"run"},
+	} {
+		if code, _, errs := execLabelcov(args...); code != 1 || errs == "" {
+			t.Errorf("%v: code %d err %q", args, code, errs)
+		}
+	}
+}
+
+func TestDisasmCommand(t *testing.T) {
+	code, out, _ := execLabelcov("disasm", "../../testdata/plans/fib.plan")
+	if code != 0 || !strings.Contains(out, "function fib (n)") || !strings.Contains(out, "JMPIFNOT") || !strings.Contains(out, "; fib") {
+		t.Errorf("code %d out %q", code, out)
+	}
+	p := tempPlan(t, "(def-plan main () (car))")
+	if code, _, errs := execLabelcov("disasm", p); code != 1 || !strings.Contains(errs, "car takes 1 argument") {
+		t.Errorf("bad plan: code %d err %q", code, errs)
+	}
+}
