@@ -284,11 +284,7 @@ func (s *State) parkArms(d *value.Designator, feats *[numFeatures]int, rec *Acti
 // objectDesignator describes object i for a plan: (an object (type T)
 // (name N)).
 func (s *State) objectDesignator(i int) value.Value {
-	o := &s.objs[i]
-	return value.FromDesignator(&value.Designator{Class: "object", Props: []value.Prop{
-		{Key: "type", Val: s.w.typeSyms[o.typ]},
-		{Key: "name", Val: s.syms[i]},
-	}})
+	return s.desigs[i]
 }
 
 // perceived describes object i as perception sees it: type, name, region
@@ -483,14 +479,14 @@ func (s *State) placeTarget(v value.Value) (region, col, row int, cell bool, f *
 func (s *State) fits(i, sf int, u, v float64) bool {
 	w := s.w
 	o := &s.objs[i]
-	hu, hv := footprintUV(&w.Types[o.typ], w.Orientations[o.orient])
+	hu, hv := w.half(o.typ, o.orient)
 	box := Rect{u - hu, v - hv, u + hu, v + hv}
 	for j := range s.objs {
 		q := &s.objs[j]
 		if j == i || q.surface != sf {
 			continue
 		}
-		qhu, qhv := footprintUV(&w.Types[q.typ], w.Orientations[q.orient])
+		qhu, qhv := w.half(q.typ, q.orient)
 		if box.overlaps(Rect{q.u - qhu, q.v - qhv, q.u + qhu, q.v + qhv}) {
 			return false
 		}
@@ -506,7 +502,7 @@ func (w *World) drift(o *objState, sf int, u, v float64) (float64, float64) {
 		return u, v
 	}
 	fu := &w.Furniture[w.Surfaces[sf].Furniture]
-	hu, hv := footprintUV(&w.Types[o.typ], w.Orientations[o.orient])
+	hu, hv := w.half(o.typ, o.orient)
 	if u-hu < m {
 		u -= dr
 	} else if fu.Width-(u+hu) < m {

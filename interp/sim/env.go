@@ -47,7 +47,7 @@ func (w *World) Names(env *Env) []string {
 func (w *World) footprint(o EnvObject) (surface int, box Rect) {
 	r := &w.Regions[o.Region]
 	u, v := r.Cell(o.Col, o.Row)
-	hu, hv := footprintUV(&w.Types[o.Type], w.Orientations[o.Orientation])
+	hu, hv := w.half(o.Type, o.Orientation)
 	return r.Surface, Rect{u - hu, v - hv, u + hu, v + hv}
 }
 

@@ -50,6 +50,9 @@ type State struct {
 	objs  []objState // current
 	names []string
 	syms  []value.Value // object names as symbols
+	// desigs are the objects' designators (an object (type T) (name N)),
+	// shared from the World: designators are immutable.
+	desigs []value.Value
 
 	x, y, yaw float64
 	loc       int // location index, -1 at a free pose
@@ -87,6 +90,7 @@ func (s *State) Reset(env *Env) {
 	s.init = s.init[:0]
 	s.names = s.names[:0]
 	s.syms = s.syms[:0]
+	s.desigs = s.desigs[:0]
 	var counts [64]int
 	for _, o := range env.Objects {
 		r := &w.Regions[o.Region]
@@ -105,6 +109,7 @@ func (s *State) Reset(env *Env) {
 		}
 		s.names = append(s.names, w.ObjectName(o.Type, k))
 		s.syms = append(s.syms, w.objectSymbol(o.Type, k))
+		s.desigs = append(s.desigs, w.objectDesignator(o.Type, k))
 	}
 	s.objs = append(s.objs[:0], s.init...)
 	s.loc = w.Robot.Start
@@ -241,7 +246,7 @@ func (s *State) visible(i int) bool {
 		}
 	}
 	t := &w.Types[o.typ]
-	hu, _ := footprintUV(t, w.Orientations[o.orient])
+	hu, _ := w.half(o.typ, o.orient)
 	ratio := w.Robot.OccludeRatio
 	for j := range s.objs {
 		q := &s.objs[j]
@@ -249,7 +254,7 @@ func (s *State) visible(i int) bool {
 			continue
 		}
 		qt := &w.Types[q.typ]
-		qhu, _ := footprintUV(qt, w.Orientations[q.orient])
+		qhu, _ := w.half(q.typ, q.orient)
 		cover := math.Min(o.u+hu, q.u+qhu) - math.Max(o.u-hu, q.u-qhu)
 		if cover >= ratio*2*hu-1e-9 && qt.Height >= ratio*t.Height-1e-9 {
 			return false

@@ -34,7 +34,11 @@ type World struct {
 	names [][]string
 	// Symbols of names, precomputed so that queries and perception do not
 	// allocate a Value per name.
-	nameSyms                                         [][]value.Value
+	nameSyms   [][]value.Value
+	nameDesigs [][]value.Value
+	// halfU/halfV[t*len(Orientations)+o] are the half extents of the
+	// footprint of type t at orientation o (see footprintUV).
+	halfU, halfV                                     []float64
 	typeSyms, regionSyms, locSyms, armSyms, surfSyms []value.Value
 	// bucketBase[i] is the index of the first bucket of Buckets[i].
 	bucketBase  []int
@@ -276,14 +280,46 @@ func (w *World) objectSymbol(t, k int) value.Value {
 	return value.Symbol(w.ObjectName(t, k))
 }
 
-func (w *World) makeSymbols() {
+// objectDesignator is (an object (type T) (name N)) for the (k+1)-th
+// object of type t.
+func (w *World) objectDesignator(t, k int) value.Value {
+	if k < len(w.nameDesigs[t]) {
+		return w.nameDesigs[t][k]
+	}
+	return newObjectDesignator(w.typeSyms[t], value.Symbol(w.ObjectName(t, k)))
+}
+
+func newObjectDesignator(typ, name value.Value) value.Value {
+	return value.FromDesignator(&value.Designator{Class: "object", Props: []value.Prop{
+		{Key: "type", Val: typ},
+		{Key: "name", Val: name},
+	}})
+}
+
+// half returns the footprint half extents of type t at orientation index o.
+func (w *World) half(t, o int) (hu, hv float64) {
+	i := t*len(w.Orientations) + o
+	return w.halfU[i], w.halfV[i]
+}
+
+// precompute fills the tables that keep per-run work free of string
+// formatting, trigonometry and allocation.
+func (w *World) precompute() {
 	w.nameSyms = make([][]value.Value, len(w.Types))
+	w.nameDesigs = make([][]value.Value, len(w.Types))
 	for t := range w.Types {
+		w.typeSyms = append(w.typeSyms, value.Symbol(w.Types[t].Name))
 		w.nameSyms[t] = make([]value.Value, len(w.names[t]))
+		w.nameDesigs[t] = make([]value.Value, len(w.names[t]))
 		for k, n := range w.names[t] {
 			w.nameSyms[t][k] = value.Symbol(n)
+			w.nameDesigs[t][k] = newObjectDesignator(w.typeSyms[t], w.nameSyms[t][k])
 		}
-		w.typeSyms = append(w.typeSyms, value.Symbol(w.Types[t].Name))
+		for _, deg := range w.Orientations {
+			hu, hv := footprintUV(&w.Types[t], deg)
+			w.halfU = append(w.halfU, hu)
+			w.halfV = append(w.halfV, hv)
+		}
 	}
 	for _, r := range w.Regions {
 		w.regionSyms = append(w.regionSyms, value.Symbol(r.Name))

@@ -734,7 +734,7 @@ func (p *worldParser) finish() error {
 			w.names[t][k] = w.Types[t].Name + "-" + strconv.Itoa(k+1)
 		}
 	}
-	w.makeSymbols()
+	w.precompute()
 	w.bucketBase = make([]int, len(w.Buckets))
 	w.totalBucket = 0
 	for i := range w.Buckets {
