@@ -128,7 +128,7 @@ func isTrue(n syntax.Node) bool { v, ok := truth(n); return ok && v }
 
 func (e *enumerator) visit(n syntax.Node) {
 	l, ok := n.(*syntax.List)
-	if !ok {
+	if !ok || len(l.Elems) == 0 {
 		return
 	}
 	original := e.res.Origin(l) != nil
