@@ -43,7 +43,7 @@ const (
 )
 
 // distinguished gives, for special forms, how many arguments after the head
-// stay on the first line; the rest is a body indented by 2.
+// stay on the first line; the rest is a body indented by 2. Read-only.
 var distinguished = map[string]int{
 	"defun": 2, "def-plan": 2, "def-check": 2, "def-policy": 2, "defmacro": 2,
 	"lambda": 1, "let": 1, "let*": 1,
