@@ -222,7 +222,7 @@ func coreImpls() map[string]builtinFn {
 				for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 					r[i], r[j] = r[j], r[i]
 				}
-				if f := m.alloc(1); f != nil {
+				if f := m.allocString(len(x.Str())); f != nil {
 					return value.Nil, f
 				}
 				return value.String(string(r)), nil
@@ -302,7 +302,7 @@ func coreImpls() map[string]builtinFn {
 				}
 				return value.Nil, nil
 			case value.KNil:
-				if f := m.alloc(1); f != nil {
+				if f := m.allocString(len(s)); f != nil {
 					return value.Nil, f
 				}
 				return value.String(s), nil
@@ -341,6 +341,9 @@ func coreImpls() map[string]builtinFn {
 			kind := a[0]
 			if kind.Kind() != value.KSymbol && kind.Kind() != value.KKeyword {
 				return value.Nil, typeError("fail", "a failure kind (symbol)", kind)
+			}
+			if !Catchable(kind.Str()) {
+				return value.Nil, Fail("type-error", "fail: %s is reserved for the VM and cannot be signalled", kind.Str())
 			}
 			msg := ""
 			if len(a) > 1 {

@@ -96,3 +96,14 @@ func TestRuntimeErrorPosition(t *testing.T) {
 		t.Errorf("message %q does not name the dividend", r.Failure.Message)
 	}
 }
+
+func TestTimeoutKindNotCatchableByName(t *testing.T) {
+	r, _, _ := runMain(t, "(def-plan main () (with-failure-handling ((timeout (f) 'caught)) (while t)))", Config{MaxSteps: 300})
+	if r.Outcome != OutcomeTimeout {
+		t.Errorf("got %s %v", r.Outcome, r.Value)
+	}
+	r, _, _ = runMain(t, "(def-plan main () (with-failure-handling ((timeout (f) 'caught)) (fail 'timeout)))", Config{MaxSteps: 300})
+	if r.Outcome != OutcomeFailure || r.Failure.Kind != "type-error" {
+		t.Errorf("a plan signalling timeout: got %s %+v", r.Outcome, r.Failure)
+	}
+}

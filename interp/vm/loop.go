@@ -6,8 +6,26 @@ import (
 )
 
 // exec calls fn with args and runs until it returns or an unhandled
-// failure, timeout or cancellation ends the run.
+// failure, timeout or cancellation ends the run. It may be entered again
+// from a builtin or host (nested Call): it then works on the frames,
+// handlers and stack above the caller's, and leaves them as it found them.
 func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result {
+	fb, hb := len(m.frames), len(m.handlers)
+	base := 0
+	if m.nesting > 0 {
+		base = m.sp // above the caller's operands
+	}
+	m.nesting++
+	r := m.loop(fn, cl, args, base, hb)
+	m.nesting--
+	m.frames = m.frames[:fb]
+	m.handlers = m.handlers[:hb]
+	return r
+}
+
+// loop is the dispatch loop of exec. The new frame starts at stack slot
+// base; hb is the first handler record that belongs to this exec.
+func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, hb int) Result {
 	p := m.prog
 	if fn == nil || fn.Index < 0 || fn.Index >= len(p.Funcs) || p.Funcs[fn.Index] != fn {
 		return m.funcFailure(nil, "undefined-function", "the function is not part of this program")
@@ -18,13 +36,14 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 	if len(args) != fn.NumParams() {
 		return m.funcFailure(fn, "arity-error", "%s takes %d argument%s, called with %d", fn.Name, fn.NumParams(), plural(fn.NumParams()), len(args))
 	}
-	m.frames = m.frames[:0]
-	m.handlers = m.handlers[:0]
-	if need := fn.NumLocals + fn.MaxStack + 1; need > len(m.stack) {
+	if len(m.frames) >= m.cfg.MaxDepth {
+		return m.funcFailure(fn, "stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
+	}
+	if need := base + fn.NumLocals + fn.MaxStack + 1; need > len(m.stack) {
 		m.grow(need)
 	}
-	copy(m.stack, args)
-	m.frames = append(m.frames, frame{cl: cl, fp: 0, ret: 0, retpc: -1})
+	copy(m.stack[base:], args)
+	m.frames = append(m.frames, frame{cl: cl, fp: base, ret: base, retpc: -1})
 
 	// Registers, kept in locals for speed and written back to m only
 	// where something else needs them.
@@ -36,9 +55,9 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 		funcs    = p.Funcs
 		stack    = m.stack
 		cells    = m.cells
-		fr       = &m.frames[0]
-		fp       = 0
-		sp       = fn.NumLocals
+		fr       = &m.frames[len(m.frames)-1]
+		fp       = base
+		sp       = base + fn.NumLocals
 		pc       = fn.Entry
 		steps    = m.steps
 		check    = m.nextCheck(steps)
@@ -219,7 +238,13 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 			pc = callee.Entry
 		case compile.CALLB:
 			n := int(in.b)
+			m.sp, m.steps = sp, steps
 			v, err := m.core[in.a](m, stack[sp-n:sp])
+			if in.a == m.performID {
+				// perform runs the host, which may Call plan code.
+				stack, cells, fr = m.stack, m.cells, &m.frames[len(m.frames)-1]
+				steps, check = m.steps, m.nextCheck(m.steps)
+			}
 			if err != nil {
 				f = asFailure(err)
 				goto fail
@@ -238,7 +263,12 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 				f = arityFailure(b.Name, b.MinArgs, b.MaxArgs, n)
 				goto fail
 			}
+			m.sp, m.steps = sp, steps
 			v, err := b.Fn(m, stack[sp-n:sp])
+			// The builtin may have run plan code (a nested Call), which
+			// can grow the stack and the frame array and take steps.
+			stack, cells, fr = m.stack, m.cells, &m.frames[len(m.frames)-1]
+			steps, check = m.steps, m.nextCheck(m.steps)
 			if err != nil {
 				f = asFailure(err)
 				goto fail
@@ -266,7 +296,10 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 					callee = uf
 					break
 				}
+				m.sp, m.steps = sp, steps
 				v, ff := m.callNamed(name, stack[sp-n:sp])
+				stack, cells, fr = m.stack, m.cells, &m.frames[len(m.frames)-1]
+				steps, check = m.steps, m.nextCheck(m.steps)
 				if ff != nil {
 					f = ff
 					goto fail
@@ -534,9 +567,15 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 		// A failure: find the newest handler whose clause kinds match,
 		// unwind to it and run the clause with the failure value pushed.
 		m.fill(f, pc-1)
+		if !Catchable(f.Kind) {
+			// A budget or cancellation reported by a nested Call through
+			// a host: it ends this run the same way.
+			m.steps = steps
+			return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps}
+		}
 		{
 			handled := false
-			for !handled && len(m.handlers) > 0 {
+			for !handled && len(m.handlers) > hb {
 				h := m.handlers[len(m.handlers)-1]
 				m.handlers = m.handlers[:len(m.handlers)-1]
 				for _, c := range p.Handlers[h.site].Clauses {

@@ -70,6 +70,7 @@ func TestAllocationLimit(t *testing.T) {
 		"(while t (an action (type x)))",
 		"(while t (lambda () 1))",
 		"(let ((s \"\")) (while t (setq s (format nil \"~a\" s))))",
+		"(let ((s \"ab\")) (dotimes (i 40) (setq s (format nil \"~a~a\" s s))))",
 		"(let ((l '(1 2 3))) (while t (setq l (append l '(4)))))",
 	} {
 		r, _, _ := runMain(t, "(def-plan main () "+expr+")", Config{MaxAlloc: 1000, MaxSteps: 1_000_000})
@@ -318,5 +319,55 @@ func TestDeterministic(t *testing.T) {
 	r2, o2, m2 := runMain(t, src, Config{})
 	if r1.Steps != r2.Steps || o1 != o2 || string(m1.Counters()) != string(m2.Counters()) {
 		t.Error("two identical runs differ")
+	}
+}
+
+// policyHost calls a plan function (a policy) from Perform, as a simulator
+// checking policies before each action would.
+type policyHost struct{ policy string }
+
+func (h *policyHost) Perform(m *Machine, d *value.Designator) (value.Value, error) {
+	fn := m.Program().Func(h.policy)
+	r := m.Call(context.Background(), fn, []value.Value{value.FromDesignator(d)})
+	switch r.Outcome {
+	case OutcomeOK:
+		if r.Value.IsNil() {
+			return value.Nil, Fail("policy-violation", "%s forbids %s", h.policy, value.FromDesignator(d))
+		}
+		return r.Value, nil
+	case OutcomeFailure:
+		return value.Nil, Fail("policy-error", "%s failed: %s", h.policy, r.Failure.Kind)
+	}
+	return value.Nil, r.Failure
+}
+
+func TestNestedCallFromHost(t *testing.T) {
+	src := `(defun deep (n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))
+(def-policy allowed (d)
+  (when (eq (desig-prop d 'type) 'explode) (car 1))
+  (with-failure-handling ((failure (f) nil))
+    (when (eq (desig-prop d 'type) 'bad) (fail 'nope))
+    (list 'ok (deep 50) (desig-prop d 'type))))
+(def-plan main ()
+  (list 1 2
+        (perform (an action (type go)))
+        (with-failure-handling ((policy-violation (f) (list 'blocked (deep 30))))
+          (list 3 (perform (an action (type bad)))))
+        (ignore-errors (perform (an action (type explode))))
+        (deep 10)))`
+	r, _, m := runMain(t, src, Config{Host: &policyHost{policy: "allowed"}})
+	want := "(1 2 (ok 50 go) (blocked 30) nil 10)"
+	if r.Outcome != OutcomeOK || r.Value.String() != want {
+		t.Fatalf("got %s %v %+v, want %s", r.Outcome, r.Value, r.Failure, want)
+	}
+	if len(m.frames) != 0 || len(m.handlers) != 0 || m.nesting != 0 {
+		t.Errorf("state left behind: %d frames, %d handlers, nesting %d", len(m.frames), len(m.handlers), m.nesting)
+	}
+	// A nested call shares the step budget.
+	loop := `(def-policy allowed (d) (while t))
+(def-plan main () (perform (an action (type go))) 'after)`
+	r, _, _ = runMain(t, loop, Config{Host: &policyHost{policy: "allowed"}, MaxSteps: 5000})
+	if r.Outcome != OutcomeTimeout || r.Steps > 5000 {
+		t.Errorf("nested loop: got %s after %d steps", r.Outcome, r.Steps)
 	}
 }

@@ -14,8 +14,9 @@ import (
 const (
 	DefaultMaxSteps = 10_000_000
 	DefaultMaxDepth = 10_000
-	// DefaultMaxAlloc bounds conses, strings, designators, closures and
-	// cells made in one run: about 100 MB of heap at worst.
+	// DefaultMaxAlloc bounds conses, designators, closures, cells and
+	// strings (one unit per 16 bytes) made in one run: on the order of
+	// 100 MB of heap at worst.
 	DefaultMaxAlloc = 2_000_000
 	// pollEvery is how many steps run between context polls.
 	pollEvery = 1 << 14
@@ -86,6 +87,14 @@ type Machine struct {
 	steps, maxSteps int64
 	allocs          int64
 	ctx             context.Context
+
+	// Reentrancy: a builtin or host may Call plan functions (checks,
+	// policies) while a run is in progress. nesting counts active execs;
+	// sp is the caller's stack top, published before each builtin call,
+	// so a nested exec works above it.
+	nesting   int
+	sp        int
+	performID int32 // core builtin id of perform
 }
 
 type instr struct {
@@ -152,6 +161,8 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 		m.extBy[b.Name] = b
 	}
 	m.core = coreTable()
+	id, _ := compile.CoreBuiltin("perform")
+	m.performID = int32(id)
 	m.ext = make([]*Builtin, len(p.Externals))
 	for i, name := range p.Externals {
 		m.ext[i] = m.extBy[name] // nil: undefined-function when called
@@ -191,6 +202,11 @@ func (m *Machine) Alloc(n int) error {
 	return nil
 }
 
+// allocString charges a string of n bytes: one object per 16 bytes, so
+// that doubling a string in a loop meets the budget long before it
+// exhausts the host's memory.
+func (m *Machine) allocString(n int) *Failure { return m.alloc(1 + int64(n)/16) }
+
 func (m *Machine) alloc(n int64) *Failure {
 	m.allocs += n
 	if m.allocs > m.cfg.MaxAlloc {
@@ -211,7 +227,12 @@ func (m *Machine) Global(name string) (value.Value, bool) {
 
 // Run resets the globals (runs the defparameter initialisers) and calls fn
 // with args. Steps, allocations and call depth are budgeted per Run.
+//
+// Run must not be called from a builtin or host during a run (use Call).
 func (m *Machine) Run(ctx context.Context, fn *compile.Func, args []value.Value) Result {
+	if m.nesting > 0 {
+		return m.funcFailure(fn, "error", "Run called during a run; builtins and hosts must use Call")
+	}
 	m.begin(ctx)
 	clear(m.globals)
 	clear(m.gset)
@@ -222,13 +243,22 @@ func (m *Machine) Run(ctx context.Context, fn *compile.Func, args []value.Value)
 	return m.exec(fn, nil, args)
 }
 
-// Call calls fn without resetting globals (for checks after a run).
+// Call calls fn without resetting globals: for checks after a run, and for
+// builtins and hosts that evaluate plan functions (policies) during a run.
+// A nested Call shares the run's step and allocation budgets and context
+// (ctx is then ignored); failures it does not handle are returned in its
+// Result and never reach the handlers of the outer run.
 func (m *Machine) Call(ctx context.Context, fn *compile.Func, args []value.Value) Result {
-	m.begin(ctx)
+	if m.nesting == 0 {
+		m.begin(ctx)
+	}
 	return m.exec(fn, nil, args)
 }
 
 func (m *Machine) begin(ctx context.Context) {
+	m.frames = m.frames[:0]
+	m.handlers = m.handlers[:0]
+	m.sp = 0
 	if ctx == nil {
 		ctx = context.Background()
 	}
