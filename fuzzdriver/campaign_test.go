@@ -5,6 +5,8 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"regexp"
+	"sync"
 	"testing"
 	"time"
 )
@@ -226,4 +228,56 @@ func TestBrokenTargetStopsWithError(t *testing.T) {
 	if _, err := (Campaign{}).Run(context.Background()); err == nil {
 		t.Fatal("nil NewTarget accepted")
 	}
+}
+
+// Progress lines look like go test -fuzz's, and the coverage callback sees
+// every kept input exactly once.
+func TestProgressAndCoverageCallback(t *testing.T) {
+	var progress syncBuffer
+	var seen [][]byte
+	c := mazeCampaign("LABELCOV-IS-A-LONG-MAZE", 0, 1, 0)
+	c.Budget = 300 * time.Millisecond
+	c.StatsInterval = 10 * time.Millisecond
+	c.ProgressInterval = 50 * time.Millisecond
+	c.Progress = &progress
+	c.Coverage = func(s Snapshot) map[string]Figure {
+		seen = append(seen, s.New...)
+		return map[string]Figure{"branches": {Covered: len(seen), Total: 99}}
+	}
+	sum, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := regexp.MustCompile(`(?m)^fuzz: elapsed: \d+s, execs: \d+ \(\d+/sec\), corpus: \d+ \(\d+ new\), features: \d+, branches: \d+/99, findings: 0$`).FindAllString(progress.String(), -1)
+	if len(lines) < 2 {
+		t.Fatalf("%d status lines in:\n%s", len(lines), progress.String())
+	}
+	if len(seen) != sum.Corpus {
+		t.Fatalf("callback saw %d new inputs, corpus has %d", len(seen), sum.Corpus)
+	}
+	for i := range seen {
+		if !bytes.Equal(seen[i], sum.Inputs[i]) {
+			t.Fatalf("input %d seen as %q, queue has %q", i, seen[i], sum.Inputs[i])
+		}
+	}
+	if sum.Coverage["branches"] != (Figure{Covered: sum.Corpus, Total: 99}) {
+		t.Fatalf("summary coverage %v", sum.Coverage)
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

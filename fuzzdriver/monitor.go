@@ -25,13 +25,15 @@ func (e *engine) monitor(ctx context.Context, done <-chan struct{}) {
 		case now := <-tick.C:
 			s := e.sample(now)
 			ticks++
-			if e.c.Progress != nil && now.Sub(lastProgress) >= e.c.ProgressInterval {
+			// Ticks jitter; half a tick of slack keeps "every 3s" at 3s, not 4s.
+			slack := e.c.StatsInterval / 2
+			if e.c.Progress != nil && now.Sub(lastProgress) >= e.c.ProgressInterval-slack {
 				lastProgress = now
 				e.outMu.Lock()
 				writeProgress(e.c.Progress, s, e.addedCount())
 				e.outMu.Unlock()
 			}
-			if now.Sub(lastSync) >= e.c.SyncInterval {
+			if now.Sub(lastSync) >= e.c.SyncInterval-slack {
 				lastSync = now
 				e.syncDue.Store(true)
 			}
