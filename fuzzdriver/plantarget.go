@@ -3,6 +3,7 @@ package fuzzdriver
 import (
 	"context"
 	"fmt"
+	"os"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
@@ -50,6 +51,17 @@ func (t *PlanTarget) Counters() []uint8 { return t.Runner.Counters() }
 // fresh storage, so workers may share it.
 func EnvObjects(w *sim.World, maxObjects int) ObjectCount {
 	return func(input []byte) int { return len(w.DecodeEnv(input, maxObjects).Objects) }
+}
+
+// EnvBeside returns a Campaign.SaveFinding hook that writes the finding's
+// environment in the readable .env format to path+".env", next to the bytes.
+func EnvBeside(w *sim.World, maxObjects int) func(path string, input []byte, rec FindingRecord) error {
+	return func(path string, input []byte, _ FindingRecord) error {
+		if err := os.WriteFile(path+".env", w.FormatEnv(w.DecodeEnv(input, maxObjects)), 0o644); err != nil {
+			return fmt.Errorf("fuzzdriver: %w", err)
+		}
+		return nil
+	}
 }
 
 // appendVMFinding adds the finding of an unhandled failure or a timeout.

@@ -36,9 +36,7 @@ func planCampaign(t testing.TB, runs int64) (Campaign, *sim.World) {
 func TestPlanTargetCampaign(t *testing.T) {
 	c, world := planCampaign(t, 3000)
 	c.Out = t.TempDir()
-	c.SaveFinding = func(path string, input []byte, _ FindingRecord) error {
-		return os.WriteFile(path+".env", world.FormatEnv(world.DecodeEnv(input, 6)), 0o644)
-	}
+	c.SaveFinding = EnvBeside(world, 6)
 	sum, err := c.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -61,8 +59,11 @@ func TestPlanTargetCampaign(t *testing.T) {
 		if f.Original.Less(f.Size) {
 			t.Errorf("%s: minimized %+v larger than original %+v", f.Key, f.Size, f.Original)
 		}
-		if _, err := os.Stat(f.Input + ".env"); err != nil {
-			t.Errorf("%s: no .env beside %s", f.Key, filepath.Base(f.Input))
+		env, err := world.LoadEnv(f.Input + ".env")
+		if err != nil {
+			t.Errorf("%s: .env beside %s: %v", f.Key, filepath.Base(f.Input), err)
+		} else if len(env.Objects) != f.Size.Objects {
+			t.Errorf("%s: .env has %d objects, saved input %d", f.Key, len(env.Objects), f.Size.Objects)
 		}
 		t.Logf("%s after %d execs: %d objects, %d bytes (from %d objects)", f.Key, f.Execs, f.Size.Objects, f.Size.Bytes, f.Original.Objects)
 	}
