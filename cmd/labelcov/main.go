@@ -52,6 +52,9 @@ the inputs that cover them.`,
 		newRunCmd(),
 		newFmtCmd(),
 		newDisasmCmd(),
+		newLabelsCmd(),
+		newAnnotateCmd(),
+		newEnvCmd(),
 	} {
 		root.AddCommand(c)
 	}
