@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // A system loads one workload (the base name of a file in testdata/) and
@@ -66,18 +67,14 @@ func benchWorkload(b *testing.B, w workload) {
 			run := load(b, s, w)
 			check(b, s, w, run) // once untimed: a fast wrong answer is worthless
 			b.ReportAllocs()
-			cpu0, cpuOK := processCPU()
+			cpu := startCPU()
 			for b.Loop() {
 				got, err := run()
 				if err != nil || got != w.want {
 					b.Fatalf("%s/%s: got %d, %v; want %d", w.name, s.name, got, err, w.want)
 				}
 			}
-			// CPU time per op is far less disturbed than wall time when
-			// other processes compete for the cores (a shared machine).
-			if cpu1, ok := processCPU(); ok && cpuOK && b.N > 0 {
-				b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
-			}
+			cpu.report(b)
 		})
 	}
 }
@@ -92,6 +89,28 @@ func TestWorkloads(t *testing.T) {
 				check(t, s, w, load(t, s, w))
 			})
 		}
+	}
+}
+
+// cpuMeter measures the process CPU time of a benchmark loop. CPU time per
+// op is far less disturbed than wall time when other processes compete for
+// the cores (a shared machine); it includes the garbage collector's
+// background work, so allocation-heavy systems pay for it.
+type cpuMeter struct {
+	t0 time.Duration
+	ok bool
+}
+
+// startCPU starts a meter; call it just before the b.Loop loop.
+func startCPU() cpuMeter {
+	t0, ok := processCPU()
+	return cpuMeter{t0, ok}
+}
+
+// report adds cpu-ns/op for the loop that just ended.
+func (c cpuMeter) report(b *testing.B) {
+	if t1, ok := processCPU(); ok && c.ok && b.N > 0 {
+		b.ReportMetric(float64(t1-c.t0)/float64(b.N), "cpu-ns/op")
 	}
 }
 
