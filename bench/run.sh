@@ -40,4 +40,10 @@ while [ "$i" -le "$COUNT" ]; do
 	"$BIN" -test.run '^$' -test.bench . -test.count 1 "$@" >>"$OUT"
 	i=$((i + 1))
 done
-"$BENCHSTAT" -col /system "$OUT"
+# Peers side by side: one column per system, ratios against the first.
+"$BENCHSTAT" -col /system -filter '-.name:Warehouse' "$OUT"
+# The simulator benchmark (labelcov only): annotated against original.
+if grep -q '^BenchmarkWarehouse/' "$OUT"; then
+	echo
+	"$BENCHSTAT" -col /variant -filter '.name:Warehouse' "$OUT"
+fi
