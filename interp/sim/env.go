@@ -164,6 +164,26 @@ func (w *World) EncodeEnv(env *Env) ([]byte, error) {
 	return out, nil
 }
 
+// ReadEnv loads the start environment of a run from a .env file
+// (envPath) or from fuzzer bytes (bytesPath, decoded with maxObjects); with
+// neither it is the empty environment. It is what `labelcov run --env |
+// --bytes` needs.
+func (w *World) ReadEnv(envPath, bytesPath string, maxObjects int) (*Env, error) {
+	switch {
+	case envPath != "" && bytesPath != "":
+		return nil, fmt.Errorf("give an environment either as a .env file or as bytes, not both")
+	case envPath != "":
+		return w.LoadEnv(envPath)
+	case bytesPath != "":
+		data, err := os.ReadFile(bytesPath)
+		if err != nil {
+			return nil, fmt.Errorf("reading environment bytes: %w", err)
+		}
+		return w.DecodeEnv(data, maxObjects), nil
+	}
+	return &Env{}, nil
+}
+
 // LoadEnv reads a .env file.
 func (w *World) LoadEnv(path string) (*Env, error) {
 	src, err := os.ReadFile(path)

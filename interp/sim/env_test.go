@@ -180,3 +180,27 @@ func TestEnvErrors(t *testing.T) {
 		t.Error("encoding an out-of-range type succeeded")
 	}
 }
+
+func TestReadEnv(t *testing.T) {
+	w := loadWorld(t, "warehouse")
+	a, err := w.ReadEnv("../../testdata/envs/warehouse-three.env", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := w.ReadEnv("", "../../testdata/envs/warehouse-three.bin", 0)
+	if err != nil || !reflect.DeepEqual(a, b) {
+		t.Errorf(".env and .bin differ: %v %+v %+v", err, a, b)
+	}
+	if c, err := w.ReadEnv("", "../../testdata/envs/warehouse-three.bin", 2); err != nil || len(c.Objects) != 2 {
+		t.Errorf("cap 2: %v %+v", err, c)
+	}
+	if e, err := w.ReadEnv("", "", 0); err != nil || len(e.Objects) != 0 {
+		t.Errorf("no environment: %v %+v", err, e)
+	}
+	if _, err := w.ReadEnv("x.env", "x.bin", 0); err == nil {
+		t.Error("both accepted")
+	}
+	if _, err := w.ReadEnv("", "missing.bin", 0); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+}

@@ -38,7 +38,7 @@ func TestBundledWorlds(t *testing.T) {
 		t.Errorf("last bucket = %q", got)
 	}
 	k := loadWorld(t, "kitchen")
-	if k.NumBuckets() != 47 || k.BytesPerObject() != 2 || len(k.Furniture) != 3 {
+	if k.NumBuckets() != 51 || k.BytesPerObject() != 2 || len(k.Furniture) != 3 {
 		t.Errorf("kitchen: %d buckets, %d bytes, %d furniture", k.NumBuckets(), k.BytesPerObject(), len(k.Furniture))
 	}
 }

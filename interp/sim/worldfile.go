@@ -9,6 +9,9 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
+// MaxCells bounds the number of cells of a region.
+const MaxCells = 1 << 16
+
 // LoadWorld reads and parses the world file at path.
 func LoadWorld(path string) (*World, error) {
 	src, err := os.ReadFile(path)
@@ -597,8 +600,10 @@ func (p *worldParser) region(l *syntax.List) error {
 			if err != nil {
 				return err
 			}
-			if c < 1 || rw < 1 || c > 4096 || rw > 4096 {
-				return p.errf(kl, "grid dimensions must be between 1 and 4096")
+			// The cap keeps every per-cell search (placing without a
+			// cell) cheap, whatever the world file says.
+			if c < 1 || rw < 1 || c*rw > MaxCells {
+				return p.errf(kl, "a grid needs 1 to %d cells, got %d x %d", MaxCells, c, rw)
 			}
 			r.Cols, r.Rows = c, rw
 		case "area":
