@@ -141,13 +141,10 @@ func (c *compiler) compileFile() error {
 	for _, t := range tops {
 		t := t
 		err := c.compileTop(t.fn, func(fs *fstate) error {
-			for i, p := range t.params {
-				b := fs.bind(p)
-				if b.slot != i {
-					panic("compile: parameter slot mismatch") // internal invariant
-				}
-				if b.cell {
-					fs.emit(MAKECELL, int32(i), 0, p.Start)
+			// Parameters take slots 0..n-1, where the caller put them.
+			for _, p := range t.params {
+				if b := fs.bind(p); b.cell {
+					fs.emit(MAKECELL, int32(b.slot), 0, p.Start)
 				}
 			}
 			return fs.body(t.body, t.list)

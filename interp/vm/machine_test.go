@@ -371,3 +371,27 @@ func TestNestedCallFromHost(t *testing.T) {
 		t.Errorf("nested loop: got %s after %d steps", r.Outcome, r.Steps)
 	}
 }
+
+func TestLines(t *testing.T) {
+	src := "(def-plan main (x)\n  (if (> x 0)\n      'pos\n      'neg))"
+	r, _, m := runMain(t, src, Config{}, value.Int(1))
+	if r.Outcome != OutcomeOK {
+		t.Fatal(r.Failure)
+	}
+	lines := Lines(m.Program(), m.Counters())
+	byLine := map[int]LineCoverage{}
+	for _, lc := range lines {
+		byLine[lc.Line] = lc
+	}
+	if l2 := byLine[2]; l2.Branches != 2 || l2.BranchCovered != 1 || l2.InstrCovered != l2.Instructions {
+		t.Errorf("line 2: %+v", l2)
+	}
+	if l3, l4 := byLine[3], byLine[4]; l3.InstrCovered != 1 || l4.InstrCovered != 0 || l4.Instructions != 1 {
+		t.Errorf("then line %+v, else line %+v", l3, l4)
+	}
+	for i := 1; i < len(lines); i++ {
+		if lines[i-1].Line >= lines[i].Line {
+			t.Fatal("lines not sorted")
+		}
+	}
+}
