@@ -78,6 +78,9 @@ func checkProgram(t *testing.T, p *Program) {
 			}
 		}
 	}
+	if err := verifyStack(p); err != nil {
+		t.Fatal(err)
+	}
 	for i, h := range p.Handlers {
 		for _, c := range h.Clauses {
 			if c.PC < 0 || c.PC >= n {

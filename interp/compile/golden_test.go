@@ -41,6 +41,9 @@ func TestDisasmGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if err := verifyStack(p); err != nil {
+				t.Fatal(err)
+			}
 			var got bytes.Buffer
 			if err := p.Disasm(&got); err != nil {
 				t.Fatal(err)
