@@ -19,6 +19,9 @@ type ActionRecord struct {
 	Result  string `json:"result,omitempty"`
 	Outcome string `json:"outcome"`
 	Message string `json:"message,omitempty"`
+	// Violations are the categories def-policy functions returned right
+	// after this action.
+	Violations []string `json:"violations,omitempty"`
 }
 
 // String renders r on one line: "picking-up arm=left object=milk-1 -> ok".
@@ -46,6 +49,10 @@ func (r *ActionRecord) String() string {
 		b = append(b, " ("...)
 		b = append(b, r.Message...)
 		b = append(b, ')')
+	}
+	for _, v := range r.Violations {
+		b = append(b, " !"...)
+		b = append(b, v...)
 	}
 	return string(b)
 }

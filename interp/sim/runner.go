@@ -27,25 +27,28 @@ type Options struct {
 // once, then Run per environment. Fuzzers and the CLI share it. A Runner is
 // not safe for concurrent use; make one per goroutine.
 type Runner struct {
-	prog   *compile.Program
-	world  *World
-	plan   *compile.Func
-	checks []*compile.Func
-	m      *vm.Machine
-	state  *State
-	opts   Options
-	env    Env // reused by RunBytes
-	res    Result
+	prog     *compile.Program
+	world    *World
+	plan     *compile.Func
+	checks   []*compile.Func
+	policies []*compile.Func
+	m        *vm.Machine
+	state    *State
+	opts     Options
+	env      Env // reused by RunBytes
+	res      Result
 }
 
 // Result is one run. Its slices belong to the Runner and are overwritten by
 // the next run; call Clone to keep them.
 type Result struct {
 	VM vm.Result
-	// Errors are the categories the def-check functions returned, in check
-	// order (a check returning nil adds nothing).
+	// Errors are the error categories found: those the def-policy
+	// functions returned during the run, then those the def-check functions
+	// returned after it, each category once, in order of discovery.
 	Errors []string
-	// CheckErrors are checks that did not return normally.
+	// CheckErrors are checks and policies that did not return normally
+	// (each at most once per run).
 	CheckErrors []CheckError
 	// Actions is the trace: one record per performed action.
 	Actions []ActionRecord
@@ -55,7 +58,8 @@ type Result struct {
 	Covered int
 }
 
-// CheckError is a def-check that failed or timed out instead of returning.
+// CheckError is a def-check or def-policy that failed or timed out
+// instead of returning.
 type CheckError struct {
 	Check   string `json:"check"`
 	Kind    string `json:"kind"`
@@ -128,18 +132,73 @@ func NewRunner(p *compile.Program, w *World, opts Options) (*Runner, error) {
 	if len(opts.Args) != plan.NumParams() {
 		return nil, fmt.Errorf("plan %s takes %d argument(s), got %d", plan.Name, plan.NumParams(), len(opts.Args))
 	}
-	for _, c := range p.Checks() {
+	for _, c := range append(p.Checks(), p.Policies()...) {
 		if c.NumParams() != 0 {
-			return nil, fmt.Errorf("def-check %s must take no arguments", c.Name)
+			return nil, fmt.Errorf("%s %s must take no arguments", c.Kind, c.Name)
 		}
 	}
 	s := NewState(w)
+	r := &Runner{prog: p, world: w, plan: plan, checks: p.Checks(), policies: p.Policies(), state: s, opts: opts}
 	builtins := append(s.Builtins(), opts.Builtins...)
-	m, err := vm.New(p, vm.Config{Host: Host{S: s}, Builtins: builtins, MaxSteps: opts.MaxSteps, Stdout: opts.Stdout})
+	m, err := vm.New(p, vm.Config{Host: runnerHost{r}, Builtins: builtins, MaxSteps: opts.MaxSteps, Stdout: opts.Stdout})
 	if err != nil {
 		return nil, fmt.Errorf("linking plan to world: %w", err)
 	}
-	return &Runner{prog: p, world: w, plan: plan, checks: p.Checks(), m: m, state: s, opts: opts}, nil
+	r.m = m
+	return r, nil
+}
+
+// runnerHost performs actions on the runner's state and then runs the
+// plan's policies, as nested VM calls sharing the run's budgets.
+type runnerHost struct{ r *Runner }
+
+func (h runnerHost) Perform(m *vm.Machine, d *value.Designator) (value.Value, error) {
+	r := h.r
+	before := len(r.state.trace)
+	v, err := Host{S: r.state}.Perform(m, d)
+	for _, p := range r.policies {
+		pr := m.Call(nil, p, nil)
+		switch {
+		case pr.Outcome == vm.OutcomeTimeout:
+			// The step budget or the context ended the run.
+			return value.Nil, pr.Failure
+		case pr.Outcome != vm.OutcomeOK:
+			r.checkError(p, pr)
+		case !pr.Value.IsNil():
+			c := category(pr.Value)
+			r.addError(c)
+			if len(r.state.trace) > before {
+				rec := &r.state.trace[len(r.state.trace)-1]
+				rec.Violations = append(rec.Violations, c)
+			}
+		}
+	}
+	return v, err
+}
+
+func (r *Runner) addError(c string) {
+	for _, e := range r.res.Errors {
+		if e == c {
+			return
+		}
+	}
+	r.res.Errors = append(r.res.Errors, c)
+}
+
+func (r *Runner) checkError(fn *compile.Func, cr vm.Result) {
+	for _, e := range r.res.CheckErrors {
+		if e.Check == fn.Name {
+			return
+		}
+	}
+	ce := CheckError{Check: fn.Name}
+	if cr.Failure != nil {
+		ce.Kind, ce.Message = cr.Failure.Kind, cr.Failure.Message
+		if cr.Failure.Pos.IsValid() {
+			ce.Pos = cr.Failure.File + ":" + cr.Failure.Pos.String()
+		}
+	}
+	r.res.CheckErrors = append(r.res.CheckErrors, ce)
 }
 
 // Program, World, Plan, Machine and State give access to the parts, e.g.
@@ -161,32 +220,24 @@ func (r *Runner) RunBytes(ctx context.Context, data []byte) *Result {
 	return r.Run(ctx, &r.env)
 }
 
-// Run resets the world to env, runs the plan, then every def-check
-// (whatever the plan's outcome), and returns the result.
+// Run resets the world to env, runs the plan (with its policies after
+// every action), then every def-check (whatever the plan's outcome), and
+// returns the result.
 func (r *Runner) Run(ctx context.Context, env *Env) *Result {
 	r.state.Reset(env)
 	r.m.ResetCounters()
 	res := &r.res
-	res.VM = r.m.Run(ctx, r.plan, r.opts.Args)
 	res.Errors = res.Errors[:0]
 	res.CheckErrors = res.CheckErrors[:0]
+	res.VM = r.m.Run(ctx, r.plan, r.opts.Args)
 	for _, c := range r.checks {
 		cr := r.m.Call(ctx, c, nil)
-		if cr.Outcome != vm.OutcomeOK {
-			ce := CheckError{Check: c.Name}
-			if cr.Failure != nil {
-				ce.Kind, ce.Message = cr.Failure.Kind, cr.Failure.Message
-				if cr.Failure.Pos.IsValid() {
-					ce.Pos = cr.Failure.File + ":" + cr.Failure.Pos.String()
-				}
-			}
-			res.CheckErrors = append(res.CheckErrors, ce)
-			continue
+		switch {
+		case cr.Outcome != vm.OutcomeOK:
+			r.checkError(c, cr)
+		case !cr.Value.IsNil():
+			r.addError(category(cr.Value))
 		}
-		if cr.Value.IsNil() {
-			continue
-		}
-		res.Errors = append(res.Errors, category(cr.Value))
 	}
 	res.Actions = r.state.Trace()
 	res.Hits = r.state.Hits()

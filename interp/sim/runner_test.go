@@ -148,3 +148,43 @@ func TestRunnerErrors(t *testing.T) {
 		t.Errorf("plan as world: %v", err)
 	}
 }
+
+func TestPolicies(t *testing.T) {
+	r := loadRunner(t, "policy.plan")
+	env, err := r.World().ParseEnv("e.env", []byte(`(environment
+	  (object milk (region table) (cell 7 4) (orientation 0))
+	  (object milk (region table) (cell 9 4) (orientation 0)))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := r.Run(context.Background(), env)
+	if res.VM.Outcome != vm.OutcomeOK {
+		t.Fatalf("outcome %v %v", res.VM.Outcome, res.VM.Failure)
+	}
+	// Flagged after the second pick and again after parking, and by the
+	// final check: listed once.
+	if !slices.Equal(res.Errors, []string{"both-hands-full"}) {
+		t.Errorf("errors %v", res.Errors)
+	}
+	if len(res.CheckErrors) != 1 || res.CheckErrors[0].Check != "broken-policy" || res.CheckErrors[0].Kind != "type-error" {
+		t.Errorf("check errors %+v", res.CheckErrors)
+	}
+	var b bytes.Buffer
+	WriteTrace(&b, res.Actions)
+	want := `  1 picking-up arm=left object=milk-1 -> ok
+  2 picking-up arm=right object=milk-2 -> ok !both-hands-full
+  3 parking-arms -> ok !both-hands-full
+`
+	if b.String() != want {
+		t.Errorf("trace:\n%s", b.String())
+	}
+	// Budgets: a policy that spins ends the run as a timeout.
+	r2, err := LoadRunner("testdata/policy-loop.plan", "../../testdata/worlds/warehouse.world", Options{MaxSteps: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res = r2.Run(context.Background(), &Env{})
+	if res.VM.Outcome != vm.OutcomeTimeout {
+		t.Errorf("spinning policy: outcome %v", res.VM.Outcome)
+	}
+}

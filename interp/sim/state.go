@@ -124,6 +124,7 @@ func (s *State) Reset(env *Env) {
 		s.parked[i] = true
 		s.holding[i] = -1
 	}
+	clear(s.trace) // drop references to old violation lists
 	s.trace = s.trace[:0]
 	clear(s.hits)
 }
