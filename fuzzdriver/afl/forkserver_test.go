@@ -576,3 +576,67 @@ func TestBinaryCarriesAFLSignature(t *testing.T) {
 		t.Fatal("binary claims persistent mode, which the front does not implement")
 	}
 }
+
+// BenchmarkForkServerRoundTrip measures one request/pid/status exchange
+// through the front and its worker, as afl-fuzz sees it (fake AFL side).
+func BenchmarkForkServerRoundTrip(b *testing.B) {
+	id, mem := benchShm(b, 1<<16)
+	ctlR, ctlW, _ := os.Pipe()
+	stR, stW, _ := os.Pipe()
+	input, err := os.Create(b.TempDir() + "/.cur_input")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := input.WriteString("LaBe"); err != nil {
+		b.Fatal(err)
+	}
+	cmd := exec.Command(targetPath)
+	cmd.Env = append(os.Environ(), afl.ShmEnvVar+"="+strconv.Itoa(id))
+	extra := make([]*os.File, afl.ForkServerStatusFD-3+1)
+	extra[afl.ForkServerCtlFD-3] = ctlR
+	extra[afl.ForkServerStatusFD-3] = stW
+	cmd.ExtraFiles = extra
+	cmd.Stdin = input
+	if err := cmd.Start(); err != nil {
+		b.Fatal(err)
+	}
+	ctlR.Close()
+	stW.Close()
+	defer func() {
+		ctlW.Close()
+		_ = cmd.Wait()
+	}()
+	var w [4]byte
+	if _, err := io.ReadFull(stR, w[:]); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		clear(mem[:64])
+		binary.NativeEndian.PutUint32(w[:], 0)
+		if _, err := ctlW.Write(w[:]); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(stR, w[:]); err != nil { // pid
+			b.Fatal(err)
+		}
+		if _, err := io.ReadFull(stR, w[:]); err != nil { // status
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchShm(b *testing.B, size int) (int, []byte) {
+	id, err := unix.SysvShmGet(unix.IPC_PRIVATE, size, unix.IPC_CREAT|unix.IPC_EXCL|0o600)
+	if err != nil {
+		b.Skip(err)
+	}
+	mem, err := unix.SysvShmAttach(id, 0, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		_ = unix.SysvShmDetach(mem)
+		_, _ = unix.SysvShmCtl(id, unix.IPC_RMID, nil)
+	})
+	return id, mem
+}

@@ -1,3 +1,5 @@
+//go:build linux
+
 package afl
 
 import (
@@ -7,7 +9,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"syscall"
 	"time"
 )
@@ -20,14 +21,11 @@ const (
 	stopGrace = 2 * time.Second
 )
 
-// pastDeadline unblocks any pending read or write on a pollable file.
-var pastDeadline = time.Unix(1, 0)
-
 // ServeForkServer is the front: it answers AFL++'s fork-server protocol on
 // ctl (fd 198, AFL's requests) and status (fd 199, our replies) on behalf of
 // a worker process, until AFL closes ctl (a clean nil return) or ctx is
-// cancelled. ctl and status should be pollable (non-blocking) files so that
-// cancellation can interrupt them; Main prepares the inherited fds that way.
+// cancelled. ctl and status are switched to blocking mode and used with
+// raw syscalls (see canceller for why).
 //
 // The exchange, as afl-fuzz 4.04c's afl_fsrv_start and afl_fsrv_run_target
 // expect it:
@@ -49,32 +47,35 @@ func ServeForkServer(ctx context.Context, cfg Config, ctl, status *os.File) erro
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	stop := context.AfterFunc(ctx, func() {
-		_ = ctl.SetDeadline(pastDeadline)
-		_ = status.SetDeadline(pastDeadline)
-	})
-	defer stop()
+	c, err := newCanceller(ctx)
+	if err != nil {
+		return fmt.Errorf("afl: cancellation pipe: %w", err)
+	}
+	defer c.close()
 
-	s := &server{cfg: cfg, ctx: ctx, ctl: ctl, status: status}
+	s := &server{cfg: cfg, ctx: ctx, c: c, ctlF: ctl, statusF: status,
+		ctl: rawFD(ctl), status: rawFD(status)}
 	defer s.stopWorker()
 	return s.serve()
 }
 
 // server is the state of one front.
 type server struct {
-	cfg         Config
-	ctx         context.Context
-	ctl, status *os.File
-	w           *workerProc // nil when no worker is running
-	mapSize     int         // announced to AFL; every worker must agree
-	word        [4]byte
+	cfg           Config
+	ctx           context.Context
+	c             *canceller
+	ctlF, statusF *os.File    // own the descriptors below
+	ctl, status   int         // fds 198 and 199, blocking
+	w             *workerProc // nil when no worker is running
+	mapSize       int         // announced to AFL; every worker must agree
+	word          [4]byte
 }
 
 func (s *server) serve() error {
 	if err := s.startWorker(); err != nil {
 		return err
 	}
-	h, err := s.w.awaitHello(s.ctx, s.cfg.startTimeout())
+	h, err := s.w.awaitHello(s.ctx, s.c, s.cfg.startTimeout())
 	if err != nil {
 		return err
 	}
@@ -110,7 +111,7 @@ func (s *server) serve() error {
 			}
 		}
 		if !s.w.ready {
-			h, err := s.w.awaitHello(s.ctx, s.cfg.startTimeout())
+			h, err := s.w.awaitHello(s.ctx, s.c, s.cfg.startTimeout())
 			if err != nil {
 				return err
 			}
@@ -131,7 +132,7 @@ func (s *server) serve() error {
 
 // readRequest waits for AFL's next request word.
 func (s *server) readRequest() (wasKilled bool, err error) {
-	if _, err := io.ReadFull(s.ctl, s.word[:]); err != nil {
+	if err := s.c.readFull(s.ctl, s.word[:], time.Time{}); err != nil {
 		if ctxErr := s.ctx.Err(); ctxErr != nil {
 			return false, ctxErr
 		}
@@ -148,7 +149,7 @@ func (s *server) readRequest() (wasKilled bool, err error) {
 
 func (s *server) writeWord(w uint32) error {
 	putWord(s.word[:], w)
-	if _, err := s.status.Write(s.word[:]); err != nil {
+	if err := s.c.writeFull(s.status, s.word[:]); err != nil {
 		if ctxErr := s.ctx.Err(); ctxErr != nil {
 			return ctxErr
 		}
@@ -165,7 +166,7 @@ func (s *server) run() (uint32, error) {
 		return 0, fmt.Errorf("afl: writing child pid: %w", err)
 	}
 	w.fresh = false
-	result, err := w.exchange(s.ctx, s.cfg.RunTimeout)
+	result, err := w.exchange(s.c, s.cfg.RunTimeout)
 	if err == nil {
 		switch result {
 		case resultOK:
@@ -200,7 +201,7 @@ func (s *server) run() (uint32, error) {
 
 // startWorker launches a worker without waiting for its hello.
 func (s *server) startWorker() error {
-	w, err := startWorker(s.ctx, s.cfg)
+	w, err := startWorker(s.cfg)
 	if err != nil {
 		return err
 	}
@@ -225,17 +226,17 @@ func (s *server) stopWorker() {
 
 // workerProc is one running worker as seen by the front.
 type workerProc struct {
-	cmd      *exec.Cmd
-	pid      int
-	toW      *os.File // request pipe, write end
-	fromW    *os.File // result pipe, read end
-	ready    bool     // hello received
-	fresh    bool     // never given a request: AFL cannot have killed it
-	busy     bool     // a request is outstanding
-	done     bool     // reaped
-	status   uint32   // wait status once done
-	stopCtx  func() bool
-	resultBf [1]byte
+	cmd        *exec.Cmd
+	pid        int
+	toW, fromW *os.File // request pipe write end, result pipe read end
+	toFD       int      // toW's descriptor, blocking
+	fromFD     int      // fromW's descriptor, blocking
+	ready      bool     // hello received
+	fresh      bool     // never given a request: AFL cannot have killed it
+	busy       bool     // a request is outstanding
+	done       bool     // reaped
+	status     uint32   // wait status once done
+	resultBf   [1]byte
 }
 
 func (c *Config) startTimeout() time.Duration {
@@ -246,7 +247,7 @@ func (c *Config) startTimeout() time.Duration {
 }
 
 // startWorker re-executes the binary as a worker with two private pipes.
-func startWorker(ctx context.Context, cfg Config) (*workerProc, error) {
+func startWorker(cfg Config) (*workerProc, error) {
 	path, args := cfg.WorkerPath, cfg.WorkerArgs
 	if path == "" {
 		p, err := os.Executable()
@@ -286,24 +287,15 @@ func startWorker(ctx context.Context, cfg Config) (*workerProc, error) {
 		resR.Close()
 		return nil, fmt.Errorf("afl: starting worker %s: %w", path, err)
 	}
-	w := &workerProc{cmd: cmd, pid: cmd.Process.Pid, toW: reqW, fromW: resR, fresh: true}
-	w.stopCtx = context.AfterFunc(ctx, func() {
-		_ = resR.SetReadDeadline(pastDeadline)
-		_ = reqW.SetWriteDeadline(pastDeadline)
-	})
-	return w, nil
+	return &workerProc{cmd: cmd, pid: cmd.Process.Pid, toW: reqW, fromW: resR,
+		toFD: rawFD(reqW), fromFD: rawFD(resR), fresh: true}, nil
 }
 
 // awaitHello reads the worker's hello, giving up after timeout, when the
 // worker dies (EOF) or when ctx is cancelled.
-func (w *workerProc) awaitHello(ctx context.Context, timeout time.Duration) (workerHello, error) {
+func (w *workerProc) awaitHello(ctx context.Context, c *canceller, timeout time.Duration) (workerHello, error) {
 	b := make([]byte, workerHelloN)
-	_ = w.fromW.SetReadDeadline(time.Now().Add(timeout))
-	var err error
-	if ctx.Err() == nil { // else the deadline just replaced the cancellation's
-		_, err = io.ReadFull(w.fromW, b)
-	}
-	_ = w.fromW.SetReadDeadline(time.Time{})
+	err := c.readFull(w.fromFD, b, time.Now().Add(timeout))
 	if ctx.Err() != nil {
 		return workerHello{}, ctx.Err()
 	}
@@ -320,21 +312,17 @@ func (w *workerProc) awaitHello(ctx context.Context, timeout time.Duration) (wor
 
 // exchange sends one run request and waits for the result byte. Its way out
 // is the worker's death (EOF), the optional run timeout, or ctx.
-func (w *workerProc) exchange(ctx context.Context, timeout time.Duration) (byte, error) {
+func (w *workerProc) exchange(c *canceller, timeout time.Duration) (byte, error) {
 	w.busy = true
-	if _, err := w.toW.Write([]byte{cmdRun}); err != nil {
+	w.resultBf[0] = cmdRun
+	if err := c.writeFull(w.toFD, w.resultBf[:]); err != nil {
 		return 0, fmt.Errorf("sending request: %w", err)
 	}
+	var deadline time.Time
 	if timeout > 0 {
-		_ = w.fromW.SetReadDeadline(time.Now().Add(timeout))
-		defer func() { _ = w.fromW.SetReadDeadline(time.Time{}) }()
-		// A cancellation that fired before this line has set its own
-		// deadline, which we just replaced: look again.
-		if ctx.Err() != nil {
-			return 0, ctx.Err()
-		}
+		deadline = time.Now().Add(timeout)
 	}
-	if _, err := io.ReadFull(w.fromW, w.resultBf[:]); err != nil {
+	if err := c.readFull(w.fromFD, w.resultBf[:], deadline); err != nil {
 		return 0, fmt.Errorf("reading result: %w", err)
 	}
 	w.busy = false
@@ -379,17 +367,7 @@ func (w *workerProc) reap() {
 			w.status = uint32(ws)
 		}
 	}
-	w.stopCtx()
 	_ = w.toW.Close()
 	_ = w.fromW.Close()
 	w.done = true
-}
-
-// workerFDs parses WorkerEnv: the first of the worker's two pipe fds.
-func workerFDs(v string) (int, error) {
-	fd, err := strconv.Atoi(v)
-	if err != nil || fd < 3 {
-		return 0, fmt.Errorf("afl: %s=%q is not a file descriptor number", WorkerEnv, v)
-	}
-	return fd, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"syscall"
 )
 
@@ -133,4 +134,13 @@ func RunOnce(ctx context.Context, cfg Config) error {
 		return fmt.Errorf("%w (%d bytes)", ErrFinding, len(input))
 	}
 	return nil
+}
+
+// workerFDs parses WorkerEnv: the first of the worker's two pipe fds.
+func workerFDs(v string) (int, error) {
+	fd, err := strconv.Atoi(v)
+	if err != nil || fd < 3 {
+		return 0, fmt.Errorf("afl: %s=%q is not a file descriptor number", WorkerEnv, v)
+	}
+	return fd, nil
 }

@@ -39,15 +39,11 @@ func forkServerFDsOpen() bool {
 	return true
 }
 
-// prepareForkServerFD makes an inherited fork-server fd safe and pollable:
-// close-on-exec so the worker never inherits AFL's pipes (a worker holding
-// the status pipe would keep AFL from seeing EOF when the front dies), and
-// non-blocking so the Go poller can interrupt reads with deadlines.
+// prepareForkServerFD wraps an inherited fork-server fd, close-on-exec so
+// that the worker never inherits AFL's pipes: a worker holding the status
+// pipe would keep AFL from seeing EOF when the front dies.
 func prepareForkServerFD(fd int, name string) (*os.File, error) {
 	unix.CloseOnExec(fd)
-	if err := unix.SetNonblock(fd, true); err != nil {
-		return nil, err
-	}
 	return os.NewFile(uintptr(fd), name), nil
 }
 

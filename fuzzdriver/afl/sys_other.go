@@ -3,6 +3,7 @@
 package afl
 
 import (
+	"context"
 	"errors"
 	"os"
 	"syscall"
@@ -19,3 +20,6 @@ func forkServerFDsOpen() bool { return false }
 func prepareForkServerFD(int, string) (*os.File, error) { return nil, errUnsupported }
 
 func dieBySignal(sig syscall.Signal) { os.Exit(128 + int(sig)) }
+
+// ServeForkServer needs Linux.
+func ServeForkServer(context.Context, Config, *os.File, *os.File) error { return errUnsupported }
