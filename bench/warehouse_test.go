@@ -80,7 +80,9 @@ func warehouseVariants(tb testing.TB) (original, annotated *sim.Runner, nlabels 
 		if err != nil {
 			tb.Fatal(err)
 		}
-		af = res.File
+		if af, err = syntax.Parse(annPath, res.Source); err != nil {
+			tb.Fatal(err)
+		}
 		for _, l := range res.Labels.Labels {
 			if l.Annotated != nil {
 				nlabels++
