@@ -236,10 +236,17 @@ func expect(t *testing.T, n int, in []byte) ([]uint8, bool) {
 	return c, crashed
 }
 
+// alive reports whether pid is running: not gone, and not a zombie (a
+// worker orphaned by its front's death waits for init to reap it, which a
+// container's init may do late).
 func alive(pid int) bool {
-	// A zombie still answers kill(pid, 0); the front reaps its workers, so
-	// a reaped pid reports ESRCH (barring reuse within the test).
-	return syscall.Kill(pid, 0) == nil
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return syscall.Kill(pid, 0) == nil
+	}
+	// pid (comm) state ...: the state follows the last ')'.
+	i := bytes.LastIndexByte(stat, ')')
+	return i < 0 || i+2 >= len(stat) || stat[i+2] != 'Z'
 }
 
 func waitGone(t *testing.T, pid int) {
@@ -493,6 +500,21 @@ func TestForkServerCancelled(t *testing.T) {
 	case <-time.After(ioTimeout):
 		t.Fatal("front did not exit on SIGTERM")
 	}
+	waitGone(t, pid)
+}
+
+func TestForkServerKilledTakesWorkerAlong(t *testing.T) {
+	// afl-fuzz ends a campaign by SIGKILLing the fork server, which then
+	// cannot clean up: the kernel must take the worker along, even one
+	// stuck in a run.
+	f := startFakeAFL(t, 1<<16)
+	mapSize := decodeHello(t, f.mustReadWord("hello"))
+	pid := f.request([]byte("hang"), mapSize, 0)
+	if err := f.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	err := <-f.exited
+	f.exited <- err
 	waitGone(t, pid)
 }
 

@@ -131,6 +131,13 @@ func RunWorker(ctx context.Context, cfg Config, cmd io.Reader, res io.Writer) er
 		if _, err := res.Write([]byte{result}); err != nil {
 			return fmt.Errorf("afl: worker writing result: %w", err)
 		}
+		if err := ctx.Err(); err != nil {
+			// Cancelled (SIGTERM when AFL_KILL_SIGNAL=15 and the CLI maps
+			// signals to the context): that run's result was reported; a
+			// worker that ignored the signal would outlive its front's
+			// purpose.
+			return err
+		}
 	}
 }
 
