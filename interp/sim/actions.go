@@ -295,9 +295,13 @@ func (s *State) objectDesignator(i int) value.Value {
 }
 
 // perceived describes object i as perception sees it: type, name, region
-// and cell.
+// and cell. Designators are immutable, so the one built for an object is
+// reused until the object moves (plans detect the same scene many times).
 func (s *State) perceived(i int) value.Value {
 	o := &s.objs[i]
+	if c := &s.perc[i]; c.valid && c.surface == o.surface && c.u == o.u && c.v == o.v {
+		return c.d
+	}
 	props := make([]value.Prop, 2, 4)
 	props[0] = value.Prop{Key: "type", Val: s.w.typeSyms[o.typ]}
 	props[1] = value.Prop{Key: "name", Val: s.syms[i]}
@@ -306,7 +310,17 @@ func (s *State) perceived(i int) value.Value {
 		props = append(props, value.Prop{Key: "region", Val: s.w.regionSyms[r]},
 			value.Prop{Key: "cell", Val: value.List(value.Int(int64(ci)), value.Int(int64(cj)))})
 	}
-	return value.FromDesignator(&value.Designator{Class: "object", Props: props})
+	d := value.FromDesignator(&value.Designator{Class: "object", Props: props})
+	s.perc[i] = percept{valid: true, surface: o.surface, u: o.u, v: o.v, d: d}
+	return d
+}
+
+// percept caches the perceived designator of an object at one place.
+type percept struct {
+	valid   bool
+	surface int
+	u, v    float64
+	d       value.Value
 }
 
 // resolveObject finds the object a value refers to: an object designator
@@ -357,22 +371,24 @@ func (s *State) detect(d *value.Designator, feats *[numFeatures]int, rec *Action
 			rec.Object = wantName
 		}
 	}
-	var out []value.Value
+	// Build the list back to front so that it comes out in environment
+	// order without an intermediate slice.
+	out := value.Nil
 	seen := 0
-	for i := range s.objs {
+	for i := len(s.objs) - 1; i >= 0; i-- {
 		if wantType >= 0 && s.objs[i].typ != wantType || wantName != "" && s.names[i] != wantName {
 			continue
 		}
 		if s.visible(i) {
-			out = append(out, s.perceived(i))
+			out = value.NewCons(s.perceived(i), out)
 			seen++
 		}
 	}
-	rec.Result = strconv.Itoa(seen) + " seen"
+	rec.Result = seenText(seen)
 	if filtered && seen == 0 {
 		return value.Nil, fail(KindObjectNotFound, "no %s visible from here", describe(rec.Object, "object"))
 	}
-	return value.List(out...), nil
+	return out, nil
 }
 
 func describe(s, dflt string) string {
@@ -469,12 +485,13 @@ func (s *State) placeTarget(v value.Value) (region, col, row int, cell bool, f *
 	if !ok {
 		return region, 0, 0, false, nil
 	}
-	xs, ok := cv.Slice()
-	if !ok || len(xs) != 2 || xs[0].Kind() != value.KInt || xs[1].Kind() != value.KInt {
+	// Read (COL ROW) without Slice: placing is hot and Slice allocates.
+	cx, cy := cv.Car(), cv.Cdr().Car()
+	if cv.Len() != 2 || !cv.Cdr().Cdr().IsNil() || cx.Kind() != value.KInt || cy.Kind() != value.KInt {
 		return -1, 0, 0, false, fail(KindTypeError, "cell must be a list (COL ROW) of integers, got %s", cv)
 	}
 	r := &w.Regions[region]
-	c, rw := xs[0].Int(), xs[1].Int()
+	c, rw := cx.Int(), cy.Int()
 	if c < 0 || c >= int64(r.Cols) || rw < 0 || rw >= int64(r.Rows) {
 		return -1, 0, 0, false, fail(KindPlacingFailure, "cell %s is outside region %s's %dx%d grid", cv, r.Name, r.Cols, r.Rows)
 	}
@@ -611,4 +628,18 @@ func (s *State) place(d *value.Designator, feats *[numFeatures]int, rec *ActionR
 	o.held, o.surface, o.u, o.v = -1, sf, u, v
 	s.holding[a] = -1
 	return value.T, nil
+}
+
+var seenTexts = func() (t [DefaultMaxObjects + 1]string) {
+	for i := range t {
+		t[i] = strconv.Itoa(i) + " seen"
+	}
+	return t
+}()
+
+func seenText(n int) string {
+	if n < len(seenTexts) {
+		return seenTexts[n]
+	}
+	return strconv.Itoa(n) + " seen"
 }

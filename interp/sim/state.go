@@ -53,6 +53,7 @@ type State struct {
 	// desigs are the objects' designators (an object (type T) (name N)),
 	// shared from the World: designators are immutable.
 	desigs []value.Value
+	perc   []percept // perceived designators, per object
 
 	x, y, yaw float64
 	loc       int // location index, -1 at a free pose
@@ -112,6 +113,12 @@ func (s *State) Reset(env *Env) {
 		s.desigs = append(s.desigs, w.objectDesignator(o.Type, k))
 	}
 	s.objs = append(s.objs[:0], s.init...)
+	if cap(s.perc) < len(s.objs) {
+		s.perc = make([]percept, len(s.objs))
+	} else {
+		s.perc = s.perc[:len(s.objs)]
+		clear(s.perc)
+	}
 	s.loc = w.Robot.Start
 	if s.loc >= 0 {
 		l := &w.Locations[s.loc]
