@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
@@ -17,10 +19,15 @@ import (
 )
 
 type runOptions struct {
-	plan     string
-	args     []string
-	maxSteps int64
-	json     bool
+	plan       string
+	args       []string
+	maxSteps   int64
+	json       bool
+	world      string
+	envFile    string
+	bytesFile  string
+	maxObjects int
+	trace      bool
 }
 
 func newRunCmd() *cobra.Command {
@@ -38,11 +45,20 @@ or the step budget (--max-steps) ends it. With --json, one JSON object reports
 outcome (ok, failure, timeout), result, failure {kind, message, pos}, steps,
 coverage {instructions, branches} {covered, total} and output instead.
 
+With --world, the plan runs in the simulator on that world, starting from the
+environment in --env (a .env scenario) or --bytes (raw fuzzer bytes, decoded as
+docs/environment.md describes), or from an empty environment. After the plan,
+the file's def-check oracles judge the final state: the error categories they
+report are printed (and in JSON: errors), --trace lists every action performed,
+and JSON adds actions and coverage.actions (action-coverage buckets).
+
 The exit status is 0 whenever the plan ran, whatever its outcome, and 1 when
 FILE, the flags or the arguments are wrong.`,
 		Example: `  labelcov run testdata/plans/fib.plan --arg 20
   labelcov run warehouse.plan --plan fetch --arg :left --arg '(cup bowl)'
-  labelcov run loop.plan --max-steps 1000 --json`,
+  labelcov run loop.plan --max-steps 1000 --json
+  labelcov run testdata/bench/warehouse-sort/warehouse-sort.plan \
+      --world testdata/worlds/warehouse.world --env testdata/envs/warehouse-three.env --trace`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFile(cmd.Context(), cmd.OutOrStdout(), args[0], o)
@@ -53,6 +69,12 @@ FILE, the flags or the arguments are wrong.`,
 	f.StringArrayVar(&o.args, "arg", nil, "an argument for the plan, as a plan literal (repeatable)")
 	f.Int64Var(&o.maxSteps, "max-steps", vm.DefaultMaxSteps, "step budget: instructions before the run ends with outcome timeout")
 	f.BoolVar(&o.json, "json", false, "print one JSON object instead of the human report")
+	f.StringVar(&o.world, "world", "", "run in the simulator on this .world file")
+	f.StringVar(&o.envFile, "env", "", "initial environment as a .env scenario (needs --world)")
+	f.StringVar(&o.bytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
+	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "most objects decoded from --bytes")
+	f.BoolVar(&o.trace, "trace", false, "list the actions performed (needs --world)")
+	cmd.MarkFlagsMutuallyExclusive("env", "bytes")
 	return cmd
 }
 
@@ -67,37 +89,6 @@ func loadProgram(path string) (*compile.Program, error) {
 		return nil, err
 	}
 	return compile.Compile(f)
-}
-
-// selectPlan picks the plan to run: name, else main, else the only plan.
-func selectPlan(p *compile.Program, name string) (*compile.Func, error) {
-	var names []string
-	for _, f := range p.Plans() {
-		names = append(names, f.Name)
-	}
-	if name != "" {
-		if f := p.Plan(name); f != nil {
-			return f, nil
-		}
-		return nil, fmt.Errorf("no plan named %q in %s (plans: %s)", name, p.File, listOrNone(names))
-	}
-	if f := p.Plan("main"); f != nil {
-		return f, nil
-	}
-	if len(names) == 1 {
-		return p.Plans()[0], nil
-	}
-	if len(names) == 0 {
-		return nil, fmt.Errorf("%s has no def-plan to run", p.File)
-	}
-	return nil, fmt.Errorf("%s has several plans and none is called main; choose one with --plan (plans: %s)", p.File, listOrNone(names))
-}
-
-func listOrNone(names []string) string {
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }
 
 // planArgs reads --arg values as plan literals.
@@ -139,31 +130,49 @@ func runFile(ctx context.Context, stdout io.Writer, path string, o runOptions) e
 	if err != nil {
 		return err
 	}
-	fn, err := selectPlan(p, o.plan)
+	fn, err := sim.SelectPlan(p, o.plan)
 	if err != nil {
+		if o.plan == "" && len(p.Plans()) > 1 {
+			return fmt.Errorf("%w; choose one with --plan", err)
+		}
 		return err
 	}
 	args, err := planArgs(fn, o.args)
 	if err != nil {
 		return err
 	}
-	cfg := vm.Config{MaxSteps: o.maxSteps, Stdout: stdout}
 	var output bytes.Buffer
+	planOut := stdout
 	if o.json {
-		cfg.Stdout = &output
+		planOut = &output
 	}
+	if o.world != "" {
+		return runInWorld(ctx, stdout, p, fn, args, planOut, &output, o)
+	}
+	if o.envFile != "" || o.bytesFile != "" || o.trace {
+		return errors.New("--env, --bytes and --trace need --world")
+	}
+	// Plans that query the world still link without one: the queries
+	// signal no-world, as perform does.
+	cfg := vm.Config{MaxSteps: o.maxSteps, Stdout: planOut, Builtins: sim.NoWorldBuiltins()}
 	r, m, err := runPlan(ctx, p, fn, args, cfg)
 	if err != nil {
 		return err
 	}
 	if o.json {
-		return writeRunJSON(stdout, p, fn, r, vm.Summarize(p, m.Counters()), output.String())
+		return writeJSON(stdout, newRunReport(fn, r, vm.Summarize(p, m.Counters()), output.String()))
 	}
+	return writeOutcome(stdout, r)
+}
+
+// writeOutcome prints the last line of a human run report.
+func writeOutcome(w io.Writer, r vm.Result) error {
+	var err error
 	switch r.Outcome {
 	case vm.OutcomeOK:
-		_, err = fmt.Fprintf(stdout, "=> %s\n", r.Value)
+		_, err = fmt.Fprintf(w, "=> %s\n", r.Value)
 	default:
-		_, err = fmt.Fprintf(stdout, "!! %s at %s:%s: %s\n", r.Failure.Kind, r.Failure.File, r.Failure.Pos, r.Failure.Message)
+		_, err = fmt.Fprintf(w, "!! %s at %s:%s: %s\n", r.Failure.Kind, r.Failure.File, r.Failure.Pos, r.Failure.Message)
 	}
 	return err
 }
@@ -177,10 +186,20 @@ type runReport struct {
 	Failure  *failureReport `json:"failure"`
 	Steps    int64          `json:"steps"`
 	Coverage struct {
-		Instructions covered `json:"instructions"`
-		Branches     covered `json:"branches"`
+		Instructions covered             `json:"instructions"`
+		Branches     covered             `json:"branches"`
+		Actions      *sim.ActionCoverage `json:"actions,omitempty"`
 	} `json:"coverage"`
 	Output string `json:"output"`
+}
+
+// worldRunReport is the --json output of a run in a world: the plain report
+// plus what the simulator and the checks saw.
+type worldRunReport struct {
+	runReport
+	Errors      []string           `json:"errors"`
+	CheckErrors []sim.CheckError   `json:"check_errors,omitempty"`
+	Actions     []sim.ActionRecord `json:"actions"`
 }
 
 type failureReport struct {
@@ -194,7 +213,7 @@ type covered struct {
 	Total   int `json:"total"`
 }
 
-func writeRunJSON(w io.Writer, p *compile.Program, fn *compile.Func, r vm.Result, cov vm.Coverage, output string) error {
+func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string) runReport {
 	rep := runReport{Version: 1, Plan: fn.Name, Outcome: string(r.Outcome), Steps: r.Steps, Output: output}
 	if r.Outcome == vm.OutcomeOK {
 		s := r.Value.String()
@@ -205,7 +224,11 @@ func writeRunJSON(w io.Writer, p *compile.Program, fn *compile.Func, r vm.Result
 	}
 	rep.Coverage.Instructions = covered{cov.InstrCovered, cov.InstrTotal}
 	rep.Coverage.Branches = covered{cov.BranchCovered, cov.BranchTotal}
+	return rep
+}
+
+func writeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
-	return enc.Encode(rep)
+	return enc.Encode(v)
 }
