@@ -122,6 +122,9 @@ func TestNavigating(t *testing.T) {
 		t.Errorf("location %v", got)
 	}
 	mustFail(t, s, action("navigating", "location", loc("garden")), KindNavigationFailure)
+	mustFail(t, s, action("navigating", "location", desig("location", "at", "table", "side", "back")), KindNavigationFailure)
+	mustFail(t, s, action("navigating", "location", desig("location", "colour", "red")), KindNavigationFailure)
+	mustOK(t, s, action("navigating", "location", value.Symbol("shelf-right")))
 	mustFail(t, s, action("navigating"), KindTypeError)
 	mustFail(t, s, action("navigating", "location", desig("location", "pose", value.List(value.Float(10), value.Float(1)))), KindNavigationFailure)
 	mustFail(t, s, action("navigating", "location", desig("location", "pose", value.List(value.Float(3), value.Float(1.2)))), KindNavigationFailure)
@@ -314,6 +317,16 @@ func TestPlacing(t *testing.T) {
 	mustOK(t, s2, action("placing", "arm", "right", "target", target("on", "table", "cell", cell(8, 1))))
 	if r := s2.trace[len(s2.trace)-1].Result; r != "drifted" {
 		t.Errorf("placing at the front edge: %q", r)
+	}
+	// From the table nothing on the shelf is in reach: no free place.
+	mustOK(t, s2, action("picking-up", "arm", "right", "object", named("milk-1")))
+	mustFail(t, s2, action("placing", "arm", "right", "target", target("on", "board-2")), KindPlacingFailure)
+	// A surface name stands for its first region.
+	mustOK(t, s2, action("parking-arms"))
+	mustOK(t, s2, action("navigating", "location", loc("shelf-center")))
+	mustOK(t, s2, action("placing", "target", target("on", "board-2")))
+	if r := query(t, s2, "object-region", sym("milk-1")); r != sym("board-2") {
+		t.Errorf("placed on surface board-2: region %v", r)
 	}
 }
 
