@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -19,14 +20,24 @@ type Options struct {
 
 // Result is an annotated plan.
 type Result struct {
-	// Source is the annotated plan text; File its parse (positions in
-	// Source).
+	// Source is the annotated plan text (Reparse reads it back).
 	Source []byte
-	File   *syntax.File
 	// Normalized is the normalized plan the labels were enumerated on.
 	Normalized *normalize.Result
 	// Labels holds every label; active ones have Annotated set.
 	Labels *labels.Set
+}
+
+// Reparse reads the annotated plan back into a tree (positions in
+// Source). Annotation itself never needs it: positions of the injected
+// whens are known by construction, and parsing the annotated text, which is
+// several times longer than the plan, would dominate the cost.
+func (r *Result) Reparse() (*syntax.File, error) {
+	f, err := syntax.Parse(r.Normalized.Orig.Name, r.Source)
+	if err != nil {
+		return nil, fmt.Errorf("annotate: annotated plan does not parse (a bug): %w", err)
+	}
+	return f, nil
 }
 
 // Manifest returns the label manifest of the annotated plan, naming the
@@ -65,11 +76,11 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
-	src, af, err := Annotate(nr, set)
+	src, err := Annotate(nr, set)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Source: src, File: af, Normalized: nr, Labels: set}, nil
+	return &Result{Source: src, Normalized: nr, Labels: set}, nil
 }
 
 // Annotate renders the normalized plan with each active label of set
@@ -86,38 +97,25 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 // and after any effects normalize hoisted ahead of P. MCC and CC labels sit
 // at the whole decision test, so short-circuiting inside the decision does
 // not guard them.
-func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, *syntax.File, error) {
+func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
 	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}, at: map[*labels.Label]int{}}
 	for _, l := range set.Active() {
 		if l.Point == nil || l.Cond == nil {
-			return nil, nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
+			return nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
 		}
 		inj.byPoint[l.Point] = append(inj.byPoint[l.Point], l)
 	}
 	src := nr.Render(inj)
-	af, err := syntax.Parse(nr.Orig.Name, src)
-	if err != nil {
-		return nil, nil, fmt.Errorf("annotate: annotated plan does not parse (a bug): %w", err)
-	}
-	whens := map[int]bool{}
-	for _, form := range af.Forms {
-		syntax.Walk(form, func(n syntax.Node) bool {
-			if l, ok := n.(*syntax.List); ok && syntax.Head(l) == "when" {
-				whens[l.Open.Offset] = true
-			}
-			return true
-		})
-	}
 	lines := lineStarts(src)
 	for l, off := range inj.at {
-		if !whens[off] {
-			return nil, nil, fmt.Errorf("annotate: label %d is not at a when form (a bug)", l.ID)
-		}
 		p := posAt(lines, off)
 		l.Annotated = &labels.Position{Line: p.Line, Col: p.Col, Offset: off}
 	}
-	return src, af, nil
+	return src, nil
 }
+
+// maxAlign is the widest column whens are aligned to.
+const maxAlign = 48
 
 type injector struct {
 	byPoint map[syntax.Node][]*labels.Label
@@ -127,17 +125,36 @@ type injector struct {
 func (in *injector) Wraps(n syntax.Node) bool { return len(in.byPoint[n]) > 0 }
 
 func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
+	// Align the whens under each other while that stays readable; deep in
+	// a line, indent from the line's own indentation instead, which keeps
+	// the annotated text from growing quadratically with nesting.
 	b := out.Bytes()
-	col := len(b) - (bytes.LastIndexByte(b, '\n') + 1)
-	indent := strings.Repeat(" ", col+len("(progn "))
+	bol := bytes.LastIndexByte(b, '\n') + 1
+	col := len(b) - bol
+	width := col + len("(progn ")
+	if width > maxAlign {
+		width = 4
+		for bol+width-4 < len(b) && b[bol+width-4] == ' ' {
+			width++
+		}
+	}
+	indent := strings.Repeat(" ", width)
 	out.WriteString("(progn ")
 	for i, l := range in.byPoint[n] {
 		if i > 0 {
 			out.WriteString(indent)
 		}
 		in.at[l] = out.Len()
-		fmt.Fprintf(out, "(when (ignore-errors %s)) ; label %d %s %s\n",
-			syntax.NodeString(l.Cond), l.ID, l.Criterion, l.Operator)
+		// l.Predicate is syntax.NodeString(l.Cond), rendered once by labels.
+		out.WriteString("(when (ignore-errors ")
+		out.WriteString(l.Predicate)
+		out.WriteString(")) ; label ")
+		out.WriteString(strconv.Itoa(l.ID))
+		out.WriteByte(' ')
+		out.WriteString(string(l.Criterion))
+		out.WriteByte(' ')
+		out.WriteString(l.Operator)
+		out.WriteByte('\n')
 	}
 	out.WriteString(indent)
 	body()

@@ -115,8 +115,12 @@ func TestOnlyInsertions(t *testing.T) {
 	if len(r.Source)-len(src) != extra {
 		t.Errorf("output has %d extra bytes, wrappers account for %d:\n%s", len(r.Source)-len(src), extra, r.Source)
 	}
+	af, err := r.Reparse()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []string
-	for _, c := range r.File.Comments {
+	for _, c := range af.Comments {
 		if !strings.Contains(c.Text, "; label ") {
 			got = append(got, c.Text)
 		}
@@ -133,10 +137,26 @@ func TestAnnotatedPositionsPointAtWhens(t *testing.T) {
 	if len(active) == 0 {
 		t.Fatal("no labels")
 	}
+	af, err := r.Reparse()
+	if err != nil {
+		t.Fatal(err)
+	}
+	whens := map[int]bool{}
+	for _, form := range af.Forms {
+		syntax.Walk(form, func(n syntax.Node) bool {
+			if l, ok := n.(*syntax.List); ok && syntax.Head(l) == "when" {
+				whens[l.Open.Offset] = true
+			}
+			return true
+		})
+	}
 	for _, l := range active {
 		a := l.Annotated
 		if a == nil {
 			t.Fatalf("label %d has no annotated position", l.ID)
+		}
+		if !whens[a.Offset] {
+			t.Errorf("label %d: no when form at offset %d", l.ID, a.Offset)
 		}
 		rest := string(r.Source[a.Offset:])
 		line := rest[:strings.IndexByte(rest, '\n')]
@@ -199,7 +219,8 @@ func FuzzTransform(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%v\ninput %q", err, src)
 		}
-		if _, err := syntax.Parse("fuzz.plan", r.Source); err != nil {
+		af, err := r.Reparse()
+		if err != nil {
 			t.Fatalf("output does not parse: %v\n%q", err, r.Source)
 		}
 		// Deterministic: the same input gives the same output.
@@ -208,7 +229,7 @@ func FuzzTransform(f *testing.F) {
 			t.Fatalf("not deterministic: %v", err)
 		}
 		if len(r.Labels.Active()) > 0 {
-			if err := CheckNotAnnotated(r.File); err == nil {
+			if err := CheckNotAnnotated(af); err == nil {
 				t.Fatalf("annotated output not recognised as annotated:\n%s", r.Source)
 			}
 		} else if !bytes.Equal(r.Source, r.Normalized.Source) {
