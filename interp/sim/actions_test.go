@@ -386,3 +386,40 @@ func TestActionCoverageCounting(t *testing.T) {
 		t.Error("Reset kept trace or hits")
 	}
 }
+
+func TestKitchenPoseLocation(t *testing.T) {
+	w := loadWorld(t, "kitchen")
+	env, err := w.ParseEnv("k.env", []byte(`(environment
+	  (object cup (region dining-table) (cell 3 6) (orientation 0))
+	  (object bottle (region counter) (cell 1 1) (orientation 0))
+	  (object cup (region counter) (cell 6 1) (orientation 180)))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewState(w)
+	s.Reset(env)
+	// The back half of the dining table is out of reach from the front
+	// and in reach from the named pose behind it.
+	mustOK(t, s, action("navigating", "location", loc("dining-left")))
+	mustFail(t, s, action("picking-up", "arm", "left", "object", named("cup-1")), KindObjectUnreachable)
+	mustOK(t, s, action("navigating", "location", loc("dining-far")))
+	if got := query(t, s, "robot-location"); got != sym("dining-far") {
+		t.Errorf("location %v", got)
+	}
+	if got := names(t, mustOK(t, s, action("detecting"))); got != "cup-1" {
+		t.Errorf("seen from dining-far: %q", got)
+	}
+	mustOK(t, s, action("picking-up", "object", named("cup-1")))
+	// Two arms: carry a bottle too; a cup turned away cannot be grasped.
+	mustOK(t, s, action("parking-arms"))
+	mustOK(t, s, action("navigating", "location", desig("location", "at", "counter", "side", "left")))
+	mustOK(t, s, action("picking-up", "object", named("bottle-1")))
+	if h := query(t, s, "arm-holding", sym("right")); h.IsNil() {
+		t.Error("the right arm should hold bottle-1")
+	}
+	mustOK(t, s, action("parking-arms"))
+	mustOK(t, s, action("navigating", "location", loc("counter-right")))
+	mustFail(t, s, action("picking-up", "object", named("cup-2")), KindManipulationFailure)
+	mustOK(t, s, action("placing", "arm", "left", "target", desig("location", "on", "counter")))
+	mustFail(t, s, action("picking-up", "arm", "left", "object", named("cup-2")), KindGraspingFailure)
+}

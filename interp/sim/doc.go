@@ -11,6 +11,7 @@
 //
 // The package must never hard-code anything about a particular world (every
 // surface, robot dimension, object type and coverage bucket comes from the
-// world file), never read the clock, and never allocate per action on the
-// hot path beyond the values it hands back to the plan.
+// world file), never read the clock or a random source, and never panic on
+// bad worlds, environments or designators. Resetting a State for the next
+// run reuses its storage, so fuzzing loops stay cheap.
 package sim
