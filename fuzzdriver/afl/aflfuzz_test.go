@@ -16,9 +16,17 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/afl/internal/synth"
 )
 
-// runAFL runs the real afl-fuzz on the synthetic target for secs seconds and
-// returns its fuzzer_stats, its queue and its log.
-func runAFL(t *testing.T, secs int, targetArgs []string, env ...string) (map[string]string, []string, string) {
+// aflRun is what one afl-fuzz campaign left behind.
+type aflRun struct {
+	stats map[string]string // fuzzer_stats
+	queue []string          // queue/ entry names
+	log   string            // afl-fuzz's output, colours stripped
+	dir   string            // out/default
+}
+
+// runAFL runs the real afl-fuzz on the synthetic target for secs seconds.
+// aflArgs go before "--", targetArgs after the target.
+func runAFL(t *testing.T, secs int, aflArgs, targetArgs []string, env ...string) aflRun {
 	t.Helper()
 	aflFuzz, err := exec.LookPath("afl-fuzz")
 	if err != nil {
@@ -37,7 +45,8 @@ func runAFL(t *testing.T, secs int, targetArgs []string, env ...string) (map[str
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Duration(secs+60)*time.Second)
 	defer cancel()
-	args := append([]string{"-i", in, "-o", out, "-V", strconv.Itoa(secs), "--", targetPath}, targetArgs...)
+	args := append([]string{"-i", in, "-o", out, "-V", strconv.Itoa(secs)}, aflArgs...)
+	args = append(append(args, "--", targetPath), targetArgs...)
 	cmd := exec.CommandContext(ctx, aflFuzz, args...)
 	cmd.Env = append(os.Environ(),
 		"AFL_SKIP_CPUFREQ=1", "AFL_NO_UI=1", "AFL_NO_AFFINITY=1",
@@ -75,7 +84,7 @@ func runAFL(t *testing.T, secs int, targetArgs []string, env ...string) (map[str
 	if len(queue) <= len(seeds) {
 		t.Errorf("queue has %d entries, want more than the %d seeds: %v", len(queue), len(seeds), queue)
 	}
-	return stats, queue, log
+	return aflRun{stats: stats, queue: queue, log: log, dir: filepath.Join(out, "default")}
 }
 
 func statInt(t *testing.T, stats map[string]string, key string) float64 {
@@ -94,7 +103,8 @@ func TestAFLFuzz(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs afl-fuzz for several seconds")
 	}
-	stats, queue, log := runAFL(t, 6, nil)
+	r := runAFL(t, 5, nil, nil)
+	stats, queue, log := r.stats, r.queue, r.log
 	if !strings.Contains(log, "Target map size: 64") {
 		t.Errorf("afl-fuzz did not take the negotiated map size:\n%s", tail(log, 60))
 	}
@@ -106,7 +116,7 @@ func TestAFLFuzz(t *testing.T) {
 		t.Errorf("stability %s, want 100.00%% (the VM is deterministic)", stats["stability"])
 	}
 	inproc := inProcessRate(synth.MinCounters, 500*time.Millisecond)
-	t.Logf("afl-fuzz: %v execs in 6 s, execs_per_sec %s, corpus %d (from 2 seeds), crashes %s; in-process loop: %.0f execs/s",
+	t.Logf("afl-fuzz: %v execs in 5 s, execs_per_sec %s, corpus %d (from 2 seeds), crashes %s; in-process loop: %.0f execs/s",
 		execs, stats["execs_per_sec"], len(queue), stats["saved_crashes"], inproc)
 }
 
@@ -116,12 +126,44 @@ func TestAFLFuzzLargeMapFileInput(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs afl-fuzz for several seconds")
 	}
-	stats, _, log := runAFL(t, 3, []string{"@@"}, countersEnv+"=100000")
+	r := runAFL(t, 2, nil, []string{"@@"}, countersEnv+"=100000")
+	stats, log := r.stats, r.log
 	if !strings.Contains(log, "Target map size: 100032") {
 		t.Errorf("afl-fuzz did not take the 100032-byte map:\n%s", tail(log, 60))
 	}
 	if execs := statInt(t, stats, "execs_done"); execs < 500 {
 		t.Errorf("execs_done = %v, want > 500", execs)
+	}
+}
+
+// TestAFLFuzzCrashesAndTimeouts lets afl-fuzz meet findings (inputs starting
+// with 'Y') and hangs (inputs starting with 'Z'): findings must be saved as
+// SIGABRT crashes, hangs killed by AFL's timeout, and fuzzing must go on
+// with restarted workers.
+func TestAFLFuzzCrashesAndTimeouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs afl-fuzz for several seconds")
+	}
+	r := runAFL(t, 3, []string{"-t", "50"}, nil, tricksEnv+"=2")
+	stats, log := r.stats, r.log
+	if statInt(t, stats, "saved_crashes") < 1 {
+		t.Errorf("no crash saved:\n%s", tail(log, 30))
+	}
+	if statInt(t, stats, "saved_hangs") < 1 {
+		t.Errorf("no hang saved:\n%s", tail(log, 30))
+	}
+	if execs := statInt(t, stats, "execs_done"); execs < 500 {
+		t.Errorf("execs_done = %v: fuzzing did not go on after timeouts", execs)
+	}
+	crashes, err := filepath.Glob(filepath.Join(r.dir, "crashes", "id:*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range crashes {
+		// AFL names crashes after the signal in our status word.
+		if !strings.Contains(filepath.Base(c), ",sig:06,") {
+			t.Errorf("crash %s was not reported as SIGABRT", filepath.Base(c))
+		}
 	}
 }
 

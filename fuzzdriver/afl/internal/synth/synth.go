@@ -24,8 +24,9 @@ const MinCounters = Instrs + 2*len(Magic)
 
 // Synth simulates a compiled plan with nested byte comparisons.
 type Synth struct {
-	counters []uint8
-	tricks   bool
+	counters   []uint8
+	tricks     bool
+	byteTricks bool
 }
 
 // New returns an executor with n >= MinCounters counters; the ones beyond
@@ -35,6 +36,14 @@ type Synth struct {
 // would find them).
 func New(n int, tricks bool) *Synth {
 	return &Synth{counters: make([]uint8, max(n, MinCounters)), tricks: tricks}
+}
+
+// WithByteTricks makes any input starting with 'Z' hang until killed and
+// any input starting with 'Y' a finding, so that a real fuzzer meets
+// timeouts and crashes within seconds.
+func (s *Synth) WithByteTricks() *Synth {
+	s.byteTricks = true
+	return s
 }
 
 // NumCounters implements afl.CounterSizer.
@@ -54,6 +63,10 @@ func (s *Synth) Exec(ctx context.Context, input []byte) ([]uint8, bool, error) {
 		case "error":
 			return nil, false, errors.New("synthetic harness error")
 		}
+	}
+	if s.byteTricks && len(input) > 0 && input[0] == 'Z' {
+		<-ctx.Done()
+		return nil, false, ctx.Err()
 	}
 	c := s.counters
 	clear(c)
@@ -85,7 +98,8 @@ func (s *Synth) Exec(ctx context.Context, input []byte) ([]uint8, bool, error) {
 			inc(MinCounters + (int(input[0])*7919+k*104729)%pad)
 		}
 	}
-	return c, depth == len(Magic), nil
+	found := depth == len(Magic) || (s.byteTricks && len(input) > 0 && input[0] == 'Y')
+	return c, found, nil
 }
 
 // NoSizer hides NumCounters, so the worker has to probe.

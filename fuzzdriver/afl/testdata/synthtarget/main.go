@@ -1,7 +1,8 @@
 // Command synthtarget is the AFL++ adapter's test target: what
 // `labelcov afl-target` does, with the synthetic executor in place of the
 // plan VM. Environment (tests only): AFLTEST_COUNTERS sets the counter count,
-// AFLTEST_TRICKS=1 enables misbehaving inputs, AFLTEST_NOSIZER=1 hides
+// AFLTEST_TRICKS=1 enables misbehaving inputs, =2 hangs on a leading 'Z' and
+// reports a finding on a leading 'Y', AFLTEST_NOSIZER=1 hides
 // NumCounters, AFLTEST_RUN_TIMEOUT sets Config.RunTimeout. An optional
 // argument is the @@ input file.
 package main
@@ -51,6 +52,9 @@ func factory(context.Context) (afl.Executor, error) {
 		n = k
 	}
 	s := synth.New(n, os.Getenv("AFLTEST_TRICKS") == "1")
+	if os.Getenv("AFLTEST_TRICKS") == "2" {
+		s.WithByteTricks()
+	}
 	if os.Getenv("AFLTEST_NOSIZER") == "1" {
 		return synth.NoSizer{S: s}, nil
 	}
