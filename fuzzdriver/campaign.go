@@ -151,6 +151,11 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 		if err != nil {
 			return nil, err
 		}
+		unlock, err := lockDir(s.dir)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 		e.store = s
 		if err := e.loadState(); err != nil {
 			return nil, err
@@ -160,6 +165,7 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 	for i := range workers {
 		t, err := c.NewTarget()
 		if err != nil {
+			closeTargets(workers[:i])
 			return nil, fmt.Errorf("fuzzdriver: make target %d: %w", i, err)
 		}
 		ws := deriveSeed(c.Seed, i)
@@ -196,11 +202,11 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 	err := e.loadCorpus(runCtx, workers[0])
 	if err == nil && c.Progress != nil {
 		e.mu.Lock()
-		n := len(e.corpus.entries)
+		n, known := len(e.corpus.entries), len(e.order)
 		e.mu.Unlock()
 		e.outMu.Lock()
 		fmt.Fprintf(c.Progress, "fuzz: elapsed: 0s, corpus: %d loaded, %d findings known, fuzzing with %d workers, seed %d\n",
-			n, len(e.order), c.Workers, c.Seed)
+			n, known, c.Workers, c.Seed)
 		e.outMu.Unlock()
 	}
 	if err == nil {
@@ -223,17 +229,25 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 	}
 	e.mu.Unlock()
 	sum, ferr := e.finish(ctx, runCtx)
-	for _, w := range workers {
-		if cl, ok := w.t.(io.Closer); ok {
-			if cerr := cl.Close(); cerr != nil {
-				ferr = errors.Join(ferr, fmt.Errorf("fuzzdriver: close target: %w", cerr))
-			}
-		}
-	}
+	ferr = errors.Join(ferr, closeTargets(workers))
 	if err != nil {
 		sum.Stop = "error"
 	}
 	return sum, errors.Join(err, ferr)
+}
+
+// closeTargets closes the targets that implement io.Closer (a target may
+// hold a worker process or files).
+func closeTargets(ws []*worker) error {
+	var err error
+	for _, w := range ws {
+		if cl, ok := w.t.(io.Closer); ok {
+			if cerr := cl.Close(); cerr != nil {
+				err = errors.Join(err, fmt.Errorf("fuzzdriver: close target: %w", cerr))
+			}
+		}
+	}
+	return err
 }
 
 // elapsed is campaign time, counting earlier sessions of a resumed campaign.

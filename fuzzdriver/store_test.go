@@ -254,3 +254,25 @@ func TestSyncWithPeer(t *testing.T) {
 	}
 	_ = sum2
 }
+
+// Two campaigns never share an instance directory.
+func TestInstanceDirectoryIsLocked(t *testing.T) {
+	out := t.TempDir()
+	s, err := openStore(out, "one", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := lockDir(s.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mazeCampaign("AB", 0, 1, 10)
+	c.Out, c.Instance = out, "one"
+	if _, err := c.Run(context.Background()); err == nil || !strings.Contains(err.Error(), "in use") {
+		t.Fatalf("second campaign on a locked directory: %v", err)
+	}
+	unlock()
+	if _, err := c.Run(context.Background()); err != nil {
+		t.Fatalf("after unlock: %v", err)
+	}
+}
