@@ -39,3 +39,23 @@ func BenchmarkRunSixObjects(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
 	b.ReportMetric(float64(actions)/float64(b.N), "actions/run")
 }
+
+// BenchmarkWarehouseSortSixObjects runs the warehouse-sort benchmark plan
+// (testdata/bench/warehouse-sort) the same way, when it is present.
+func BenchmarkWarehouseSortSixObjects(b *testing.B) {
+	r, err := LoadRunner("../../testdata/bench/warehouse-sort/warehouse-sort.plan", "../../testdata/worlds/warehouse.world", Options{})
+	if err != nil {
+		b.Skip(err)
+	}
+	inputs := sixObjectInputs(b, r.World(), 256)
+	ctx := context.Background()
+	actions := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		res := r.RunBytes(ctx, inputs[i%len(inputs)])
+		actions += len(res.Actions)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
+	b.ReportMetric(float64(actions)/float64(b.N), "actions/run")
+}
