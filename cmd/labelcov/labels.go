@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
@@ -26,7 +27,7 @@ func (lf *labelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().IntVar(&lf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms,
 		"decisions with more atoms than this get CC labels instead of MCC (with a warning)")
 	cmd.Flags().StringSliceVar(&lf.pure, "pure", nil,
-		"external functions (e.g. simulator queries) known to have no effects; repeatable or comma-separated")
+		"external functions known to have no effects, besides the simulator's queries; repeatable or comma-separated")
 }
 
 func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
@@ -37,7 +38,13 @@ func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
 	if lf.maxAtoms < 1 {
 		return labels.Options{}, normalize.Options{}, fmt.Errorf("--mcc-max-atoms must be at least 1, got %d", lf.maxAtoms)
 	}
-	return labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}, normalize.Options{PureFuncs: lf.pure}, nil
+	// The simulator's queries only read the world, so calls of them may
+	// stay inside conditions and be re-evaluated by labels.
+	pure := append([]string(nil), lf.pure...)
+	for _, q := range sim.Queries() {
+		pure = append(pure, q.Name)
+	}
+	return labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}, normalize.Options{PureFuncs: pure}, nil
 }
 
 // readPlan reads and parses a plan file ("-" is standard input).
