@@ -37,6 +37,10 @@ func (w *World) Names(env *Env) []string {
 		counts = make([]int, len(w.Types))
 	}
 	for i, o := range env.Objects {
+		if !w.valid(o) {
+			out[i] = "invalid-" + strconv.Itoa(i+1)
+			continue
+		}
 		out[i] = w.ObjectName(o.Type, counts[o.Type])
 		counts[o.Type]++
 	}
@@ -122,6 +126,16 @@ func (w *World) unpack(v uint64) EnvObject {
 	cols := w.Regions[o.Region].Cols
 	o.Col, o.Row = cell%cols, cell/cols
 	return o
+}
+
+// valid reports whether o's indices lie within w (the fast form of check).
+func (w *World) valid(o EnvObject) bool {
+	if o.Type < 0 || o.Type >= len(w.Types) || o.Region < 0 || o.Region >= len(w.Regions) ||
+		o.Orientation < 0 || o.Orientation >= len(w.Orientations) {
+		return false
+	}
+	r := &w.Regions[o.Region]
+	return o.Col >= 0 && o.Col < r.Cols && o.Row >= 0 && o.Row < r.Rows
 }
 
 // check reports why o is not a valid object of w, or "".

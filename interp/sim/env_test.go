@@ -204,3 +204,19 @@ func TestReadEnv(t *testing.T) {
 		t.Errorf("missing file: %v", err)
 	}
 }
+
+func TestInvalidEnvObjectsDoNotPanic(t *testing.T) {
+	w := loadWorld(t, "warehouse")
+	env := &Env{Objects: []EnvObject{{Type: 9}, {Type: 0, Region: 0, Col: 1, Row: 1}, {Region: -1}, {Col: 99}}}
+	if names := w.Names(env); names[1] != "milk-1" || names[0] != "invalid-1" {
+		t.Errorf("names %v", names)
+	}
+	s := NewState(w)
+	s.Reset(env)
+	if s.NumObjects() != 1 || s.ObjectName(0) != "milk-1" {
+		t.Errorf("reset kept %d objects", s.NumObjects())
+	}
+	if !strings.Contains(string(w.FormatEnv(env)), "; object 1 invalid: type index 9 out of range") {
+		t.Errorf("FormatEnv:\n%s", w.FormatEnv(env))
+	}
+}

@@ -84,7 +84,8 @@ func NewState(w *World) *State {
 func (s *State) World() *World { return s.w }
 
 // Reset places the objects of env and puts the robot at its start, clearing
-// trace and coverage hits. It reuses the State's storage: after the first
+// trace and coverage hits. Objects with indices outside the world are
+// skipped. It reuses the State's storage: after the first
 // few runs it does not allocate.
 func (s *State) Reset(env *Env) {
 	w := s.w
@@ -94,6 +95,12 @@ func (s *State) Reset(env *Env) {
 	s.desigs = s.desigs[:0]
 	var counts [64]int
 	for _, o := range env.Objects {
+		if !w.valid(o) {
+			// Environments from DecodeEnv and ParseEnv are always valid;
+			// one built by hand with bad indices loses those objects
+			// rather than crash the run.
+			continue
+		}
 		r := &w.Regions[o.Region]
 		u, v := r.Cell(o.Col, o.Row)
 		s.init = append(s.init, objState{typ: o.Type, surface: r.Surface, u: u, v: v, orient: o.Orientation, held: -1})
@@ -102,8 +109,8 @@ func (s *State) Reset(env *Env) {
 			k = counts[o.Type]
 			counts[o.Type]++
 		} else {
-			for _, q := range env.Objects[:len(s.names)] {
-				if q.Type == o.Type {
+			for _, q := range s.init[:len(s.init)-1] {
+				if q.typ == o.Type {
 					k++
 				}
 			}
