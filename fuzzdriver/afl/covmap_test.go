@@ -2,6 +2,7 @@ package afl
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"testing"
 )
@@ -187,5 +188,21 @@ func TestWorkerHelloRoundTrip(t *testing.T) {
 	}
 	if _, err := decodeWorkerHello([]byte("XXXX000000000000")); err == nil {
 		t.Error("bad magic accepted")
+	}
+}
+
+func TestExecutorFuncAndProbe(t *testing.T) {
+	calls := 0
+	ex := ExecutorFunc(func(ctx context.Context, in []byte) ([]uint8, bool, error) {
+		calls++
+		return make([]uint8, 77), len(in) > 0, nil
+	})
+	n, err := counterCount(context.Background(), ex)
+	if err != nil || n != 77 || calls != 1 {
+		t.Fatalf("probe: n=%d err=%v calls=%d, want 77 from one empty run", n, err, calls)
+	}
+	boom := ExecutorFunc(func(context.Context, []byte) ([]uint8, bool, error) { panic("boom") })
+	if _, _, err := safeExec(context.Background(), boom, nil); err == nil {
+		t.Fatal("a panicking executor must yield an error, not a panic")
 	}
 }

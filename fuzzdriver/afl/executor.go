@@ -20,6 +20,20 @@ type Executor interface {
 	Exec(ctx context.Context, input []byte) (counters []uint8, crashed bool, err error)
 }
 
+// ExecutorFunc adapts a function to Executor, e.g. a closure over the
+// built-in engine's Target:
+//
+//	afl.ExecutorFunc(func(ctx context.Context, in []byte) ([]uint8, bool, error) {
+//		out, err := target.Run(ctx, in)
+//		return target.Counters(), len(out.Findings) > 0, err
+//	})
+type ExecutorFunc func(ctx context.Context, input []byte) ([]uint8, bool, error)
+
+// Exec calls f.
+func (f ExecutorFunc) Exec(ctx context.Context, input []byte) ([]uint8, bool, error) {
+	return f(ctx, input)
+}
+
 // CounterSizer is implemented by Executors that know their counter count
 // before the first run (for a plan: NumInstructions()+2*NumBranches()). The
 // worker must announce the map size before AFL sends any input; without

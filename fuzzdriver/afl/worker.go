@@ -108,7 +108,7 @@ func RunWorker(ctx context.Context, cfg Config, cmd io.Reader, res io.Writer) er
 
 	in := inputSource{path: cfg.InputPath}
 	stderr := cfg.stderr()
-	var req [1]byte
+	var req, out [1]byte
 	for {
 		if _, err := io.ReadFull(cmd, req[:]); err != nil {
 			if errors.Is(err, io.EOF) {
@@ -128,7 +128,8 @@ func RunWorker(ctx context.Context, cfg Config, cmd io.Reader, res io.Writer) er
 		case crashed:
 			result = resultFinding
 		}
-		if _, err := res.Write([]byte{result}); err != nil {
+		out[0] = result
+		if _, err := res.Write(out[:]); err != nil {
 			return fmt.Errorf("afl: worker writing result: %w", err)
 		}
 		if err := ctx.Err(); err != nil {
