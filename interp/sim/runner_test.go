@@ -68,8 +68,8 @@ func TestChecksRunAfterAnyOutcome(t *testing.T) {
 			t.Errorf("JSON lacks %s:\n%s", s, js)
 		}
 	}
-	// A second run on an empty world starts afresh.
-	res = r.Run(context.Background(), &Env{})
+	// A second run on an empty world (nil means empty) starts afresh.
+	res = r.Run(context.Background(), nil)
 	if len(res.Actions) != 1 || res.Actions[0].Outcome != KindObjectNotFound || res.Covered != 0 {
 		t.Errorf("second run: %+v covered %d", res.Actions, res.Covered)
 	}

@@ -88,6 +88,9 @@ func (s *State) World() *World { return s.w }
 // skipped. It reuses the State's storage: after the first
 // few runs it does not allocate.
 func (s *State) Reset(env *Env) {
+	if env == nil {
+		env = &Env{}
+	}
 	w := s.w
 	s.init = s.init[:0]
 	s.names = s.names[:0]
