@@ -1,0 +1,179 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/report"
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/spf13/cobra"
+)
+
+type coverOptions struct {
+	labelFlags
+	world      string
+	tests      []string
+	plan       string
+	maxSteps   int64
+	maxObjects int
+	json       bool
+	html       string
+	lcov       string
+}
+
+func newCoverCmd() *cobra.Command {
+	var o coverOptions
+	cmd := &cobra.Command{
+		Use:   "cover FILE --tests DIR|FILE... [--world W] [--criteria ...]",
+		Short: "Measure label, instruction, branch and action coverage of a test suite",
+		Long: `cover annotates FILE with coverage labels in memory (as annotate does), compiles
+the annotated and the original plan once, runs both over every test, and reports
+per criterion and operator how many active labels the suite covers, the
+instruction, branch and action coverage of the original plan, every uncovered
+label with its file:line:col and predicate, and the diversity of label coverage.
+
+Tests (--tests, repeatable, and any further arguments):
+  NAME.env    a scenario of the world (needs --world)
+  NAME.args   the plan's arguments as plan literals, one per line (comments
+              allowed); with a world the plan starts in the empty environment
+  other files raw bytes: with a world, decoded into an environment (as
+              labelcov env decode); without, 8 bytes per def-plan parameter,
+              little-endian int64 (as fuzzing a plan without a world does)
+  DIR         every file in DIR, sorted by name, except hidden files and
+              .md, .txt, .json, .plan and .world files
+Without --world, a truth.json beside FILE (a benchmark folder) names the world.
+
+A label is covered by a test when the test reaches it with its predicate true.
+Diversity: each label's abundance is the number of distinct traces among the
+tests covering it (a trace is the outcome, with result value or failure kind,
+the def-check categories and the action trace); D0, D1, D2 are the Hill
+numbers of order 0, 1, 2 (covered labels, exp(Shannon), inverse Simpson).
+
+--json prints {"version": 1, "criteria": {"mcc": {"covered", "total",
+"operators", "diversity"}, ...}, "coverage": {"instructions", "branches",
+"actions"}, "uncovered": [...], "diversity", "tests", "labels"}. --html writes
+a self-contained page with the source and its labels marked; --lcov an LCOV
+tracefile with labels as BRDA records (block = criterion, branch = label id).
+See docs/cover.md.
+
+` + criteriaHelp,
+		Example: `  labelcov cover testdata/plans/fib.plan --criteria mcc,cc,wm --tests testdata/tests/fib
+  labelcov cover testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world \
+      --tests testdata/tests/warehouse --html cover.html --lcov cover.info
+  labelcov cover plan.plan --tests t1.args t2.args --json | jq '.criteria.mcc'`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
+		},
+	}
+	o.labelFlags.register(cmd)
+	f := cmd.Flags()
+	f.StringVar(&o.world, "world", "", "world file: run the plan in the simulator (.env and byte tests are its environments)")
+	f.StringSliceVar(&o.tests, "tests", nil, "test files or directories (repeatable or comma-separated)")
+	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
+	f.Int64Var(&o.maxSteps, "max-steps", vm.DefaultMaxSteps, "step budget per run and per check")
+	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from byte tests")
+	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
+	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
+	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
+	return cmd
+}
+
+// truthWorld returns the world named by a truth.json beside plan, or "".
+func truthWorld(plan string) (string, error) {
+	dir := filepath.Dir(plan)
+	data, err := os.ReadFile(filepath.Join(dir, "truth.json"))
+	if err != nil {
+		return "", nil // no benchmark folder: no world
+	}
+	var t struct {
+		World string `json:"world"`
+	}
+	if err := json.Unmarshal(data, &t); err != nil {
+		return "", fmt.Errorf("%s: %w", filepath.Join(dir, "truth.json"), err)
+	}
+	if t.World == "" {
+		return "", nil
+	}
+	return filepath.Join(dir, t.World), nil
+}
+
+func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) error {
+	if len(tests) == 0 {
+		return fmt.Errorf("no tests: give --tests DIR|FILE")
+	}
+	if o.maxSteps <= 0 {
+		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
+	}
+	lo, no, err := o.options()
+	if err != nil {
+		return err
+	}
+	f, err := readPlan(cmd.InOrStdin(), file)
+	if err != nil {
+		return err
+	}
+	mo := measure.Options{Labels: lo, Normalize: no, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
+	worldPath := o.world
+	if worldPath == "" && file != "-" {
+		if worldPath, err = truthWorld(file); err != nil {
+			return err
+		}
+	}
+	if worldPath != "" {
+		w, err := sim.LoadWorld(worldPath)
+		if err != nil {
+			return err
+		}
+		mo.World, mo.WorldPath = w, worldPath
+	}
+	m, err := measure.New(f, mo)
+	if err != nil {
+		return err
+	}
+	ts, err := m.LoadTests(tests...)
+	if err != nil {
+		return err
+	}
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	rep, err := m.Run(ctx, ts)
+	if err != nil {
+		return err
+	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
+	}
+	write := func(path string, render func(*bytes.Buffer) error) error {
+		var b bytes.Buffer
+		if err := render(&b); err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+			return fmt.Errorf("writing report: %w", err)
+		}
+		return nil
+	}
+	if o.html != "" {
+		if err := write(o.html, func(b *bytes.Buffer) error { return report.HTML(b, rep) }); err != nil {
+			return err
+		}
+	}
+	if o.lcov != "" {
+		if err := write(o.lcov, func(b *bytes.Buffer) error { return report.LCOV(b, rep) }); err != nil {
+			return err
+		}
+	}
+	if o.json {
+		return report.JSON(cmd.OutOrStdout(), rep)
+	}
+	return report.Text(cmd.OutOrStdout(), rep)
+}

@@ -1,0 +1,22 @@
+// Package measure runs an existing test suite over a plan annotated with
+// coverage labels and measures what the suite covers: labels per criterion
+// and operator, instructions and branches of the original plan, action
+// coverage buckets of a world, and the diversity of label coverage (Hill
+// numbers over distinct test traces).
+//
+// A Measurer annotates the plan in memory once (transform.Plan), compiles
+// the annotated and the original plan once, and runs both on every test:
+// .env scenarios and raw bytes decoded by a world, raw bytes decoded as
+// 8-byte integers per plan parameter without a world (as
+// fuzzdriver.ArgsTarget does), and .args files of plan literals. A label is
+// covered by a test when the "test true" counter of its injected (when ...)
+// is non-zero after the test; the label's when is found through the
+// manifest's annotated position and compile.BranchInfo.Form.
+//
+// The Report it returns is plain data, ready for the renderers of package
+// fuzzdriver/report and for JSON.
+//
+// It must never write files, print, read the clock or depend on map order:
+// identical plan, options and tests give an identical Report. It must never
+// panic on a bad test file; such errors name file:line:col.
+package measure

@@ -1,0 +1,165 @@
+package measure
+
+import "github.com/labelcov/labelcov/labels"
+
+// Version is the version of the Report's JSON shape.
+const Version = 1
+
+// Report is what a suite covers. Its JSON form is the output of
+// `labelcov cover --json` (see docs/cover.md); fields tagged "-" are for
+// renderers (HTML, LCOV) only.
+type Report struct {
+	Version int    `json:"version"`
+	File    string `json:"file"`
+	World   string `json:"world,omitempty"`
+	Plan    string `json:"plan"`
+	// Selected lists the criterion keys measured, in report order.
+	Selected []labels.Key `json:"selected"`
+	// Criteria has one entry per selected key.
+	Criteria map[labels.Key]*KeyReport `json:"criteria"`
+	// All sums every key.
+	All      *KeyReport `json:"all"`
+	Coverage Coverage   `json:"coverage"`
+	// Diversity is the diversity of all label coverage (same as All.Diversity).
+	Diversity Diversity `json:"diversity"`
+	// Uncovered lists every active label no test covered, in id order.
+	Uncovered []*LabelResult `json:"uncovered"`
+	Tests     []*TestResult  `json:"tests"`
+	// Labels lists every active label in id order.
+	Labels []*LabelResult `json:"labels"`
+	// Warnings: label enumeration warnings and runs where the annotated plan
+	// behaved differently from the original (a labelcov bug).
+	Warnings []string `json:"warnings,omitempty"`
+
+	Source []byte         `json:"-"` // the original plan text
+	Lines  []LineCoverage `json:"-"` // original plan, lines with instructions
+	Funcs  []FuncCoverage `json:"-"` // original plan, named functions
+}
+
+// KeyReport is the coverage of one criterion key (or of all keys).
+type KeyReport struct {
+	Covered    int       `json:"covered"`
+	Total      int       `json:"total"`
+	Percent    float64   `json:"percent"`
+	Trivial    int       `json:"trivial"`
+	Infeasible int       `json:"infeasible"`
+	Diversity  Diversity `json:"diversity"`
+	// Operators breaks the key down by label operator ("TF", "true",
+	// "< -> <=", ...), listed in OperatorOrder.
+	Operators     map[string]*Count `json:"operators,omitempty"`
+	OperatorOrder []string          `json:"operator_order,omitempty"`
+}
+
+// Count is covered out of total.
+type Count struct {
+	Covered int     `json:"covered"`
+	Total   int     `json:"total"`
+	Percent float64 `json:"percent"`
+}
+
+func (c *Count) add(covered bool) {
+	c.Total++
+	if covered {
+		c.Covered++
+	}
+	c.Percent = percent(c.Covered, c.Total)
+}
+
+func percent(covered, total int) float64 {
+	if total == 0 {
+		return 100
+	}
+	return float64(int(1000*float64(covered)/float64(total)+0.5)) / 10
+}
+
+// Coverage is the plain coverage of the original plan.
+type Coverage struct {
+	Instructions Count `json:"instructions"`
+	// Branches counts branch outcomes: each conditional jump has two.
+	Branches Count `json:"branches"`
+	// Actions is nil without a world.
+	Actions *ActionCoverage `json:"actions,omitempty"`
+}
+
+// ActionCoverage is action-coverage buckets hit by the suite.
+type ActionCoverage struct {
+	Count
+	// Hit lists the hit buckets (name and how many actions fell in it).
+	Hit []Bucket `json:"hit"`
+}
+
+// Bucket is one hit action bucket.
+type Bucket struct {
+	Bucket string `json:"bucket"`
+	Hits   uint64 `json:"hits"`
+}
+
+// Diversity is the Hill numbers of label coverage: the abundance of a
+// label is the number of distinct test traces that cover it. D0 is the
+// number of covered labels, D1 exp(Shannon entropy), D2 inverse Simpson.
+type Diversity struct {
+	labels.Hill
+	// Traces is how many distinct traces the suite's tests produced.
+	Traces int `json:"traces"`
+}
+
+// LabelResult is one active label and what covered it.
+type LabelResult struct {
+	ID        int        `json:"id"`
+	Criterion labels.Key `json:"criterion"`
+	Operator  string     `json:"operator"`
+	Predicate string     `json:"predicate"`
+	Guard     string     `json:"guard,omitempty"`
+	// Pos is file:line:col of the original plan.
+	Pos string `json:"pos"`
+	// Covered: some test reached the label with its predicate true;
+	// Reached: some test evaluated the predicate at all.
+	Covered bool `json:"covered"`
+	Reached bool `json:"reached"`
+	// Tests names the tests covering the label; Traces counts their
+	// distinct traces (the label's abundance for Diversity).
+	Tests  []string `json:"tests"`
+	Traces int      `json:"traces"`
+
+	At labels.Position `json:"-"`
+	// End is the byte offset just past the original expression the label
+	// is about (At.Offset when unknown).
+	End int `json:"-"`
+}
+
+// TestResult is one test's run.
+type TestResult struct {
+	Name    string `json:"name"`
+	Kind    Kind   `json:"kind"`
+	Outcome string `json:"outcome"`
+	Result  string `json:"result,omitempty"`
+	Failure string `json:"failure,omitempty"`
+	// Errors are the categories the def-checks returned.
+	Errors  []string `json:"errors,omitempty"`
+	Actions int      `json:"actions"`
+	// Trace identifies the test's trace (see TraceText): equal traces,
+	// equal ids.
+	Trace string `json:"trace"`
+	// Labels are the ids of the labels the test covered.
+	Labels []int `json:"labels"`
+}
+
+// LineCoverage is one line of the original plan that has instructions.
+type LineCoverage struct {
+	Line int
+	// Instructions on the line and how many ran.
+	Instructions, Covered int
+	// Hits is the largest execution count of the line's instructions,
+	// summed over tests (counters saturate at 255 per run: a lower bound).
+	Hits int
+}
+
+// FuncCoverage is one named function (defun, def-plan, def-check,
+// def-policy) of the original plan.
+type FuncCoverage struct {
+	Name string
+	Line int
+	// Hits sums over tests how often its first instruction ran
+	// (saturating at 255 per run).
+	Hits int
+}

@@ -1,0 +1,369 @@
+package measure
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
+)
+
+// TraceText is the trace of one run, the unit of label-coverage
+// diversity. Two runs have the same trace exactly when they have the same
+// outcome (ok with the same printed result value, or failure of the same
+// kind, or timeout), the same def-check categories and check failures in
+// check order, and the same action trace (every performed action with its
+// arguments, outcome and result, in order; empty without a world). Printed
+// output and step counts are not part of the trace.
+func TraceText(outcome vm.Result, errors []string, checkErrors []string, actions []string) string {
+	var b strings.Builder
+	switch outcome.Outcome {
+	case vm.OutcomeOK:
+		fmt.Fprintf(&b, "outcome ok %s\n", outcome.Value.String())
+	case vm.OutcomeFailure:
+		kind := ""
+		if outcome.Failure != nil {
+			kind = outcome.Failure.Kind
+		}
+		fmt.Fprintf(&b, "outcome failure %s\n", kind)
+	default:
+		fmt.Fprintf(&b, "outcome %s\n", outcome.Outcome)
+	}
+	for _, e := range errors {
+		fmt.Fprintf(&b, "error %s\n", e)
+	}
+	for _, e := range checkErrors {
+		fmt.Fprintf(&b, "check-error %s\n", e)
+	}
+	for _, a := range actions {
+		fmt.Fprintf(&b, "action %s\n", a)
+	}
+	return b.String()
+}
+
+// TraceID is a short stable digest of a trace text.
+func TraceID(text string) string {
+	sum := sha256.Sum256([]byte(text))
+	return hex.EncodeToString(sum[:6])
+}
+
+func (o *runOutcome) trace() string {
+	var ce, acts []string
+	for _, c := range o.checkEr {
+		ce = append(ce, c.Check+" "+c.Kind)
+	}
+	for i := range o.actions {
+		acts = append(acts, o.actions[i].String())
+	}
+	return TraceText(o.res, o.errors, ce, acts)
+}
+
+// Run runs every test on the annotated and on the original plan and
+// reports what the suite covers. A test that cannot run (wrong number of
+// arguments, say) is an error naming the test; a plan that fails or times
+// out on a test is not: that is the test's outcome.
+func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
+	ann, err := newExecutor(m.annProg, m.opts)
+	if err != nil {
+		return nil, fmt.Errorf("measure: %w", err)
+	}
+	orig, err := newExecutor(m.origProg, m.opts)
+	if err != nil {
+		return nil, fmt.Errorf("measure: %w", err)
+	}
+	p := m.origProg
+	instrHits := make([]int, p.NumInstructions())
+	branchHit := make([]bool, 2*p.NumBranches())
+	var actionHits []uint64
+	covering := map[int][]int{} // label id -> indices of covering tests
+	reached := map[int]bool{}
+	traceOf := make([]string, len(tests))
+	rep := &Report{Version: Version, File: m.orig.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
+		Selected: m.opts.Labels.Criteria.Keys(), Source: m.orig.Src}
+	rep.Warnings = m.Warnings()
+
+	for ti, t := range tests {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("measure: stopped before test %s: %w", t.Name, err)
+		}
+		ao, cs, err := ann.run(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		tr := &TestResult{Name: t.Name, Kind: t.Kind, Labels: []int{}}
+		for _, l := range m.active {
+			b := m.branchOf[l.ID]
+			if cs[m.annProg.BranchCounter(b, true)] > 0 {
+				covering[l.ID] = append(covering[l.ID], ti)
+				tr.Labels = append(tr.Labels, l.ID)
+				reached[l.ID] = true
+			} else if cs[m.annProg.BranchCounter(b, false)] > 0 {
+				reached[l.ID] = true
+			}
+		}
+		annTrace := ao.trace()
+
+		oo, cs, err := orig.run(ctx, t)
+		if err != nil {
+			return nil, err
+		}
+		for pc := range instrHits {
+			instrHits[pc] += int(cs[pc])
+		}
+		for i := range branchHit {
+			if cs[p.NumInstructions()+i] > 0 {
+				branchHit[i] = true
+			}
+		}
+		if m.opts.World != nil {
+			if actionHits == nil {
+				actionHits = make([]uint64, m.opts.World.NumBuckets())
+			}
+			for i, h := range oo.hits {
+				if i < len(actionHits) {
+					actionHits[i] += uint64(h)
+				}
+			}
+		}
+		origTrace := oo.trace()
+		if origTrace != annTrace {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: the annotated plan behaved differently from the original (a labelcov bug):\noriginal:\n%sannotated:\n%s", t.Name, origTrace, annTrace))
+		}
+		traceOf[ti] = TraceID(origTrace)
+		tr.Trace = traceOf[ti]
+		tr.Outcome = string(oo.res.Outcome)
+		switch {
+		case oo.res.Outcome == vm.OutcomeOK:
+			tr.Result = oo.res.Value.String()
+		case oo.res.Failure != nil:
+			f := oo.res.Failure
+			tr.Failure = f.Kind + ": " + f.Message
+			if f.Pos.IsValid() {
+				tr.Failure = fmt.Sprintf("%s at %s:%s", tr.Failure, f.File, f.Pos)
+			}
+		}
+		tr.Errors = append(tr.Errors, oo.errors...)
+		for _, c := range oo.checkEr {
+			tr.Errors = append(tr.Errors, "check "+c.Check+" failed: "+c.Kind)
+		}
+		tr.Actions = len(oo.actions)
+		rep.Tests = append(rep.Tests, tr)
+	}
+	if rep.Tests == nil {
+		rep.Tests = []*TestResult{}
+	}
+
+	// Labels and their abundance: distinct traces among covering tests.
+	ends := exprEnds(m.orig)
+	abundance := map[int]int{}
+	for _, l := range m.active {
+		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
+			Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
+		if lr.At.File == "" {
+			lr.At.File = m.orig.Name
+		}
+		lr.Pos = lr.At.String()
+		if e, ok := ends[l.Pos.Offset]; ok {
+			lr.End = e
+		}
+		distinct := map[string]bool{}
+		for _, ti := range covering[l.ID] {
+			lr.Tests = append(lr.Tests, tests[ti].Name)
+			distinct[traceOf[ti]] = true
+		}
+		lr.Traces = len(distinct)
+		lr.Covered = lr.Traces > 0
+		abundance[l.ID] = lr.Traces
+		rep.Labels = append(rep.Labels, lr)
+		if !lr.Covered {
+			rep.Uncovered = append(rep.Uncovered, lr)
+		}
+	}
+	if rep.Labels == nil {
+		rep.Labels = []*LabelResult{}
+	}
+	if rep.Uncovered == nil {
+		rep.Uncovered = []*LabelResult{}
+	}
+	distinctAll := map[string]bool{}
+	for _, id := range traceOf {
+		distinctAll[id] = true
+	}
+	m.fillCriteria(rep, abundance, len(distinctAll))
+
+	// Plain coverage of the original plan.
+	for pc, h := range instrHits {
+		rep.Coverage.Instructions.add(h > 0)
+		_ = pc
+	}
+	for _, h := range branchHit {
+		rep.Coverage.Branches.add(h)
+	}
+	rep.Coverage.Instructions.Percent = percent(rep.Coverage.Instructions.Covered, rep.Coverage.Instructions.Total)
+	rep.Coverage.Branches.Percent = percent(rep.Coverage.Branches.Covered, rep.Coverage.Branches.Total)
+	if w := m.opts.World; w != nil {
+		ac := &ActionCoverage{Hit: []Bucket{}}
+		ac.Total = w.NumBuckets()
+		for i, h := range actionHits {
+			if h > 0 {
+				ac.Covered++
+				ac.Hit = append(ac.Hit, Bucket{Bucket: w.BucketName(i), Hits: h})
+			}
+		}
+		ac.Percent = percent(ac.Covered, ac.Total)
+		rep.Coverage.Actions = ac
+	}
+	rep.Lines = lineCoverage(p, instrHits)
+	rep.Funcs = funcCoverage(p, instrHits)
+	return rep, nil
+}
+
+// fillCriteria computes per-key and per-operator counts and diversity.
+func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) {
+	cov := labels.Coverage(m.ann.Labels.Labels, abundance)
+	rep.Criteria = map[labels.Key]*KeyReport{}
+	get := func(k labels.Key) *KeyReport {
+		kr := rep.Criteria[k]
+		if kr == nil {
+			kr = &KeyReport{Operators: map[string]*Count{}}
+			rep.Criteria[k] = kr
+		}
+		return kr
+	}
+	for _, k := range rep.Selected {
+		get(k)
+	}
+	all := &KeyReport{}
+	for _, l := range m.ann.Labels.Labels {
+		kr := get(l.Criterion)
+		switch l.Status {
+		case labels.Trivial:
+			kr.Trivial++
+			all.Trivial++
+			continue
+		case labels.Infeasible:
+			kr.Infeasible++
+			all.Infeasible++
+			continue
+		}
+		op := kr.Operators[l.Operator]
+		if op == nil {
+			op = &Count{}
+			kr.Operators[l.Operator] = op
+			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
+		}
+		op.add(abundance[l.ID] > 0)
+	}
+	for k, kr := range rep.Criteria {
+		if c := cov[k]; c != nil {
+			kr.Covered, kr.Total = c.Covered, c.Total
+			kr.Diversity = Diversity{Hill: c.Diversity, Traces: traces}
+		} else {
+			kr.Diversity = Diversity{Traces: traces}
+		}
+		kr.Percent = percent(kr.Covered, kr.Total)
+		sort.SliceStable(kr.OperatorOrder, func(i, j int) bool {
+			return operatorRank(kr.OperatorOrder[i]) < operatorRank(kr.OperatorOrder[j])
+		})
+	}
+	if c := cov["all"]; c != nil {
+		all.Covered, all.Total = c.Covered, c.Total
+		all.Diversity = Diversity{Hill: c.Diversity, Traces: traces}
+	} else {
+		all.Diversity = Diversity{Traces: traces}
+	}
+	all.Percent = percent(all.Covered, all.Total)
+	rep.All = all
+	rep.Diversity = all.Diversity
+}
+
+// operatorRank orders operators: CC true before false, MCC outcomes as
+// binary numbers with T first (TT, TF, FT, FF), anything else in first-
+// seen order (stable sort keeps it).
+func operatorRank(op string) int {
+	switch op {
+	case "true":
+		return 0
+	case "false":
+		return 1
+	}
+	if op != "" && strings.Trim(op, "TF") == "" && len(op) < 20 {
+		r := 0
+		for _, c := range op {
+			r <<= 1
+			if c == 'F' {
+				r |= 1
+			}
+		}
+		return r + len(op)<<20
+	}
+	return 1 << 30
+}
+
+// exprEnds maps the start offset of every expression of f to its end
+// offset (the outermost expression when several start at one offset).
+func exprEnds(f *syntax.File) map[int]int {
+	out := map[int]int{}
+	for _, form := range f.Forms {
+		syntax.Walk(form, func(n syntax.Node) bool {
+			s, e := n.Span()
+			if _, ok := out[s.Offset]; !ok {
+				out[s.Offset] = e.Offset
+			}
+			return true
+		})
+	}
+	return out
+}
+
+func lineCoverage(p *compile.Program, hits []int) []LineCoverage {
+	byLine := map[int]*LineCoverage{}
+	var lines []int
+	for pc, h := range hits {
+		ln := p.Instr(pc).Line
+		if ln <= 0 {
+			continue
+		}
+		lc := byLine[ln]
+		if lc == nil {
+			lc = &LineCoverage{Line: ln}
+			byLine[ln] = lc
+			lines = append(lines, ln)
+		}
+		lc.Instructions++
+		if h > 0 {
+			lc.Covered++
+		}
+		lc.Hits = max(lc.Hits, h)
+	}
+	sort.Ints(lines)
+	out := make([]LineCoverage, len(lines))
+	for i, ln := range lines {
+		out[i] = *byLine[ln]
+	}
+	return out
+}
+
+func funcCoverage(p *compile.Program, hits []int) []FuncCoverage {
+	var out []FuncCoverage
+	for _, f := range p.Funcs {
+		switch f.Kind {
+		case compile.KindDefun, compile.KindPlan, compile.KindCheck, compile.KindPolicy:
+		default:
+			continue
+		}
+		fc := FuncCoverage{Name: f.Name, Line: f.Pos.Line}
+		if f.Entry >= 0 && f.Entry < f.End && f.Entry < len(hits) {
+			fc.Hits = hits[f.Entry]
+		}
+		out = append(out, fc)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}

@@ -1,0 +1,353 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
+)
+
+// HTML writes r as one self-contained HTML page (inline CSS, no scripts,
+// no external resources): a summary table on top, then the original plan
+// source with
+//   - a gutter per line: line number (coloured by instruction coverage),
+//     execution count, and label markers "✓n" (covered) and "✗n"
+//     (uncovered) whose tooltips list the labels of the line;
+//   - every labelled expression highlighted: green when all its labels are
+//     covered, red when none is, amber when some are; the tooltip lists
+//     each label with its predicate and the tests that covered it;
+//
+// then the uncovered labels (linked to their lines) and the tests.
+func HTML(w io.Writer, r *measure.Report) error {
+	bw := bufio.NewWriter(w)
+	h := &htmlWriter{w: bw, r: r}
+	h.page()
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing HTML report: %w", err)
+	}
+	return nil
+}
+
+type htmlWriter struct {
+	w *bufio.Writer
+	r *measure.Report
+}
+
+func (h *htmlWriter) p(format string, args ...any) { fmt.Fprintf(h.w, format, args...) }
+
+// esc escapes text for HTML content and attribute values; newlines in
+// attributes become line breaks in tooltips.
+func esc(s string) string { return strings.ReplaceAll(html.EscapeString(s), "\n", "&#10;") }
+
+const css = `
+body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1d1d1f;background:#fff}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
+.meta{color:#555;margin:0 0 16px}
+table.sum{border-collapse:collapse;margin-bottom:8px}
+table.sum th,table.sum td{padding:3px 10px;border-bottom:1px solid #e3e3e3;text-align:right;white-space:nowrap}
+table.sum th{background:#f4f4f6;font-weight:600}
+table.sum td.k,table.sum th.k{text-align:left}
+table.sum tr.op td{color:#555;font-size:12px}
+table.sum tr.op td.k{padding-left:28px}
+table.sum tr.tot td{font-weight:600;border-top:2px solid #999}
+.bar{display:inline-block;width:90px;height:9px;background:#f2c4c4;border-radius:2px;vertical-align:middle;margin-right:6px;overflow:hidden}
+.bar i{display:block;height:100%;background:#3a9d3a}
+.legend{margin:10px 0;font-size:12px;color:#333}
+.legend span{padding:1px 6px;margin-right:8px;border-radius:3px}
+.src{font:13px/1.5 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;border:1px solid #ddd;border-radius:4px;overflow-x:auto}
+.row{display:grid;grid-template-columns:4.2em 4.5em 7.5em 1fr;min-height:1.5em}
+.row:target{outline:2px solid #3b7dd8}
+.n,.x,.g{text-align:right;padding-right:8px;color:#888;user-select:none;border-right:1px solid #eee}
+.n a{color:inherit;text-decoration:none}
+.n.full{background:#dff3df;color:#2d6a2d}.n.none{background:#f8dada;color:#8a2020}.n.part{background:#fbefc9;color:#7a5a00}
+.x{font-size:11px}
+.g{text-align:left;padding-left:6px;font-size:12px;white-space:nowrap}
+.g b{font-weight:600;border-radius:3px;padding:0 3px;margin-right:3px;cursor:help}
+.g b.c{background:#cfeccf;color:#1e5e1e}.g b.u{background:#f6c9c9;color:#8a1c1c}
+.c{white-space:pre;tab-size:8;padding-left:10px}
+.lc{background:rgba(40,170,40,.18);border-bottom:2px solid rgba(40,150,40,.7);cursor:help}
+.lu{background:rgba(220,40,40,.18);border-bottom:2px solid rgba(200,30,30,.8);cursor:help}
+.lp{background:rgba(235,170,0,.22);border-bottom:2px solid rgba(200,140,0,.85);cursor:help}
+table.list{border-collapse:collapse;font-size:13px}
+table.list th,table.list td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+table.list th{background:#f4f4f6}
+table.list td.m{font-family:ui-monospace,"DejaVu Sans Mono",monospace}
+`
+
+func (h *htmlWriter) page() {
+	r := h.r
+	h.p("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>labelcov cover: %s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(r.File), css)
+	h.p("<h1>labelcov cover: %s</h1>\n", esc(r.File))
+	var crit []string
+	for _, k := range r.Selected {
+		crit = append(crit, string(k))
+	}
+	h.p("<p class=\"meta\">plan <b>%s</b> · %d test%s · %d distinct trace%s", esc(r.Plan), len(r.Tests), plural(len(r.Tests)),
+		r.Diversity.Traces, plural(r.Diversity.Traces))
+	if r.World != "" {
+		h.p(" · world %s", esc(r.World))
+	}
+	h.p(" · criteria %s</p>\n", esc(strings.Join(crit, ", ")))
+	h.summary()
+	h.source()
+	h.uncovered()
+	h.tests()
+	h.p("</body>\n</html>\n")
+}
+
+func bar(p float64) string {
+	return fmt.Sprintf("<span class=\"bar\"><i style=\"width:%.1f%%\"></i></span>", p)
+}
+
+func (h *htmlWriter) summary() {
+	r := h.r
+	h.p("<table class=\"sum\">\n<tr><th class=\"k\">criterion</th><th class=\"k\">operator</th><th>covered</th><th>total</th><th class=\"k\">coverage</th><th>trivial</th><th>infeasible</th><th title=\"richness: covered labels\">D0</th><th title=\"exp(Shannon entropy) of distinct traces per label\">D1</th><th title=\"inverse Simpson\">D2</th></tr>\n")
+	key := func(name, class string, k *measure.KeyReport) {
+		h.p("<tr%s><td class=\"k\">%s</td><td></td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			class, esc(name), k.Covered, k.Total, bar(k.Percent), pct(k.Percent), k.Trivial, k.Infeasible,
+			num(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2))
+	}
+	for _, kk := range r.Selected {
+		k := r.Criteria[kk]
+		if k == nil {
+			continue
+		}
+		key(string(kk), "", k)
+		for _, op := range k.OperatorOrder {
+			c := k.Operators[op]
+			h.p("<tr class=\"op\"><td class=\"k\"></td><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td></td><td></td><td></td><td></td><td></td></tr>\n",
+				esc(op), c.Covered, c.Total, bar(c.Percent), pct(c.Percent))
+		}
+	}
+	if r.All != nil {
+		key("all labels", " class=\"tot\"", r.All)
+	}
+	h.p("</table>\n<table class=\"sum\">\n<tr><th class=\"k\">original plan</th><th>covered</th><th>total</th><th class=\"k\">coverage</th></tr>\n")
+	plain := func(name string, c measure.Count) {
+		h.p("<tr><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td></tr>\n", name, c.Covered, c.Total, bar(c.Percent), pct(c.Percent))
+	}
+	plain("instructions", r.Coverage.Instructions)
+	plain("branch outcomes", r.Coverage.Branches)
+	if a := r.Coverage.Actions; a != nil {
+		plain("action buckets", a.Count)
+	}
+	h.p("</table>\n")
+}
+
+// group is the labels about one expression of the source.
+type group struct {
+	start, end int
+	labels     []*measure.LabelResult
+}
+
+func (g *group) class() string {
+	cov := 0
+	for _, l := range g.labels {
+		if l.Covered {
+			cov++
+		}
+	}
+	switch cov {
+	case len(g.labels):
+		return "lc"
+	case 0:
+		return "lu"
+	}
+	return "lp"
+}
+
+func labelLine(l *measure.LabelResult) string {
+	s := fmt.Sprintf("#%d %s %s: %s", l.ID, l.Criterion, l.Operator, l.Predicate)
+	switch {
+	case l.Covered:
+		s += fmt.Sprintf("\n    covered by %d test%s (%d trace%s): %s", len(l.Tests), plural(len(l.Tests)),
+			l.Traces, plural(l.Traces), shortList(l.Tests, 6))
+	case l.Reached:
+		s += "\n    NOT covered (reached, never true)"
+	default:
+		s += "\n    NOT covered (never reached)"
+	}
+	return s
+}
+
+func shortList(xs []string, n int) string {
+	if len(xs) <= n {
+		return strings.Join(xs, ", ")
+	}
+	return strings.Join(xs[:n], ", ") + fmt.Sprintf(", and %d more", len(xs)-n)
+}
+
+func (g *group) title() string {
+	var b strings.Builder
+	for i, l := range g.labels {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(labelLine(l))
+	}
+	return b.String()
+}
+
+// source renders the plan: one row per line, labelled expressions as
+// nested spans (closed at each line end and reopened on the next line).
+func (h *htmlWriter) source() {
+	r := h.r
+	src := r.Source
+	byStart := map[[2]int]*group{}
+	var groups []*group
+	perLine := map[int][]*measure.LabelResult{}
+	for _, l := range r.Labels {
+		perLine[l.At.Line] = append(perLine[l.At.Line], l)
+		s, e := l.At.Offset, l.End
+		if s < 0 || s >= len(src) || e <= s || e > len(src) {
+			continue
+		}
+		k := [2]int{s, e}
+		g := byStart[k]
+		if g == nil {
+			g = &group{start: s, end: e}
+			byStart[k] = g
+			groups = append(groups, g)
+		}
+		g.labels = append(g.labels, l)
+	}
+	// Outer spans open first; expressions nest, so a stack suffices.
+	sort.SliceStable(groups, func(i, j int) bool {
+		if groups[i].start != groups[j].start {
+			return groups[i].start < groups[j].start
+		}
+		return groups[i].end > groups[j].end
+	})
+	opens := map[int][]*group{}
+	for _, g := range groups {
+		opens[g.start] = append(opens[g.start], g)
+	}
+	lines := map[int]measure.LineCoverage{}
+	for _, lc := range r.Lines {
+		lines[lc.Line] = lc
+	}
+
+	h.p("<h2>Source</h2>\n<div class=\"legend\"><span class=\"lc\">all labels covered</span><span class=\"lp\">some labels covered</span><span class=\"lu\">no label covered</span> · gutter: line (green: every instruction ran, red: none, amber: some), execution count, <b>✓</b> covered and <b>✗</b> uncovered labels of the line (hover for details)</div>\n<div class=\"src\">\n")
+	var stack []*group
+	var text strings.Builder
+	flush := func() {
+		h.w.WriteString(esc(text.String()))
+		text.Reset()
+	}
+	line := 1
+	openSpan := func(g *group) { h.p("<span class=\"%s\" title=\"%s\">", g.class(), esc(g.title())) }
+	startRow := func() {
+		lc, has := lines[line]
+		cls := ""
+		hits := ""
+		if has {
+			switch {
+			case lc.Covered == lc.Instructions:
+				cls = " full"
+			case lc.Covered == 0:
+				cls = " none"
+			default:
+				cls = " part"
+			}
+			hits = fmt.Sprint(lc.Hits)
+		}
+		h.p("<div class=\"row\" id=\"L%d\"><span class=\"n%s\"><a href=\"#L%d\">%d</a></span><span class=\"x\">%s</span><span class=\"g\">%s</span><span class=\"c\">",
+			line, cls, line, line, hits, gutter(perLine[line]))
+		for _, g := range stack {
+			openSpan(g)
+		}
+	}
+	endRow := func() {
+		flush()
+		for range stack {
+			h.p("</span>")
+		}
+		h.p("</span></div>\n")
+	}
+	startRow()
+	for i := 0; i <= len(src); i++ {
+		for len(stack) > 0 && stack[len(stack)-1].end == i {
+			flush()
+			h.p("</span>")
+			stack = stack[:len(stack)-1]
+		}
+		if i == len(src) {
+			break
+		}
+		for _, g := range opens[i] {
+			flush()
+			openSpan(g)
+			stack = append(stack, g)
+		}
+		if src[i] == '\n' {
+			endRow()
+			line++
+			if i+1 < len(src) {
+				startRow()
+			}
+			continue
+		}
+		text.WriteByte(src[i])
+	}
+	if len(src) == 0 || src[len(src)-1] != '\n' {
+		endRow()
+	}
+	h.p("</div>\n")
+}
+
+// gutter renders the label markers of one line.
+func gutter(ls []*measure.LabelResult) string {
+	var cov, unc []string
+	for _, l := range ls {
+		if l.Covered {
+			cov = append(cov, labelLine(l))
+		} else {
+			unc = append(unc, labelLine(l))
+		}
+	}
+	var b strings.Builder
+	if len(cov) > 0 {
+		fmt.Fprintf(&b, "<b class=\"c\" title=\"%s\">✓%d</b>", esc(strings.Join(cov, "\n")), len(cov))
+	}
+	if len(unc) > 0 {
+		fmt.Fprintf(&b, "<b class=\"u\" title=\"%s\">✗%d</b>", esc(strings.Join(unc, "\n")), len(unc))
+	}
+	return b.String()
+}
+
+func (h *htmlWriter) uncovered() {
+	r := h.r
+	h.p("<h2>Uncovered labels (%d)</h2>\n", len(r.Uncovered))
+	if len(r.Uncovered) == 0 {
+		h.p("<p>Every active label is covered.</p>\n")
+		return
+	}
+	h.p("<table class=\"list\">\n<tr><th>position</th><th>id</th><th>criterion</th><th>operator</th><th>predicate</th><th>status</th></tr>\n")
+	for _, l := range r.Uncovered {
+		status := "never reached"
+		if l.Reached {
+			status = "reached, never true"
+		}
+		h.p("<tr><td class=\"m\"><a href=\"#L%d\">%s</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td>%s</td></tr>\n",
+			l.At.Line, esc(l.Pos), l.ID, esc(string(l.Criterion)), esc(l.Operator), esc(l.Predicate), status)
+	}
+	h.p("</table>\n")
+}
+
+func (h *htmlWriter) tests() {
+	r := h.r
+	h.p("<h2>Tests (%d)</h2>\n<table class=\"list\">\n<tr><th>test</th><th>kind</th><th>outcome</th><th>result / failure</th><th>errors</th><th>actions</th><th>trace</th><th>labels covered</th></tr>\n", len(r.Tests))
+	for _, t := range r.Tests {
+		res := t.Result
+		if t.Failure != "" {
+			res = t.Failure
+		}
+		h.p("<tr><td class=\"m\">%s</td><td>%s</td><td>%s</td><td class=\"m\">%s</td><td>%s</td><td>%d</td><td class=\"m\">%s</td><td>%d</td></tr>\n",
+			esc(t.Name), t.Kind, esc(t.Outcome), esc(res), esc(strings.Join(t.Errors, ", ")), t.Actions, esc(t.Trace), len(t.Labels))
+	}
+	h.p("</table>\n")
+}

@@ -1,0 +1,131 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
+)
+
+// Text writes r for people: a table of covered/total labels per criterion
+// and operator with their diversity, the plain coverage of the original
+// plan, then every uncovered label with its position and predicate.
+func Text(w io.Writer, r *measure.Report) error {
+	bw := bufio.NewWriter(w)
+	traces := r.Diversity.Traces
+	fmt.Fprintf(bw, "%s: plan %s, %d test%s, %d distinct trace%s", r.File, r.Plan,
+		len(r.Tests), plural(len(r.Tests)), traces, plural(traces))
+	if r.World != "" {
+		fmt.Fprintf(bw, ", world %s", r.World)
+	}
+	fmt.Fprintln(bw)
+	fmt.Fprintln(bw)
+
+	rows := [][]string{{"criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", "D0", "D1", "D2"}}
+	row := func(name string, k *measure.KeyReport) {
+		rows = append(rows, []string{name, "", fmt.Sprint(k.Covered), fmt.Sprint(k.Total), pct(k.Percent),
+			fmt.Sprint(k.Trivial), fmt.Sprint(k.Infeasible), num(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2)})
+	}
+	for _, key := range r.Selected {
+		k := r.Criteria[key]
+		if k == nil {
+			continue
+		}
+		row(string(key), k)
+		for _, op := range k.OperatorOrder {
+			c := k.Operators[op]
+			rows = append(rows, []string{"", op, fmt.Sprint(c.Covered), fmt.Sprint(c.Total), pct(c.Percent)})
+		}
+	}
+	if r.All != nil && len(r.Selected) > 1 {
+		row("all", r.All)
+	}
+	table(bw, rows, 2)
+	fmt.Fprintln(bw)
+	cov := func(name string, c measure.Count) {
+		fmt.Fprintf(bw, "%-13s %d/%d (%s)\n", name, c.Covered, c.Total, pct(c.Percent))
+	}
+	cov("instructions", r.Coverage.Instructions)
+	cov("branches", r.Coverage.Branches)
+	if a := r.Coverage.Actions; a != nil {
+		cov("actions", a.Count)
+	}
+	fmt.Fprintf(bw, "diversity     D0 %s  D1 %s  D2 %s over %d distinct trace%s\n",
+		num(r.Diversity.D0), num(r.Diversity.D1), num(r.Diversity.D2), traces, plural(traces))
+
+	if len(r.Uncovered) == 0 {
+		fmt.Fprintln(bw, "\nevery active label is covered")
+	} else {
+		fmt.Fprintf(bw, "\nuncovered labels (%d):\n", len(r.Uncovered))
+		width := 0
+		for _, l := range r.Uncovered {
+			width = max(width, len(l.Pos))
+		}
+		for _, l := range r.Uncovered {
+			fmt.Fprintf(bw, "  %-*s  %4d  %-6s  %-10s  %s  (%s)\n", width, l.Pos, l.ID, l.Criterion, l.Operator,
+				l.Predicate, reachedText(l))
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing coverage report: %w", err)
+	}
+	return nil
+}
+
+func reachedText(l *measure.LabelResult) string {
+	if l.Reached {
+		return "reached, never true"
+	}
+	return "never reached"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func pct(p float64) string { return fmt.Sprintf("%.1f%%", p) }
+
+// num prints a Hill number: integers plainly, others with two decimals.
+func num(f float64) string {
+	s := fmt.Sprintf("%.2f", f)
+	return strings.TrimSuffix(s, ".00")
+}
+
+// table writes rows with columns padded to their widest cell: the first
+// textCols columns left-aligned, the others (numbers) right-aligned.
+func table(w io.Writer, rows [][]string, textCols int) {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i := range width {
+			c := ""
+			if i < len(r) {
+				c = r[i]
+			}
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i < textCols {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(pad + c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
