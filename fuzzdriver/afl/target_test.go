@@ -28,7 +28,11 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	targetPath = filepath.Join(dir, "synthtarget")
-	build := exec.Command("go", "build", "-o", targetPath, "./testdata/synthtarget")
+	args := []string{"build", "-o", targetPath}
+	if raceEnabled {
+		args = append(args, "-race")
+	}
+	build := exec.Command("go", append(args, "./testdata/synthtarget")...)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		fmt.Fprintln(os.Stderr, "building the synthetic target:", err)

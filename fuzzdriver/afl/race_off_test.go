@@ -1,0 +1,5 @@
+//go:build !race
+
+package afl_test
+
+const raceEnabled = false
