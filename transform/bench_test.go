@@ -7,8 +7,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 )
 
@@ -75,3 +77,49 @@ func BenchmarkAnnotate1000Lines(b *testing.B) { benchAnnotate(b, []byte(samplePl
 // BenchmarkAnnotate1000LinesDense is the same on machine-generated code
 // with about 20 labels a line.
 func BenchmarkAnnotate1000LinesDense(b *testing.B) { benchAnnotate(b, []byte(densePlan(1000))) }
+
+// sampleMachines compiles the sample plan, original and annotated with
+// crit, and checks both run.
+func sampleMachines(b *testing.B, crit string) (orig, ann *machine) {
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "labels", "sample.plan"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	orig = newMachine(b, raw)
+	ann = newMachine(b, annotate(b, "sample.plan", string(raw), crit).Source)
+	for _, mc := range []*machine{orig, ann} {
+		if o := mc.run(3, 4); o.Outcome != vm.OutcomeOK {
+			b.Fatalf("sample run: %+v", o)
+		}
+	}
+	return orig, ann
+}
+
+// benchRatio interleaves batches of original and annotated runs, so that
+// load from other processes hits both alike, and reports the throughput
+// of the annotated plan as a fraction of the original's.
+func benchRatio(b *testing.B, crit string) {
+	orig, ann := sampleMachines(b, crit)
+	var tOrig, tAnn time.Duration
+	batch := func(mc *machine) time.Duration {
+		t0 := time.Now()
+		for x := int64(-3); x < 9; x++ {
+			mc.run(x, 7-x)
+		}
+		return time.Since(t0)
+	}
+	for b.Loop() {
+		tOrig += batch(orig)
+		tAnn += batch(ann)
+	}
+	b.ReportMetric(float64(tOrig)/float64(tAnn), "annotated/original")
+	b.ReportMetric(12*float64(b.N)/tOrig.Seconds(), "orig-runs/s")
+	b.ReportMetric(12*float64(b.N)/tAnn.Seconds(), "ann-runs/s")
+}
+
+// BenchmarkThroughputMCCWM: runs/s of the sample plan annotated with MCC
+// and every WM operator, relative to the original.
+func BenchmarkThroughputMCCWM(b *testing.B) { benchRatio(b, "mcc,wm") }
+
+// BenchmarkThroughputAll: the same with every criterion.
+func BenchmarkThroughputAll(b *testing.B) { benchRatio(b, "all") }

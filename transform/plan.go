@@ -93,6 +93,8 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 //	       ...
 //	       P)
 //
+// (ignore-errors is left out when PRED cannot fail, see
+// labels.CannotFail: temporaries, not, eq, null...)
 // so they run exactly when P is evaluated, once per evaluation, before P
 // and after any effects normalize hoisted ahead of P. MCC and CC labels sit
 // at the whole decision test, so short-circuiting inside the decision does
@@ -146,9 +148,15 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 		}
 		in.at[l] = out.Len()
 		// l.Predicate is syntax.NodeString(l.Cond), rendered once by labels.
-		out.WriteString("(when (ignore-errors ")
-		out.WriteString(l.Predicate)
-		out.WriteString(")) ; label ")
+		if labels.CannotFail(l.Cond) {
+			out.WriteString("(when ")
+			out.WriteString(l.Predicate)
+			out.WriteString(") ; label ")
+		} else {
+			out.WriteString("(when (ignore-errors ")
+			out.WriteString(l.Predicate)
+			out.WriteString(")) ; label ")
+		}
 		out.WriteString(strconv.Itoa(l.ID))
 		out.WriteByte(' ')
 		out.WriteString(string(l.Criterion))
