@@ -518,6 +518,33 @@ func TestForkServerKilledTakesWorkerAlong(t *testing.T) {
 	waitGone(t, pid)
 }
 
+func TestForkServerReportsShmErrorsToAFL(t *testing.T) {
+	// afl-fuzz has messages for shared-memory failures; the hello must
+	// carry them as FS_OPT_ERROR | FS_OPT_SET_ERROR(code).
+	for _, tc := range []struct {
+		id   string
+		code uint32
+	}{
+		{"not-a-number", 4}, // FS_ERROR_SHM_OPEN
+		{"2147483000", 8},   // FS_ERROR_SHMAT: no such segment
+	} {
+		f := startFakeAFL(t, 1<<16, afl.ShmEnvVar+"="+tc.id)
+		w := f.mustReadWord("hello")
+		if w&0xf800008f != 0xf800008f || (w&0x00ffff00)>>8 != tc.code {
+			t.Errorf("%s=%s: hello %#08x, want FS_OPT_ERROR with code %d", afl.ShmEnvVar, tc.id, w, tc.code)
+		}
+		select {
+		case err := <-f.exited:
+			if err == nil {
+				t.Errorf("front exited 0 after a map error")
+			}
+			f.exited <- err
+		case <-time.After(ioTimeout):
+			t.Fatal("front did not exit")
+		}
+	}
+}
+
 func TestForkServerWorkerFailsToStart(t *testing.T) {
 	// A bad counters setting makes the Factory fail in the worker: the
 	// front must report an error and exit, not hang waiting for a hello.
