@@ -22,8 +22,9 @@
 // status word: a normal exit, or death by SIGABRT when the run produced a
 // finding. When the worker dies (AFL's timeout kill, or a harness crash) the
 // front relays its real wait status and starts a new worker before the next
-// request. Without fds 198/199 the target runs its input once and exits
-// (afl-showmap, AFL_NO_FORKSRV=1, or by hand); see Main.
+// request. afl-showmap, afl-tmin and afl-cmin use the same fork server.
+// Without fds 198/199 (AFL_NO_FORKSRV=1, crash triage, by hand) the target
+// runs its input once and exits; see Main.
 //
 // The package knows nothing of plans, worlds or labels: it only sees an
 // Executor (bytes in, a flat []uint8 of counters and a crash flag out).
