@@ -2,6 +2,7 @@ package transform
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"os"
@@ -11,7 +12,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 )
 
@@ -207,6 +210,8 @@ func FuzzTransform(f *testing.F) {
 		"(def-plan main (x) ; c\n (while (and (< (incf x) 3) (print x)) (setq x (- x (abs x)))))",
 		"(def-plan main (a b) (when (and (>= a 1) (<= a 1) (/= a 1) (- a)) (/ a b)))",
 		"(x (y) '(z (incf q)) #| b |# (lambda (q) (< q (funcall q))))",
+		"(defparameter *g* 1) (defun f (v) (incf *g*) (print v)) (def-plan main () (let ((x 2) (y 0)) (when (or (> (f x) 1) (= (setq y (* y 3)) 0)) (- (incf x) (f y))) (list x y *g*)))",
+		"(def-plan main () (let ((l '(1 2 3)) (n 0)) (dolist (e l) (cond ((evenp (incf n)) (push e l)) ((and (> e 1) (pop l)) (return e)))) (list n l)))",
 	} {
 		f.Add(s)
 	}
@@ -228,6 +233,7 @@ func FuzzTransform(f *testing.F) {
 		if err != nil || !bytes.Equal(r.Source, r2.Source) {
 			t.Fatalf("not deterministic: %v", err)
 		}
+		sameBehaviour(t, file, af)
 		if len(r.Labels.Active()) > 0 {
 			if err := CheckNotAnnotated(af); err == nil {
 				t.Fatalf("annotated output not recognised as annotated:\n%s", r.Source)
@@ -236,4 +242,43 @@ func FuzzTransform(f *testing.F) {
 			t.Fatalf("no labels, yet output differs from the normalized plan")
 		}
 	})
+}
+
+// sameBehaviour checks that an annotated plan compiles whenever the
+// original does and, for a zero-argument plan main that finishes well
+// within budget, runs to the same outcome, value, output and failure.
+func sameBehaviour(t *testing.T, orig, ann *syntax.File) {
+	t.Helper()
+	po, err := compile.Compile(orig)
+	if err != nil {
+		return
+	}
+	pa, err := compile.Compile(ann)
+	if err != nil {
+		t.Fatalf("original compiles, annotated does not: %v\n%s", err, ann.Src)
+	}
+	fo, fa := po.Plan("main"), pa.Plan("main")
+	if fo == nil || len(fo.Params) != 0 {
+		return
+	}
+	run := func(p *compile.Program, fn *compile.Func, steps int64) (vm.Result, string) {
+		var out bytes.Buffer
+		m, err := vm.New(p, vm.Config{Stdout: &out, MaxSteps: steps})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Run(context.Background(), fn, nil), out.String()
+	}
+	ro, oo := run(po, fo, 10_000)
+	if ro.Outcome == vm.OutcomeTimeout || ro.Steps > 1_000 {
+		return
+	}
+	ra, oa := run(pa, fa, 1_000_000)
+	same := ro.Outcome == ra.Outcome && oo == oa && ro.Value.String() == ra.Value.String()
+	if ro.Failure != nil {
+		same = same && ra.Failure != nil && ro.Failure.Kind == ra.Failure.Kind && ro.Failure.Message == ra.Failure.Message
+	}
+	if !same {
+		t.Fatalf("behaviour changed:\noriginal  %v %v %q %+v\nannotated %v %v %q %+v\n%s", ro.Outcome, ro.Value, oo, ro.Failure, ra.Outcome, ra.Value, oa, ra.Failure, ann.Src)
+	}
 }
