@@ -207,7 +207,7 @@ func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
 	if !e.touches {
 		return n
 	}
-	if (test || z.isSite(n)) && !e.pure() && !z.r.isNormalLet(n) {
+	if (test || z.isSite(n)) && !(e.pure() && !e.costly) && !z.r.isNormalLet(n) {
 		return z.anf(n)
 	}
 	l, ok := n.(*syntax.List)
@@ -289,7 +289,7 @@ func use(t *syntax.Symbol) *syntax.Symbol { return sym(t.Name) }
 // decompose splits n into bindings, evaluated in order, and a pure residue
 // that, evaluated after them, gives n's value.
 func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
-	if z.r.pur.pure(n) {
+	if z.r.pur.cheap(n) {
 		return nil, n
 	}
 	l := n.(*syntax.List) // atoms are always pure
@@ -297,7 +297,7 @@ func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
 	switch {
 	case h == "and" || h == "or":
 		return z.decomposeAndOr(l, h)
-	case h != "" && !isSpecial(h) && z.r.pur.pureFn(h):
+	case h != "" && !isSpecial(h) && z.r.pur.pureFn(h) && !z.r.pur.costly[h]:
 		return z.decomposeCall(l)
 	}
 	t := z.temp(n)
@@ -319,7 +319,7 @@ func use2(z *normalizer, t *syntax.Symbol, standsFor syntax.Node) *syntax.Symbol
 // (+ x (incf x)) reads the old x.
 func (z *normalizer) decomposeCall(l *syntax.List) ([]binding, syntax.Node) {
 	args := l.Elems[1:]
-	last := -1
+	last := -1 // the last argument with effects
 	for i, a := range args {
 		if !z.r.pur.pure(a) {
 			last = i
@@ -328,11 +328,12 @@ func (z *normalizer) decomposeCall(l *syntax.List) ([]binding, syntax.Node) {
 	var binds []binding
 	res := &syntax.List{Elems: []syntax.Node{l.Elems[0]}}
 	for i, a := range args {
-		r := a
-		if i <= last {
-			var b []binding
-			b, r = z.decompose(a)
-			binds = append(binds, b...)
+		var b []binding
+		b, r := z.decompose(a) // also hoists costly pure calls
+		binds = append(binds, b...)
+		if s, ok := r.(*syntax.Symbol); ok && z.r.IsTemp(s.Name) && len(b) > 0 {
+			res.Elems = append(res.Elems, r) // already a temporary
+			continue
 		}
 		if i < last && !IsConstant(r) {
 			t := z.temp(a)
@@ -351,9 +352,9 @@ func (z *normalizer) decomposeCall(l *syntax.List) ([]binding, syntax.Node) {
 // over the temporaries, so it returns the same deciding value.
 func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax.Node) {
 	ops := l.Elems[1:]
-	last := -1
+	last := -1 // the last operand labels may not re-evaluate
 	for i, a := range ops {
-		if !z.r.pur.pure(a) {
+		if !z.r.pur.cheap(a) {
 			last = i
 		}
 	}

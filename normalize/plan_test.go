@@ -65,12 +65,12 @@ func TestPureConditionsAreByteIdentical(t *testing.T) {
 	src := `; warehouse helpers
 (defparameter *seen* 0)
 (defun weight-ok (w) #| pure |# (and (> w 0) (< w 10)))
-(defun count-pos (l) ; local counting is not an effect
-  (let ((n 0)) (dolist (e l) (when (> e 0) (incf n))) n))
+(defun count-pos (a b) ; local counting is not an effect
+  (let ((n 0)) (when (> a 0) (incf n)) (when (> b 0) (incf n)) n))
 (def-plan main (x)
   (print x)               ; effects in statements are fine
   (incf *seen*)
-  (if (and (weight-ok x) (> (count-pos (list x 1)) 1))
+  (if (and (weight-ok x) (> (count-pos x 1) 1))
       (print "ok")
       (format t "no ~a~%" x))
   (while (< x 3) (incf x))
@@ -112,9 +112,12 @@ func TestOrderPreserved(t *testing.T) {
 			[]int64{1}, "(lt 10)", "", true},
 		{"failure in a hoisted operand", `(def-plan main (x) (when (> (/ 10 x) (incf x)) 'big))`,
 			[]int64{0}, "", "", true},
-		{"recursive pure function is not hoisted", `(defun fact (n) (if (<= n 1) 1 (* n (fact (- n 1)))))
+		{"recursive pure function is hoisted for cost", `(defun fact (n) (if (<= n 1) 1 (* n (fact (- n 1)))))
 (def-plan main (x) (if (> (fact x) 10) 'big 'small))`,
-			[]int64{4}, "big", "", false},
+			[]int64{4}, "big", "", true},
+		{"looping pure helper is hoisted under and", `(defun count-pos (l) (let ((n 0)) (dolist (e l) (when (> e 0) (incf n))) n))
+(def-plan main (x) (if (and (> x 0) (> (count-pos (list x -1 2)) 1)) 'two 'fewer))`,
+			[]int64{3}, "two", "", true},
 		{"impure mutual recursion is hoisted", `(defun a1 (n) (if (> n 0) (b1 (- n 1)) (print n)))
 (defun b1 (n) (a1 n))
 (def-plan main (x) (if (a1 x) 'y 'n))`,
@@ -153,6 +156,28 @@ func TestLabelSitesBecomePure(t *testing.T) {
 	// Every residue is pure and stands for an original node.
 	if !strings.HasPrefix(string(r.Source), "(defun f (v) (print v) v)\n") {
 		t.Errorf("text outside the rewritten forms changed")
+	}
+}
+
+// TestCostlyCallsLeaveLabelSites: labels must not re-evaluate a call of
+// a function that loops or recurses (in fib, a label re-evaluating
+// (fib (- n 1)) would make the annotated plan exponential), so such calls
+// are hoisted even though they are pure; cheap pure helpers stay.
+func TestCostlyCallsLeaveLabelSites(t *testing.T) {
+	src := `(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
+(defun sq (x) (* x x))
+(def-plan main (n) (if (< (sq n) (fib n)) 'a 'b))`
+	r := mustNormalize(t, src)
+	want := `(defun fib (n) (if (< n 2) n (let* ((%lc1 (fib (- n 1))) (%lc2 (fib (- n 2)))) (+ %lc1 %lc2))))
+(defun sq (x) (* x x))
+(def-plan main (n) (if (let* ((%lc3 (fib n))) (< (sq n) %lc3)) 'a 'b))`
+	if string(r.Source) != want {
+		t.Errorf("got\n%s\nwant\n%s", r.Source, want)
+	}
+	for n := int64(0); n < 12; n++ {
+		if a, b := runPlan(t, []byte(src), n), runPlan(t, r.Source, n); a != b {
+			t.Errorf("n=%d: %+v vs %+v", n, a, b)
+		}
 	}
 }
 

@@ -11,6 +11,11 @@ type effects struct {
 	assigns map[string]bool // free variables assigned
 	returns bool            // a (return) that leaves the node
 	touches bool            // any effect at all, even a local one
+	// costly marks code whose cost is not bounded by its size: a loop, or a
+	// call of a user function that loops or recurses. Labels must not
+	// re-evaluate it: a label inside fib re-evaluating (fib (- n 1)) would
+	// make the annotated plan exponentially slower.
+	costly bool
 }
 
 func (e *effects) pure() bool { return !e.hard && len(e.assigns) == 0 && !e.returns }
@@ -19,6 +24,7 @@ func (e *effects) merge(o *effects) {
 	e.hard = e.hard || o.hard
 	e.returns = e.returns || o.returns
 	e.touches = e.touches || o.touches
+	e.costly = e.costly || o.costly
 	for v := range o.assigns {
 		e.assign(v)
 	}
@@ -44,6 +50,7 @@ func (e *effects) unbind(names []string) {
 type purity struct {
 	user    map[string]bool // user-defined function names
 	impure  map[string]bool // user functions that are not provably pure
+	costly  map[string]bool // user functions that loop or recurse
 	extPure map[string]bool // externals the caller vouches for
 	memo    map[syntax.Node]*effects
 }
@@ -51,7 +58,8 @@ type purity struct {
 var noEffects = &effects{}
 
 func newPurity(f *syntax.File, extPure map[string]bool) *purity {
-	p := &purity{user: map[string]bool{}, impure: map[string]bool{}, extPure: extPure, memo: map[syntax.Node]*effects{}}
+	p := &purity{user: map[string]bool{}, impure: map[string]bool{}, costly: map[string]bool{},
+		extPure: extPure, memo: map[syntax.Node]*effects{}}
 	type def struct {
 		name   string
 		params []string
@@ -78,30 +86,69 @@ func newPurity(f *syntax.File, extPure map[string]bool) *purity {
 	// Direct effects with every user call assumed pure, plus the call graph;
 	// then impurity flows backwards along call edges (a fixpoint).
 	callers := map[string][]string{}
-	var work []string
+	callees := map[string][]string{}
+	var work, costly []string
 	for _, d := range defs {
 		var e effects
 		for _, b := range d.body {
-			e.merge(p.scanWith(b, func(callee string) { callers[callee] = append(callers[callee], d.name) }))
+			e.merge(p.scanWith(b, func(callee string) {
+				callers[callee] = append(callers[callee], d.name)
+				callees[d.name] = append(callees[d.name], callee)
+			}))
 		}
 		e.unbind(d.params)
 		if !e.pure() && !p.impure[d.name] {
 			p.impure[d.name] = true
 			work = append(work, d.name)
 		}
+		if e.costly && !p.costly[d.name] {
+			p.costly[d.name] = true
+			costly = append(costly, d.name)
+		}
 	}
+	flowBack(callers, p.impure, work)
+	// A function that can reach itself recurses: costly.
+	for _, d := range defs {
+		if !p.costly[d.name] && reaches(callees, d.name) {
+			p.costly[d.name] = true
+			costly = append(costly, d.name)
+		}
+	}
+	flowBack(callers, p.costly, costly)
+	p.memo = map[syntax.Node]*effects{} // the direct pass assumed callees pure
+	return p
+}
+
+// flowBack marks every caller of a marked function, transitively.
+func flowBack(callers map[string][]string, marked map[string]bool, work []string) {
 	for len(work) > 0 {
 		f := work[len(work)-1]
 		work = work[:len(work)-1]
 		for _, c := range callers[f] {
-			if !p.impure[c] {
-				p.impure[c] = true
+			if !marked[c] {
+				marked[c] = true
 				work = append(work, c)
 			}
 		}
 	}
-	p.memo = map[syntax.Node]*effects{} // the direct pass assumed callees pure
-	return p
+}
+
+// reaches reports whether f can call itself through the call graph.
+func reaches(callees map[string][]string, f string) bool {
+	seen := map[string]bool{}
+	stack := append([]string(nil), callees[f]...)
+	for len(stack) > 0 {
+		g := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if g == f {
+			return true
+		}
+		if !seen[g] {
+			seen[g] = true
+			stack = append(stack, callees[g]...)
+		}
+	}
+	return false
 }
 
 func paramNames(n syntax.Node) []string {
@@ -131,6 +178,13 @@ func (p *purity) pureFn(name string) bool {
 func (p *purity) isUser(name string) bool { return p.user[name] }
 
 func (p *purity) pure(n syntax.Node) bool { return p.scan(n).pure() }
+
+// cheap reports whether labels may re-evaluate n: it is pure and its cost
+// is bounded by its size.
+func (p *purity) cheap(n syntax.Node) bool {
+	e := p.scan(n)
+	return e.pure() && !e.costly
+}
 
 func (p *purity) scan(n syntax.Node) *effects { return p.scanWith(n, nil) }
 
@@ -207,6 +261,7 @@ func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
 		body.unbind(bound)
 		if head == "dolist" || head == "dotimes" {
 			body.returns = false
+			e.costly = true
 		}
 		e.merge(&body)
 	case "while":
@@ -216,6 +271,7 @@ func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
 		}
 		body.returns = false
 		e.merge(&body)
+		e.costly = true
 	case "setq", "setf":
 		for i := 1; i < len(l.Elems); i += 2 {
 			if s, ok := l.Elems[i].(*syntax.Symbol); ok {
@@ -256,6 +312,9 @@ func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
 			}
 			if p.impure[head] {
 				e.hard, e.touches = true, true
+			}
+			if p.costly[head] {
+				e.costly, e.touches = true, true
 			}
 		} else if !p.pureFn(head) {
 			e.hard, e.touches = true, true

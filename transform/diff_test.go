@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -145,18 +147,12 @@ func newMachine(t testing.TB, src []byte) *machine {
 }
 
 func (mc *machine) run(args ...int64) runOutcome {
-	mc.out.Reset()
 	mc.m.ResetCounters()
 	vs := make([]value.Value, len(args))
 	for i, a := range args {
 		vs[i] = value.Int(a)
 	}
-	res := mc.m.Run(context.Background(), mc.prog.Plan("main"), vs)
-	o := runOutcome{Outcome: res.Outcome, Value: res.Value.String(), Output: mc.out.String()}
-	if res.Failure != nil {
-		o.Value, o.Failure = "", res.Failure.Kind+": "+res.Failure.Message
-	}
-	return o
+	return mc.runValues(vs)
 }
 
 // coveredLabels reads label coverage from the VM's branch counters: a
@@ -271,4 +267,48 @@ func TestBranchCountersShowLabelCoverage(t *testing.T) {
 	if n != 5 { // cc true, mcc T, (/= x 10), (<= x 10), (< x 0)
 		t.Errorf("x=-10 covers %d labels, want 5", n)
 	}
+}
+
+// TestDifferentialBundledPlans annotates the plans in testdata/plans (no
+// world needed) with every criterion and compares runs.
+func TestDifferentialBundledPlans(t *testing.T) {
+	args := map[string][][]value.Value{
+		"fib.plan":            {{value.Int(0)}, {value.Int(1)}, {value.Int(12)}},
+		"loop.plan":           {{value.Int(0)}, {value.Int(50)}},
+		"forms.plan":          {{}},
+		"pick-and-place.plan": {{value.Symbol("box1"), value.Symbol("shelf")}, {value.Symbol("cup"), value.Keyword("table")}},
+	}
+	for name, argSets := range args {
+		src, err := os.ReadFile(filepath.Join("..", "testdata", "plans", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		orig := newMachine(t, src)
+		r := annotate(t, name, string(src), "all")
+		if len(r.Labels.Active()) == 0 && name != "forms.plan" {
+			t.Errorf("%s: no labels", name)
+		}
+		for _, v := range []struct {
+			kind string
+			src  []byte
+		}{{"normalized", r.Normalized.Source}, {"annotated", r.Source}} {
+			mc := newMachine(t, v.src)
+			for _, a := range argSets {
+				want, got := orig.runValues(a), mc.runValues(a)
+				if want != got {
+					t.Errorf("%s %s %v:\noriginal %+v\n%s %+v", name, v.kind, a, want, v.kind, got)
+				}
+			}
+		}
+	}
+}
+
+func (mc *machine) runValues(args []value.Value) runOutcome {
+	mc.out.Reset()
+	res := mc.m.Run(context.Background(), mc.prog.Plan("main"), args)
+	o := runOutcome{Outcome: res.Outcome, Value: res.Value.String(), Output: mc.out.String()}
+	if res.Failure != nil {
+		o.Value, o.Failure = "", res.Failure.Kind+": "+res.Failure.Message
+	}
+	return o
 }
