@@ -109,7 +109,7 @@ func (h *htmlWriter) summary() {
 	key := func(name, class string, k *measure.KeyReport) {
 		h.p("<tr%s><td class=\"k\">%s</td><td></td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
 			class, esc(name), k.Covered, k.Total, bar(k.Percent), pct(k.Percent), k.Trivial, k.Infeasible,
-			num(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2))
+			count(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2))
 	}
 	for _, kk := range r.Selected {
 		k := r.Criteria[kk]

@@ -27,7 +27,7 @@ func Text(w io.Writer, r *measure.Report) error {
 	rows := [][]string{{"criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", "D0", "D1", "D2"}}
 	row := func(name string, k *measure.KeyReport) {
 		rows = append(rows, []string{name, "", fmt.Sprint(k.Covered), fmt.Sprint(k.Total), pct(k.Percent),
-			fmt.Sprint(k.Trivial), fmt.Sprint(k.Infeasible), num(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2)})
+			fmt.Sprint(k.Trivial), fmt.Sprint(k.Infeasible), count(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2)})
 	}
 	for _, key := range r.Selected {
 		k := r.Criteria[key]
@@ -43,7 +43,7 @@ func Text(w io.Writer, r *measure.Report) error {
 	if r.All != nil && len(r.Selected) > 1 {
 		row("all", r.All)
 	}
-	table(bw, rows, 2)
+	table(bw, rows, "llrrrrrrrr")
 	fmt.Fprintln(bw)
 	cov := func(name string, c measure.Count) {
 		fmt.Fprintf(bw, "%-13s %d/%d (%s)\n", name, c.Covered, c.Total, pct(c.Percent))
@@ -54,20 +54,17 @@ func Text(w io.Writer, r *measure.Report) error {
 		cov("actions", a.Count)
 	}
 	fmt.Fprintf(bw, "diversity     D0 %s  D1 %s  D2 %s over %d distinct trace%s\n",
-		num(r.Diversity.D0), num(r.Diversity.D1), num(r.Diversity.D2), traces, plural(traces))
+		count(r.Diversity.D0), num(r.Diversity.D1), num(r.Diversity.D2), traces, plural(traces))
 
 	if len(r.Uncovered) == 0 {
 		fmt.Fprintln(bw, "\nevery active label is covered")
 	} else {
-		fmt.Fprintf(bw, "\nuncovered labels (%d):\n", len(r.Uncovered))
-		width := 0
-		for _, l := range r.Uncovered {
-			width = max(width, len(l.Pos))
+		fmt.Fprintf(bw, "\nuncovered labels (%d; reached: evaluated but never true, unreached: never evaluated):\n", len(r.Uncovered))
+		rows := make([][]string, len(r.Uncovered))
+		for i, l := range r.Uncovered {
+			rows[i] = []string{"", l.Pos, fmt.Sprint(l.ID), string(l.Criterion), l.Operator, reachedText(l), l.Predicate}
 		}
-		for _, l := range r.Uncovered {
-			fmt.Fprintf(bw, "  %-*s  %4d  %-6s  %-10s  %s  (%s)\n", width, l.Pos, l.ID, l.Criterion, l.Operator,
-				l.Predicate, reachedText(l))
-		}
+		table(bw, rows, "llrllll")
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing coverage report: %w", err)
@@ -77,9 +74,9 @@ func Text(w io.Writer, r *measure.Report) error {
 
 func reachedText(l *measure.LabelResult) string {
 	if l.Reached {
-		return "reached, never true"
+		return "reached"
 	}
-	return "never reached"
+	return "unreached"
 }
 
 func plural(n int) string {
@@ -91,15 +88,15 @@ func plural(n int) string {
 
 func pct(p float64) string { return fmt.Sprintf("%.1f%%", p) }
 
-// num prints a Hill number: integers plainly, others with two decimals.
-func num(f float64) string {
-	s := fmt.Sprintf("%.2f", f)
-	return strings.TrimSuffix(s, ".00")
-}
+// num prints a Hill number of order 1 or 2 with two decimals.
+func num(f float64) string { return fmt.Sprintf("%.2f", f) }
 
-// table writes rows with columns padded to their widest cell: the first
-// textCols columns left-aligned, the others (numbers) right-aligned.
-func table(w io.Writer, rows [][]string, textCols int) {
+// count prints a Hill number of order 0 (a count of labels).
+func count(f float64) string { return fmt.Sprintf("%.0f", f) }
+
+// table writes rows with columns padded to their widest cell, aligned
+// left or right as align says per column ('l' or 'r').
+func table(w io.Writer, rows [][]string, align string) {
 	var width []int
 	for _, r := range rows {
 		for i, c := range r {
@@ -120,7 +117,7 @@ func table(w io.Writer, rows [][]string, textCols int) {
 			if i > 0 {
 				b.WriteString("  ")
 			}
-			if i < textCols {
+			if i >= len(align) || align[i] == 'l' {
 				b.WriteString(c + pad)
 			} else {
 				b.WriteString(pad + c)

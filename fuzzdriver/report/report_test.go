@@ -1,0 +1,228 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+const suite = "../../testdata/tests/thermostat"
+
+// thermostat measures the example suite with short file names, so the
+// golden files do not depend on where the repository is.
+func thermostat(t *testing.T) *measure.Report {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(suite, "thermostat.plan"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse("thermostat.plan", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := labels.ParseCriteria("all")
+	m, err := measure.New(f, measure.Options{Labels: labels.Options{Criteria: c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := measure.ExpandPaths([]string{suite})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tests []*measure.Test
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tc, err := m.ParseTest(filepath.Base(p), data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tests = append(tests, tc)
+	}
+	r, err := m.Run(context.Background(), tests)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.MkdirAll("testdata", 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (go test -update rewrites it):\n%s", name, got)
+	}
+}
+
+func render(t *testing.T, fn func(*bytes.Buffer, *measure.Report) error, r *measure.Report) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := fn(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestJSONGolden(t *testing.T) {
+	golden(t, "thermostat.json", render(t, func(b *bytes.Buffer, r *measure.Report) error { return JSON(b, r) }, thermostat(t)))
+}
+
+func TestTextGolden(t *testing.T) {
+	golden(t, "thermostat.txt", render(t, func(b *bytes.Buffer, r *measure.Report) error { return Text(b, r) }, thermostat(t)))
+}
+
+func TestLCOVGolden(t *testing.T) {
+	golden(t, "thermostat.info", render(t, func(b *bytes.Buffer, r *measure.Report) error { return LCOV(b, r) }, thermostat(t)))
+}
+
+// TestLCOVConsistent checks the tracefile's own arithmetic: BRF/BRH,
+// LF/LH and FNF/FNH agree with the records, and every record is one LCOV
+// knows.
+func TestLCOVConsistent(t *testing.T) {
+	r := thermostat(t)
+	out := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return LCOV(b, r) }, r))
+	rec := regexp.MustCompile(`^(TN|SF|FN|FNDA|FNF|FNH|BRDA|BRF|BRH|DA|LF|LH):|^end_of_record$`)
+	n := map[string]int{}
+	hit := map[string]int{}
+	sums := map[string]int{}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if !rec.MatchString(line) {
+			t.Fatalf("not an LCOV record: %q", line)
+		}
+		tag, val, _ := strings.Cut(line, ":")
+		fields := strings.Split(val, ",")
+		switch tag {
+		case "BRDA":
+			n[tag]++
+			if fields[3] != "-" && fields[3] != "0" {
+				hit[tag]++
+			}
+		case "DA":
+			n[tag]++
+			if fields[1] != "0" {
+				hit[tag]++
+			}
+		case "FNDA":
+			n[tag]++
+			if fields[0] != "0" {
+				hit[tag]++
+			}
+		case "BRF", "BRH", "LF", "LH", "FNF", "FNH":
+			v, _ := strconv.Atoi(val)
+			sums[tag] = v
+		}
+	}
+	if sums["BRF"] != n["BRDA"] || sums["BRH"] != hit["BRDA"] || sums["LF"] != n["DA"] || sums["LH"] != hit["DA"] ||
+		sums["FNF"] != n["FNDA"] || sums["FNH"] != hit["FNDA"] {
+		t.Errorf("summaries %v disagree with records %v / hit %v", sums, n, hit)
+	}
+	if sums["BRF"] != r.All.Total || sums["BRH"] != r.All.Covered {
+		t.Errorf("BRF/BRH %d/%d, report %d/%d", sums["BRF"], sums["BRH"], r.All.Total, r.All.Covered)
+	}
+	// Label 13 (mcc FF at 8:10) is reached but never true; label 10 (mcc
+	// TT) is covered by one test.
+	for _, want := range []string{"BRDA:8,0,13,0\n", "BRDA:8,0,10,1\n", "FN:4,width\n", "FN:7,main\n", "DA:8,"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q", want)
+		}
+	}
+}
+
+// TestGenhtml feeds the tracefile to genhtml when it is installed.
+func TestGenhtml(t *testing.T) {
+	genhtml, err := exec.LookPath("genhtml")
+	if err != nil {
+		t.Skip("genhtml not installed")
+	}
+	dir := t.TempDir()
+	r := thermostat(t)
+	r.File, _ = filepath.Abs(filepath.Join(suite, "thermostat.plan"))
+	info := filepath.Join(dir, "cover.info")
+	if err := os.WriteFile(info, render(t, func(b *bytes.Buffer, r *measure.Report) error { return LCOV(b, r) }, r), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(genhtml, "--branch-coverage", "-o", filepath.Join(dir, "html"), info).CombinedOutput()
+	if err != nil {
+		t.Fatalf("genhtml: %v\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "branches...: 69.6% (32 of 46 branches)") {
+		t.Errorf("genhtml summary:\n%s", out)
+	}
+}
+
+func TestHTML(t *testing.T) {
+	r := thermostat(t)
+	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r) }, r))
+	for _, want := range []string{
+		"<!DOCTYPE html>",
+		"<title>labelcov cover: thermostat.plan</title>",
+		// line 8 holds the decision: amber (some of its labels covered),
+		// gutter markers for its covered and uncovered labels.
+		`<div class="row" id="L8"><span class="n full"><a href="#L8">8</a></span>`,
+		`<b class="u" title="#13 mcc FF: (and (not (&lt; lo temp)) (not (&lt; temp hi)))&#10;    NOT covered (reached, never true)`,
+		`<span class="lp" title="#10 mcc TT: (and (&lt; lo temp) (&lt; temp hi))&#10;    covered by 1 test (1 trace): inside.args`,
+		// the wm-aor labels of (- hi lo) are all covered: green.
+		`<span class="lc" title="#1 wm-aor - -&gt; +: (/= lo 0)`,
+		// uncovered list links to the line.
+		`<td class="m"><a href="#L8">thermostat.plan:8:10</a></td><td>13</td>`,
+		"<td class=\"k\">mcc</td><td></td><td>5</td><td>6</td>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %s", want)
+		}
+	}
+	for _, bad := range []string{"<script", "http://", "https://", "<link"} {
+		if strings.Contains(page, bad) {
+			t.Errorf("page is not self-contained: has %q", bad)
+		}
+	}
+	if o, c := strings.Count(page, "<span"), strings.Count(page, "</span>"); o != c {
+		t.Errorf("%d <span> but %d </span>", o, c)
+	}
+	if o, c := strings.Count(page, "<div"), strings.Count(page, "</div>"); o != c {
+		t.Errorf("%d <div> but %d </div>", o, c)
+	}
+	// Every source line is a row, and the source text survives (escaped).
+	if n := strings.Count(page, `<div class="row"`); n != 10 {
+		t.Errorf("%d rows, want 10", n)
+	}
+	if !strings.Contains(page, "(t &#39;outside)))") {
+		t.Error("source text missing")
+	}
+}
+
+func TestTextNoUncovered(t *testing.T) {
+	r := thermostat(t)
+	r.Uncovered = nil
+	out := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return Text(b, r) }, r))
+	if !strings.Contains(out, "every active label is covered") {
+		t.Error(out)
+	}
+}
