@@ -383,3 +383,20 @@ func TestManifestRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestShortCircuitInfeasible(t *testing.T) {
+	s := enumerate(t, "(defun f (v) (print v))\n(def-plan p (x) (when (and (> x 0) (f x)) 1) (when (or (< x 0) (f x)) 2))", "mcc", 0)
+	var got []string
+	for _, l := range s.Labels {
+		if l.Status == Infeasible {
+			got = append(got, l.Predicate+": "+l.Reason)
+		}
+	}
+	want := []string{
+		"(and (not %lc1) %lc2): %lc2 is only evaluated when %lc1 is true (short-circuit)",
+		"(and %lc3 %lc4): %lc4 is only evaluated when %lc3 is false (short-circuit)",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

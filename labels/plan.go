@@ -228,9 +228,39 @@ func (e *enumerator) decision(d syntax.Node) {
 		if l := e.set.Labels[len(e.set.Labels)-1]; l.Point == d && l.Operator == op.String() && l.Status == Active {
 			if why, ok := infeasibleConj(lits); ok {
 				l.Status, l.Reason = Infeasible, why
+			} else if why, ok := e.shortCircuit(lits); ok {
+				l.Status, l.Reason = Infeasible, why
 			}
 		}
 	}
+}
+
+// shortCircuit finds a conjunction that asks a temporary holding a lazy
+// and/or operand to be true while the operand it depends on has the
+// wrong truth: the temporary is nil then, since the operand never ran.
+func (e *enumerator) shortCircuit(lits []signed) (string, bool) {
+	val := map[string]bool{}
+	for _, s := range lits {
+		if sym, ok := s.atom.(*syntax.Symbol); ok {
+			val[sym.Name] = s.val
+		}
+	}
+	for _, s := range lits {
+		sym, ok := s.atom.(*syntax.Symbol)
+		if !ok || !s.val {
+			continue
+		}
+		for _, r := range e.res.Requires(sym.Name) {
+			if v, ok := val[r.Temp]; ok && v != r.Truthy {
+				want := "true"
+				if !r.Truthy {
+					want = "false"
+				}
+				return fmt.Sprintf("%s is only evaluated when %s is %s (short-circuit)", sym.Name, r.Temp, want), true
+			}
+		}
+	}
+	return "", false
 }
 
 func (e *enumerator) cc(crit Key, prefix string, d syntax.Node, as []syntax.Node) {

@@ -33,6 +33,7 @@ type Result struct {
 	origin map[syntax.Node]syntax.Node   // residue -> the original node it stands for
 	copyOf map[*syntax.List]*syntax.List // edited copy -> original list
 	lets   map[*syntax.List]bool         // the let* forms normalize introduced
+	reqs   map[string][]Requirement      // temp -> what its truth requires
 	pur    *purity
 }
 
@@ -49,6 +50,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		origin: map[syntax.Node]syntax.Node{},
 		copyOf: map[*syntax.List]*syntax.List{},
 		lets:   map[*syntax.List]bool{},
+		reqs:   map[string][]Requirement{},
 		pur:    newPurity(f, ext),
 	}
 	names := map[string]bool{}
@@ -161,6 +163,18 @@ func (r *Result) isNormalLet(n syntax.Node) bool {
 	}
 	return r.pur.pure(l.Elems[2])
 }
+
+// Requirement says that a temporary can only be true when another one has
+// the given truth: under (and A B) the temporary for B is computed (and so
+// can be non-nil) only when A's was true; under (or A B) only when A's was
+// false.
+type Requirement struct {
+	Temp   string
+	Truthy bool
+}
+
+// Requires lists what temporary name needs to be true (see Requirement).
+func (r *Result) Requires(name string) []Requirement { return r.reqs[name] }
 
 // IsTemp reports whether name is one of normalize's temporaries.
 func (r *Result) IsTemp(name string) bool { return strings.HasPrefix(name, r.Prefix) }
@@ -400,6 +414,13 @@ func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax
 			}
 			t := z.temp(ops[i])
 			binds = append(binds, binding{t, cond})
+			for j := 0; j < i; j++ {
+				if h == "or" || j == i-1 {
+					if s, ok := guards[j].(*syntax.Symbol); ok && z.r.IsTemp(s.Name) {
+						z.r.reqs[t.Name] = append(z.r.reqs[t.Name], Requirement{Temp: s.Name, Truthy: h == "and"})
+					}
+				}
+			}
 			g = t
 		}
 		guards = append(guards, g)
