@@ -97,7 +97,7 @@ func Article(class string) string {
 }
 
 // FormatFloat prints f so that it always reads back as a float: 1.0, 2.5,
-// 1.0e21, and the words inf, -inf and nan for non-finite values.
+// 1.0e+21, and the words inf, -inf and nan for non-finite values.
 func FormatFloat(f float64) string {
 	switch {
 	case math.IsInf(f, 1):
