@@ -303,9 +303,9 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 			var pred syntax.Node
 			switch diff := relMask[h] ^ relMask[m]; diff {
 			case 7:
-				pred = tNode
+				pred = boolNode(true)
 			case 0:
-				pred = nilNode
+				pred = boolNode(false)
 			default:
 				pred = call(relOf(diff), a, b)
 			}

@@ -20,10 +20,6 @@ func call(head string, args ...syntax.Node) *syntax.List {
 	return &syntax.List{Elems: append([]syntax.Node{sym(head)}, args...)}
 }
 
-var (
-	tNode   = sym("t")
-	nilNode = sym("nil")
-)
 
 // truth returns (truthy, true) when n is a constant.
 func truth(n syntax.Node) (bool, bool) {
@@ -53,11 +49,13 @@ func truth(n syntax.Node) (bool, bool) {
 	return false, false
 }
 
+// boolNode returns a fresh t or nil: nodes are never shared between
+// predicates, since passes key maps by node identity.
 func boolNode(b bool) syntax.Node {
 	if b {
-		return tNode
+		return sym("t")
 	}
-	return nilNode
+	return sym("nil")
 }
 
 // num is a numeric literal value.
@@ -211,10 +209,10 @@ func Simplify(n syntax.Node) syntax.Node {
 	case "numberp":
 		if len(args) == 1 {
 			if _, ok := numOf(args[0]); ok {
-				return tNode
+				return boolNode(true)
 			}
 			if _, ok := truth(args[0]); ok {
-				return nilNode
+				return boolNode(false)
 			}
 		}
 	case "zerop":
