@@ -20,7 +20,6 @@ func call(head string, args ...syntax.Node) *syntax.List {
 	return &syntax.List{Elems: append([]syntax.Node{sym(head)}, args...)}
 }
 
-
 // truth returns (truthy, true) when n is a constant.
 func truth(n syntax.Node) (bool, bool) {
 	switch n := n.(type) {
