@@ -95,14 +95,15 @@ func (m *Manifest) Active() []*Label {
 }
 
 // ByAnnotatedOffset maps the byte offset of each injected (when ...) in
-// the annotated plan to its label id. The compiler reports a conditional's
-// position (BranchInfo.Form); a label is covered when the branch of its
-// when was taken (test true) at least once.
-func (m *Manifest) ByAnnotatedOffset() map[int]int {
-	out := map[int]int{}
+// the annotated plan to the ids of its labels (labels of different
+// criteria with the same predicate at the same point share one when). The
+// compiler reports a conditional's position (BranchInfo.Form); a label is
+// covered when the branch of its when was taken (test true) at least once.
+func (m *Manifest) ByAnnotatedOffset() map[int][]int {
+	out := map[int][]int{}
 	for _, l := range m.Labels {
 		if l.Status == Active && l.Annotated != nil {
-			out[l.Annotated.Offset] = l.ID
+			out[l.Annotated.Offset] = append(out[l.Annotated.Offset], l.ID)
 		}
 	}
 	return out

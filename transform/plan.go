@@ -142,26 +142,49 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 	}
 	indent := strings.Repeat(" ", width)
 	out.WriteString("(progn ")
-	for i, l := range in.byPoint[n] {
-		if i > 0 {
+	ls := in.byPoint[n]
+	done := make([]bool, len(ls))
+	first := true
+	for i, l := range ls {
+		if done[i] {
+			continue
+		}
+		if !first {
 			out.WriteString(indent)
 		}
-		in.at[l] = out.Len()
-		// l.Predicate is syntax.NodeString(l.Cond), rendered once by labels.
+		first = false
+		// Labels of other criteria with the same predicate at this point
+		// (CC c and MCC T of a one-atom decision) share one when: same
+		// coverage, half the cost.
+		at := out.Len()
 		if labels.CannotFail(l.Cond) {
 			out.WriteString("(when ")
-			out.WriteString(l.Predicate)
-			out.WriteString(") ; label ")
+			out.WriteString(l.Predicate) // syntax.NodeString(l.Cond), rendered once by labels
+			out.WriteString(")")
 		} else {
 			out.WriteString("(when (ignore-errors ")
 			out.WriteString(l.Predicate)
-			out.WriteString(")) ; label ")
+			out.WriteString("))")
 		}
-		out.WriteString(strconv.Itoa(l.ID))
-		out.WriteByte(' ')
-		out.WriteString(string(l.Criterion))
-		out.WriteByte(' ')
-		out.WriteString(l.Operator)
+		for j := i; j < len(ls); j++ {
+			if done[j] || ls[j].Predicate != l.Predicate {
+				continue
+			}
+			done[j] = true
+			in.at[ls[j]] = at
+			if j == i {
+				out.WriteString(" ; label ")
+			} else {
+				out.WriteString("; label ")
+			}
+			out.WriteString(strconv.Itoa(ls[j].ID))
+			out.WriteByte(' ')
+			out.WriteString(string(ls[j].Criterion))
+			out.WriteByte(' ')
+			out.WriteString(ls[j].Operator)
+			out.WriteByte(' ')
+		}
+		out.Truncate(out.Len() - 1)
 		out.WriteByte('\n')
 	}
 	out.WriteString(indent)

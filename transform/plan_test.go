@@ -164,7 +164,7 @@ func TestAnnotatedPositionsPointAtWhens(t *testing.T) {
 		rest := string(r.Source[a.Offset:])
 		line := rest[:strings.IndexByte(rest, '\n')]
 		if !(strings.HasPrefix(line, "(when (ignore-errors "+l.Predicate+"))") || labels.CannotFail(l.Cond) && strings.HasPrefix(line, "(when "+l.Predicate+")")) ||
-			!strings.Contains(line, "; label "+strconv.Itoa(l.ID)+" "+string(l.Criterion)+" ") {
+			!strings.Contains(line, "; label "+strconv.Itoa(l.ID)+" "+string(l.Criterion)+" "+l.Operator) {
 			t.Errorf("label %d at %d:%d: %q", l.ID, a.Line, a.Col, line)
 		}
 		lines := strings.Split(string(r.Source), "\n")
