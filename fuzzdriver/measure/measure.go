@@ -72,10 +72,20 @@ func New(f *syntax.File, opts Options) (*Measurer, error) {
 	}
 	m := &Measurer{opts: opts, orig: f, ann: res, origProg: origProg, annProg: annProg, plan: plan,
 		active: res.Labels.Active(), branchOf: map[int]int{}}
-	byOff := res.Manifest("").ByAnnotatedOffset()
+	// Labels of different criteria with the same predicate at the same
+	// point may share one when: several ids per offset.
+	byOff := map[int][]int{}
+	for _, l := range m.active {
+		if l.Annotated != nil {
+			byOff[l.Annotated.Offset] = append(byOff[l.Annotated.Offset], l.ID)
+		}
+	}
 	for i := 0; i < annProg.NumBranches(); i++ {
 		b := annProg.Branch(i)
-		if id, ok := byOff[b.Form.Offset]; ok && b.Head == "when" {
+		if b.Head != "when" {
+			continue
+		}
+		for _, id := range byOff[b.Form.Offset] {
 			m.branchOf[id] = i
 		}
 	}
