@@ -61,6 +61,9 @@ type Label struct {
 	// Pos is the original source position the label is about: the atom
 	// (CC), the decision (MCC), the mutated expression or variable (WM).
 	Pos Position `json:"pos"`
+	// Source is the original text at Pos (one line, at most 80 bytes), so
+	// that a label on a temporary such as %lc3 still reads as (> x 0).
+	Source string `json:"source,omitempty"`
 	// Annotated is the position of the '(' of the injected (when ...) in
 	// the annotated plan (the manifest's "annotated" file, so no file name
 	// here); the compiler's BranchInfo.Form of that when.

@@ -86,23 +86,39 @@ type enumerator struct {
 	seen map[dedupKey]bool
 }
 
-func (e *enumerator) pos(n syntax.Node, fallback syntax.Node) Position {
+// where is what a label is about: its original position and source text.
+type where struct {
+	pos Position
+	src string
+}
+
+// maxSource bounds the source text recorded with a label.
+const maxSource = 80
+
+func (e *enumerator) where(n syntax.Node, fallback syntax.Node) where {
 	o := e.res.Origin(n)
 	if o == nil {
-		o = fallback
+		o = e.res.Origin(fallback)
 	}
 	if o == nil {
-		return Position{File: e.res.Orig.Name}
+		return where{pos: Position{File: e.res.Orig.Name}}
 	}
-	start, _ := o.Span()
-	return PositionOf(e.res.Orig.Name, start)
+	start, end := o.Span()
+	src := string(e.res.Orig.Src[start.Offset:end.Offset])
+	if len(src) > maxSource || strings.ContainsAny(src, "\n;") {
+		src = syntax.NodeString(o) // one line, no comments
+		if len(src) > maxSource {
+			src = src[:maxSource-3] + "..."
+		}
+	}
+	return where{pos: PositionOf(e.res.Orig.Name, start), src: src}
 }
 
 // add records a label unless an identical one (same point, criterion,
 // predicate and guard) exists.
-func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at Position) {
+func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where) {
 	pred = Simplify(pred)
-	l := &Label{Criterion: crit, Operator: op, Point: point, Cond: pred, Pos: at, Status: Active}
+	l := &Label{Criterion: crit, Operator: op, Point: point, Cond: pred, Pos: at.pos, Source: at.src, Status: Active}
 	l.Predicate = syntax.NodeString(pred)
 	if guard != nil {
 		if g := Simplify(guard); !isTrue(g) {
@@ -186,7 +202,7 @@ func (e *enumerator) decision(d syntax.Node) {
 	if len(as) == 0 {
 		return
 	}
-	at := e.pos(d, nil)
+	at := e.where(d, nil)
 	if c.Has(CC) {
 		e.cc(CC, "", d, as)
 	}
@@ -265,7 +281,7 @@ func (e *enumerator) shortCircuit(lits []signed) (string, bool) {
 
 func (e *enumerator) cc(crit Key, prefix string, d syntax.Node, as []syntax.Node) {
 	for _, a := range as {
-		at := e.pos(a, d)
+		at := e.where(a, d)
 		e.add(crit, prefix+"true", d, a, nil, at)
 		e.add(crit, prefix+"false", d, call("not", a), nil, at)
 	}
@@ -291,7 +307,7 @@ func numberGuard(xs ...syntax.Node) syntax.Node {
 
 func (e *enumerator) mutations(l *syntax.List, h string) {
 	c := e.opts.Criteria
-	at := e.pos(l, nil)
+	at := e.where(l, nil)
 	args := l.Elems[1:]
 	switch {
 	case normalize.IsRelational(h) && len(args) == 2 && c.Has(WMROR):
@@ -354,7 +370,7 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 			if _, isVar := e.res.Origin(a).(*syntax.Symbol); !isVar {
 				continue // a temporary holding a computed operand
 			}
-			vat := e.pos(a, l)
+			vat := e.where(a, l)
 			g := call("numberp", a)
 			e.add(WMABS, "x -> (abs x)", a, call("<", a, zero()), g, vat)
 			e.add(WMABS, "x -> (- (abs x))", a, call(">", a, zero()), g, vat)

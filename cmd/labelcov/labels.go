@@ -130,7 +130,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 
 func printLabels(w io.Writer, set *labels.Set) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POSITION\tID\tCRITERION\tOPERATOR\tPREDICATE\tSTATUS")
+	fmt.Fprintln(tw, "POSITION\tID\tCRITERION\tOPERATOR\tON\tPREDICATE\tSTATUS")
 	for _, l := range set.Labels {
 		id := "-"
 		if l.Status == labels.Active {
@@ -140,14 +140,14 @@ func printLabels(w io.Writer, set *labels.Set) error {
 		if l.Reason != "" {
 			status += " (" + l.Reason + ")"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Pos, id, l.Criterion, l.Operator, oneLine(l.Predicate), status)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", l.Pos, id, l.Criterion, l.Operator, l.Source, oneLine(l.Predicate), status)
 	}
 	fmt.Fprintln(tw)
-	fmt.Fprintln(tw, "CRITERION\tACTIVE\tTRIVIAL\tINFEASIBLE\t\t")
+	fmt.Fprintln(tw, "CRITERION\tACTIVE\tTRIVIAL\tINFEASIBLE\t\t\t")
 	sum := set.Summary()
 	for _, k := range set.Criteria.Keys() {
 		c := sum[k]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\t\n", k, c.Active, c.Trivial, c.Infeasible)
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\t\t\n", k, c.Active, c.Trivial, c.Infeasible)
 	}
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing labels: %w", err)
