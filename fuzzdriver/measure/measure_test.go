@@ -22,7 +22,7 @@ import (
 
 const suite = "../../testdata/tests/thermostat"
 
-func newMeasurer(t *testing.T, path, criteria string, opts Options) *Measurer {
+func newMeasurer(t testing.TB, path, criteria string, opts Options) *Measurer {
 	t.Helper()
 	src, err := os.ReadFile(path)
 	if err != nil {
