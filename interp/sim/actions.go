@@ -302,17 +302,30 @@ func (s *State) perceived(i int) value.Value {
 	if c := &s.perc[i]; c.valid && c.surface == o.surface && c.u == o.u && c.v == o.v {
 		return c.d
 	}
-	props := make([]value.Prop, 2, 4)
-	props[0] = value.Prop{Key: "type", Val: s.w.typeSyms[o.typ]}
-	props[1] = value.Prop{Key: "name", Val: s.syms[i]}
+	// One allocation for the designator, its properties and its cell list.
+	b := &perceivedBox{}
+	b.props[0] = value.Prop{Key: "type", Val: s.w.typeSyms[o.typ]}
+	b.props[1] = value.Prop{Key: "name", Val: s.syms[i]}
+	n := 2
 	if r := s.objRegion(o); r >= 0 {
 		ci, cj, _ := s.w.Regions[r].CellAt(o.u, o.v)
-		props = append(props, value.Prop{Key: "region", Val: s.w.regionSyms[r]},
-			value.Prop{Key: "cell", Val: value.List(value.Int(int64(ci)), value.Int(int64(cj)))})
+		b.cell[1] = value.Cons{Car: value.Int(int64(cj)), Cdr: value.Nil}
+		b.cell[0] = value.Cons{Car: value.Int(int64(ci)), Cdr: value.FromCons(&b.cell[1])}
+		b.props[2] = value.Prop{Key: "region", Val: s.w.regionSyms[r]}
+		b.props[3] = value.Prop{Key: "cell", Val: value.FromCons(&b.cell[0])}
+		n = 4
 	}
-	d := value.FromDesignator(&value.Designator{Class: "object", Props: props})
+	b.d = value.Designator{Class: "object", Props: b.props[:n]}
+	d := value.FromDesignator(&b.d)
 	s.perc[i] = percept{valid: true, surface: o.surface, u: o.u, v: o.v, d: d}
 	return d
+}
+
+// perceivedBox holds a perceived designator with its storage.
+type perceivedBox struct {
+	d     value.Designator
+	props [4]value.Prop
+	cell  [2]value.Cons
 }
 
 // percept caches the perceived designator of an object at one place.
@@ -371,18 +384,22 @@ func (s *State) detect(d *value.Designator, feats *[numFeatures]int, rec *Action
 			rec.Object = wantName
 		}
 	}
-	// Build the list back to front so that it comes out in environment
-	// order without an intermediate slice.
-	out := value.Nil
-	seen := 0
-	for i := len(s.objs) - 1; i >= 0; i-- {
+	// Collect the visible objects in environment order, then make the
+	// list's conses in one piece.
+	var buf [DefaultMaxObjects]int
+	vis := buf[:0]
+	for i := range s.objs {
 		if wantType >= 0 && s.objs[i].typ != wantType || wantName != "" && s.names[i] != wantName {
 			continue
 		}
 		if s.visible(i) {
-			out = value.NewCons(s.perceived(i), out)
-			seen++
+			vis = append(vis, i)
 		}
+	}
+	seen := len(vis)
+	out := value.Conses(seen, value.Nil)
+	for c, k := out.Cons(), 0; c != nil; c, k = c.Cdr.Cons(), k+1 {
+		c.Car = s.perceived(vis[k])
 	}
 	rec.Result = seenText(seen)
 	if filtered && seen == 0 {

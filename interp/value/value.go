@@ -91,13 +91,44 @@ func Bool(b bool) Value {
 	return Nil
 }
 
-// List builds a proper list of vs.
-func List(vs ...Value) Value {
-	l := Nil
-	for i := len(vs) - 1; i >= 0; i-- {
-		l = NewCons(vs[i], l)
+// List builds a proper list of vs (its conses in one allocation).
+func List(vs ...Value) Value { return ListTail(vs, Nil) }
+
+// ListTail builds the list of vs ending in tail instead of nil: fresh
+// conses, all made in one allocation.
+func ListTail(vs []Value, tail Value) Value {
+	if len(vs) == 0 {
+		return tail
 	}
-	return l
+	cs := make([]Cons, len(vs))
+	return linkConses(cs, vs, tail)
+}
+
+// linkConses fills cs (len(cs) == len(vs) > 0) with vs, chains it and ends
+// it in tail.
+func linkConses(cs []Cons, vs []Value, tail Value) Value {
+	last := len(cs) - 1
+	for i := 0; i < last; i++ {
+		cs[i] = Cons{Car: vs[i], Cdr: Value{kind: KCons, ref: &cs[i+1]}}
+	}
+	cs[last] = Cons{Car: vs[last], Cdr: tail}
+	return Value{kind: KCons, ref: &cs[0]}
+}
+
+// Conses returns a list of n fresh conses (all made in one allocation)
+// whose cars are nil and whose last cdr is tail, for builders that fill in
+// the cars (through Cons) before anyone else sees the list. n <= 0 returns
+// tail.
+func Conses(n int, tail Value) Value {
+	if n <= 0 {
+		return tail
+	}
+	cs := make([]Cons, n)
+	for i := 0; i < n-1; i++ {
+		cs[i].Cdr = Value{kind: KCons, ref: &cs[i+1]}
+	}
+	cs[n-1].Cdr = tail
+	return Value{kind: KCons, ref: &cs[0]}
 }
 
 func (v Value) Kind() Kind     { return v.kind }
@@ -197,6 +228,18 @@ func (v Value) Slice() ([]Value, bool) {
 		v = c.Cdr
 	}
 	return out, v.kind == KNil
+}
+
+// ProperLen returns the number of conses of v and whether v is a proper
+// list (nil or conses ending in nil), as len and ok of Slice, without
+// building the slice.
+func (v Value) ProperLen() (int, bool) {
+	n := 0
+	for v.kind == KCons {
+		n++
+		v = v.ref.(*Cons).Cdr
+	}
+	return n, v.kind == KNil
 }
 
 // Len returns the length of a list, counting conses.

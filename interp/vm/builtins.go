@@ -189,29 +189,35 @@ func coreImpls() map[string]builtinFn {
 			if x.Kind() == value.KString {
 				return value.Int(int64(len(x.Str()))), nil
 			}
-			if _, proper := x.Slice(); !proper || !x.IsList() {
+			n, proper := x.ProperLen()
+			if !proper {
 				return value.Nil, typeError("length", "a proper list or string", x)
 			}
-			return value.Int(int64(x.Len())), nil
+			return value.Int(int64(n)), nil
 		},
 		"append": func(m *Machine, a []value.Value) (value.Value, error) {
 			if len(a) == 0 {
 				return value.Nil, nil
 			}
-			var elems []value.Value
+			total := 0
 			for _, l := range a[:len(a)-1] {
-				vs, proper := l.Slice()
+				n, proper := l.ProperLen()
 				if !proper {
 					return value.Nil, typeError("append", "a proper list", l)
 				}
-				elems = append(elems, vs...)
+				total += n
 			}
-			if f := m.alloc(int64(len(elems))); f != nil {
+			if f := m.alloc(int64(total)); f != nil {
 				return value.Nil, f
 			}
-			out := a[len(a)-1]
-			for i := len(elems) - 1; i >= 0; i-- {
-				out = value.NewCons(elems[i], out)
+			// Copy the elements into fresh conses made in one piece.
+			out := value.Conses(total, a[len(a)-1])
+			c := out.Cons()
+			for _, l := range a[:len(a)-1] {
+				for ; l.Kind() == value.KCons; l = l.Cdr() {
+					c.Car = l.Car()
+					c = c.Cdr.Cons()
+				}
 			}
 			return out, nil
 		},
@@ -227,18 +233,25 @@ func coreImpls() map[string]builtinFn {
 				}
 				return value.String(string(r)), nil
 			}
-			vs, proper := x.Slice()
+			n, proper := x.ProperLen()
 			if !proper {
 				return value.Nil, typeError("reverse", "a proper list or string", x)
 			}
-			if f := m.alloc(int64(len(vs))); f != nil {
+			if f := m.alloc(int64(n)); f != nil {
 				return value.Nil, f
 			}
-			out := value.Nil
-			for _, v := range vs {
-				out = value.NewCons(v, out)
+			if n == 0 {
+				return value.Nil, nil
 			}
-			return out, nil
+			// Fill fresh conses (made in one piece) from the back.
+			cs := make([]value.Cons, n)
+			next := value.Nil
+			for i := n - 1; i >= 0; i-- {
+				cs[i] = value.Cons{Car: x.Car(), Cdr: next}
+				next = value.FromCons(&cs[i])
+				x = x.Cdr()
+			}
+			return next, nil
 		},
 		"member": func(m *Machine, a []value.Value) (value.Value, error) {
 			l := a[1]
@@ -253,20 +266,27 @@ func coreImpls() map[string]builtinFn {
 			return value.Nil, nil
 		},
 		"remove": func(m *Machine, a []value.Value) (value.Value, error) {
-			vs, proper := a[1].Slice()
-			if !proper {
+			if _, proper := a[1].ProperLen(); !proper {
 				return value.Nil, typeError("remove", "a proper list", a[1])
 			}
-			kept := vs[:0]
-			for _, v := range vs {
-				if !value.Eql(a[0], v) {
-					kept = append(kept, v)
+			kept := 0
+			for l := a[1]; l.Kind() == value.KCons; l = l.Cdr() {
+				if !value.Eql(a[0], l.Car()) {
+					kept++
 				}
 			}
-			if f := m.alloc(int64(len(kept))); f != nil {
+			if f := m.alloc(int64(kept)); f != nil {
 				return value.Nil, f
 			}
-			return value.List(kept...), nil
+			out := value.Conses(kept, value.Nil)
+			c := out.Cons()
+			for l := a[1]; l.Kind() == value.KCons; l = l.Cdr() {
+				if x := l.Car(); !value.Eql(a[0], x) {
+					c.Car = x
+					c = c.Cdr.Cons()
+				}
+			}
+			return out, nil
 		},
 		"assoc": func(m *Machine, a []value.Value) (value.Value, error) {
 			l := a[1]

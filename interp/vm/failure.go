@@ -90,10 +90,10 @@ func Catchable(kind string) bool { return IsKind(kind, "failure") }
 // failureValue is how plans see a caught failure: a designator of class
 // failure with properties kind and message, so (desig-prop f 'kind) works.
 func failureValue(f *Failure) value.Value {
-	return value.FromDesignator(&value.Designator{Class: "failure", Props: []value.Prop{
-		{Key: "kind", Val: value.Symbol(f.Kind)},
-		{Key: "message", Val: value.String(f.Message)},
-	}})
+	d := value.NewDesignator("failure", 2)
+	d.Props[0] = value.Prop{Key: "kind", Val: value.Symbol(f.Kind)}
+	d.Props[1] = value.Prop{Key: "message", Val: value.String(f.Message)}
+	return value.FromDesignator(d)
 }
 
 func typeError(what string, want string, got value.Value) *Failure {

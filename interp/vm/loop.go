@@ -546,7 +546,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			shape := &p.Desigs[in.a]
 			n := int(in.b)
-			d := &value.Designator{Class: shape.Class, Props: make([]value.Prop, n)}
+			d := value.NewDesignator(shape.Class, n)
 			for i := 0; i < n; i++ {
 				d.Props[i] = value.Prop{Key: shape.Keys[i], Val: stack[sp-n+i]}
 			}
