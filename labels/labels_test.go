@@ -400,3 +400,18 @@ func TestShortCircuitInfeasible(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+func TestRedefinedBuiltinsAreNotUsedByLabels(t *testing.T) {
+	s := enumerate(t, "(defun + (v) v)\n(def-plan p (x) (if (< (* x 2) 1) 1 2))", "wm:aor,wm:ror,cc", 0)
+	for _, l := range s.Labels {
+		if strings.Contains(l.Predicate, "(+ ") {
+			t.Errorf("label calls the plan's +: %s", l.Predicate)
+		}
+	}
+	if len(s.Warnings) != 1 || s.Warnings[0].Error() != "t.plan:1:8: warning: the plan redefines the builtin +, so 1 labels that need it are left out" {
+		t.Errorf("warnings %v", s.Warnings)
+	}
+	if got := byOp(s, WMAOR); got["* -> -"] == "" || got["* -> +"] != "" {
+		t.Errorf("aor labels %v", got)
+	}
+}

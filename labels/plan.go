@@ -56,11 +56,12 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	if opts.MCCMaxAtoms <= 0 {
 		opts.MCCMaxAtoms = DefaultMCCMaxAtoms
 	}
-	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]bool{},
+	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]bool{}, skipped: map[string]int{},
 		set: &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
 	for _, f := range res.Forms {
 		e.visit(f)
 	}
+	e.warnShadowed()
 	ls := e.set.Labels
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Pos.Offset < ls[j].Pos.Offset })
 	id := 0
@@ -80,10 +81,52 @@ type dedupKey struct {
 }
 
 type enumerator struct {
-	res  *normalize.Result
-	opts Options
-	set  *Set
-	seen map[dedupKey]bool
+	res     *normalize.Result
+	opts    Options
+	set     *Set
+	seen    map[dedupKey]bool
+	skipped map[string]int // builtin redefined by the plan -> labels left out
+}
+
+// shadowed returns the name of a builtin that predicate p calls in code
+// this package wrote (not in the plan's own atoms) and that the plan
+// redefines with defun: such a label would call the plan's function.
+func (e *enumerator) shadowed(p syntax.Node) string {
+	l, ok := p.(*syntax.List)
+	if !ok || len(l.Elems) == 0 {
+		return ""
+	}
+	if e.res.Origin(l) != nil {
+		return "" // the plan's own code, evaluated by the plan anyway
+	}
+	if h := syntax.Head(l); h != "" && e.res.IsUserFunc(h) {
+		return h
+	}
+	for _, a := range l.Elems[1:] {
+		if s := e.shadowed(a); s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func (e *enumerator) warnShadowed() {
+	names := make([]string, 0, len(e.skipped))
+	for n := range e.skipped {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		at := syntax.Pos{Line: 1, Col: 1}
+		for _, f := range e.res.Orig.Forms {
+			if l, ok := f.(*syntax.List); ok && len(l.Elems) > 1 && syntax.IsSymbol(l.Elems[1], n) {
+				at, _ = l.Elems[1].Span()
+				break
+			}
+		}
+		e.set.Warnings = append(e.set.Warnings, syntax.Errorf(e.res.Orig.Name, e.res.Orig.Src, at,
+			"warning: the plan redefines the builtin %s, so %d labels that need it are left out", n, e.skipped[n]))
+	}
 }
 
 // where is what a label is about: its original position and source text.
@@ -115,9 +158,13 @@ func (e *enumerator) where(n syntax.Node, fallback syntax.Node) where {
 }
 
 // add records a label unless an identical one (same point, criterion,
-// predicate and guard) exists.
-func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where) {
+// predicate and guard) exists, and returns it (nil when it was not added).
+func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where) *Label {
 	pred = Simplify(pred)
+	if name := e.shadowed(pred); name != "" {
+		e.skipped[name]++
+		return nil
+	}
 	l := &Label{Criterion: crit, Operator: op, Point: point, Cond: pred, Pos: at.pos, Source: at.src, Status: Active}
 	l.Predicate = syntax.NodeString(pred)
 	if guard != nil {
@@ -134,10 +181,11 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 	}
 	k := dedupKey{point, crit, l.Predicate, l.Guard}
 	if e.seen[k] {
-		return
+		return nil
 	}
 	e.seen[k] = true
 	e.set.Labels = append(e.set.Labels, l)
+	return l
 }
 
 func isTrue(n syntax.Node) bool { v, ok := truth(n); return ok && v }
@@ -240,8 +288,7 @@ func (e *enumerator) decision(d syntax.Node) {
 		if n > 1 {
 			pred = call("and", conj...)
 		}
-		e.add(MCC, op.String(), d, pred, nil, at)
-		if l := e.set.Labels[len(e.set.Labels)-1]; l.Point == d && l.Operator == op.String() && l.Status == Active {
+		if l := e.add(MCC, op.String(), d, pred, nil, at); l != nil && l.Status == Active {
 			if why, ok := infeasibleConj(lits); ok {
 				l.Status, l.Reason = Infeasible, why
 			} else if why, ok := e.shortCircuit(lits); ok {

@@ -253,7 +253,12 @@ func Simplify(n syntax.Node) syntax.Node {
 			}
 		}
 	}
-	return &syntax.List{Elems: append([]syntax.Node{l.Elems[0]}, args...)}
+	for i, a := range args {
+		if a != l.Elems[i+1] {
+			return &syntax.List{Elems: append([]syntax.Node{l.Elems[0]}, args...)}
+		}
+	}
+	return l // unchanged: keep the node, and with it its identity
 }
 
 func isIntLit(v num, x int64) bool { return v.isInt && v.i == x }

@@ -219,8 +219,8 @@ func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
 		// Creating a closure has no effect; its body runs only when called,
 		// through funcall, which is impure anyway.
 		var body effects
-		for _, b := range l.Elems[2:] {
-			body.merge(p.scanWith(b, onCall))
+		for _, s := range Slots(l) {
+			body.merge(p.scanWith(At(l, s.Path), onCall))
 		}
 		e.touches = body.touches
 	case "let", "let*", "dolist", "dotimes":
