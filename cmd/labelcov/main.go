@@ -55,6 +55,9 @@ the inputs that cover them.`,
 		newLabelsCmd(),
 		newAnnotateCmd(),
 		newEnvCmd(),
+		newFuzzCmd(),
+		newReplayCmd(),
+		newAFLTargetCmd(),
 	} {
 		root.AddCommand(c)
 	}

@@ -1,0 +1,468 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/afl"
+	"github.com/spf13/cobra"
+)
+
+func newAFLTargetCmd() *cobra.Command {
+	var o planSetupFlags
+	cmd := &cobra.Command{
+		Use:   "afl-target PLAN [--world W] [--criteria C] [@@|INPUT]",
+		Short: "Run a plan as a target of a stock afl-fuzz (AFL++ fork server)",
+		Long: `afl-target is the target afl-fuzz runs as it is:
+
+  afl-fuzz -i seeds -o out -- labelcov afl-target PLAN --world W [--criteria mcc,wm]
+
+It speaks AFL++'s fork-server protocol (the hello of AFL++ 4.04c, with the map
+size the plan needs) and writes the VM's counters into AFL's shared-memory map:
+one byte per instruction, then two per conditional jump (test true, test false).
+A Go process cannot fork, so the process afl-fuzz starts answers the fork server
+and runs inputs in a long-lived worker (this same command, re-executed); the
+worker is restarted when AFL kills it on a timeout. See docs/afl.md.
+
+Each input is read from standard input (AFL's default) or from the file given as
+the last argument (write @@ there and afl-fuzz substitutes its input file). It
+decodes into an environment of --world, or without --world into the plan's
+parameters (8 bytes each, little-endian int64), exactly as labelcov fuzz does.
+
+A finding — a def-check's error category, a policy violation, an unhandled plan
+failure, a step-budget timeout — is a crash (SIGABRT, sig:06 in crashes/). An
+error of labelcov itself is reported as SIGSEGV (sig:11). Replay crashes with
+labelcov replay to see their category.
+
+Without afl-fuzz (no fork-server fds) the input runs once: exit status 0 when
+it found nothing, death by SIGABRT when it did. labelcov fuzz --engine afl runs
+afl-fuzz on this command for you.`,
+		Example: `  mkdir seeds && printf '\0\0\0\0' > seeds/zero
+  AFL_NO_UI=1 afl-fuzz -i seeds -o out -V 60 -- \
+      labelcov afl-target testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world
+  afl-fuzz -i seeds -o out -- labelcov afl-target temperature.plan --criteria mcc,wm @@
+  afl-showmap -o map.txt -- labelcov afl-target plan.plan --world w.world < input
+  labelcov afl-target plan.plan --world w.world out/default/crashes/id:000000*; echo $?   # 134: a finding`,
+		Args: cobra.RangeArgs(1, 2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if args[0] == "-" {
+				return errors.New("afl-target needs a plan file: standard input carries the fuzzer's inputs")
+			}
+			cfg := afl.Config{
+				Factory: func(ctx context.Context) (afl.Executor, error) {
+					pf, err := o.build(nil, args[0])
+					if err != nil {
+						return nil, err
+					}
+					return pf.NewExecutor()
+				},
+				Stderr: cmd.ErrOrStderr(),
+			}
+			if len(args) == 2 {
+				cfg.InputPath = args[1]
+			}
+			ctx := cmd.Context()
+			if ctx == nil {
+				ctx = context.Background()
+			}
+			return afl.Main(ctx, cfg)
+		},
+	}
+	o.register(cmd, "none", false)
+	return cmd
+}
+
+// aflTargetBinary is the labelcov binary afl-fuzz runs (tests point it at a
+// built binary: the test binary has no afl-target command).
+var aflTargetBinary = os.Executable
+
+// aflInstanceStats is what one afl-fuzz instance's fuzzer_stats said.
+type aflInstanceStats struct {
+	Name         string  `json:"name"`
+	RunTimeS     float64 `json:"run_time_s"`
+	ExecsDone    int64   `json:"execs_done"`
+	ExecsPerSec  float64 `json:"execs_per_sec"`
+	CorpusCount  int     `json:"corpus_count"`
+	SavedCrashes int     `json:"saved_crashes"`
+	SavedHangs   int     `json:"saved_hangs"`
+	BitmapCvg    string  `json:"bitmap_cvg"`
+	Stability    string  `json:"stability"`
+}
+
+// runAFLCampaign runs afl-fuzz on `labelcov afl-target`, then replays its
+// queue (coverage) and crashes (finding categories) in-process.
+func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf *fuzzdriver.PlanFuzz,
+	seeds []namedInput, o *fuzzOptions) (*fuzzSummary, error) {
+	stderr := cmd.ErrOrStderr()
+	aflFuzz, err := exec.LookPath("afl-fuzz")
+	if err != nil {
+		return nil, errors.New("afl-fuzz not found on PATH: install AFL++ (Debian: apt-get install afl++)")
+	}
+	exe, err := aflTargetBinary()
+	if err != nil {
+		return nil, fmt.Errorf("locating the labelcov binary: %w", err)
+	}
+	out := o.out
+	if out == "" {
+		if out, err = os.MkdirTemp("", "labelcov-afl-"); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "fuzz: afl-fuzz output in %s\n", out)
+	}
+	if out, err = filepath.Abs(out); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return nil, err
+	}
+	names := []string{"default"}
+	if o.workers > 1 {
+		names = []string{"main"}
+		for i := 1; i < o.workers; i++ {
+			names = append(names, fmt.Sprintf("sec%d", i))
+		}
+	}
+
+	// Seeds: --corpus (encoded), else one small all-zero input.
+	seedDir, err := os.MkdirTemp("", "labelcov-afl-seeds-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(seedDir)
+	if len(seeds) == 0 {
+		n := 8 * max(pf.Plan().NumParams(), 1)
+		if w := pf.Setup.World; w != nil {
+			n = w.BytesPerObject()
+		}
+		seeds = []namedInput{{"zero", make([]byte, n)}}
+	}
+	for i, s := range seeds {
+		data := s.data
+		if len(data) == 0 {
+			data = []byte{0} // afl-fuzz skips empty seeds
+		}
+		if err := os.WriteFile(filepath.Join(seedDir, fmt.Sprintf("seed%03d", i)), data, 0o644); err != nil {
+			return nil, err
+		}
+	}
+
+	absPlan, err := filepath.Abs(planPath)
+	if err != nil {
+		return nil, err
+	}
+	target := []string{exe, "afl-target", absPlan, "--criteria", critName(pf.Setup.Criteria),
+		"--max-steps", strconv.FormatInt(pf.Setup.MaxSteps, 10), "--max-objects", strconv.Itoa(pf.Setup.MaxObjects),
+		"--mcc-max-atoms", strconv.Itoa(o.maxAtoms)}
+	if o.world != "" {
+		w, err := filepath.Abs(o.world)
+		if err != nil {
+			return nil, err
+		}
+		target = append(target, "--world", w)
+	}
+	if o.plan != "" {
+		target = append(target, "--plan", o.plan)
+	}
+	if len(o.pure) > 0 {
+		target = append(target, "--pure", strings.Join(o.pure, ","))
+	}
+
+	runCtx := ctx
+	if o.budget > 0 {
+		var cancel context.CancelFunc
+		// afl-fuzz stops itself (-V); this is only a backstop.
+		runCtx, cancel = context.WithTimeout(ctx, o.budget+2*time.Minute)
+		defer cancel()
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, len(names))
+	logs := make([]*tailBuffer, len(names))
+	var outMu sync.Mutex
+	for i, name := range names {
+		in := seedDir
+		if st, err := os.Stat(filepath.Join(out, name, "queue")); err == nil && st.IsDir() {
+			in = "-" // resume
+		}
+		args := []string{"-i", in, "-o", out, "-s", strconv.FormatUint(o.seed+uint64(i), 10)}
+		if o.budget > 0 {
+			args = append(args, "-V", strconv.Itoa(max(1, int(o.budget.Round(time.Second)/time.Second))))
+		}
+		if o.runs > 0 {
+			args = append(args, "-E", strconv.FormatInt(max(1, o.runs/int64(len(names))), 10))
+		}
+		switch {
+		case len(names) == 1:
+		case i == 0:
+			args = append(args, "-M", name)
+		default:
+			args = append(args, "-S", name)
+		}
+		args = append(args, o.aflArgs...)
+		args = append(append(args, "--"), target...)
+		c := exec.CommandContext(runCtx, aflFuzz, args...)
+		c.Env = append(os.Environ(), "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
+			"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_FORKSRV_INIT_TMOUT=60000")
+		c.Stdin = nil
+		c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
+		c.WaitDelay = 20 * time.Second
+		logs[i] = &tailBuffer{max: 8192}
+		var w io.Writer = logs[i]
+		if o.progress > 0 {
+			w = io.MultiWriter(logs[i], &prefixWriter{w: stderr, mu: &outMu, prefix: "afl-fuzz[" + name + "]: "})
+		}
+		c.Stdout, c.Stderr = w, w
+		if err := c.Start(); err != nil {
+			return nil, fmt.Errorf("starting afl-fuzz: %w", err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = c.Wait()
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start).Seconds()
+
+	sum := &fuzzSummary{Summary: &fuzzdriver.Summary{Dir: out, Coverage: map[string]fuzzdriver.Figure{}},
+		Engine: "afl", Criteria: critName(pf.Setup.Criteria), Measure: critName(pf.Setup.Measure),
+		Workers: len(names), Seed: o.seed}
+	switch {
+	case ctx.Err() != nil:
+		sum.Stop = "canceled"
+	case o.budget > 0 && time.Duration(elapsed*float64(time.Second)) >= o.budget:
+		sum.Stop = "budget"
+	default:
+		sum.Stop = "runs"
+	}
+	var runErr error
+	for i, name := range names {
+		st, err := readFuzzerStats(filepath.Join(out, name, "fuzzer_stats"))
+		if err != nil {
+			runErr = errors.Join(runErr, fmt.Errorf("afl-fuzz %s: %v; %v\n%s", name, errs[i], err, logs[i].String()))
+			continue
+		}
+		st.Name = name
+		sum.AFL = append(sum.AFL, st)
+		sum.Execs += st.ExecsDone
+		sum.ExecsPerSec += st.ExecsPerSec
+		sum.ElapsedS = max(sum.ElapsedS, st.RunTimeS)
+		if errs[i] != nil && ctx.Err() == nil {
+			fmt.Fprintf(stderr, "warning: afl-fuzz %s: %v\n", name, errs[i])
+		}
+	}
+	if len(sum.AFL) == 0 {
+		sum.Stop = "error"
+		return sum, runErr
+	}
+
+	// Coverage on the yardstick: replay every queue entry.
+	meter, err := pf.NewMeter()
+	if err != nil {
+		return sum, err
+	}
+	for _, name := range names {
+		files, err := aflEntries(filepath.Join(out, name, "queue"))
+		if err != nil {
+			return sum, err
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return sum, err
+			}
+			if err := meter.Add(context.Background(), data); err != nil {
+				return sum, err
+			}
+			sum.Corpus++
+		}
+	}
+	sum.Coverage = meter.Figures()
+	sum.ByCriteria = meter.ByCriterion()
+
+	// Findings: replay crashes, group by key, first discovery wins.
+	t, err := pf.NewTarget()
+	if err != nil {
+		return sum, err
+	}
+	objects := pf.Objects()
+	byKey := map[string]*fuzzdriver.FindingRecord{}
+	for _, name := range names {
+		files, err := aflEntries(filepath.Join(out, name, "crashes"))
+		if err != nil {
+			return sum, err
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return sum, err
+			}
+			res, err := t.Run(context.Background(), data)
+			if err != nil {
+				return sum, err
+			}
+			fs := res.Findings
+			if len(fs) == 0 {
+				fs = []fuzzdriver.Finding{{Category: "afl-crash", Detail: "no finding when replayed (a harness error or a killed worker): " + filepath.Base(f)}}
+			}
+			ts, execs := aflNameTime(filepath.Base(f))
+			for _, fd := range fs {
+				k := fd.Key()
+				if r, ok := byKey[k]; ok && r.TimeS <= ts {
+					continue
+				}
+				sz := fuzzdriver.SizeOf(data, objects)
+				byKey[k] = &fuzzdriver.FindingRecord{Key: k, Category: fd.Category, Pos: fd.Pos, Detail: fd.Detail,
+					TimeS: ts, Execs: execs, Input: f, Size: sz, Original: sz, New: true, Data: data}
+			}
+		}
+	}
+	for _, r := range byKey {
+		sum.Findings = append(sum.Findings, *r)
+	}
+	sort.Slice(sum.Findings, func(i, j int) bool {
+		a, b := sum.Findings[i], sum.Findings[j]
+		if a.TimeS != b.TimeS {
+			return a.TimeS < b.TimeS
+		}
+		return a.Key < b.Key
+	})
+	if sum.Findings == nil {
+		sum.Findings = []fuzzdriver.FindingRecord{}
+	}
+	return sum, runErr
+}
+
+// readFuzzerStats parses afl-fuzz's fuzzer_stats ("key : value" lines).
+func readFuzzerStats(path string) (aflInstanceStats, error) {
+	var st aflInstanceStats
+	f, err := os.Open(path)
+	if err != nil {
+		return st, err
+	}
+	defer f.Close()
+	kv := map[string]string{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if k, v, ok := strings.Cut(sc.Text(), ":"); ok {
+			kv[strings.TrimSpace(k)] = strings.TrimSpace(v)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return st, err
+	}
+	num := func(k string) float64 {
+		x, _ := strconv.ParseFloat(strings.TrimSuffix(kv[k], "%"), 64)
+		return x
+	}
+	st.RunTimeS = num("run_time")
+	st.ExecsDone = int64(num("execs_done"))
+	st.ExecsPerSec = num("execs_per_sec")
+	st.CorpusCount = int(num("corpus_count"))
+	st.SavedCrashes = int(num("saved_crashes"))
+	if _, ok := kv["saved_crashes"]; !ok {
+		st.SavedCrashes = int(num("unique_crashes"))
+	}
+	st.SavedHangs = int(num("saved_hangs"))
+	if _, ok := kv["saved_hangs"]; !ok {
+		st.SavedHangs = int(num("unique_hangs"))
+	}
+	st.BitmapCvg, st.Stability = kv["bitmap_cvg"], kv["stability"]
+	return st, nil
+}
+
+// aflEntries lists the id: files of an AFL queue or crashes directory in
+// name order (missing directory: none).
+func aflEntries(dir string) ([]string, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "id:") && e.Type().IsRegular() && !strings.HasSuffix(e.Name(), ".env") {
+			out = append(out, filepath.Join(dir, e.Name()))
+		}
+	}
+	return out, nil
+}
+
+// aflNameTime reads the time:MS and execs:N fields of an AFL file name.
+func aflNameTime(name string) (float64, int64) {
+	var ts float64
+	var execs int64
+	for _, field := range strings.Split(name, ",") {
+		k, v, _ := strings.Cut(field, ":")
+		switch k {
+		case "time":
+			ms, _ := strconv.ParseInt(v, 10, 64)
+			ts = float64(ms) / 1000
+		case "execs":
+			execs, _ = strconv.ParseInt(v, 10, 64)
+		}
+	}
+	return ts, execs
+}
+
+// tailBuffer keeps the last max bytes written to it.
+type tailBuffer struct {
+	mu  sync.Mutex
+	max int
+	b   []byte
+}
+
+func (t *tailBuffer) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.b = append(t.b, p...)
+	if len(t.b) > t.max {
+		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailBuffer) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.b)
+}
+
+// prefixWriter writes whole lines, each with a prefix.
+type prefixWriter struct {
+	w      io.Writer
+	mu     *sync.Mutex
+	prefix string
+	buf    []byte
+}
+
+func (p *prefixWriter) Write(b []byte) (int, error) {
+	p.buf = append(p.buf, b...)
+	for {
+		i := bytes.IndexByte(p.buf, '\n')
+		if i < 0 {
+			break
+		}
+		line := p.buf[:i+1]
+		p.mu.Lock()
+		io.WriteString(p.w, p.prefix+string(line)) //nolint:errcheck // progress is best effort
+		p.mu.Unlock()
+		p.buf = p.buf[i+1:]
+	}
+	return len(b), nil
+}
