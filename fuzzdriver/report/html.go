@@ -239,6 +239,7 @@ func (h *htmlWriter) source() {
 		text.Reset()
 	}
 	line := 1
+	pending := false // spans of stack not yet reopened on this row
 	openSpan := func(g *group) { h.p("<span class=\"%s\" title=\"%s\">", g.class(), esc(g.title())) }
 	startRow := func() {
 		lc, has := lines[line]
@@ -257,19 +258,29 @@ func (h *htmlWriter) source() {
 		}
 		h.p("<div class=\"row\" id=\"L%d\"><span class=\"n%s\"><a href=\"#L%d\">%d</a></span><span class=\"x\">%s</span><span class=\"g\">%s</span><span class=\"c\">",
 			line, cls, line, line, hits, gutter(perLine[line]))
-		for _, g := range stack {
-			openSpan(g)
-		}
+		// Spans continuing from the line above reopen at the first
+		// non-blank byte, so indentation is not highlighted.
+		pending = len(stack) > 0
 	}
 	endRow := func() {
 		flush()
-		for range stack {
-			h.p("</span>")
+		if !pending {
+			for range stack {
+				h.p("</span>")
+			}
 		}
+		pending = false
 		h.p("</span></div>\n")
 	}
 	startRow()
 	for i := 0; i <= len(src); i++ {
+		if pending && i < len(src) && src[i] != ' ' && src[i] != '\t' && src[i] != '\n' && src[i] != '\r' {
+			flush()
+			for _, g := range stack {
+				openSpan(g)
+			}
+			pending = false
+		}
 		for len(stack) > 0 && stack[len(stack)-1].end == i {
 			flush()
 			h.p("</span>")

@@ -146,9 +146,9 @@ func TestLCOVConsistent(t *testing.T) {
 	if sums["BRF"] != r.All.Total || sums["BRH"] != r.All.Covered {
 		t.Errorf("BRF/BRH %d/%d, report %d/%d", sums["BRF"], sums["BRH"], r.All.Total, r.All.Covered)
 	}
-	// Label 13 (mcc FF at 8:10) is reached but never true; label 10 (mcc
+	// Label 13 (mcc FF at 9:12) is reached but never true; label 10 (mcc
 	// TT) is covered by one test.
-	for _, want := range []string{"BRDA:8,0,13,0\n", "BRDA:8,0,10,1\n", "FN:4,width\n", "FN:7,main\n", "DA:8,"} {
+	for _, want := range []string{"BRDA:9,0,13,0\n", "BRDA:9,0,10,1\n", "FN:4,width\n", "FN:7,main\n", "DA:9,"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q", want)
 		}
@@ -172,7 +172,7 @@ func TestGenhtml(t *testing.T) {
 	if err != nil {
 		t.Fatalf("genhtml: %v\n%s", err, out)
 	}
-	if !strings.Contains(string(out), "branches...: 69.6% (32 of 46 branches)") {
+	if !strings.Contains(string(out), "branches...: 67.3% (33 of 49 branches)") {
 		t.Errorf("genhtml summary:\n%s", out)
 	}
 }
@@ -183,15 +183,15 @@ func TestHTML(t *testing.T) {
 	for _, want := range []string{
 		"<!DOCTYPE html>",
 		"<title>labelcov cover: thermostat.plan</title>",
-		// line 8 holds the decision: amber (some of its labels covered),
+		// line 9 holds the decision: amber (some of its labels covered),
 		// gutter markers for its covered and uncovered labels.
-		`<div class="row" id="L8"><span class="n full"><a href="#L8">8</a></span>`,
+		`<div class="row" id="L9"><span class="n full"><a href="#L9">9</a></span>`,
 		`<b class="u" title="#13 mcc FF: (and (not (&lt; lo temp)) (not (&lt; temp hi)))&#10;    NOT covered (reached, never true)`,
 		`<span class="lp" title="#10 mcc TT: (and (&lt; lo temp) (&lt; temp hi))&#10;    covered by 1 test (1 trace): inside.args`,
 		// the wm-aor labels of (- hi lo) are all covered: green.
 		`<span class="lc" title="#1 wm-aor - -&gt; +: (/= lo 0)`,
 		// uncovered list links to the line.
-		`<td class="m"><a href="#L8">thermostat.plan:8:10</a></td><td>13</td>`,
+		`<td class="m"><a href="#L9">thermostat.plan:9:12</a></td><td>13</td>`,
 		"<td class=\"k\">mcc</td><td></td><td>5</td><td>6</td>",
 	} {
 		if !strings.Contains(page, want) {
@@ -210,10 +210,10 @@ func TestHTML(t *testing.T) {
 		t.Errorf("%d <div> but %d </div>", o, c)
 	}
 	// Every source line is a row, and the source text survives (escaped).
-	if n := strings.Count(page, `<div class="row"`); n != 10 {
-		t.Errorf("%d rows, want 10", n)
+	if n := strings.Count(page, `<div class="row"`); n != 11 {
+		t.Errorf("%d rows, want 11", n)
 	}
-	if !strings.Contains(page, "(t &#39;outside)))") {
+	if !strings.Contains(page, "(t &#39;outside))))") {
 		t.Error("source text missing")
 	}
 }
