@@ -378,3 +378,40 @@ func TestWorld(t *testing.T) {
 		}
 	}
 }
+
+// The original and the annotated plan run on every test; when their traces
+// differ, the report warns. A step budget that the original plan just
+// fits in, and the annotated one (which evaluates labels on top) does not,
+// makes them differ.
+func TestDivergenceWarning(t *testing.T) {
+	plan := filepath.Join(t.TempDir(), "loop.plan")
+	src := "(def-plan main (n) (let ((s 0)) (dotimes (i n) (when (> i 2) (setq s (+ s i)))) s))\n"
+	if err := os.WriteFile(plan, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	probe := newMeasurer(t, plan, "all", Options{})
+	tc, err := probe.ParseTest("ten.args", []byte("10"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := newExecutor(probe.origProg, probe.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, _, err := orig.run(context.Background(), tc)
+	if err != nil || o.res.Outcome != vm.OutcomeOK {
+		t.Fatalf("probe: %v %+v", err, o.res)
+	}
+	m := newMeasurer(t, plan, "all", Options{MaxSteps: o.res.Steps})
+	r, err := m.Run(context.Background(), []*Test{tc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "ten.args: the annotated plan behaved differently from the original") ||
+		!strings.Contains(r.Warnings[0], "outcome ok 42\nannotated:\noutcome timeout\n") {
+		t.Errorf("warnings %q", r.Warnings)
+	}
+	if r.Tests[0].Outcome != "ok" || r.Tests[0].Result != "42" {
+		t.Errorf("the test's outcome is the original plan's: %+v", r.Tests[0])
+	}
+}
