@@ -1,0 +1,115 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// buildLabelcov builds the labelcov binary: afl-fuzz and the fork-server
+// worker need a real executable with the afl-target command.
+func buildLabelcov(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "labelcov")
+	cmd := exec.Command("go", "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestAFLTargetStandalone runs afl-target without afl-fuzz: an input with a
+// finding ends the process by SIGABRT, a clean one exits 0. With afl-showmap
+// installed, the fork-server protocol is exercised too.
+func TestAFLTargetStandalone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildLabelcov(t)
+	dir := t.TempDir()
+	// left-on-shelf: one object at the back of board 1 (from the reproducer).
+	code, _, errs := execLabelcov("env", "encode", wsWorld, "../../testdata/bench/warehouse-sort/reproducers/left-on-shelf.env",
+		"-o", filepath.Join(dir, "finding"))
+	if code != exitOK {
+		t.Fatalf("env encode: %s", errs)
+	}
+	clean := filepath.Join(dir, "clean")
+	if err := os.WriteFile(clean, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run := func(input string, extra ...string) error {
+		args := append([]string{"afl-target", wsPlan, "--world", wsWorld}, extra...)
+		cmd := exec.Command(bin, append(args, input)...)
+		cmd.Env = append(os.Environ(), "__AFL_SHM_ID=") // never attach a stray map
+		return cmd.Run()
+	}
+	if err := run(clean); err != nil {
+		t.Errorf("clean input: %v", err)
+	}
+	for _, crit := range []string{"none", "mcc,wm"} {
+		err := run(filepath.Join(dir, "finding"), "--criteria", crit)
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatalf("finding with --criteria %s: %v, want death by SIGABRT", crit, err)
+		}
+		if ws, ok := ee.Sys().(syscall.WaitStatus); !ok || !ws.Signaled() || ws.Signal() != syscall.SIGABRT {
+			t.Errorf("finding with --criteria %s: %v, want death by SIGABRT", crit, err)
+		}
+	}
+
+	showmap, err := exec.LookPath("afl-showmap")
+	if err != nil {
+		return
+	}
+	out := filepath.Join(dir, "map")
+	cmd := exec.Command(showmap, "-q", "-o", out, "--", bin, "afl-target", wsPlan, "--world", wsWorld, clean)
+	cmd.Env = append(os.Environ(), "AFL_NO_AFFINITY=1")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("afl-showmap: %v\n%s", err, b)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n < 50 {
+		t.Errorf("afl-showmap saw %d tuples, want the plan's counters\n%s", n, data)
+	}
+}
+
+// TestFuzzEngineAFL runs the real afl-fuzz through labelcov fuzz --engine afl
+// for a few seconds.
+func TestFuzzEngineAFL(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs afl-fuzz for seconds")
+	}
+	if _, err := exec.LookPath("afl-fuzz"); err != nil {
+		t.Skip("afl-fuzz not on PATH (Debian: apt-get install afl++)")
+	}
+	bin := buildLabelcov(t)
+	old := aflTargetBinary
+	aflTargetBinary = func() (string, error) { return bin, nil }
+	defer func() { aflTargetBinary = old }()
+	out := filepath.Join(t.TempDir(), "out")
+	s, errs := fuzzJSON(t, wsPlan, "--world", wsWorld, "--engine", "afl", "--budget", "4s", "--workers", "1", "--out", out)
+	if s.Engine != "afl" || len(s.AFL) != 1 || s.Execs == 0 || s.ExecsPerSec <= 0 {
+		t.Fatalf("summary %+v\n%s", s, errs)
+	}
+	if s.Corpus < 2 || s.AFL[0].CorpusCount != s.Corpus {
+		t.Errorf("afl corpus: %d replayed, fuzzer_stats %d", s.Corpus, s.AFL[0].CorpusCount)
+	}
+	if s.Coverage["labels"].Covered == 0 || s.Coverage["branches"].Covered == 0 {
+		t.Errorf("coverage %+v", s.Coverage)
+	}
+	if len(s.Findings) == 0 {
+		t.Errorf("afl found nothing in 4s on warehouse-sort")
+	}
+	for _, f := range s.Findings {
+		if f.Category == "afl-crash" || !strings.Contains(f.Input, "/crashes/id:") {
+			t.Errorf("finding %+v", f)
+		}
+	}
+}

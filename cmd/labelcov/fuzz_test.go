@@ -1,0 +1,232 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	wsPlan  = "../../testdata/bench/warehouse-sort/warehouse-sort.plan"
+	wsWorld = "../../testdata/worlds/warehouse.world"
+)
+
+// jsonSummary is the part of fuzz --json the tests read.
+type jsonSummary struct {
+	Execs       int64   `json:"execs"`
+	ExecsPerSec float64 `json:"execs_per_sec"`
+	Corpus      int     `json:"corpus"`
+	Coverage    map[string]struct {
+		Covered, Total int
+	} `json:"coverage"`
+	ByCriterion map[string]struct{ Covered, Total int } `json:"labels_by_criterion"`
+	Findings    []struct {
+		Key      string  `json:"key"`
+		Category string  `json:"category"`
+		TimeS    float64 `json:"time_s"`
+		Execs    int64   `json:"execs"`
+		Input    string  `json:"input"`
+		New      bool    `json:"new"`
+	} `json:"findings"`
+	Stop   string `json:"stop"`
+	Dir    string `json:"dir"`
+	Engine string `json:"engine"`
+	AFL    []struct {
+		ExecsDone   int64   `json:"execs_done"`
+		ExecsPerSec float64 `json:"execs_per_sec"`
+		CorpusCount int     `json:"corpus_count"`
+	} `json:"afl"`
+}
+
+func fuzzJSON(t *testing.T, args ...string) (jsonSummary, string) {
+	t.Helper()
+	code, out, errs := execLabelcov(append([]string{"fuzz", "--json", "--progress", "0"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("fuzz %v: exit %d\n%s", args, code, errs)
+	}
+	var s jsonSummary
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("fuzz --json output: %v\n%s", err, out)
+	}
+	return s, errs
+}
+
+func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	s, _ := fuzzJSON(t, wsPlan, "--world", wsWorld, "--runs", "1500", "--seed", "3", "--workers", "1", "--out", out)
+	if s.Stop != "runs" || s.Execs < 1500 || s.Corpus < 10 || len(s.Findings) == 0 {
+		t.Fatalf("summary: stop %s, execs %d, corpus %d, %d findings", s.Stop, s.Execs, s.Corpus, len(s.Findings))
+	}
+	for _, k := range []string{"branches", "instructions", "actions", "labels"} {
+		if f := s.Coverage[k]; f.Total == 0 || f.Covered == 0 {
+			t.Errorf("coverage %s = %+v", k, f)
+		}
+	}
+	for _, k := range []string{"mcc", "cc", "wm"} {
+		if s.ByCriterion[k].Total == 0 {
+			t.Errorf("labels_by_criterion %s missing: %+v", k, s.ByCriterion)
+		}
+	}
+	dir := filepath.Join(out, "labelcov")
+	queue, _ := filepath.Glob(filepath.Join(dir, "queue", "id:*"))
+	if len(queue) != s.Corpus {
+		t.Errorf("queue holds %d files, corpus %d", len(queue), s.Corpus)
+	}
+	for _, f := range s.Findings {
+		if _, err := os.Stat(f.Input); err != nil {
+			t.Errorf("finding %s: %v", f.Key, err)
+		}
+		if _, err := os.Stat(f.Input + ".env"); err != nil {
+			t.Errorf("finding %s has no .env beside it: %v", f.Key, err)
+		}
+	}
+	var stats struct {
+		Version int `json:"version"`
+		Samples []struct {
+			Coverage map[string]struct{ Covered, Total int } `json:"coverage"`
+		} `json:"samples"`
+		Findings []struct{ Key string } `json:"findings"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "stats.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &stats); err != nil {
+		t.Fatal(err)
+	}
+	if stats.Version != 1 || len(stats.Samples) == 0 || len(stats.Findings) != len(s.Findings) {
+		t.Fatalf("stats.json: version %d, %d samples, %d findings", stats.Version, len(stats.Samples), len(stats.Findings))
+	}
+	last := stats.Samples[len(stats.Samples)-1].Coverage
+	if last["labels"].Total == 0 || last["labels"] != s.Coverage["labels"] {
+		t.Errorf("stats.json label coverage %+v, summary %+v", last["labels"], s.Coverage["labels"])
+	}
+
+	// Replay reproduces every saved finding: same key, from the bytes and
+	// from the .env beside them.
+	for _, f := range s.Findings {
+		for _, in := range []string{f.Input, f.Input + ".env"} {
+			code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--json", in)
+			if code != exitOK {
+				t.Fatalf("replay %s: %s", in, errs)
+			}
+			var reps []struct {
+				Findings []struct{ Key string } `json:"findings"`
+			}
+			if err := json.Unmarshal([]byte(rout), &reps); err != nil || len(reps) != 1 {
+				t.Fatalf("replay --json: %v\n%s", err, rout)
+			}
+			found := false
+			for _, rf := range reps[0].Findings {
+				found = found || rf.Key == f.Key
+			}
+			if !found {
+				t.Errorf("replay %s: findings %+v, want %s", in, reps[0].Findings, f.Key)
+			}
+		}
+	}
+	// The human form, with the trace.
+	code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--trace", s.Findings[0].Input)
+	if code != exitOK || !strings.Contains(rout, "findings:\n  "+s.Findings[0].Key) || !strings.Contains(rout, "environment:") ||
+		!strings.Contains(rout, " -> ") {
+		t.Errorf("replay --trace: exit %d\n%s%s", code, rout, errs)
+	}
+}
+
+func TestFuzzDeterministic(t *testing.T) {
+	args := []string{wsPlan, "--world", wsWorld, "--runs", "800", "--seed", "11", "--workers", "1", "--criteria", "mcc,wm"}
+	a, _ := fuzzJSON(t, args...)
+	b, _ := fuzzJSON(t, args...)
+	if a.Execs != b.Execs || a.Corpus != b.Corpus || len(a.Findings) != len(b.Findings) {
+		t.Fatalf("two identical campaigns differ: execs %d/%d, corpus %d/%d, findings %d/%d",
+			a.Execs, b.Execs, a.Corpus, b.Corpus, len(a.Findings), len(b.Findings))
+	}
+	for i := range a.Findings {
+		if a.Findings[i].Key != b.Findings[i].Key || a.Findings[i].Execs != b.Findings[i].Execs {
+			t.Errorf("finding %d: %s@%d vs %s@%d", i, a.Findings[i].Key, a.Findings[i].Execs, b.Findings[i].Key, b.Findings[i].Execs)
+		}
+	}
+	for k, f := range a.Coverage {
+		if b.Coverage[k] != f {
+			t.Errorf("coverage %s: %+v vs %+v", k, f, b.Coverage[k])
+		}
+	}
+}
+
+func TestFuzzResume(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{wsPlan, "--world", wsWorld, "--runs", "600", "--seed", "5", "--workers", "1", "--out", out}
+	first, _ := fuzzJSON(t, args...)
+	second, errs := fuzzJSON(t, append(args[:len(args):len(args)], "--seed", "6")...)
+	if second.Corpus < first.Corpus || second.Execs <= first.Execs {
+		t.Fatalf("resume: corpus %d -> %d, execs %d -> %d", first.Corpus, second.Corpus, first.Execs, second.Execs)
+	}
+	known := map[string]bool{}
+	for _, f := range second.Findings {
+		known[f.Key] = !f.New
+	}
+	for _, f := range first.Findings {
+		if !known[f.Key] {
+			t.Errorf("finding %s of the first session is not known in the second", f.Key)
+		}
+	}
+	if second.Coverage["labels"].Covered < first.Coverage["labels"].Covered {
+		t.Errorf("label coverage fell on resume: %+v -> %+v\n%s", first.Coverage["labels"], second.Coverage["labels"], errs)
+	}
+}
+
+const argsPlan = `(def-plan main (lo hi)
+  (if (and (> lo 1000) (< hi 0))
+      (fail 'range-bug "lo ~a hi ~a" lo hi)
+      'ok))
+
+(defparameter *seen* 0)
+`
+
+func TestFuzzWithoutWorld(t *testing.T) {
+	plan := tempPlan(t, argsPlan)
+	s, _ := fuzzJSON(t, plan, "--runs", "30000", "--seed", "1", "--workers", "1", "--criteria", "mcc,wm")
+	var key string
+	for _, f := range s.Findings {
+		if f.Category == "range-bug" {
+			key = f.Key
+		}
+	}
+	if key == "" {
+		t.Fatalf("no range-bug finding in %+v", s.Findings)
+	}
+	// Positions are those of the original plan, not of the annotated one.
+	if !strings.HasSuffix(key, "p.plan:3:7") {
+		t.Errorf("finding key %q, want the original position p.plan:3:7", key)
+	}
+	if _, ok := s.Coverage["actions"]; ok {
+		t.Errorf("action coverage without a world: %+v", s.Coverage)
+	}
+	if s.Coverage["labels"].Total == 0 {
+		t.Errorf("no label coverage: %+v", s.Coverage)
+	}
+}
+
+func TestFuzzErrors(t *testing.T) {
+	bad := tempPlan(t, "(def-plan main ()\n  (if 1 2 3 4 5)")
+	code, _, errs := execLabelcov("fuzz", bad, "--runs", "10")
+	if code != exitError || !strings.Contains(errs, "p.plan:") {
+		t.Errorf("bad plan: exit %d, %q", code, errs)
+	}
+	code, _, errs = execLabelcov("fuzz", wsPlan, "--world", wsWorld, "--criteria", "bogus", "--runs", "10")
+	if code != exitError || !strings.Contains(errs, "--criteria") {
+		t.Errorf("bad criteria: exit %d, %q", code, errs)
+	}
+	code, _, errs = execLabelcov("fuzz", wsPlan, "--world", wsWorld, "--engine", "libfuzzer")
+	if code != exitError || !strings.Contains(errs, "--engine") {
+		t.Errorf("bad engine: exit %d, %q", code, errs)
+	}
+	world := filepath.Join(t.TempDir(), "w.world")
+	os.WriteFile(world, []byte("(room 0 0 1 1)\n(furniture table (pose 1 1 90) (size 1 1) (surface top (height 0.7)))\n(region r (surface bord))\n"), 0o644)
+	code, _, errs = execLabelcov("fuzz", wsPlan, "--world", world, "--runs", "10")
+	if code != exitError || !strings.Contains(errs, "w.world:") {
+		t.Errorf("bad world: exit %d, %q", code, errs)
+	}
+}

@@ -1,0 +1,165 @@
+package fuzzdriver
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+)
+
+func readPlanFile(t *testing.T, path string) *syntax.File {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func mccWM(t *testing.T) labels.Criteria {
+	c, err := labels.ParseCriteria("mcc,wm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestPlanSetupArgs fuzzes the range plan (no world) guided by MCC and WM
+// labels and checks that the finding keeps the original plan's position.
+func TestPlanSetupArgs(t *testing.T) {
+	f := readPlanFile(t, "testdata/range.plan")
+	pf, err := PlanSetup{Plan: f, Criteria: mccWM(t)}.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.Fuzzed == pf.Original || pf.GuideLabels == 0 || len(pf.Annotated) == 0 {
+		t.Fatalf("not annotated: %d labels", pf.GuideLabels)
+	}
+	if pf.Fuzzed.NumBranches() <= pf.Original.NumBranches() {
+		t.Errorf("annotated plan has %d branches, original %d", pf.Fuzzed.NumBranches(), pf.Original.NumBranches())
+	}
+	if pf.MaxLen() != 24 {
+		t.Errorf("MaxLen = %d, want 8 per parameter", pf.MaxLen())
+	}
+	// lo=10, hi=17, temp=12: inside a range of width 7.
+	in := make([]byte, 24)
+	in[0], in[8], in[16] = 10, 17, 12
+	orig, err := pf.NewOriginalTarget()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ann, err := pf.NewTarget()
+	if err != nil {
+		t.Fatal(err)
+	}
+	oo, err := orig.Run(context.Background(), in)
+	if err != nil || len(oo.Findings) != 1 {
+		t.Fatalf("original: %v %+v", err, oo)
+	}
+	want := oo.Findings[0].Key()
+	ao, err := ann.Run(context.Background(), in)
+	if err != nil || len(ao.Findings) != 1 || ao.Findings[0].Key() != want {
+		t.Fatalf("annotated: %v %+v, want key %s", err, ao, want)
+	}
+	if !strings.HasPrefix(want, "range-bug@testdata/range.plan:6:7") {
+		t.Errorf("key %s", want)
+	}
+	// A second run takes the cached mapping.
+	if ao, _ := ann.Run(context.Background(), in); ao.Findings[0].Key() != want {
+		t.Errorf("cached key %s", ao.Findings[0].Key())
+	}
+
+	ex, err := pf.NewExecutor()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, crashed, err := ex.Exec(context.Background(), in)
+	if err != nil || !crashed || len(cs) != pf.Fuzzed.NumCounters() {
+		t.Errorf("executor: %d counters, crashed %v, %v", len(cs), crashed, err)
+	}
+	if _, crashed, _ := ex.Exec(context.Background(), nil); crashed {
+		t.Errorf("all-zero input crashed")
+	}
+
+	rp, err := pf.Replay(context.Background(), in)
+	if err != nil || rp.Sim != nil || len(rp.Args) != 3 || rp.Args[1] != 17 || len(rp.Findings) != 1 || rp.VM.Failure == nil {
+		t.Errorf("replay: %v %+v", err, rp)
+	}
+
+	m, err := pf.NewMeter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := m.Figures()
+	if err := m.Add(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	after := m.Figures()
+	if before["labels"].Covered != 0 || after["labels"].Covered == 0 || after["labels"].Total == 0 {
+		t.Errorf("labels %v -> %v", before["labels"], after["labels"])
+	}
+	if _, ok := after["actions"]; ok {
+		t.Errorf("actions without a world")
+	}
+	byc := m.ByCriterion()
+	if byc["mcc"].Total == 0 || byc["wm"].Total == 0 || byc["cc"].Total == 0 {
+		t.Errorf("by criterion %+v", byc)
+	}
+}
+
+// TestPlanSetupCampaign runs a short campaign on the warehouse with the
+// helpers of PlanFuzz: label coverage appears in the summary.
+func TestPlanSetupCampaign(t *testing.T) {
+	w, err := sim.LoadWorld(warehouseWorld)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := PlanSetup{Plan: readPlanFile(t, "testdata/sort.plan"), World: w, MaxObjects: 6}.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, m, err := pf.Campaign()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Seed, c.Runs = 1, 1000
+	sum, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Err() != nil {
+		t.Fatal(m.Err())
+	}
+	for _, k := range []string{"labels", "actions", "branches", "instructions"} {
+		if f := sum.Coverage[k]; f.Covered == 0 || f.Covered > f.Total {
+			t.Errorf("%s: %v", k, f)
+		}
+	}
+	if len(sum.Findings) == 0 {
+		t.Errorf("no findings in 1000 runs")
+	}
+}
+
+func TestPlanSetupErrors(t *testing.T) {
+	if _, err := (PlanSetup{}).Build(); err == nil {
+		t.Error("nil plan accepted")
+	}
+	f, err := syntax.Parse("two.plan", []byte("(def-plan alpha () 1)\n(def-plan beta () 2)\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := (PlanSetup{Plan: f}).Build(); err == nil || !strings.Contains(err.Error(), "--plan") {
+		t.Errorf("two plans: %v", err)
+	}
+	if _, err := (PlanSetup{Plan: f, PlanName: "beta"}).Build(); err != nil {
+		t.Errorf("--plan beta: %v", err)
+	}
+}
