@@ -1,0 +1,123 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const fibPlan = "../../testdata/plans/fib.plan"
+
+func TestLabelsTextAndJSON(t *testing.T) {
+	code, out, errs := execLabelcov("labels", fibPlan, "--criteria", "mcc,wm:ror")
+	if code != 0 || errs != "" {
+		t.Fatalf("code %d err %q", code, errs)
+	}
+	// (< n 2) at 3:7 is fib's only decision: two MCC labels, and ROR's
+	// "< vs >=" mutant always differs, so it is listed as trivial.
+	for _, want := range []string{"fib.plan:3:7", "(not (< n 2))", "(= n 2)", "trivial"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("labels output lacks %q:\n%s", want, out)
+		}
+	}
+	code, out, _ = execLabelcov("labels", fibPlan, "--criteria", "mcc,wm:ror", "--json")
+	var rep struct {
+		Version int `json:"version"`
+		Summary map[string]struct {
+			Active, Trivial, Infeasible int
+		} `json:"summary"`
+		Labels []struct {
+			ID        int    `json:"id"`
+			Criterion string `json:"criterion"`
+			Predicate string `json:"predicate"`
+			Status    string `json:"status"`
+		} `json:"labels"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
+		t.Fatalf("code %d, bad JSON %v:\n%s", code, err, out)
+	}
+	if rep.Version != 1 || rep.Summary["mcc"].Active != 2 || rep.Summary["wm-ror"].Active != 4 || rep.Summary["wm-ror"].Trivial != 1 {
+		t.Errorf("summary %+v", rep.Summary)
+	}
+	if _, ok := rep.Summary["cc"]; ok {
+		t.Error("cc was not requested but is summarised")
+	}
+	active := 0
+	for _, l := range rep.Labels {
+		if l.Status == "active" {
+			active++
+			if l.ID != active {
+				t.Errorf("active label ids must be 1..n in source order, got %d at position %d", l.ID, active)
+			}
+		}
+	}
+	if active != 6 {
+		t.Errorf("%d active labels, want 6", active)
+	}
+}
+
+func TestLabelsBadInput(t *testing.T) {
+	if code, _, errs := execLabelcov("labels", fibPlan, "--criteria", "mcc,bogus"); code != 1 || !strings.Contains(errs, "bogus") {
+		t.Errorf("unknown criterion: code %d err %q", code, errs)
+	}
+	p := tempPlan(t, "(defun f (x)\n  (if (< x 1) x))\n)")
+	if code, _, errs := execLabelcov("labels", p, "--criteria", "cc"); code != 1 || !strings.Contains(errs, p+":3:1: unbalanced ')'") {
+		t.Errorf("syntax error: code %d err %q", code, errs)
+	}
+}
+
+// An annotated plan runs like the original, carries its labels as
+// comments, and is refused as input to annotate.
+func TestAnnotateRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	out, manifest := filepath.Join(dir, "fib.annotated.plan"), filepath.Join(dir, "fib.manifest.json")
+	if code, _, errs := execLabelcov("annotate", fibPlan, "--criteria", "mcc,cc,wm", "-o", out, "--manifest", manifest); code != 0 {
+		t.Fatalf("annotate: code %d err %q", code, errs)
+	}
+	src, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "; label 1 ") || !strings.Contains(string(src), "(when (ignore-errors") {
+		t.Errorf("annotated plan lacks label comments or empty whens:\n%s", src)
+	}
+	for _, n := range []string{"0", "1", "2", "12"} {
+		_, orig, _ := execLabelcov("run", fibPlan, "--arg", n, "--json")
+		_, ann, _ := execLabelcov("run", out, "--arg", n, "--json")
+		if result(t, orig) != result(t, ann) {
+			t.Errorf("fib %s: original %s, annotated %s", n, result(t, orig), result(t, ann))
+		}
+	}
+	var m struct {
+		Version int `json:"version"`
+		Labels  []struct {
+			Status    string          `json:"status"`
+			Annotated json.RawMessage `json:"annotated"`
+		} `json:"labels"`
+	}
+	data, _ := os.ReadFile(manifest)
+	if err := json.Unmarshal(data, &m); err != nil || m.Version != 1 || len(m.Labels) == 0 {
+		t.Fatalf("manifest: %v, %d labels", err, len(m.Labels))
+	}
+	code, _, errs := execLabelcov("annotate", out, "--criteria", "mcc")
+	if code != 1 || !strings.Contains(errs, "already annotated") {
+		t.Errorf("re-annotation: code %d err %q", code, errs)
+	}
+}
+
+func result(t *testing.T, runJSON string) string {
+	t.Helper()
+	var r struct {
+		Outcome string  `json:"outcome"`
+		Result  *string `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(runJSON), &r); err != nil {
+		t.Fatalf("bad run JSON %v: %s", err, runJSON)
+	}
+	if r.Result == nil {
+		return r.Outcome
+	}
+	return r.Outcome + " " + *r.Result
+}
