@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -443,7 +444,10 @@ func (t *tailBuffer) String() string {
 	return string(t.b)
 }
 
-// prefixWriter writes whole lines, each with a prefix.
+// ansiEscape matches the colour codes afl-fuzz prints even without its UI.
+var ansiEscape = regexp.MustCompile(`\x1b\[[0-9;]*[A-Za-z]`)
+
+// prefixWriter writes whole lines, each with a prefix, without colours.
 type prefixWriter struct {
 	w      io.Writer
 	mu     *sync.Mutex
@@ -460,7 +464,7 @@ func (p *prefixWriter) Write(b []byte) (int, error) {
 		}
 		line := p.buf[:i+1]
 		p.mu.Lock()
-		io.WriteString(p.w, p.prefix+string(line)) //nolint:errcheck // progress is best effort
+		io.WriteString(p.w, p.prefix+ansiEscape.ReplaceAllString(string(line), "")) //nolint:errcheck // progress is best effort
 		p.mu.Unlock()
 		p.buf = p.buf[i+1:]
 	}

@@ -185,7 +185,7 @@ stop and dir.`,
 	o.planSetupFlags.register(cmd, "none", true)
 	f := cmd.Flags()
 	f.StringVar(&o.engine, "engine", "builtin", "fuzzer: builtin or afl")
-	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget (default 1m, none when only --runs is given)")
+	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget (none when only --runs is given)")
 	f.Int64Var(&o.runs, "runs", 0, "stop after this many runs (builtin: seeds and a resumed queue count; afl: afl-fuzz -E)")
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
@@ -363,7 +363,10 @@ func writeFuzzSummary(w io.Writer, s *fuzzSummary) error {
 		if !f.New {
 			state = "known"
 		}
-		fmt.Fprintf(&b, "  %-40s %7.1fs  %s, %d objects/%d bytes", f.Key, f.TimeS, state, f.Size.Objects, f.Size.Bytes)
+		fmt.Fprintf(&b, "  %-40s %8.3fs  %s, %d bytes", f.Key, f.TimeS, state, f.Size.Bytes)
+		if f.Size.Objects > 0 {
+			fmt.Fprintf(&b, " (%d objects)", f.Size.Objects)
+		}
 		if f.Input != "" {
 			fmt.Fprintf(&b, "  %s", f.Input)
 		}
