@@ -1,5 +1,3 @@
-// Command labelcov runs, formats, annotates and fuzzes robot plans. It is a
-// thin shell over the library packages: flags, output and exit codes only.
 package main
 
 import (

@@ -1,0 +1,12 @@
+// Command labelcov runs, formats, annotates, measures and fuzzes robot
+// plans, and annotates Go packages, with fine-grained coverage labels.
+//
+// It is a thin shell over the library packages: flags, output formats and
+// exit codes only. Anything a library user would also want (loading,
+// running, annotating, measuring, fuzzing) lives in interp/, labels/,
+// normalize/, transform/ and fuzzdriver/; this package must never grow
+// logic of its own beyond presenting their results.
+//
+// Exit status: 0 when the command did its job (a plan that fails at run
+// time still ran), 1 for bad input or usage.
+package main
