@@ -181,6 +181,12 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 		target = append(target, "--pure", strings.Join(o.pure, ","))
 	}
 
+	meter, err := pf.NewMeter()
+	if err != nil {
+		return nil, err
+	}
+	watch := &aflWatcher{out: out, names: names, meter: meter, seen: map[string]bool{}}
+
 	runCtx := ctx
 	if o.budget > 0 {
 		var cancel context.CancelFunc
@@ -235,7 +241,34 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 			errs[i] = c.Wait()
 		}()
 	}
+	progDone := make(chan struct{})
+	progStopped := make(chan struct{})
+	go func() {
+		defer close(progStopped)
+		if o.progress <= 0 {
+			return
+		}
+		tick := time.NewTicker(o.progress)
+		defer tick.Stop()
+		for {
+			select {
+			case <-progDone:
+				return
+			case <-tick.C:
+				// Entries younger than a second may still be being written.
+				if err := watch.scan(time.Second); err != nil {
+					continue
+				}
+				line := watch.progressLine(time.Since(start))
+				outMu.Lock()
+				io.WriteString(stderr, line) //nolint:errcheck // progress is best effort
+				outMu.Unlock()
+			}
+		}
+	}()
 	wg.Wait()
+	close(progDone)
+	<-progStopped
 	elapsed := time.Since(start).Seconds()
 
 	sum := &fuzzSummary{Summary: &fuzzdriver.Summary{Dir: out, Coverage: map[string]fuzzdriver.Figure{}},
@@ -271,26 +304,10 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 	}
 
 	// Coverage on the yardstick: replay every queue entry.
-	meter, err := pf.NewMeter()
-	if err != nil {
+	if err := watch.scan(0); err != nil {
 		return sum, err
 	}
-	for _, name := range names {
-		files, err := aflEntries(filepath.Join(out, name, "queue"))
-		if err != nil {
-			return sum, err
-		}
-		for _, f := range files {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				return sum, err
-			}
-			if err := meter.Add(context.Background(), data); err != nil {
-				return sum, err
-			}
-			sum.Corpus++
-		}
-	}
+	sum.Corpus = watch.corpus
 	sum.Coverage = meter.Figures()
 	sum.ByCriteria = meter.ByCriterion()
 
@@ -344,7 +361,124 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 	if sum.Findings == nil {
 		sum.Findings = []fuzzdriver.FindingRecord{}
 	}
-	return sum, runErr
+	return sum, errors.Join(runErr, saveAFLFindings(out, pf, sum))
+}
+
+// aflDir is labelcov's directory inside an afl-fuzz output directory: the
+// summary of the last session and each finding key's first input with its
+// .env. afl-fuzz ignores it (it has no queue/).
+const aflDir = "labelcov-afl"
+
+// saveAFLFindings writes OUT/labelcov-afl/summary.json and, per finding key,
+// the input (KEY) and with a world its environment (KEY.env).
+func saveAFLFindings(out string, pf *fuzzdriver.PlanFuzz, sum *fuzzSummary) error {
+	dir := filepath.Join(out, aflDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	save := pf.SaveFinding()
+	for _, f := range sum.Findings {
+		path := filepath.Join(dir, keyFileName(f.Key))
+		if err := os.WriteFile(path, f.Data, 0o644); err != nil {
+			return err
+		}
+		if save != nil {
+			if err := save(path, f.Data, f); err != nil {
+				return err
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := writeJSON(&b, sum); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "summary.json"), b.Bytes(), 0o644)
+}
+
+// keyFileName makes a finding key a file name ("kind@plan.plan:3:7" becomes
+// "kind@plan.plan-3-7", as in the built-in engine's crashes/).
+func keyFileName(key string) string {
+	b := []byte(key)
+	for i, c := range b {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.', c == '@':
+		case c == ':':
+			b[i] = '-'
+		default:
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// aflWatcher replays the queues of running afl-fuzz instances into a meter.
+type aflWatcher struct {
+	out    string
+	names  []string
+	meter  *fuzzdriver.Meter
+	seen   map[string]bool
+	corpus int
+}
+
+// scan replays queue entries not seen yet that are older than minAge.
+func (w *aflWatcher) scan(minAge time.Duration) error {
+	now := time.Now()
+	for _, name := range w.names {
+		files, err := aflEntries(filepath.Join(w.out, name, "queue"))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if w.seen[f] {
+				continue
+			}
+			if minAge > 0 {
+				if st, err := os.Stat(f); err != nil || now.Sub(st.ModTime()) < minAge {
+					continue
+				}
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			if err := w.meter.Add(context.Background(), data); err != nil {
+				return err
+			}
+			w.seen[f] = true
+			w.corpus++
+		}
+	}
+	return nil
+}
+
+// progressLine is a status line like the built-in engine's, from the
+// instances' fuzzer_stats and the replayed queues.
+func (w *aflWatcher) progressLine(elapsed time.Duration) string {
+	var execs int64
+	var rate float64
+	crashes := 0
+	for _, name := range w.names {
+		st, err := readFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats"))
+		if err != nil {
+			continue
+		}
+		execs += st.ExecsDone
+		rate += st.ExecsPerSec
+		crashes += st.SavedCrashes
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec), corpus: %d", elapsed.Round(time.Second), execs, rate, w.corpus)
+	fig := w.meter.Figures()
+	keys := make([]string, 0, len(fig))
+	for k := range fig {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		fmt.Fprintf(&b, ", %s: %s", k, fig[k])
+	}
+	fmt.Fprintf(&b, ", crashes: %d\n", crashes)
+	return b.String()
 }
 
 // readFuzzerStats parses afl-fuzz's fuzzer_stats ("key : value" lines).

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -94,7 +95,14 @@ func TestFuzzEngineAFL(t *testing.T) {
 	aflTargetBinary = func() (string, error) { return bin, nil }
 	defer func() { aflTargetBinary = old }()
 	out := filepath.Join(t.TempDir(), "out")
-	s, errs := fuzzJSON(t, wsPlan, "--world", wsWorld, "--engine", "afl", "--budget", "4s", "--workers", "1", "--out", out)
+	code, stdout, errs := execLabelcov("fuzz", "--json", "--progress", "1s", wsPlan, "--world", wsWorld, "--engine", "afl", "--budget", "4s", "--workers", "1", "--out", out)
+	if code != exitOK {
+		t.Fatalf("fuzz --engine afl: exit %d\n%s", code, errs)
+	}
+	var s jsonSummary
+	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
 	if s.Engine != "afl" || len(s.AFL) != 1 || s.Execs == 0 || s.ExecsPerSec <= 0 {
 		t.Fatalf("summary %+v\n%s", s, errs)
 	}
@@ -111,5 +119,14 @@ func TestFuzzEngineAFL(t *testing.T) {
 		if f.Category == "afl-crash" || !strings.Contains(f.Input, "/crashes/id:") {
 			t.Errorf("finding %+v", f)
 		}
+		if _, err := os.Stat(filepath.Join(out, aflDir, keyFileName(f.Key)+".env")); err != nil {
+			t.Errorf("finding %s: %v", f.Key, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, aflDir, "summary.json")); err != nil {
+		t.Error(err)
+	}
+	if !strings.Contains(errs, "fuzz: elapsed: ") || !strings.Contains(errs, "labels: ") {
+		t.Errorf("no progress lines with label coverage:\n%s", errs)
 	}
 }

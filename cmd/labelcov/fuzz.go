@@ -339,8 +339,12 @@ func readSeeds(pf *fuzzdriver.PlanFuzz, dir string) ([]namedInput, error) {
 // writeFuzzSummary prints the end of a campaign for a person.
 func writeFuzzSummary(w io.Writer, s *fuzzSummary) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs: %d execs (%.0f/s this session), corpus %d\n",
-		s.Engine, s.Stop, s.ElapsedS, s.Execs, s.ExecsPerSec, s.Corpus)
+	rate := "this session"
+	if s.Engine == "afl" {
+		rate = "afl-fuzz's average"
+	}
+	fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs: %d execs (%.0f/s, %s), corpus %d\n",
+		s.Engine, s.Stop, s.ElapsedS, s.Execs, s.ExecsPerSec, rate, s.Corpus)
 	keys := make([]string, 0, len(s.Coverage))
 	for k := range s.Coverage {
 		keys = append(keys, k)
