@@ -245,7 +245,7 @@ func Magnitude(a12 float64) string {
 
 // Summary is min, median, mean and max of a sample.
 type Summary struct {
-	N                       int
+	N                      int
 	Min, Median, Mean, Max float64
 }
 
