@@ -1,0 +1,194 @@
+package transform_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/value"
+	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/normalize"
+	"github.com/labelcov/labelcov/transform"
+)
+
+// TestDifferentialBenchmarkPlans is the semantic-preservation proof on the
+// bundled benchmark plans: for every plan and every criterion, the original
+// and the annotated plan give the same outcome, result, failure, printed
+// output, action trace, check verdicts and final world on many seeded
+// generated environments (or argument vectors, for plans without a world).
+func TestDifferentialBenchmarkPlans(t *testing.T) {
+	n := 600 // per plan and criterion: 2,400 inputs per plan
+	if testing.Short() {
+		n = 60
+	}
+	dirs, err := filepath.Glob("../testdata/bench/*/truth.json")
+	if err != nil || len(dirs) < 5 {
+		t.Fatalf("benchmark folders: %v (%d)", err, len(dirs))
+	}
+	for _, truth := range dirs {
+		dir := filepath.Dir(truth)
+		name := filepath.Base(dir)
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			planPath := filepath.Join(dir, name+".plan")
+			src, err := os.ReadFile(planPath)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := syntax.Parse(planPath, src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			world := benchWorld(t, truth)
+			for _, crit := range []string{"mcc", "cc", "wm", "all"} {
+				c, err := labels.ParseCriteria(crit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				res, err := transform.Plan(f, transform.Options{
+					Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
+					Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
+				})
+				if err != nil {
+					t.Fatalf("%s: %v", crit, err)
+				}
+				af, err := syntax.Parse(planPath+"."+crit+".annotated", res.Source)
+				if err != nil {
+					t.Fatalf("%s: annotated plan does not parse: %v", crit, err)
+				}
+				orig, ann := newDiffRunner(t, f, world), newDiffRunner(t, af, world)
+				rng := rand.New(rand.NewPCG(uint64(len(name)), 0x5eed))
+				differ := 0
+				for i := 0; i < n && differ < 3; i++ {
+					input := orig.input(rng)
+					a, b := orig.run(input), ann.run(input)
+					if a != b {
+						differ++
+						t.Errorf("%s, criteria %s, input %x: original and annotated differ\n--- original\n%s\n--- annotated\n%s",
+							name, crit, input, a, b)
+					}
+				}
+			}
+		})
+	}
+}
+
+// benchWorld loads the world a benchmark's truth.json names, or nil.
+func benchWorld(t *testing.T, truthPath string) *sim.World {
+	data, err := os.ReadFile(truthPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var truth struct {
+		World string `json:"world"`
+	}
+	if err := json.Unmarshal(data, &truth); err != nil {
+		t.Fatal(err)
+	}
+	if truth.World == "" {
+		return nil
+	}
+	w, err := sim.LoadWorld(filepath.Join(filepath.Dir(truthPath), truth.World))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// diffRunner runs one plan on generated inputs and renders everything
+// observable about a run as text.
+type diffRunner struct {
+	world  *sim.World
+	runner *sim.Runner // with a world
+	prog   *compile.Program
+	plan   *compile.Func
+	m      *vm.Machine // without a world
+	out    bytes.Buffer
+}
+
+func newDiffRunner(t *testing.T, f *syntax.File, w *sim.World) *diffRunner {
+	t.Helper()
+	p, err := compile.Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := &diffRunner{world: w, prog: p}
+	if w != nil {
+		d.runner, err = sim.NewRunner(p, w, sim.Options{Stdout: &d.out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	if d.plan, err = sim.SelectPlan(p, ""); err != nil {
+		t.Fatal(err)
+	}
+	if d.m, err = vm.New(p, vm.Config{Stdout: &d.out, Builtins: sim.NoWorldBuiltins()}); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// input draws a byte string for one to eight objects, or argument values
+// spread over a range where the temperature-style decisions change.
+func (d *diffRunner) input(rng *rand.Rand) []byte {
+	if d.world != nil {
+		b := make([]byte, d.world.BytesPerObject()*(1+rng.IntN(8)))
+		for i := range b {
+			b[i] = byte(rng.Uint32())
+		}
+		return b
+	}
+	b := make([]byte, 8*d.plan.NumParams())
+	for i := 0; i < d.plan.NumParams(); i++ {
+		binary.LittleEndian.PutUint64(b[8*i:], uint64(int64(rng.IntN(200)-60)))
+	}
+	return b
+}
+
+func (d *diffRunner) run(input []byte) string {
+	d.out.Reset()
+	var b strings.Builder
+	if d.world != nil {
+		res := d.runner.RunBytes(context.Background(), input)
+		writeVM(&b, res.VM)
+		fmt.Fprintf(&b, "output %q\nerrors %v\n", d.out.String(), res.Errors)
+		for _, c := range res.CheckErrors {
+			fmt.Fprintf(&b, "check %s failed: %s %s\n", c.Check, c.Kind, c.Message)
+		}
+		for i := range res.Actions {
+			b.WriteString(res.Actions[i].String() + "\n")
+		}
+		b.WriteString(d.runner.State().Snapshot())
+		return b.String()
+	}
+	args := make([]value.Value, d.plan.NumParams())
+	for i := range args {
+		args[i] = value.Int(int64(binary.LittleEndian.Uint64(input[8*i:])))
+	}
+	writeVM(&b, d.m.Run(context.Background(), d.plan, args))
+	fmt.Fprintf(&b, "output %q\n", d.out.String())
+	return b.String()
+}
+
+// writeVM renders a VM result without its step count (labels cost steps)
+// and without failure positions (they point into different files).
+func writeVM(b *strings.Builder, r vm.Result) {
+	fmt.Fprintf(b, "outcome %s\n", r.Outcome)
+	if r.Outcome == vm.OutcomeOK {
+		fmt.Fprintf(b, "value %s\n", r.Value)
+	} else if r.Failure != nil {
+		fmt.Fprintf(b, "failure %s: %s\n", r.Failure.Kind, r.Failure.Message)
+	}
+}
