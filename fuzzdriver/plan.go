@@ -312,9 +312,6 @@ func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
 	return Outcome{Findings: t.findings}, nil
 }
 
-// Close closes the wrapped targets that implement io.Closer (none do today).
-func (t *remapTarget) Close() error { return nil }
-
 // Objects is Campaign.Objects: objects the world's decoder places (nil
 // without a world: findings are minimized to the fewest bytes).
 func (p *PlanFuzz) Objects() ObjectCount {
