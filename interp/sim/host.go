@@ -27,6 +27,11 @@ func (h Host) Perform(m *vm.Machine, d *value.Designator) (value.Value, error) {
 	return v, nil
 }
 
+// TransientDesignators implements vm.TransientHost: the simulator reads
+// the designators it performs and keeps none of them (traces hold
+// strings), so the VM may reuse them.
+func (h Host) TransientDesignators() bool { return true }
+
 func toVM(err error) error {
 	var f *Failure
 	if errors.As(err, &f) {

@@ -140,7 +140,7 @@ func NewRunner(p *compile.Program, w *World, opts Options) (*Runner, error) {
 	s := NewState(w)
 	r := &Runner{prog: p, world: w, plan: plan, checks: p.Checks(), policies: p.Policies(), state: s, opts: opts}
 	builtins := append(s.Builtins(), opts.Builtins...)
-	m, err := vm.New(p, vm.Config{Host: runnerHost{r}, Builtins: builtins, MaxSteps: opts.MaxSteps, Stdout: opts.Stdout})
+	m, err := vm.New(p, vm.Config{Host: runnerHost{r: r, keep: keepDesignators}, Builtins: builtins, MaxSteps: opts.MaxSteps, Stdout: opts.Stdout})
 	if err != nil {
 		return nil, fmt.Errorf("linking plan to world: %w", err)
 	}
@@ -148,9 +148,16 @@ func NewRunner(p *compile.Program, w *World, opts Options) (*Runner, error) {
 	return r, nil
 }
 
+// keepDesignators turns off vm.TransientHost for runners made while it
+// is set: tests compare both ways.
+var keepDesignators = false
+
 // runnerHost performs actions on the runner's state and then runs the
 // plan's policies, as nested VM calls sharing the run's budgets.
-type runnerHost struct{ r *Runner }
+type runnerHost struct {
+	r    *Runner
+	keep bool // keepDesignators when the runner was made
+}
 
 func (h runnerHost) Perform(m *vm.Machine, d *value.Designator) (value.Value, error) {
 	r := h.r
@@ -175,6 +182,10 @@ func (h runnerHost) Perform(m *vm.Machine, d *value.Designator) (value.Value, er
 	}
 	return v, err
 }
+
+// TransientDesignators implements vm.TransientHost. The policies a
+// perform runs do not see the designator either: no query returns it.
+func (h runnerHost) TransientDesignators() bool { return !h.keep }
 
 func (r *Runner) addError(c string) {
 	for _, e := range r.res.Errors {

@@ -553,6 +553,20 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			sp -= n
 			stack[sp] = value.FromDesignator(d)
 			sp++
+		case opMakeDesigPerform:
+			// As MAKEDESIG (same budget charge), into storage reused
+			// because only the perform that follows sees the designator.
+			if f = m.alloc(1); f != nil {
+				goto fail
+			}
+			d := m.scratchDesig(int(in.a), &p.Desigs[in.a])
+			n := int(in.b)
+			for i := 0; i < n; i++ {
+				d.Props[i].Val = stack[sp-n+i]
+			}
+			sp -= n
+			stack[sp] = value.FromDesignator(d)
+			sp++
 		case compile.HANDLER:
 			m.handlers = append(m.handlers, handlerRec{frames: len(m.frames), sp: sp, site: in.a})
 		case compile.UNHANDLE:

@@ -27,6 +27,19 @@ type Host interface {
 	Perform(m *Machine, d *value.Designator) (value.Value, error)
 }
 
+// TransientHost is a Host that does not keep the designators it
+// performs: after Perform returns, neither the host nor Perform's result
+// refers to d or to a designator reachable from it. When
+// TransientDesignators reports true (New asks once), the VM reuses the
+// storage of designators that are built only to be performed,
+// (perform (an action ...)) with designators nested as the last property,
+// instead of allocating them on every execution. Plans cannot tell: such a
+// designator is never visible to plan code.
+type TransientHost interface {
+	Host
+	TransientDesignators() bool
+}
+
 // Builtin is an extra function linked to calls of its name that are
 // neither user functions nor core builtins (the simulator's queries). Fn
 // must not keep args. It signals plan failures by returning a *Failure.
@@ -95,7 +108,18 @@ type Machine struct {
 	nesting   int
 	sp        int
 	performID int32 // core builtin id of perform
+
+	// scratch holds reused designators for opMakeDesigPerform, by
+	// designator shape (one per MAKEDESIG site) and then by nesting level,
+	// so that a nested Call performing at the same site never overwrites
+	// a designator its caller is still performing.
+	scratch [][]*value.Designator
 }
+
+// opMakeDesigPerform is MAKEDESIG for a designator that only a perform
+// consumes (see TransientHost): it fills a reused designator. The VM
+// rewrites such MAKEDESIGs in its own copy of the code.
+const opMakeDesigPerform compile.Op = 255
 
 type instr struct {
 	op   compile.Op
@@ -170,6 +194,9 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 	m.code = make([]instr, len(p.Code))
 	for pc := range p.Code {
 		m.code[pc] = instr{op: p.Code[pc], a: p.A[pc], b: p.B[pc]}
+	}
+	if th, ok := cfg.Host.(TransientHost); ok && th.TransientDesignators() {
+		m.markTransientDesignators()
 	}
 	m.counters = make([]uint8, p.NumCounters())
 	m.globals = make([]value.Value, len(p.Globals))
@@ -296,4 +323,45 @@ func (m *Machine) funcFailure(fn *compile.Func, kind, format string, args ...any
 		f.Pos = fn.Pos
 	}
 	return Result{Outcome: OutcomeFailure, Failure: f}
+}
+
+// markTransientDesignators rewrites each MAKEDESIG whose result only a
+// perform consumes to opMakeDesigPerform: the instruction after it is
+// CALLB perform with one argument, or a MAKEDESIG with at least one
+// property (which takes the designator as its last property) whose own
+// result only a perform consumes. Control always falls through from a
+// MAKEDESIG to the next instruction, so jumps elsewhere do not matter.
+func (m *Machine) markTransientDesignators() {
+	code := m.code
+	for pc := len(code) - 1; pc >= 0; pc-- {
+		if code[pc].op != compile.MAKEDESIG || pc+1 >= len(code) {
+			continue
+		}
+		next := code[pc+1]
+		if next.op == compile.CALLB && next.a == m.performID && next.b == 1 ||
+			next.op == opMakeDesigPerform && next.b >= 1 {
+			code[pc].op = opMakeDesigPerform
+		}
+	}
+	m.scratch = make([][]*value.Designator, len(m.prog.Desigs))
+}
+
+// scratchDesig returns the reused designator of shape site at the current
+// nesting level, making it on first use.
+func (m *Machine) scratchDesig(site int, shape *compile.DesigShape) *value.Designator {
+	s := m.scratch[site]
+	k := m.nesting
+	if k >= len(s) {
+		s = append(s, make([]*value.Designator, k+1-len(s))...)
+		m.scratch[site] = s
+	}
+	d := s[k]
+	if d == nil {
+		d = value.NewDesignator(shape.Class, len(shape.Keys))
+		for i, key := range shape.Keys {
+			d.Props[i].Key = key
+		}
+		s[k] = d
+	}
+	return d
 }
