@@ -1,0 +1,451 @@
+package golang
+
+import (
+	"context"
+	"fmt"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"github.com/dave/dst"
+)
+
+// Options control File and Package.
+type Options struct {
+	// Prefix of temporaries (default "lc"); lengthened with '_' while the
+	// package already has an identifier made of it and digits.
+	Prefix string
+	// Statements also normalizes simple statements (assignments, returns,
+	// expression, send and inc/dec statements, var declarations) that hold
+	// an operator a weak-mutation label is about; without it only
+	// decisions are normalized.
+	Statements bool
+	// Slot reports whether a decision statement (*dst.IfStmt, *dst.ForStmt
+	// or *dst.SwitchStmt) needs a statement slot in front of its condition
+	// even when nothing is hoisted (because labels will go there). Nil
+	// means only when something is hoisted.
+	Slot func(dst.Stmt) bool
+}
+
+// Result tells label enumeration what normalization made.
+type Result struct {
+	// Prefix is the prefix used for temporaries.
+	Prefix string
+	// Temps counts the temporaries introduced.
+	Temps int
+	// Scaffold holds the if statements made by conditional extraction:
+	// they are not decisions of the original program.
+	Scaffold map[*dst.IfStmt]bool
+	// ForBreaks maps each `if !(c) { break }` made from a for condition to
+	// its loop.
+	ForBreaks map[*dst.IfStmt]*dst.ForStmt
+	// Skipped maps nodes left alone (function bodies with goto, switches
+	// with impure case expressions, statements whose rewrite would not
+	// keep their types) to the reason; they get no labels.
+	Skipped map[dst.Node]string
+}
+
+// Package normalizes every function body of files (one package, typed by
+// t). Temporaries are named so that they shadow nothing in the package.
+func Package(ctx context.Context, files []*dst.File, t *Types, opts Options) (*Result, error) {
+	if t == nil {
+		return nil, fmt.Errorf("normalize/golang: no type information")
+	}
+	if opts.Prefix == "" {
+		opts.Prefix = "lc"
+	}
+	names := map[string]bool{}
+	for _, f := range files {
+		dst.Inspect(f, func(n dst.Node) bool {
+			if id, ok := n.(*dst.Ident); ok {
+				names[id.Name] = true
+			}
+			return true
+		})
+	}
+	prefix := opts.Prefix
+	for clashes(names, prefix) {
+		prefix += "_"
+	}
+	n := &normalizer{t: t, opts: opts, res: &Result{Prefix: prefix,
+		Scaffold: map[*dst.IfStmt]bool{}, ForBreaks: map[*dst.IfStmt]*dst.ForStmt{}, Skipped: map[dst.Node]string{}}}
+	for _, f := range files {
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("normalize/golang: %w", err)
+		}
+		n.file(f)
+	}
+	return n.res, nil
+}
+
+func clashes(names map[string]bool, prefix string) bool {
+	for name := range names {
+		if rest, ok := strings.CutPrefix(name, prefix); ok {
+			if _, err := strconv.Atoi(rest); err == nil || rest == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+type normalizer struct {
+	t    *Types
+	opts Options
+	res  *Result
+}
+
+func (n *normalizer) file(f *dst.File) {
+	var lits []*dst.FuncLit
+	dst.Inspect(f, func(x dst.Node) bool {
+		if fl, ok := x.(*dst.FuncLit); ok {
+			lits = append(lits, fl)
+		}
+		return true
+	})
+	for _, d := range f.Decls {
+		if fd, ok := d.(*dst.FuncDecl); ok && fd.Body != nil {
+			n.body(fd.Body)
+		}
+	}
+	for _, fl := range lits {
+		n.body(fl.Body)
+	}
+}
+
+// HasGoto reports whether body contains a goto outside nested function
+// literals.
+func HasGoto(body *dst.BlockStmt) bool {
+	found := false
+	dst.Inspect(body, func(x dst.Node) bool {
+		switch x := x.(type) {
+		case *dst.FuncLit:
+			return false
+		case *dst.BranchStmt:
+			if x.Tok == token.GOTO {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+func (n *normalizer) body(b *dst.BlockStmt) {
+	if HasGoto(b) {
+		n.res.Skipped[b] = "function uses goto"
+		return
+	}
+	b.List = n.stmts(b.List)
+}
+
+func (n *normalizer) slot(s dst.Stmt) bool { return n.opts.Slot != nil && n.opts.Slot(s) }
+
+// stmts normalizes a statement list, returning the new list.
+func (n *normalizer) stmts(list []dst.Stmt) []dst.Stmt {
+	out := make([]dst.Stmt, 0, len(list))
+	for _, s := range list {
+		out = append(out, n.stmt(s)...)
+	}
+	return out
+}
+
+// stmt returns the statements replacing s in its list.
+func (n *normalizer) stmt(s dst.Stmt) []dst.Stmt {
+	inner := s
+	var lbl *dst.LabeledStmt
+	if l, ok := s.(*dst.LabeledStmt); ok {
+		lbl, inner = l, l.Stmt
+	}
+	wrap := func(pre []dst.Stmt, st dst.Stmt) []dst.Stmt {
+		if lbl != nil {
+			lbl.Stmt = st
+			st = lbl
+		}
+		if len(pre) > 0 {
+			moveDecs(s, pre[0], st)
+		}
+		return append(pre, st)
+	}
+	switch x := inner.(type) {
+	case *dst.IfStmt:
+		pre, st := n.ifStmt(x)
+		return wrap(pre, st)
+	case *dst.ForStmt:
+		n.forStmt(x)
+		return wrap(nil, x)
+	case *dst.SwitchStmt:
+		pre, st := n.switchStmt(x)
+		return wrap(pre, st)
+	case *dst.TypeSwitchStmt:
+		for _, c := range x.Body.List {
+			cc := c.(*dst.CaseClause)
+			cc.Body = n.stmts(cc.Body)
+		}
+	case *dst.SelectStmt:
+		for _, c := range x.Body.List {
+			cc := c.(*dst.CommClause)
+			cc.Body = n.stmts(cc.Body)
+		}
+	case *dst.RangeStmt:
+		x.Body.List = n.stmts(x.Body.List)
+	case *dst.BlockStmt:
+		x.List = n.stmts(x.List)
+	case *dst.AssignStmt, *dst.ExprStmt, *dst.ReturnStmt, *dst.IncDecStmt, *dst.SendStmt, *dst.DeclStmt:
+		if n.opts.Statements {
+			pre := n.simple(inner)
+			return wrap(pre, inner)
+		}
+	}
+	return []dst.Stmt{s}
+}
+
+// moveDecs moves the comments and spacing in front of the original
+// statement to the first statement now in its place.
+func moveDecs(orig dst.Stmt, first, st dst.Stmt) {
+	d := orig.Decorations()
+	fd := first.Decorations()
+	fd.Before = d.Before
+	fd.Start = append(fd.Start, d.Start...)
+	d.Start = nil
+	d.Before = dst.NewLine
+	_ = st
+}
+
+// ifStmt normalizes an if (and its else-if chain). It returns statements
+// to put before it and the statement to put in its place.
+func (n *normalizer) ifStmt(x *dst.IfStmt) ([]dst.Stmt, dst.Stmt) {
+	var pre []dst.Stmt
+	x.Cond = n.expr(x.Cond, &pre, true)
+	x.Body.List = n.stmts(x.Body.List)
+	switch e := x.Else.(type) {
+	case *dst.IfStmt:
+		epre, est := n.ifStmt(e)
+		if len(epre) > 0 || est != dst.Stmt(e) || n.slot(e) {
+			// else if → else { pre; if }
+			e.Decs.Before = dst.NewLine
+			x.Else = &dst.BlockStmt{List: append(epre, est)}
+		}
+	case *dst.BlockStmt:
+		e.List = n.stmts(e.List)
+	}
+	if x.Init == nil && len(pre) == 0 {
+		return nil, x
+	}
+	if x.Init == nil {
+		return pre, x
+	}
+	if len(pre) == 0 && !n.slot(x) {
+		return nil, x
+	}
+	init := x.Init
+	x.Init = nil
+	list := n.stmt(init)
+	list = append(list, pre...)
+	x.Decs.Before = dst.NewLine
+	list = append(list, x)
+	return nil, &dst.BlockStmt{List: list}
+}
+
+// forStmt moves a for condition into the body when something is hoisted
+// out of it or labels need a slot before it.
+func (n *normalizer) forStmt(x *dst.ForStmt) {
+	x.Body.List = n.stmts(x.Body.List)
+	if x.Cond == nil {
+		return
+	}
+	if !n.impure(x.Cond) && !n.slot(x) {
+		return
+	}
+	var pre []dst.Stmt
+	c := n.expr(x.Cond, &pre, true)
+	not := &dst.UnaryExpr{Op: token.NOT, X: &dst.ParenExpr{X: c}}
+	n.t.Record(not, types.Typ[types.Bool])
+	n.t.StandsFor(not, x.Cond)
+	brk := &dst.IfStmt{Cond: not, Body: &dst.BlockStmt{List: []dst.Stmt{&dst.BranchStmt{Tok: token.BREAK}}}}
+	brk.Decs.Before = dst.NewLine
+	n.res.ForBreaks[brk] = x
+	x.Cond = nil
+	body := append(pre, brk)
+	x.Body.List = append(body, x.Body.List...)
+}
+
+func (n *normalizer) switchStmt(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
+	for _, c := range x.Body.List {
+		cc := c.(*dst.CaseClause)
+		for _, e := range cc.List {
+			if n.impure(e) {
+				n.res.Skipped[x] = "switch case expression with a call or other effect"
+			}
+		}
+		cc.Body = n.stmts(cc.Body)
+	}
+	var pre []dst.Stmt
+	if x.Tag != nil {
+		if _, skip := n.res.Skipped[x]; skip {
+			// Case expressions stay where they are; the tag must then be
+			// left alone too, to keep the order of calls.
+		} else {
+			x.Tag = n.expr(x.Tag, &pre, true)
+		}
+	}
+	if x.Init == nil || (len(pre) == 0 && !n.slot(x)) {
+		return pre, x
+	}
+	init := x.Init
+	x.Init = nil
+	list := n.stmt(init)
+	list = append(list, pre...)
+	x.Decs.Before = dst.NewLine
+	list = append(list, x)
+	return nil, &dst.BlockStmt{List: list}
+}
+
+// simple normalizes a simple statement holding a labelled operator and an
+// impure expression; it returns the statements to put before it.
+func (n *normalizer) simple(s dst.Stmt) []dst.Stmt {
+	var roots []*dst.Expr
+	var lhs []*dst.Expr
+	switch x := s.(type) {
+	case *dst.AssignStmt:
+		for i := range x.Lhs {
+			if _, ok := x.Lhs[i].(*dst.Ident); !ok {
+				lhs = append(lhs, &x.Lhs[i])
+			}
+		}
+		for i := range x.Rhs {
+			roots = append(roots, &x.Rhs[i])
+		}
+	case *dst.ExprStmt:
+		roots = append(roots, &x.X)
+	case *dst.ReturnStmt:
+		for i := range x.Results {
+			roots = append(roots, &x.Results[i])
+		}
+	case *dst.IncDecStmt:
+		lhs = append(lhs, &x.X)
+	case *dst.SendStmt:
+		roots = append(roots, &x.Chan, &x.Value)
+	case *dst.DeclStmt:
+		gd, ok := x.Decl.(*dst.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			return nil
+		}
+		for _, sp := range gd.Specs {
+			vs := sp.(*dst.ValueSpec)
+			for i := range vs.Values {
+				roots = append(roots, &vs.Values[i])
+			}
+		}
+	}
+	all := append(append([]*dst.Expr{}, lhs...), roots...)
+	labelled, impure := false, false
+	for _, p := range all {
+		labelled = labelled || HasOperator(*p)
+		impure = impure || n.impure(*p)
+	}
+	if !labelled || !impure {
+		return nil
+	}
+	for _, p := range all {
+		if n.tupleCall(*p) {
+			n.res.Skipped[s] = "multi-value call"
+			return nil
+		}
+		if !n.boolOpsKeepTypes(*p) {
+			n.res.Skipped[s] = "&& or || of a named boolean type over a call"
+			return nil
+		}
+	}
+	var pre []dst.Stmt
+	// LHS operands and right-hand sides are evaluated in the usual order:
+	// calls left to right. The last root call may stay in place when it is
+	// the only impure root (nothing after it reads a variable it changes).
+	impureRoots := 0
+	for _, p := range all {
+		if n.impure(*p) {
+			impureRoots++
+		}
+	}
+	for i, p := range all {
+		isLHS := i < len(lhs)
+		if isLHS || (impureRoots == 1 && n.needsHoist(*p)) {
+			n.children(*p, &pre)
+			continue
+		}
+		*p = n.expr(*p, &pre, false)
+	}
+	return pre
+}
+
+func (n *normalizer) tupleCall(e dst.Expr) bool {
+	if c, ok := e.(*dst.CallExpr); ok {
+		if _, ok := n.t.TypeOf(c).(*types.Tuple); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// boolOpsKeepTypes reports whether conditional extraction of the && and ||
+// in e can keep their types (the extracted form is of type bool or of
+// the left operand's type).
+func (n *normalizer) boolOpsKeepTypes(e dst.Expr) bool {
+	ok := true
+	inspectExpr(e, func(x dst.Expr) {
+		b, isB := x.(*dst.BinaryExpr)
+		if !isB || (b.Op != token.LAND && b.Op != token.LOR) || !n.impure(b.Y) {
+			return
+		}
+		tx, ty := n.t.TypeOf(b.X), n.t.TypeOf(b.Y)
+		if tx == nil || ty == nil {
+			ok = false
+			return
+		}
+		if isUntyped(tx) && !types.Identical(types.Default(ty), types.Typ[types.Bool]) {
+			ok = false
+		}
+	})
+	return ok
+}
+
+func isUntyped(t types.Type) bool {
+	b := Basic(t)
+	return b != nil && b.Info()&types.IsUntyped != 0
+}
+
+// HasOperator reports whether e holds an operator a label can be about:
+// binary arithmetic or comparison, && or ||, unary minus (outside function
+// literals).
+func HasOperator(e dst.Expr) bool {
+	found := false
+	inspectExpr(e, func(x dst.Expr) {
+		switch x := x.(type) {
+		case *dst.BinaryExpr:
+			found = true
+		case *dst.UnaryExpr:
+			if x.Op == token.SUB {
+				found = true
+			}
+		}
+	})
+	return found
+}
+
+// inspectExpr calls f on e and its subexpressions, not entering function
+// literals.
+func inspectExpr(e dst.Expr, f func(dst.Expr)) {
+	dst.Inspect(e, func(x dst.Node) bool {
+		if x == nil {
+			return false
+		}
+		if _, ok := x.(*dst.FuncLit); ok {
+			return false
+		}
+		if ex, ok := x.(dst.Expr); ok {
+			f(ex)
+		}
+		return true
+	})
+}

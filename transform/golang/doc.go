@@ -1,0 +1,50 @@
+// Package golang is the Go front end of labelcov's label pipeline: it
+// loads Go packages with types (golang.org/x/tools/go/packages via dst's
+// decorator), normalizes them (normalize/golang), enumerates the labels of
+// docs/labels.md adapted to Go, and injects each active label as an empty
+// conditional with dst, so that comments and formatting elsewhere survive:
+//
+//	if lc1 < limit && steps != 100 {
+//	} // label 95 wm-ror < -> >
+//
+// Go's coverage instrumentation (go test -cover) and its fuzzing
+// instrumentation (go test -fuzz, -d=libfuzzer) give the empty body of
+// such an if its own counter, so a stock branch-coverage tool sees every
+// label as a branch.
+//
+// Labels, adapted to Go with types (see docs/go.md):
+//   - decisions are if conditions, for conditions, the case expressions
+//     of an expression switch (as tag == expr, or expr without a tag, each
+//     guarded by the earlier cases being false); their atoms are the
+//     maximal operands that are not &&, || or !; constant atoms get none;
+//   - CC and MCC as for plans (MCC falls back to CC above MCCMaxAtoms);
+//   - ROR only on ordered operands (integers, floats, strings); float
+//     labels keep the unsimplified form (a < b) != (a <= b) because of NaN;
+//   - AOR on + - * / over numeric operands (never string +), as
+//     (a + b) != (a - b), with `b == 0 ||` in front when an integer
+//     division is involved (a mutant that panics differs); unary minus:
+//     -x != x;
+//   - ABS on variables of signed integer or float type that are operands
+//     of arithmetic or comparisons: x < 0, x > 0, x == 0;
+//   - COR on && and ||: the operands differ (a != b);
+//   - no label on constant expressions; WM labels inside the lazy operand
+//     of && / || or a later switch case are guarded by the condition under
+//     which the original evaluates them.
+//
+// Labels never panic: every predicate is preceded by the checks that make
+// it safe (p != nil for dereferences and field selections through
+// pointers, 0 <= i && i < len(s) for indexing, d != 0 for integer
+// division, n >= 0 for shift counts); map reads cannot panic; what cannot
+// be checked (calls, type assertions, slicing, interface comparisons) was
+// hoisted into temporaries by normalization. (Go's MinInt / -1 does not
+// panic: it wraps.) Labels evaluate only pure expressions, after the code
+// normalization hoisted in front of their statement.
+//
+// AnnotatePackages type-checks its output; a function whose annotated form
+// does not type-check is left unlabelled (Package.Skipped), so annotation
+// never breaks a build. WriteOverlay writes the annotated files, an
+// overlay.json for `go build -overlay` and the label manifest; the user's
+// files are never touched. Measure runs a package's tests (or a fuzz
+// target's corpus) on the overlay with a coverage profile and maps each
+// label's body block back to its label.
+package golang

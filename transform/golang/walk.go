@@ -1,0 +1,270 @@
+package golang
+
+import (
+	"fmt"
+	"go/token"
+
+	"github.com/dave/dst"
+	gonorm "github.com/labelcov/labelcov/normalize/golang"
+)
+
+// file enumerates the labels of one normalized file.
+func (e *enumerator) file(f *dst.File) {
+	var lits []*dst.FuncLit
+	dst.Inspect(f, func(n dst.Node) bool {
+		if fl, ok := n.(*dst.FuncLit); ok {
+			lits = append(lits, fl)
+		}
+		return true
+	})
+	for _, d := range f.Decls {
+		if fd, ok := d.(*dst.FuncDecl); ok && fd.Body != nil {
+			e.body(fd.Body)
+		}
+	}
+	for _, fl := range lits {
+		e.body(fl.Body)
+	}
+}
+
+func (e *enumerator) body(b *dst.BlockStmt) {
+	if _, skip := e.norm.Skipped[b]; skip {
+		return
+	}
+	if gonorm.HasGoto(b) {
+		return
+	}
+	e.list(&b.List)
+}
+
+func (e *enumerator) list(l *[]dst.Stmt) {
+	e.lists = append(e.lists, l)
+	for _, s := range *l {
+		e.stmt(s, s)
+	}
+}
+
+func (e *enumerator) stmt(s, point dst.Stmt) {
+	if l, ok := s.(*dst.LabeledStmt); ok {
+		e.stmt(l.Stmt, point)
+		return
+	}
+	_, skipped := e.norm.Skipped[s]
+	switch x := s.(type) {
+	case *dst.IfStmt:
+		if !skipped && !e.norm.Scaffold[x] && x.Init == nil && !e.t.Impure(x.Cond) {
+			e.decision(x.Cond, nil, point)
+			e.mutations(x.Cond, nil, point)
+		}
+		e.list(&x.Body.List)
+		for els := x.Else; els != nil; {
+			switch y := els.(type) {
+			case *dst.BlockStmt:
+				e.list(&y.List)
+				els = nil
+			case *dst.IfStmt: // an else-if without a slot: no labels
+				e.list(&y.Body.List)
+				els = y.Else
+			default:
+				els = nil
+			}
+		}
+	case *dst.ForStmt:
+		e.list(&x.Body.List)
+	case *dst.RangeStmt:
+		e.list(&x.Body.List)
+	case *dst.BlockStmt:
+		e.list(&x.List)
+	case *dst.SwitchStmt:
+		if !skipped && x.Init == nil {
+			e.switchLabels(x, point)
+		}
+		for _, c := range x.Body.List {
+			cc := c.(*dst.CaseClause)
+			e.list(&cc.Body)
+		}
+	case *dst.TypeSwitchStmt:
+		for _, c := range x.Body.List {
+			cc := c.(*dst.CaseClause)
+			e.list(&cc.Body)
+		}
+	case *dst.SelectStmt:
+		for _, c := range x.Body.List {
+			cc := c.(*dst.CommClause)
+			e.list(&cc.Body)
+		}
+	case *dst.GoStmt:
+		if !skipped {
+			e.callArgs(x.Call, point)
+		}
+	case *dst.DeferStmt:
+		if !skipped {
+			e.callArgs(x.Call, point)
+		}
+	case *dst.AssignStmt, *dst.ExprStmt, *dst.ReturnStmt, *dst.IncDecStmt, *dst.SendStmt, *dst.DeclStmt:
+		if !skipped && e.wm() {
+			e.simple(s, point)
+		}
+	}
+}
+
+func (e *enumerator) callArgs(c *dst.CallExpr, point dst.Stmt) {
+	if !e.wm() {
+		return
+	}
+	for _, a := range c.Args {
+		if e.t.Impure(a) {
+			return
+		}
+	}
+	for _, a := range c.Args {
+		e.mutations(a, nil, point)
+	}
+}
+
+// roots returns the expressions a simple statement evaluates.
+func roots(s dst.Stmt) []dst.Expr {
+	var out []dst.Expr
+	switch x := s.(type) {
+	case *dst.AssignStmt:
+		for _, l := range x.Lhs {
+			if _, ok := l.(*dst.Ident); !ok {
+				out = append(out, l)
+			}
+		}
+		out = append(out, x.Rhs...)
+	case *dst.ExprStmt:
+		out = append(out, x.X)
+	case *dst.ReturnStmt:
+		out = append(out, x.Results...)
+	case *dst.IncDecStmt:
+		out = append(out, x.X)
+	case *dst.SendStmt:
+		out = append(out, x.Chan, x.Value)
+	case *dst.DeclStmt:
+		if gd, ok := x.Decl.(*dst.GenDecl); ok && gd.Tok == token.VAR {
+			for _, sp := range gd.Specs {
+				out = append(out, sp.(*dst.ValueSpec).Values...)
+			}
+		}
+	}
+	return out
+}
+
+// simple adds the weak-mutation labels of a simple statement whose only
+// impure part, if any, is one call at its root (so labels in front of it
+// see the values the statement computes with).
+func (e *enumerator) simple(s, point dst.Stmt) {
+	rs := roots(s)
+	hoist := 0
+	rootHoist := 0
+	for _, r := range rs {
+		if e.t.NeedsHoist(r) {
+			rootHoist++
+		}
+		dst.Inspect(r, func(n dst.Node) bool {
+			if _, ok := n.(*dst.FuncLit); ok || n == nil {
+				return false
+			}
+			if x, ok := n.(dst.Expr); ok && !e.t.IsType(x) && e.t.NeedsHoist(x) {
+				hoist++
+			}
+			return true
+		})
+	}
+	if hoist > 1 || hoist != rootHoist {
+		return
+	}
+	for _, r := range rs {
+		e.mutations(r, nil, point)
+	}
+}
+
+// switchLabels adds the labels of an expression switch: each case
+// expression is a decision (tag == expr, or expr without a tag), evaluated
+// when every earlier one was false.
+func (e *enumerator) switchLabels(x *dst.SwitchStmt, point dst.Stmt) {
+	if x.Tag != nil {
+		if e.t.Const(x.Tag) != nil || e.t.Impure(x.Tag) {
+			return
+		}
+		e.mutations(x.Tag, nil, point)
+	}
+	var prev []lazy
+	for _, c := range x.Body.List {
+		cc := c.(*dst.CaseClause)
+		for _, ce := range cc.List {
+			if e.t.Impure(ce) {
+				return
+			}
+			if x.Tag == nil {
+				e.decision(ce, prev, point)
+				e.mutations(ce, prev, point)
+				prev = append(prev[:len(prev):len(prev)], lazy{ce, true})
+				continue
+			}
+			eq := &dst.BinaryExpr{X: x.Tag, Op: token.EQL, Y: ce}
+			e.t.Record(eq, nil)
+			e.caseDecision(x.Tag, ce, prev, point)
+			e.mutations(ce, prev, point)
+			if e.crit.Has("wm-ror") {
+				e.ror(x.Tag, token.EQL, ce, ce, prev, point)
+			}
+			prev = append(prev[:len(prev):len(prev)], lazy{eq, true})
+		}
+	}
+}
+
+func (e *enumerator) caseDecision(tag, ce dst.Expr, lz []lazy, point dst.Stmt) {
+	p := func() pe { return bin(of(tag), token.EQL, of(ce)) }
+	ops := []dst.Expr{tag, ce}
+	if e.crit.Has("cc") {
+		e.add("cc", "true", point, ce, p(), lz, ops)
+		e.add("cc", "false", point, ce, not(p()), lz, ops)
+	}
+	if e.crit.Has("mcc") {
+		e.add("mcc", "T", point, ce, p(), lz, ops)
+		e.add("mcc", "F", point, ce, not(p()), lz, ops)
+	}
+}
+
+// comment (re)writes the label comment of an injected label.
+func (l *goLabel) comment() {
+	if l.stmt != nil {
+		l.stmt.Decs.End.Replace(fmt.Sprintf("// label %d %s %s", l.ID, l.Criterion, l.Operator))
+	}
+}
+
+// inject inserts every active label as `if COND {} // label N key op`
+// before its point.
+func (e *enumerator) inject() {
+	at := map[dst.Stmt][]*goLabel{}
+	for _, l := range e.labels {
+		if l.Status == "active" {
+			at[l.point] = append(at[l.point], l)
+		}
+	}
+	for _, lp := range e.lists {
+		var out []dst.Stmt
+		for _, s := range *lp {
+			ls := at[s]
+			for i, l := range ls {
+				ifs := &dst.IfStmt{Cond: l.cond.d, Body: &dst.BlockStmt{}}
+				ifs.Decs.Before = dst.NewLine
+				ifs.Decs.After = dst.NewLine
+				l.stmt = ifs
+				l.comment()
+				if i == 0 {
+					d := s.Decorations()
+					ifs.Decs.Before = d.Before
+					ifs.Decs.Start = d.Start
+					d.Start = nil
+					d.Before = dst.NewLine
+				}
+				out = append(out, ifs)
+			}
+			out = append(out, s)
+		}
+		*lp = out
+	}
+}
