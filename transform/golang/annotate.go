@@ -53,6 +53,8 @@ type Package struct {
 	Path string // import path
 	Dir  string
 	Name string
+	// Module is the root directory of the package's module ("" if none).
+	Module string
 	// Files holds every non-test Go file of the package.
 	Files []*File
 	// Skipped lists functions left unlabelled, with the reason.
@@ -152,6 +154,9 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		for round := 0; ; round++ {
 			var err error
 			w = &work{pkg: &Package{Path: p.PkgPath, Dir: pkgDir(p), Name: p.Name}}
+			if p.Module != nil {
+				w.pkg.Module = p.Module.Dir
+			}
 			w.files, w.names, w.e, w.rest, err = annotateOne(ctx, p, opts, skip)
 			if err != nil {
 				return nil, err
