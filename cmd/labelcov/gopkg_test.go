@@ -78,8 +78,8 @@ func TestGoCoverJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Criteria map[string]struct{ Covered, Total int }
-		Coverage struct{ Statements struct{ Covered, Total int } }
+		Criteria  map[string]struct{ Covered, Total int }
+		Coverage  struct{ Statements struct{ Covered, Total int } }
 		Uncovered []struct {
 			Pos       string
 			Predicate string

@@ -1,0 +1,369 @@
+package golang
+
+import (
+	"context"
+	"debug/elf"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/labels"
+)
+
+func needGo(t testing.TB) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+}
+
+// writeModule writes a module example.com/m with files into a temporary
+// directory.
+func writeModule(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files["go.mod"] = "module example.com/m\n\ngo 1.22\n"
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func crit(t testing.TB, s string) labels.Criteria {
+	t.Helper()
+	c, err := labels.ParseCriteria(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func annotate(t testing.TB, dir, criteria string) *Result {
+	t.Helper()
+	res, err := Annotate(context.Background(), []string{"./..."}, Options{Criteria: crit(t, criteria), Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// goTest runs go test in dir with args and fails t when the tests fail.
+func goTest(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"test", "-count=1"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+func sampleDir(t testing.TB) string {
+	d, err := filepath.Abs("../../testdata/go/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// byOp maps "criterion operator" to "predicate|status" for the labels at
+// line (several labels of one operator: joined by " ; ").
+func byOp(res *Result, line int) map[string]string {
+	out := map[string]string{}
+	for _, l := range res.Labels {
+		if l.Pos.Line == line {
+			k := string(l.Criterion) + " " + l.Operator
+			v := l.Predicate + "|" + string(l.Status)
+			if out[k] != "" {
+				v = out[k] + " ; " + v
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
+func TestSampleOverlayPassesTestsEveryCriterion(t *testing.T) {
+	needGo(t)
+	dir := sampleDir(t)
+	for _, c := range []string{"mcc", "cc", "wm:abs", "wm:aor", "wm:cor", "wm:ror", "all"} {
+		t.Run(c, func(t *testing.T) {
+			res := annotate(t, dir, c)
+			if res.Active() == 0 {
+				t.Fatal("no labels")
+			}
+			ov, err := res.WriteOverlay(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			goTest(t, dir, "-overlay", ov, "./...")
+			for _, p := range res.Packages {
+				if len(p.Skipped) > 0 {
+					t.Errorf("skipped: %v", p.Skipped)
+				}
+			}
+		})
+	}
+}
+
+func TestGoLabelDefinitions(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{"m.go": `package m
+
+const K = 3
+
+func F(a, b int, u uint, s, r string, x, y float64, p, q bool) (bool, string, int) {
+	c1 := a < b
+	c2 := s < r
+	c3 := x < y
+	c4 := p == q
+	t := s + r
+	n := a + b
+	m := u * 2
+	k := K * 2
+	return c1 && c2 || c3 && c4, t, n + int(m) + k
+}
+`})
+	res := annotate(t, dir, "all")
+	ror := byOp(res, 6)
+	want := map[string]string{
+		"wm-ror < -> <=": "a == b|active", "wm-ror < -> >": "a != b|active", "wm-ror < -> >=": "true|trivial",
+		"wm-ror < -> ==": "a <= b|active", "wm-ror < -> !=": "a > b|active",
+		"wm-abs a -> abs(a)": "a < 0|active", "wm-abs a -> -abs(a)": "a > 0|active", "wm-abs a -> 0": "a == 0|active",
+	}
+	for k, v := range want {
+		if ror[k] != v {
+			t.Errorf("line 6 %s: got %q, want %q (all: %v)", k, ror[k], v, ror)
+		}
+	}
+	if got := byOp(res, 7)["wm-ror < -> <="]; got != "s == r|active" {
+		t.Errorf("strings are ordered: %q", got)
+	}
+	if got := byOp(res, 8)["wm-ror < -> >="]; got != "(x < y) != (x >= y)|active" {
+		t.Errorf("float ROR keeps the NaN-exact form: %q", got)
+	}
+	if l := byOp(res, 9); len(l) != 0 {
+		t.Errorf("bool == has no ROR or ABS: %v", l)
+	}
+	if l := byOp(res, 10); len(l) != 0 {
+		t.Errorf("string + has no AOR: %v", l)
+	}
+	if got := byOp(res, 11)["wm-aor + -> /"]; got != "b == 0 || (a + b) != (a / b)|active" {
+		t.Errorf("integer AOR to / guards the divisor: %q", got)
+	}
+	l12 := byOp(res, 12)
+	if l12["wm-aor * -> +"] != "(u * 2) != (u + 2)|active" || l12["wm-abs u -> 0"] != "" {
+		t.Errorf("unsigned: AOR yes, ABS no: %v", l12)
+	}
+	if l := byOp(res, 13); len(l) != 0 {
+		t.Errorf("constant expression labelled: %v", l)
+	}
+	l14 := byOp(res, 14)
+	if l14["wm-cor && -> ||"] != "c1 != c2|active ; !(c1 && c2) && c3 != c4|active" || l14["wm-cor || -> &&"] != "(c1 && c2) != (c3 && c4)|active" {
+		t.Errorf("COR: %v", l14)
+	}
+}
+
+func TestMCCFallbackAndDecisions(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{"m.go": `package m
+
+func G(a, b, c int) int {
+	if a > 0 && (b > 0 || c > 0) {
+		return 1
+	}
+	switch a {
+	case 1, 2:
+		return 2
+	}
+	return 0
+}
+`})
+	res, err := Annotate(context.Background(), []string{"./..."}, Options{Criteria: crit(t, "mcc,cc"), Dir: dir, MCCMaxAtoms: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l4 := byOp(res, 4)
+	if l4["mcc cc fallback: true"] == "" || l4["mcc TT"] != "" || len(res.Warnings) != 1 {
+		t.Errorf("fallback: %v %v", l4, res.Warnings)
+	}
+	if !strings.HasPrefix(l4["cc false"], "!(a > 0)|active ; ") {
+		t.Errorf("cc: %v", l4)
+	}
+	l9 := byOp(res, 8)
+	if l9["cc true"] != "a == 1|active ; !(a == 1) && a == 2|active" {
+		t.Errorf("switch case: %v", l9)
+	}
+	found := false
+	for _, l := range res.Labels {
+		if l.Predicate == "!(a == 1) && a == 2" {
+			found = true
+		}
+	}
+	if !found {
+		t.Error("second case expression is not guarded by the first")
+	}
+}
+
+// TestLabelsNeverPanic: the labels re-evaluate operands that could panic
+// (nil pointers, out-of-range indexes, zero divisors) only behind checks.
+func TestLabelsNeverPanic(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{
+		"m.go": `package m
+
+type T struct{ X int; Next *T }
+
+func H(p *T, s []int, i, d int, m map[string]int, a *[4]int) int {
+	if p == nil || p.Next == nil || p.Next.X > 0 {
+		return 1
+	}
+	if i >= len(s) || s[i] == 0 || s[i]/d > 2 || s[i]%d == 1 {
+		return 2
+	}
+	if m["k"] > 0 && a != nil && a[i&3] > 0 {
+		return 3
+	}
+	if x := *p; x.X<<uint(d) > 0 && x.X<<d > 0 {
+		return 4
+	}
+	return 0
+}
+`,
+		"m_test.go": `package m
+
+import "testing"
+
+func TestH(t *testing.T) {
+	cases := []struct {
+		p    *T
+		s    []int
+		i, d int
+		want int
+	}{
+		{nil, nil, 0, 0, 1},
+		{&T{}, nil, 0, 0, 1},
+		{&T{Next: &T{X: 1}}, nil, 0, 0, 1},
+		{&T{Next: &T{X: -1}}, nil, 5, 0, 2},
+		{&T{Next: &T{X: -1}}, []int{0}, 0, 0, 2},
+		{&T{Next: &T{X: -1}}, []int{9}, 0, 3, 2},
+		{&T{Next: &T{X: -1}}, []int{9}, 0, 4, 2},
+		{&T{X: 1, Next: &T{X: -1}}, []int{2}, 0, 5, 4},
+		{&T{X: 1, Next: &T{X: -1}}, []int{2}, 0, -5, 0},
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("panic: %v", r)
+		}
+	}()
+	for i, c := range cases {
+		func() {
+			defer func() { recover() }() // d < 0 makes the original panic in the shift
+			if got := H(c.p, c.s, c.i, c.d, nil, nil); got != c.want {
+				t.Errorf("case %d: got %d, want %d", i, got, c.want)
+			}
+		}()
+	}
+}
+`})
+	goTest(t, dir, "./...")
+	res := annotate(t, dir, "all")
+	ov, err := res.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	goTest(t, dir, "-overlay", ov, "./...")
+	guards := map[string]bool{}
+	for _, l := range res.Labels {
+		guards[l.Guard] = true
+	}
+	for _, g := range []string{"p != nil && p.Next != nil", "0 <= i && i < len(s) && d != 0"} {
+		if !guards[g] {
+			t.Errorf("no label guarded by %q", g)
+		}
+	}
+}
+
+// TestEmptyIfGetsFuzzCounter: Go's fuzzing instrumentation (the compiler's
+// -d=libfuzzer, what go test -fuzz uses) gives each injected `if P {}` its
+// own 8-bit counters: the annotated package has at least one more counter
+// per active label.
+func TestEmptyIfGetsFuzzCounter(t *testing.T) {
+	needGo(t)
+	if runtime.GOOS != "linux" {
+		t.Skip("reads the ELF section of the counters")
+	}
+	dir := sampleDir(t)
+	res := annotate(t, dir, "cc")
+	ov, err := res.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	counters := func(overlay string) uint64 {
+		bin := filepath.Join(t.TempDir(), "s.test")
+		args := []string{"test", "-c", "-o", bin, "-gcflags=-d=libfuzzer"}
+		if overlay != "" {
+			args = append(args, "-overlay", overlay)
+		}
+		cmd := exec.Command("go", append(args, ".")...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		f, err := elf.Open(bin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		s := f.Section(".go.fuzzcntrs")
+		if s == nil {
+			t.Fatal("no .go.fuzzcntrs section")
+		}
+		return s.Size
+	}
+	orig, ann := counters(""), counters(ov)
+	t.Logf("fuzz counters: original %d, annotated %d, %d active labels", orig, ann, res.Active())
+	if ann < orig+uint64(res.Active()) {
+		t.Fatalf("annotated has %d counters, want at least %d + %d labels", ann, orig, res.Active())
+	}
+}
+
+// TestCoverProfileGivesLabelsBlocks: go test -cover gives each empty body
+// its own (0-statement) block, so Measure sees which labels were covered.
+func TestMeasureSample(t *testing.T) {
+	needGo(t)
+	dir := sampleDir(t)
+	res := annotate(t, dir, "cc")
+	work := t.TempDir()
+	ov, err := res.WriteOverlay(filepath.Join(work, "ov"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Measure(context.Background(), res, MeasureOptions{Dir: dir, Overlay: ov, Work: filepath.Join(work, "m")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cov := res.Coverage(m.Hits)
+	if cov["cc"].Total != res.Active() || cov["cc"].Covered == 0 || cov["cc"].Covered == cov["cc"].Total {
+		t.Fatalf("cc coverage %+v of %d", cov["cc"], res.Active())
+	}
+	// Classify's `t < lo` is covered both ways by the tests.
+	for _, l := range res.Labels {
+		if l.Pos.Line == 25 && m.Hits[l.ID] == 0 {
+			t.Errorf("label %d %s %s at line 25 not covered", l.ID, l.Criterion, l.Operator)
+		}
+	}
+	if m.Statements == 0 || m.StatementsCovered != m.Statements {
+		t.Errorf("statements %d/%d, want all", m.StatementsCovered, m.Statements)
+	}
+}
