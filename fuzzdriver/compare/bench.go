@@ -1,0 +1,152 @@
+package compare
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+)
+
+// Bench is a benchmark folder: NAME/NAME.plan and NAME/truth.json, whose
+// "world" (relative to the folder) names the world, if any.
+type Bench struct {
+	Info  BenchInfo
+	Plan  *syntax.File
+	World *sim.World
+}
+
+// LoadBench reads the benchmark folder dir (its base name is the
+// benchmark's name). The plan is parsed under the name NAME.plan, so that
+// finding positions (NAME.plan:line:col) do not depend on where the folder
+// lives.
+func LoadBench(dir string) (*Bench, error) {
+	name := filepath.Base(filepath.Clean(dir))
+	planPath := filepath.Join(dir, name+".plan")
+	src, err := os.ReadFile(planPath)
+	if err != nil {
+		return nil, fmt.Errorf("benchmark %s: %w", name, err)
+	}
+	f, err := syntax.Parse(name+".plan", src)
+	if err != nil {
+		return nil, err
+	}
+	var truth struct {
+		World      string `json:"world"`
+		Categories []struct {
+			Name string `json:"name"`
+		} `json:"categories"`
+	}
+	tpath := filepath.Join(dir, "truth.json")
+	data, err := os.ReadFile(tpath)
+	if err != nil {
+		return nil, fmt.Errorf("benchmark %s: %w", name, err)
+	}
+	if err := json.Unmarshal(data, &truth); err != nil {
+		return nil, fmt.Errorf("%s: %w", tpath, err)
+	}
+	b := &Bench{Plan: f, Info: BenchInfo{Name: name, Plan: name + ".plan", Categories: []string{}}}
+	for _, c := range truth.Categories {
+		b.Info.Categories = append(b.Info.Categories, c.Name)
+	}
+	if truth.World != "" {
+		wp := filepath.Join(dir, truth.World)
+		if b.World, err = sim.LoadWorld(wp); err != nil {
+			return nil, err
+		}
+		b.Info.World = filepath.Base(wp)
+	}
+	return b, nil
+}
+
+// ErrActionGuide explains why "action" cannot guide a campaign.
+var ErrActionGuide = errors.New(`guiding criterion "action" is not available: guiding by action-coverage ` +
+	`buckets would need the engine to look at the simulator's buckets, and the engine must stay label-blind ` +
+	`(guiding by a criterion means fuzzing the plan annotated with it; action buckets are not plan labels). ` +
+	`Action coverage is still measured for every campaign; leave "action" out of --criteria`)
+
+// ParseGuide reads a guiding criterion: "none" (the original plan), or
+// label criteria joined by "+" or "," (mcc, cc, wm, wm:ror, ..., all), e.g.
+// "mcc+wm".
+func ParseGuide(s string) (labels.Criteria, error) {
+	switch strings.ToLower(s) {
+	case "none":
+		return 0, nil
+	case "action", "actions":
+		return 0, ErrActionGuide
+	}
+	c, err := labels.ParseCriteria(strings.ReplaceAll(s, "+", ","))
+	if err != nil {
+		return 0, fmt.Errorf("criterion %q: %w", s, err)
+	}
+	return c, nil
+}
+
+// PlanRunner runs the campaigns of benches with the built-in engine, one
+// fuzzing worker per campaign (deterministic for its seed), the plan
+// annotated with the guiding criterion, coverage measured on the original
+// plan's yardstick plus label coverage per criterion ("labels:mcc",
+// "labels:cc", "labels:wm" besides "labels", all in stats.json).
+func PlanRunner(benches []*Bench) RunFunc {
+	byName := map[string]*Bench{}
+	for _, b := range benches {
+		byName[b.Info.Name] = b
+	}
+	var mu sync.Mutex
+	built := map[string]*fuzzdriver.PlanFuzz{}
+	build := func(bench, crit string) (*fuzzdriver.PlanFuzz, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		k := bench + "\x00" + crit
+		if pf := built[k]; pf != nil {
+			return pf, nil
+		}
+		b := byName[bench]
+		if b == nil {
+			return nil, fmt.Errorf("unknown benchmark %s", bench)
+		}
+		guide, err := ParseGuide(crit)
+		if err != nil {
+			return nil, err
+		}
+		pf, err := fuzzdriver.PlanSetup{Plan: b.Plan, World: b.World, Criteria: guide}.Build()
+		if err != nil {
+			return nil, err
+		}
+		built[k] = pf
+		return pf, nil
+	}
+	return func(ctx context.Context, s Spec) (*fuzzdriver.Summary, error) {
+		pf, err := build(s.Bench, s.Criterion)
+		if err != nil {
+			return nil, err
+		}
+		c, meter, err := pf.Campaign()
+		if err != nil {
+			return nil, err
+		}
+		cov := c.Coverage
+		c.Coverage = func(snap fuzzdriver.Snapshot) map[string]fuzzdriver.Figure {
+			f := cov(snap)
+			for k, v := range meter.ByCriterion() {
+				f["labels:"+k] = v
+			}
+			return f
+		}
+		c.Workers, c.Seed, c.Budget = 1, s.Seed, s.Budget
+		c.Out, c.Instance = s.Dir, Instance
+		sum, err := c.Run(ctx)
+		if merr := meter.Err(); err == nil && merr != nil {
+			err = fmt.Errorf("measuring coverage: %w", merr)
+		}
+		return sum, err
+	}
+}

@@ -1,0 +1,406 @@
+package compare
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+var testMachine = &Machine{CPU: "Test CPU", Cores: 2, OS: "linux/amd64", Go: "go1.26"}
+
+func testGrid() Grid {
+	return Grid{Benches: []string{"alpha", "beta"}, Criteria: []string{"none", "mcc", "wm"}, Runs: 4,
+		Budget: 20 * time.Second, Seed: 7}
+}
+
+func testBenches() []BenchInfo {
+	return []BenchInfo{
+		{Name: "alpha", Plan: "alpha.plan", World: "w.world", Categories: []string{"cat-a", "cat-b", "cat-c"}},
+		{Name: "beta", Plan: "beta.plan", Categories: []string{"cat-x"}},
+	}
+}
+
+// synthRunner writes a stats.json that depends only on the spec: coverage
+// grows to a criterion-dependent plateau, findings come at seeded times
+// (mcc finds cat-a early, none late), so the statistics have something to
+// find.
+func synthRunner(calls *atomic.Int64) RunFunc {
+	return func(ctx context.Context, s Spec) (*fuzzdriver.Summary, error) {
+		if calls != nil {
+			calls.Add(1)
+		}
+		rng := rand.New(rand.NewPCG(s.Seed, 1))
+		budget := s.Budget.Seconds()
+		plateau := map[string]int{"none": 60, "mcc": 75, "wm": 70}[s.Criterion] + rng.IntN(5)
+		sf := fuzzdriver.StatsFile{Version: 1, Instance: Instance, Seed: s.Seed, Workers: 1, Started: "2026-01-01T00:00:00Z"}
+		speed := map[string]float64{"none": 1000, "mcc": 800, "wm": 900}[s.Criterion]
+		var finds []fuzzdriver.FindingRecord
+		addFind := func(key string, t float64) {
+			if t < budget {
+				finds = append(finds, fuzzdriver.FindingRecord{Key: key, Category: key, TimeS: t, Execs: int64(t * speed), New: true})
+			}
+		}
+		switch s.Criterion {
+		case "mcc":
+			addFind("cat-a", 1+float64(rng.IntN(3)))
+		case "wm":
+			addFind("cat-a", 4+float64(rng.IntN(10)))
+		default:
+			addFind("cat-a", 8+float64(rng.IntN(20)))
+		}
+		addFind("cat-b", 2+float64(rng.IntN(30)))
+		if s.Bench == "alpha" {
+			addFind("timeout@alpha.plan:3:4", 15.5)
+		}
+		for t := 1; t <= int(budget); t++ {
+			cov := min(plateau, 20+t*5)
+			sm := fuzzdriver.Sample{ElapsedS: float64(t), Execs: int64(float64(t) * speed), ExecsPerSec: speed, Corpus: cov / 5,
+				Coverage: map[string]fuzzdriver.Figure{
+					"branches":   {Covered: cov, Total: 100},
+					"labels":     {Covered: cov * 2, Total: 250},
+					"labels:mcc": {Covered: cov / 2, Total: 80},
+				}}
+			for _, f := range finds {
+				if f.TimeS <= float64(t) {
+					sm.Findings++
+				}
+			}
+			sf.Samples = append(sf.Samples, sm)
+		}
+		sf.Findings = finds
+		dir := filepath.Join(s.Dir, Instance)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+		if err := writeJSON(filepath.Join(dir, "stats.json"), sf); err != nil {
+			return nil, err
+		}
+		last := sf.Samples[len(sf.Samples)-1]
+		return &fuzzdriver.Summary{Execs: last.Execs, ElapsedS: budget, ExecsPerSec: speed, Stop: "budget", Findings: finds}, nil
+	}
+}
+
+func runSynth(t *testing.T, out string, g Grid, sh Shard, calls *atomic.Int64) Outcome {
+	t.Helper()
+	res, err := Run(context.Background(), Options{Grid: g, Shard: sh, Workers: 3, Out: out, Benches: testBenches(),
+		Runner: synthRunner(calls), Machine: testMachine, Command: "labelcov compare --test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestShardsPartitionGrid(t *testing.T) {
+	g := testGrid()
+	all := g.Cells()
+	if len(all) != 2*3*4 {
+		t.Fatalf("%d cells", len(all))
+	}
+	for n := 1; n <= 30; n++ {
+		seen := map[Cell]int{}
+		for i := 1; i <= n; i++ {
+			sh, err := ParseShard(fmt.Sprintf("%d/%d", i, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range sh.Cells(g) {
+				seen[c]++
+			}
+		}
+		if len(seen) != len(all) {
+			t.Fatalf("n=%d: %d cells covered, want %d", n, len(seen), len(all))
+		}
+		for c, k := range seen {
+			if k != 1 {
+				t.Fatalf("n=%d: %s in %d shards", n, c, k)
+			}
+		}
+	}
+	for _, bad := range []string{"0/2", "3/2", "1", "a/b", "1/0", ""} {
+		if _, err := ParseShard(bad); err == nil {
+			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+}
+
+func TestSeedsIndependent(t *testing.T) {
+	g := testGrid()
+	seen := map[uint64]Cell{}
+	for _, c := range g.Cells() {
+		s := g.SeedOf(c)
+		if prev, ok := seen[s]; ok {
+			t.Fatalf("%s and %s share seed %d", prev, c, s)
+		}
+		seen[s] = c
+	}
+	// A cell's seed does not depend on the rest of the grid.
+	h := g
+	h.Benches = append([]string{"gamma"}, g.Benches...)
+	h.Runs = 9
+	c := Cell{"beta", "wm", 3}
+	if g.SeedOf(c) != h.SeedOf(c) {
+		t.Error("seed changed when the grid grew")
+	}
+	h.Seed = 8
+	if g.SeedOf(c) == h.SeedOf(c) {
+		t.Error("seed ignores the grid seed")
+	}
+}
+
+func TestRunSkipsFinishedAndRestartsUnfinished(t *testing.T) {
+	out := t.TempDir()
+	g := testGrid()
+	var calls atomic.Int64
+	res := runSynth(t, out, g, All, &calls)
+	if res.Ran != 24 || calls.Load() != 24 || res.Unfinished != 0 {
+		t.Fatalf("first run: %+v, %d calls", res, calls.Load())
+	}
+	res = runSynth(t, out, g, All, &calls)
+	if res.Ran != 0 || res.Skipped != 24 || calls.Load() != 24 {
+		t.Fatalf("second run: %+v, %d calls", res, calls.Load())
+	}
+	// An interrupted campaign: directory without result.json.
+	c := Cell{"alpha", "mcc", 2}
+	before, _ := os.ReadFile(filepath.Join(out, c.Dir(), Instance, "stats.json"))
+	os.Remove(filepath.Join(out, c.Dir(), "result.json"))
+	os.WriteFile(filepath.Join(out, c.Dir(), "junk"), []byte("x"), 0o644)
+	res = runSynth(t, out, g, All, &calls)
+	if res.Ran != 1 || res.Restarted != 1 || res.Skipped != 23 {
+		t.Fatalf("third run: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(out, c.Dir(), "junk")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("restarted campaign directory was not cleared")
+	}
+	after, _ := os.ReadFile(filepath.Join(out, c.Dir(), Instance, "stats.json"))
+	if !bytes.Equal(before, after) {
+		t.Error("restarted campaign differs (seed not reused)")
+	}
+	// Another grid in the same directory is refused.
+	h := g
+	h.Budget = time.Minute
+	if _, err := Run(context.Background(), Options{Grid: h, Out: out, Runner: synthRunner(nil)}); err == nil ||
+		!strings.Contains(err.Error(), "another comparison") {
+		t.Errorf("other grid: %v", err)
+	}
+}
+
+func TestRunCanceled(t *testing.T) {
+	out := t.TempDir()
+	g := testGrid()
+	ctx, cancel := context.WithCancel(context.Background())
+	var n atomic.Int64
+	runner := func(ctx context.Context, s Spec) (*fuzzdriver.Summary, error) {
+		if n.Add(1) > 5 {
+			cancel()
+			return &fuzzdriver.Summary{Stop: "canceled"}, nil
+		}
+		return synthRunner(nil)(ctx, s)
+	}
+	res, err := Run(ctx, Options{Grid: g, Workers: 1, Out: out, Runner: runner, Machine: testMachine})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Ran != 5 || res.Unfinished != 19 {
+		t.Fatalf("%+v", res)
+	}
+	d, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Runs) != 5 || len(d.Missing) != 19 {
+		t.Fatalf("loaded %d runs, %d missing", len(d.Runs), len(d.Missing))
+	}
+	var calls atomic.Int64
+	res = runSynth(t, out, g, All, &calls)
+	if res.Ran != 19 || res.Skipped != 5 || res.Restarted != 1 {
+		t.Fatalf("resume: %+v", res)
+	}
+}
+
+func reportJSON(t *testing.T, dirs ...string) []byte {
+	t.Helper()
+	d, err := Load(dirs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze(d)
+	r.Sources = nil
+	var b bytes.Buffer
+	if err := r.JSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Markdown(&b, ""); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func TestMergeEqualsUnsharded(t *testing.T) {
+	g := testGrid()
+	whole := t.TempDir()
+	runSynth(t, whole, g, All, nil)
+	want := reportJSON(t, whole)
+	for _, n := range []int{2, 3, 5} {
+		var dirs []string
+		for i := n; i >= 1; i-- { // any order
+			dir := t.TempDir()
+			runSynth(t, dir, g, Shard{i, n}, nil)
+			dirs = append(dirs, dir)
+		}
+		if got := reportJSON(t, dirs...); !bytes.Equal(got, want) {
+			t.Fatalf("merge of %d shards differs from the unsharded report", n)
+		}
+		// A missing shard shows as missing campaigns.
+		d, err := Load(dirs[1:]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(d.Missing) != len(Shard{n, n}.Cells(g)) {
+			t.Errorf("n=%d without shard %d: %d missing", n, n, len(d.Missing))
+		}
+		// The same shard twice is refused.
+		if _, err := Load(dirs[0], dirs[0]); err == nil {
+			t.Error("loading a shard twice succeeded")
+		}
+	}
+	other := t.TempDir()
+	h := g
+	h.Runs = 2
+	runSynth(t, other, h, All, nil)
+	if _, err := Load(whole, other); err == nil || !strings.Contains(err.Error(), "another grid") {
+		t.Errorf("merging different grids: %v", err)
+	}
+}
+
+func TestReportGolden(t *testing.T) {
+	g := Grid{Benches: []string{"alpha"}, Criteria: []string{"none", "mcc"}, Runs: 3, Budget: 12 * time.Second, Seed: 1}
+	out := t.TempDir()
+	runSynth(t, out, g, All, nil)
+	d, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze(d)
+	files, err := r.Write(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"report.json", "report.md"} {
+		got, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("testdata", "golden", name)
+		if *update {
+			os.MkdirAll(filepath.Dir(golden), 0o755)
+			if err := os.WriteFile(golden, got, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s differs from %s (go test -run TestReportGolden -update to accept)", name, golden)
+		}
+	}
+	var rj map[string]any
+	data, _ := os.ReadFile(filepath.Join(out, "report.json"))
+	if err := json.Unmarshal(data, &rj); err != nil || rj["version"] != 1.0 {
+		t.Errorf("report.json version: %v %v", rj["version"], err)
+	}
+	html, _ := os.ReadFile(filepath.Join(out, "report.html"))
+	if !bytes.Contains(html, []byte(`<img src="coverage-alpha-branches.svg"`)) {
+		t.Error("report.html does not show the branch plot")
+	}
+	nplots := 0
+	for _, f := range files {
+		if strings.HasSuffix(f, ".png") || strings.HasSuffix(f, ".svg") {
+			st, err := os.Stat(f)
+			if err != nil || st.Size() < 1000 {
+				t.Errorf("plot %s: %v", f, err)
+			}
+			nplots++
+		}
+	}
+	if nplots != 2*3 { // branches, labels, labels:mcc
+		t.Errorf("%d plot files, want 6", nplots)
+	}
+}
+
+// The statistics in the report are those of the samples: mcc finds cat-a
+// in 1-3 s in every run, none in 8-27 s, so Â12 is 1 and with 4 runs each
+// the exact p is 2/C(8,4) = 0.0286, significant.
+func TestReportStatistics(t *testing.T) {
+	out := t.TempDir()
+	runSynth(t, out, testGrid(), All, nil)
+	d, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze(d)
+	var found bool
+	for _, tr := range r.Results[0].Tests {
+		if tr.Kind == "time_to_find" && tr.Subject == "cat-a" && tr.Criterion == "mcc" {
+			found = true
+			if tr.A12 != 1 || !tr.Exact || tr.P != 0.028571 || tr.Outcome != "better" {
+				t.Errorf("mcc on cat-a: %+v", tr)
+			}
+		}
+		if tr.Kind == "time_to_find" && tr.Subject == "cat-c" && tr.Outcome != "identical" {
+			t.Errorf("never found by anyone: %+v", tr)
+		}
+		if tr.Kind == "coverage" && tr.Subject == "branches" && tr.Criterion == "mcc" && (tr.A12 != 1 || tr.Outcome != "better") {
+			t.Errorf("coverage: %+v", tr)
+		}
+	}
+	if !found {
+		t.Error("no test of mcc on cat-a")
+	}
+	for _, tr := range r.Results[0].Throughput {
+		if tr.Criterion == "mcc" && (tr.Ratio == nil || *tr.Ratio != 0.8) {
+			t.Errorf("throughput ratio of mcc: %+v", tr)
+		}
+	}
+	// Every category of truth.json is listed, found or not, then others.
+	if got := strings.Join(r.Results[0].Categories, ","); got != "cat-a,cat-b,cat-c,timeout@alpha.plan:3:4" {
+		t.Errorf("categories %s", got)
+	}
+	// The timeout comes at 15.5 s; branch coverage saturates by 8-9 s, so
+	// it is found after saturation in every run.
+	for _, sr := range r.Results[0].Saturation {
+		if sr.Measure == "branches" && sr.Criterion == "all" && sr.RunsAfter != sr.N {
+			t.Errorf("saturation: %+v", sr)
+		}
+	}
+}
+
+func TestParseGuide(t *testing.T) {
+	if c, err := ParseGuide("none"); err != nil || c != 0 {
+		t.Errorf("none: %v %v", c, err)
+	}
+	if c, err := ParseGuide("mcc+wm"); err != nil || c == 0 {
+		t.Errorf("mcc+wm: %v %v", c, err)
+	}
+	if _, err := ParseGuide("action"); !errors.Is(err, ErrActionGuide) {
+		t.Errorf("action: %v", err)
+	}
+	if _, err := ParseGuide("bogus"); err == nil {
+		t.Error("bogus accepted")
+	}
+}

@@ -1,0 +1,90 @@
+package compare
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/labelcov/labelcov/fuzzdriver"
+)
+
+// RunData is one finished campaign as found on disk.
+type RunData struct {
+	Result Result
+	Stats  fuzzdriver.StatsFile
+}
+
+// Data is what one or more output directories (shards) hold.
+type Data struct {
+	Grid    Grid
+	Metas   []Meta
+	Benches []BenchInfo
+	Runs    map[Cell]*RunData
+	// Missing lists the grid's cells no directory finished, in grid order.
+	Missing []Cell
+}
+
+// Load reads the finished campaigns of one or more output directories: a
+// single run's --out, or the --out of every shard of a grid. The
+// directories must describe the same grid; a campaign finished in two of
+// them is an error.
+func Load(dirs ...string) (*Data, error) {
+	if len(dirs) == 0 {
+		return nil, errors.New("compare: no directory to load")
+	}
+	d := &Data{Runs: map[Cell]*RunData{}}
+	from := map[Cell]string{}
+	shards := map[string]string{}
+	for i, dir := range dirs {
+		m, err := ReadMeta(dir)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, fmt.Errorf("%s is not a compare output directory (no compare.json)", dir)
+			}
+			return nil, err
+		}
+		if i == 0 {
+			d.Grid = m.Grid
+			d.Benches = m.Benches
+		} else if !m.Grid.same(d.Grid) {
+			return nil, fmt.Errorf("%s holds another grid (%s) than %s (%s)", dir, describe(m.Grid), dirs[0], describe(d.Grid))
+		}
+		if prev, ok := shards[m.Shard]; ok && m.Shard != All.String() {
+			return nil, fmt.Errorf("%s and %s are both shard %s", prev, dir, m.Shard)
+		}
+		shards[m.Shard] = dir
+		d.Metas = append(d.Metas, *m)
+		for _, c := range d.Grid.Cells() {
+			cdir := filepath.Join(dir, c.Dir())
+			r, err := readResult(cdir)
+			if errors.Is(err, os.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return nil, err
+			}
+			if prev, ok := from[c]; ok {
+				return nil, fmt.Errorf("campaign %s finished in both %s and %s", c, prev, dir)
+			}
+			from[c] = dir
+			rd := &RunData{Result: *r}
+			spath := filepath.Join(cdir, Instance, "stats.json")
+			data, err := os.ReadFile(spath)
+			if err != nil {
+				return nil, err
+			}
+			if err := json.Unmarshal(data, &rd.Stats); err != nil {
+				return nil, fmt.Errorf("%s: %w", spath, err)
+			}
+			d.Runs[c] = rd
+		}
+	}
+	for _, c := range d.Grid.Cells() {
+		if d.Runs[c] == nil {
+			d.Missing = append(d.Missing, c)
+		}
+	}
+	return d, nil
+}

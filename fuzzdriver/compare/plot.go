@@ -1,0 +1,228 @@
+package compare
+
+import (
+	"fmt"
+	"image/color"
+	"math"
+	"path/filepath"
+	"sort"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// palette holds one color per guiding criterion (Okabe-Ito, readable by
+// color-blind readers); none is always the first, black-ish.
+var palette = []color.NRGBA{
+	{0x33, 0x33, 0x33, 0xff}, // none
+	{0xd5, 0x5e, 0x00, 0xff},
+	{0x00, 0x72, 0xb2, 0xff},
+	{0x00, 0x9e, 0x73, 0xff},
+	{0xcc, 0x79, 0xa7, 0xff},
+	{0xe6, 0x9f, 0x00, 0xff},
+	{0x56, 0xb4, 0xe9, 0xff},
+}
+
+func colorOf(i int) color.NRGBA { return palette[i%len(palette)] }
+
+// Plots writes, for every benchmark and measuring criterion, the coverage
+// over time as dir/coverage-BENCH-MEASURE.png and .svg, and returns the
+// files written.
+func (r *Report) Plots(dir string) ([]string, error) {
+	var files []string
+	for _, br := range r.Results {
+		for _, m := range br.Measures {
+			p, err := r.coveragePlot(br, m)
+			if err != nil {
+				return files, err
+			}
+			for _, ext := range []string{"png", "svg"} {
+				f := filepath.Join(dir, plotName(br.Bench, m)+"."+ext)
+				if err := p.Save(16*vg.Centimeter, 10*vg.Centimeter, f); err != nil {
+					return files, fmt.Errorf("plot %s: %w", f, err)
+				}
+				files = append(files, f)
+			}
+		}
+	}
+	return files, nil
+}
+
+// stepAt is the covered count of a run at time t: the last sample at or
+// before t (0 before the first sample).
+func stepAt(s Series, m string, t float64) int {
+	cov := s.Covered[m]
+	i := sort.Search(len(s.ElapsedS), func(i int) bool { return s.ElapsedS[i] > t })
+	if i == 0 || i-1 >= len(cov) {
+		return 0
+	}
+	return cov[i-1]
+}
+
+func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
+	p := plot.New()
+	total := br.Totals[m]
+	p.Title.Text = fmt.Sprintf("%s: %s coverage over time", br.Bench, m)
+	p.X.Label.Text = "campaign time (s)"
+	p.Y.Label.Text = fmt.Sprintf("%s covered (%% of %d)", m, total)
+	p.Legend.Top, p.Legend.Left = false, false
+	budget := r.BudgetS
+	for _, rr := range br.Runs {
+		if n := len(rr.Series.ElapsedS); n > 0 {
+			budget = math.Max(budget, rr.Series.ElapsedS[n-1])
+		}
+	}
+	step := math.Max(budget/400, 0.1)
+	var grid []float64
+	for t := 0.0; t <= budget+1e-9; t += step {
+		grid = append(grid, t)
+	}
+	pct := func(c int) float64 {
+		if total == 0 {
+			return 0
+		}
+		return 100 * float64(c) / float64(total)
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	type curve struct {
+		crit                string
+		idx                 int
+		med, bandLo, bandHi plotter.XYs
+		finds               []float64
+	}
+	var curves []curve
+	for ci, crit := range r.Criteria {
+		var runs []RunReport
+		for _, rr := range br.Runs {
+			if rr.Criterion == crit {
+				runs = append(runs, rr)
+			}
+		}
+		if len(runs) == 0 {
+			continue
+		}
+		cv := curve{crit: crit, idx: ci}
+		vals := make([]float64, len(runs))
+		for _, t := range grid {
+			for i, rr := range runs {
+				vals[i] = pct(stepAt(rr.Series, m, t))
+			}
+			sort.Float64s(vals)
+			med := vals[len(vals)/2]
+			if len(vals)%2 == 0 {
+				med = (vals[len(vals)/2-1] + vals[len(vals)/2]) / 2
+			}
+			cv.med = append(cv.med, plotter.XY{X: t, Y: med})
+			cv.bandLo = append(cv.bandLo, plotter.XY{X: t, Y: vals[0]})
+			cv.bandHi = append(cv.bandHi, plotter.XY{X: t, Y: vals[len(vals)-1]})
+			hi = math.Max(hi, vals[len(vals)-1])
+		}
+		for _, rr := range runs {
+			if c := rr.Series.Covered[m]; len(c) > 0 {
+				lo = math.Min(lo, pct(c[0]))
+			}
+			for _, f := range rr.Findings {
+				cv.finds = append(cv.finds, f.TimeS)
+			}
+		}
+		curves = append(curves, cv)
+	}
+	if len(curves) == 0 {
+		lo, hi = 0, 100
+	}
+	// The curves start at 0 at time 0; scale to where they spend the
+	// campaign (from the lowest value after 0) so differences show.
+	if hi-lo < 1 {
+		lo, hi = math.Max(lo-1, 0), hi+1
+	}
+	span := hi - lo
+	lane := span * 0.05
+	lanes := float64(len(curves))
+	p.Y.Min = lo - (lanes+0.1)*lane
+	p.Y.Max = hi + 0.05*span
+	p.X.Min, p.X.Max = 0, budget
+	// Keep the legend above the tick lanes: they take this share of the
+	// y range, of a data area of about 7.5 cm.
+	frac := (lanes + 0.1) * lane / (p.Y.Max - p.Y.Min)
+	p.Legend.YOffs = vg.Length(frac)*7.5*vg.Centimeter + 2*vg.Millimeter
+
+	p.Add(plotter.NewGrid())
+	for j, cv := range curves {
+		c := colorOf(cv.idx)
+		band := append(plotter.XYs{}, cv.bandHi...)
+		for i := len(cv.bandLo) - 1; i >= 0; i-- {
+			band = append(band, cv.bandLo[i])
+		}
+		poly, err := plotter.NewPolygon(clip(band, p.Y.Min))
+		if err != nil {
+			return nil, err
+		}
+		poly.Color = color.NRGBA{c.R, c.G, c.B, 0x38}
+		poly.LineStyle.Width = 0
+		line, err := plotter.NewLine(clip(cv.med, p.Y.Min))
+		if err != nil {
+			return nil, err
+		}
+		line.LineStyle = draw.LineStyle{Color: c, Width: vg.Points(1.5)}
+		if cv.idx > 0 {
+			line.LineStyle.Dashes = [][]vg.Length{nil, {vg.Points(6), vg.Points(2)}, {vg.Points(2), vg.Points(2)},
+				{vg.Points(6), vg.Points(2), vg.Points(2), vg.Points(2)}}[cv.idx%4]
+		}
+		y1 := lo - float64(j)*lane - 0.15*lane
+		ticks := &tickMarks{xs: cv.finds, y0: y1 - 0.7*lane, y1: y1, style: draw.LineStyle{Color: c, Width: vg.Points(1)}}
+		p.Add(poly, line, ticks)
+		p.Legend.Add(fmt.Sprintf("%s (%d runs)", cv.crit, countRuns(br, cv.crit)), line)
+	}
+	return p, nil
+}
+
+// clip raises points below y to y, so the area under the tick lanes stays
+// free (curves start at 0 at time 0).
+func clip(xys plotter.XYs, y float64) plotter.XYs {
+	out := make(plotter.XYs, len(xys))
+	for i, p := range xys {
+		if p.Y < y {
+			p.Y = y
+		}
+		out[i] = p
+	}
+	return out
+}
+
+func countRuns(br BenchReport, crit string) int {
+	n := 0
+	for _, rr := range br.Runs {
+		if rr.Criterion == crit {
+			n++
+		}
+	}
+	return n
+}
+
+// tickMarks draws a short vertical line at each x between y0 and y1.
+type tickMarks struct {
+	xs     []float64
+	y0, y1 float64
+	style  draw.LineStyle
+}
+
+func (t *tickMarks) Plot(c draw.Canvas, plt *plot.Plot) {
+	trX, trY := plt.Transforms(&c)
+	for _, x := range t.xs {
+		px := trX(x)
+		c.StrokeLine2(t.style, px, trY(t.y0), px, trY(t.y1))
+	}
+}
+
+func (t *tickMarks) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = math.Inf(1), math.Inf(-1)
+	for _, x := range t.xs {
+		xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
+	}
+	if len(t.xs) == 0 {
+		xmin, xmax = 0, 0
+	}
+	return xmin, xmax, t.y0, t.y1
+}
