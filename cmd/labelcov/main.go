@@ -58,6 +58,7 @@ the inputs that cover them.`,
 		newFuzzCmd(),
 		newReplayCmd(),
 		newAFLTargetCmd(),
+		newCompareCmd(),
 	} {
 		root.AddCommand(c)
 	}

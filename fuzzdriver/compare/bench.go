@@ -150,3 +150,14 @@ func PlanRunner(benches []*Bench) RunFunc {
 		return sum, err
 	}
 }
+
+// CheckSetup annotates and compiles b's plan for the guiding criterion crit,
+// so that a plan the criterion cannot annotate fails before any campaign.
+func CheckSetup(b *Bench, crit string) error {
+	guide, err := ParseGuide(crit)
+	if err != nil {
+		return err
+	}
+	_, err = fuzzdriver.PlanSetup{Plan: b.Plan, World: b.World, Criteria: guide}.Build()
+	return err
+}

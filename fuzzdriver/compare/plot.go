@@ -114,6 +114,12 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 			if len(vals)%2 == 0 {
 				med = (vals[len(vals)/2-1] + vals[len(vals)/2]) / 2
 			}
+			// Coverage is a step function: hold the previous value up to t.
+			if n := len(cv.med); n > 0 {
+				cv.med = append(cv.med, plotter.XY{X: t, Y: cv.med[n-1].Y})
+				cv.bandLo = append(cv.bandLo, plotter.XY{X: t, Y: cv.bandLo[n-1].Y})
+				cv.bandHi = append(cv.bandHi, plotter.XY{X: t, Y: cv.bandHi[n-1].Y})
+			}
 			cv.med = append(cv.med, plotter.XY{X: t, Y: med})
 			cv.bandLo = append(cv.bandLo, plotter.XY{X: t, Y: vals[0]})
 			cv.bandHi = append(cv.bandHi, plotter.XY{X: t, Y: vals[len(vals)-1]})

@@ -390,6 +390,9 @@ func optS(p *float64) string {
 	if p == nil {
 		return "–"
 	}
+	if *p < 10 {
+		return fmtFloat(*p, 2)
+	}
 	return fmtFloat(*p, 1)
 }
 

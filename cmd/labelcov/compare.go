@@ -1,0 +1,247 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver/compare"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+type compareOptions struct {
+	benches  []string
+	benchDir string
+	criteria []string
+	runs     int
+	budget   time.Duration
+	workers  int
+	out      string
+	seed     uint64
+	shard    string
+	merge    bool
+	md       string
+}
+
+func newCompareCmd() *cobra.Command {
+	var o compareOptions
+	cmd := &cobra.Command{
+		Use:   "compare --bench B,... --criteria none,mcc,... --runs N --budget D [--out DIR] | compare --merge DIR...",
+		Short: "Compare guiding criteria by fuzzing campaigns on benchmark plans, with statistics, tables and plots",
+		Long: `compare answers "which coverage criterion should guide my fuzzer, and which one
+should judge my tests?". It runs a grid of campaigns — every (benchmark, guiding
+criterion, run) — with the built-in engine, one fuzzing worker per campaign and
+--workers campaigns in parallel, each with its own seed derived from --seed.
+
+Guiding a campaign by a criterion means fuzzing the plan annotated with that
+criterion's labels (none: the original plan); the engine stays label-blind.
+Every campaign is measured on one yardstick: branches, instructions and action
+buckets of the original plan and the labels of all criteria (mcc, cc, wm).
+
+A benchmark is a folder of --bench-dir holding NAME.plan and truth.json (its
+error categories and world). --bench also takes a path to such a folder.
+
+Criteria: none, or label criteria joined by "+" (mcc, cc, wm, wm:ror, ..., all),
+e.g. --criteria none,mcc,wm,mcc+wm. "action" cannot guide (the engine would have
+to look at the simulator's buckets) and is left out with a message.
+
+--out DIR holds the campaigns (DIR/campaigns/BENCH/CRITERION/run-NN, fuzz
+campaign directories) and the report: report.md, report.html, report.json
+(every raw figure, "version": 1) and coverage-over-time plots (PNG and SVG).
+Run the same command again to resume: finished campaigns are skipped,
+interrupted ones restart from scratch with their seed.
+
+Beyond one machine: --shard i/n runs every n-th campaign of the grid from the
+i-th, so GNU parallel, a Slurm or a Kubernetes job array can spread the grid;
+then "compare --merge DIR... --out REPORT" assembles the report from the shards'
+output folders. See docs/compare.md.`,
+		Example: `  # 5 runs of 2 minutes, 4 guiding criteria, two benchmarks, all cores
+  labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --out cmp
+
+  # the same grid over 3 machines, then the report
+  labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --shard 1/3 --out cmp-1
+  labelcov compare --merge cmp-1 cmp-2 cmp-3 --out cmp
+
+  # keep the report in the repository's docs
+  labelcov compare --bench temperature --runs 3 --budget 30s --out /tmp/cmp --md docs/results.md`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.merge {
+				return runCompareMerge(cmd, args, &o)
+			}
+			if len(args) > 0 {
+				return fmt.Errorf("unexpected arguments %q (directories are for --merge)", args)
+			}
+			return runCompare(cmd, &o)
+		},
+	}
+	f := cmd.Flags()
+	f.StringSliceVar(&o.benches, "bench", nil, "benchmarks: names of folders of --bench-dir, or paths to benchmark folders")
+	f.StringVar(&o.benchDir, "bench-dir", filepath.Join("testdata", "bench"), "folder of the benchmark folders")
+	f.StringSliceVar(&o.criteria, "criteria", []string{"none", "mcc", "wm", "mcc+wm"}, "guiding criteria: none, or label criteria joined by +")
+	f.IntVar(&o.runs, "runs", 5, "campaigns per (benchmark, criterion)")
+	f.DurationVar(&o.budget, "budget", 2*time.Minute, "wall-clock budget of each campaign")
+	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "campaigns run in parallel (each runs one fuzzing worker)")
+	f.StringVar(&o.out, "out", "compare-out", "output directory: campaigns and report (with --merge: the report)")
+	f.Uint64Var(&o.seed, "seed", 1, "grid seed; each campaign's seed derives from it, the benchmark, criterion and run")
+	f.StringVar(&o.shard, "shard", "", "run only slice i of n of the grid (i/n)")
+	f.BoolVar(&o.merge, "merge", false, "assemble the report from the output directories given as arguments")
+	f.StringVar(&o.md, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
+	return cmd
+}
+
+// commandLine reconstructs the invocation from the flags set, for the
+// report's "regenerate with" line.
+func commandLine(cmd *cobra.Command, args []string) string {
+	parts := []string{"labelcov compare"}
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		v := f.Value.String()
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			v = strings.Join(sv.GetSlice(), ",")
+		}
+		if f.Value.Type() == "bool" {
+			parts = append(parts, "--"+f.Name)
+			return
+		}
+		parts = append(parts, "--"+f.Name+" "+v)
+	})
+	return strings.Join(append(parts, args...), " ")
+}
+
+func runCompare(cmd *cobra.Command, o *compareOptions) error {
+	stderr := cmd.ErrOrStderr()
+	if len(o.benches) == 0 {
+		return errors.New("--bench: give at least one benchmark, e.g. --bench warehouse-sort,temperature")
+	}
+	if o.workers <= 0 {
+		return fmt.Errorf("--workers must be positive, got %d", o.workers)
+	}
+	shard := compare.All
+	if o.shard != "" {
+		var err error
+		if shard, err = compare.ParseShard(o.shard); err != nil {
+			return fmt.Errorf("--shard: %w", err)
+		}
+	}
+	var crits []string
+	for _, c := range o.criteria {
+		if _, err := compare.ParseGuide(c); err != nil {
+			if errors.Is(err, compare.ErrActionGuide) {
+				fmt.Fprintln(stderr, "labelcov: leaving out", err)
+				continue
+			}
+			return fmt.Errorf("--criteria: %w", err)
+		}
+		crits = append(crits, c)
+	}
+	var benches []*compare.Bench
+	var names []string
+	var infos []compare.BenchInfo
+	for _, b := range o.benches {
+		dir := b
+		if !strings.ContainsAny(b, `/\`) {
+			dir = filepath.Join(o.benchDir, b)
+		}
+		bench, err := compare.LoadBench(dir)
+		if err != nil {
+			return err
+		}
+		benches = append(benches, bench)
+		names = append(names, bench.Info.Name)
+		infos = append(infos, bench.Info)
+	}
+	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed}
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	// Annotating every plan with every criterion up front reports plan
+	// errors before hours of campaigns.
+	for _, b := range benches {
+		for _, c := range crits {
+			if err := compare.CheckSetup(b, c); err != nil {
+				return fmt.Errorf("%s guided by %s: %w", b.Info.Name, c, err)
+			}
+		}
+	}
+	n := len(shard.Cells(g))
+	waves := (n + o.workers - 1) / o.workers
+	fmt.Fprintf(stderr, "compare: %d campaign(s) of %s (shard %s), %d in parallel: about %s\n",
+		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
+
+	ctx := cmd.Context()
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
+		Runner: compare.PlanRunner(benches), Command: commandLine(cmd, nil), Progress: stderr})
+	if err != nil {
+		return err
+	}
+	if res.Unfinished > 0 {
+		fmt.Fprintf(stderr, "compare: interrupted with %d campaign(s) unfinished; run the same command again to resume\n", res.Unfinished)
+	}
+	return writeCompareReport(cmd.OutOrStdout(), o, o.out)
+}
+
+func runCompareMerge(cmd *cobra.Command, dirs []string, o *compareOptions) error {
+	if len(dirs) == 0 {
+		return errors.New("--merge needs the output directories of the shards as arguments")
+	}
+	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers"} {
+		if cmd.Flags().Changed(name) {
+			return fmt.Errorf("--%s does not go with --merge: the grid comes from the directories", name)
+		}
+	}
+	return writeCompareReport(cmd.OutOrStdout(), o, o.out, dirs...)
+}
+
+func writeCompareReport(w io.Writer, o *compareOptions, out string, dirs ...string) error {
+	if len(dirs) == 0 {
+		dirs = []string{out}
+	}
+	d, err := compare.Load(dirs...)
+	if err != nil {
+		return err
+	}
+	r := compare.Analyze(d)
+	files, err := r.Write(out)
+	if err != nil {
+		return err
+	}
+	if o.md != "" {
+		more, err := r.WriteMarkdownAt(o.md)
+		if err != nil {
+			return err
+		}
+		files = append(files, more...)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d campaign(s) finished", len(d.Runs))
+	if len(d.Missing) > 0 {
+		fmt.Fprintf(&b, ", %d missing", len(d.Missing))
+	}
+	b.WriteString("\n")
+	for _, br := range r.Results {
+		for _, c := range r.Criteria {
+			if v, ok := br.Verdicts[c]; ok {
+				fmt.Fprintf(&b, "%s: %s\n", br.Bench, v)
+			}
+		}
+	}
+	fmt.Fprintf(&b, "report: %s (%d files)\n", filepath.Join(out, "report.md"), len(files))
+	if o.md != "" {
+		fmt.Fprintf(&b, "markdown: %s\n", o.md)
+	}
+	_, err = io.WriteString(w, b.String())
+	return err
+}
