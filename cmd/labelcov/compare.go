@@ -30,6 +30,7 @@ type compareOptions struct {
 	shard    string
 	merge    bool
 	md       string
+	note     string
 }
 
 func newCompareCmd() *cobra.Command {
@@ -94,6 +95,7 @@ output folders. See docs/compare.md.`,
 	f.Uint64Var(&o.seed, "seed", 1, "grid seed; each campaign's seed derives from it, the benchmark, criterion and run")
 	f.StringVar(&o.shard, "shard", "", "run only slice i of n of the grid (i/n)")
 	f.BoolVar(&o.merge, "merge", false, "assemble the report from the output directories given as arguments")
+	f.StringVar(&o.note, "note", "", "free text shown under the report's title (e.g. what else ran on the machine)")
 	f.StringVar(&o.md, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
 	return cmd
 }
@@ -214,6 +216,7 @@ func writeCompareReport(w io.Writer, o *compareOptions, out string, dirs ...stri
 		return err
 	}
 	r := compare.Analyze(d)
+	r.Note = o.note
 	files, err := r.Write(out)
 	if err != nil {
 		return err

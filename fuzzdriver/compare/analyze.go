@@ -15,16 +15,18 @@ const Baseline = "none"
 // Report is report.json: every raw figure of a comparison and the tables
 // computed from them. Field meanings are documented in docs/compare.md.
 type Report struct {
-	Version  int           `json:"version"`
-	Benches  []string      `json:"benches"`
-	Criteria []string      `json:"criteria"`
-	Runs     int           `json:"runs"`
-	BudgetS  float64       `json:"budget_s"`
-	Seed     uint64        `json:"seed"`
-	Alpha    float64       `json:"alpha"`
-	Sources  []Source      `json:"sources"`
-	Missing  []Cell        `json:"missing"`
-	Results  []BenchReport `json:"results"`
+	Version  int      `json:"version"`
+	Benches  []string `json:"benches"`
+	Criteria []string `json:"criteria"`
+	Runs     int      `json:"runs"`
+	BudgetS  float64  `json:"budget_s"`
+	Seed     uint64   `json:"seed"`
+	Alpha    float64  `json:"alpha"`
+	// Note is free text shown under the title (labelcov compare --note).
+	Note    string        `json:"note,omitempty"`
+	Sources []Source      `json:"sources"`
+	Missing []Cell        `json:"missing"`
+	Results []BenchReport `json:"results"`
 }
 
 // Source is one output directory the report was assembled from.

@@ -187,11 +187,18 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 		"buckets of the original plan, and the labels of all criteria (`labels`; per criterion `labels:mcc`, "+
 		"`labels:cc`, `labels:wm`), by replaying the kept inputs.",
 		r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed)})
+	if r.Note != "" {
+		add(para{r.Note})
+	}
 	var mach []string
 	for _, s := range r.Sources {
 		m := s.Machine
-		mach = append(mach, fmt.Sprintf("shard %s: %s, %d cores, %s, %s; %d campaign(s) in parallel",
-			s.Shard, m.CPU, m.Cores, m.OS, m.Go, s.Workers))
+		line := fmt.Sprintf("shard %s: %s, %d cores, %s, %s; %d campaign(s) in parallel",
+			s.Shard, m.CPU, m.Cores, m.OS, m.Go, s.Workers)
+		if m.Load != "" {
+			line += "; load average " + m.Load + " when the grid started"
+		}
+		mach = append(mach, line)
 	}
 	if len(mach) > 0 {
 		add(para{"Machine:"}, bullets{mach})
@@ -203,6 +210,20 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 		}
 		add(para{fmt.Sprintf("**%d campaign(s) missing** (not run or not finished; the tables use the runs present): %s",
 			len(r.Missing), strings.Join(ms, ", "))})
+	}
+	var sum []string
+	for _, br := range r.Results {
+		for _, c := range r.Criteria {
+			if v, ok := br.Verdicts[c]; ok {
+				sum = append(sum, "**"+br.Bench+"**, "+v)
+			}
+		}
+	}
+	if len(sum) > 0 {
+		add(heading{2, "Summary"}, bullets{sum})
+		if sig := r.significant(); len(sig) > 0 {
+			add(para{"Significant differences (p < 0.05):"}, bullets{sig})
+		}
 	}
 	for _, br := range r.Results {
 		out = append(out, r.benchBlocks(br, plotPrefix, ext)...)
@@ -354,6 +375,26 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 		"(one lane per guiding criterion, one tick per run and category)."})
 	for _, m := range br.Measures {
 		add(image{alt: br.Bench + " " + m + " coverage over time", src: prefix + plotName(br.Bench, m) + "." + ext})
+	}
+	return out
+}
+
+// significant lists the significant tests, one line each.
+func (r *Report) significant() []string {
+	var out []string
+	for _, br := range r.Results {
+		for _, t := range br.Tests {
+			if !t.Significant {
+				continue
+			}
+			what := "final " + t.Subject + " coverage"
+			if t.Kind == "time_to_find" {
+				what = "time to find " + t.Subject
+			}
+			out = append(out, fmt.Sprintf("%s, %s, %s: %s than none (Â12 %s, %s; p %s)",
+				br.Bench, t.Criterion, what, map[string]string{"better": "better", "worse": "worse"}[t.Outcome],
+				fmtFloat(t.A12, 2), t.Magnitude, fmtP(t.P)))
+		}
 	}
 	return out
 }

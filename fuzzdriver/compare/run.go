@@ -54,6 +54,9 @@ type Machine struct {
 	Cores int    `json:"cores"`
 	OS    string `json:"os"`
 	Go    string `json:"go"`
+	// Load is /proc/loadavg's 1, 5 and 15 minute load averages when the
+	// grid started (other work on the machine slows campaigns down).
+	Load string `json:"load,omitempty"`
 }
 
 // ThisMachine describes the running machine (the CPU model from
@@ -72,6 +75,11 @@ func ThisMachine() Machine {
 	}
 	if m.CPU == "" {
 		m.CPU = "unknown"
+	}
+	if data, err := os.ReadFile("/proc/loadavg"); err == nil {
+		if f := strings.Fields(string(data)); len(f) >= 3 {
+			m.Load = strings.Join(f[:3], " ")
+		}
 	}
 	return m
 }
