@@ -291,7 +291,12 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 		names = append(names, name)
 	}
 	t := gonorm.NewTypes(p.TypesInfo, p.Fset, p.Types, dec)
-	e := &enumerator{t: t, crit: opts.Criteria, maxAtoms: opts.MCCMaxAtoms, seen: map[dedupKey]bool{}}
+	e := &enumerator{t: t, crit: opts.Criteria, maxAtoms: opts.MCCMaxAtoms, seen: map[dedupKey]bool{}, consts: map[string]bool{}}
+	for _, obj := range p.TypesInfo.Defs {
+		if c, ok := obj.(*types.Const); ok {
+			e.consts[c.Name()] = true
+		}
+	}
 	hidden := hideSkipped(files, names, skip)
 	nres, err := gonorm.Package(ctx, files, t, gonorm.Options{
 		Statements: e.wm(),

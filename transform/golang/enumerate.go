@@ -57,6 +57,7 @@ type enumerator struct {
 	maxAtoms int
 	labels   []*goLabel
 	seen     map[dedupKey]bool
+	consts   map[string]bool // names of the package's constants
 	lists    []*[]dst.Stmt
 	warnings []string
 }
@@ -126,6 +127,9 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 		l.Guard = g.s
 		cond = and(append(chk, parts...)...)
 	}
+	if why, ok := e.contradiction(append(chk, parts...)); ok {
+		l.Status, l.Reason = labels.Infeasible, why
+	}
 	k := dedupKey{point, crit, l.Predicate, l.Guard}
 	if e.seen[k] {
 		return nil
@@ -134,6 +138,59 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 	gl := &goLabel{Label: l, cond: cond, point: point}
 	e.labels = append(e.labels, gl)
 	return gl
+}
+
+// contradiction finds conjuncts S == C1 and S == C2 with different
+// constants (go vet rejects them as "suspect and", and no run covers them).
+func (e *enumerator) contradiction(conj []pe) (string, bool) {
+	eq := map[string]string{}
+	for _, c := range conj {
+		b, ok := c.d.(*dst.BinaryExpr)
+		if !ok || b.Op != token.EQL {
+			continue
+		}
+		subj, k := b.X, b.Y
+		if e.constText(subj) {
+			subj, k = k, subj
+		}
+		if !e.constText(k) || e.constText(subj) {
+			continue
+		}
+		s, kt := ExprString(subj), ExprString(k)
+		if prev, ok := eq[s]; ok && prev != kt {
+			return fmt.Sprintf("%s cannot equal both %s and %s", s, prev, kt), true
+		}
+		eq[s] = kt
+	}
+	return "", false
+}
+
+// constText reports whether x (a copy, without type information) is a
+// constant: a literal, a constant of the package or of an imported one, or
+// a negated one.
+func (e *enumerator) constText(x dst.Expr) bool {
+	switch x := gonorm.Unparen(x).(type) {
+	case *dst.BasicLit:
+		return true
+	case *dst.UnaryExpr:
+		return (x.Op == token.SUB || x.Op == token.ADD) && e.constText(x.X)
+	case *dst.Ident:
+		if x.Path != "" {
+			for _, imp := range e.t.Pkg.Imports() {
+				if imp.Path() == x.Path {
+					_, ok := imp.Scope().Lookup(x.Name).(*types.Const)
+					return ok
+				}
+			}
+			return false
+		}
+		if e.consts[x.Name] {
+			return true
+		}
+		_, ok := types.Universe.Lookup(x.Name).(*types.Const)
+		return ok && x.Name != "iota"
+	}
+	return false
 }
 
 func (e *enumerator) setStatus(gl *goLabel, st labels.Status, why string) {

@@ -1,0 +1,91 @@
+package golang
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// realModules are small, well-tested pure-Go modules nobody here wrote,
+// without dependencies (so their tests build from the module alone).
+var realModules = []string{
+	"github.com/dustin/go-humanize@v1.0.1",
+	"github.com/google/go-cmp@v0.6.0",
+	"github.com/spf13/pflag@v1.0.9",
+	"github.com/cespare/xxhash/v2@v2.3.0",
+	"github.com/google/btree@v1.1.3",
+	"github.com/google/uuid@v1.6.0",
+	"github.com/hashicorp/golang-lru/v2@v2.0.7",
+}
+
+// fetchModule downloads mod@version through the module proxy and copies
+// it into a writable temporary module; it skips t when the proxy is
+// unreachable.
+func fetchModule(t *testing.T, modVersion string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", modVersion)
+	cmd.Dir = t.TempDir()
+	out, err := cmd.Output()
+	var info struct{ Dir, Error string }
+	_ = json.Unmarshal(out, &info)
+	if err != nil || info.Dir == "" {
+		t.Skipf("module proxy unreachable or %s unavailable: %v %s", modVersion, err, info.Error)
+	}
+	dst := t.TempDir()
+	if err := copyTree(info.Dir, dst); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dst, "go.mod")); err != nil {
+		path := modVersion[:strings.Index(modVersion, "@")]
+		if err := os.WriteFile(filepath.Join(dst, "go.mod"), []byte("module "+path+"\n\ngo 1.16\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// TestRealModulesPassOnOverlay annotates real modules with every criterion
+// and runs their own test suites on the overlay (and on the original
+// first: a suite that fails there says nothing).
+func TestRealModulesPassOnOverlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("downloads modules and runs their tests")
+	}
+	needGo(t)
+	for _, mv := range realModules {
+		t.Run(strings.ReplaceAll(mv, "/", "_"), func(t *testing.T) {
+			dir := fetchModule(t, mv)
+			goTest(t, dir, "-short", "./...")
+			start := time.Now()
+			res := annotate(t, dir, "all")
+			took := time.Since(start)
+			ov, err := res.WriteOverlay(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			goTest(t, dir, "-short", "-overlay", ov, "./...")
+			sum := map[string]int{}
+			skipped := 0
+			for _, l := range res.Labels {
+				if l.Status == "active" {
+					sum[string(l.Criterion)]++
+				}
+			}
+			for _, p := range res.Packages {
+				skipped += len(p.Skipped)
+			}
+			t.Logf("%s: %d packages, %d active labels (mcc %d, cc %d, abs %d, aor %d, cor %d, ror %d), %d skipped, annotated in %v",
+				mv, len(res.Packages), res.Active(), sum["mcc"], sum["cc"], sum["wm-abs"], sum["wm-aor"], sum["wm-cor"], sum["wm-ror"],
+				skipped, took.Round(time.Millisecond))
+			fmt.Fprint(os.Stderr, "")
+		})
+	}
+}
