@@ -113,9 +113,20 @@ func commandLine(cmd *cobra.Command, args []string) string {
 			parts = append(parts, "--"+f.Name)
 			return
 		}
-		parts = append(parts, "--"+f.Name+" "+v)
+		parts = append(parts, "--"+f.Name+" "+shellQuote(v))
 	})
-	return strings.Join(append(parts, args...), " ")
+	for _, a := range args {
+		parts = append(parts, shellQuote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:+=@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 func runCompare(cmd *cobra.Command, o *compareOptions) error {

@@ -41,7 +41,7 @@ func TestCompareEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(string(mdText), "](results/coverage-temperature-branches.png)") ||
-		!strings.Contains(string(mdText), "Regenerate with: `labelcov compare --bench temperature") {
+		!strings.Contains(string(mdText), "`labelcov compare --bench temperature") {
 		t.Errorf("--md file:\n%s", mdText)
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(md), "results", "coverage-temperature-labels.png")); err != nil {
@@ -161,5 +161,20 @@ func TestCompareErrors(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), `leaving out guiding criterion "action" is not available`) {
 		t.Errorf("stderr: %s", stderr.String())
+	}
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"warehouse-sort,kitchen": "warehouse-sort,kitchen",
+		"/tmp/out":               "/tmp/out",
+		"2m0s":                   "2m0s",
+		"a note":                 "'a note'",
+		"engineers' builds":      `'engineers'\'' builds'`,
+		"":                       "''",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
 	}
 }

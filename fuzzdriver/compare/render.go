@@ -176,7 +176,8 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 	add(heading{1, "Guiding criteria compared"})
 	for _, s := range r.Sources {
 		if s.Command != "" {
-			add(para{"Regenerate with: `" + s.Command + "`"})
+			add(para{"Regenerate with (from the repository root; `go run ./cmd/labelcov` for `labelcov`; campaigns " +
+				"already finished in `--out` are reused, the others run):"}, para{"`" + s.Command + "`"})
 			break
 		}
 	}
