@@ -100,6 +100,9 @@ type FindRow struct {
 	MedianS   *float64 `json:"median_s"`
 	MeanS     *float64 `json:"mean_s"`
 	MaxS      *float64 `json:"max_s"`
+	// MedianExecs is the median of the campaign execs at first discovery
+	// over the runs that found it: a figure machine load does not change.
+	MedianExecs *float64 `json:"median_execs"`
 }
 
 // CoverageRow is final coverage on one measuring criterion under one
@@ -137,7 +140,9 @@ type ThroughputRow struct {
 // TestRow compares one guiding criterion with none on one subject.
 type TestRow struct {
 	// Kind is "time_to_find" (subject: a category; runs that never found
-	// it count at the budget) or "coverage" (subject: a measure).
+	// it count at the budget), "execs_to_find" (the same in campaign
+	// execs; never found counts at the largest execs of the runs compared)
+	// or "coverage" (subject: a measure).
 	Kind      string `json:"kind"`
 	Subject   string `json:"subject"`
 	Criterion string `json:"criterion"`
@@ -253,6 +258,29 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 		}
 		return
 	}
+	// Execs to find: never found counts at the largest execs of the runs
+	// compared (a censored value no find beats).
+	etf := func(runs []*RunReport, cat string, censor float64) (found []float64, all []float64) {
+		for _, rr := range runs {
+			n, ok := findExecs(rr, cat)
+			if ok {
+				found = append(found, float64(n))
+				all = append(all, float64(n))
+			} else {
+				all = append(all, censor)
+			}
+		}
+		return
+	}
+	maxExecs := func(runs ...[]*RunReport) float64 {
+		var m int64
+		for _, rs := range runs {
+			for _, rr := range rs {
+				m = max(m, rr.Execs)
+			}
+		}
+		return float64(m)
+	}
 	finals := func(runs []*RunReport, m string) []float64 {
 		var out []float64
 		for _, rr := range runs {
@@ -269,6 +297,8 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 			if len(found) > 0 {
 				s := stats.Summarize(found)
 				row.MinS, row.MedianS, row.MeanS, row.MaxS = ptr(s.Min), ptr(s.Median), ptr(s.Mean), ptr(s.Max)
+				fe, _ := etf(runs, cat, 0)
+				row.MedianExecs = ptr(stats.Summarize(fe).Median)
 			}
 			br.TimeToFind = append(br.TimeToFind, row)
 		}
@@ -348,6 +378,14 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 			t := test("time_to_find", cat, crit, x, y, stats.A12(y, x))
 			br.Tests = append(br.Tests, t)
 			better, worse, ns = tally(t, better, worse, ns)
+		}
+		// The same on execs (not tallied in the verdict: it is the same
+		// question measured without the clock).
+		for _, cat := range br.Categories {
+			censor := maxExecs(byCrit[crit], baseRuns)
+			_, x := etf(byCrit[crit], cat, censor)
+			_, y := etf(baseRuns, cat, censor)
+			br.Tests = append(br.Tests, test("execs_to_find", cat, crit, x, y, stats.A12(y, x)))
 		}
 		for _, m := range br.Measures {
 			x, y := finals(byCrit[crit], m), finals(baseRuns, m)
@@ -443,6 +481,15 @@ func runReport(c Cell, rd *RunData) RunReport {
 	}
 	sort.SliceStable(rr.Findings, func(i, j int) bool { return rr.Findings[i].TimeS < rr.Findings[j].TimeS })
 	return rr
+}
+
+func findExecs(rr *RunReport, key string) (int64, bool) {
+	for _, f := range rr.Findings {
+		if f.Key == key {
+			return f.Execs, true
+		}
+	}
+	return 0, false
 }
 
 func findTime(rr *RunReport, key string) (float64, bool) {

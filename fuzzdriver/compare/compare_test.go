@@ -362,6 +362,9 @@ func TestReportStatistics(t *testing.T) {
 				t.Errorf("mcc on cat-a: %+v", tr)
 			}
 		}
+		if tr.Kind == "execs_to_find" && tr.Subject == "cat-a" && tr.Criterion == "mcc" && (tr.A12 != 1 || tr.P != 0.028571) {
+			t.Errorf("mcc on cat-a, execs: %+v", tr)
+		}
 		if tr.Kind == "time_to_find" && tr.Subject == "cat-c" && tr.Outcome != "identical" {
 			t.Errorf("never found by anyone: %+v", tr)
 		}

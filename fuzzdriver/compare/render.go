@@ -271,7 +271,7 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 	}
 
 	add(heading{3, "Time to first find (s)"})
-	t := table{header: []string{"category", "guided by", "found", "min", "median", "mean", "max"}, left: 2}
+	t := table{header: []string{"category", "guided by", "found", "min", "median", "mean", "max", "median execs"}, left: 2}
 	prev := ""
 	for _, row := range br.TimeToFind {
 		cat := row.Category
@@ -280,7 +280,7 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 		}
 		prev = row.Category
 		t.rows = append(t.rows, []string{cat, row.Criterion, fmt.Sprintf("%d/%d", row.Found, row.N),
-			optS(row.MinS), optS(row.MedianS), optS(row.MeanS), optS(row.MaxS)})
+			optS(row.MinS), optS(row.MedianS), optS(row.MeanS), optS(row.MaxS), optN(row.MedianExecs)})
 	}
 	add(t)
 
@@ -340,6 +340,7 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 		add(heading{3, "Against none: Â12 (magnitude), p"})
 		for _, kind := range []struct{ kind, first, note string }{
 			{"time_to_find", "time to find", "sooner is better; never found counts at the budget"},
+			{"execs_to_find", "execs to find", "the same in campaign execs, which machine load does not change; never found counts at the largest execs of the runs compared"},
 			{"coverage", "final coverage", "more is better"},
 		} {
 			t = table{header: append([]string{kind.first}, others...), left: 1}
@@ -389,8 +390,11 @@ func (r *Report) significant() []string {
 				continue
 			}
 			what := "final " + t.Subject + " coverage"
-			if t.Kind == "time_to_find" {
+			switch t.Kind {
+			case "time_to_find":
 				what = "time to find " + t.Subject
+			case "execs_to_find":
+				what = "execs to find " + t.Subject
 			}
 			out = append(out, fmt.Sprintf("%s, %s, %s: %s than none (Â12 %s, %s; p %s)",
 				br.Bench, t.Criterion, what, map[string]string{"better": "better", "worse": "worse"}[t.Outcome],
@@ -436,6 +440,13 @@ func optS(p *float64) string {
 		return fmtFloat(*p, 2)
 	}
 	return fmtFloat(*p, 1)
+}
+
+func optN(p *float64) string {
+	if p == nil {
+		return "–"
+	}
+	return fmtNum(math.Round(*p))
 }
 
 func fmtNum(f float64) string {
