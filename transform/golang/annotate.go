@@ -139,6 +139,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		names []string
 		e     *enumerator
 		rest  newRestorer
+		srcs  map[int][]byte // rendered labelled files (provisional ids)
 	}
 	var all []*work
 	for _, p := range pkgs {
@@ -162,11 +163,12 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 				return nil, err
 			}
 			// Number labels locally to print, then check the result.
-			bad, err := checkPackage(p, w.files, w.names, w.rest, w.e, skip)
+			bad, srcs, err := checkPackage(p, w.files, w.names, w.rest, w.e, skip)
 			if err != nil {
 				return nil, err
 			}
 			if len(bad) == 0 {
+				w.srcs = srcs
 				break
 			}
 			if round == 3 {
@@ -206,17 +208,17 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		}
 		res.Labels = append(res.Labels, l.Label)
 	}
-	for _, l := range gls {
-		l.comment()
-	}
 	for _, w := range all {
-		for i, f := range w.files {
+		// Provisional ids are positions in w.e.labels plus one.
+		final := make([]int, len(w.e.labels)+1)
+		for i, l := range w.e.labels {
+			final[i+1] = l.ID
+		}
+		for i := range w.files {
 			file := &File{Path: w.names[i]}
-			if fileHasLabels(w.e, f) {
-				src, err := render(w.rest, f)
-				if err != nil {
-					return nil, fmt.Errorf("annotate %s: %w", w.names[i], err)
-				}
+			if src, ok := w.srcs[i]; ok {
+				var err error
+				src = renumber(src, final)
 				file.Source = src
 				file.Bodies, err = BodyPositions(w.names[i], src)
 				if err != nil {
@@ -432,6 +434,20 @@ func render(nr newRestorer, f *dst.File) ([]byte, error) {
 
 var labelComment = regexp.MustCompile(`^// label (\d+) `)
 
+var labelCommentAnywhere = regexp.MustCompile(`// label (\d+) `)
+
+// renumber rewrites the ids of label comments: provisional id n becomes
+// final[n].
+func renumber(src []byte, final []int) []byte {
+	return labelCommentAnywhere.ReplaceAllFunc(src, func(m []byte) []byte {
+		n, err := strconv.Atoi(string(m[len("// label ") : len(m)-1]))
+		if err != nil || n <= 0 || n >= len(final) {
+			return m
+		}
+		return []byte("// label " + strconv.Itoa(final[n]) + " ")
+	})
+}
+
 // BodyPositions finds the labels of an annotated Go file (`if P {} //
 // label N ...`) and returns, for each id, the position just inside the `{`
 // of the empty body — where Go's coverage profile starts the block of
@@ -469,7 +485,7 @@ func BodyPositions(name string, src []byte) (map[int]labels.Position, error) {
 
 // checkPackage prints the package with provisional ids and type-checks it;
 // it returns the functions (or files) whose annotated form has errors.
-func checkPackage(p *packages.Package, files []*dst.File, names []string, r newRestorer, e *enumerator, skip map[string]bool) ([]string, error) {
+func checkPackage(p *packages.Package, files []*dst.File, names []string, r newRestorer, e *enumerator, skip map[string]bool) ([]string, map[int][]byte, error) {
 	// Provisional ids; AnnotatePackages renumbers the comments once every
 	// package is done.
 	for i, l := range e.labels {
@@ -479,14 +495,22 @@ func checkPackage(p *packages.Package, files []*dst.File, names []string, r newR
 	fset := token.NewFileSet()
 	var afs []*ast.File
 	fileOf := map[string]*ast.File{}
+	srcs := map[int][]byte{}
 	for i, f := range files {
-		src, err := render(r, f)
-		if err != nil {
-			return nil, fmt.Errorf("annotate %s: %w", names[i], err)
+		var src []byte
+		var err error
+		if fileHasLabels(e, f) {
+			src, err = render(r, f)
+			if err != nil {
+				return nil, nil, fmt.Errorf("annotate %s: %w", names[i], err)
+			}
+			srcs[i] = src
+		} else if src, err = os.ReadFile(names[i]); err != nil {
+			return nil, nil, fmt.Errorf("annotate: %w", err)
 		}
-		af, err := parser.ParseFile(fset, names[i], src, parser.ParseComments|parser.SkipObjectResolution)
+		af, err := parser.ParseFile(fset, names[i], src, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, fmt.Errorf("annotate %s: printed file does not parse: %w", names[i], err)
+			return nil, nil, fmt.Errorf("annotate %s: printed file does not parse: %w", names[i], err)
 		}
 		afs = append(afs, af)
 		fileOf[names[i]] = af
@@ -529,14 +553,14 @@ func checkPackage(p *packages.Package, files []*dst.File, names []string, r newR
 			}
 		}
 		if skip[key] {
-			return nil, fmt.Errorf("annotate %s: annotated code does not type-check: %s", p.PkgPath, te.Msg)
+			return nil, nil, fmt.Errorf("annotate %s: annotated code does not type-check: %s", p.PkgPath, te.Msg)
 		}
 		if !seen[key] {
 			seen[key] = true
 			bad = append(bad, key)
 		}
 	}
-	return bad, nil
+	return bad, srcs, nil
 }
 
 func goVersion(p *packages.Package) string {
