@@ -65,6 +65,13 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		f        *Failure
 	)
 	for {
+		if steps < check && !m.noFast {
+			// Run what needs no calls in fast, then the instruction it
+			// stopped at here.
+			rg := regs{pc: pc, sp: sp, fp: fp, steps: steps, check: check, fr: fr}
+			m.fast(&rg)
+			pc, sp, fp, steps, fr = rg.pc, rg.sp, rg.fp, rg.steps, rg.fr
+		}
 		if steps >= check {
 			if steps >= m.maxSteps {
 				m.steps = steps

@@ -85,3 +85,15 @@ func TestTransientDesignatorsKeepTheBudget(t *testing.T) {
 		}
 	}
 }
+
+// The VM's own opcode must not collide with a compile opcode, and must
+// follow the last one closely: a sparse opcode range turns the dispatch
+// switch into a binary search instead of a jump table.
+func TestDispatchOpcodesAreDense(t *testing.T) {
+	if s := opMakeDesigPerform.String(); s != "OP?" {
+		t.Errorf("opMakeDesigPerform is the compile opcode %s", s)
+	}
+	if s := (opMakeDesigPerform - 1).String(); s == "OP?" {
+		t.Errorf("opMakeDesigPerform (%d) does not follow the last compile opcode", opMakeDesigPerform)
+	}
+}

@@ -114,12 +114,16 @@ type Machine struct {
 	// so that a nested Call performing at the same site never overwrites
 	// a designator its caller is still performing.
 	scratch [][]*value.Designator
+
+	noFast bool // tests: run every instruction through loop's switch
 }
 
 // opMakeDesigPerform is MAKEDESIG for a designator that only a perform
 // consumes (see TransientHost): it fills a reused designator. The VM
-// rewrites such MAKEDESIGs in its own copy of the code.
-const opMakeDesigPerform compile.Op = 255
+// rewrites such MAKEDESIGs in its own copy of the code. It follows the
+// last compile opcode: opcodes must stay dense for the dispatch switch to
+// compile to a jump table (TestDispatchOpcodesAreDense).
+const opMakeDesigPerform = compile.UNHANDLE + 1
 
 type instr struct {
 	op   compile.Op

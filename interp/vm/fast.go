@@ -1,0 +1,397 @@
+package vm
+
+import (
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// regs are the dispatch loop's registers, handed to and back from fast.
+type regs struct {
+	pc, sp, fp   int
+	steps, check int64
+	fr           *frame
+}
+
+// fast runs instructions for loop as long as each one is simple enough to
+// need no function call: local and global variables, constants, jumps,
+// integer arithmetic and comparisons, car/cdr, eq on immediates and names,
+// and calls of and returns to plan functions that need no growing. It stops
+// before the first instruction it does not run (a builtin call, an
+// allocation, anything that may fail, the step-budget poll, growth of the
+// stack or the frames, the return that ends the exec), leaving it to
+// loop's general switch. Each instruction it runs has exactly loop's
+// effect, coverage counters and step count included.
+//
+// Being free of calls lets the compiler keep the registers in machine
+// registers instead of spilling them around the whole loop on every
+// instruction. m.frames is read and written back here; the stack is not
+// resized.
+func (m *Machine) fast(r *regs) {
+	var (
+		code   = m.code
+		icnt   = m.counters[:len(code)] // instruction counters
+		bcnt   = m.counters[m.nInstr:]  // branch counters
+		stack  = m.stack
+		frames = m.frames
+		fr     = r.fr
+		pc     = r.pc
+		sp     = r.sp
+		fp     = r.fp
+		left   = r.check - r.steps // instructions until the poll
+	)
+	for left > 0 && uint(pc) < uint(len(code)) {
+		in := code[pc]
+		switch in.op {
+		case compile.NOP:
+		case compile.NIL:
+			stack[sp] = value.Nil
+			sp++
+		case compile.T:
+			stack[sp] = value.T
+			sp++
+		case compile.CONST:
+			stack[sp] = m.prog.Consts[in.a]
+			sp++
+		case compile.INT:
+			stack[sp] = value.Int(int64(in.a))
+			sp++
+		case compile.POP:
+			sp--
+		case compile.DUP:
+			stack[sp] = stack[sp-1]
+			sp++
+		case compile.DROP:
+			sp -= int(in.a)
+		case compile.LOAD:
+			stack[sp] = stack[fp+int(in.a)]
+			sp++
+		case compile.STORE:
+			stack[fp+int(in.a)] = stack[sp-1]
+		case compile.SET:
+			sp--
+			stack[fp+int(in.a)] = stack[sp]
+		case compile.LOADV:
+			stack[sp] = fr.cl.vals[in.a]
+			sp++
+		case compile.GETVALUE:
+			if !m.gset[in.a] {
+				goto out // unbound-variable
+			}
+			stack[sp] = m.globals[in.a]
+			sp++
+		case compile.SETVALUE:
+			m.globals[in.a] = stack[sp-1]
+			m.gset[in.a] = true
+
+		case compile.JMP:
+			count(icnt, pc)
+			left--
+			pc = int(in.a)
+			continue
+		case compile.JMPIF, compile.JMPIFNOT:
+			sp--
+			bc := 2 * int(in.b)
+			next := pc + 1
+			if stack[sp].Truthy() {
+				count(bcnt, bc)
+				if in.op == compile.JMPIF {
+					next = int(in.a)
+				}
+			} else {
+				count(bcnt, bc+1)
+				if in.op == compile.JMPIFNOT {
+					next = int(in.a)
+				}
+			}
+			count(icnt, pc)
+			left--
+			pc = next
+			continue
+		case compile.JMPIFK:
+			bc := 2 * int(in.b)
+			next := pc + 1
+			if stack[sp-1].Truthy() {
+				count(bcnt, bc)
+				next = int(in.a)
+			} else {
+				count(bcnt, bc+1)
+				sp--
+			}
+			count(icnt, pc)
+			left--
+			pc = next
+			continue
+		case compile.JMPIFNOTK:
+			bc := 2 * int(in.b)
+			next := pc + 1
+			if stack[sp-1].Truthy() {
+				count(bcnt, bc)
+				sp--
+			} else {
+				count(bcnt, bc+1)
+				next = int(in.a)
+			}
+			count(icnt, pc)
+			left--
+			pc = next
+			continue
+		case compile.JMPNIL:
+			sp--
+			next := pc + 1
+			if !stack[sp].Truthy() {
+				next = int(in.a)
+			}
+			count(icnt, pc)
+			left--
+			pc = next
+			continue
+		case compile.SKIPJMP:
+			x := stack[sp-1]
+			sp -= int(in.b)
+			stack[sp-1] = x
+			count(icnt, pc)
+			left--
+			pc = int(in.a)
+			continue
+		case compile.DOLOOP:
+			c, l := stack[fp+int(in.b)], stack[fp+int(in.b)+1]
+			if c.Kind() != value.KInt {
+				goto out // type-error
+			}
+			next := pc + 1
+			if c.Int() < l.Int() {
+				next = int(in.a)
+			}
+			count(icnt, pc)
+			left--
+			pc = next
+			continue
+		case compile.INCLOCAL:
+			v := &stack[fp+int(in.a)]
+			if v.Kind() != value.KInt {
+				goto out
+			}
+			*v = value.Int(v.Int() + 1)
+		case compile.CHECKINT:
+			if stack[sp-1].Kind() != value.KInt {
+				goto out
+			}
+
+		case compile.CALL:
+			callee := m.prog.Funcs[in.a]
+			if len(frames) >= cap(frames) || len(frames) >= m.cfg.MaxDepth {
+				goto out // frames must grow, or stack-overflow
+			}
+			nfp := sp - int(in.b)
+			if nfp+callee.NumLocals+callee.MaxStack+1 > len(stack) {
+				goto out // the stack must grow
+			}
+			frames = frames[:len(frames)+1]
+			fr = &frames[len(frames)-1]
+			*fr = frame{fp: nfp, ret: nfp, retpc: pc + 1}
+			fp = nfp
+			sp = nfp + callee.NumLocals
+			count(icnt, pc)
+			left--
+			pc = callee.Entry
+			continue
+		case compile.RET:
+			retpc := fr.retpc
+			if retpc < 0 || len(frames) < 2 {
+				goto out // the exec ends
+			}
+			x := stack[sp-1]
+			stack[fr.ret] = x
+			sp = fr.ret + 1
+			frames[len(frames)-1] = frame{} // drop the closure reference
+			frames = frames[:len(frames)-1]
+			fr = &frames[len(frames)-1]
+			fp = fr.fp
+			count(icnt, pc)
+			left--
+			pc = retpc
+			continue
+
+		case compile.ADD, compile.SUB, compile.MUL:
+			x, y := &stack[sp-2], &stack[sp-1]
+			if x.Kind() != value.KInt || y.Kind() != value.KInt {
+				goto out
+			}
+			switch in.op {
+			case compile.ADD:
+				*x = value.Int(x.Int() + y.Int())
+			case compile.SUB:
+				*x = value.Int(x.Int() - y.Int())
+			default:
+				*x = value.Int(x.Int() * y.Int())
+			}
+			sp--
+		case compile.LT, compile.LE, compile.GT, compile.GE, compile.NUMEQ:
+			x, y := &stack[sp-2], &stack[sp-1]
+			if x.Kind() != value.KInt || y.Kind() != value.KInt {
+				goto out
+			}
+			a, b := x.Int(), y.Int()
+			var r bool
+			switch in.op {
+			case compile.LT:
+				r = a < b
+			case compile.LE:
+				r = a <= b
+			case compile.GT:
+				r = a > b
+			case compile.GE:
+				r = a >= b
+			default:
+				r = a == b
+			}
+			*x = value.Bool(r)
+			sp--
+		case compile.ADDI, compile.SUBI:
+			x := &stack[sp-1]
+			if x.Kind() != value.KInt {
+				goto out
+			}
+			k := int64(in.a)
+			if in.op == compile.SUBI {
+				k = -k
+			}
+			*x = value.Int(x.Int() + k)
+		case compile.LTI, compile.LEI, compile.GTI, compile.GEI, compile.NUMEQI:
+			x := &stack[sp-1]
+			if x.Kind() != value.KInt {
+				goto out
+			}
+			a, b := x.Int(), int64(in.a)
+			var r bool
+			switch in.op {
+			case compile.LTI:
+				r = a < b
+			case compile.LEI:
+				r = a <= b
+			case compile.GTI:
+				r = a > b
+			case compile.GEI:
+				r = a >= b
+			default:
+				r = a == b
+			}
+			*x = value.Bool(r)
+		case compile.ADD1, compile.SUB1:
+			x := &stack[sp-1]
+			if x.Kind() != value.KInt {
+				goto out
+			}
+			if in.op == compile.SUB1 {
+				*x = value.Int(x.Int() - 1)
+			} else {
+				*x = value.Int(x.Int() + 1)
+			}
+		case compile.NOT:
+			stack[sp-1] = value.Bool(!stack[sp-1].Truthy())
+		case compile.CAR, compile.CDR:
+			x := &stack[sp-1]
+			switch x.Kind() {
+			case value.KCons:
+				c := x.Cons()
+				if in.op == compile.CAR {
+					*x = c.Car
+				} else {
+					*x = c.Cdr
+				}
+			case value.KNil:
+			default:
+				goto out // type-error
+			}
+		case compile.EQ:
+			// value.Eq for the kinds decidable without a call: names are
+			// compared byte by byte (== on strings calls the runtime).
+			a, b := &stack[sp-2], &stack[sp-1]
+			ka := a.Kind()
+			eq := false
+			if ka == b.Kind() {
+				switch ka {
+				case value.KNil, value.KT:
+					eq = true
+				case value.KInt:
+					eq = a.Int() == b.Int()
+				case value.KCons:
+					eq = a.Cons() == b.Cons()
+				case value.KDesignator:
+					eq = a.Designator() == b.Designator()
+				case value.KSymbol, value.KKeyword:
+					x, y := a.Str(), b.Str()
+					if len(x) == len(y) {
+						eq = true
+						for i := 0; i < len(x); i++ {
+							if x[i] != y[i] {
+								eq = false
+								break
+							}
+						}
+					}
+				default:
+					goto out
+				}
+			}
+			*a = value.Bool(eq)
+			sp--
+		case compile.MEMBEQ:
+			// Case keys: eql against symbols, integers, names.
+			x := stack[sp-1]
+			kx := x.Kind()
+			found := false
+			for l := m.prog.Consts[in.a]; l.Kind() == value.KCons && !found; l = l.Cons().Cdr {
+				c := l.Cons().Car
+				if c.Kind() != kx {
+					continue
+				}
+				switch kx {
+				case value.KNil, value.KT:
+					found = true
+				case value.KInt:
+					found = c.Int() == x.Int()
+				case value.KSymbol, value.KKeyword, value.KString:
+					a, b := c.Str(), x.Str()
+					if len(a) == len(b) {
+						found = true
+						for i := 0; i < len(a); i++ {
+							if a[i] != b[i] {
+								found = false
+								break
+							}
+						}
+					}
+				default:
+					goto out
+				}
+			}
+			stack[sp-1] = value.Bool(found)
+		case compile.HANDLER:
+			h := m.handlers
+			if len(h) == cap(h) {
+				goto out // must grow
+			}
+			h = h[:len(h)+1]
+			h[len(h)-1] = handlerRec{frames: len(frames), sp: sp, site: in.a}
+			m.handlers = h
+		case compile.UNHANDLE:
+			m.handlers = m.handlers[:len(m.handlers)-1]
+		default:
+			goto out
+		}
+		count(icnt, pc)
+		left--
+		pc++
+	}
+out:
+	m.frames = frames
+	r.pc, r.sp, r.fp, r.steps, r.fr = pc, sp, fp, r.check-left, fr
+}
+
+// count increments counter i, saturating at 255.
+func count(cnt []uint8, i int) {
+	if c := cnt[i]; c != 255 {
+		cnt[i] = c + 1
+	}
+}

@@ -1,0 +1,83 @@
+package vm
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+)
+
+// fastPrograms exercise every instruction fast runs, on its fast and its
+// bail-out paths (wrong kinds, failures, budgets, growth of the stack,
+// frames and handler records).
+var fastPrograms = []string{
+	`(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
+(def-plan main () (fib 15))`,
+	`(def-plan main () (let ((s 0)) (dotimes (i 3000) (setq s (+ s (* i 2)))) s))`,
+	`(defun f (n acc) (if (<= n 0) acc (f (- n 1) (+ acc n))))
+(def-plan main () (list (f 100 0) (f 3000 0)))`,
+	`(defparameter *g* 10)
+(defparameter *h* '(a b c))
+(defun k (x) (case x (a 1) (b 2) ((c d) 3) (1 'one) (:k 'kw) (otherwise 'other)))
+(def-plan main ()
+  (let ((r nil) (i 0))
+    (dolist (x (list 'a 'b 'c 'd 1 2 2.5 "s" :k nil t 'zz (list 1)))
+      (push (k x) r))
+    (dotimes (j 5) (setq *g* (+ *g* j)) (incf i))
+    (while (< i 20) (setq i (+ i 3)))
+    (list r *g* i (eq 'a 'a) (eq 'a 'b) (eq "x" "x") (eq 1 1) (eq 1.0 1.0) (eq nil nil) (eq :k :k)
+          (eq *h* *h*) (eq (list 1) (list 1)) (eql 2.0 2.0) (not nil) (not 3)
+          (car *h*) (cdr *h*) (car nil) (cdr nil)
+          (1+ 4) (1- 4) (+ 1 2) (- 1 2) (* 3 4) (mod -7 3) (< 1 2) (<= 2 2) (> 1 2) (>= 3 2) (= 2 2)
+          (+ 1.5 2) (< 1.5 2) (+ i 1) (- i 1) (> i 100) (and i *g*) (or nil i) (and nil i) (or i nil))))`,
+	`(defun thrower (x) (fail 'navigation-failure "no ~a" x))
+(def-plan main ()
+  (let ((n 0) (log nil))
+    (dotimes (i 40)
+      (with-failure-handling ((navigation-failure (e) (push (desig-prop e 'message) log) (incf n)))
+        (with-failure-handling ((grasping-failure (e) nil))
+          (when (oddp i) (thrower i))
+          (incf n))))
+    (list n (length log))))`,
+	`(def-plan main () (car 1))`,
+	`(def-plan main () (+ 'a 1))`,
+	`(def-plan main () (< 1 'b))`,
+	`(def-plan main () (let ((x 'q)) (1+ x)))`,
+	`(defparameter *late* *early*) (defparameter *early* 1) (def-plan main () *late*)`,
+	`(def-plan main () (dotimes (i 'x) i))`,
+	`(defun deep (n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))
+(def-plan main () (deep 100000))`,
+	`(defun spin (n) (while t (setq n (+ n 1))))
+(def-plan main () (spin 0))`,
+	`(defun mk (n) (lambda (x) (+ x n)))
+(def-plan main () (let ((f (mk 3)) (s 0)) (dotimes (i 10) (setq s (funcall f s))) s))`,
+}
+
+// TestFastMatchesLoop runs programs with and without fast: results,
+// failures, step counts and coverage counters must be identical.
+func TestFastMatchesLoop(t *testing.T) {
+	for i, src := range fastPrograms {
+		for _, cfg := range []Config{{MaxSteps: 300_000}, {MaxSteps: 1000}, {MaxSteps: 1_000_000, MaxDepth: 500}, {MaxSteps: 37}, {MaxAlloc: 30, MaxSteps: 50_000}} {
+			var res [2]string
+			var counters [2][]uint8
+			for k, noFast := range []bool{true, false} {
+				p := compileSrc(t, src)
+				m, err := New(p, cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m.noFast = noFast
+				r := m.Run(context.Background(), p.Plan("main"), nil)
+				f := ""
+				if r.Failure != nil {
+					f = fmt.Sprintf("%s %s %s:%s", r.Failure.Kind, r.Failure.Message, r.Failure.File, r.Failure.Pos)
+				}
+				res[k] = fmt.Sprintf("%s %s steps=%d %s frames=%d handlers=%d", r.Outcome, r.Value, r.Steps, f, len(m.frames), len(m.handlers))
+				counters[k] = append([]uint8(nil), m.Counters()...)
+			}
+			if res[0] != res[1] || !bytes.Equal(counters[0], counters[1]) {
+				t.Errorf("program %d, %+v:\nloop %s\nfast %s\ncounters equal: %v", i, cfg, res[0], res[1], bytes.Equal(counters[0], counters[1]))
+			}
+		}
+	}
+}
