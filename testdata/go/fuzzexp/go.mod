@@ -1,0 +1,3 @@
+module example.com/fuzzexp
+
+go 1.22
