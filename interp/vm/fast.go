@@ -367,6 +367,22 @@ func (m *Machine) fast(r *regs) {
 				}
 			}
 			stack[sp-1] = value.Bool(found)
+		case compile.CALLB:
+			if int(in.a) >= len(m.fastB) {
+				goto out
+			}
+			fb := m.fastB[in.a]
+			if fb == fbNone {
+				goto out
+			}
+			n := int(in.b)
+			v, ok := fastBuiltin(fb, stack[sp-n:sp])
+			if !ok {
+				goto out
+			}
+			sp -= n
+			stack[sp] = v
+			sp++
 		case compile.HANDLER:
 			h := m.handlers
 			if len(h) == cap(h) {
@@ -394,4 +410,206 @@ func count(cnt []uint8, i int) {
 	if c := cnt[i]; c != 255 {
 		cnt[i] = c + 1
 	}
+}
+
+// Core builtins that fast runs itself, when their arguments need no
+// failure: see Machine.fastB.
+const (
+	fbNone uint8 = iota
+	fbDesigProp
+	fbNumNE
+	fbAbs
+	fbLength
+	fbCar    // car, first
+	fbCdr    // cdr, rest
+	fbSecond // second
+	fbThird  // third
+	fbNth
+	fbMember
+	fbAssoc
+)
+
+// fbSkip is how many conses the list accessors skip first.
+var fbSkip = [...]int{fbCar: 0, fbCdr: 0, fbSecond: 1, fbThird: 2}
+
+var fastBuiltins = map[string]uint8{
+	"desig-prop": fbDesigProp, "/=": fbNumNE, "abs": fbAbs, "length": fbLength,
+	"car": fbCar, "first": fbCar, "cdr": fbCdr, "rest": fbCdr, "second": fbSecond, "third": fbThird,
+	"nth": fbNth, "member": fbMember, "assoc": fbAssoc,
+}
+
+// fastBuiltinTable maps core builtin ids to what fast does for them.
+func fastBuiltinTable() []uint8 {
+	t := make([]uint8, len(compile.CoreBuiltins()))
+	for name, fb := range fastBuiltins {
+		if id, ok := compile.CoreBuiltin(name); ok {
+			t[id] = fb
+		}
+	}
+	return t
+}
+
+// fastBuiltin runs the core builtin fb on args when it cannot fail; ok is
+// false when loop must run it.
+//
+//go:noinline
+func fastBuiltin(fb uint8, args []value.Value) (v value.Value, ok bool) {
+	a0 := args[0]
+	switch fb {
+	case fbDesigProp:
+		// desig-prop: a property of a designator, nil if absent.
+		d, key := a0.Designator(), args[len(args)-1]
+		if d == nil || key.Kind() != value.KSymbol && key.Kind() != value.KKeyword {
+			return value.Nil, false // type-error
+		}
+		k := key.Str()
+		for i := range d.Props {
+			pk := d.Props[i].Key
+			if len(pk) != len(k) {
+				continue
+			}
+			same := true
+			for j := 0; j < len(k); j++ {
+				if pk[j] != k[j] {
+					same = false
+					break
+				}
+			}
+			if same {
+				v = d.Props[i].Val
+				break
+			}
+		}
+	case fbNumNE:
+		// /= on integers: t when no two are equal.
+		for i := range args {
+			if args[i].Kind() != value.KInt {
+				return value.Nil, false
+			}
+		}
+		v = value.T
+		for i := 0; i < len(args) && v.Truthy(); i++ {
+			for j := i + 1; j < len(args); j++ {
+				if args[i].Int() == args[j].Int() {
+					v = value.Nil
+					break
+				}
+			}
+		}
+	case fbAbs:
+		if a0.Kind() != value.KInt {
+			return value.Nil, false
+		}
+		v = a0
+		if a0.Int() < 0 {
+			v = value.Int(-a0.Int())
+		}
+	case fbLength:
+		if a0.Kind() == value.KString {
+			v = value.Int(int64(len(a0.Str())))
+			break
+		}
+		k := 0
+		l := a0
+		for l.Kind() == value.KCons {
+			k++
+			l = l.Cons().Cdr
+		}
+		if l.Kind() != value.KNil {
+			return value.Nil, false // type-error
+		}
+		v = value.Int(int64(k))
+	case fbCar, fbCdr, fbSecond, fbThird:
+		// car/first/rest/cdr/second/third: skip conses, then car or
+		// cdr.
+		l := a0
+		for i := fbSkip[fb]; i > 0 && l.Kind() == value.KCons; i-- {
+			l = l.Cons().Cdr
+		}
+		switch l.Kind() {
+		case value.KCons:
+			if fb == fbCdr {
+				v = l.Cons().Cdr
+			} else {
+				v = l.Cons().Car
+			}
+		case value.KNil:
+		default:
+			return value.Nil, false // type-error
+		}
+	case fbNth:
+		if a0.Kind() != value.KInt || a0.Int() < 0 {
+			return value.Nil, false
+		}
+		l := args[len(args)-1]
+		for i := a0.Int(); i > 0 && l.Kind() == value.KCons; i-- {
+			l = l.Cons().Cdr
+		}
+		switch l.Kind() {
+		case value.KCons:
+			v = l.Cons().Car
+		case value.KNil:
+		default:
+			return value.Nil, false
+		}
+	case fbMember, fbAssoc:
+		// member returns the tail whose car is eql to a0, assoc
+		// the first pair whose car is.
+		kx := a0.Kind()
+		l := args[len(args)-1]
+		for l.Kind() == value.KCons {
+			c := l.Cons()
+			y := c.Car
+			if fb == fbAssoc {
+				if y.Kind() != value.KCons {
+					l = c.Cdr
+					continue
+				}
+				y = y.Cons().Car
+			}
+			eq := false
+			if y.Kind() == kx {
+				switch kx {
+				case value.KNil, value.KT:
+					eq = true
+				case value.KInt:
+					eq = y.Int() == a0.Int()
+				case value.KFloat:
+					eq = y.Float() == a0.Float()
+				case value.KCons:
+					eq = y.Cons() == a0.Cons()
+				case value.KDesignator:
+					eq = y.Designator() == a0.Designator()
+				case value.KSymbol, value.KKeyword, value.KString:
+					p, q := y.Str(), a0.Str()
+					if len(p) == len(q) {
+						eq = true
+						for i := 0; i < len(p); i++ {
+							if p[i] != q[i] {
+								eq = false
+								break
+							}
+						}
+					}
+				default:
+					return value.Nil, false
+				}
+			}
+			if eq {
+				if fb == fbAssoc {
+					v = c.Car
+				} else {
+					v = l
+				}
+				break
+			}
+			l = c.Cdr
+		}
+		if v.Kind() == value.KNil && l.Kind() != value.KNil && l.Kind() != value.KCons {
+			return value.Nil, false // type-error: not a proper list
+		}
+	default:
+		return value.Nil, false
+	}
+	return v, true
 }

@@ -39,6 +39,36 @@ var fastPrograms = []string{
           (when (oddp i) (thrower i))
           (incf n))))
     (list n (length log))))`,
+	`(defparameter *al* '((a 1) (b 2) (1 one) (2.5 f) ("s" str) (:k kw) nil (c 3)))
+(defparameter *l* (list 'a 1 2.5 "s" :k nil t (list 1) 'b))
+(defun probe (d) (list (desig-prop d 'x) (desig-prop d :y) (desig-prop d 'zz) (desig-prop d 'z)))
+(def-plan main ()
+  (let ((d (an action (type go) (x 1) (y (a location (name n))) (x 2))) (r nil))
+    (dotimes (i 3)
+      (push (list (probe d) (/= 1 2 3) (/= 1 2 1) (/= 5) (/= 1 2.0) (abs -3) (abs 3) (abs -2.5)
+                  (length *l*) (length nil) (length "abc") (car *l*) (first nil) (cdr nil) (rest *l*)
+                  (second *l*) (third *l*) (second '(1)) (nth 0 *l*) (nth 4 *l*) (nth 20 *l*)
+                  (member 'b *l*) (member 2.5 *l*) (member "s" *l*) (member :k *l*) (member nil *l*)
+                  (member t *l*) (member 'zz *l*) (member 1 nil)
+                  (assoc 'b *al*) (assoc 1 *al*) (assoc 2.5 *al*) (assoc "s" *al*) (assoc :k *al*) (assoc 'q *al*))
+            r))
+    r))`,
+	`(def-plan main () (desig-prop 1 'x))`,
+	`(def-plan main () (desig-prop (an action (type go)) 1))`,
+	`(def-plan main () (/= 1 1 'x))`,
+	`(def-plan main () (/= 1 2 'x))`,
+	`(def-plan main () (/= 'x))`,
+	`(def-plan main () (abs 'x))`,
+	`(def-plan main () (length (cons 1 2)))`,
+	`(def-plan main () (length 5))`,
+	`(def-plan main () (second (cons 1 2)))`,
+	`(def-plan main () (third 7))`,
+	`(def-plan main () (nth -1 '(1)))`,
+	`(def-plan main () (nth 2 (cons 1 2)))`,
+	`(def-plan main () (member 3 (cons 1 2)))`,
+	`(def-plan main () (member 1 (cons 1 2)))`,
+	`(def-plan main () (assoc 'a (cons '(b 1) 3)))`,
+	`(defun f () 1) (def-plan main () (member (function f) (list (function f))))`,
 	`(def-plan main () (car 1))`,
 	`(def-plan main () (+ 'a 1))`,
 	`(def-plan main () (< 1 'b))`,

@@ -115,7 +115,8 @@ type Machine struct {
 	// a designator its caller is still performing.
 	scratch [][]*value.Designator
 
-	noFast bool // tests: run every instruction through loop's switch
+	noFast bool    // tests: run every instruction through loop's switch
+	fastB  []uint8 // by core builtin id: how fast runs it (fbNone: it does not)
 }
 
 // opMakeDesigPerform is MAKEDESIG for a designator that only a perform
@@ -189,6 +190,7 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 		m.extBy[b.Name] = b
 	}
 	m.core = coreTable()
+	m.fastB = fastBuiltinTable()
 	id, _ := compile.CoreBuiltin("perform")
 	m.performID = int32(id)
 	m.ext = make([]*Builtin, len(p.Externals))
