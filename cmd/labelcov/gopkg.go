@@ -341,20 +341,20 @@ func writeGoText(w io.Writer, rep *goCoverReport) error {
 		what = fmt.Sprintf("fuzz target %s over %d seed and %d cached corpus entries", rep.Fuzz, rep.Corpus.Seeds, rep.Corpus.Cached)
 	}
 	fmt.Fprintf(bw, "%s: %s\n\n", strings.Join(rep.Packages, " "), what)
-	fmt.Fprintf(bw, "%-9s %-14s %8s %6s %8s %8s %11s\n", "criterion", "operator", "covered", "total", "percent", "trivial", "infeasible")
+	fmt.Fprintf(bw, "%-9s %-16s %8s %6s %8s %8s %11s\n", "criterion", "operator", "covered", "total", "percent", "trivial", "infeasible")
 	for _, k := range rep.Selected {
 		kr := rep.Criteria[k]
-		fmt.Fprintf(bw, "%-9s %-14s %8d %6d %7.1f%% %8d %11d\n", k, "", kr.Covered, kr.Total, kr.Percent, kr.Trivial, kr.Infeasible)
+		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d\n", k, "", kr.Covered, kr.Total, kr.Percent, kr.Trivial, kr.Infeasible)
 		if k == labels.MCC && len(kr.OperatorOrder) > 8 {
 			continue // one line per outcome of every decision size is noise
 		}
 		for _, op := range kr.OperatorOrder {
 			c := kr.Operators[op]
-			fmt.Fprintf(bw, "%-9s %-14s %8d %6d %7.1f%%\n", "", op, c.Covered, c.Total, c.Percent)
+			fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%%\n", "", op, c.Covered, c.Total, c.Percent)
 		}
 	}
 	if len(rep.Selected) > 1 {
-		fmt.Fprintf(bw, "%-9s %-14s %8d %6d %7.1f%% %8d %11d\n", "all", "", rep.All.Covered, rep.All.Total, rep.All.Percent, rep.All.Trivial, rep.All.Infeasible)
+		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d\n", "all", "", rep.All.Covered, rep.All.Total, rep.All.Percent, rep.All.Trivial, rep.All.Infeasible)
 	}
 	fmt.Fprintf(bw, "\nstatements    %d/%d (%.1f%%)\n", rep.Coverage.Statements.Covered, rep.Coverage.Statements.Total, rep.Coverage.Statements.Percent)
 	fmt.Fprintf(bw, "blocks        %d/%d (%.1f%%)\n", rep.Coverage.Blocks.Covered, rep.Coverage.Blocks.Total, rep.Coverage.Blocks.Percent)

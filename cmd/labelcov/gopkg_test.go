@@ -102,3 +102,56 @@ func TestGoCoverJSON(t *testing.T) {
 	}
 	t.Logf("cc %d/%d, ror %d/%d, %d uncovered", cc.Covered, cc.Total, rep.Criteria["wm-ror"].Covered, rep.Criteria["wm-ror"].Total, len(rep.Uncovered))
 }
+
+// TestGoCoverFuzzCorpus measures what a fuzz target's corpus covers: a
+// seed file in testdata/fuzz plus the f.Add seed.
+func TestGoCoverFuzzCorpus(t *testing.T) {
+	needGo(t)
+	src, err := filepath.Abs("../../testdata/go/fuzzexp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cp := exec.Command("cp", "-r", src+"/.", dir)
+	if out, err := cp.CombinedOutput(); err != nil {
+		t.Skipf("cp: %v %s", err, out)
+	}
+	seeds := filepath.Join(dir, "testdata", "fuzz", "FuzzAlarm")
+	if err := os.MkdirAll(seeds, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hot := "go test fuzz v1\nint32(510)\nint32(50)\nint32(10)\n"
+	if err := os.WriteFile(filepath.Join(seeds, "hot"), []byte(hot), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runGoCmd(t, "cover", ".", "-C", dir, "--criteria", "mcc", "--fuzz", "FuzzAlarm", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Corpus   struct{ Seeds int }
+		Criteria map[string]struct{ Covered, Total int }
+		Labels   []struct {
+			Operator string
+			Pos      string
+			Covered  bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.Corpus.Seeds != 1 {
+		t.Errorf("seeds = %d, want 1", rep.Corpus.Seeds)
+	}
+	covered := map[string]bool{}
+	for _, l := range rep.Labels {
+		if strings.Contains(l.Pos, "alarm.go:30:") && l.Covered {
+			covered[l.Operator] = true
+		}
+	}
+	// f.Add covers no range (FFF), the seed file the hot one (TFF); the
+	// crash needs TTT.
+	if !covered["FFF"] || !covered["TFF"] || covered["TTT"] || len(covered) != 2 {
+		t.Errorf("MCC outcomes of hot || humid || dusty covered: %v", covered)
+	}
+}

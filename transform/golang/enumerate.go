@@ -458,8 +458,7 @@ func (e *enumerator) abs(x dst.Expr, lz []lazy, point dst.Stmt) {
 		op  string
 		rel token.Token
 	}{{"x -> abs(x)", token.LSS}, {"x -> -abs(x)", token.GTR}, {"x -> 0", token.EQL}} {
-		op := strings.ReplaceAll(c.op, "x", id.Name)
-		e.add(labels.WMABS, op, point, id, bin(of(id), c.rel, lit(token.INT, "0")), lz, []dst.Expr{id})
+		e.add(labels.WMABS, c.op, point, id, bin(of(id), c.rel, lit(token.INT, "0")), lz, []dst.Expr{id})
 	}
 }
 

@@ -139,7 +139,8 @@ func F(a, b int, u uint, s, r string, x, y float64, p, q bool) (bool, string, in
 	want := map[string]string{
 		"wm-ror < -> <=": "a == b|active", "wm-ror < -> >": "a != b|active", "wm-ror < -> >=": "true|trivial",
 		"wm-ror < -> ==": "a <= b|active", "wm-ror < -> !=": "a > b|active",
-		"wm-abs a -> abs(a)": "a < 0|active", "wm-abs a -> -abs(a)": "a > 0|active", "wm-abs a -> 0": "a == 0|active",
+		"wm-abs x -> abs(x)": "a < 0|active ; b < 0|active", "wm-abs x -> -abs(x)": "a > 0|active ; b > 0|active",
+		"wm-abs x -> 0": "a == 0|active ; b == 0|active",
 	}
 	for k, v := range want {
 		if ror[k] != v {
@@ -162,7 +163,7 @@ func F(a, b int, u uint, s, r string, x, y float64, p, q bool) (bool, string, in
 		t.Errorf("integer AOR to / guards the divisor: %q", got)
 	}
 	l12 := byOp(res, 12)
-	if l12["wm-aor * -> +"] != "(u * 2) != (u + 2)|active" || l12["wm-abs u -> 0"] != "" {
+	if l12["wm-aor * -> +"] != "(u * 2) != (u + 2)|active" || l12["wm-abs x -> 0"] != "" {
 		t.Errorf("unsigned: AOR yes, ABS no: %v", l12)
 	}
 	if l := byOp(res, 13); len(l) != 0 {
@@ -365,5 +366,32 @@ func TestMeasureSample(t *testing.T) {
 	}
 	if m.Statements == 0 || m.StatementsCovered != m.Statements {
 		t.Errorf("statements %d/%d, want all", m.StatementsCovered, m.Statements)
+	}
+}
+
+func TestBadInputIsAnError(t *testing.T) {
+	needGo(t)
+	broken := writeModule(t, map[string]string{"m.go": "package m\n\nfunc F() int { return undefined }\n"})
+	for name, c := range map[string]struct {
+		dir      string
+		patterns []string
+		crit     string
+	}{
+		"type error":      {broken, []string{"./..."}, "all"},
+		"no such package": {broken, []string{"./nope"}, "all"},
+		"no directory":    {filepath.Join(broken, "missing"), []string{"."}, "all"},
+	} {
+		_, err := Annotate(context.Background(), c.patterns, Options{Criteria: crit(t, c.crit), Dir: c.dir})
+		if err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := Annotate(context.Background(), []string{"."}, Options{Dir: broken}); err == nil {
+		t.Error("no criteria: no error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Annotate(ctx, []string{"."}, Options{Criteria: crit(t, "cc"), Dir: sampleDir(t)}); err == nil {
+		t.Error("cancelled context: no error")
 	}
 }
