@@ -407,3 +407,28 @@ func TestParseGuide(t *testing.T) {
 		t.Error("bogus accepted")
 	}
 }
+
+// A rerun keeps the machine description (and load) of the first session.
+func TestRunKeepsMachine(t *testing.T) {
+	out := t.TempDir()
+	g := testGrid()
+	g.Runs = 1
+	o := Options{Grid: g, Out: out, Runner: synthRunner(nil)}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	m, err := ReadMeta(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Machine.Load = "first session"
+	if err := writeJSON(filepath.Join(out, "compare.json"), m); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	if m, err = ReadMeta(out); err != nil || m.Machine.Load != "first session" {
+		t.Errorf("machine after rerun: %+v %v", m, err)
+	}
+}

@@ -28,9 +28,9 @@ var palette = []color.NRGBA{
 func colorOf(i int) color.NRGBA { return palette[i%len(palette)] }
 
 // Plots writes, for every benchmark and measuring criterion, the coverage
-// over time as dir/coverage-BENCH-MEASURE.png and .svg, and returns the
-// files written.
-func (r *Report) Plots(dir string) ([]string, error) {
+// over time as dir/coverage-BENCH-MEASURE.EXT for each extension (png,
+// svg), and returns the files written.
+func (r *Report) Plots(dir string, exts ...string) ([]string, error) {
 	var files []string
 	for _, br := range r.Results {
 		for _, m := range br.Measures {
@@ -38,7 +38,7 @@ func (r *Report) Plots(dir string) ([]string, error) {
 			if err != nil {
 				return files, err
 			}
-			for _, ext := range []string{"png", "svg"} {
+			for _, ext := range exts {
 				f := filepath.Join(dir, plotName(br.Bench, m)+"."+ext)
 				if err := p.Save(16*vg.Centimeter, 10*vg.Centimeter, f); err != nil {
 					return files, fmt.Errorf("plot %s: %w", f, err)
@@ -65,19 +65,21 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 	p := plot.New()
 	total := br.Totals[m]
 	p.Title.Text = fmt.Sprintf("%s: %s coverage over time", br.Bench, m)
-	p.X.Label.Text = "campaign time (s)"
+	p.X.Label.Text = "campaign time (s, log scale)"
 	p.Y.Label.Text = fmt.Sprintf("%s covered (%% of %d)", m, total)
-	p.Legend.Top, p.Legend.Left = false, false
 	budget := r.BudgetS
 	for _, rr := range br.Runs {
 		if n := len(rr.Series.ElapsedS); n > 0 {
 			budget = math.Max(budget, rr.Series.ElapsedS[n-1])
 		}
 	}
-	step := math.Max(budget/400, 0.1)
+	// Coverage of fuzzing campaigns moves most in the first seconds: a
+	// logarithmic time axis from xmin shows both ends.
+	xmin := math.Min(0.01, budget/10)
 	var grid []float64
-	for t := 0.0; t <= budget+1e-9; t += step {
-		grid = append(grid, t)
+	const points = 400
+	for i := 0; i <= points; i++ {
+		grid = append(grid, xmin*math.Pow(budget/xmin, float64(i)/points))
 	}
 	pct := func(c int) float64 {
 		if total == 0 {
@@ -105,7 +107,18 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 		}
 		cv := curve{crit: crit, idx: ci}
 		vals := make([]float64, len(runs))
-		for _, t := range grid {
+		// Coverage is sampled every second: the curves start where every
+		// run has its first sample (finds are timed exactly).
+		start := 0.0
+		for _, rr := range runs {
+			if len(rr.Series.ElapsedS) > 0 {
+				start = math.Max(start, rr.Series.ElapsedS[0])
+			}
+		}
+		for _, t := range append([]float64{start}, grid...) {
+			if t < start {
+				continue
+			}
 			for i, rr := range runs {
 				vals[i] = pct(stepAt(rr.Series, m, t))
 			}
@@ -130,7 +143,7 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 				lo = math.Min(lo, pct(c[0]))
 			}
 			for _, f := range rr.Findings {
-				cv.finds = append(cv.finds, f.TimeS)
+				cv.finds = append(cv.finds, math.Max(f.TimeS, xmin))
 			}
 		}
 		curves = append(curves, cv)
@@ -147,12 +160,15 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 	lane := span * 0.05
 	lanes := float64(len(curves))
 	p.Y.Min = lo - (lanes+0.1)*lane
-	p.Y.Max = hi + 0.05*span
-	p.X.Min, p.X.Max = 0, budget
-	// Keep the legend above the tick lanes: they take this share of the
-	// y range, of a data area of about 7.5 cm.
-	frac := (lanes + 0.1) * lane / (p.Y.Max - p.Y.Min)
-	p.Legend.YOffs = vg.Length(frac)*7.5*vg.Centimeter + 2*vg.Millimeter
+	// Room for the legend above the curves: about 0.5 cm per entry of a
+	// data area of about 7.5 cm.
+	top := math.Min(0.07*lanes, 0.5)
+	base := hi + 0.03*span - p.Y.Min
+	p.Y.Max = p.Y.Min + base/(1-top)
+	p.X.Min, p.X.Max = xmin, budget
+	p.X.Scale = plot.LogScale{}
+	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Legend.Top = true
 
 	p.Add(plotter.NewGrid())
 	for j, cv := range curves {

@@ -373,8 +373,10 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 	}
 
 	add(heading{3, "Coverage over time"})
-	add(para{"Median over runs per guiding criterion, band from min to max; the ticks at the bottom mark first finds " +
-		"(one lane per guiding criterion, one tick per run and category)."})
+	add(para{"Median over runs per guiding criterion, band from min to max, time on a logarithmic axis; coverage is sampled every second, so the curves " +
+		"start at the first sample; the ticks at " +
+		"the bottom mark first finds (one lane per guiding criterion, one tick per run and category; finds in the first " +
+		"10 ms are drawn at 10 ms)."})
 	for _, m := range br.Measures {
 		add(image{alt: br.Bench + " " + m + " coverage over time", src: prefix + plotName(br.Bench, m) + "." + ext})
 	}
@@ -517,7 +519,7 @@ func (r *Report) Write(dir string) ([]string, error) {
 		}
 		files = append(files, path)
 	}
-	plots, err := r.Plots(dir)
+	plots, err := r.Plots(dir, "png", "svg")
 	return append(files, plots...), err
 }
 
@@ -529,7 +531,7 @@ func (r *Report) WriteMarkdownAt(path string) ([]string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	plots, err := r.Plots(dir)
+	plots, err := r.Plots(dir, "png")
 	if err != nil {
 		return plots, err
 	}

@@ -169,6 +169,10 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 			return res, fmt.Errorf("%s holds another comparison (%s, shard %s); use another --out or the same flags",
 				o.Out, describe(old.Grid), old.Shard)
 		}
+		// The machine (and its load) is the one the grid started on.
+		if o.Machine == nil {
+			meta.Machine = old.Machine
+		}
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return res, err
 	}
