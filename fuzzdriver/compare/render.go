@@ -244,6 +244,10 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			"the criterion does better than a run of `none` (finds sooner, or covers more), ties counting ½: 0.5 is no effect, " +
 			"1 always better, 0 always worse; magnitude by Vargha and Delaney (negligible, small ≥ 0.56, medium ≥ 0.64, large ≥ 0.71). " +
 			"For time to find, a run that never found the category counts at the budget. **Significant** means p < 0.05.",
+		"**Caveats**: p-values are not corrected for multiple comparisons — among many tests at α = 0.05 about one in " +
+			"twenty shows \"significant\" by chance when nothing differs. Times to find below about a second mostly measure " +
+			"how fast the first few hundred inputs run (annotated plans run slower, see throughput) rather than guidance; " +
+			"compare execs to find there.",
 	}})
 	return out
 }
