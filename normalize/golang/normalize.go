@@ -272,14 +272,27 @@ func (n *normalizer) forStmt(x *dst.ForStmt) {
 }
 
 func (n *normalizer) switchStmt(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
+	impureCase, falls := false, false
 	for _, c := range x.Body.List {
 		cc := c.(*dst.CaseClause)
 		for _, e := range cc.List {
-			if n.impure(e) {
-				n.res.Skipped[x] = "switch case expression with a call or other effect"
+			impureCase = impureCase || n.impure(e)
+		}
+		if k := len(cc.Body); k > 0 {
+			if b, ok := cc.Body[k-1].(*dst.BranchStmt); ok && b.Tok == token.FALLTHROUGH {
+				falls = true
 			}
 		}
+	}
+	if impureCase && !falls && (x.Tag == nil || n.t.Const(x.Tag) == nil) {
+		return n.switchToIfs(x)
+	}
+	for _, c := range x.Body.List {
+		cc := c.(*dst.CaseClause)
 		cc.Body = n.stmts(cc.Body)
+	}
+	if impureCase {
+		n.res.Skipped[x] = "switch with fallthrough and a case expression with a call or other effect"
 	}
 	var pre []dst.Stmt
 	if x.Tag != nil {
@@ -299,6 +312,91 @@ func (n *normalizer) switchStmt(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
 	list = append(list, pre...)
 	x.Decs.Before = dst.NewLine
 	list = append(list, x)
+	return nil, &dst.BlockStmt{List: list}
+}
+
+// switchToIfs rewrites an expression switch whose case expressions have
+// effects, so that each case's hoisted code runs only when the case is
+// reached, in order:
+//
+//	switch init; tag { case a, f(): S1; case g(): S2; default: S3 }
+//
+// becomes
+//
+//	{ init; switch { default: lcT := tag; if lcT == a || … { S1 } else { …; if … { S2 } else { S3 } } } }
+//
+// The one-clause switch keeps what break (and a label on the switch)
+// mean in the clause bodies. Switches with fallthrough are left alone.
+func (n *normalizer) switchToIfs(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
+	var head []dst.Stmt
+	var tag dst.Expr
+	if x.Tag != nil {
+		t := n.expr(x.Tag, &head, false)
+		typ := n.t.TypeOf(x.Tag)
+		if typ != nil {
+			typ = types.Default(typ)
+		}
+		name := n.newTemp()
+		head = append(head, n.define(name, t, x.Tag, typ))
+		tag = n.use(name, x.Tag, typ)
+	}
+	var deflt []dst.Stmt
+	type clause struct {
+		cc   *dst.CaseClause
+		cond dst.Expr
+	}
+	var clauses []clause
+	for _, c := range x.Body.List {
+		cc := c.(*dst.CaseClause)
+		cc.Body = n.stmts(cc.Body)
+		if cc.List == nil {
+			deflt = cc.Body
+			continue
+		}
+		var cond dst.Expr
+		for _, e := range cc.List {
+			d := e.Decorations()
+			d.Before, d.After = dst.None, dst.None
+			var one dst.Expr = e
+			if tag != nil {
+				id := tag.(*dst.Ident)
+				one = &dst.BinaryExpr{X: n.use(id.Name, x.Tag, n.t.TypeOf(id)), Op: token.EQL, Y: e}
+				n.t.Record(one, types.Typ[types.Bool])
+				n.t.StandsFor(one, e)
+			}
+			if cond == nil {
+				cond = one
+				continue
+			}
+			or := &dst.BinaryExpr{X: cond, Op: token.LOR, Y: one}
+			n.t.Record(or, types.Typ[types.Bool])
+			n.t.StandsFor(or, cc.List[0])
+			cond = or
+		}
+		clauses = append(clauses, clause{cc, cond})
+	}
+	// Build the chain from the last clause up.
+	var rest []dst.Stmt = deflt
+	for i := len(clauses) - 1; i >= 0; i-- {
+		c := clauses[i]
+		var pre []dst.Stmt
+		cond := n.expr(c.cond, &pre, true)
+		ifs := &dst.IfStmt{Cond: cond, Body: &dst.BlockStmt{List: c.cc.Body}}
+		ifs.Decs.Before = dst.NewLine
+		if len(rest) > 0 {
+			ifs.Else = &dst.BlockStmt{List: rest}
+		}
+		rest = append(pre, ifs)
+	}
+	body := append(head, rest...)
+	sw := &dst.SwitchStmt{Body: &dst.BlockStmt{List: []dst.Stmt{&dst.CaseClause{Body: body}}}}
+	sw.Decs.Before = dst.NewLine
+	n.t.StandsFor(sw, x)
+	if x.Init == nil {
+		return nil, sw
+	}
+	list := n.stmt(x.Init)
+	list = append(list, sw)
 	return nil, &dst.BlockStmt{List: list}
 }
 
@@ -348,9 +446,17 @@ func (n *normalizer) simple(s dst.Stmt) []dst.Stmt {
 	if !labelled || !impure {
 		return nil
 	}
+	impureRoots := 0
 	for _, p := range all {
-		if n.tupleCall(*p) {
-			n.res.Skipped[s] = "multi-value call"
+		if n.impure(*p) {
+			impureRoots++
+		}
+	}
+	for _, p := range all {
+		// A multi-value call cannot be saved in one temporary; as the
+		// only impure root it stays where it is.
+		if n.tupleCall(*p) && impureRoots > 1 {
+			n.res.Skipped[s] = "multi-value call among other calls"
 			return nil
 		}
 		if !n.boolOpsKeepTypes(*p) {
@@ -362,12 +468,6 @@ func (n *normalizer) simple(s dst.Stmt) []dst.Stmt {
 	// LHS operands and right-hand sides are evaluated in the usual order:
 	// calls left to right. The last root call may stay in place when it is
 	// the only impure root (nothing after it reads a variable it changes).
-	impureRoots := 0
-	for _, p := range all {
-		if n.impure(*p) {
-			impureRoots++
-		}
-	}
 	for i, p := range all {
 		isLHS := i < len(lhs)
 		if isLHS || (impureRoots == 1 && n.needsHoist(*p)) {

@@ -115,3 +115,28 @@ func Any(a, b any) bool {
 	}
 	return false
 }
+
+// Route switches on calls: each case's call runs only when the case is
+// reached, and break leaves the switch.
+func Route(c *Counter, s string) string {
+	out := ""
+	switch s {
+	case "inc" + strings.Repeat("!", c.Inc()%2):
+		out = "inc"
+	case strings.ToUpper(s):
+		out = "upper"
+		if c.N > 100 {
+			break
+		}
+		out += "!"
+	default:
+		out = "other"
+	}
+	switch {
+	case c.Inc() > 5 && len(s) > 1:
+		return out + ">5"
+	case c.N == 3:
+		return out + "=3"
+	}
+	return out
+}

@@ -74,3 +74,21 @@ func TestSumWordsAny(t *testing.T) {
 		t.Fatal("Any")
 	}
 }
+
+func TestRoute(t *testing.T) {
+	c := &Counter{}
+	if got := Route(c, "inc!"); got != "inc" || c.N != 2 {
+		t.Fatalf("Route = %q, N = %d", got, c.N)
+	}
+	if got := Route(c, "ABC"); got != "upper!" || c.N != 4 {
+		t.Fatalf("Route = %q, N = %d", got, c.N)
+	}
+	c.N = 200
+	if got := Route(c, "XY"); got != "upper>5" || c.N != 202 {
+		t.Fatalf("Route = %q, N = %d", got, c.N)
+	}
+	c.N = 1
+	if got := Route(c, "x"); got != "other=3" || c.N != 3 {
+		t.Fatalf("Route = %q, N = %d", got, c.N)
+	}
+}
