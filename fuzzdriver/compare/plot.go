@@ -160,15 +160,15 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 	lane := span * 0.05
 	lanes := float64(len(curves))
 	p.Y.Min = lo - (lanes+0.1)*lane
-	// Room for the legend above the curves: about 0.5 cm per entry of a
-	// data area of about 7.5 cm.
-	top := math.Min(0.07*lanes, 0.5)
-	base := hi + 0.03*span - p.Y.Min
-	p.Y.Max = p.Y.Min + base/(1-top)
+	p.Y.Max = hi + 0.05*span
 	p.X.Min, p.X.Max = xmin, budget
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	p.Legend.Top = true
+	// The curves start at the first sample (1 s): the legend goes top
+	// left, over the first second, where only find ticks are (at the
+	// bottom).
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Legend.XOffs = vg.Millimeter
 
 	p.Add(plotter.NewGrid())
 	for j, cv := range curves {
