@@ -24,20 +24,17 @@ type regs struct {
 //
 // Being free of calls lets the compiler keep the registers in machine
 // registers instead of spilling them around the whole loop on every
-// instruction. m.frames is read and written back here; the stack is not
-// resized.
+// instruction. The stack is not resized.
 func (m *Machine) fast(r *regs) {
 	var (
-		code   = m.code
-		icnt   = m.counters[:len(code)] // instruction counters
-		bcnt   = m.counters[m.nInstr:]  // branch counters
-		stack  = m.stack
-		frames = m.frames
-		fr     = r.fr
-		pc     = r.pc
-		sp     = r.sp
-		fp     = r.fp
-		left   = r.check - r.steps // instructions until the poll
+		code  = m.code
+		icnt  = m.counters[:len(code)] // instruction counters
+		stack = m.stack
+		fr    = r.fr
+		pc    = r.pc
+		sp    = r.sp
+		fp    = r.fp
+		left  = r.check - r.steps // instructions until the poll
 	)
 	for left > 0 && uint(pc) < uint(len(code)) {
 		in := code[pc]
@@ -93,12 +90,12 @@ func (m *Machine) fast(r *regs) {
 			bc := 2 * int(in.b)
 			next := pc + 1
 			if stack[sp].Truthy() {
-				count(bcnt, bc)
+				count(m.counters, m.nInstr+bc)
 				if in.op == compile.JMPIF {
 					next = int(in.a)
 				}
 			} else {
-				count(bcnt, bc+1)
+				count(m.counters, m.nInstr+bc+1)
 				if in.op == compile.JMPIFNOT {
 					next = int(in.a)
 				}
@@ -111,10 +108,10 @@ func (m *Machine) fast(r *regs) {
 			bc := 2 * int(in.b)
 			next := pc + 1
 			if stack[sp-1].Truthy() {
-				count(bcnt, bc)
+				count(m.counters, m.nInstr+bc)
 				next = int(in.a)
 			} else {
-				count(bcnt, bc+1)
+				count(m.counters, m.nInstr+bc+1)
 				sp--
 			}
 			count(icnt, pc)
@@ -125,10 +122,10 @@ func (m *Machine) fast(r *regs) {
 			bc := 2 * int(in.b)
 			next := pc + 1
 			if stack[sp-1].Truthy() {
-				count(bcnt, bc)
+				count(m.counters, m.nInstr+bc)
 				sp--
 			} else {
-				count(bcnt, bc+1)
+				count(m.counters, m.nInstr+bc+1)
 				next = int(in.a)
 			}
 			count(icnt, pc)
@@ -179,6 +176,7 @@ func (m *Machine) fast(r *regs) {
 
 		case compile.CALL:
 			callee := m.prog.Funcs[in.a]
+			frames := m.frames
 			if len(frames) >= cap(frames) || len(frames) >= m.cfg.MaxDepth {
 				goto out // frames must grow, or stack-overflow
 			}
@@ -187,6 +185,7 @@ func (m *Machine) fast(r *regs) {
 				goto out // the stack must grow
 			}
 			frames = frames[:len(frames)+1]
+			m.frames = frames
 			fr = &frames[len(frames)-1]
 			*fr = frame{fp: nfp, ret: nfp, retpc: pc + 1}
 			fp = nfp
@@ -197,6 +196,7 @@ func (m *Machine) fast(r *regs) {
 			continue
 		case compile.RET:
 			retpc := fr.retpc
+			frames := m.frames
 			if retpc < 0 || len(frames) < 2 {
 				goto out // the exec ends
 			}
@@ -205,6 +205,7 @@ func (m *Machine) fast(r *regs) {
 			sp = fr.ret + 1
 			frames[len(frames)-1] = frame{} // drop the closure reference
 			frames = frames[:len(frames)-1]
+			m.frames = frames
 			fr = &frames[len(frames)-1]
 			fp = fr.fp
 			count(icnt, pc)
@@ -389,7 +390,7 @@ func (m *Machine) fast(r *regs) {
 				goto out // must grow
 			}
 			h = h[:len(h)+1]
-			h[len(h)-1] = handlerRec{frames: len(frames), sp: sp, site: in.a}
+			h[len(h)-1] = handlerRec{frames: len(m.frames), sp: sp, site: in.a}
 			m.handlers = h
 		case compile.UNHANDLE:
 			m.handlers = m.handlers[:len(m.handlers)-1]
@@ -401,7 +402,6 @@ func (m *Machine) fast(r *regs) {
 		pc++
 	}
 out:
-	m.frames = frames
 	r.pc, r.sp, r.fp, r.steps, r.fr = pc, sp, fp, r.check-left, fr
 }
 
