@@ -33,6 +33,8 @@ type MeasureOptions struct {
 	Work string
 	// Output receives the go command's output (nil: discarded).
 	Output io.Writer
+	// TestFlags are extra go test flags (e.g. -short, -run).
+	TestFlags []string
 }
 
 // Measurement is what a test run covered.
@@ -208,7 +210,7 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, overlay str
 	}
 	pr := &profileRun{}
 	if opts.Fuzz == "" {
-		args := []string{"test", "-count=1", "-covermode=set", "-coverprofile=" + prof}
+		args := append([]string{"test", "-count=1", "-covermode=set", "-coverprofile=" + prof}, opts.TestFlags...)
 		if overlay != "" {
 			args = append(args, "-overlay="+overlay)
 		}

@@ -24,6 +24,9 @@ var realModules = []string{
 	"github.com/hashicorp/golang-lru/v2@v2.0.7",
 }
 
+// measured modules also get their label coverage measured (Measure).
+var measured = map[string]bool{"github.com/dustin/go-humanize@v1.0.1": true, "github.com/google/btree@v1.1.3": true}
+
 // fetchModule downloads mod@version through the module proxy and copies
 // it into a writable temporary module; it skips t when the proxy is
 // unreachable.
@@ -85,7 +88,23 @@ func TestRealModulesPassOnOverlay(t *testing.T) {
 			t.Logf("%s: %d packages, %d active labels (mcc %d, cc %d, abs %d, aor %d, cor %d, ror %d), %d skipped, annotated in %v",
 				mv, len(res.Packages), res.Active(), sum["mcc"], sum["cc"], sum["wm-abs"], sum["wm-aor"], sum["wm-cor"], sum["wm-ror"],
 				skipped, took.Round(time.Millisecond))
-			fmt.Fprint(os.Stderr, "")
+			if !measured[mv] {
+				return
+			}
+			// What the module's own tests cover, per criterion.
+			work := t.TempDir()
+			m, err := Measure(context.Background(), res, MeasureOptions{Dir: dir, Overlay: ov, Work: work, TestFlags: []string{"-short"}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cov := res.Coverage(m.Hits)
+			var parts []string
+			for _, k := range res.Criteria.Keys() {
+				if c := cov[k]; c != nil {
+					parts = append(parts, fmt.Sprintf("%s %d/%d", k, c.Covered, c.Total))
+				}
+			}
+			t.Logf("%s: own tests cover %s; statements %d/%d", mv, strings.Join(parts, ", "), m.StatementsCovered, m.Statements)
 		})
 	}
 }
