@@ -155,3 +155,29 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 		t.Errorf("MCC outcomes of hot || humid || dusty covered: %v", covered)
 	}
 }
+
+func TestIsGoPackageArg(t *testing.T) {
+	for arg, want := range map[string]bool{
+		"./pkg/...":                     true,
+		"./...":                         true,
+		"github.com/x/y":                true,
+		"../../testdata/go/sample":      true,
+		"warehouse.plan":                false,
+		"-":                             false,
+		"../../testdata/plans/fib.plan": false,
+		"../../testdata/plans":          false, // a directory without .go files
+	} {
+		if got := isGoPackageArg(arg); got != want {
+			t.Errorf("isGoPackageArg(%q) = %v, want %v", arg, got, want)
+		}
+	}
+}
+
+func TestGoAnnotateNeedsOut(t *testing.T) {
+	if _, _, err := runGoCmd(t, "annotate", "./..."); err == nil || !strings.Contains(err.Error(), "--out") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, _, err := runGoCmd(t, "annotate", "./...", "--out", t.TempDir(), "--criteria", "bogus"); err == nil {
+		t.Fatal("bad criteria accepted")
+	}
+}

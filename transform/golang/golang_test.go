@@ -395,3 +395,76 @@ func TestBadInputIsAnError(t *testing.T) {
 		t.Error("cancelled context: no error")
 	}
 }
+
+// TestFallbackWhenAnnotationDoesNotTypeCheck: a function whose annotated
+// form does not type-check (here conditional extraction needs a
+// conversion to bool, and bool is shadowed) is left unlabelled, the rest
+// of the package keeps its labels, and the overlay still builds.
+func TestFallbackWhenAnnotationDoesNotTypeCheck(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{"m.go": `package m
+
+type MyBool bool
+
+func F(bool int, g func() MyBool) int {
+	if true && g() {
+		return bool
+	}
+	return 0
+}
+
+func G(a, b int) bool { return a < b }
+`, "m_test.go": `package m
+
+import "testing"
+
+func TestF(t *testing.T) {
+	if F(3, func() MyBool { return true }) != 3 || F(3, func() MyBool { return false }) != 0 || !G(1, 2) {
+		t.Fatal()
+	}
+}
+`})
+	res := annotate(t, dir, "all")
+	var skipped []string
+	for _, p := range res.Packages {
+		skipped = append(skipped, p.Skipped...)
+	}
+	if len(skipped) != 1 || !strings.Contains(skipped[0], ":F: annotated form did not type-check") {
+		t.Fatalf("skipped: %q", skipped)
+	}
+	inG := 0
+	for _, l := range res.Labels {
+		if l.Pos.Line == 12 && l.Status == labels.Active {
+			inG++
+		}
+		if l.Pos.Line == 6 {
+			t.Errorf("label in F kept: %+v", l)
+		}
+	}
+	if inG == 0 {
+		t.Error("G lost its labels")
+	}
+	ov, err := res.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	goTest(t, dir, "-overlay", ov, ".")
+	// The manifest is readable by the shared reader.
+	f, err := os.Open(filepath.Join(filepath.Dir(ov), "labels.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := labels.ReadManifest(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Active()) != res.Active() {
+		t.Errorf("manifest has %d active labels, want %d", len(m.Active()), res.Active())
+	}
+	for _, l := range m.Active() {
+		if l.Annotated == nil || l.Annotated.File == "" || l.Annotated.Line == 0 {
+			t.Errorf("label %d has no annotated position", l.ID)
+		}
+	}
+}
