@@ -18,6 +18,9 @@ type goLabel struct {
 	cond  pe
 	point dst.Stmt
 	stmt  *dst.IfStmt // the injected statement
+	// helper, when set, is a statement injected among the labels (a
+	// temporary the following labels read); the entry is no label.
+	helper dst.Stmt
 }
 
 // lazy is a condition under which the original evaluates an expression:
@@ -56,6 +59,7 @@ type enumerator struct {
 	crit     labels.Criteria
 	maxAtoms int
 	labels   []*goLabel
+	seq      []*goLabel // labels and helper statements in injection order
 	seen     map[dedupKey]bool
 	consts   map[string]bool // names of the package's constants
 	lists    []*[]dst.Stmt
@@ -137,6 +141,7 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 	e.seen[k] = true
 	gl := &goLabel{Label: l, cond: cond, point: point}
 	e.labels = append(e.labels, gl)
+	e.seq = append(e.seq, gl)
 	return gl
 }
 

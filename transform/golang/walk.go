@@ -3,6 +3,8 @@ package golang
 import (
 	"fmt"
 	"go/token"
+	"go/types"
+	"strconv"
 
 	"github.com/dave/dst"
 	gonorm "github.com/labelcov/labelcov/normalize/golang"
@@ -190,29 +192,71 @@ func (e *enumerator) switchLabels(x *dst.SwitchStmt, point dst.Stmt) {
 		}
 		e.mutations(x.Tag, nil, point)
 	}
+	// In a long switch, "an earlier case matched" is kept in temporaries
+	// (lcK := lcJ || tag == e) so that each label's guard stays short
+	// instead of repeating every earlier case.
+	total := 0
+	for _, c := range x.Body.List {
+		total += len(c.(*dst.CaseClause).List)
+	}
+	long := total > longSwitch && (e.crit.Has("cc") || e.crit.Has("mcc"))
 	var prev []lazy
+	matched := ""
+	k := 0
 	for _, c := range x.Body.List {
 		cc := c.(*dst.CaseClause)
 		for _, ce := range cc.List {
+			k++
 			if e.t.Impure(ce) {
 				return
 			}
+			lz := prev
+			if matched != "" {
+				lz = []lazy{{e.boolTemp(matched), true}}
+			}
+			var cond dst.Expr = ce
 			if x.Tag == nil {
-				e.decision(ce, prev, point)
-				e.mutations(ce, prev, point)
-				prev = append(prev[:len(prev):len(prev)], lazy{ce, true})
+				e.decision(ce, lz, point)
+				e.mutations(ce, lz, point)
+			} else {
+				eq := &dst.BinaryExpr{X: x.Tag, Op: token.EQL, Y: ce}
+				e.t.Record(eq, nil)
+				cond = eq
+				e.caseDecision(x.Tag, ce, lz, point)
+				e.mutations(ce, lz, point)
+				if e.crit.Has("wm-ror") {
+					e.ror(x.Tag, token.EQL, ce, ce, lz, point)
+				}
+			}
+			if !long {
+				prev = append(prev[:len(prev):len(prev)], lazy{cond, true})
 				continue
 			}
-			eq := &dst.BinaryExpr{X: x.Tag, Op: token.EQL, Y: ce}
-			e.t.Record(eq, nil)
-			e.caseDecision(x.Tag, ce, prev, point)
-			e.mutations(ce, prev, point)
-			if e.crit.Has("wm-ror") {
-				e.ror(x.Tag, token.EQL, ce, ce, prev, point)
+			if k == total {
+				continue
 			}
-			prev = append(prev[:len(prev):len(prev)], lazy{eq, true})
+			rhs := of(cond)
+			if matched != "" {
+				rhs = bin(pe{e.boolTemp(matched), matched}, token.LOR, paren(rhs))
+			}
+			e.norm.Temps++
+			name := e.norm.Prefix + strconv.Itoa(e.norm.Temps)
+			def := &dst.AssignStmt{Lhs: []dst.Expr{dst.NewIdent(name)}, Tok: token.DEFINE, Rhs: []dst.Expr{rhs.d}}
+			def.Decs.Before = dst.NewLine
+			e.seq = append(e.seq, &goLabel{point: point, helper: def})
+			matched = name
 		}
 	}
+}
+
+// longSwitch is the number of case expressions above which a switch's
+// labels use "an earlier case matched" temporaries.
+const longSwitch = 8
+
+func (e *enumerator) boolTemp(name string) *dst.Ident {
+	id := dst.NewIdent(name)
+	e.t.Record(id, types.Typ[types.Bool])
+	return id
 }
 
 func (e *enumerator) caseDecision(tag, ce dst.Expr, lz []lazy, point dst.Stmt) {
@@ -239,8 +283,8 @@ func (l *goLabel) comment() {
 // before its point.
 func (e *enumerator) inject() {
 	at := map[dst.Stmt][]*goLabel{}
-	for _, l := range e.labels {
-		if l.Status == "active" {
+	for _, l := range e.seq {
+		if l.helper != nil || l.Status == "active" {
 			at[l.point] = append(at[l.point], l)
 		}
 	}
@@ -249,15 +293,19 @@ func (e *enumerator) inject() {
 		for _, s := range *lp {
 			ls := at[s]
 			for i, l := range ls {
-				ifs := &dst.IfStmt{Cond: l.cond.d, Body: &dst.BlockStmt{}}
-				ifs.Decs.Before = dst.NewLine
-				ifs.Decs.After = dst.NewLine
-				l.stmt = ifs
-				l.comment()
+				var ifs dst.Stmt = l.helper
+				if l.helper == nil {
+					st := &dst.IfStmt{Cond: l.cond.d, Body: &dst.BlockStmt{}}
+					st.Decs.Before = dst.NewLine
+					st.Decs.After = dst.NewLine
+					l.stmt = st
+					l.comment()
+					ifs = st
+				}
 				if i == 0 {
 					d := s.Decorations()
-					ifs.Decs.Before = d.Before
-					ifs.Decs.Start = d.Start
+					ifs.Decorations().Before = d.Before
+					ifs.Decorations().Start = d.Start
 					d.Start = nil
 					d.Before = dst.NewLine
 				}

@@ -140,3 +140,27 @@ func Route(c *Counter, s string) string {
 	}
 	return out
 }
+
+// Weekday has a long switch: its labels read "an earlier case matched"
+// temporaries instead of repeating every earlier case.
+func Weekday(d int) string {
+	switch d {
+	case 0, 7:
+		return "sun"
+	case 1:
+		return "mon"
+	case 2:
+		return "tue"
+	case 3:
+		return "wed"
+	case 4:
+		return "thu"
+	case 5:
+		return "fri"
+	case 6:
+		return "sat"
+	case 8, 9, 10:
+		return "far"
+	}
+	return "?"
+}

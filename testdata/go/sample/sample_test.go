@@ -92,3 +92,11 @@ func TestRoute(t *testing.T) {
 		t.Fatalf("Route = %q, N = %d", got, c.N)
 	}
 }
+
+func TestWeekday(t *testing.T) {
+	for d, want := range map[int]string{0: "sun", 7: "sun", 1: "mon", 2: "tue", 3: "wed", 4: "thu", 5: "fri", 6: "sat", 9: "far", 11: "?"} {
+		if got := Weekday(d); got != want {
+			t.Errorf("Weekday(%d) = %q, want %q", d, got, want)
+		}
+	}
+}
