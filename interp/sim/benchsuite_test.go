@@ -9,8 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
