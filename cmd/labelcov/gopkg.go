@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
@@ -124,6 +125,7 @@ type goCoverOptions struct {
 	Fuzz string
 	JSON bool
 	LCOV string // write an LCOV tracefile here
+	HTML string // write an HTML report here
 	// Verbose copies the go command's output to stderr.
 	Verbose bool
 	Stderr  io.Writer
@@ -195,6 +197,9 @@ type goLabelResult struct {
 	Guard     string     `json:"guard,omitempty"`
 	Pos       string     `json:"pos"`
 	Covered   bool       `json:"covered"`
+
+	file string
+	line int
 }
 
 // coverGoPackages annotates the packages matching patterns in a scratch
@@ -236,6 +241,11 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	rep := buildGoReport(res, m, opts.Fuzz)
 	if opts.LCOV != "" {
 		if err := writeGoLCOV(opts.LCOV, rep); err != nil {
+			return err
+		}
+	}
+	if opts.HTML != "" {
+		if err := writeGoHTML(opts.HTML, rep); err != nil {
 			return err
 		}
 	}
@@ -288,7 +298,7 @@ func buildGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz str
 		}
 		op.add(covered)
 		lr := &goLabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Guard: l.Guard, Pos: l.Pos.String(), Covered: covered}
+			Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, file: l.Pos.File, line: l.Pos.Line}
 		rep.Labels = append(rep.Labels, lr)
 		if !covered {
 			rep.Uncovered = append(rep.Uncovered, lr)
@@ -421,6 +431,91 @@ func writeGoLCOV(path string, rep *goCoverReport) error {
 	return nil
 }
 
+// writeGoHTML writes a self-contained page: the summary table, then each
+// file with labels, line by line, with a gutter saying how many of the
+// line's labels are covered (green all, yellow some, red none) and the
+// uncovered ones listed under the line.
+func writeGoHTML(path string, rep *goCoverReport) error {
+	var b strings.Builder
+	esc := html.EscapeString
+	b.WriteString(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>labelcov: ` + esc(strings.Join(rep.Packages, " ")) + `</title>
+<style>
+body{font-family:sans-serif;margin:1.5em}
+table.sum td,table.sum th{padding:2px 10px;text-align:right}
+table.sum td:first-child,table.sum th:first-child{text-align:left}
+pre{margin:0}
+.src{border-collapse:collapse;font-family:monospace;font-size:13px}
+.src td{padding:0 6px;vertical-align:top;white-space:pre}
+.ln{color:#999;text-align:right}
+.g{background:#d6f5d6}.y{background:#fff3c4}.r{background:#f8d0d0}
+.miss{color:#a00;font-size:12px}
+</style></head><body>
+`)
+	fmt.Fprintf(&b, "<h1>labelcov: %s</h1>\n<p>%s</p>\n", esc(strings.Join(rep.Packages, " ")), esc(func() string {
+		if rep.Fuzz != "" {
+			return fmt.Sprintf("fuzz target %s over %d seed and %d cached corpus entries", rep.Fuzz, rep.Corpus.Seeds, rep.Corpus.Cached)
+		}
+		return "the packages' tests"
+	}()))
+	b.WriteString("<table class=\"sum\"><tr><th>criterion</th><th>covered</th><th>total</th><th>percent</th></tr>\n")
+	for _, k := range rep.Selected {
+		kr := rep.Criteria[k]
+		fmt.Fprintf(&b, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%.1f%%</td></tr>\n", k, kr.Covered, kr.Total, kr.Percent)
+	}
+	fmt.Fprintf(&b, "<tr><td>statements</td><td>%d</td><td>%d</td><td>%.1f%%</td></tr>\n", rep.Coverage.Statements.Covered,
+		rep.Coverage.Statements.Total, rep.Coverage.Statements.Percent)
+	b.WriteString("</table>\n")
+	byFile := map[string]map[int][]*goLabelResult{}
+	var files []string
+	for _, l := range rep.Labels {
+		if byFile[l.file] == nil {
+			byFile[l.file] = map[int][]*goLabelResult{}
+			files = append(files, l.file)
+		}
+		byFile[l.file][l.line] = append(byFile[l.file][l.line], l)
+	}
+	sort.Strings(files)
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			return fmt.Errorf("HTML report: %w", err)
+		}
+		fmt.Fprintf(&b, "<h2>%s</h2>\n<table class=\"src\">\n", esc(f))
+		for i, line := range strings.Split(string(src), "\n") {
+			ls := byFile[f][i+1]
+			class, gutter, miss := "", "", ""
+			if len(ls) > 0 {
+				cov := 0
+				var un []string
+				for _, l := range ls {
+					if l.Covered {
+						cov++
+					} else {
+						un = append(un, fmt.Sprintf("%d %s %s: %s", l.ID, l.Criterion, l.Operator, l.Predicate))
+					}
+				}
+				class = "g"
+				if cov == 0 {
+					class = "r"
+				} else if cov < len(ls) {
+					class = "y"
+				}
+				gutter = fmt.Sprintf("%d/%d", cov, len(ls))
+				if len(un) > 0 {
+					miss = "<div class=\"miss\">" + esc(strings.Join(un, "\n")) + "</div>"
+				}
+			}
+			fmt.Fprintf(&b, "<tr class=\"%s\"><td class=\"ln\">%d</td><td>%s</td><td>%s%s</td></tr>\n", class, i+1, gutter, esc(line), miss)
+		}
+		b.WriteString("</table>\n")
+	}
+	b.WriteString("</body></html>\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		return fmt.Errorf("writing HTML report: %w", err)
+	}
+	return nil
+}
+
 // newGoCmd is the temporary hidden command `labelcov go annotate|cover
 // PACKAGES` until annotate and cover dispatch Go package patterns here.
 func newGoCmd() *cobra.Command {
@@ -449,6 +544,7 @@ func newGoCmd() *cobra.Command {
 	cov.Flags().StringVar(&co.Fuzz, "fuzz", "", "measure this fuzz target's seed corpus (testdata/fuzz/NAME, f.Add) and the corpus go test -fuzz cached")
 	cov.Flags().BoolVar(&co.JSON, "json", false, "print the report as JSON (\"version\": 1)")
 	cov.Flags().StringVar(&co.LCOV, "lcov", "", "write labels as LCOV branches to this file")
+	cov.Flags().StringVar(&co.HTML, "html", "", "write an HTML report (sources with labels marked) to this file")
 	cov.Flags().BoolVarP(&co.Verbose, "verbose", "v", false, "show the go command's output")
 	root.AddCommand(ann, cov)
 	return root

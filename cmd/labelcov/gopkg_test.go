@@ -73,7 +73,9 @@ func TestGoAnnotateOverlayPassesTests(t *testing.T) {
 
 func TestGoCoverJSON(t *testing.T) {
 	needGo(t)
-	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", sampleDir(t), "--criteria", "cc,wm:ror", "--json")
+	page := filepath.Join(t.TempDir(), "cover.html")
+	lcov := filepath.Join(t.TempDir(), "cover.lcov")
+	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", sampleDir(t), "--criteria", "cc,wm:ror", "--json", "--html", page, "--lcov", lcov)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +101,14 @@ func TestGoCoverJSON(t *testing.T) {
 		if !strings.Contains(u.Pos, "sample.go:") {
 			t.Errorf("uncovered label without file:line:col: %+v", u)
 		}
+	}
+	h, err := os.ReadFile(page)
+	if err != nil || !bytes.Contains(h, []byte(`<td class="ln">25</td>`)) || !bytes.Contains(h, []byte("class=\"miss\"")) {
+		t.Errorf("HTML report: %v\n%.400s", err, h)
+	}
+	l, err := os.ReadFile(lcov)
+	if err != nil || !bytes.Contains(l, []byte("SF:")) || !bytes.Contains(l, []byte("BRDA:25,1,")) {
+		t.Errorf("LCOV: %v\n%.400s", err, l)
 	}
 	t.Logf("cc %d/%d, ror %d/%d, %d uncovered", cc.Covered, cc.Total, rep.Criteria["wm-ror"].Covered, rep.Criteria["wm-ror"].Total, len(rep.Uncovered))
 }
