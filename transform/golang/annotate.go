@@ -151,6 +151,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 			continue
 		}
 		skip := map[string]bool{}
+		why := map[string]string{}
 		var w *work
 		for round := 0; ; round++ {
 			var err error
@@ -174,12 +175,13 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 			if round == 3 {
 				return nil, fmt.Errorf("annotate %s: annotated code does not type-check", p.PkgPath)
 			}
-			for _, b := range bad {
+			for b := range bad {
 				skip[b] = true
+				why[b] = bad[b]
 			}
 		}
 		for k := range skip {
-			w.pkg.Skipped = append(w.pkg.Skipped, k+": annotated form did not type-check (left unlabelled)")
+			w.pkg.Skipped = append(w.pkg.Skipped, k+": annotated form did not type-check (left unlabelled): "+why[k])
 		}
 		for n, why := range w.e.norm.Skipped {
 			w.pkg.Skipped = append(w.pkg.Skipped, fmt.Sprintf("%s: %s", w.e.position(n, nil), why))
@@ -485,7 +487,7 @@ func BodyPositions(name string, src []byte) (map[int]labels.Position, error) {
 
 // checkPackage prints the package with provisional ids and type-checks it;
 // it returns the functions (or files) whose annotated form has errors.
-func checkPackage(p *packages.Package, files []*dst.File, names []string, r newRestorer, e *enumerator, skip map[string]bool) ([]string, map[int][]byte, error) {
+func checkPackage(p *packages.Package, files []*dst.File, names []string, r newRestorer, e *enumerator, skip map[string]bool) (map[string]string, map[int][]byte, error) {
 	// Provisional ids; AnnotatePackages renumbers the comments once every
 	// package is done.
 	for i, l := range e.labels {
@@ -535,8 +537,7 @@ func checkPackage(p *packages.Package, files []*dst.File, names []string, r newR
 		Sizes:     p.TypesSizes,
 	}
 	_, _ = conf.Check(p.PkgPath, fset, afs, nil)
-	var bad []string
-	seen := map[string]bool{}
+	bad := map[string]string{}
 	for _, te := range errs {
 		pos := fset.Position(te.Pos)
 		key := "file:" + pos.Filename
@@ -555,9 +556,8 @@ func checkPackage(p *packages.Package, files []*dst.File, names []string, r newR
 		if skip[key] {
 			return nil, nil, fmt.Errorf("annotate %s: annotated code does not type-check: %s", p.PkgPath, te.Msg)
 		}
-		if !seen[key] {
-			seen[key] = true
-			bad = append(bad, key)
+		if _, ok := bad[key]; !ok {
+			bad[key] = te.Msg
 		}
 	}
 	return bad, srcs, nil

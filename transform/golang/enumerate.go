@@ -244,13 +244,21 @@ func (e *enumerator) checks(x dst.Expr, out *[]pe, seen map[string]bool) {
 				}
 				_ = u
 			}
-			if e.t.Const(n.Index) == nil {
-				if b := gonorm.Basic(e.t.TypeOf(n.Index)); b == nil || b.Info()&types.IsUnsigned == 0 {
+			lenX := pe{&dst.CallExpr{Fun: dst.NewIdent("len"), Args: []dst.Expr{clone(n.X)}}, "len(" + ExprString(n.X) + ")"}
+			it := e.t.TypeOf(n.Index)
+			if it == nil || isUntyped(it) || types.Identical(it, types.Typ[types.Int]) {
+				if e.t.Const(n.Index) == nil {
 					addc(bin(lit(token.INT, "0"), token.LEQ, of(n.Index)))
 				}
+				addc(bin(of(n.Index), token.LSS, lenX))
+				return false
 			}
-			lenX := pe{&dst.CallExpr{Fun: dst.NewIdent("len"), Args: []dst.Expr{clone(n.X)}}, "len(" + ExprString(n.X) + ")"}
-			addc(bin(of(n.Index), token.LSS, lenX))
+			// Another integer type (uint8, a named int, ...): compare as
+			// uint64, where a negative index becomes too large.
+			u64 := func(x pe) pe {
+				return pe{&dst.CallExpr{Fun: dst.NewIdent("uint64"), Args: []dst.Expr{x.d}}, "uint64(" + x.s + ")"}
+			}
+			addc(bin(u64(of(n.Index)), token.LSS, u64(lenX)))
 			return false
 		case *dst.StarExpr:
 			e.checks(n.X, out, seen)

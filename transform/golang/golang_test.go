@@ -240,6 +240,15 @@ func H(p *T, s []int, i, d int, m map[string]int, a *[4]int) int {
 	}
 	return 0
 }
+
+type Op uint8
+
+func Name(op Op, names []string) string {
+	if op > 0 && names[op] != "" {
+		return names[op]
+	}
+	return "?"
+}
 `,
 		"m_test.go": `package m
 
@@ -267,6 +276,9 @@ func TestH(t *testing.T) {
 			t.Fatalf("panic: %v", r)
 		}
 	}()
+	if Name(0, nil) != "?" || Name(1, []string{"a", "b"}) != "b" {
+		t.Fatal("Name")
+	}
 	for i, c := range cases {
 		func() {
 			defer func() { recover() }() // d < 0 makes the original panic in the shift
@@ -288,7 +300,7 @@ func TestH(t *testing.T) {
 	for _, l := range res.Labels {
 		guards[l.Guard] = true
 	}
-	for _, g := range []string{"p != nil && p.Next != nil", "0 <= i && i < len(s) && d != 0"} {
+	for _, g := range []string{"p != nil && p.Next != nil", "0 <= i && i < len(s) && d != 0", "uint64(op) < uint64(len(names))"} {
 		if !guards[g] {
 			t.Errorf("no label guarded by %q", g)
 		}
