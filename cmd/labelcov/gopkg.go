@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -126,6 +127,8 @@ type goCoverOptions struct {
 	JSON bool
 	LCOV string // write an LCOV tracefile here
 	HTML string // write an HTML report here
+	// PerTest runs each test alone too, for diversity numbers.
+	PerTest bool
 	// Verbose copies the go command's output to stderr.
 	Verbose bool
 	Stderr  io.Writer
@@ -134,18 +137,21 @@ type goCoverOptions struct {
 // goCoverReport is the JSON of `labelcov cover` on Go packages
 // ("version": 1); criteria.<key>.covered/total as for plans.
 type goCoverReport struct {
-	Version   int                      `json:"version"`
-	Packages  []string                 `json:"packages"`
-	Fuzz      string                   `json:"fuzz,omitempty"`
-	Selected  []labels.Key             `json:"selected"`
-	Criteria  map[labels.Key]*goKeyRep `json:"criteria"`
-	All       *goKeyRep                `json:"all"`
-	Coverage  goPlainCoverage          `json:"coverage"`
-	Corpus    *goCorpus                `json:"corpus,omitempty"`
-	Uncovered []*goLabelResult         `json:"uncovered"`
-	Labels    []*goLabelResult         `json:"labels"`
-	Skipped   []string                 `json:"skipped,omitempty"`
-	Warnings  []string                 `json:"warnings,omitempty"`
+	Version  int                      `json:"version"`
+	Packages []string                 `json:"packages"`
+	Fuzz     string                   `json:"fuzz,omitempty"`
+	Selected []labels.Key             `json:"selected"`
+	Criteria map[labels.Key]*goKeyRep `json:"criteria"`
+	All      *goKeyRep                `json:"all"`
+	Coverage goPlainCoverage          `json:"coverage"`
+	Corpus   *goCorpus                `json:"corpus,omitempty"`
+	// Tests (with --per-test) maps "package TestName" to the label ids the
+	// test covers when run alone.
+	Tests     map[string][]int `json:"tests,omitempty"`
+	Uncovered []*goLabelResult `json:"uncovered"`
+	Labels    []*goLabelResult `json:"labels"`
+	Skipped   []string         `json:"skipped,omitempty"`
+	Warnings  []string         `json:"warnings,omitempty"`
 }
 
 type goCount struct {
@@ -171,6 +177,9 @@ func pct100(c, t int) float64 {
 
 type goKeyRep struct {
 	goCount
+	// Diversity (with --per-test): Hill numbers over how many distinct
+	// per-test label sets cover each label.
+	Diversity     *labels.Hill        `json:"diversity,omitempty"`
 	Trivial       int                 `json:"trivial"`
 	Infeasible    int                 `json:"infeasible"`
 	Operators     map[string]*goCount `json:"operators,omitempty"`
@@ -230,7 +239,7 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err != nil {
 		return err
 	}
-	mo := gotransform.MeasureOptions{Dir: opts.Dir, Overlay: ov, Fuzz: opts.Fuzz, Work: filepath.Join(work, "measure")}
+	mo := gotransform.MeasureOptions{Dir: opts.Dir, Overlay: ov, Fuzz: opts.Fuzz, Work: filepath.Join(work, "measure"), PerTest: opts.PerTest}
 	if opts.Verbose && opts.Stderr != nil {
 		mo.Output = opts.Stderr
 	}
@@ -312,6 +321,22 @@ func buildGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz str
 	}
 	all.Percent = pct100(all.Covered, all.Total)
 	rep.All = all
+	if m.Traces != nil {
+		rep.Tests = m.Traces
+		cov := labels.Coverage(res.Labels, m.Abundance())
+		round := func(h labels.Hill) *labels.Hill {
+			r := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+			return &labels.Hill{D0: r(h.D0), D1: r(h.D1), D2: r(h.D2)}
+		}
+		for k, kr := range rep.Criteria {
+			if c := cov[k]; c != nil {
+				kr.Diversity = round(c.Diversity)
+			}
+		}
+		if c := cov["all"]; c != nil {
+			all.Diversity = round(c.Diversity)
+		}
+	}
 	sort.Slice(rep.Labels, func(i, j int) bool { return rep.Labels[i].ID < rep.Labels[j].ID })
 	sort.Slice(rep.Uncovered, func(i, j int) bool { return rep.Uncovered[i].ID < rep.Uncovered[j].ID })
 	rep.Coverage.Statements = goCount{Covered: m.StatementsCovered, Total: m.Statements, Percent: pct100(m.StatementsCovered, m.Statements)}
@@ -351,10 +376,20 @@ func writeGoText(w io.Writer, rep *goCoverReport) error {
 		what = fmt.Sprintf("fuzz target %s over %d seed and %d cached corpus entries", rep.Fuzz, rep.Corpus.Seeds, rep.Corpus.Cached)
 	}
 	fmt.Fprintf(bw, "%s: %s\n\n", strings.Join(rep.Packages, " "), what)
-	fmt.Fprintf(bw, "%-9s %-16s %8s %6s %8s %8s %11s\n", "criterion", "operator", "covered", "total", "percent", "trivial", "infeasible")
+	div := func(h *labels.Hill) string {
+		if h == nil {
+			return ""
+		}
+		return fmt.Sprintf("  %7.2f %7.2f %7.2f", h.D0, h.D1, h.D2)
+	}
+	header := ""
+	if rep.Tests != nil {
+		header = fmt.Sprintf("  %7s %7s %7s", "D0", "D1", "D2")
+	}
+	fmt.Fprintf(bw, "%-9s %-16s %8s %6s %8s %8s %11s%s\n", "criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", header)
 	for _, k := range rep.Selected {
 		kr := rep.Criteria[k]
-		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d\n", k, "", kr.Covered, kr.Total, kr.Percent, kr.Trivial, kr.Infeasible)
+		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d%s\n", k, "", kr.Covered, kr.Total, kr.Percent, kr.Trivial, kr.Infeasible, div(kr.Diversity))
 		if k == labels.MCC && len(kr.OperatorOrder) > 8 {
 			continue // one line per outcome of every decision size is noise
 		}
@@ -364,7 +399,7 @@ func writeGoText(w io.Writer, rep *goCoverReport) error {
 		}
 	}
 	if len(rep.Selected) > 1 {
-		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d\n", "all", "", rep.All.Covered, rep.All.Total, rep.All.Percent, rep.All.Trivial, rep.All.Infeasible)
+		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d%s\n", "all", "", rep.All.Covered, rep.All.Total, rep.All.Percent, rep.All.Trivial, rep.All.Infeasible, div(rep.All.Diversity))
 	}
 	fmt.Fprintf(bw, "\nstatements    %d/%d (%.1f%%)\n", rep.Coverage.Statements.Covered, rep.Coverage.Statements.Total, rep.Coverage.Statements.Percent)
 	fmt.Fprintf(bw, "blocks        %d/%d (%.1f%%)\n", rep.Coverage.Blocks.Covered, rep.Coverage.Blocks.Total, rep.Coverage.Blocks.Percent)
@@ -546,6 +581,7 @@ func newGoCmd() *cobra.Command {
 	cov.Flags().StringVar(&co.LCOV, "lcov", "", "write labels as LCOV branches to this file")
 	cov.Flags().StringVar(&co.HTML, "html", "", "write an HTML report (sources with labels marked) to this file")
 	cov.Flags().BoolVarP(&co.Verbose, "verbose", "v", false, "show the go command's output")
+	cov.Flags().BoolVar(&co.PerTest, "per-test", false, "also run each test alone: per-test label sets and diversity (Hill numbers)")
 	root.AddCommand(ann, cov)
 	return root
 }

@@ -75,12 +75,16 @@ func TestGoCoverJSON(t *testing.T) {
 	needGo(t)
 	page := filepath.Join(t.TempDir(), "cover.html")
 	lcov := filepath.Join(t.TempDir(), "cover.lcov")
-	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", sampleDir(t), "--criteria", "cc,wm:ror", "--json", "--html", page, "--lcov", lcov)
+	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", sampleDir(t), "--criteria", "cc,wm:ror", "--json", "--html", page, "--lcov", lcov, "--per-test")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Criteria  map[string]struct{ Covered, Total int }
+		Criteria map[string]struct {
+			Covered, Total int
+			Diversity      *struct{ D0, D1, D2 float64 }
+		}
+		Tests     map[string][]int
 		Coverage  struct{ Statements struct{ Covered, Total int } }
 		Uncovered []struct {
 			Pos       string
@@ -96,6 +100,12 @@ func TestGoCoverJSON(t *testing.T) {
 	}
 	if rep.Criteria["wm-ror"].Total == 0 || rep.Coverage.Statements.Total == 0 {
 		t.Fatalf("report %+v", rep)
+	}
+	if d := cc.Diversity; d == nil || d.D0 != float64(cc.Covered) || d.D1 <= 1 || d.D2 > d.D1 {
+		t.Errorf("cc diversity %+v for %d covered labels", d, cc.Covered)
+	}
+	if ids := rep.Tests["example.com/sample TestClassify"]; len(ids) == 0 {
+		t.Errorf("per-test label sets: %v", rep.Tests)
 	}
 	for _, u := range rep.Uncovered {
 		if !strings.Contains(u.Pos, "sample.go:") {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -35,6 +36,9 @@ type MeasureOptions struct {
 	Output io.Writer
 	// TestFlags are extra go test flags (e.g. -short, -run).
 	TestFlags []string
+	// PerTest also runs every test (and fuzz target's seeds, and example)
+	// of each package on its own, for Measurement.Traces. Not with Fuzz.
+	PerTest bool
 }
 
 // Measurement is what a test run covered.
@@ -50,6 +54,34 @@ type Measurement struct {
 	// Inputs counts the corpus entries run (fuzz mode): seeds in
 	// testdata, and entries of the cached corpus.
 	SeedInputs, CachedInputs int
+	// Traces, with PerTest: for each test run alone ("pkg TestName"), the
+	// ids of the labels it covered.
+	Traces map[string][]int
+}
+
+// Abundance turns per-test label sets into hits for labels.Coverage: a
+// label's abundance is the number of distinct label sets (tests that
+// cover exactly the same labels count once) that cover it, so the Hill
+// numbers tell a suite of varied tests from one of repeated ones.
+func (m *Measurement) Abundance() map[int]int {
+	seen := map[string]bool{}
+	var traces [][]int
+	names := make([]string, 0, len(m.Traces))
+	for n := range m.Traces {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		ids := append([]int(nil), m.Traces[n]...)
+		sort.Ints(ids)
+		k := fmt.Sprint(ids)
+		if len(ids) == 0 || seen[k] {
+			continue
+		}
+		seen[k] = true
+		traces = append(traces, ids)
+	}
+	return labels.CountTraces(traces)
 }
 
 // ProfileBlock is one line of a Go coverage profile.
@@ -182,7 +214,80 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 	}
 	m.Hits = r.LabelHits(ann.blocks)
 	m.SeedInputs, m.CachedInputs = ann.seeds, ann.cached
+	if opts.PerTest && opts.Fuzz == "" {
+		if m.Traces, err = perTest(ctx, r, aopts); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
+}
+
+// perTest builds each package's test binary once (with coverage) and runs
+// every listed test alone.
+func perTest(ctx context.Context, r *Result, opts MeasureOptions) (map[string][]int, error) {
+	out := map[string][]int{}
+	root := r.Packages[0].Module
+	for i, p := range r.Packages {
+		bin := filepath.Join(opts.Work, "pertest", fmt.Sprintf("p%d.test", i))
+		cmd := opts.goCmd(ctx, "test", "-c", "-o", bin, "-covermode=set", "-coverpkg="+p.Path, p.Path)
+		if b, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("measure: building %s tests: %w\n%s", p.Path, err, tail(string(b)))
+		}
+		if _, err := os.Stat(bin); err != nil {
+			continue // no test files
+		}
+		rel, err := filepath.Rel(root, p.Dir)
+		if err != nil {
+			return nil, fmt.Errorf("measure: %w", err)
+		}
+		dir := filepath.Join(opts.Dir, rel)
+		list := exec.CommandContext(ctx, bin, "-test.list", ".")
+		list.Dir = dir
+		names, err := list.Output()
+		if err != nil {
+			return nil, fmt.Errorf("measure: listing %s tests: %w", p.Path, err)
+		}
+		for _, name := range strings.Fields(string(names)) {
+			if !strings.HasPrefix(name, "Test") && !strings.HasPrefix(name, "Fuzz") && !strings.HasPrefix(name, "Example") {
+				continue
+			}
+			prof := bin + ".cover"
+			args := append([]string{"-test.run=^" + regexp.QuoteMeta(name) + "$", "-test.coverprofile=" + prof}, testBinaryFlags(opts.TestFlags)...)
+			run := exec.CommandContext(ctx, bin, args...)
+			run.Dir = dir
+			_ = run.Run() // a failing test still covered what it covered
+			f, err := os.Open(prof)
+			if err != nil {
+				continue
+			}
+			blocks, err := ParseProfile(f)
+			f.Close()
+			if err != nil {
+				return nil, err
+			}
+			var ids []int
+			for id := range r.LabelHits(blocks) {
+				ids = append(ids, id)
+			}
+			sort.Ints(ids)
+			out[p.Path+" "+name] = ids
+		}
+	}
+	return out, nil
+}
+
+// testBinaryFlags turns go test flags such as -short into test binary
+// flags (-test.short); -run is dropped (each test runs alone).
+func testBinaryFlags(flags []string) []string {
+	var out []string
+	for _, f := range flags {
+		name := strings.TrimLeft(f, "-")
+		if strings.HasPrefix(name, "run") {
+			continue
+		}
+		out = append(out, "-test."+name)
+	}
+	return out
 }
 
 type profileRun struct {
