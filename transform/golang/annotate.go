@@ -146,6 +146,9 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("annotate: %w", err)
 		}
+		if name := annotatedFile(p); name != "" {
+			return nil, fmt.Errorf("annotate: %s is already annotated (it has label comments); annotate the original", name)
+		}
 		if len(p.GoFiles) != len(p.CompiledGoFiles) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: cgo package left unlabelled", p.PkgPath))
 			continue
@@ -249,6 +252,23 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		}
 	}
 	return res, nil
+}
+
+var annotatedMark = regexp.MustCompile(`^// label \d+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror) `)
+
+// annotatedFile returns the name of a file of p that carries label
+// comments, or "".
+func annotatedFile(p *packages.Package) string {
+	for _, f := range p.Syntax {
+		for _, cg := range f.Comments {
+			for _, c := range cg.List {
+				if annotatedMark.MatchString(c.Text) {
+					return p.Fset.File(f.Pos()).Name()
+				}
+			}
+		}
+	}
+	return ""
 }
 
 func pkgDir(p *packages.Package) string {

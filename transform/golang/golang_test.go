@@ -401,6 +401,22 @@ func TestBadInputIsAnError(t *testing.T) {
 	if _, err := Annotate(context.Background(), []string{"."}, Options{Dir: broken}); err == nil {
 		t.Error("no criteria: no error")
 	}
+	// Annotating annotated code is refused.
+	res := annotate(t, sampleDir(t), "cc")
+	again := writeModule(t, map[string]string{})
+	for _, f := range res.Packages[0].Files {
+		src := f.Source
+		if src == nil {
+			src, _ = os.ReadFile(f.Path)
+		}
+		if err := os.WriteFile(filepath.Join(again, filepath.Base(f.Path)), src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Annotate(context.Background(), []string{"."}, Options{Criteria: crit(t, "cc"), Dir: again}); err == nil ||
+		!strings.Contains(err.Error(), "already annotated") {
+		t.Errorf("annotating annotated code: %v", err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Annotate(ctx, []string{"."}, Options{Criteria: crit(t, "cc"), Dir: sampleDir(t)}); err == nil {
