@@ -552,7 +552,11 @@ func checkPackage(p *packages.Package, files []*dst.File, names []string, r newR
 			}
 			return nil, fmt.Errorf("package %s not found", path)
 		}),
-		Error:     func(err error) { errs = append(errs, err.(types.Error)) },
+		Error: func(err error) {
+			if te, ok := err.(types.Error); ok {
+				errs = append(errs, te)
+			}
+		},
 		GoVersion: goVersion(p),
 		Sizes:     p.TypesSizes,
 	}
