@@ -164,13 +164,13 @@ func (n *normalizer) needsHoist(e dst.Expr) bool { return n.t.NeedsHoist(e) }
 
 // expr normalizes e, appending hoisted statements to pre, and returns the
 // expression to use in its place.
-func (n *normalizer) expr(e dst.Expr, pre *[]dst.Stmt, _ bool) dst.Expr {
+func (n *normalizer) expr(e dst.Expr, pre *[]dst.Stmt) dst.Expr {
 	if e == nil || !n.impure(e) {
 		return e
 	}
 	switch x := e.(type) {
 	case *dst.ParenExpr:
-		x.X = n.expr(x.X, pre, false)
+		x.X = n.expr(x.X, pre)
 		return x
 	case *dst.BinaryExpr:
 		if (x.Op == token.LAND || x.Op == token.LOR) && n.impure(x.Y) {
@@ -188,7 +188,7 @@ func (n *normalizer) expr(e dst.Expr, pre *[]dst.Stmt, _ bool) dst.Expr {
 // needs hoisting.
 func (n *normalizer) extract(x *dst.BinaryExpr, pre *[]dst.Stmt) dst.Expr {
 	origX, origY := x.X, x.Y
-	xv := n.expr(x.X, pre, false)
+	xv := n.expr(x.X, pre)
 	typ := n.t.TypeOf(origX)
 	if typ == nil {
 		typ = types.Typ[types.Bool]
@@ -199,7 +199,7 @@ func (n *normalizer) extract(x *dst.BinaryExpr, pre *[]dst.Stmt) dst.Expr {
 	b := n.newTemp()
 	*pre = append(*pre, n.define(b, n.use(a, origX, typ), origY, typ))
 	var inner []dst.Stmt
-	yv := n.expr(x.Y, &inner, false)
+	yv := n.expr(x.Y, &inner)
 	if ty := n.t.TypeOf(origY); ty != nil && !types.Identical(types.Default(ty), typ) {
 		conv := &dst.CallExpr{Fun: dst.NewIdent("bool"), Args: []dst.Expr{yv}}
 		n.t.Record(conv, types.Typ[types.Bool])
@@ -226,7 +226,7 @@ func (n *normalizer) extract(x *dst.BinaryExpr, pre *[]dst.Stmt) dst.Expr {
 func (n *normalizer) children(e dst.Expr, pre *[]dst.Stmt) {
 	ex := func(p *dst.Expr) {
 		if *p != nil && !n.t.IsType(*p) && !n.tupleCall(*p) {
-			*p = n.expr(*p, pre, false)
+			*p = n.expr(*p, pre)
 		}
 	}
 	switch x := e.(type) {

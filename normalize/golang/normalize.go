@@ -217,7 +217,7 @@ func moveDecs(orig dst.Stmt, first, st dst.Stmt) {
 // to put before it and the statement to put in its place.
 func (n *normalizer) ifStmt(x *dst.IfStmt) ([]dst.Stmt, dst.Stmt) {
 	var pre []dst.Stmt
-	x.Cond = n.expr(x.Cond, &pre, true)
+	x.Cond = n.expr(x.Cond, &pre)
 	x.Body.List = n.stmts(x.Body.List)
 	switch e := x.Else.(type) {
 	case *dst.IfStmt:
@@ -259,7 +259,7 @@ func (n *normalizer) forStmt(x *dst.ForStmt) {
 		return
 	}
 	var pre []dst.Stmt
-	c := n.expr(x.Cond, &pre, true)
+	c := n.expr(x.Cond, &pre)
 	not := &dst.UnaryExpr{Op: token.NOT, X: &dst.ParenExpr{X: c}}
 	n.t.Record(not, types.Typ[types.Bool])
 	n.t.StandsFor(not, x.Cond)
@@ -300,7 +300,7 @@ func (n *normalizer) switchStmt(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
 			// Case expressions stay where they are; the tag must then be
 			// left alone too, to keep the order of calls.
 		} else {
-			x.Tag = n.expr(x.Tag, &pre, true)
+			x.Tag = n.expr(x.Tag, &pre)
 		}
 	}
 	if x.Init == nil || (len(pre) == 0 && !n.slot(x)) {
@@ -331,7 +331,7 @@ func (n *normalizer) switchToIfs(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
 	var head []dst.Stmt
 	var tag dst.Expr
 	if x.Tag != nil {
-		t := n.expr(x.Tag, &head, false)
+		t := n.expr(x.Tag, &head)
 		typ := n.t.TypeOf(x.Tag)
 		if typ != nil {
 			typ = types.Default(typ)
@@ -380,7 +380,7 @@ func (n *normalizer) switchToIfs(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
 	for i := len(clauses) - 1; i >= 0; i-- {
 		c := clauses[i]
 		var pre []dst.Stmt
-		cond := n.expr(c.cond, &pre, true)
+		cond := n.expr(c.cond, &pre)
 		ifs := &dst.IfStmt{Cond: cond, Body: &dst.BlockStmt{List: c.cc.Body}}
 		ifs.Decs.Before = dst.NewLine
 		if len(rest) > 0 {
@@ -474,7 +474,7 @@ func (n *normalizer) simple(s dst.Stmt) []dst.Stmt {
 			n.children(*p, &pre)
 			continue
 		}
-		*p = n.expr(*p, &pre, false)
+		*p = n.expr(*p, &pre)
 	}
 	return pre
 }

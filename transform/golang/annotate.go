@@ -299,7 +299,7 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 	dec := decorator.NewDecoratorFromPackage(p)
 	var files []*dst.File
 	var names []string
-	for i, af := range p.Syntax {
+	for _, af := range p.Syntax {
 		name := p.Fset.File(af.Pos()).Name()
 		if skip["file:"+name] {
 			continue
@@ -308,9 +308,6 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 		if err != nil {
 			return nil, nil, nil, nil, fmt.Errorf("annotate %s: %w", name, err)
 		}
-		_ = i
-		// Functions to leave alone: give them a body-less stand-in while
-		// normalizing and enumerating.
 		files = append(files, f)
 		names = append(names, name)
 	}
@@ -321,6 +318,8 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 			e.consts[c.Name()] = true
 		}
 	}
+	// Functions to leave alone lose their bodies while normalizing and
+	// enumerating.
 	hidden := hideSkipped(files, names, skip)
 	nres, err := gonorm.Package(ctx, files, t, gonorm.Options{
 		Statements: e.wm(),
@@ -344,7 +343,7 @@ func (e *enumerator) wantsSlot(s dst.Stmt) bool {
 		if c == nil || e.t.Const(c) != nil {
 			return false
 		}
-		return hasDec || (e.wm() && gonorm.HasOperator(c)) || (e.crit.Has(labels.WMABS) && false)
+		return hasDec || (e.wm() && gonorm.HasOperator(c))
 	}
 	switch x := s.(type) {
 	case *dst.IfStmt:
