@@ -19,3 +19,12 @@ func FuzzAlarm(f *testing.F) {
 		Alarm(Reading{Temp: temp, Humidity: humidity, Dust: dust})
 	})
 }
+
+// BenchmarkAlarm measures the cost of labels per call (run it with and
+// without the overlay).
+func BenchmarkAlarm(b *testing.B) {
+	rs := []Reading{{200, 50, 10}, {510, 50, 10}, {510, 90, 10}, {20000, 0, 0}, {-7, 85, 260}}
+	for i := 0; i < b.N; i++ {
+		Alarm(rs[i%len(rs)])
+	}
+}
