@@ -74,10 +74,18 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		note = p.Globals[a]
 	case JMP, JMPNIL:
 		operands = fmt.Sprint(a)
-	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK:
+	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK:
 		operands = fmt.Sprintf("%d %d", a, b)
 		br := p.branches[b]
 		note = fmt.Sprintf("branch %d: %s test at %s", b, br.Head, br.Test)
+	case PROBEFAIL:
+		operands = fmt.Sprint(b)
+		note = fmt.Sprintf("branch %d false", b)
+	case PROBE:
+		operands = fmt.Sprint(a)
+		for _, c := range p.Handlers[a].Clauses {
+			note = fmt.Sprintf("probe, %s->%d", c.Kind, c.PC)
+		}
 	case SKIPJMP:
 		operands = fmt.Sprintf("%d %d", a, b)
 	case DOLOOP:

@@ -51,4 +51,28 @@
 // cond clause, each case clause, and each operand of and/or) becomes a real
 // conditional jump with its own branch, also when its body is empty; only
 // the constant t clause of cond and the otherwise clause of case are folded.
+//
+// # Label probes
+//
+// A coverage label is injected as (when (ignore-errors P)) whose value is
+// discarded (a form of a progn or body other than the last). The compiler
+// recognises that shape, when P contains no return or retry, and compiles
+// it as a probe instead of HANDLER, P, UNHANDLE, JMP, POP, JMPIFNOT, NIL,
+// POP:
+//
+//	PROBE site          install the failure trap, save steps and allocations
+//	P                   the predicate; leaves its value
+//	PROBEOK end branch  pop it, count the branch true/false, remove the
+//	                    trap, restore steps and allocations, jump to end
+//	PROBEFAIL branch    failure path (the trap's clause): count false
+//	end:
+//
+// The when remains a counted conditional: PROBEOK is its branch
+// instruction (Branch(i).PC), Form is the position of the (when, Test that
+// of the (ignore-errors, and the true/false counters count exactly what
+// the general compilation's JMPIFNOT would (a failure of P is a nil test).
+// The VM charges a probe's instructions to a separate label budget
+// (vm.Config.MaxLabelSteps) and refunds its allocations, so a plan with
+// labels is charged exactly the steps and allocations of the plan without
+// them. A plan author who writes the same shape gets the same treatment.
 package compile

@@ -107,11 +107,14 @@ func (fs *fstate) progn(forms []syntax.Node, at syntax.Pos) error {
 		return nil
 	}
 	for i, f := range forms {
+		if i < len(forms)-1 {
+			if err := fs.effect(f); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := fs.expr(f); err != nil {
 			return err
-		}
-		if i < len(forms)-1 {
-			fs.emit(POP, 0, 0, startOf(f))
 		}
 	}
 	return nil
@@ -120,11 +123,76 @@ func (fs *fstate) progn(forms []syntax.Node, at syntax.Pos) error {
 // effects compiles forms for their side effects only.
 func (fs *fstate) effects(forms []syntax.Node) error {
 	for _, f := range forms {
-		if err := fs.expr(f); err != nil {
+		if err := fs.effect(f); err != nil {
 			return err
 		}
-		fs.emit(POP, 0, 0, startOf(f))
 	}
+	return nil
+}
+
+// effect compiles f for its side effects only: a label probe, or the
+// value popped.
+func (fs *fstate) effect(f syntax.Node) error {
+	if w, test, p := probeForm(f); w != nil {
+		return fs.probe(w, test, p)
+	}
+	if err := fs.expr(f); err != nil {
+		return err
+	}
+	fs.emit(POP, 0, 0, startOf(f))
+	return nil
+}
+
+// probeForm recognises a label probe: (when (ignore-errors P)) with an
+// empty body, where P contains no return or retry (which would leave the
+// probe other than through its end or its trap). It returns the when form,
+// its test and P, or nils.
+func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
+	l, ok := f.(*syntax.List)
+	if !ok || len(l.Elems) != 2 || syntax.Head(l) != "when" {
+		return nil, nil, nil
+	}
+	t, ok := l.Elems[1].(*syntax.List)
+	if !ok || len(t.Elems) != 2 || syntax.Head(t) != "ignore-errors" {
+		return nil, nil, nil
+	}
+	escapes := false
+	syntax.Walk(t.Elems[1], func(n syntax.Node) bool {
+		if h := syntax.Head(n); h == "return" || h == "retry" {
+			escapes = true
+		}
+		return !escapes
+	})
+	if escapes {
+		return nil, nil, nil
+	}
+	return l, t, t.Elems[1]
+}
+
+// probe compiles the label probe (when (ignore-errors P)) for effect:
+//
+//	PROBE site; P; PROBEOK end branch
+//	fail: PROBEFAIL branch      (the site's failure clause)
+//	end:
+//
+// The when stays a counted conditional (branch Form is the when, Test the
+// ignore-errors form), counted exactly as the general compilation
+// (HANDLER, P, UNHANDLE, JMP, POP, JMPIFNOT, NIL, POP) would count it.
+func (fs *fstate) probe(w, test *syntax.List, pred syntax.Node) error {
+	p := fs.c.prog
+	si := len(p.Handlers)
+	p.Handlers = append(p.Handlers, HandlerSite{Pos: test.Open, Probe: true})
+	fs.siteIdx = append(fs.siteIdx, si)
+	fs.emit(PROBE, int32(si), 0, w.Open)
+	if err := fs.expr(pred); err != nil {
+		return err
+	}
+	ok := fs.branch(PROBEOK, "when", w, test)
+	bi := fs.b[ok]
+	pc := fs.here()
+	p.Handlers[si].Clauses = []HandlerClause{{Kind: "failure", PC: pc}}
+	fs.emit(PROBEFAIL, 0, bi, w.Open)
+	fs.patch(ok)
 	return nil
 }
 

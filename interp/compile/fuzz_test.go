@@ -19,6 +19,7 @@ func FuzzCompile(f *testing.F) {
 		}
 	}
 	f.Add([]byte("(defun f (x) (let ((y x)) (lambda () (setq y (+ y 1)))))"))
+	f.Add([]byte("(defun f (x) (progn (when (ignore-errors (< (car x) 1))) (dolist (y x) (when (ignore-errors (f y)))) x))"))
 	f.Add([]byte("(def-plan p () (with-failure-handling ((failure (e) (retry))) (dotimes (i 3) (return i))))"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := syntax.Parse("fuzz.plan", src)
@@ -62,6 +63,15 @@ func checkProgram(t *testing.T, p *Program) {
 			case LOAD, STORE, SET, MAKECELL, LOADC, STOREC, INCLOCAL:
 				if a < 0 || a >= fn.NumLocals {
 					t.Fatalf("%s: pc %d: slot %d outside %d locals", fn.Name, pc, a, fn.NumLocals)
+				}
+			case PROBEFAIL:
+				if b < 0 || b >= p.NumBranches() || p.Code[p.Branch(b).PC] != PROBEOK || p.Branch(b).PC != pc-1 {
+					t.Fatalf("pc %d: PROBEFAIL branch %d does not follow its PROBEOK", pc, b)
+				}
+			case PROBE:
+				if a < 0 || a >= len(p.Handlers) || !p.Handlers[a].Probe || len(p.Handlers[a].Clauses) != 1 ||
+					p.Code[p.Handlers[a].Clauses[0].PC] != PROBEFAIL {
+					t.Fatalf("pc %d: PROBE site %d has no PROBEFAIL clause", pc, a)
 				}
 			case DOLOOP:
 				if b < 0 || b+1 >= fn.NumLocals {

@@ -2,7 +2,7 @@ package compile
 
 // Version identifies the bytecode format. Bump it whenever an opcode, its
 // operands or the coverage layout changes meaning.
-const Version = 1
+const Version = 2
 
 // Op is an opcode. Each comment gives the stack picture: operands before the
 // name are popped (top of stack last), results after it are pushed. A and B
@@ -92,6 +92,20 @@ const (
 	HANDLER   // - HANDLER -           install handler site Handlers[A]
 	UNHANDLE  // - UNHANDLE -          remove the newest handler record
 
+	// Label probes: an empty-bodied (when (ignore-errors P)) whose value
+	// is discarded. PROBE installs the failure trap of handler site A
+	// (one "failure" clause whose PC is the PROBEFAIL) and saves the
+	// step and allocation counts; P runs; PROBEOK pops P's value, counts
+	// branch B true or false exactly as the when's JMPIFNOT would, removes
+	// the trap, restores the saved counts (the probe's instructions are
+	// charged to the separate label budget instead) and jumps to A, over
+	// the failure path. A failure inside P unwinds to the PROBE's stack
+	// depth (no failure value is pushed), restores the counts and runs
+	// PROBEFAIL, which counts branch B false.
+	PROBE     // - PROBE -             install probe trap Handlers[A], save steps and allocations
+	PROBEOK   // x PROBEOK -           count branch B for x, remove the trap, restore, jump to A
+	PROBEFAIL // - PROBEFAIL -         failure path of a probe: count branch B false
+
 	numOps
 )
 
@@ -110,6 +124,7 @@ var opNames = [...]string{
 	EQL: "EQL", MOD: "MOD", MEMBEQ: "MEMBEQ",
 	ADDI: "ADDI", SUBI: "SUBI", LTI: "LTI", LEI: "LEI", GTI: "GTI", GEI: "GEI", NUMEQI: "NUMEQI",
 	MAKEDESIG: "MAKEDESIG", HANDLER: "HANDLER", UNHANDLE: "UNHANDLE",
+	PROBE: "PROBE", PROBEOK: "PROBEOK", PROBEFAIL: "PROBEFAIL",
 }
 
 func (op Op) String() string {
@@ -122,17 +137,18 @@ func (op Op) String() string {
 // IsJump reports whether A of op is a jump target pc.
 func (op Op) IsJump() bool {
 	switch op {
-	case JMP, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL, SKIPJMP, DOLOOP:
+	case JMP, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL, SKIPJMP, DOLOOP, PROBEOK:
 		return true
 	}
 	return false
 }
 
 // IsBranch reports whether op is a counted conditional jump (B is its
-// branch index).
+// branch index, and the branch's PC is this instruction). PROBEFAIL also
+// counts branch B (its false side) but is not the branch's instruction.
 func (op Op) IsBranch() bool {
 	switch op {
-	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK:
+	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK:
 		return true
 	}
 	return false
@@ -143,7 +159,7 @@ func stackEffect(op Op, a, b int32) int {
 	switch op {
 	case NIL, T, CONST, INT, DUP, LOAD, LOADC, LOADV, LOADVC, GETVALUE, FUNCTION, CLOSURE:
 		return 1
-	case POP, SET, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL,
+	case POP, SET, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL, PROBEOK,
 		ADD, SUB, MUL, LT, LE, GT, GE, NUMEQ, CONS, EQ, EQL, MOD:
 		return -1
 	case DROP:

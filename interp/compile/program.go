@@ -76,10 +76,13 @@ type BranchInfo struct {
 	Head       string // "if", "when", "cond", "and", ...
 }
 
-// HandlerSite is one with-failure-handling or ignore-errors form.
+// HandlerSite is one with-failure-handling or ignore-errors form. Probe
+// marks the trap of a label probe (see PROBE): a failure that reaches it
+// pushes no failure value.
 type HandlerSite struct {
 	Pos     syntax.Pos
 	Clauses []HandlerClause
+	Probe   bool
 }
 
 // HandlerClause runs at PC with the failure value pushed when a failure of

@@ -63,6 +63,18 @@ func verifyStack(p *Program) error {
 				if err = flow(pc, a, d); err == nil {
 					err = flow(pc, pc+1, d)
 				}
+			case PROBE:
+				// A failure unwinds to the PROBE's depth; nothing is pushed.
+				for _, c := range p.Handlers[a].Clauses {
+					if err = flow(pc, c.PC, d); err != nil {
+						break
+					}
+				}
+				if err == nil {
+					err = flow(pc, pc+1, d)
+				}
+			case PROBEOK:
+				err = flow(pc, a, after)
 			case HANDLER:
 				for _, c := range p.Handlers[a].Clauses {
 					if err = flow(pc, c.PC, d+1); err != nil {
@@ -93,7 +105,7 @@ func TestVerifyStackOnExamples(t *testing.T) {
   (list (if a 1 2) (and a b) (or a b) (cond (a 1) (b)) (let ((x 1) (y 2)) (+ x y))
         (dolist (x '(1 2) 'r) (when x (return x))) (dotimes (i 3 i) (list 1 (return i)))
         (with-failure-handling ((failure (e) (list 1 2 (retry)))) (list 1 (fail 'x)))
-        (ignore-errors 3) (while a (return 1))
+        (ignore-errors 3) (while a (return 1)) (progn (when (ignore-errors (< a b))) (when (ignore-errors (car a))) 1)
         (case a (1 2) (t 3)) (an action (k a)) (funcall (lambda (z) (setq a z)) 1)
         (let ((n 0)) (push n *g*) (pop *g*) (incf n) (decf n 2))))`)
 	if err != nil {

@@ -34,7 +34,8 @@ func (m *Machine) fast(r *regs) {
 		pc    = r.pc
 		sp    = r.sp
 		fp    = r.fp
-		left  = r.check - r.steps // instructions until the poll
+		check = r.check
+		left  = r.check - r.steps // instructions until the poll: steps is check-left
 	)
 	for left > 0 && uint(pc) < uint(len(code)) {
 		in := code[pc]
@@ -394,6 +395,58 @@ func (m *Machine) fast(r *regs) {
 			m.handlers = h
 		case compile.UNHANDLE:
 			m.handlers = m.handlers[:len(m.handlers)-1]
+		case compile.PROBE:
+			// enterProbe, without growing.
+			h := m.handlers
+			if len(h) == cap(h) {
+				goto out
+			}
+			steps := check - left
+			h = h[:len(h)+1]
+			h[len(h)-1] = handlerRec{frames: len(m.frames), sp: sp, site: in.a, probe: true, steps: steps, allocs: m.allocs}
+			m.handlers = h
+			if m.probeDepth == 0 {
+				m.probeBase = steps
+				m.maxSteps = steps + m.cfg.MaxLabelSteps - m.labelSteps
+				if check > m.maxSteps {
+					left -= check - m.maxSteps
+					check = m.maxSteps
+				}
+			}
+			m.probeDepth++
+		case compile.PROBEOK:
+			// leaveProbe: the steps since the PROBE, this one included,
+			// go to the label budget.
+			h := &m.handlers[len(m.handlers)-1]
+			d := check - left + 1 - h.steps
+			if m.labelSteps+d > m.cfg.MaxLabelSteps {
+				goto out
+			}
+			sp--
+			bc := 2 * int(in.b)
+			if stack[sp].Truthy() {
+				count(m.counters, m.nInstr+bc)
+			} else {
+				count(m.counters, m.nInstr+bc+1)
+			}
+			count(icnt, pc)
+			m.labelSteps += d
+			m.allocs = h.allocs
+			if m.probeDepth--; m.probeDepth == 0 {
+				m.maxSteps = m.cfg.MaxSteps
+			} else {
+				m.maxSteps -= d
+			}
+			if check > m.maxSteps {
+				check = m.maxSteps
+			}
+			left = check - h.steps
+			m.handlers = m.handlers[:len(m.handlers)-1]
+			pc = int(in.a)
+			continue
+		case compile.PROBEFAIL:
+			// The failure path (see loop's trap handling for its step).
+			count(m.counters, m.nInstr+2*int(in.b)+1)
 		default:
 			goto out
 		}
@@ -402,7 +455,7 @@ func (m *Machine) fast(r *regs) {
 		pc++
 	}
 out:
-	r.pc, r.sp, r.fp, r.steps, r.fr = pc, sp, fp, r.check-left, fr
+	r.pc, r.sp, r.fp, r.steps, r.check, r.fr = pc, sp, fp, check-left, check, fr
 }
 
 // count increments counter i, saturating at 255.

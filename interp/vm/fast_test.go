@@ -81,6 +81,12 @@ var fastPrograms = []string{
 (def-plan main () (spin 0))`,
 	`(defun mk (n) (lambda (x) (+ x n)))
 (def-plan main () (let ((f (mk 3)) (s 0)) (dotimes (i 10) (setq s (funcall f s))) s))`,
+	// Label probes: refunded steps, failing predicates, nested probes,
+	// a probe that exhausts the label budget.
+	`(defun g (x) (when (ignore-errors (< x 0))) (when (ignore-errors (car x))) (* x 2))
+(def-plan main () (let ((s 0)) (dotimes (i 2000) (when (ignore-errors (= (g i) 4))) (setq s (+ s (g i)))) s))`,
+	`(def-plan main () (let ((s 0)) (dotimes (i 3000) (when (ignore-errors (list (cons i i)))) (when (ignore-errors (+ 'a i))) (setq s (+ s i))) s))`,
+	`(def-plan main () (let ((n 0)) (when (ignore-errors (while t (setq n (+ n 1))))) n))`,
 }
 
 // TestFastMatchesLoop runs programs with and without fast: results,
@@ -102,7 +108,7 @@ func TestFastMatchesLoop(t *testing.T) {
 				if r.Failure != nil {
 					f = fmt.Sprintf("%s %s %s:%s", r.Failure.Kind, r.Failure.Message, r.Failure.File, r.Failure.Pos)
 				}
-				res[k] = fmt.Sprintf("%s %s steps=%d %s frames=%d handlers=%d", r.Outcome, r.Value, r.Steps, f, len(m.frames), len(m.handlers))
+				res[k] = fmt.Sprintf("%s %s steps=%d label=%d %s frames=%d handlers=%d", r.Outcome, r.Value, r.Steps, r.LabelSteps, f, len(m.frames), len(m.handlers))
 				counters[k] = append([]uint8(nil), m.Counters()...)
 			}
 			if res[0] != res[1] || !bytes.Equal(counters[0], counters[1]) {

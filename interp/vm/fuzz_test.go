@@ -23,6 +23,7 @@ func FuzzVM(f *testing.F) {
 	}
 	f.Add([]byte("(defun f (n) (if (< n 1) (car n) (f (- n 1)))) (def-plan p () (with-failure-handling ((error (e) (retry))) (f 3)))"))
 	f.Add([]byte("(def-plan p () (let ((l nil)) (dotimes (i 100) (push (lambda () (incf i)) l)) (dolist (g l) (funcall g))))"))
+	f.Add([]byte("(defun g (x) (when (ignore-errors (< x 0))) (* x 2)) (def-plan p () (dotimes (i 9) (when (ignore-errors (= (g i) (car i))))) (when (ignore-errors (while t))) 1)"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := syntax.Parse("fuzz.plan", src)
 		if err != nil {
@@ -45,6 +46,12 @@ func FuzzVM(f *testing.F) {
 			r := m.Run(context.Background(), fn, args)
 			if r.Steps > maxSteps {
 				t.Fatalf("%s ran %d steps, budget %d", fn.Name, r.Steps, maxSteps)
+			}
+			if r.LabelSteps > DefaultLabelStepsFactor*maxSteps+1 {
+				t.Fatalf("%s ran %d label steps, budget %d", fn.Name, r.LabelSteps, DefaultLabelStepsFactor*maxSteps)
+			}
+			if m.probeDepth != 0 || len(m.handlers) != 0 || m.maxSteps != maxSteps {
+				t.Fatalf("%s: probe state left behind", fn.Name)
 			}
 			switch r.Outcome {
 			case OutcomeOK:

@@ -16,8 +16,16 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 		base = m.sp // above the caller's operands
 	}
 	m.nesting++
+	pd := m.probeDepth
 	r := m.loop(fn, cl, args, base, hb)
 	m.nesting--
+	if m.probeDepth != pd {
+		// The run ended inside a probe of this exec.
+		m.probeDepth = pd
+		if pd == 0 {
+			m.maxSteps = m.cfg.MaxSteps
+		}
+	}
 	m.frames = m.frames[:fb]
 	m.handlers = m.handlers[:hb]
 	return r
@@ -70,18 +78,21 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// stopped at here.
 			rg := regs{pc: pc, sp: sp, fp: fp, steps: steps, check: check, fr: fr}
 			m.fast(&rg)
-			pc, sp, fp, steps, fr = rg.pc, rg.sp, rg.fp, rg.steps, rg.fr
+			pc, sp, fp, steps, check, fr = rg.pc, rg.sp, rg.fp, rg.steps, rg.check, rg.fr
 		}
 		if steps >= check {
 			if steps >= m.maxSteps {
+				if m.probeDepth > 0 {
+					return m.labelTimeout(steps, pc)
+				}
 				m.steps = steps
 				f = m.fill(Fail(KindTimeout, "step budget of %d instructions exhausted", m.maxSteps), pc)
-				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps}
+				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 			}
 			if err := m.ctx.Err(); err != nil {
 				m.steps = steps
 				f = m.fill(Fail(KindCanceled, "run cancelled: %v", err), pc)
-				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps}
+				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 			}
 			check = m.nextCheck(steps)
 		}
@@ -364,7 +375,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			m.frames = m.frames[:len(m.frames)-1]
 			if retpc < 0 {
 				m.steps = steps
-				return Result{Outcome: OutcomeOK, Value: x, Steps: steps}
+				return Result{Outcome: OutcomeOK, Value: x, Steps: steps, LabelSteps: m.labelSteps}
 			}
 			fr = &m.frames[len(m.frames)-1]
 			fp = fr.fp
@@ -578,6 +589,36 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			m.handlers = append(m.handlers, handlerRec{frames: len(m.frames), sp: sp, site: in.a})
 		case compile.UNHANDLE:
 			m.handlers = m.handlers[:len(m.handlers)-1]
+		case compile.PROBE:
+			m.enterProbe(in.a, sp, steps-1)
+			if check > m.maxSteps {
+				check = m.maxSteps
+			}
+		case compile.PROBEOK:
+			sp--
+			bc := nI + 2*int(in.b)
+			if stack[sp].Truthy() {
+				if c := cnt[bc]; c != 255 {
+					cnt[bc] = c + 1
+				}
+			} else {
+				if c := cnt[bc+1]; c != 255 {
+					cnt[bc+1] = c + 1
+				}
+			}
+			restored, ok := m.leaveProbe(steps)
+			steps = restored
+			if !ok {
+				return m.labelTimeout(steps, pc-1)
+			}
+			check = m.nextCheck(steps)
+			pc = int(in.a)
+		case compile.PROBEFAIL:
+			// Reached from a probe's trap, which restored the counts
+			// and charged this instruction to the label budget.
+			if c := cnt[nI+2*int(in.b)+1]; c != 255 {
+				cnt[nI+2*int(in.b)+1] = c + 1
+			}
 		default:
 			f = Fail("error", "invalid opcode %d", in.op)
 			goto fail
@@ -592,12 +633,32 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// A budget or cancellation reported by a nested Call through
 			// a host: it ends this run the same way.
 			m.steps = steps
-			return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps}
+			return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 		}
 		{
 			handled := false
 			for !handled && len(m.handlers) > hb {
 				h := m.handlers[len(m.handlers)-1]
+				if h.probe {
+					// A probe's trap catches every failure; nothing
+					// is pushed, and the probe's counts are restored.
+					// PROBEFAIL, which runs next, is the probe's too:
+					// charge it to the label budget now, and restore
+					// the steps to one less, which its step brings back.
+					restored, ok := m.leaveProbe(steps + 1)
+					if !ok {
+						return m.labelTimeout(restored, pc-1)
+					}
+					steps = restored - 1
+					check = m.nextCheck(steps)
+					m.frames = m.frames[:h.frames]
+					fr = &m.frames[len(m.frames)-1]
+					fp = fr.fp
+					sp = h.sp
+					pc = p.Handlers[h.site].Clauses[0].PC
+					handled = true
+					break
+				}
 				m.handlers = m.handlers[:len(m.handlers)-1]
 				for _, c := range p.Handlers[h.site].Clauses {
 					if IsKind(f.Kind, c.Kind) {
@@ -615,7 +676,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			if !handled {
 				m.steps = steps
-				return Result{Outcome: OutcomeFailure, Failure: f, Steps: steps}
+				return Result{Outcome: OutcomeFailure, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 			}
 			f = nil
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/value"
@@ -18,6 +19,9 @@ const (
 	// strings (one unit per 16 bytes) made in one run: on the order of
 	// 100 MB of heap at worst.
 	DefaultMaxAlloc = 2_000_000
+	// DefaultLabelStepsFactor is MaxLabelSteps per MaxSteps when
+	// Config.MaxLabelSteps is zero.
+	DefaultLabelStepsFactor = 16
 	// pollEvery is how many steps run between context polls.
 	pollEvery = 1 << 14
 )
@@ -50,13 +54,21 @@ type Builtin struct {
 }
 
 // Config parameterises a Machine. Zero limits take the defaults.
+//
+// MaxLabelSteps bounds the instructions label probes run (see
+// compile.PROBE): a probe's instructions and allocations are not charged
+// to the run's MaxSteps and MaxAlloc (so an annotated plan is charged
+// exactly what the plan without labels is) but to this separate budget;
+// exhausting it ends the run as a timeout. Zero means
+// DefaultLabelStepsFactor × MaxSteps.
 type Config struct {
-	Host     Host
-	Builtins []Builtin
-	MaxSteps int64
-	MaxDepth int
-	MaxAlloc int64
-	Stdout   io.Writer
+	Host          Host
+	Builtins      []Builtin
+	MaxSteps      int64
+	MaxDepth      int
+	MaxAlloc      int64
+	MaxLabelSteps int64
+	Stdout        io.Writer
 }
 
 // Outcome is how a run ended.
@@ -69,12 +81,15 @@ const (
 )
 
 // Result is what a run produced. Failure is set unless Outcome is ok (for
-// timeouts its Kind is KindTimeout or KindCanceled).
+// timeouts its Kind is KindTimeout or KindCanceled). Steps counts the
+// instructions charged to the run; LabelSteps those of label probes,
+// which are not in Steps.
 type Result struct {
-	Outcome Outcome
-	Value   value.Value
-	Failure *Failure
-	Steps   int64
+	Outcome    Outcome
+	Value      value.Value
+	Failure    *Failure
+	Steps      int64
+	LabelSteps int64
 }
 
 // Machine runs one Program. Make one per goroutine.
@@ -101,6 +116,13 @@ type Machine struct {
 	allocs          int64
 	ctx             context.Context
 
+	// Label probes (compile.PROBE). While probeDepth > 0, maxSteps is the
+	// label budget's limit expressed in steps: probeBase (the steps when
+	// the outermost probe began) plus what is left of MaxLabelSteps.
+	labelSteps int64
+	probeDepth int
+	probeBase  int64
+
 	// Reentrancy: a builtin or host may Call plan functions (checks,
 	// policies) while a run is in progress. nesting counts active execs;
 	// sp is the caller's stack top, published before each builtin call,
@@ -124,7 +146,7 @@ type Machine struct {
 // rewrites such MAKEDESIGs in its own copy of the code. It follows the
 // last compile opcode: opcodes must stay dense for the dispatch switch to
 // compile to a jump table (TestDispatchOpcodesAreDense).
-const opMakeDesigPerform = compile.UNHANDLE + 1
+const opMakeDesigPerform = compile.PROBEFAIL + 1
 
 type instr struct {
 	op   compile.Op
@@ -155,6 +177,9 @@ type handlerRec struct {
 	frames int // len(frames) when installed
 	sp     int
 	site   int32
+	probe  bool
+	// A probe's saved step and allocation counts.
+	steps, allocs int64
 }
 
 // New links p with cfg: externals to cfg.Builtins by name, core builtins
@@ -171,6 +196,12 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 	}
 	if cfg.MaxAlloc <= 0 {
 		cfg.MaxAlloc = DefaultMaxAlloc
+	}
+	if cfg.MaxLabelSteps <= 0 {
+		cfg.MaxLabelSteps = DefaultLabelStepsFactor * cfg.MaxSteps
+		if cfg.MaxLabelSteps/DefaultLabelStepsFactor != cfg.MaxSteps {
+			cfg.MaxLabelSteps = math.MaxInt64 / 2 // overflow
+		}
 	}
 	m := &Machine{prog: p, cfg: cfg, stdout: cfg.Stdout, nInstr: p.NumInstructions(), extBy: map[string]*Builtin{}}
 	if m.stdout == nil {
@@ -299,6 +330,53 @@ func (m *Machine) begin(ctx context.Context) {
 	m.steps = 0
 	m.maxSteps = m.cfg.MaxSteps
 	m.allocs = 0
+	m.labelSteps = 0
+	m.probeDepth = 0
+}
+
+// enterProbe saves steps and allocations in a new probe trap record for
+// handler site; steps is the count before the PROBE instruction.
+func (m *Machine) enterProbe(site int32, sp int, steps int64) {
+	m.handlers = append(m.handlers, handlerRec{frames: len(m.frames), sp: sp, site: site, probe: true, steps: steps, allocs: m.allocs})
+	if m.probeDepth == 0 {
+		m.probeBase = steps
+		m.maxSteps = steps + m.cfg.MaxLabelSteps - m.labelSteps
+	}
+	m.probeDepth++
+}
+
+// leaveProbe removes the newest handler record, a probe's, when the probe
+// ends after steps (its own instructions included): the steps since the
+// PROBE go to the label budget, and steps and allocations are restored.
+// It returns the restored step count, and false when the label budget is
+// exhausted.
+func (m *Machine) leaveProbe(steps int64) (int64, bool) {
+	h := m.handlers[len(m.handlers)-1]
+	m.handlers = m.handlers[:len(m.handlers)-1]
+	d := steps - h.steps
+	m.labelSteps += d
+	m.allocs = h.allocs
+	m.probeDepth--
+	if m.probeDepth == 0 {
+		m.maxSteps = m.cfg.MaxSteps
+	} else {
+		m.maxSteps -= d
+	}
+	return h.steps, m.labelSteps <= m.cfg.MaxLabelSteps
+}
+
+// labelTimeout ends a run whose probes exhausted the label budget, at pc.
+// steps is the current step count (probe instructions included).
+func (m *Machine) labelTimeout(steps int64, pc int) Result {
+	charged := steps
+	label := m.labelSteps
+	if m.probeDepth > 0 {
+		charged = m.probeBase
+		label += steps - m.probeBase
+	}
+	m.steps = charged
+	f := m.fill(Fail(KindTimeout, "label budget of %d instructions exhausted (label probes, not the plan, ran out of steps)", m.cfg.MaxLabelSteps), pc)
+	return Result{Outcome: OutcomeTimeout, Failure: f, Steps: charged, LabelSteps: label}
 }
 
 // fill completes f with the file and the position of instruction pc.

@@ -1,0 +1,184 @@
+package vm
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/compile"
+)
+
+// probePlans pairs plans with the same plans carrying label probes,
+// (when (ignore-errors P)) for effect, in the places transform puts them:
+// failing predicates, predicates that call functions that carry probes of
+// their own (nested probes), predicates that allocate, loops.
+var probePlans = []struct{ orig, annotated string }{
+	{
+		`(defun f (x) (if (< x 3) (* x 2) (- x 1)))
+(def-plan main () (let ((s 0) (l nil)) (dotimes (i 200) (setq s (+ s (f i))) (push s l)) (list s (length l))))`,
+		`(defun f (x) (if (progn (when (ignore-errors (< x 3))) (when (ignore-errors (not (< x 3)))) (< x 3))
+  (* x 2) (progn (when (ignore-errors (/= x 0))) (when (ignore-errors (car x))) (- x 1))))
+(def-plan main () (let ((s 0) (l nil)) (dotimes (i 200) (when (ignore-errors (= (f i) (f (+ i 1))))) (when (ignore-errors (list s s s)))
+  (setq s (+ s (f i))) (push s l)) (list s (length l))))`,
+	},
+	{
+		`(defun deep (n) (if (= n 0) 0 (+ 1 (deep (- n 1)))))
+(def-plan main () (let ((r 0)) (dotimes (i 50) (setq r (+ r (deep i)))) (cons r (list 1 2 3))))`,
+		`(defun deep (n) (if (progn (when (ignore-errors (= n 0))) (when (ignore-errors (cons n n))) (= n 0)) 0 (+ 1 (deep (- n 1)))))
+(def-plan main () (let ((r 0)) (dotimes (i 50) (when (ignore-errors (> (deep i) 3))) (setq r (+ r (deep i)))) (cons r (list 1 2 3))))`,
+	},
+	{
+		`(def-plan main () (let ((n 0)) (while (< n 100000) (setq n (+ n 1))) n))`,
+		`(def-plan main () (let ((n 0)) (while (progn (when (ignore-errors (= n 5))) (when (ignore-errors (car n))) (< n 100000)) (setq n (+ n 1))) n))`,
+	},
+}
+
+func runProbe(t *testing.T, src string, cfg Config, noFast bool) (Result, *Machine) {
+	t.Helper()
+	p := compileSrc(t, src)
+	m, err := New(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.noFast = noFast
+	return m.Run(context.Background(), p.Plan("main"), nil), m
+}
+
+func resultString(r Result) string {
+	f := ""
+	if r.Failure != nil {
+		f = r.Failure.Kind + " " + r.Failure.Message
+	}
+	return fmt.Sprintf("%s %s steps=%d %s", r.Outcome, r.Value, r.Steps, f)
+}
+
+// TestProbeExactSteps: an annotated plan is charged exactly the original's
+// steps and allocations, so it ends the same way under every step and
+// allocation budget: a timeout at exactly N steps, an allocation-limit
+// failure at the same allocation.
+func TestProbeExactSteps(t *testing.T) {
+	for i, pp := range probePlans {
+		full, _ := runProbe(t, pp.orig, Config{}, false)
+		ann, _ := runProbe(t, pp.annotated, Config{}, false)
+		if resultString(full) != resultString(ann) || ann.LabelSteps == 0 || full.LabelSteps != 0 {
+			t.Fatalf("plan %d: original %s (label %d), annotated %s (label %d)", i, resultString(full), full.LabelSteps, resultString(ann), ann.LabelSteps)
+		}
+		budgets := []int64{1, 2, 3, full.Steps / 3, full.Steps/2 + 1, full.Steps - 1, full.Steps, full.Steps + 1}
+		for n := int64(4); n < 400; n += 7 {
+			budgets = append(budgets, n)
+		}
+		for _, n := range budgets {
+			for _, noFast := range []bool{false, true} {
+				cfg := Config{MaxSteps: n}
+				o, _ := runProbe(t, pp.orig, cfg, noFast)
+				a, _ := runProbe(t, pp.annotated, cfg, noFast)
+				if resultString(o) != resultString(a) {
+					t.Errorf("plan %d, MaxSteps %d, noFast %v:\noriginal  %s\nannotated %s", i, n, noFast, resultString(o), resultString(a))
+				}
+			}
+		}
+		for _, n := range []int64{1, 2, 5, 20, 60, 100, 150, 199, 200, 201, 400} {
+			cfg := Config{MaxAlloc: n}
+			o, _ := runProbe(t, pp.orig, cfg, false)
+			a, _ := runProbe(t, pp.annotated, cfg, false)
+			if resultString(o) != resultString(a) {
+				t.Errorf("plan %d, MaxAlloc %d:\noriginal  %s\nannotated %s", i, n, resultString(o), resultString(a))
+			}
+		}
+	}
+}
+
+// TestProbeCountsLikeWhen: a probe counts its when's branch exactly as the
+// general compilation of the same when (with a body, so not a probe) does.
+func TestProbeCountsLikeWhen(t *testing.T) {
+	const body = `(dotimes (i 10) (when (ignore-errors (< (nth i '(1 a 2 b 3 c 4 d 5 e)) 3))%s) (setq s (+ s i)))`
+	probe := fmt.Sprintf("(def-plan main () (let ((s 0)) "+body+" s))", "")
+	plain := fmt.Sprintf("(def-plan main () (let ((s 0)) "+body+" s))", " nil")
+	rp, mp := runProbe(t, probe, Config{}, false)
+	rw, mw := runProbe(t, plain, Config{}, false)
+	if rp.Value.String() != "45" || rw.Value.String() != "45" {
+		t.Fatalf("values %s, %s", rp.Value, rw.Value)
+	}
+	pp, pw := mp.Program(), mw.Program()
+	if pp.NumBranches() != pw.NumBranches() {
+		t.Fatalf("%d branches with the probe, %d without", pp.NumBranches(), pw.NumBranches())
+	}
+	for b := 0; b < pp.NumBranches(); b++ {
+		bp, bw := pp.Branch(b), pw.Branch(b)
+		if bp.Form != bw.Form || bp.Test != bw.Test || bp.Head != bw.Head {
+			t.Errorf("branch %d: probe %+v, when %+v", b, bp, bw)
+		}
+		for _, outcome := range []bool{true, false} {
+			cp, cw := mp.Counters()[pp.BranchCounter(b, outcome)], mw.Counters()[pw.BranchCounter(b, outcome)]
+			if cp != cw {
+				t.Errorf("branch %d (%s) %v: probe counted %d, when %d", b, bp.Head, outcome, cp, cw)
+			}
+		}
+	}
+	// The when branch: 3 true (1 2 ... < 3: 1, 2), failures on symbols count false.
+	var dis bytes.Buffer
+	pp.Disasm(&dis)
+	for _, op := range []string{"PROBE ", "PROBEOK ", "PROBEFAIL "} {
+		if !strings.Contains(dis.String(), op) {
+			t.Errorf("disassembly lacks %s:\n%s", op, dis.String())
+		}
+	}
+	if strings.Contains(dis.String(), "HANDLER") {
+		t.Errorf("the probe compiled as a handler:\n%s", dis.String())
+	}
+}
+
+// TestProbeLabelBudget: probe instructions go to the label budget; a probe
+// that does not end exhausts it as a timeout naming the label budget,
+// charged the plan's steps only.
+func TestProbeLabelBudget(t *testing.T) {
+	src := `(def-plan main () (let ((n 0)) (setq n 1) (when (ignore-errors (while t (setq n (+ n 1))))) n))`
+	for _, noFast := range []bool{false, true} {
+		r, m := runProbe(t, src, Config{MaxSteps: 1000}, noFast)
+		if r.Outcome != OutcomeTimeout || !strings.Contains(r.Failure.Message, "label budget of 16000 ") {
+			t.Fatalf("noFast %v: %s", noFast, resultString(r))
+		}
+		if r.Steps > 10 || r.LabelSteps != 16000 {
+			t.Errorf("noFast %v: steps %d, label steps %d", noFast, r.Steps, r.LabelSteps)
+		}
+		if m.probeDepth != 0 || len(m.handlers) != 0 || m.maxSteps != 1000 {
+			t.Errorf("state left behind: depth %d, %d handlers, maxSteps %d", m.probeDepth, len(m.handlers), m.maxSteps)
+		}
+	}
+	// Many short probes: the sum is bounded.
+	src = `(def-plan main () (let ((s 0)) (dotimes (i 100) (when (ignore-errors (list i i i i))) (setq s (+ s i))) s))`
+	r, _ := runProbe(t, src, Config{}, false)
+	if r.Outcome != OutcomeOK || r.Value.String() != "4950" {
+		t.Fatal(resultString(r))
+	}
+	per := r.LabelSteps / 100
+	r2, _ := runProbe(t, src, Config{MaxLabelSteps: 50 * per}, false)
+	if r2.Outcome != OutcomeTimeout || !strings.Contains(r2.Failure.Message, "label budget") || r2.LabelSteps < 50*per || r2.LabelSteps > 50*per+1 {
+		t.Errorf("label budget %d: %s, label steps %d", 50*per, resultString(r2), r2.LabelSteps)
+	}
+}
+
+// TestProbeOpcodesNotInGeneralForms: a when with a body, or one whose
+// value is used, or a predicate that returns from a loop, compiles as
+// before.
+func TestProbeOpcodesNotInGeneralForms(t *testing.T) {
+	for _, src := range []string{
+		`(def-plan main () (when (ignore-errors 1)))`,
+		`(def-plan main () (list (when (ignore-errors 1))))`,
+		`(def-plan main () (when (ignore-errors 1) 2) 3)`,
+		`(def-plan main () (dolist (x '(1 2)) (when (ignore-errors (return x)))))`,
+	} {
+		p := compileSrc(t, src)
+		for _, op := range p.Code {
+			if op == compile.PROBE {
+				t.Errorf("%s compiled a probe", src)
+			}
+		}
+	}
+	r, _ := runProbe(t, `(def-plan main () (dolist (x '(1 2)) (when (ignore-errors (return x)))))`, Config{}, false)
+	if r.Value.String() != "1" {
+		t.Errorf("return from ignore-errors: %s", resultString(r))
+	}
+}
