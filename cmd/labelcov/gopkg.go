@@ -53,6 +53,10 @@ type goAnnotateOptions struct {
 	// Dir is the directory the go command runs in ("" = current).
 	Dir  string
 	Tags string
+	// Copy, for annotate: also write a copy of the module with the
+	// annotated files in place (go test -cover ignores -overlay,
+	// golang/go#73802).
+	Copy string
 }
 
 func (o goAnnotateOptions) transformOptions() (gotransform.Options, error) {
@@ -116,6 +120,14 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	}
 	fmt.Fprintf(bw, "overlay:  %s\nmanifest: %s\n", ov, filepath.Join(filepath.Dir(ov), "labels.json"))
 	fmt.Fprintf(bw, "use:      go test -overlay %s [-fuzz FuzzX] %s\n", ov, strings.Join(patterns, " "))
+	if opts.Copy != "" {
+		if err := res.Materialize(opts.Copy); err != nil {
+			return err
+		}
+		fmt.Fprintf(bw, "copy:     %s (the module with the annotated files in place, for go test -cover)\n", opts.Copy)
+	} else {
+		fmt.Fprintln(bw, "note:     go test -cover ignores -overlay (golang/go#73802): use labelcov cover, or --copy DIR")
+	}
 	return bw.Flush()
 }
 
@@ -565,6 +577,7 @@ func newGoCmd() *cobra.Command {
 		},
 	}
 	registerGoFlags(ann, &ao)
+	ann.Flags().StringVar(&ao.Copy, "copy", "", "also write a copy of the module with the annotated files in place (for go test -cover, which ignores -overlay)")
 	var co goCoverOptions
 	cov := &cobra.Command{
 		Use:   "cover PACKAGES... [--fuzz FuzzX] [--json] [--lcov OUT]",

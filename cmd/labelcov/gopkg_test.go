@@ -43,9 +43,19 @@ func TestGoAnnotateOverlayPassesTests(t *testing.T) {
 	needGo(t)
 	dir := sampleDir(t)
 	out := t.TempDir()
-	stdout, _, err := runGoCmd(t, "annotate", "./...", "-C", dir, "--out", out)
+	cp := filepath.Join(t.TempDir(), "copy")
+	stdout, _, err := runGoCmd(t, "annotate", "./...", "-C", dir, "--out", out, "--copy", cp)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The copy holds the annotated file and passes its tests with -cover.
+	if b, err := os.ReadFile(filepath.Join(cp, "sample.go")); err != nil || !bytes.Contains(b, []byte("// label 1 ")) {
+		t.Fatalf("copy: %v", err)
+	}
+	cov := exec.Command("go", "test", "-count=1", "-cover", "./...")
+	cov.Dir = cp
+	if b, err := cov.CombinedOutput(); err != nil {
+		t.Fatalf("go test -cover in the copy: %v\n%s", err, b)
 	}
 	if !strings.Contains(stdout, "active labels") || !strings.Contains(stdout, "go test -overlay") {
 		t.Fatalf("summary:\n%s", stdout)
