@@ -68,11 +68,32 @@ func TestDifferentialBenchmarkPlans(t *testing.T) {
 					t.Fatalf("%s: annotated plan does not parse: %v", crit, err)
 				}
 				orig, ann := newDiffRunner(t, f, world), newDiffRunner(t, af, world)
+				// Label probes are not charged steps, so the annotated
+				// plan takes exactly the steps of the plan it was
+				// annotated from: the original, or the normalized plan
+				// when normalize hoisted effects (its temporaries cost
+				// steps of their own).
+				var norm *diffRunner
+				if res.Normalized.Changed() {
+					nf, err := syntax.Parse(planPath+".normalized", res.Normalized.Source)
+					if err != nil {
+						t.Fatal(err)
+					}
+					norm = newDiffRunner(t, nf, world)
+				}
 				rng := rand.New(rand.NewPCG(uint64(len(name)), 0x5eed))
 				differ := 0
 				for i := 0; i < n && differ < 3; i++ {
 					input := orig.input(rng)
 					a, b := orig.run(input), ann.run(input)
+					if norm != nil {
+						if c := norm.run(input); c != b {
+							differ++
+							t.Errorf("%s, criteria %s, input %x: normalized and annotated differ\n--- normalized\n%s\n--- annotated\n%s",
+								name, crit, input, c, b)
+						}
+						a, b = withoutSteps(a), withoutSteps(b)
+					}
 					if a != b {
 						differ++
 						t.Errorf("%s, criteria %s, input %x: original and annotated differ\n--- original\n%s\n--- annotated\n%s",
@@ -182,13 +203,26 @@ func (d *diffRunner) run(input []byte) string {
 	return b.String()
 }
 
-// writeVM renders a VM result without its step count (labels cost steps)
-// and without failure positions (they point into different files).
+// writeVM renders a VM result with its step count (label probes are not
+// charged) and without failure positions (they point into different
+// files).
 func writeVM(b *strings.Builder, r vm.Result) {
-	fmt.Fprintf(b, "outcome %s\n", r.Outcome)
+	fmt.Fprintf(b, "outcome %s\nsteps %d\n", r.Outcome, r.Steps)
 	if r.Outcome == vm.OutcomeOK {
 		fmt.Fprintf(b, "value %s\n", r.Value)
 	} else if r.Failure != nil {
 		fmt.Fprintf(b, "failure %s: %s\n", r.Failure.Kind, r.Failure.Message)
 	}
+}
+
+// withoutSteps drops the steps line of a rendered run.
+func withoutSteps(s string) string {
+	lines := strings.Split(s, "\n")
+	out := lines[:0]
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "steps ") {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "\n")
 }

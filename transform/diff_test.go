@@ -120,6 +120,10 @@ type runOutcome struct {
 	Value   string
 	Output  string
 	Failure string
+	// Steps charged: label probes are free, so an annotated plan takes
+	// exactly the steps of the plan it was annotated from (the normalized
+	// plan when normalize hoisted effects).
+	Steps int64
 }
 
 type machine struct {
@@ -188,10 +192,12 @@ func TestDifferential(t *testing.T) {
 		src := g.plan()
 		orig := newMachine(t, []byte(src))
 		variants := map[string]*machine{}
+		changed := false
 		for _, c := range crits {
 			r := annotate(t, "gen.plan", src, c)
 			variants["annotated "+c] = newMachine(t, r.Source)
 			variants["normalized"] = newMachine(t, r.Normalized.Source)
+			changed = r.Normalized.Changed()
 			labelsSeen += len(r.Labels.Active())
 		}
 		names := make([]string, 0, len(variants))
@@ -207,9 +213,18 @@ func TestDifferential(t *testing.T) {
 			if want.Output != "" {
 				printed++
 			}
+			norm := variants["normalized"].run(x, y)
 			for _, n := range names {
 				runs++
-				if got := variants[n].run(x, y); got != want {
+				got, want := variants[n].run(x, y), want
+				if changed {
+					// Normalize's temporaries cost steps; labels do not.
+					if got.Steps != norm.Steps {
+						t.Fatalf("seed %d args (%d %d): %s takes %d steps, the normalized plan %d\nplan:\n%s", seed, x, y, n, got.Steps, norm.Steps, src)
+					}
+					got.Steps = want.Steps
+				}
+				if got != want {
 					t.Fatalf("seed %d args (%d %d): %s differs\noriginal: %+v\n%s:  %+v\nplan:\n%s", seed, x, y, n, want, n, got, src)
 				}
 			}
@@ -295,6 +310,9 @@ func TestDifferentialBundledPlans(t *testing.T) {
 			mc := newMachine(t, v.src)
 			for _, a := range argSets {
 				want, got := orig.runValues(a), mc.runValues(a)
+				if r.Normalized.Changed() {
+					got.Steps = want.Steps // normalize's temporaries cost steps
+				}
 				if want != got {
 					t.Errorf("%s %s %v:\noriginal %+v\n%s %+v", name, v.kind, a, want, v.kind, got)
 				}
@@ -306,7 +324,7 @@ func TestDifferentialBundledPlans(t *testing.T) {
 func (mc *machine) runValues(args []value.Value) runOutcome {
 	mc.out.Reset()
 	res := mc.m.Run(context.Background(), mc.prog.Plan("main"), args)
-	o := runOutcome{Outcome: res.Outcome, Value: res.Value.String(), Output: mc.out.String()}
+	o := runOutcome{Outcome: res.Outcome, Value: res.Value.String(), Output: mc.out.String(), Steps: res.Steps}
 	if res.Failure != nil {
 		o.Value, o.Failure = "", res.Failure.Kind+": "+res.Failure.Message
 	}

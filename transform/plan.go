@@ -93,10 +93,13 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 //	       ...
 //	       P)
 //
-// (ignore-errors is left out when PRED cannot fail, see
-// labels.CannotFail: temporaries, not, eq, null...)
 // so they run exactly when P is evaluated, once per evaluation, before P
-// and after any effects normalize hoisted ahead of P. MCC and CC labels sit
+// and after any effects normalize hoisted ahead of P. Every predicate is
+// wrapped in ignore-errors, also one that cannot fail: the compiler makes
+// each such when, whose value the progn discards, a label probe
+// (compile.PROBE), whose instructions and allocations are charged to the
+// VM's label budget and not to the plan's, so the annotated plan takes
+// exactly the steps of the normalized plan. MCC and CC labels sit
 // at the whole decision test, so short-circuiting inside the decision does
 // not guard them.
 func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
@@ -156,16 +159,13 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 		// Labels of other criteria with the same predicate at this point
 		// (CC c and MCC T of a one-atom decision) share one when: same
 		// coverage, half the cost.
+		// Every label is (when (ignore-errors PRED)), also when PRED
+		// cannot fail: the compiler turns that shape into a probe, whose
+		// instructions are not charged to the plan's step budget.
 		at := out.Len()
-		if labels.CannotFail(l.Cond) {
-			out.WriteString("(when ")
-			out.WriteString(l.Predicate) // syntax.NodeString(l.Cond), rendered once by labels
-			out.WriteString(")")
-		} else {
-			out.WriteString("(when (ignore-errors ")
-			out.WriteString(l.Predicate)
-			out.WriteString("))")
-		}
+		out.WriteString("(when (ignore-errors ")
+		out.WriteString(l.Predicate) // syntax.NodeString(l.Cond), rendered once by labels
+		out.WriteString("))")
 		for j := i; j < len(ls); j++ {
 			if done[j] || ls[j].Predicate != l.Predicate {
 				continue
