@@ -12,8 +12,9 @@ import (
 func newAnnotateCmd() *cobra.Command {
 	var lf labelFlags
 	var out, manifest string
+	var gof goAnnotateOptions
 	cmd := &cobra.Command{
-		Use:   "annotate FILE",
+		Use:   "annotate FILE | PACKAGES...",
 		Short: "Inject coverage labels into a plan as empty conditionals",
 		Long: `annotate writes the plan with each active label injected as an empty
 conditional, so that any branch-coverage tool sees labels as branches:
@@ -38,11 +39,30 @@ An already annotated plan is refused.
 its original position and, for active labels, the position of its when in
 the annotated plan.
 
+Go packages: given package patterns (./pkg/..., a directory of .go files, an
+import path) instead of a plan, annotate loads them with types and writes
+annotated copies of their files into -o DIR with an overlay.json for
+go build/test -overlay and the manifest labels.json; labels are "if PRED {}"
+statements with a "// label N key op" comment. The user's files are never
+touched. See docs/go.md.
+
 ` + criteriaHelp,
 		Example: `  labelcov annotate warehouse.plan -o warehouse.ann.plan --manifest warehouse.labels.json
-  labelcov annotate warehouse.plan --criteria mcc,wm | labelcov run -`,
-		Args: cobra.ExactArgs(1),
+  labelcov annotate warehouse.plan --criteria mcc,wm | labelcov run -
+  labelcov annotate ./pkg/... --criteria mcc,wm -o /tmp/ann && \
+      go test -overlay /tmp/ann/overlay.json -fuzz FuzzParse ./pkg/parse`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if isGoPackageArg(args[0]) {
+				gof.Criteria, gof.MCCMaxAtoms, gof.Out = lf.criteria, lf.maxAtoms, out
+				if gof.Out == "" || gof.Out == "-" {
+					return fmt.Errorf("annotating Go packages needs -o/--out DIR for the annotated files and overlay.json")
+				}
+				return annotateGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gof)
+			}
+			if len(args) > 1 {
+				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
+			}
 			lo, no, err := lf.options()
 			if err != nil {
 				return err
@@ -78,7 +98,11 @@ the annotated plan.
 		},
 	}
 	lf.register(cmd)
-	cmd.Flags().StringVarP(&out, "output", "o", "", "write the annotated plan to this file (default stdout)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the annotated plan to this file (default stdout); for Go packages, the output directory")
+	cmd.Flags().StringVar(&out, "out", "", "the same as --output")
 	cmd.Flags().StringVar(&manifest, "manifest", "", "write the label manifest (JSON) to this file")
+	cmd.Flags().StringVarP(&gof.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
+	cmd.Flags().StringVar(&gof.Tags, "tags", "", "Go packages: build tags")
+	cmd.Flags().StringVar(&gof.Copy, "copy", "", "Go packages: also write a copy of the module with the annotated files in place (go test -cover ignores -overlay)")
 	return cmd
 }

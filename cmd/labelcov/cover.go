@@ -29,8 +29,9 @@ type coverOptions struct {
 
 func newCoverCmd() *cobra.Command {
 	var o coverOptions
+	var gco goCoverOptions
 	cmd := &cobra.Command{
-		Use:   "cover FILE --tests DIR|FILE... [--world W] [--criteria ...]",
+		Use:   "cover FILE --tests DIR|FILE... [--world W] [--criteria ...] | cover PACKAGES... [--fuzz FuzzX]",
 		Short: "Measure label, instruction, branch and action coverage of a test suite",
 		Long: `cover annotates FILE with coverage labels in memory (as annotate does), compiles
 the annotated and the original plan once, runs both over every test, and reports
@@ -62,13 +63,26 @@ a self-contained page with the source and its labels marked; --lcov an LCOV
 tracefile with labels as BRDA records (block = criterion, branch = label id).
 See docs/cover.md.
 
+Go packages: given package patterns (./pkg/...) instead of a plan, cover runs
+the packages' own tests on the annotated code with Go's coverage profile and
+reports label coverage the same way (text, --json, --html, --lcov); with
+--fuzz FuzzX it measures that fuzz target's seed corpus and the corpus go test
+-fuzz keeps in the build cache instead. See docs/go.md.
+
 ` + criteriaHelp,
 		Example: `  labelcov cover testdata/plans/fib.plan --criteria mcc,cc,wm --tests testdata/tests/fib
   labelcov cover testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world \
       --tests testdata/tests/warehouse --html cover.html --lcov cover.info
-  labelcov cover plan.plan --tests t1.args t2.args --json | jq '.criteria.mcc'`,
+  labelcov cover plan.plan --tests t1.args t2.args --json | jq '.criteria.mcc'
+  labelcov cover ./pkg/... --criteria mcc,wm --html cover.html
+  labelcov cover ./pkg/parse --fuzz FuzzParse`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if isGoPackageArg(args[0]) {
+				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
+				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
+				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
+			}
 			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
 		},
 	}
@@ -82,6 +96,11 @@ See docs/cover.md.
 	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
+	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
+	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test alone, for per-test label sets and diversity")
+	f.BoolVarP(&gco.Verbose, "verbose", "v", false, "Go packages: show the go command's output")
+	f.StringVarP(&gco.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
+	f.StringVar(&gco.Tags, "tags", "", "Go packages: build tags")
 	return cmd
 }
 

@@ -2,8 +2,7 @@ package main
 
 // Go packages: `labelcov annotate` and `labelcov cover` dispatch here when
 // their argument is a Go package pattern (see isGoPackageArg) rather than
-// a .plan file. Until they do, the hidden command `labelcov go annotate|cover`
-// (newGoCmd) reaches the same functions.
+// a .plan file.
 
 import (
 	"bufio"
@@ -20,7 +19,6 @@ import (
 
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
-	"github.com/spf13/cobra"
 )
 
 // isGoPackageArg reports whether a command argument names Go packages (a
@@ -561,48 +559,4 @@ pre{margin:0}
 		return fmt.Errorf("writing HTML report: %w", err)
 	}
 	return nil
-}
-
-// newGoCmd is the temporary hidden command `labelcov go annotate|cover
-// PACKAGES` until annotate and cover dispatch Go package patterns here.
-func newGoCmd() *cobra.Command {
-	root := &cobra.Command{Use: "go", Short: "Coverage labels for Go packages", Hidden: true}
-	var ao goAnnotateOptions
-	ann := &cobra.Command{
-		Use:   "annotate PACKAGES... --out DIR",
-		Short: "Write annotated copies of Go packages, overlay.json and labels.json into DIR",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			return annotateGoPackages(cmd.Context(), cmd.OutOrStdout(), args, ao)
-		},
-	}
-	registerGoFlags(ann, &ao)
-	ann.Flags().StringVar(&ao.Copy, "copy", "", "also write a copy of the module with the annotated files in place (for go test -cover, which ignores -overlay)")
-	var co goCoverOptions
-	cov := &cobra.Command{
-		Use:   "cover PACKAGES... [--fuzz FuzzX] [--json] [--lcov OUT]",
-		Short: "Label coverage of a Go package's tests (or of a fuzz target's corpus)",
-		Args:  cobra.MinimumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			co.Stderr = cmd.ErrOrStderr()
-			return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, co)
-		},
-	}
-	registerGoFlags(cov, &co.goAnnotateOptions)
-	cov.Flags().StringVar(&co.Fuzz, "fuzz", "", "measure this fuzz target's seed corpus (testdata/fuzz/NAME, f.Add) and the corpus go test -fuzz cached")
-	cov.Flags().BoolVar(&co.JSON, "json", false, "print the report as JSON (\"version\": 1)")
-	cov.Flags().StringVar(&co.LCOV, "lcov", "", "write labels as LCOV branches to this file")
-	cov.Flags().StringVar(&co.HTML, "html", "", "write an HTML report (sources with labels marked) to this file")
-	cov.Flags().BoolVarP(&co.Verbose, "verbose", "v", false, "show the go command's output")
-	cov.Flags().BoolVar(&co.PerTest, "per-test", false, "also run each test alone: per-test label sets and diversity (Hill numbers)")
-	root.AddCommand(ann, cov)
-	return root
-}
-
-func registerGoFlags(cmd *cobra.Command, o *goAnnotateOptions) {
-	cmd.Flags().StringVar(&o.Criteria, "criteria", "all", "criteria to label: mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror, all")
-	cmd.Flags().IntVar(&o.MCCMaxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms, "decisions with more atoms get CC labels instead of MCC")
-	cmd.Flags().StringVarP(&o.Out, "out", "o", "", "directory for annotated files, overlay.json and labels.json")
-	cmd.Flags().StringVarP(&o.Dir, "dir", "C", "", "run the go command in this directory")
-	cmd.Flags().StringVar(&o.Tags, "tags", "", "build tags")
 }

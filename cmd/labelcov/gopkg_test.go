@@ -26,16 +26,16 @@ func sampleDir(t *testing.T) string {
 	return d
 }
 
-// runGoCmd runs the hidden `go` command in-process.
+// runGoCmd runs `labelcov annotate|cover PACKAGES...` in-process.
 func runGoCmd(t *testing.T, args ...string) (string, string, error) {
 	t.Helper()
-	cmd := newGoCmd()
+	root := newRootCmd()
 	var out, errb bytes.Buffer
-	cmd.SetArgs(args)
-	cmd.SetOut(&out)
-	cmd.SetErr(&errb)
-	cmd.SetContext(context.Background())
-	err := cmd.Execute()
+	root.SetArgs(args)
+	root.SetOut(&out)
+	root.SetErr(&errb)
+	root.SetContext(context.Background())
+	err := root.Execute()
 	return out.String(), errb.String(), err
 }
 
