@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/labelcov/labelcov/interp/compile"
 	"io"
 	"os"
 	"strings"
@@ -59,7 +60,17 @@ func readPlan(stdin io.Reader, name string) (*syntax.File, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reading plan: %w", err)
 	}
-	return syntax.Parse(name, src)
+	f, err := syntax.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	// Labels are enumerated on the syntax tree alone; compiling first
+	// reports a malformed form (an (if) without a test, say) at its
+	// position instead of labelling a plan that could never run.
+	if _, err := compile.Compile(f); err != nil {
+		return nil, err
+	}
+	return f, nil
 }
 
 const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run

@@ -62,6 +62,10 @@ func TestLabelsBadInput(t *testing.T) {
 	if code, _, errs := execLabelcov("labels", fibPlan, "--criteria", "mcc,bogus"); code != 1 || !strings.Contains(errs, "bogus") {
 		t.Errorf("unknown criterion: code %d err %q", code, errs)
 	}
+	malformed := tempPlan(t, "(def-plan main ()\n  (if))")
+	if code, _, errs := execLabelcov("labels", malformed, "--criteria", "mcc"); code != 1 || !strings.Contains(errs, malformed+":2:3: if: expected") {
+		t.Errorf("malformed form: code %d err %q", code, errs)
+	}
 	p := tempPlan(t, "(defun f (x)\n  (if (< x 1) x))\n)")
 	if code, _, errs := execLabelcov("labels", p, "--criteria", "cc"); code != 1 || !strings.Contains(errs, p+":3:1: unbalanced ')'") {
 		t.Errorf("syntax error: code %d err %q", code, errs)
