@@ -190,7 +190,7 @@ stop and dir.`,
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
 	f.StringVar(&o.corpus, "corpus", "", "directory of seed inputs: raw bytes, or .env files with --world")
-	f.StringVar(&o.out, "out", "", "campaign directory (AFL++ sync-directory layout); resumes when it exists")
+	f.StringVar(&o.out, "out", "", "campaign directory (AFL++ sync-directory layout); resumes when it exists (default: a new temporary directory)")
 	f.StringVar(&o.instance, "instance", fuzzdriver.DefaultInstance, "name of the built-in engine's directory inside --out")
 	f.BoolVar(&o.main, "main", false, "builtin: mark the instance as AFL++'s main node, so that afl-fuzz -S secondaries import its queue")
 	f.BoolVar(&o.json, "json", false, "print one JSON summary object at the end")
@@ -275,7 +275,16 @@ func runBuiltinCampaign(ctx context.Context, stderr io.Writer, pf *fuzzdriver.Pl
 		return nil, err
 	}
 	c.Workers, c.Seed, c.Budget, c.Runs = o.workers, o.seed, o.budget, o.runs
-	c.Out, c.Instance, c.Main = o.out, o.instance, o.main
+	out := o.out
+	if out == "" {
+		// Findings are always saved: without --out they go to a fresh
+		// temporary campaign directory, as with --engine afl.
+		if out, err = os.MkdirTemp("", "labelcov-fuzz-"); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(stderr, "fuzz: campaign directory %s (use --out to choose one)\n", out)
+	}
+	c.Out, c.Instance, c.Main = out, o.instance, o.main
 	if o.progress > 0 {
 		c.Progress, c.ProgressInterval = stderr, o.progress
 	}

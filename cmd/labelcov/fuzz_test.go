@@ -42,6 +42,8 @@ type jsonSummary struct {
 
 func fuzzJSON(t *testing.T, args ...string) (jsonSummary, string) {
 	t.Helper()
+	// Campaigns without --out write to a temporary directory.
+	t.Setenv("TMPDIR", t.TempDir())
 	code, out, errs := execLabelcov(append([]string{"fuzz", "--json", "--progress", "0"}, args...)...)
 	if code != exitOK {
 		t.Fatalf("fuzz %v: exit %d\n%s", args, code, errs)
