@@ -13,6 +13,11 @@ type Options struct {
 	// PureFuncs names external functions (simulator queries, say) that the
 	// caller knows to be free of effects. Unknown functions are impure.
 	PureFuncs []string
+	// HoistCalls also binds calls of user functions and of PureFuncs to
+	// temporaries when they sit in a label site (a decision test, a
+	// relational or arithmetic call, and/or), pure or not, so that labels
+	// read their values instead of calling again. transform.Plan sets it.
+	HoistCalls bool
 }
 
 // Result is a normalized plan. Forms is the rewritten tree: nodes that did
@@ -51,7 +56,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		copyOf: map[*syntax.List]*syntax.List{},
 		lets:   map[*syntax.List]bool{},
 		reqs:   map[string][]Requirement{},
-		pur:    newPurity(f, ext),
+		pur:    newPurity(f, ext, opts.HoistCalls),
 	}
 	names := map[string]bool{}
 	for _, form := range f.Forms {
@@ -221,7 +226,7 @@ func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
 	if !e.touches {
 		return n
 	}
-	if (test || z.isSite(n)) && !(e.pure() && !e.costly) && !z.r.isNormalLet(n) {
+	if (test || z.isSite(n)) && !z.r.pur.cheapE(e) && !z.r.isNormalLet(n) {
 		return z.anf(n)
 	}
 	l, ok := n.(*syntax.List)
@@ -311,7 +316,7 @@ func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
 	switch {
 	case h == "and" || h == "or":
 		return z.decomposeAndOr(l, h)
-	case h != "" && !isSpecial(h) && z.r.pur.pureFn(h) && !z.r.pur.costly[h]:
+	case h != "" && !isSpecial(h) && z.r.pur.pureFn(h) && !z.r.pur.costly[h] && !z.r.pur.hoisted(h):
 		return z.decomposeCall(l)
 	}
 	t := z.temp(n)
@@ -368,9 +373,17 @@ func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax
 	ops := l.Elems[1:]
 	last := -1 // the last operand labels may not re-evaluate
 	for i, a := range ops {
-		if !z.r.pur.cheap(a) {
+		if e := z.r.pur.scan(a); !e.pure() || e.costly {
 			last = i
 		}
+	}
+	if last < 0 && !z.r.pur.cheap(ops[0]) {
+		// Only calls: the first operand always runs, so its calls are
+		// hoisted; a later one runs only when the earlier ones allow it
+		// and stays in place (extracting it conditionally would make
+		// the MCC combinations that evaluate it against short-circuiting
+		// infeasible).
+		last = 0
 	}
 	res := &syntax.List{Elems: []syntax.Node{l.Elems[0]}}
 	z.r.origin[res] = z.r.Origin(l)

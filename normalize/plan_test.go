@@ -238,3 +238,50 @@ func FuzzNormalize(f *testing.F) {
 		}
 	})
 }
+
+// HoistCalls binds calls of pure user functions and externals in label
+// sites to temporaries, evaluated once; a call in a lazy and/or operand
+// stays in place; behaviour is kept.
+func TestHoistCalls(t *testing.T) {
+	src := `(defun sq (v) (* v v))
+(def-plan main (x y)
+  (list (if (< (sq x) (+ (sq y) 1)) 'a 'b)
+        (when (and (sq x) (> (sq y) 3)) 'c)
+        (when (query x) 'd)
+        (+ x y)))`
+	f, err := syntax.Parse("t.plan", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Plan(f, Options{HoistCalls: true, PureFuncs: []string{"query"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(r.Source)
+	for _, want := range []string{
+		"(if (let* ((%lc1 (sq x)) (%lc2 (sq y))) (< %lc1 (+ %lc2 1))) 'a 'b)",
+		"(when (let* ((%lc3 (sq x))) (and %lc3 (> (sq y) 3))) 'c)",
+		"(when (let* ((%lc4 (query x))) %lc4) 'd)",
+		"(+ x y)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("normalized plan lacks %s:\n%s", want, got)
+		}
+	}
+	// query is unknown to the VM: compare on a plan without it.
+	src2 := strings.Replace(src, "(when (query x) 'd)", "(when (sq x) 'd)", 1)
+	// Without HoistCalls the plan is pure and comes back unchanged.
+	if plain := mustNormalize(t, src2); string(plain.Source) != src2 {
+		t.Errorf("without HoistCalls:\n%s", plain.Source)
+	}
+	f2, _ := syntax.Parse("t.plan", []byte(src2))
+	r2, err := Plan(f2, Options{HoistCalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]int64{{0, 0}, {1, 2}, {3, 1}, {-2, 5}} {
+		if a, b := runPlan(t, []byte(src2), args...), runPlan(t, r2.Source, args...); a != b {
+			t.Errorf("args %v: original %+v, normalized %+v", args, a, b)
+		}
+	}
+}

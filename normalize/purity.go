@@ -16,6 +16,11 @@ type effects struct {
 	// re-evaluate it: a label inside fib re-evaluating (fib (- n 1)) would
 	// make the annotated plan exponentially slower.
 	costly bool
+	// calls marks a call of a user function or of a pure external (a
+	// simulator query), counted only when the purity was made to hoist
+	// calls (Options.HoistCalls): labels read such values from
+	// temporaries instead of calling again.
+	calls bool
 }
 
 func (e *effects) pure() bool { return !e.hard && len(e.assigns) == 0 && !e.returns }
@@ -25,6 +30,7 @@ func (e *effects) merge(o *effects) {
 	e.returns = e.returns || o.returns
 	e.touches = e.touches || o.touches
 	e.costly = e.costly || o.costly
+	e.calls = e.calls || o.calls
 	for v := range o.assigns {
 		e.assign(v)
 	}
@@ -52,14 +58,15 @@ type purity struct {
 	impure  map[string]bool // user functions that are not provably pure
 	costly  map[string]bool // user functions that loop or recurse
 	extPure map[string]bool // externals the caller vouches for
+	hoist   bool            // calls are not cheap (Options.HoistCalls)
 	memo    map[syntax.Node]*effects
 }
 
 var noEffects = &effects{}
 
-func newPurity(f *syntax.File, extPure map[string]bool) *purity {
+func newPurity(f *syntax.File, extPure map[string]bool, hoist bool) *purity {
 	p := &purity{user: map[string]bool{}, impure: map[string]bool{}, costly: map[string]bool{},
-		extPure: extPure, memo: map[syntax.Node]*effects{}}
+		extPure: extPure, hoist: hoist, memo: map[syntax.Node]*effects{}}
 	type def struct {
 		name   string
 		params []string
@@ -180,10 +187,17 @@ func (p *purity) isUser(name string) bool { return p.user[name] }
 func (p *purity) pure(n syntax.Node) bool { return p.scan(n).pure() }
 
 // cheap reports whether labels may re-evaluate n: it is pure and its cost
-// is bounded by its size.
-func (p *purity) cheap(n syntax.Node) bool {
-	e := p.scan(n)
-	return e.pure() && !e.costly
+// is bounded by its size (and, when calls are hoisted, it calls no user
+// function or external).
+func (p *purity) cheap(n syntax.Node) bool { return p.cheapE(p.scan(n)) }
+
+func (p *purity) cheapE(e *effects) bool { return e.pure() && !e.costly && !e.calls }
+
+// hoisted reports whether a call of name is bound to a temporary as a
+// whole when it sits in a label site: a call of a user function or of a
+// pure external while calls are hoisted.
+func (p *purity) hoisted(name string) bool {
+	return p.hoist && (p.user[name] || p.extPure[name] && !pureBuiltins[name])
 }
 
 func (p *purity) scan(n syntax.Node) *effects { return p.scanWith(n, nil) }
@@ -306,6 +320,9 @@ func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
 		e.hard, e.touches = true, true
 		slots()
 	default:
+		if p.hoisted(head) {
+			e.calls, e.touches = true, true
+		}
 		if p.user[head] {
 			if onCall != nil {
 				onCall(head)

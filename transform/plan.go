@@ -16,6 +16,12 @@ import (
 type Options struct {
 	Labels    labels.Options
 	Normalize normalize.Options
+	// KeepCalls leaves calls of pure user functions and externals in the
+	// label sites, where every label re-evaluates them. By default Plan
+	// normalizes with normalize.Options.HoistCalls: a labelled site that
+	// calls a function evaluates each call once, into a temporary, and its
+	// labels read the temporaries.
+	KeepCalls bool
 }
 
 // Result is an annotated plan.
@@ -68,7 +74,11 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	if err := CheckNotAnnotated(f); err != nil {
 		return nil, err
 	}
-	nr, err := normalize.Plan(f, opts.Normalize)
+	nopts := opts.Normalize
+	if !opts.KeepCalls {
+		nopts.HoistCalls = true
+	}
+	nr, err := normalize.Plan(f, nopts)
 	if err != nil {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
