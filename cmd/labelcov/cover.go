@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -171,23 +172,13 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
-	write := func(path string, render func(*bytes.Buffer) error) error {
-		var b bytes.Buffer
-		if err := render(&b); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-			return fmt.Errorf("writing report: %w", err)
-		}
-		return nil
-	}
 	if o.html != "" {
-		if err := write(o.html, func(b *bytes.Buffer) error { return report.HTML(b, rep) }); err != nil {
+		if err := writeReport(o.html, func(w io.Writer) error { return report.HTML(w, rep) }); err != nil {
 			return err
 		}
 	}
 	if o.lcov != "" {
-		if err := write(o.lcov, func(b *bytes.Buffer) error { return report.LCOV(b, rep) }); err != nil {
+		if err := writeReport(o.lcov, func(w io.Writer) error { return report.LCOV(w, rep) }); err != nil {
 			return err
 		}
 	}
@@ -195,4 +186,17 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 		return report.JSON(cmd.OutOrStdout(), rep)
 	}
 	return report.Text(cmd.OutOrStdout(), rep)
+}
+
+// writeReport renders a report into memory and writes it to path, so that
+// a rendering error leaves no half-written file behind.
+func writeReport(path string, render func(io.Writer) error) error {
+	var b bytes.Buffer
+	if err := render(&b); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("writing report: %w", err)
+	}
+	return nil
 }

@@ -14,7 +14,9 @@
 // manifest's annotated position and compile.BranchInfo.Form.
 //
 // The Report it returns is plain data, ready for the renderers of package
-// fuzzdriver/report and for JSON.
+// fuzzdriver/report and for JSON. For Go packages, NewGoReport turns what
+// transform/golang.Measure found into a GoReport, with the same counts,
+// percentages, operator order and rounded Hill numbers.
 //
 // It must never write files, print, read the clock or depend on map order:
 // identical plan, options and tests give an identical Report. It must never

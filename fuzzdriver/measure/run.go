@@ -268,9 +268,7 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 			kr.Diversity = Diversity{Traces: traces}
 		}
 		kr.Percent = percent(kr.Covered, kr.Total)
-		sort.SliceStable(kr.OperatorOrder, func(i, j int) bool {
-			return operatorRank(kr.OperatorOrder[i]) < operatorRank(kr.OperatorOrder[j])
-		})
+		sortOperators(kr.OperatorOrder)
 	}
 	if c := cov["all"]; c != nil {
 		all.Covered, all.Total = c.Covered, c.Total
@@ -291,9 +289,14 @@ func roundHill(h labels.Hill) labels.Hill {
 	return labels.Hill{D0: r(h.D0), D1: r(h.D1), D2: r(h.D2)}
 }
 
-// operatorRank orders operators: CC true before false, MCC outcomes as
-// binary numbers with T first (TT, TF, FT, FF), anything else in first-
-// seen order (stable sort keeps it).
+// sortOperators sorts operators in report order: CC true before false,
+// MCC outcomes as binary numbers with T first (TT, TF, FT, FF), anything
+// else in first-seen order (the sort is stable).
+func sortOperators(ops []string) {
+	sort.SliceStable(ops, func(i, j int) bool { return operatorRank(ops[i]) < operatorRank(ops[j]) })
+}
+
+// operatorRank is the sort key of sortOperators.
 func operatorRank(op string) int {
 	switch op {
 	case "true":

@@ -10,7 +10,9 @@ import (
 
 // JSON writes r as indented JSON ("version": 1). Predicates keep their
 // < and > unescaped.
-func JSON(w io.Writer, r *measure.Report) error {
+func JSON(w io.Writer, r *measure.Report) error { return writeJSON(w, r) }
+
+func writeJSON(w io.Writer, r any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)

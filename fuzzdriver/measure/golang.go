@@ -1,0 +1,157 @@
+package measure
+
+import (
+	"sort"
+
+	"github.com/labelcov/labelcov/labels"
+	gotransform "github.com/labelcov/labelcov/transform/golang"
+)
+
+// GoReport is what the tests of Go packages (or one fuzz target's corpus)
+// cover. Its JSON form ("version": 1) is the output of
+// `labelcov cover PACKAGES --json` (see docs/go.md); criteria.<key>.covered
+// and .total mean what they mean for plans.
+type GoReport struct {
+	Version  int      `json:"version"`
+	Packages []string `json:"packages"`
+	// Fuzz names the fuzz target whose corpus was measured ("" = the tests).
+	Fuzz string `json:"fuzz,omitempty"`
+	// Selected lists the criterion keys measured, in report order.
+	Selected []labels.Key `json:"selected"`
+	// Criteria has one entry per selected key.
+	Criteria map[labels.Key]*GoKeyReport `json:"criteria"`
+	// All sums every key.
+	All      *GoKeyReport `json:"all"`
+	Coverage GoCoverage   `json:"coverage"`
+	// Corpus counts the corpus entries run (with Fuzz only).
+	Corpus *GoCorpus `json:"corpus,omitempty"`
+	// Tests (with per-test runs) maps "package TestName" to the label ids
+	// the test covers when run alone.
+	Tests map[string][]int `json:"tests,omitempty"`
+	// Uncovered lists every active label no test covered, in id order.
+	Uncovered []*GoLabelResult `json:"uncovered"`
+	// Labels lists every active label in id order.
+	Labels []*GoLabelResult `json:"labels"`
+	// Skipped lists the functions left unlabelled, with the reason.
+	Skipped  []string `json:"skipped,omitempty"`
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// GoKeyReport is the coverage of one criterion key (or of all keys) of Go
+// packages.
+type GoKeyReport struct {
+	Count
+	// Diversity (with per-test runs): Hill numbers over how many distinct
+	// per-test label sets cover each label.
+	Diversity  *labels.Hill `json:"diversity,omitempty"`
+	Trivial    int          `json:"trivial"`
+	Infeasible int          `json:"infeasible"`
+	// Operators breaks the key down by label operator, listed in
+	// OperatorOrder.
+	Operators     map[string]*Count `json:"operators,omitempty"`
+	OperatorOrder []string          `json:"operator_order,omitempty"`
+}
+
+// GoCoverage is the plain coverage of the original Go code under the same
+// tests.
+type GoCoverage struct {
+	// Statements is Go's statement coverage of the original code.
+	Statements Count `json:"statements"`
+	// Blocks counts the original code's basic blocks that ran.
+	Blocks Count `json:"blocks"`
+}
+
+// GoCorpus counts the corpus entries a fuzz target ran on.
+type GoCorpus struct {
+	Seeds  int `json:"seeds"`
+	Cached int `json:"cached"`
+}
+
+// GoLabelResult is one active label of Go code and whether it is covered.
+type GoLabelResult struct {
+	ID        int        `json:"id"`
+	Criterion labels.Key `json:"criterion"`
+	Operator  string     `json:"operator"`
+	Predicate string     `json:"predicate"`
+	Guard     string     `json:"guard,omitempty"`
+	// Pos is file:line:col of the original code.
+	Pos     string `json:"pos"`
+	Covered bool   `json:"covered"`
+
+	At labels.Position `json:"-"`
+}
+
+// NewGoReport computes the report of measurement m of the annotated
+// packages res; fuzz names the fuzz target m ran ("" for the tests).
+func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz string) *GoReport {
+	rep := &GoReport{Version: Version, Fuzz: fuzz, Selected: res.Criteria.Keys(), Criteria: map[labels.Key]*GoKeyReport{},
+		Uncovered: []*GoLabelResult{}, Labels: []*GoLabelResult{}, Warnings: res.Warnings}
+	for _, p := range res.Packages {
+		rep.Packages = append(rep.Packages, p.Path)
+		rep.Skipped = append(rep.Skipped, p.Skipped...)
+	}
+	for _, k := range rep.Selected {
+		rep.Criteria[k] = &GoKeyReport{Operators: map[string]*Count{}}
+	}
+	all := &GoKeyReport{}
+	for _, l := range res.Labels {
+		kr := rep.Criteria[l.Criterion]
+		if kr == nil {
+			continue
+		}
+		switch l.Status {
+		case labels.Trivial:
+			kr.Trivial++
+			all.Trivial++
+			continue
+		case labels.Infeasible:
+			kr.Infeasible++
+			all.Infeasible++
+			continue
+		}
+		covered := m.Hits[l.ID] > 0
+		kr.add(covered)
+		all.add(covered)
+		op := kr.Operators[l.Operator]
+		if op == nil {
+			op = &Count{}
+			kr.Operators[l.Operator] = op
+			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
+		}
+		op.add(covered)
+		lr := &GoLabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
+			Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
+		rep.Labels = append(rep.Labels, lr)
+		if !covered {
+			rep.Uncovered = append(rep.Uncovered, lr)
+		}
+	}
+	for _, kr := range rep.Criteria {
+		kr.Percent = percent(kr.Covered, kr.Total)
+		sortOperators(kr.OperatorOrder)
+	}
+	all.Percent = percent(all.Covered, all.Total)
+	rep.All = all
+	if m.Traces != nil {
+		rep.Tests = m.Traces
+		cov := labels.Coverage(res.Labels, m.Abundance())
+		for k, kr := range rep.Criteria {
+			if c := cov[k]; c != nil {
+				h := roundHill(c.Diversity)
+				kr.Diversity = &h
+			}
+		}
+		if c := cov["all"]; c != nil {
+			h := roundHill(c.Diversity)
+			all.Diversity = &h
+		}
+	}
+	sort.Slice(rep.Labels, func(i, j int) bool { return rep.Labels[i].ID < rep.Labels[j].ID })
+	sort.Slice(rep.Uncovered, func(i, j int) bool { return rep.Uncovered[i].ID < rep.Uncovered[j].ID })
+	rep.Coverage.Statements = Count{Covered: m.StatementsCovered, Total: m.Statements, Percent: percent(m.StatementsCovered, m.Statements)}
+	rep.Coverage.Blocks = Count{Covered: m.BlocksCovered, Total: m.Blocks, Percent: percent(m.BlocksCovered, m.Blocks)}
+	if fuzz != "" {
+		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs}
+	}
+	return rep
+}

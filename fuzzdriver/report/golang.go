@@ -1,0 +1,193 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/labels"
+)
+
+// GoJSON writes r as indented JSON ("version": 1), predicates unescaped.
+func GoJSON(w io.Writer, r *measure.GoReport) error { return writeJSON(w, r) }
+
+// goWhat says what ran: the tests, or a fuzz target over its corpus.
+func goWhat(r *measure.GoReport, tests string) string {
+	if r.Fuzz == "" || r.Corpus == nil {
+		return tests
+	}
+	return fmt.Sprintf("fuzz target %s over %d seed and %d cached corpus entries", r.Fuzz, r.Corpus.Seeds, r.Corpus.Cached)
+}
+
+// GoText writes r for people: a table of covered/total labels per
+// criterion and operator (with Hill numbers after per-test runs), the
+// statement and block coverage of the original code, then every uncovered
+// label with its position and predicate.
+func GoText(w io.Writer, r *measure.GoReport) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "%s: %s\n\n", strings.Join(r.Packages, " "), goWhat(r, "tests"))
+	div := func(h *labels.Hill) string {
+		if h == nil {
+			return ""
+		}
+		return fmt.Sprintf("  %7.2f %7.2f %7.2f", h.D0, h.D1, h.D2)
+	}
+	header := ""
+	if r.Tests != nil {
+		header = fmt.Sprintf("  %7s %7s %7s", "D0", "D1", "D2")
+	}
+	fmt.Fprintf(bw, "%-9s %-16s %8s %6s %8s %8s %11s%s\n", "criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", header)
+	for _, k := range r.Selected {
+		kr := r.Criteria[k]
+		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d%s\n", k, "", kr.Covered, kr.Total, kr.Percent, kr.Trivial, kr.Infeasible, div(kr.Diversity))
+		if k == labels.MCC && len(kr.OperatorOrder) > 8 {
+			continue // one line per outcome of every decision size is noise
+		}
+		for _, op := range kr.OperatorOrder {
+			c := kr.Operators[op]
+			fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%%\n", "", op, c.Covered, c.Total, c.Percent)
+		}
+	}
+	if len(r.Selected) > 1 {
+		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d%s\n", "all", "", r.All.Covered, r.All.Total, r.All.Percent, r.All.Trivial, r.All.Infeasible, div(r.All.Diversity))
+	}
+	fmt.Fprintf(bw, "\nstatements    %d/%d (%.1f%%)\n", r.Coverage.Statements.Covered, r.Coverage.Statements.Total, r.Coverage.Statements.Percent)
+	fmt.Fprintf(bw, "blocks        %d/%d (%.1f%%)\n", r.Coverage.Blocks.Covered, r.Coverage.Blocks.Total, r.Coverage.Blocks.Percent)
+	if len(r.Uncovered) == 0 {
+		fmt.Fprintln(bw, "\nevery active label is covered")
+	} else {
+		fmt.Fprintf(bw, "\nuncovered labels (%d):\n", len(r.Uncovered))
+		for _, l := range r.Uncovered {
+			fmt.Fprintf(bw, "  %s  %4d  %-6s  %-14s  %s\n", l.Pos, l.ID, l.Criterion, l.Operator, l.Predicate)
+		}
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing coverage report: %w", err)
+	}
+	return nil
+}
+
+// goLabelsByFile groups r's labels by original file; files are sorted.
+func goLabelsByFile(r *measure.GoReport) ([]string, map[string][]*measure.GoLabelResult) {
+	byFile := map[string][]*measure.GoLabelResult{}
+	var files []string
+	for _, l := range r.Labels {
+		f := l.At.File
+		if byFile[f] == nil {
+			files = append(files, f)
+		}
+		byFile[f] = append(byFile[f], l)
+	}
+	sort.Strings(files)
+	return files, byFile
+}
+
+// GoLCOV writes r as an LCOV tracefile: one record per file, each label a
+// branch
+//
+//	BRDA:<line>,<block>,<branch>,<taken>
+//
+// with block = the criterion (CriterionBlock), branch = the label id and
+// taken = 1 when covered, else 0.
+func GoLCOV(w io.Writer, r *measure.GoReport) error {
+	bw := bufio.NewWriter(w)
+	files, byFile := goLabelsByFile(r)
+	for _, f := range files {
+		fmt.Fprintf(bw, "TN:%s\nSF:%s\n", LCOVTestName, f)
+		hit := 0
+		for _, l := range byFile[f] {
+			taken := "0"
+			if l.Covered {
+				taken = "1"
+				hit++
+			}
+			fmt.Fprintf(bw, "BRDA:%d,%d,%d,%s\n", l.At.Line, CriterionBlock(l.Criterion), l.ID, taken)
+		}
+		fmt.Fprintf(bw, "BRF:%d\nBRH:%d\nend_of_record\n", len(byFile[f]), hit)
+	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing LCOV: %w", err)
+	}
+	return nil
+}
+
+const goCSS = `
+body{font-family:sans-serif;margin:1.5em}
+table.sum td,table.sum th{padding:2px 10px;text-align:right}
+table.sum td:first-child,table.sum th:first-child{text-align:left}
+pre{margin:0}
+.src{border-collapse:collapse;font-family:monospace;font-size:13px}
+.src td{padding:0 6px;vertical-align:top;white-space:pre}
+.ln{color:#999;text-align:right}
+.g{background:#d6f5d6}.y{background:#fff3c4}.r{background:#f8d0d0}
+.miss{color:#a00;font-size:12px}
+`
+
+// GoHTML writes r as one self-contained page: the summary table, then
+// each file with labels, line by line, with a gutter saying how many of
+// the line's labels are covered (green all, yellow some, red none) and the
+// uncovered ones listed under the line. readFile returns the source of an
+// original file (os.ReadFile, say); the renderer itself reads nothing.
+func GoHTML(w io.Writer, r *measure.GoReport, readFile func(path string) ([]byte, error)) error {
+	bw := bufio.NewWriter(w)
+	esc := html.EscapeString
+	pkgs := esc(strings.Join(r.Packages, " "))
+	fmt.Fprintf(bw, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>labelcov: %s</title>\n<style>%s</style></head><body>\n", pkgs, goCSS)
+	fmt.Fprintf(bw, "<h1>labelcov: %s</h1>\n<p>%s</p>\n", pkgs, esc(goWhat(r, "the packages' tests")))
+	bw.WriteString("<table class=\"sum\"><tr><th>criterion</th><th>covered</th><th>total</th><th>percent</th></tr>\n")
+	for _, k := range r.Selected {
+		kr := r.Criteria[k]
+		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%.1f%%</td></tr>\n", k, kr.Covered, kr.Total, kr.Percent)
+	}
+	fmt.Fprintf(bw, "<tr><td>statements</td><td>%d</td><td>%d</td><td>%.1f%%</td></tr>\n", r.Coverage.Statements.Covered,
+		r.Coverage.Statements.Total, r.Coverage.Statements.Percent)
+	bw.WriteString("</table>\n")
+	files, byFile := goLabelsByFile(r)
+	for _, f := range files {
+		src, err := readFile(f)
+		if err != nil {
+			return fmt.Errorf("HTML report: %w", err)
+		}
+		byLine := map[int][]*measure.GoLabelResult{}
+		for _, l := range byFile[f] {
+			byLine[l.At.Line] = append(byLine[l.At.Line], l)
+		}
+		fmt.Fprintf(bw, "<h2>%s</h2>\n<table class=\"src\">\n", esc(f))
+		for i, line := range strings.Split(string(src), "\n") {
+			ls := byLine[i+1]
+			class, gutter, miss := "", "", ""
+			if len(ls) > 0 {
+				cov := 0
+				var un []string
+				for _, l := range ls {
+					if l.Covered {
+						cov++
+					} else {
+						un = append(un, fmt.Sprintf("%d %s %s: %s", l.ID, l.Criterion, l.Operator, l.Predicate))
+					}
+				}
+				class = "g"
+				if cov == 0 {
+					class = "r"
+				} else if cov < len(ls) {
+					class = "y"
+				}
+				gutter = fmt.Sprintf("%d/%d", cov, len(ls))
+				if len(un) > 0 {
+					miss = "<div class=\"miss\">" + esc(strings.Join(un, "\n")) + "</div>"
+				}
+			}
+			fmt.Fprintf(bw, "<tr class=\"%s\"><td class=\"ln\">%d</td><td>%s</td><td>%s%s</td></tr>\n", class, i+1, gutter, esc(line), miss)
+		}
+		bw.WriteString("</table>\n")
+	}
+	bw.WriteString("</body></html>\n")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing HTML report: %w", err)
+	}
+	return nil
+}
