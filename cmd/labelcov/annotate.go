@@ -56,18 +56,14 @@ touched. See docs/go.md.
 			if isGoPackageArg(args[0]) {
 				gof.Criteria, gof.MCCMaxAtoms, gof.Out = lf.criteria, lf.maxAtoms, out
 				if gof.Out == "" || gof.Out == "-" {
-					return fmt.Errorf("annotating Go packages needs -o/--out DIR for the annotated files and overlay.json")
+					return fmt.Errorf("annotating Go packages needs -o/--out DIR for the annotated files and overlay.json (the user's files are never touched)")
 				}
 				return annotateGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gof)
 			}
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
 			}
-			lo, no, err := lf.options()
-			if err != nil {
-				return err
-			}
-			f, err := readPlan(cmd.InOrStdin(), args[0])
+			f, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}

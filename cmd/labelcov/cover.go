@@ -131,11 +131,7 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
-	lo, no, err := o.options()
-	if err != nil {
-		return err
-	}
-	f, err := readPlan(cmd.InOrStdin(), file)
+	f, lo, no, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
 		return err
 	}

@@ -78,9 +78,6 @@ func (o goAnnotateOptions) transformOptions() (gotransform.Options, error) {
 // opts.Out (annotated files, overlay.json, labels.json) and prints a
 // summary to w: label counts per criterion and how to use the overlay.
 func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opts goAnnotateOptions) error {
-	if opts.Out == "" {
-		return fmt.Errorf("annotating Go packages needs --out DIR (the user's files are never touched)")
-	}
 	to, err := opts.transformOptions()
 	if err != nil {
 		return err

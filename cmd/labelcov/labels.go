@@ -2,12 +2,12 @@ package main
 
 import (
 	"fmt"
-	"github.com/labelcov/labelcov/interp/compile"
 	"io"
 	"os"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -46,6 +46,18 @@ func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
 		pure = append(pure, q.Name)
 	}
 	return labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}, normalize.Options{PureFuncs: pure}, nil
+}
+
+// readPlan checks the flags, then reads and parses the plan file name
+// ("-" is standard input), returning it with the label and normalize
+// options the flags select.
+func (lf *labelFlags) readPlan(stdin io.Reader, name string) (*syntax.File, labels.Options, normalize.Options, error) {
+	lo, no, err := lf.options()
+	if err != nil {
+		return nil, lo, no, err
+	}
+	f, err := readPlan(stdin, name)
+	return f, lo, no, err
 }
 
 // readPlan reads and parses a plan file ("-" is standard input).
@@ -109,11 +121,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
   labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			lo, no, err := lf.options()
-			if err != nil {
-				return err
-			}
-			f, err := readPlan(cmd.InOrStdin(), args[0])
+			f, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}
