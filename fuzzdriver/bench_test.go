@@ -3,18 +3,20 @@ package fuzzdriver
 import (
 	"context"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/cputime"
 )
 
 // runBench runs c for b.N runs and reports cpu-ns/op beside ns/op.
 func runBench(b *testing.B, c Campaign) {
 	c.Runs = int64(b.N)
-	t0, ok0 := processCPU()
+	t0, ok0 := cputime.Process()
 	b.ResetTimer()
 	if _, err := c.Run(context.Background()); err != nil {
 		b.Fatal(err)
 	}
 	b.StopTimer()
-	if t1, ok1 := processCPU(); ok0 && ok1 {
+	if t1, ok1 := cputime.Process(); ok0 && ok1 {
 		b.ReportMetric(float64(t1-t0)/float64(b.N), "cpu-ns/op")
 	}
 }

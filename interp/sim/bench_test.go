@@ -4,6 +4,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/cputime"
 )
 
 // sixObjectInputs returns n seeded byte strings that each decode to six
@@ -33,12 +35,12 @@ func benchRuns(b *testing.B, r *Runner) {
 	actions := 0
 	b.ReportAllocs()
 	b.ResetTimer()
-	t0, cpuOK := processCPU()
+	t0, cpuOK := cputime.Process()
 	for i := range b.N {
 		res := r.RunBytes(ctx, inputs[i%len(inputs)])
 		actions += len(res.Actions)
 	}
-	if t1, ok := processCPU(); ok && cpuOK && b.N > 0 {
+	if t1, ok := cputime.Process(); ok && cpuOK && b.N > 0 {
 		b.ReportMetric(float64(t1-t0)/float64(b.N), "cpu-ns/op")
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "runs/s")
