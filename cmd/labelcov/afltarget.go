@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -89,19 +88,6 @@ afl-fuzz on this command for you.`,
 // aflTargetBinary is the labelcov binary afl-fuzz runs (tests point it at a
 // built binary: the test binary has no afl-target command).
 var aflTargetBinary = os.Executable
-
-// aflInstanceStats is what one afl-fuzz instance's fuzzer_stats said.
-type aflInstanceStats struct {
-	Name         string  `json:"name"`
-	RunTimeS     float64 `json:"run_time_s"`
-	ExecsDone    int64   `json:"execs_done"`
-	ExecsPerSec  float64 `json:"execs_per_sec"`
-	CorpusCount  int     `json:"corpus_count"`
-	SavedCrashes int     `json:"saved_crashes"`
-	SavedHangs   int     `json:"saved_hangs"`
-	BitmapCvg    string  `json:"bitmap_cvg"`
-	Stability    string  `json:"stability"`
-}
 
 // runAFLCampaign runs afl-fuzz on `labelcov afl-target`, then replays its
 // queue (coverage) and crashes (finding categories) in-process.
@@ -284,7 +270,7 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 	}
 	var runErr error
 	for i, name := range names {
-		st, err := readFuzzerStats(filepath.Join(out, name, "fuzzer_stats"))
+		st, err := afl.ReadFuzzerStats(filepath.Join(out, name, "fuzzer_stats"))
 		if err != nil {
 			runErr = errors.Join(runErr, fmt.Errorf("afl-fuzz %s: %v; %v\n%s", name, errs[i], err, logs[i].String()))
 			continue
@@ -319,7 +305,7 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 	objects := pf.Objects()
 	byKey := map[string]*fuzzdriver.FindingRecord{}
 	for _, name := range names {
-		files, err := aflEntries(filepath.Join(out, name, "crashes"))
+		files, err := afl.Entries(filepath.Join(out, name, "crashes"))
 		if err != nil {
 			return sum, err
 		}
@@ -336,7 +322,7 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 			if len(fs) == 0 {
 				fs = []fuzzdriver.Finding{{Category: "afl-crash", Detail: "no finding when replayed (a harness error or a killed worker): " + filepath.Base(f)}}
 			}
-			ts, execs := aflNameTime(filepath.Base(f))
+			ts, execs := afl.NameTime(filepath.Base(f))
 			for _, fd := range fs {
 				k := fd.Key()
 				if r, ok := byKey[k]; ok && r.TimeS <= ts {
@@ -424,7 +410,7 @@ type aflWatcher struct {
 func (w *aflWatcher) scan(minAge time.Duration) error {
 	now := time.Now()
 	for _, name := range w.names {
-		files, err := aflEntries(filepath.Join(w.out, name, "queue"))
+		files, err := afl.Entries(filepath.Join(w.out, name, "queue"))
 		if err != nil {
 			return err
 		}
@@ -458,7 +444,7 @@ func (w *aflWatcher) progressLine(elapsed time.Duration) string {
 	var rate float64
 	crashes := 0
 	for _, name := range w.names {
-		st, err := readFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats"))
+		st, err := afl.ReadFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats"))
 		if err != nil {
 			continue
 		}
@@ -479,80 +465,6 @@ func (w *aflWatcher) progressLine(elapsed time.Duration) string {
 	}
 	fmt.Fprintf(&b, ", crashes: %d\n", crashes)
 	return b.String()
-}
-
-// readFuzzerStats parses afl-fuzz's fuzzer_stats ("key : value" lines).
-func readFuzzerStats(path string) (aflInstanceStats, error) {
-	var st aflInstanceStats
-	f, err := os.Open(path)
-	if err != nil {
-		return st, err
-	}
-	defer f.Close()
-	kv := map[string]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if k, v, ok := strings.Cut(sc.Text(), ":"); ok {
-			kv[strings.TrimSpace(k)] = strings.TrimSpace(v)
-		}
-	}
-	if err := sc.Err(); err != nil {
-		return st, err
-	}
-	num := func(k string) float64 {
-		x, _ := strconv.ParseFloat(strings.TrimSuffix(kv[k], "%"), 64)
-		return x
-	}
-	st.RunTimeS = num("run_time")
-	st.ExecsDone = int64(num("execs_done"))
-	st.ExecsPerSec = num("execs_per_sec")
-	st.CorpusCount = int(num("corpus_count"))
-	st.SavedCrashes = int(num("saved_crashes"))
-	if _, ok := kv["saved_crashes"]; !ok {
-		st.SavedCrashes = int(num("unique_crashes"))
-	}
-	st.SavedHangs = int(num("saved_hangs"))
-	if _, ok := kv["saved_hangs"]; !ok {
-		st.SavedHangs = int(num("unique_hangs"))
-	}
-	st.BitmapCvg, st.Stability = kv["bitmap_cvg"], kv["stability"]
-	return st, nil
-}
-
-// aflEntries lists the id: files of an AFL queue or crashes directory in
-// name order (missing directory: none).
-func aflEntries(dir string) ([]string, error) {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []string
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), "id:") && e.Type().IsRegular() && !strings.HasSuffix(e.Name(), ".env") {
-			out = append(out, filepath.Join(dir, e.Name()))
-		}
-	}
-	return out, nil
-}
-
-// aflNameTime reads the time:MS and execs:N fields of an AFL file name.
-func aflNameTime(name string) (float64, int64) {
-	var ts float64
-	var execs int64
-	for _, field := range strings.Split(name, ",") {
-		k, v, _ := strings.Cut(field, ":")
-		switch k {
-		case "time":
-			ms, _ := strconv.ParseInt(v, 10, 64)
-			ts = float64(ms) / 1000
-		case "execs":
-			execs, _ = strconv.ParseInt(v, 10, 64)
-		}
-	}
-	return ts, execs
 }
 
 // tailBuffer keeps the last max bytes written to it.

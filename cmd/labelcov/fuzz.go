@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
@@ -210,7 +211,7 @@ type fuzzSummary struct {
 	Seed       uint64                       `json:"seed"`
 	ByCriteria map[string]fuzzdriver.Figure `json:"labels_by_criterion"`
 	// AFL is what afl-fuzz's fuzzer_stats said (engine afl only).
-	AFL []aflInstanceStats `json:"afl,omitempty"`
+	AFL []afl.InstanceStats `json:"afl,omitempty"`
 }
 
 func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
