@@ -151,8 +151,8 @@ yardstick. Ctrl-C stops cleanly with everything saved.
 --out DIR holds the campaign in AFL++'s sync-directory layout (DIR/labelcov/queue,
 DIR/labelcov/crashes with NAME.env beside each finding, findings.json, and
 stats.json: a time series of execs, corpus and coverage; docs/fuzzing.md). Run
-again on the same --out to resume. Without --out the built-in campaign stays in
-memory (afl uses a temporary directory, printed at the end).
+again on the same --out to resume. Without --out either engine uses a new
+temporary directory, named on stderr at the start and in the summary.
 
 --json prints one summary object at the end: execs, execs_per_sec, corpus,
 coverage, labels_by_criterion, findings[] (key, category, time_s, input, ...),
