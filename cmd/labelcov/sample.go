@@ -2,13 +2,13 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"sync"
@@ -281,7 +281,7 @@ func sampleFile(ctx context.Context, stdout io.Writer, path string, o sampleOpti
 						t.clean++
 					}
 					for j, c := range cats {
-						if slicesIndex(cats[:j], c) >= 0 {
+						if slices.Index(cats[:j], c) >= 0 {
 							continue
 						}
 						t.count[c]++
@@ -329,20 +329,9 @@ func sampleFile(ctx context.Context, stdout io.Writer, path string, o sampleOpti
 		}
 	}
 	if o.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
+		return writeJSON(stdout, rep)
 	}
 	return writeSampleTable(stdout, &rep)
-}
-
-func slicesIndex(s []string, x string) int {
-	for i, v := range s {
-		if v == x {
-			return i
-		}
-	}
-	return -1
 }
 
 func writeSampleExamples(o sampleOptions, w *sim.World, cats []sampleCount) error {
