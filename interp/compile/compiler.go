@@ -176,11 +176,11 @@ func (c *compiler) compileTop(fn *Func, gen func(*fstate) error) error {
 	}
 }
 
-type snapshot struct{ funcs, branches, handlers, desigs int }
+type snapshot struct{ funcs, branches, handlers, desigs, probes int }
 
 func (c *compiler) snapshot() snapshot {
 	p := c.prog
-	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs)}
+	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes)}
 }
 
 func (c *compiler) restore(s snapshot) {
@@ -189,6 +189,7 @@ func (c *compiler) restore(s snapshot) {
 	p.branches = p.branches[:s.branches]
 	p.Handlers = p.Handlers[:s.handlers]
 	p.Desigs = p.Desigs[:s.desigs]
+	p.Probes = p.Probes[:s.probes]
 }
 
 // link appends the code of fs and then of the lambdas it contains to the

@@ -44,6 +44,8 @@ func (p *Program) Disasm(w io.Writer) error {
 	return bw.Flush()
 }
 
+var cmpNames = map[byte]string{'<': "<", 'l': "<=", '>': ">", 'g': ">=", '=': "=", '!': "/=", 'e': "eq"}
+
 func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 	op, a, b := p.Code[pc], p.A[pc], p.B[pc]
 	var operands, note string
@@ -78,6 +80,14 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		operands = fmt.Sprintf("%d %d", a, b)
 		br := p.branches[b]
 		note = fmt.Sprintf("branch %d: %s test at %s", b, br.Head, br.Test)
+	case PROBECMP:
+		operands = fmt.Sprintf("%d %d", a, b)
+		pr := p.Probes[a]
+		neg := ""
+		if pr.Not {
+			neg = "not "
+		}
+		note = fmt.Sprintf("branch %d: %s(%s local-%d %s)", b, neg, cmpNames[pr.Cmp], pr.Slot, pr.K)
 	case PROBEFAIL:
 		operands = fmt.Sprint(b)
 		note = fmt.Sprintf("branch %d false", b)

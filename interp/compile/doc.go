@@ -75,4 +75,11 @@
 // (vm.Config.MaxLabelSteps) and refunds its allocations, so a plan with
 // labels is charged exactly the steps and allocations of the plan without
 // them. A plan author who writes the same shape gets the same treatment.
+//
+// The commonest labels compare one variable with a constant: a probe whose
+// predicate is (OP x K) or (not (OP x K)), with OP one of < <= > >= = /=
+// and K an integer literal, or eq and K a quoted symbol, keyword, integer,
+// t or nil, and x a local that is not a cell, is the single instruction
+// PROBECMP (operand A indexes Program.Probes, B is the branch): it counts
+// the branch like PROBEOK, a failure (x not a number) counting false.
 package compile

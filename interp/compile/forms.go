@@ -169,6 +169,64 @@ func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
 	return l, t, t.Elems[1]
 }
 
+var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '=', "/=": '!', "eq": 'e'}
+
+// cmpProbe recognises the predicate of a compare probe: (OP x K) or
+// (not (OP x K)) with OP a comparison builtin or eq, x a local that is not
+// a cell, and K an integer literal (for eq also a quoted symbol, a
+// keyword, t or nil).
+func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
+	var pc ProbeCmp
+	l, ok := pred.(*syntax.List)
+	if !ok {
+		return pc, false
+	}
+	builtin := func(name string) bool { return fs.c.prog.byName[name] == nil }
+	if syntax.Head(l) == "not" && len(l.Elems) == 2 && builtin("not") {
+		if l, ok = l.Elems[1].(*syntax.List); !ok {
+			return pc, false
+		}
+		pc.Not = true
+	}
+	h := syntax.Head(l)
+	cmp, ok := probeCmps[h]
+	if !ok || len(l.Elems) != 3 || !builtin(h) {
+		return pc, false
+	}
+	x, ok := l.Elems[1].(*syntax.Symbol)
+	if !ok || x.Name == "t" || x.Name == "nil" {
+		return pc, false
+	}
+	ref, idx, b, found := fs.lookup(x.Name)
+	if !found || ref != refLocal || b.cell {
+		return pc, false
+	}
+	switch k := l.Elems[2].(type) {
+	case *syntax.Int:
+		pc.K = value.Int(k.Value)
+	case *syntax.Keyword:
+		pc.K = value.Keyword(k.Name)
+	case *syntax.Symbol:
+		if k.Name != "t" && k.Name != "nil" {
+			return pc, false
+		}
+		pc.K = value.Symbol(k.Name)
+	case *syntax.Quote:
+		s, ok := k.X.(*syntax.Symbol)
+		if !ok {
+			return pc, false
+		}
+		pc.K = value.Symbol(s.Name)
+	default:
+		return pc, false
+	}
+	if cmp != 'e' && pc.K.Kind() != value.KInt {
+		return pc, false
+	}
+	pc.Slot, pc.Cmp = int32(idx), cmp
+	return pc, true
+}
+
 // probe compiles the label probe (when (ignore-errors P)) for effect:
 //
 //	PROBE site; P; PROBEOK end branch
@@ -180,6 +238,12 @@ func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
 // (HANDLER, P, UNHANDLE, JMP, POP, JMPIFNOT, NIL, POP) would count it.
 func (fs *fstate) probe(w, test *syntax.List, pred syntax.Node) error {
 	p := fs.c.prog
+	if pc, ok := fs.cmpProbe(pred); ok {
+		j := fs.branch(PROBECMP, "when", w, test)
+		fs.a[j] = int32(len(p.Probes))
+		p.Probes = append(p.Probes, pc)
+		return nil
+	}
 	si := len(p.Handlers)
 	p.Handlers = append(p.Handlers, HandlerSite{Pos: test.Open, Probe: true})
 	fs.siteIdx = append(fs.siteIdx, si)

@@ -64,6 +64,10 @@ func checkProgram(t *testing.T, p *Program) {
 				if a < 0 || a >= fn.NumLocals {
 					t.Fatalf("%s: pc %d: slot %d outside %d locals", fn.Name, pc, a, fn.NumLocals)
 				}
+			case PROBECMP:
+				if a < 0 || a >= len(p.Probes) || int(p.Probes[a].Slot) >= fn.NumLocals {
+					t.Fatalf("pc %d: compare probe %d", pc, a)
+				}
 			case PROBEFAIL:
 				if b < 0 || b >= p.NumBranches() || p.Code[p.Branch(b).PC] != PROBEOK || p.Branch(b).PC != pc-1 {
 					t.Fatalf("pc %d: PROBEFAIL branch %d does not follow its PROBEOK", pc, b)

@@ -105,6 +105,11 @@ const (
 	PROBE     // - PROBE -             install probe trap Handlers[A], save steps and allocations
 	PROBEOK   // x PROBEOK -           count branch B for x, remove the trap, restore, jump to A
 	PROBEFAIL // - PROBEFAIL -         failure path of a probe: count branch B false
+	// A probe whose predicate is one comparison of a local with a
+	// constant, (OP x K) or (not (OP x K)), is one instruction: it counts
+	// branch B as PROBEOK would (a failure, x not a number, counts false)
+	// and is charged to the label budget, not the plan's steps.
+	PROBECMP // - PROBECMP -          compare probe Probes[A], count branch B
 
 	numOps
 )
@@ -124,7 +129,7 @@ var opNames = [...]string{
 	EQL: "EQL", MOD: "MOD", MEMBEQ: "MEMBEQ",
 	ADDI: "ADDI", SUBI: "SUBI", LTI: "LTI", LEI: "LEI", GTI: "GTI", GEI: "GEI", NUMEQI: "NUMEQI",
 	MAKEDESIG: "MAKEDESIG", HANDLER: "HANDLER", UNHANDLE: "UNHANDLE",
-	PROBE: "PROBE", PROBEOK: "PROBEOK", PROBEFAIL: "PROBEFAIL",
+	PROBE: "PROBE", PROBEOK: "PROBEOK", PROBEFAIL: "PROBEFAIL", PROBECMP: "PROBECMP",
 }
 
 func (op Op) String() string {
@@ -148,7 +153,7 @@ func (op Op) IsJump() bool {
 // counts branch B (its false side) but is not the branch's instruction.
 func (op Op) IsBranch() bool {
 	switch op {
-	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK:
+	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK, PROBECMP:
 		return true
 	}
 	return false

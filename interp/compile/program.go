@@ -92,6 +92,18 @@ type HandlerClause struct {
 	PC   int
 }
 
+// ProbeCmp is the predicate of a compare probe (PROBECMP): the local in
+// frame slot Slot compared with the constant K. Cmp is '<', 'l' (<=), '>',
+// 'g' (>=), '=' or '!' (/=) for the numeric comparisons (K an integer; a
+// non-number makes the predicate fail, i.e. false), or 'e' for eq. Not
+// negates the comparison (not a failure).
+type ProbeCmp struct {
+	Slot int32
+	Cmp  byte
+	K    value.Value
+	Not  bool
+}
+
 // DesigShape is the static part of a designator form: class and keys.
 type DesigShape struct {
 	Class string
@@ -113,7 +125,8 @@ type Program struct {
 	Externals []string // names of calls to neither user functions nor core builtins
 	Desigs    []DesigShape
 	Handlers  []HandlerSite
-	Init      *Func // assigns the globals in source order; run at the start of each run
+	Probes    []ProbeCmp // compare probes, by PROBECMP operand A
+	Init      *Func      // assigns the globals in source order; run at the start of each run
 
 	branches []BranchInfo
 	byName   map[string]*Func // user-callable functions (defun, def-plan, def-check, def-policy)

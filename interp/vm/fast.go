@@ -27,15 +27,16 @@ type regs struct {
 // instruction. The stack is not resized.
 func (m *Machine) fast(r *regs) {
 	var (
-		code  = m.code
-		icnt  = m.counters[:len(code)] // instruction counters
-		stack = m.stack
-		fr    = r.fr
-		pc    = r.pc
-		sp    = r.sp
-		fp    = r.fp
-		check = r.check
-		left  = r.check - r.steps // instructions until the poll: steps is check-left
+		code   = m.code
+		icnt   = m.counters[:len(code)] // instruction counters
+		stack  = m.stack
+		fr     = r.fr
+		pc     = r.pc
+		sp     = r.sp
+		fp     = r.fp
+		check  = r.check
+		left   = r.check - r.steps // instructions until the poll: steps is check-left
+		probes = m.prog.Probes
 	)
 	for left > 0 && uint(pc) < uint(len(code)) {
 		in := code[pc]
@@ -443,6 +444,73 @@ func (m *Machine) fast(r *regs) {
 			left = check - h.steps
 			m.handlers = m.handlers[:len(m.handlers)-1]
 			pc = int(in.a)
+			continue
+		case compile.PROBECMP:
+			// probeCompare on integers and names; its step is the label
+			// budget's (loop reports an exhausted budget).
+			if m.labelSteps >= m.cfg.MaxLabelSteps {
+				goto out
+			}
+			pr := &probes[in.a]
+			x := &stack[fp+int(pr.Slot)]
+			kx := x.Kind()
+			var r bool
+			if pr.Cmp == 'e' {
+				k := &pr.K
+				if kx != k.Kind() {
+					r = false
+				} else {
+					switch kx {
+					case value.KNil, value.KT:
+						r = true
+					case value.KInt:
+						r = x.Int() == k.Int()
+					case value.KSymbol, value.KKeyword:
+						a, b := x.Str(), k.Str()
+						r = len(a) == len(b)
+						for i := 0; r && i < len(a); i++ {
+							r = a[i] == b[i]
+						}
+					default:
+						goto out
+					}
+				}
+			} else {
+				if kx != value.KInt {
+					goto out
+				}
+				a, b := x.Int(), pr.K.Int()
+				switch pr.Cmp {
+				case '<':
+					r = a < b
+				case 'l':
+					r = a <= b
+				case '>':
+					r = a > b
+				case 'g':
+					r = a >= b
+				case '=':
+					r = a == b
+				default:
+					r = a != b
+				}
+			}
+			bc := m.nInstr + 2*int(in.b)
+			if r == pr.Not {
+				bc++
+			}
+			count(m.counters, bc)
+			count(icnt, pc)
+			m.labelSteps++
+			if m.probeDepth > 0 {
+				// Inside a probe: its limit in steps moves down too.
+				m.maxSteps--
+				if check > m.maxSteps {
+					left -= check - m.maxSteps
+					check = m.maxSteps
+				}
+			}
+			pc++
 			continue
 		case compile.PROBEFAIL:
 			// The failure path (see loop's trap handling for its step).

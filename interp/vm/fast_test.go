@@ -117,3 +117,11 @@ func TestFastMatchesLoop(t *testing.T) {
 		}
 	}
 }
+
+func init() {
+	// Compare probes nested in a probe (a predicate calling a function
+	// that carries labels), near the label budget.
+	fastPrograms = append(fastPrograms,
+		`(defun h (x) (when (ignore-errors (< x 3))) (when (ignore-errors (not (eq x 'a)))) (* x 2))
+(def-plan main () (let ((s 0)) (dotimes (i 3000) (when (ignore-errors (= (h i) (h (+ i 1))))) (setq s (+ s (h i)))) s))`)
+}

@@ -613,6 +613,24 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			check = m.nextCheck(steps)
 			pc = int(in.a)
+		case compile.PROBECMP:
+			// A one-instruction probe: its step is the label budget's.
+			steps--
+			m.labelSteps++
+			if m.probeDepth > 0 {
+				m.maxSteps--
+			}
+			pr := &p.Probes[in.a]
+			bc := nI + 2*int(in.b)
+			if !probeCompare(pr, stack[fp+int(pr.Slot)]) {
+				bc++
+			}
+			if c := cnt[bc]; c != 255 {
+				cnt[bc] = c + 1
+			}
+			if m.labelSteps > m.cfg.MaxLabelSteps {
+				return m.labelTimeout(steps, pc-1)
+			}
 		case compile.PROBEFAIL:
 			// Reached from a probe's trap, which restored the counts
 			// and charged this instruction to the label budget.
@@ -752,3 +770,27 @@ func plural(n int) string {
 }
 
 func itoa(i int) string { return value.Int(int64(i)).String() }
+
+// probeCompare evaluates the predicate of a compare probe on x: false
+// when it fails (x not a number for a numeric comparison).
+func probeCompare(pr *compile.ProbeCmp, x value.Value) bool {
+	var r bool
+	switch pr.Cmp {
+	case 'e':
+		r = value.Eq(x, pr.K)
+	default:
+		if !x.IsNumber() {
+			return false
+		}
+		op := pr.Cmp
+		if op == '!' {
+			op = '='
+		}
+		eq, f := numCompare(op, x, pr.K)
+		if f != nil {
+			return false
+		}
+		r = eq != (pr.Cmp == '!')
+	}
+	return r != pr.Not
+}

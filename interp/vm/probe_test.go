@@ -182,3 +182,41 @@ func TestProbeOpcodesNotInGeneralForms(t *testing.T) {
 		t.Errorf("return from ignore-errors: %s", resultString(r))
 	}
 }
+
+// TestCompareProbe: one-instruction compare probes count like the when
+// they stand for, on integers, floats, names and non-numbers, in fast and
+// in loop, and are charged to the label budget only.
+func TestCompareProbe(t *testing.T) {
+	preds := []string{"(< x 3)", "(<= x 3)", "(> x -2)", "(>= x 0)", "(= x 3)", "(/= x 3)",
+		"(not (< x 3))", "(not (/= x 3))", "(eq x 'a)", "(eq x :k)", "(eq x nil)", "(eq x t)", "(not (eq x 3))"}
+	const vals = `'(1 3 -2 2.5 3.0 a :k nil t "s" (1))`
+	for _, pred := range preds {
+		probe := fmt.Sprintf("(def-plan main () (let ((n 0)) (dolist (x %s) (when (ignore-errors %s)) (setq n (+ n 1))) n))", vals, pred)
+		plain := fmt.Sprintf("(def-plan main () (let ((n 0)) (dolist (x %s) (when (ignore-errors %s) nil) (setq n (+ n 1))) n))", vals, pred)
+		hasCmp := false
+		for _, op := range compileSrc(t, probe).Code {
+			hasCmp = hasCmp || op == compile.PROBECMP
+		}
+		if !hasCmp {
+			t.Errorf("%s: no PROBECMP", pred)
+		}
+		for _, noFast := range []bool{false, true} {
+			rp, mp := runProbe(t, probe, Config{}, noFast)
+			rw, mw := runProbe(t, plain, Config{}, noFast)
+			if rp.Value.String() != "11" || rp.LabelSteps != 11 {
+				t.Errorf("%s: %s, label steps %d", pred, resultString(rp), rp.LabelSteps)
+			}
+			pp, pw := mp.Program(), mw.Program()
+			for b := 0; b < pp.NumBranches(); b++ {
+				for _, outcome := range []bool{true, false} {
+					if cp, cw := mp.Counters()[pp.BranchCounter(b, outcome)], mw.Counters()[pw.BranchCounter(b, outcome)]; cp != cw {
+						t.Errorf("%s (noFast %v): branch %d %v: probe %d, when %d", pred, noFast, b, outcome, cp, cw)
+					}
+				}
+			}
+			if rw.Steps <= rp.Steps {
+				t.Errorf("%s: probe charged %d steps, when %d", pred, rp.Steps, rw.Steps)
+			}
+		}
+	}
+}

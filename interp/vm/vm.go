@@ -146,7 +146,7 @@ type Machine struct {
 // rewrites such MAKEDESIGs in its own copy of the code. It follows the
 // last compile opcode: opcodes must stay dense for the dispatch switch to
 // compile to a jump table (TestDispatchOpcodesAreDense).
-const opMakeDesigPerform = compile.PROBEFAIL + 1
+const opMakeDesigPerform = compile.PROBECMP + 1
 
 type instr struct {
 	op   compile.Op
