@@ -241,11 +241,15 @@ func (n *normalizer) ifStmt(x *dst.IfStmt) ([]dst.Stmt, dst.Stmt) {
 	}
 	init := x.Init
 	x.Init = nil
-	list := n.stmt(init)
-	list = append(list, pre...)
-	x.Decs.Before = dst.NewLine
-	list = append(list, x)
-	return nil, &dst.BlockStmt{List: list}
+	return nil, n.scoped(init, pre, x)
+}
+
+// scoped returns the block { init; pre; s }: what is hoisted out of s
+// runs after s's init statement, whose variables keep their scope.
+func (n *normalizer) scoped(init dst.Stmt, pre []dst.Stmt, s dst.Stmt) *dst.BlockStmt {
+	list := append(n.stmt(init), pre...)
+	s.Decorations().Before = dst.NewLine
+	return &dst.BlockStmt{List: append(list, s)}
 }
 
 // forStmt moves a for condition into the body when something is hoisted
@@ -308,11 +312,7 @@ func (n *normalizer) switchStmt(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
 	}
 	init := x.Init
 	x.Init = nil
-	list := n.stmt(init)
-	list = append(list, pre...)
-	x.Decs.Before = dst.NewLine
-	list = append(list, x)
-	return nil, &dst.BlockStmt{List: list}
+	return nil, n.scoped(init, pre, x)
 }
 
 // switchToIfs rewrites an expression switch whose case expressions have
