@@ -29,8 +29,8 @@ type EnvObject struct {
 // Names returns the object names of env in order.
 func (w *World) Names(env *Env) []string {
 	out := make([]string, len(env.Objects))
-	var count [64]int
-	counts := count[:0]
+	var count [64]int // no allocation for worlds of up to 64 types
+	var counts []int
 	if len(w.Types) <= len(count) {
 		counts = count[:len(w.Types)]
 	} else {
@@ -339,9 +339,4 @@ func (w *World) FormatEnv(env *Env) []byte {
 	}
 	b.WriteString(")\n")
 	return b.Bytes()
-}
-
-// String prints o as in a .env file, for messages.
-func (w *World) objectString(o EnvObject) string {
-	return w.Types[o.Type].Name + " " + w.Regions[o.Region].Name + " (" + strconv.Itoa(o.Col) + " " + strconv.Itoa(o.Row) + ")"
 }

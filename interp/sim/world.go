@@ -253,12 +253,6 @@ func (f *Furniture) local(u, v float64) (x, y float64) {
 	return f.X + du*f.rx + v*f.fx, f.Y + du*f.ry + v*f.fy
 }
 
-// toLocal is the inverse of local.
-func (f *Furniture) toLocal(x, y float64) (u, v float64) {
-	dx, dy := x-f.X, y-f.Y
-	return dx*f.rx + dy*f.ry + f.Width/2, dx*f.fx + dy*f.fy
-}
-
 // footprintUV returns the half extents along u and v of an object of type t
 // turned by deg degrees: the bounding box of the rotated rectangle.
 func footprintUV(t *ObjectType, deg int) (hu, hv float64) {
