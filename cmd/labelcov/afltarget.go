@@ -74,11 +74,7 @@ afl-fuzz on this command for you.`,
 			if len(args) == 2 {
 				cfg.InputPath = args[1]
 			}
-			ctx := cmd.Context()
-			if ctx == nil {
-				ctx = context.Background()
-			}
-			return afl.Main(ctx, cfg)
+			return afl.Main(cmd.Context(), cfg)
 		},
 	}
 	o.register(cmd, "none", false)

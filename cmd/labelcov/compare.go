@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -190,9 +189,6 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
 
 	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -158,9 +157,6 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 		return err
 	}
 	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	rep, err := m.Run(ctx, ts)
 	if err != nil {
 		return err

@@ -246,9 +246,6 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 		return err
 	}
 	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -93,9 +92,6 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 		return err
 	}
 	ctx := cmd.Context()
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	var reps []*replayReport
 	for _, in := range inputs {
 		data, err := pf.ReadInput(in)

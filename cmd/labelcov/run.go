@@ -116,9 +116,6 @@ func runPlan(ctx context.Context, p *compile.Program, fn *compile.Func, args []v
 	if err != nil {
 		return vm.Result{}, nil, err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	return m.Run(ctx, fn, args), m, nil
 }
 

@@ -28,9 +28,6 @@ func runInWorld(ctx context.Context, stdout io.Writer, p *compile.Program, fn *c
 	if err != nil {
 		return err
 	}
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	res := r.Run(ctx, env)
 	if o.json {
 		rep := worldRunReport{runReport: newRunReport(fn, res.VM, vm.Summarize(p, r.Counters()), output.String())}

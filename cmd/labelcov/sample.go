@@ -76,9 +76,6 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
 }
 
 func sampleFile(ctx context.Context, stdout io.Writer, path string, o sampleOptions) error {
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	if o.n <= 0 {
 		return fmt.Errorf("--n must be positive, got %d", o.n)
 	}
