@@ -124,7 +124,8 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	return bw.Flush()
 }
 
-// goCoverOptions are the options of measuring Go packages.
+// goCoverOptions are the options of measuring Go packages (Out and Copy
+// of the annotate options are not used).
 type goCoverOptions struct {
 	goAnnotateOptions
 	// Fuzz measures this fuzz target's corpus instead of the tests.
@@ -139,12 +140,12 @@ type goCoverOptions struct {
 	Stderr  io.Writer
 }
 
-// coverGoPackages annotates the packages matching patterns in a scratch
-// directory (or opts.Out), runs their tests — or, with opts.Fuzz, one fuzz
-// target over its seed and cached corpus — on the overlay and on the
-// original, and reports label coverage per criterion and operator, plain
-// statement and block coverage, and every uncovered label with its
-// file:line:col.
+// coverGoPackages annotates the packages matching patterns in memory, runs
+// their tests — or, with opts.Fuzz, one fuzz target over its seed and
+// cached corpus — on a scratch copy of the module with the annotated files
+// in place and on the original, and reports label coverage per criterion
+// and operator, plain statement and block coverage, and every uncovered
+// label with its file:line:col.
 func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts goCoverOptions) error {
 	to, err := opts.transformOptions()
 	if err != nil {
@@ -155,19 +156,11 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 		return fmt.Errorf("scratch directory: %w", err)
 	}
 	defer os.RemoveAll(work)
-	out := opts.Out
-	if out == "" {
-		out = filepath.Join(work, "overlay")
-	}
 	res, err := gotransform.Annotate(ctx, patterns, to)
 	if err != nil {
 		return err
 	}
-	ov, err := res.WriteOverlay(out)
-	if err != nil {
-		return err
-	}
-	mo := gotransform.MeasureOptions{Dir: opts.Dir, Overlay: ov, Fuzz: opts.Fuzz, Work: filepath.Join(work, "measure"), PerTest: opts.PerTest}
+	mo := gotransform.MeasureOptions{Dir: opts.Dir, Fuzz: opts.Fuzz, Work: filepath.Join(work, "measure"), PerTest: opts.PerTest}
 	if opts.Verbose && opts.Stderr != nil {
 		mo.Output = opts.Stderr
 	}

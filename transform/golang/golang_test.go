@@ -358,11 +358,7 @@ func TestMeasureSample(t *testing.T) {
 	dir := sampleDir(t)
 	res := annotate(t, dir, "cc")
 	work := t.TempDir()
-	ov, err := res.WriteOverlay(filepath.Join(work, "ov"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := Measure(context.Background(), res, MeasureOptions{Dir: dir, Overlay: ov, Work: filepath.Join(work, "m")})
+	m, err := Measure(context.Background(), res, MeasureOptions{Dir: dir, Work: filepath.Join(work, "m")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,8 +24,6 @@ type MeasureOptions struct {
 	Dir string
 	// Env is the go command's environment (nil = os.Environ()).
 	Env []string
-	// Overlay is the overlay.json WriteOverlay wrote.
-	Overlay string
 	// Fuzz names a fuzz target (FuzzX): instead of the package's tests,
 	// run that target over its seed corpus (testdata/fuzz/FuzzX and f.Add)
 	// and the corpus `go test -fuzz` keeps in GOCACHE/fuzz.
@@ -170,11 +168,12 @@ func (r *Result) LabelHits(blocks []ProfileBlock) map[int]int {
 // ErrTestsFailed is wrapped by Measure's error when the tests fail.
 var ErrTestsFailed = errors.New("tests failed")
 
-// Measure runs the tests of the annotated packages of r on the overlay
-// with a coverage profile (covermode set) and maps label bodies back to
-// labels; it also runs them on the original code for plain statement and
-// block coverage. A test failure on either side is an error wrapping
-// ErrTestsFailed.
+// Measure runs the tests of the annotated packages of r with a coverage
+// profile (covermode set) in a copy of their module with the annotated
+// files in place (Materialize, under Work: go test -cover ignores -overlay)
+// and maps label bodies back to labels; it also runs them on the original
+// code for plain statement and block coverage. A test failure on either
+// side is an error wrapping ErrTestsFailed.
 func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement, error) {
 	if opts.Work == "" {
 		return nil, errors.New("measure: no work directory")
@@ -187,7 +186,7 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 		return nil, errors.New("measure: no packages")
 	}
 	m := &Measurement{}
-	orig, err := runProfile(ctx, r, opts, "", paths, "original")
+	orig, err := runProfile(ctx, r, opts, paths, "original")
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +207,7 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 	}
 	aopts := opts
 	aopts.Dir = copyRoot
-	ann, err := runProfile(ctx, r, aopts, "", paths, "annotated")
+	ann, err := runProfile(ctx, r, aopts, paths, "annotated")
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +301,9 @@ func (o MeasureOptions) goCmd(ctx context.Context, args ...string) *exec.Cmd {
 	return cmd
 }
 
-func runProfile(ctx context.Context, r *Result, opts MeasureOptions, overlay string, paths []string, tag string) (*profileRun, error) {
+// runProfile runs the tests of paths (or opts.Fuzz over its corpus) in
+// opts.Dir with a coverage profile; tag names the run's scratch directory.
+func runProfile(ctx context.Context, r *Result, opts MeasureOptions, paths []string, tag string) (*profileRun, error) {
 	work := filepath.Join(opts.Work, tag)
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
@@ -316,9 +317,6 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, overlay str
 	pr := &profileRun{}
 	if opts.Fuzz == "" {
 		args := append([]string{"test", "-count=1", "-covermode=set", "-coverprofile=" + prof}, opts.TestFlags...)
-		if overlay != "" {
-			args = append(args, "-overlay="+overlay)
-		}
 		cmd := opts.goCmd(ctx, append(args, paths...)...)
 		cmd.Stdout, cmd.Stderr = w, w
 		if err := cmd.Run(); err != nil {
@@ -331,9 +329,6 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, overlay str
 		p := r.Packages[0]
 		bin := filepath.Join(work, "pkg.test")
 		args := []string{"test", "-c", "-o", bin, "-covermode=set", "-coverpkg=" + p.Path}
-		if overlay != "" {
-			args = append(args, "-overlay="+overlay)
-		}
 		cmd := opts.goCmd(ctx, append(args, p.Path)...)
 		cmd.Stdout, cmd.Stderr = w, w
 		if err := cmd.Run(); err != nil {

@@ -93,7 +93,7 @@ func TestRealModulesPassOnOverlay(t *testing.T) {
 			}
 			// What the module's own tests cover, per criterion.
 			work := t.TempDir()
-			m, err := Measure(context.Background(), res, MeasureOptions{Dir: dir, Overlay: ov, Work: work, TestFlags: []string{"-short"}})
+			m, err := Measure(context.Background(), res, MeasureOptions{Dir: dir, Work: work, TestFlags: []string{"-short"}})
 			if err != nil {
 				t.Fatal(err)
 			}
