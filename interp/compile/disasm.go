@@ -87,7 +87,16 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		if pr.Not {
 			neg = "not "
 		}
-		note = fmt.Sprintf("branch %d: %s(%s local-%d %s)", b, neg, cmpNames[pr.Cmp], pr.Slot, pr.K)
+		y := pr.K.String()
+		if pr.YLocal {
+			y = fmt.Sprintf("local-%d", pr.Y)
+		}
+		switch pr.Cmp {
+		case 't':
+			note = fmt.Sprintf("branch %d: %slocal-%d", b, neg, pr.Slot)
+		default:
+			note = fmt.Sprintf("branch %d: %s(%s local-%d %s)", b, neg, cmpNames[pr.Cmp], pr.Slot, y)
+		}
 	case PROBEFAIL:
 		operands = fmt.Sprint(b)
 		note = fmt.Sprintf("branch %d false", b)

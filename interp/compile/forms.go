@@ -171,35 +171,51 @@ func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
 
 var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '=', "/=": '!', "eq": 'e'}
 
-// cmpProbe recognises the predicate of a compare probe: (OP x K) or
-// (not (OP x K)) with OP a comparison builtin or eq, x a local that is not
-// a cell, and K an integer literal (for eq also a quoted symbol, a
-// keyword, t or nil).
+// cmpProbe recognises the predicate of a compare probe: (OP x K),
+// (not (OP x K)), x or (not x) (also null for not), with OP a comparison
+// builtin or eq, x a local that is not a cell, and K an integer literal
+// (for eq also a quoted symbol, a keyword, t or nil) or another such local.
 func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	var pc ProbeCmp
+	builtin := func(name string) bool { return fs.c.prog.byName[name] == nil }
+	local := func(n syntax.Node) (int32, bool) {
+		x, ok := n.(*syntax.Symbol)
+		if !ok || x.Name == "t" || x.Name == "nil" {
+			return 0, false
+		}
+		ref, idx, b, found := fs.lookup(x.Name)
+		if !found || ref != refLocal || b.cell {
+			return 0, false
+		}
+		return int32(idx), true
+	}
+	if l, ok := pred.(*syntax.List); ok && len(l.Elems) == 2 {
+		if h := syntax.Head(l); (h == "not" || h == "null") && builtin(h) {
+			pred = l.Elems[1]
+			pc.Not = true
+		}
+	}
+	if slot, ok := local(pred); ok {
+		pc.Slot, pc.Cmp = slot, 't'
+		return pc, true
+	}
 	l, ok := pred.(*syntax.List)
 	if !ok {
 		return pc, false
-	}
-	builtin := func(name string) bool { return fs.c.prog.byName[name] == nil }
-	if syntax.Head(l) == "not" && len(l.Elems) == 2 && builtin("not") {
-		if l, ok = l.Elems[1].(*syntax.List); !ok {
-			return pc, false
-		}
-		pc.Not = true
 	}
 	h := syntax.Head(l)
 	cmp, ok := probeCmps[h]
 	if !ok || len(l.Elems) != 3 || !builtin(h) {
 		return pc, false
 	}
-	x, ok := l.Elems[1].(*syntax.Symbol)
-	if !ok || x.Name == "t" || x.Name == "nil" {
+	slot, ok := local(l.Elems[1])
+	if !ok {
 		return pc, false
 	}
-	ref, idx, b, found := fs.lookup(x.Name)
-	if !found || ref != refLocal || b.cell {
-		return pc, false
+	pc.Slot, pc.Cmp = slot, cmp
+	if y, ok := local(l.Elems[2]); ok {
+		pc.Y, pc.YLocal = y, true
+		return pc, true
 	}
 	switch k := l.Elems[2].(type) {
 	case *syntax.Int:
@@ -223,7 +239,6 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	if cmp != 'e' && pc.K.Kind() != value.KInt {
 		return pc, false
 	}
-	pc.Slot, pc.Cmp = int32(idx), cmp
 	return pc, true
 }
 

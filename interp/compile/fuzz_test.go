@@ -65,7 +65,7 @@ func checkProgram(t *testing.T, p *Program) {
 					t.Fatalf("%s: pc %d: slot %d outside %d locals", fn.Name, pc, a, fn.NumLocals)
 				}
 			case PROBECMP:
-				if a < 0 || a >= len(p.Probes) || int(p.Probes[a].Slot) >= fn.NumLocals {
+				if a < 0 || a >= len(p.Probes) || int(p.Probes[a].Slot) >= fn.NumLocals || int(p.Probes[a].Y) >= fn.NumLocals {
 					t.Fatalf("pc %d: compare probe %d", pc, a)
 				}
 			case PROBEFAIL:

@@ -454,9 +454,14 @@ func (m *Machine) fast(r *regs) {
 			pr := &probes[in.a]
 			x := &stack[fp+int(pr.Slot)]
 			kx := x.Kind()
+			k := &pr.K
+			if pr.YLocal {
+				k = &stack[fp+int(pr.Y)]
+			}
 			var r bool
-			if pr.Cmp == 'e' {
-				k := &pr.K
+			if pr.Cmp == 't' {
+				r = x.Truthy()
+			} else if pr.Cmp == 'e' {
 				if kx != k.Kind() {
 					r = false
 				} else {
@@ -476,10 +481,10 @@ func (m *Machine) fast(r *regs) {
 					}
 				}
 			} else {
-				if kx != value.KInt {
+				if kx != value.KInt || k.Kind() != value.KInt {
 					goto out
 				}
-				a, b := x.Int(), pr.K.Int()
+				a, b := x.Int(), k.Int()
 				switch pr.Cmp {
 				case '<':
 					r = a < b

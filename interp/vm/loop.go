@@ -622,7 +622,11 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			pr := &p.Probes[in.a]
 			bc := nI + 2*int(in.b)
-			if !probeCompare(pr, stack[fp+int(pr.Slot)]) {
+			k := pr.K
+			if pr.YLocal {
+				k = stack[fp+int(pr.Y)]
+			}
+			if !probeCompare(pr, stack[fp+int(pr.Slot)], k) {
 				bc++
 			}
 			if c := cnt[bc]; c != 255 {
@@ -773,20 +777,22 @@ func itoa(i int) string { return value.Int(int64(i)).String() }
 
 // probeCompare evaluates the predicate of a compare probe on x: false
 // when it fails (x not a number for a numeric comparison).
-func probeCompare(pr *compile.ProbeCmp, x value.Value) bool {
+func probeCompare(pr *compile.ProbeCmp, x, k value.Value) bool {
 	var r bool
 	switch pr.Cmp {
+	case 't':
+		r = x.Truthy()
 	case 'e':
-		r = value.Eq(x, pr.K)
+		r = value.Eq(x, k)
 	default:
-		if !x.IsNumber() {
+		if !x.IsNumber() || !k.IsNumber() {
 			return false
 		}
 		op := pr.Cmp
 		if op == '!' {
 			op = '='
 		}
-		eq, f := numCompare(op, x, pr.K)
+		eq, f := numCompare(op, x, k)
 		if f != nil {
 			return false
 		}

@@ -188,11 +188,12 @@ func TestProbeOpcodesNotInGeneralForms(t *testing.T) {
 // in loop, and are charged to the label budget only.
 func TestCompareProbe(t *testing.T) {
 	preds := []string{"(< x 3)", "(<= x 3)", "(> x -2)", "(>= x 0)", "(= x 3)", "(/= x 3)",
-		"(not (< x 3))", "(not (/= x 3))", "(eq x 'a)", "(eq x :k)", "(eq x nil)", "(eq x t)", "(not (eq x 3))"}
+		"(not (< x 3))", "(not (/= x 3))", "(eq x 'a)", "(eq x :k)", "(eq x nil)", "(eq x t)", "(not (eq x 3))",
+		"x", "(not x)", "(null x)", "(< x y)", "(not (>= x y))", "(eq x y)", "(/= x y)", "(= y x)"}
 	const vals = `'(1 3 -2 2.5 3.0 a :k nil t "s" (1))`
 	for _, pred := range preds {
-		probe := fmt.Sprintf("(def-plan main () (let ((n 0)) (dolist (x %s) (when (ignore-errors %s)) (setq n (+ n 1))) n))", vals, pred)
-		plain := fmt.Sprintf("(def-plan main () (let ((n 0)) (dolist (x %s) (when (ignore-errors %s) nil) (setq n (+ n 1))) n))", vals, pred)
+		probe := fmt.Sprintf("(def-plan main () (let ((n 0) (y 3)) (dolist (x %s) (when (ignore-errors %s)) (setq n (+ n 1)) (setq y x)) n))", vals, pred)
+		plain := fmt.Sprintf("(def-plan main () (let ((n 0) (y 3)) (dolist (x %s) (when (ignore-errors %s) nil) (setq n (+ n 1)) (setq y x)) n))", vals, pred)
 		hasCmp := false
 		for _, op := range compileSrc(t, probe).Code {
 			hasCmp = hasCmp || op == compile.PROBECMP
