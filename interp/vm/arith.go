@@ -107,31 +107,24 @@ func numCompare(op byte, x, y value.Value) (bool, *Failure) {
 		return false, typeError(cmpNames[op], "a number", y)
 	}
 	if x.Kind() == value.KInt && y.Kind() == value.KInt {
-		a, b := x.Int(), y.Int()
-		switch op {
-		case '<':
-			return a < b, nil
-		case 'l':
-			return a <= b, nil
-		case '>':
-			return a > b, nil
-		case 'g':
-			return a >= b, nil
-		}
-		return a == b, nil
+		return compareOrdered(op, x.Int(), y.Int()), nil
 	}
-	a, b := x.Number(), y.Number()
+	return compareOrdered(op, x.Number(), y.Number()), nil
+}
+
+// compareOrdered applies numCompare's op to two ints or two floats.
+func compareOrdered[T int64 | float64](op byte, a, b T) bool {
 	switch op {
 	case '<':
-		return a < b, nil
+		return a < b
 	case 'l':
-		return a <= b, nil
+		return a <= b
 	case '>':
-		return a > b, nil
+		return a > b
 	case 'g':
-		return a >= b, nil
+		return a >= b
 	}
-	return a == b, nil
+	return a == b
 }
 
 // floorDiv and the float variants implement mod (floored) and rem
