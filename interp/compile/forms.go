@@ -450,22 +450,40 @@ func (fs *fstate) formCond(l *syntax.List) error {
 			continue
 		}
 		jNext := fs.branch(JMPIFNOT, "cond", clause, test)
-		if err := fs.progn(body, clause.Open); err != nil {
+		end, err := fs.clauseBody(body, clause.Open, jNext)
+		if err != nil {
 			return err
 		}
-		ends = append(ends, fs.emit(JMP, 0, 0, clause.Open))
-		fs.patch(jNext)
+		ends = append(ends, end)
 	}
+	fs.endClauses(d, folded, ends, l.Open)
+	return nil
+}
+
+// clauseBody compiles the body of a cond or case clause whose test jumps
+// to jNext when false; it returns the jump to the end of the whole form.
+func (fs *fstate) clauseBody(body []syntax.Node, at syntax.Pos, jNext int) (int, error) {
+	if err := fs.progn(body, at); err != nil {
+		return 0, err
+	}
+	end := fs.emit(JMP, 0, 0, at)
+	fs.patch(jNext)
+	return end, nil
+}
+
+// endClauses finishes a cond or case at stack depth d: nil when no clause
+// was taken (unless a constant clause folded the default), then the jumps
+// of the taken clauses land here.
+func (fs *fstate) endClauses(d int, folded bool, ends []int, at syntax.Pos) {
 	fs.depth = d
 	if !folded {
-		fs.emit(NIL, 0, 0, l.Open)
+		fs.emit(NIL, 0, 0, at)
 	} else {
 		fs.depth = d + 1
 	}
 	for _, j := range ends {
 		fs.patch(j)
 	}
-	return nil
 }
 
 // (case KEY (KEYS BODY...)... [(otherwise BODY...)])
@@ -514,21 +532,13 @@ func (fs *fstate) formCase(l *syntax.List) error {
 		fs.emit(LOAD, int32(tmp), 0, clause.Open)
 		fs.emit(MEMBEQ, fs.c.constIndex(value.List(kv...)), 0, clause.Open)
 		jNext := fs.branch(JMPIFNOT, "case", clause, keys)
-		if err := fs.progn(body, clause.Open); err != nil {
+		end, err := fs.clauseBody(body, clause.Open, jNext)
+		if err != nil {
 			return err
 		}
-		ends = append(ends, fs.emit(JMP, 0, 0, clause.Open))
-		fs.patch(jNext)
+		ends = append(ends, end)
 	}
-	fs.depth = d
-	if !folded {
-		fs.emit(NIL, 0, 0, l.Open)
-	} else {
-		fs.depth = d + 1
-	}
-	for _, j := range ends {
-		fs.patch(j)
-	}
+	fs.endClauses(d, folded, ends, l.Open)
 	fs.slots = saved
 	return nil
 }
