@@ -128,16 +128,32 @@ func (p *printer) node(n Node, st style, tail int) {
 	case *Quote:
 		p.write("'")
 		p.node(n.X, styleCall, tail)
+	case *Prefixed:
+		p.write(n.Mark)
+		p.node(n.X, st, tail)
+	case *Conditional:
+		col := p.col
+		p.write(conditionalMark(n))
+		p.node(n.Feature, styleData, 0)
+		if p.ownLine(n) {
+			p.newline(false)
+			p.indent(col)
+		} else {
+			p.write(" ")
+		}
+		p.node(n.X, st, tail)
 	default:
-		p.write(atomText(n))
+		p.write(atomString(n))
 	}
 }
 
-func atomText(n Node) string {
-	if n == nil {
-		return "nil"
-	}
-	return NodeString(n)
+// ownLine reports whether the author put the form of reader conditional n
+// on a line of its own (#+sbcl, newline, form), as is usual for top-level
+// forms; Format keeps that line break.
+func (p *printer) ownLine(n *Conditional) bool {
+	_, fend := n.Feature.Span()
+	xstart, _ := n.X.Span()
+	return p.lay.newlinesBetween(fend.Offset, xstart.Offset) > 0
 }
 
 // width returns the one-line width of n with its inline comments, or -1 if
@@ -171,8 +187,19 @@ func (p *printer) width(n Node) int {
 		if w >= 0 {
 			w++
 		}
+	case *Prefixed:
+		w = p.width(n.X)
+		if w >= 0 {
+			w += len(n.Mark)
+		}
+	case *Conditional:
+		fw, xw := p.width(n.Feature), p.width(n.X)
+		w = -1
+		if fw >= 0 && xw >= 0 && !p.ownLine(n) {
+			w = 2 + fw + 1 + xw
+		}
 	default:
-		w = utf8.RuneCountInString(atomText(n))
+		w = atomWidth(n)
 	}
 	p.widths[n] = w
 	return w
@@ -203,8 +230,16 @@ func (p *printer) flat(n Node) {
 	case *Quote:
 		p.write("'")
 		p.flat(n.X)
+	case *Prefixed:
+		p.write(n.Mark)
+		p.flat(n.X)
+	case *Conditional:
+		p.write(conditionalMark(n))
+		p.flat(n.Feature)
+		p.write(" ")
+		p.flat(n.X)
 	default:
-		p.write(atomText(n))
+		p.write(atomString(n))
 	}
 }
 
