@@ -144,3 +144,48 @@ func TestMillionQuotes(t *testing.T) {
 		t.Fatalf("got %v, want the nesting error", err)
 	}
 }
+
+// TestSnippetOfBinaryFile: a binary file given as a plan yields a short,
+// printable snippet whose caret still points at the offending byte.
+func TestSnippetOfBinaryFile(t *testing.T) {
+	bin := make([]byte, 6000)
+	for i := range bin {
+		bin[i] = byte(i*7 + 1)
+		if bin[i] == '\n' {
+			bin[i] = 'x'
+		}
+	}
+	for _, src := range [][]byte{
+		bin,
+		append([]byte("(a "+strings.Repeat("\x01", 3000)), ')', ')'),
+		[]byte("(a " + strings.Repeat("b ", 3000) + "))"),
+	} {
+		_, err := Parse("bin.plan", src)
+		var serr *Error
+		if !errors.As(err, &serr) {
+			t.Fatalf("got %v, want *syntax.Error", err)
+		}
+		snip := serr.Snippet()
+		if len(snip) > 2*snippetWidth+20 {
+			t.Errorf("snippet of %d bytes:\n%s", len(snip), snip)
+		}
+		for _, r := range snip {
+			if r != '\n' && r != '\t' && (r < ' ' || r == 0x7f || r == 0xfffd) {
+				t.Fatalf("snippet holds %U:\n%q", r, snip)
+			}
+		}
+		lines := strings.Split(snip, "\n")
+		if len(lines) != 2 || !strings.HasSuffix(lines[1], "^") {
+			t.Fatalf("snippet %q", snip)
+		}
+		caret := len(lines[1]) - 1
+		if caret >= len(lines[0]) {
+			t.Fatalf("caret beyond the line: %q", snip)
+		}
+		// The caret points at the token the message is about: the
+		// escaped byte (invalid UTF-8 or \x01 is no token) or the ')'.
+		if c := lines[0][caret]; c != '\\' && c != ')' {
+			t.Errorf("caret under %q in %q (%v)", c, snip, err)
+		}
+	}
+}

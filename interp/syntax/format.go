@@ -13,8 +13,10 @@ const Width = 100
 // Format prints f canonically, keeping every comment in place relative to
 // the code. The layout follows the usual Lisp conventions:
 //
-//   - a list that fits on the current line (and holds no line comment) is
-//     printed on one line with single spaces;
+//   - a list that fits on the current line, holds no line comment and was
+//     written on one line is printed on one line with single spaces (a
+//     list the author broke over lines stays broken, as gofmt keeps the
+//     line breaks of a composite literal);
 //   - otherwise the head and the form's distinguished arguments (defun name
 //     and parameters, let bindings, the test of when/unless/while, the spec
 //     of dolist/dotimes, ...) stay on the first line and the body is
@@ -167,6 +169,11 @@ func (p *printer) width(n Node) int {
 	case *List:
 		w = 2
 		for i, it := range p.lay.lists[n] {
+			if it.broke {
+				// The author broke this list over lines: keep it broken.
+				w = -1
+				break
+			}
 			if i > 0 {
 				w++
 			}
@@ -355,7 +362,10 @@ func (p *printer) broken(l *List, st style, tail int) {
 		if i == len(items)-1 {
 			t = tail + 1
 		}
-		if k < sh.head && !mustBreak {
+		// A distinguished argument stays on the first line unless a line
+		// comment ends it or the author put the argument on a line of its
+		// own (Emacs's layout of with-failure-handling and friends).
+		if k < sh.head && !mustBreak && !(it.broke && k > 0) {
 			if !justOpened {
 				p.write(" ")
 			}

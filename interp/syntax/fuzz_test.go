@@ -17,7 +17,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "fmt", "*.plan"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "fmt", "*.input"))
 	for _, name := range files {
 		if src, err := os.ReadFile(name); err == nil {
 			f.Add(src)

@@ -15,6 +15,8 @@ type item struct {
 	trailing bool
 	// blank: the author left at least one empty line before this item.
 	blank bool
+	// broke: the author started this item on a new line.
+	broke bool
 }
 
 // layout holds the item lists of every container in a file, built once.
@@ -51,7 +53,8 @@ func (c *collector) container(nodes []Node, openEnd, closeOff int) []item {
 		k.emitComments(start.Offset)
 		it := item{node: n}
 		if k.prevEnd >= 0 {
-			it.blank = c.newlines(k.prevEnd, start.Offset) >= 2
+			nl := c.newlines(k.prevEnd, start.Offset)
+			it.blank, it.broke = nl >= 2, nl > 0
 		}
 		k.operand(n)
 		k.list = append(k.list, it)
@@ -78,7 +81,7 @@ func (k *items) emitComments(before int) {
 		if k.prevEnd >= 0 {
 			nl := c.newlines(k.prevEnd, cm.Start.Offset)
 			it.trailing = nl == 0
-			it.blank = nl >= 2
+			it.blank, it.broke = nl >= 2, nl > 0
 		}
 		k.list = append(k.list, it)
 		k.prevEnd = cm.End.Offset
