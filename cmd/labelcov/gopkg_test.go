@@ -134,7 +134,8 @@ func TestGoCoverJSON(t *testing.T) {
 }
 
 // TestGoCoverFuzzCorpus measures what a fuzz target's corpus covers: a
-// seed file in testdata/fuzz plus the f.Add seed.
+// seed file in testdata/fuzz plus the f.Add seed, and an entry of the
+// generated corpus in a private --fuzz-cache (never the user's GOCACHE).
 func TestGoCoverFuzzCorpus(t *testing.T) {
 	needGo(t)
 	src, err := filepath.Abs("../../testdata/go/fuzzexp")
@@ -154,12 +155,21 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(seeds, "hot"), []byte(hot), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, _, err := runGoCmd(t, "cover", ".", "-C", dir, "--criteria", "mcc", "--fuzz", "FuzzAlarm", "--json")
+	cache := t.TempDir()
+	gen := filepath.Join(cache, "example.com", "fuzzexp", "FuzzAlarm")
+	if err := os.MkdirAll(gen, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	humid := "go test fuzz v1\nint32(200)\nint32(90)\nint32(10)\n"
+	if err := os.WriteFile(filepath.Join(gen, "0123abcd"), []byte(humid), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runGoCmd(t, "cover", ".", "-C", dir, "--criteria", "mcc", "--fuzz", "FuzzAlarm", "--fuzz-cache", cache, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Corpus   struct{ Seeds int }
+		Corpus   struct{ Seeds, Cached int }
 		Criteria map[string]struct{ Covered, Total int }
 		Labels   []struct {
 			Operator string
@@ -170,8 +180,8 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if rep.Corpus.Seeds != 1 {
-		t.Errorf("seeds = %d, want 1", rep.Corpus.Seeds)
+	if rep.Corpus.Seeds != 1 || rep.Corpus.Cached != 1 {
+		t.Errorf("corpus %+v, want 1 seed file and 1 generated entry", rep.Corpus)
 	}
 	covered := map[string]bool{}
 	for _, l := range rep.Labels {
@@ -179,9 +189,9 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 			covered[l.Operator] = true
 		}
 	}
-	// f.Add covers no range (FFF), the seed file the hot one (TFF); the
-	// crash needs TTT.
-	if !covered["FFF"] || !covered["TFF"] || covered["TTT"] || len(covered) != 2 {
+	// f.Add covers no range (FFF), the seed file the hot one (TFF), the
+	// generated entry the humid one (FTF); the crash needs TTT.
+	if !covered["FFF"] || !covered["TFF"] || !covered["FTF"] || len(covered) != 3 {
 		t.Errorf("MCC outcomes of hot || humid || dusty covered: %v", covered)
 	}
 }

@@ -28,6 +28,10 @@ type MeasureOptions struct {
 	// run that target over its seed corpus (testdata/fuzz/FuzzX and f.Add)
 	// and the corpus `go test -fuzz` keeps in GOCACHE/fuzz.
 	Fuzz string
+	// FuzzCache is the root of the corpora `go test -fuzz` generates (the
+	// target's entries are in FuzzCache/IMPORTPATH/FuzzX); "" means
+	// $(go env GOCACHE)/fuzz, where go test keeps them.
+	FuzzCache string
 	// Work is a scratch directory (required).
 	Work string
 	// Output receives the go command's output (nil: discarded).
@@ -343,9 +347,11 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, paths []str
 		if pr.seeds, err = copyCorpus(filepath.Join(p.Dir, "testdata", "fuzz", opts.Fuzz), corpus, "seed-"); err != nil {
 			return nil, err
 		}
-		cache, err := FuzzCacheDir(ctx, opts.Dir, opts.Env, p.Path, opts.Fuzz)
-		if err != nil {
-			return nil, err
+		cache := filepath.Join(opts.FuzzCache, filepath.FromSlash(p.Path), opts.Fuzz)
+		if opts.FuzzCache == "" {
+			if cache, err = FuzzCacheDir(ctx, opts.Dir, opts.Env, p.Path, opts.Fuzz); err != nil {
+				return nil, err
+			}
 		}
 		if pr.cached, err = copyCorpus(cache, corpus, "cache-"); err != nil {
 			return nil, err
