@@ -183,7 +183,21 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 		}
 	}
 	if opts.JSON {
-		return report.GoJSON(w, rep)
+		err = report.GoJSON(w, rep)
+	} else {
+		err = report.GoText(w, rep)
 	}
-	return report.GoText(w, rep)
+	if err == nil && len(m.Crashing) > 0 {
+		// Like go test, a corpus entry that crashes is a failure; the
+		// report above measured the others.
+		err = fmt.Errorf("%s fails on %d corpus entr%s: %s", opts.Fuzz, len(m.Crashing), plural(len(m.Crashing), "y", "ies"), strings.Join(m.Crashing, ", "))
+	}
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
