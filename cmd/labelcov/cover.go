@@ -97,6 +97,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
 	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
+	f.StringVar(&gco.FuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
 	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test alone, for per-test label sets and diversity")
 	f.BoolVarP(&gco.Verbose, "verbose", "v", false, "Go packages: show the go command's output")
 	f.StringVarP(&gco.Dir, "dir", "C", "", "Go packages: run the go command in this directory")

@@ -65,6 +65,9 @@ type GoCoverage struct {
 type GoCorpus struct {
 	Seeds  int `json:"seeds"`
 	Cached int `json:"cached"`
+	// Crashing lists the entries the target fails on ("f.Add seed #N" or a
+	// file path); the coverage is that of the other entries.
+	Crashing []string `json:"crashing,omitempty"`
 }
 
 // GoLabelResult is one active label of Go code and whether it is covered.
@@ -73,12 +76,24 @@ type GoLabelResult struct {
 	Criterion labels.Key `json:"criterion"`
 	Operator  string     `json:"operator"`
 	Predicate string     `json:"predicate"`
-	Guard     string     `json:"guard,omitempty"`
+	// Expr is Predicate with temporaries written as the source
+	// expressions they hold (empty when it has none).
+	Expr  string `json:"expr,omitempty"`
+	Guard string `json:"guard,omitempty"`
 	// Pos is file:line:col of the original code.
 	Pos     string `json:"pos"`
 	Covered bool   `json:"covered"`
 
 	At labels.Position `json:"-"`
+}
+
+// Shown is the label's predicate as the source reads: Expr, or
+// Predicate when it has no temporary.
+func (l *GoLabelResult) Shown() string {
+	if l.Expr != "" {
+		return l.Expr
+	}
+	return l.Predicate
 }
 
 // NewGoReport computes the report of measurement m of the annotated
@@ -119,7 +134,7 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
 		op.add(covered)
-		lr := &GoLabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
+		lr := &GoLabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate, Expr: l.Expr,
 			Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
 		rep.Labels = append(rep.Labels, lr)
 		if !covered {
@@ -151,7 +166,7 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 	rep.Coverage.Statements = Count{Covered: m.StatementsCovered, Total: m.Statements, Percent: percent(m.StatementsCovered, m.Statements)}
 	rep.Coverage.Blocks = Count{Covered: m.BlocksCovered, Total: m.Blocks, Percent: percent(m.BlocksCovered, m.Blocks)}
 	if fuzz != "" {
-		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs}
+		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
 	}
 	return rep
 }

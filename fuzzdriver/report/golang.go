@@ -57,12 +57,18 @@ func GoText(w io.Writer, r *measure.GoReport) error {
 	}
 	fmt.Fprintf(bw, "\nstatements    %d/%d (%.1f%%)\n", r.Coverage.Statements.Covered, r.Coverage.Statements.Total, r.Coverage.Statements.Percent)
 	fmt.Fprintf(bw, "blocks        %d/%d (%.1f%%)\n", r.Coverage.Blocks.Covered, r.Coverage.Blocks.Total, r.Coverage.Blocks.Percent)
+	if r.Corpus != nil && len(r.Corpus.Crashing) > 0 {
+		fmt.Fprintf(bw, "\ncrashing corpus entries (%d, not measured):\n", len(r.Corpus.Crashing))
+		for _, c := range r.Corpus.Crashing {
+			fmt.Fprintf(bw, "  %s\n", c)
+		}
+	}
 	if len(r.Uncovered) == 0 {
 		fmt.Fprintln(bw, "\nevery active label is covered")
 	} else {
 		fmt.Fprintf(bw, "\nuncovered labels (%d):\n", len(r.Uncovered))
 		for _, l := range r.Uncovered {
-			fmt.Fprintf(bw, "  %s  %4d  %-6s  %-14s  %s\n", l.Pos, l.ID, l.Criterion, l.Operator, l.Predicate)
+			fmt.Fprintf(bw, "  %s  %4d  %-6s  %-14s  %s\n", l.Pos, l.ID, l.Criterion, l.Operator, l.Shown())
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -167,7 +173,7 @@ func GoHTML(w io.Writer, r *measure.GoReport, readFile func(path string) ([]byte
 					if l.Covered {
 						cov++
 					} else {
-						un = append(un, fmt.Sprintf("%d %s %s: %s", l.ID, l.Criterion, l.Operator, l.Predicate))
+						un = append(un, fmt.Sprintf("%d %s %s: %s", l.ID, l.Criterion, l.Operator, l.Shown()))
 					}
 				}
 				class = "g"
