@@ -91,6 +91,9 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 	if err != nil {
 		return err
 	}
+	if err := checkCalls(cmd.ErrOrStderr(), pf.Setup.Plan, pf.Original, sim.LinkOptions{World: pf.Setup.World != nil}); err != nil {
+		return err
+	}
 	ctx := cmd.Context()
 	var reps []*replayReport
 	for _, in := range inputs {
