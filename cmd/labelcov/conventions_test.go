@@ -111,3 +111,17 @@ func TestRunWorldlessChecks(t *testing.T) {
 		t.Errorf("fib: code %d out %q", code, out)
 	}
 }
+
+// The world-less benchmarks' own reproducers (.args) replay as the
+// arguments they spell and show the finding they reproduce.
+func TestReplayArgsReproducers(t *testing.T) {
+	for _, c := range []struct{ plan, args, finding string }{
+		{"temperature/temperature.plan", "temperature/reproducers/heating-while-warm.args", "heating-while-warm"},
+		{"docking/docking.plan", "docking/reproducers/blind-creep.args", "blind-creep"},
+	} {
+		code, out, errs := execLabelcov("replay", "../../testdata/bench/"+c.plan, "../../testdata/bench/"+c.args)
+		if code != 0 || !strings.Contains(out, "findings:\n  "+c.finding+"\n") || !strings.Contains(out, "(24 bytes)") && !strings.Contains(out, "(32 bytes)") {
+			t.Errorf("replay %s: code %d out %q err %q", c.args, code, out, errs)
+		}
+	}
+}
