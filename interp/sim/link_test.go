@@ -17,14 +17,7 @@ func TestCheckCalls(t *testing.T) {
   (my-ext 3)
   (helper 1))
 `
-	f, err := syntax.Parse("p.plan", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := compile.Compile(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, p := compileSrc(t, src)
 	got := func(o LinkOptions) []string {
 		var out []string
 		for _, lp := range CheckCalls(f, p, o) {
@@ -73,16 +66,23 @@ func TestNeedsWorld(t *testing.T) {
 		`(defun f () (object-type 'cup)) (def-plan main () 1)`:              true,
 		`(def-plan main () (let ((perform 1)) perform)) (def-check c () 1)`: false,
 	} {
-		f, err := syntax.Parse("p.plan", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := compile.Compile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, p := compileSrc(t, src)
 		if got := NeedsWorld(p); got != want {
 			t.Errorf("NeedsWorld(%s) = %v, want %v", src, got, want)
 		}
 	}
+}
+
+// compileSrc parses and compiles src as p.plan.
+func compileSrc(t *testing.T, src string) (*syntax.File, *compile.Program) {
+	t.Helper()
+	f, err := syntax.Parse("p.plan", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := compile.Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, p
 }
