@@ -29,7 +29,8 @@ const Width = 100
 // Literals print as written (1.50 stays 1.50). Format is idempotent:
 // Format(Parse(Format(f))) equals Format(f).
 func Format(f *File) []byte {
-	p := &printer{lay: buildLayout(f), widths: make(map[Node]int)}
+	p := &printer{lay: buildLayout(f)}
+	p.buf.Grow(len(f.Src) + len(f.Src)/8 + 64)
 	p.top()
 	return p.buf.Bytes()
 }
@@ -63,10 +64,9 @@ var distinguished = map[string]int{
 }
 
 type printer struct {
-	lay    *layout
-	buf    bytes.Buffer
-	col    int          // column (in runes) of the next byte written, 0-based
-	widths map[Node]int // flat width of a node; -1 if it cannot be flat
+	lay *layout
+	buf bytes.Buffer
+	col int // column (in runes) of the next byte written, 0-based
 }
 
 func (p *printer) write(s string) {
@@ -166,14 +166,18 @@ func (p *printer) ownLine(n *Conditional) bool {
 // width returns the one-line width of n with its inline comments, or -1 if
 // n holds a line comment or a multi-line block comment.
 func (p *printer) width(n Node) int {
-	if w, ok := p.widths[n]; ok {
-		return w
-	}
 	var w int
 	switch n := n.(type) {
 	case *List:
+		// Lists memoize their width: broken lists ask for the widths of
+		// their elements again at every level.
+		info := p.lay.lists[n]
+		if info.width != widthUnknown {
+			return info.width
+		}
+		defer func() { info.width = w }()
 		w = 2
-		for i, it := range p.lay.lists[n] {
+		for i, it := range info.items {
 			if it.broke {
 				// The author broke this list over lines: keep it broken.
 				w = -1
@@ -213,7 +217,6 @@ func (p *printer) width(n Node) int {
 	default:
 		w = atomWidth(n)
 	}
-	p.widths[n] = w
 	return w
 }
 
@@ -228,7 +231,7 @@ func (p *printer) flat(n Node) {
 	switch n := n.(type) {
 	case *List:
 		p.write("(")
-		for i, it := range p.lay.lists[n] {
+		for i, it := range p.lay.lists[n].items {
 			if i > 0 {
 				p.write(" ")
 			}
@@ -334,7 +337,7 @@ func only(i int, st style) func(int) style {
 // their line: a trailing comment follows the previous token, any other
 // comment gets a line of its own at the indentation of the next node.
 func (p *printer) broken(l *List, st style, tail int) {
-	items := p.lay.lists[l]
+	items := p.lay.lists[l].items
 	sh := p.shapeOf(l, st)
 	open := p.col
 	alignCol := open + 1
