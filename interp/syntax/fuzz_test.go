@@ -78,29 +78,9 @@ func checkSpans(t *testing.T, f *File) {
 				t.Fatalf("end %+v of %q, want %+v", end, text, p)
 			}
 			switch n := n.(type) {
-			case *Int:
-				if text != n.Raw {
-					t.Fatalf("int span text %q, raw %q", text, n.Raw)
-				}
-			case *Float:
-				if text != n.Raw {
-					t.Fatalf("float span text %q, raw %q", text, n.Raw)
-				}
-			case *String:
-				if text != n.Raw {
-					t.Fatalf("string span text %q, raw %q", text, n.Raw)
-				}
-			case *Symbol:
-				if text != n.Raw {
-					t.Fatalf("symbol span text %q, raw %q", text, n.Raw)
-				}
-			case *Keyword:
-				if text != n.Raw {
-					t.Fatalf("keyword span text %q, raw %q", text, n.Raw)
-				}
-			case *Char:
-				if text != n.Raw {
-					t.Fatalf("character span text %q, raw %q", text, n.Raw)
+			case *Int, *Float, *String, *Symbol, *Keyword, *Char:
+				if raw := atomString(n); text != raw {
+					t.Fatalf("%T span text %q, raw %q", n, text, raw)
 				}
 			case *Prefixed:
 				if !strings.HasPrefix(text, n.Mark) {
