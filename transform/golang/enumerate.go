@@ -686,24 +686,9 @@ func (e *enumerator) mutations(x dst.Expr, lz []lazy, point dst.Stmt) {
 			}
 			e.abs(n.X, lz, point)
 		}
-	case *dst.CallExpr:
-		for _, a := range n.Args {
-			e.mutations(a, lz, point)
-		}
-	case *dst.IndexExpr:
-		e.mutations(n.X, lz, point)
-		e.mutations(n.Index, lz, point)
-	case *dst.StarExpr:
-		e.mutations(n.X, lz, point)
-	case *dst.SelectorExpr:
-		e.mutations(n.X, lz, point)
-	case *dst.CompositeLit:
-		for _, el := range n.Elts {
-			if kv, ok := el.(*dst.KeyValueExpr); ok {
-				e.mutations(kv.Value, lz, point)
-				continue
-			}
-			e.mutations(el, lz, point)
+	case *dst.CallExpr, *dst.IndexExpr, *dst.StarExpr, *dst.SelectorExpr, *dst.CompositeLit:
+		for _, o := range operands(n) {
+			e.mutations(o, lz, point)
 		}
 	}
 }
