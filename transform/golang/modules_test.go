@@ -22,6 +22,7 @@ var realModules = []string{
 	"github.com/google/btree@v1.1.3",
 	"github.com/google/uuid@v1.6.0",
 	"github.com/hashicorp/golang-lru/v2@v2.0.7",
+	"github.com/BurntSushi/toml@v1.4.0",
 }
 
 // measured modules also get their label coverage measured (Measure).
