@@ -1,8 +1,14 @@
 package fuzzdriver
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/interp/syntax"
 )
 
 func TestDecodeArgs(t *testing.T) {
@@ -24,6 +30,52 @@ func TestDecodeArgs(t *testing.T) {
 	for _, tc := range tests {
 		if got := DecodeArgs(tc.in, tc.n); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("DecodeArgs(%x, %d) = %v, want %v", tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+func TestEncodeArgsRoundTrip(t *testing.T) {
+	for _, args := range [][]int64{nil, {0}, {533, 500, 22}, {-1, 1 << 62, -1 << 63}} {
+		if got := DecodeArgs(EncodeArgs(args), len(args)); len(args) > 0 && !reflect.DeepEqual(got, args) {
+			t.Errorf("DecodeArgs(EncodeArgs(%v)) = %v", args, got)
+		}
+	}
+}
+
+// A .args reproducer replays as the arguments it spells, not as its text.
+func TestReadInputArgs(t *testing.T) {
+	f, err := syntax.Parse("p.plan", []byte("(def-plan main (a b) (+ a b))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := PlanSetup{Plan: f}.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	data, err := pf.ReadInput(write("ok.args", "533 ; first\n-22\n"))
+	if err != nil || !reflect.DeepEqual(DecodeArgs(data, 2), []int64{533, -22}) {
+		t.Fatalf("ReadInput: %x %v", data, err)
+	}
+	rp, err := pf.Replay(context.Background(), data)
+	if err != nil || rp.VM.Value.String() != "511" {
+		t.Fatalf("replay: %v %v", rp, err)
+	}
+	for text, want := range map[string]string{
+		"1 \"x\"": "bad.args:1:3: argument 2 is \"x\": a fuzzer input gives plan main integers only",
+		"1":       "bad.args:1:2: plan main takes 2 arguments (a b), the file gives 1",
+		"1 2 3":   "bad.args:1:5: plan main takes 2 arguments (a b); this is argument 3",
+	} {
+		_, err := pf.ReadInput(write("bad.args", text))
+		if err == nil || !strings.HasSuffix(err.Error(), "/"+want) {
+			t.Errorf("%q: %v, want %s", text, err, want)
 		}
 	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // buildLabelcov builds the labelcov binary: afl-fuzz and the fork-server
@@ -25,7 +27,8 @@ func buildLabelcov(t *testing.T) string {
 
 // TestAFLTargetStandalone runs afl-target without afl-fuzz: an input with a
 // finding ends the process by SIGABRT, a clean one exits 0. With afl-showmap
-// installed, the fork-server protocol is exercised too.
+// opted in (LABELCOV_AFL_TESTS=1), the fork-server protocol is exercised
+// through afl-showmap too.
 func TestAFLTargetStandalone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -62,10 +65,13 @@ func TestAFLTargetStandalone(t *testing.T) {
 		}
 	}
 
-	showmap, err := exec.LookPath("afl-showmap")
-	if err != nil {
-		return
-	}
+	t.Run("afl-showmap", func(t *testing.T) {
+		showmap := testenv.AFL(t, "afl-showmap")[0]
+		aflShowmap(t, bin, showmap, dir, clean)
+	})
+}
+
+func aflShowmap(t *testing.T, bin, showmap, dir, clean string) {
 	out := filepath.Join(dir, "map")
 	cmd := exec.Command(showmap, "-q", "-o", out, "--", bin, "afl-target", wsPlan, "--world", wsWorld, clean)
 	cmd.Env = append(os.Environ(), "AFL_NO_AFFINITY=1")
@@ -87,9 +93,7 @@ func TestFuzzEngineAFL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs afl-fuzz for seconds")
 	}
-	if _, err := exec.LookPath("afl-fuzz"); err != nil {
-		t.Skip("afl-fuzz not on PATH (Debian: apt-get install afl++)")
-	}
+	testenv.AFL(t, "afl-fuzz")
 	bin := buildLabelcov(t)
 	old := aflTargetBinary
 	aflTargetBinary = func() (string, error) { return bin, nil }

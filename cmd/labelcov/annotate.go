@@ -63,8 +63,11 @@ touched. See docs/go.md.
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
 			}
-			f, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
+			f, p, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
 			if err != nil {
+				return err
+			}
+			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
 			res, err := transform.Plan(f, transform.Options{Labels: lo, Normalize: no})

@@ -131,7 +131,7 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
-	f, lo, no, err := o.readPlan(cmd.InOrStdin(), file)
+	f, p, lo, no, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
 		return err
 	}
@@ -148,6 +148,10 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 			return err
 		}
 		mo.World, mo.WorldPath = w, worldPath
+	}
+	// cover runs the plan: a call that cannot link fails every test.
+	if err := checkCalls(cmd.ErrOrStderr(), f, p, sim.LinkOptions{World: worldPath != ""}); err != nil {
+		return err
 	}
 	m, err := measure.New(f, mo)
 	if err != nil {

@@ -76,24 +76,15 @@ type GoLabelResult struct {
 	Criterion labels.Key `json:"criterion"`
 	Operator  string     `json:"operator"`
 	Predicate string     `json:"predicate"`
-	// Expr is Predicate with temporaries written as the source
-	// expressions they hold (empty when it has none).
-	Expr  string `json:"expr,omitempty"`
-	Guard string `json:"guard,omitempty"`
+	// Expr and Source: as in LabelResult.
+	Expr   string `json:"expr,omitempty"`
+	Source string `json:"source,omitempty"`
+	Guard  string `json:"guard,omitempty"`
 	// Pos is file:line:col of the original code.
 	Pos     string `json:"pos"`
 	Covered bool   `json:"covered"`
 
 	At labels.Position `json:"-"`
-}
-
-// Shown is the label's predicate as the source reads: Expr, or
-// Predicate when it has no temporary.
-func (l *GoLabelResult) Shown() string {
-	if l.Expr != "" {
-		return l.Expr
-	}
-	return l.Predicate
 }
 
 // NewGoReport computes the report of measurement m of the annotated
@@ -134,18 +125,18 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
 		op.add(covered)
-		lr := &GoLabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate, Expr: l.Expr,
-			Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
+		lr := &GoLabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
+			Expr: l.Expr, Source: l.Source, Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
 		rep.Labels = append(rep.Labels, lr)
 		if !covered {
 			rep.Uncovered = append(rep.Uncovered, lr)
 		}
 	}
 	for _, kr := range rep.Criteria {
-		kr.Percent = percent(kr.Covered, kr.Total)
+		kr.Percent = Percent(kr.Covered, kr.Total)
 		sortOperators(kr.OperatorOrder)
 	}
-	all.Percent = percent(all.Covered, all.Total)
+	all.Percent = Percent(all.Covered, all.Total)
 	rep.All = all
 	if m.Traces != nil {
 		rep.Tests = m.Traces
@@ -163,8 +154,8 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 	}
 	sort.Slice(rep.Labels, func(i, j int) bool { return rep.Labels[i].ID < rep.Labels[j].ID })
 	sort.Slice(rep.Uncovered, func(i, j int) bool { return rep.Uncovered[i].ID < rep.Uncovered[j].ID })
-	rep.Coverage.Statements = Count{Covered: m.StatementsCovered, Total: m.Statements, Percent: percent(m.StatementsCovered, m.Statements)}
-	rep.Coverage.Blocks = Count{Covered: m.BlocksCovered, Total: m.Blocks, Percent: percent(m.BlocksCovered, m.Blocks)}
+	rep.Coverage.Statements = Count{Covered: m.StatementsCovered, Total: m.Statements, Percent: Percent(m.StatementsCovered, m.Statements)}
+	rep.Coverage.Blocks = Count{Covered: m.BlocksCovered, Total: m.Blocks, Percent: Percent(m.BlocksCovered, m.Blocks)}
 	if fuzz != "" {
 		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
 	}
