@@ -141,8 +141,10 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 	full := and(parts...)
 	l := &labels.Label{Criterion: crit, Operator: op, Predicate: full.s, Status: labels.Active,
 		Pos: e.position(at, point), Source: e.source(e.t.Original(at))}
-	if x := e.srcText(full.d); x != full.s {
-		l.Expr = x
+	if strings.Contains(full.s, e.norm.Prefix) { // may name a temporary
+		if x := e.srcText(full.d); x != full.s {
+			l.Expr = x
+		}
 	}
 	cond := full
 	if len(chk) > 0 {
