@@ -70,25 +70,7 @@ func TestNormalizationAlonePreservesBehaviour(t *testing.T) {
 		if res.Temps == 0 || len(res.ForBreaks) == 0 || len(res.Scaffold) == 0 {
 			t.Fatalf("nothing normalized: %+v", res)
 		}
-		tmp := t.TempDir()
-		replace := map[string]string{}
-		for name, src := range files {
-			p := filepath.Join(tmp, filepath.Base(name))
-			if err := os.WriteFile(p, src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			replace[name] = p
-		}
-		ov, _ := json.Marshal(map[string]any{"Replace": replace})
-		ovPath := filepath.Join(tmp, "overlay.json")
-		if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("go", "test", "-count=1", "-overlay", ovPath, ".")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("normalized sample fails its tests: %v\n%s", err, out)
-		}
+		passesTests(t, dir, files)
 	}
 }
 
@@ -151,11 +133,18 @@ func TestNormalizeConditions(t *testing.T) {
 	if _, ok := res.Lazy["lc2"]; ok {
 		t.Error("the first atom is always evaluated")
 	}
+	passesTests(t, dir, files)
+}
+
+// passesTests runs the tests of the package in dir with files (by path)
+// in place of its own, through an overlay.
+func passesTests(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
 	tmp := t.TempDir()
 	replace := map[string]string{}
-	for name, b := range files {
+	for name, src := range files {
 		p := filepath.Join(tmp, filepath.Base(name))
-		if err := os.WriteFile(p, b, 0o644); err != nil {
+		if err := os.WriteFile(p, src, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		replace[name] = p
@@ -168,6 +157,6 @@ func TestNormalizeConditions(t *testing.T) {
 	cmd := exec.Command("go", "test", "-count=1", "-overlay", ovPath, ".")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("normalized conditions fail their tests: %v\n%s", err, out)
+		t.Fatalf("normalized package fails its tests: %v\n%s", err, out)
 	}
 }

@@ -141,8 +141,10 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 	full := and(parts...)
 	l := &labels.Label{Criterion: crit, Operator: op, Predicate: full.s, Status: labels.Active,
 		Pos: e.position(at, point), Source: e.source(e.t.Original(at))}
-	if x := e.srcText(full.d); x != full.s {
-		l.Expr = x
+	if strings.Contains(full.s, e.norm.Prefix) { // may name a temporary
+		if x := e.srcText(full.d); x != full.s {
+			l.Expr = x
+		}
 	}
 	cond := full
 	if len(chk) > 0 {
@@ -686,24 +688,9 @@ func (e *enumerator) mutations(x dst.Expr, lz []lazy, point dst.Stmt) {
 			}
 			e.abs(n.X, lz, point)
 		}
-	case *dst.CallExpr:
-		for _, a := range n.Args {
-			e.mutations(a, lz, point)
-		}
-	case *dst.IndexExpr:
-		e.mutations(n.X, lz, point)
-		e.mutations(n.Index, lz, point)
-	case *dst.StarExpr:
-		e.mutations(n.X, lz, point)
-	case *dst.SelectorExpr:
-		e.mutations(n.X, lz, point)
-	case *dst.CompositeLit:
-		for _, el := range n.Elts {
-			if kv, ok := el.(*dst.KeyValueExpr); ok {
-				e.mutations(kv.Value, lz, point)
-				continue
-			}
-			e.mutations(el, lz, point)
+	case *dst.CallExpr, *dst.IndexExpr, *dst.StarExpr, *dst.SelectorExpr, *dst.CompositeLit:
+		for _, o := range operands(n) {
+			e.mutations(o, lz, point)
 		}
 	}
 }

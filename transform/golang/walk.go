@@ -223,36 +223,12 @@ func (e *enumerator) decisions(x dst.Expr, lz []lazy, point dst.Stmt) {
 	if !e.dec() || x == nil || e.t.IsType(x) || e.t.Const(x) != nil {
 		return
 	}
-	switch n := x.(type) {
-	case *dst.ParenExpr:
-		e.decisions(n.X, lz, point)
-	case *dst.UnaryExpr:
-		e.decisions(n.X, lz, point)
-	case *dst.BinaryExpr:
-		if n.Op == token.LAND || n.Op == token.LOR {
-			e.decision(n, lz, point)
-			return
-		}
-		e.decisions(n.X, lz, point)
-		e.decisions(n.Y, lz, point)
-	case *dst.CallExpr:
-		for _, a := range n.Args {
-			e.decisions(a, lz, point)
-		}
-	case *dst.IndexExpr:
-		e.decisions(n.X, lz, point)
-		e.decisions(n.Index, lz, point)
-	case *dst.StarExpr:
-		e.decisions(n.X, lz, point)
-	case *dst.SelectorExpr:
-		e.decisions(n.X, lz, point)
-	case *dst.CompositeLit:
-		for _, el := range n.Elts {
-			if kv, ok := el.(*dst.KeyValueExpr); ok {
-				el = kv.Value
-			}
-			e.decisions(el, lz, point)
-		}
+	if n, ok := x.(*dst.BinaryExpr); ok && (n.Op == token.LAND || n.Op == token.LOR) {
+		e.decision(n, lz, point)
+		return
+	}
+	for _, o := range operands(x) {
+		e.decisions(o, lz, point)
 	}
 }
 
@@ -416,4 +392,37 @@ func (e *enumerator) inject() {
 			ps.loop.Post = &dst.ExprStmt{X: &dst.CallExpr{Fun: fn}}
 		}
 	}
+}
+
+// operands returns the subexpressions of x that the label walks descend
+// into: operands of unary and binary operators, call arguments, the
+// indexed value and index, the pointer, the selected operand, composite
+// literal values (never function literals or types).
+func operands(x dst.Expr) []dst.Expr {
+	switch n := x.(type) {
+	case *dst.ParenExpr:
+		return []dst.Expr{n.X}
+	case *dst.UnaryExpr:
+		return []dst.Expr{n.X}
+	case *dst.BinaryExpr:
+		return []dst.Expr{n.X, n.Y}
+	case *dst.CallExpr:
+		return n.Args
+	case *dst.IndexExpr:
+		return []dst.Expr{n.X, n.Index}
+	case *dst.StarExpr:
+		return []dst.Expr{n.X}
+	case *dst.SelectorExpr:
+		return []dst.Expr{n.X}
+	case *dst.CompositeLit:
+		out := make([]dst.Expr, 0, len(n.Elts))
+		for _, el := range n.Elts {
+			if kv, ok := el.(*dst.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			out = append(out, el)
+		}
+		return out
+	}
+	return nil
 }
