@@ -159,7 +159,7 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	// The checks of a plan that needs a world could only say no-world.
 	res := &sim.Result{VM: r}
 	var checks []*compile.Func
-	if !sim.NeedsWorld(p) {
+	if sim.NeedsWorld(f) == nil {
 		checks = p.Checks()
 	}
 	res.RunChecks(ctx, m, checks)
