@@ -53,7 +53,7 @@ and JSON adds actions and coverage.actions (action-coverage buckets).
 
 Without --world, the def-checks of a world-less plan (one that neither performs
 actions nor queries the world) still run after it, as in a campaign of such a
-plan, and the categories they return are printed.
+plan, and the categories they return are printed (JSON: errors, check_errors).
 
 Calls to functions defined nowhere (no defun, builtin or world query) are
 reported before anything runs, with file:line:col and a caret, and exit 1;
