@@ -386,7 +386,7 @@ func (p *PlanFuzz) ReadInput(path string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return argsInput(path, data, p.plan)
+		return sim.ArgsFileInput(path, data, p.plan)
 	}
 	if w := p.Setup.World; w != nil && strings.EqualFold(filepath.Ext(path), ".env") {
 		env, err := w.LoadEnv(path)
@@ -591,7 +591,7 @@ func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) 
 	if err != nil {
 		return nil, err
 	}
-	rp.Args = DecodeArgs(input, fn.NumParams())
+	rp.Args = sim.DecodeArgs(input, fn.NumParams())
 	args := make([]value.Value, len(rp.Args))
 	for i, a := range rp.Args {
 		args[i] = value.Int(a)

@@ -109,7 +109,7 @@ func NewArgsTarget(p *compile.Program, plan string, cfg vm.Config) (*ArgsTarget,
 
 // Run decodes the parameters, runs the plan and the checks.
 func (t *ArgsTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
-	for i, a := range DecodeArgs(input, len(t.args)) {
+	for i, a := range sim.DecodeArgs(input, len(t.args)) {
 		t.args[i] = value.Int(a)
 	}
 	t.m.ResetCounters()

@@ -53,7 +53,7 @@ and JSON adds actions and coverage.actions (action-coverage buckets).
 
 Without --world, the def-checks of a world-less plan (one that neither performs
 actions nor queries the world) still run after it, as in a campaign of such a
-plan, and the categories they return are printed.
+plan, and the categories they return are printed (JSON: errors, check_errors).
 
 Calls to functions defined nowhere (no defun, builtin or world query) are
 reported before anything runs, with file:line:col and a caret, and exit 1;
@@ -159,7 +159,7 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	// The checks of a plan that needs a world could only say no-world.
 	res := &sim.Result{VM: r}
 	var checks []*compile.Func
-	if !sim.NeedsWorld(p) {
+	if sim.NeedsWorld(f) == nil {
 		checks = p.Checks()
 	}
 	res.RunChecks(ctx, m, checks)

@@ -1,4 +1,4 @@
-package fuzzdriver
+package sim
 
 import (
 	"encoding/binary"
@@ -74,9 +74,9 @@ func parseArgs(name string, data []byte, fn *compile.Func) (*syntax.File, []valu
 	return f, args, nil
 }
 
-// argsInput reads a .args file as the fuzzer input that gives plan fn
+// ArgsFileInput reads a .args file as the fuzzer input that gives plan fn
 // those arguments (EncodeArgs): fuzzed world-less plans take integers only.
-func argsInput(name string, data []byte, fn *compile.Func) ([]byte, error) {
+func ArgsFileInput(name string, data []byte, fn *compile.Func) ([]byte, error) {
 	f, args, err := parseArgs(name, data, fn)
 	if err != nil {
 		return nil, err

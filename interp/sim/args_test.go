@@ -1,14 +1,8 @@
-package fuzzdriver
+package sim
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
-
-	"github.com/labelcov/labelcov/interp/syntax"
 )
 
 func TestDecodeArgs(t *testing.T) {
@@ -42,39 +36,21 @@ func TestEncodeArgsRoundTrip(t *testing.T) {
 	}
 }
 
-// A .args reproducer replays as the arguments it spells, not as its text.
-func TestReadInputArgs(t *testing.T) {
-	f, err := syntax.Parse("p.plan", []byte("(def-plan main (a b) (+ a b))"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	pf, err := PlanSetup{Plan: f}.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	write := func(name, text string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	data, err := pf.ReadInput(write("ok.args", "533 ; first\n-22\n"))
+// ArgsFileInput gives the bytes that decode to the file's arguments, and
+// names the offending literal otherwise.
+func TestArgsFileInput(t *testing.T) {
+	_, p := compileSrc(t, "(def-plan main (a b) (+ a b))")
+	fn := p.Plan("main")
+	data, err := ArgsFileInput("ok.args", []byte("533 ; first\n-22\n"), fn)
 	if err != nil || !reflect.DeepEqual(DecodeArgs(data, 2), []int64{533, -22}) {
-		t.Fatalf("ReadInput: %x %v", data, err)
-	}
-	rp, err := pf.Replay(context.Background(), data)
-	if err != nil || rp.VM.Value.String() != "511" {
-		t.Fatalf("replay: %v %v", rp, err)
+		t.Fatalf("ArgsFileInput: %x %v", data, err)
 	}
 	for text, want := range map[string]string{
 		"1 \"x\"": "bad.args:1:3: argument 2 is \"x\": a fuzzer input gives plan main integers only",
 		"1":       "bad.args:1:2: plan main takes 2 arguments (a b), the file gives 1",
 		"1 2 3":   "bad.args:1:5: plan main takes 2 arguments (a b); this is argument 3",
 	} {
-		_, err := pf.ReadInput(write("bad.args", text))
-		if err == nil || !strings.HasSuffix(err.Error(), "/"+want) {
+		if _, err := ArgsFileInput("bad.args", []byte(text), fn); err == nil || err.Error() != want {
 			t.Errorf("%q: %v, want %s", text, err, want)
 		}
 	}
