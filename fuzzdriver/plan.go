@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -213,7 +214,7 @@ func (p *PlanFuzz) MaxLen() int {
 }
 
 // newTarget makes a target running prog with the given step budget.
-func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64) (Target, error) {
+func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64) (engine.Target, error) {
 	s := p.Setup
 	if s.World != nil {
 		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects})
@@ -230,7 +231,7 @@ func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64) (Target, err
 }
 
 // NewOriginalTarget runs the original plan.
-func (p *PlanFuzz) NewOriginalTarget() (Target, error) {
+func (p *PlanFuzz) NewOriginalTarget() (engine.Target, error) {
 	return p.newTarget(p.Original, p.Setup.MaxSteps)
 }
 
@@ -239,7 +240,7 @@ func (p *PlanFuzz) NewOriginalTarget() (Target, error) {
 // original plan's text, so that findings of campaigns guided by different
 // criteria have the same keys: the first time a (kind, position) shows up,
 // the input is rerun on the original plan to learn the original position.
-func (p *PlanFuzz) NewTarget() (Target, error) {
+func (p *PlanFuzz) NewTarget() (engine.Target, error) {
 	t, err := p.newTarget(p.Fuzzed, p.Setup.MaxSteps)
 	if err != nil || p.Fuzzed == p.Original {
 		return t, err
@@ -250,14 +251,14 @@ func (p *PlanFuzz) NewTarget() (Target, error) {
 // remapTarget translates positions of the annotated plan into positions of
 // the original plan.
 type remapTarget struct {
-	Target
+	engine.Target
 	p        *PlanFuzz
-	orig     Target // made on first need
+	orig     engine.Target // made on first need
 	cache    map[string]string
-	findings []Finding
+	findings []engine.Finding
 }
 
-func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
+func (t *remapTarget) Run(ctx context.Context, input []byte) (engine.Outcome, error) {
 	out, err := t.Target.Run(ctx, input)
 	if err != nil {
 		return out, err
@@ -272,7 +273,7 @@ func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
 		return out, nil
 	}
 	t.findings = append(t.findings[:0], out.Findings...)
-	var origOut *Outcome
+	var origOut *engine.Outcome
 	for i := range t.findings {
 		f := &t.findings[i]
 		if f.Pos == "" {
@@ -286,14 +287,14 @@ func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
 		if origOut == nil {
 			if t.orig == nil {
 				if t.orig, err = t.p.NewOriginalTarget(); err != nil {
-					return Outcome{}, err
+					return engine.Outcome{}, err
 				}
 			}
 			o, err := t.orig.Run(ctx, input)
 			if err != nil {
-				return Outcome{}, err
+				return engine.Outcome{}, err
 			}
-			o.Findings = append([]Finding(nil), o.Findings...)
+			o.Findings = append([]engine.Finding(nil), o.Findings...)
 			origOut = &o
 		}
 		for _, of := range origOut.Findings {
@@ -309,12 +310,12 @@ func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
 			f.Pos += "(annotated)"
 		}
 	}
-	return Outcome{Findings: t.findings}, nil
+	return engine.Outcome{Findings: t.findings}, nil
 }
 
 // Objects is Campaign.Objects: objects the world's decoder places (nil
 // without a world: findings are minimized to the fewest bytes).
-func (p *PlanFuzz) Objects() ObjectCount {
+func (p *PlanFuzz) Objects() engine.ObjectCount {
 	if p.Setup.World == nil {
 		return nil
 	}
@@ -323,7 +324,7 @@ func (p *PlanFuzz) Objects() ObjectCount {
 
 // SaveFinding is Campaign.SaveFinding: with a world, NAME.env beside each
 // saved finding; nil without.
-func (p *PlanFuzz) SaveFinding() func(path string, input []byte, rec FindingRecord) error {
+func (p *PlanFuzz) SaveFinding() func(path string, input []byte, rec engine.FindingRecord) error {
 	if p.Setup.World == nil {
 		return nil
 	}
@@ -333,12 +334,12 @@ func (p *PlanFuzz) SaveFinding() func(path string, input []byte, rec FindingReco
 // Campaign returns a Campaign with NewTarget, MaxLen, Objects, SaveFinding
 // and Coverage (a fresh Meter) filled in; the caller adds seeds, budgets and
 // the directory.
-func (p *PlanFuzz) Campaign() (Campaign, *Meter, error) {
+func (p *PlanFuzz) Campaign() (engine.Campaign, *Meter, error) {
 	m, err := p.NewMeter()
 	if err != nil {
-		return Campaign{}, nil, err
+		return engine.Campaign{}, nil, err
 	}
-	return Campaign{
+	return engine.Campaign{
 		NewTarget:   p.NewTarget,
 		MaxLen:      p.MaxLen(),
 		Objects:     p.Objects(),
@@ -359,7 +360,7 @@ func (p *PlanFuzz) NewExecutor() (afl.Executor, error) {
 }
 
 type planExecutor struct {
-	t Target
+	t engine.Target
 	n int
 }
 
@@ -401,8 +402,8 @@ func (p *PlanFuzz) ReadInput(path string) ([]byte, error) {
 // inputs by hand. A Meter is not safe for concurrent use.
 type Meter struct {
 	p      *PlanFuzz
-	orig   Target
-	ann    Target
+	orig   engine.Target
+	ann    engine.Target
 	instr  []bool
 	branch []bool
 	action []bool
@@ -476,8 +477,8 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 
 // Figures returns the coverage so far: "instructions", "branches",
 // "actions" (with a world) and "labels" (all measuring criteria).
-func (m *Meter) Figures() map[string]Figure {
-	fig := map[string]Figure{
+func (m *Meter) Figures() map[string]engine.Figure {
+	fig := map[string]engine.Figure{
 		"instructions": count(m.instr),
 		"branches":     count(m.branch),
 		"labels":       {Covered: len(m.label), Total: len(m.p.labelsOf)},
@@ -489,10 +490,10 @@ func (m *Meter) Figures() map[string]Figure {
 }
 
 // ByCriterion returns label coverage per criterion key (mcc, cc, wm).
-func (m *Meter) ByCriterion() map[string]Figure {
-	out := map[string]Figure{}
+func (m *Meter) ByCriterion() map[string]engine.Figure {
+	out := map[string]engine.Figure{}
 	for _, k := range m.p.keys {
-		out[string(keyOf(k))] = Figure{}
+		out[string(keyOf(k))] = engine.Figure{}
 	}
 	for _, l := range m.p.labelsOf {
 		f := out[string(l.key)]
@@ -510,7 +511,7 @@ func (m *Meter) ByCriterion() map[string]Figure {
 func (m *Meter) Err() error { return m.err }
 
 // Coverage is a CoverageFunc: it replays the inputs kept since the last call.
-func (m *Meter) Coverage(s Snapshot) map[string]Figure {
+func (m *Meter) Coverage(s engine.Snapshot) map[string]engine.Figure {
 	for _, in := range s.New {
 		if m.err != nil {
 			break
@@ -522,8 +523,8 @@ func (m *Meter) Coverage(s Snapshot) map[string]Figure {
 	return m.Figures()
 }
 
-func count(bs []bool) Figure {
-	f := Figure{Total: len(bs)}
+func count(bs []bool) engine.Figure {
+	f := engine.Figure{Total: len(bs)}
 	for _, b := range bs {
 		if b {
 			f.Covered++
@@ -536,7 +537,7 @@ func count(bs []bool) Figure {
 type Replayed struct {
 	// Findings are what the fuzzer records for the input (their keys are
 	// the campaign's finding keys).
-	Findings []Finding
+	Findings []engine.Finding
 	// VM is the plan's result.
 	VM vm.Result
 	// Sim is the simulator's view of the run (trace, errors, action
@@ -559,7 +560,7 @@ func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) 
 	if err != nil {
 		return nil, err
 	}
-	rp := &Replayed{Findings: append([]Finding(nil), out.Findings...)}
+	rp := &Replayed{Findings: append([]engine.Finding(nil), out.Findings...)}
 	s := p.Setup
 	if s.World != nil {
 		r, err := sim.NewRunner(p.Fuzzed, s.World, sim.Options{Plan: s.PlanName, MaxSteps: s.MaxSteps, MaxObjects: s.MaxObjects})
@@ -579,7 +580,7 @@ func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) 
 	if err != nil {
 		return nil, err
 	}
-	rp.Args = DecodeArgs(input, fn.NumParams())
+	rp.Args = sim.DecodeArgs(input, fn.NumParams())
 	args := make([]value.Value, len(rp.Args))
 	for i, a := range rp.Args {
 		args[i] = value.Int(a)

@@ -18,6 +18,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/spf13/cobra"
 )
 
@@ -253,7 +254,7 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 	<-progStopped
 	elapsed := time.Since(start).Seconds()
 
-	sum := &fuzzSummary{Summary: &fuzzdriver.Summary{Dir: out, Coverage: map[string]fuzzdriver.Figure{}},
+	sum := &fuzzSummary{Summary: &engine.Summary{Dir: out, Coverage: map[string]engine.Figure{}},
 		Engine: "afl", Criteria: critName(pf.Setup.Criteria), Measure: critName(pf.Setup.Measure),
 		Workers: len(names), Seed: o.seed}
 	switch {
@@ -299,7 +300,7 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 		return sum, err
 	}
 	objects := pf.Objects()
-	byKey := map[string]*fuzzdriver.FindingRecord{}
+	byKey := map[string]*engine.FindingRecord{}
 	for _, name := range names {
 		files, err := afl.Entries(filepath.Join(out, name, "crashes"))
 		if err != nil {
@@ -316,7 +317,7 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 			}
 			fs := res.Findings
 			if len(fs) == 0 {
-				fs = []fuzzdriver.Finding{{Category: "afl-crash", Detail: "no finding when replayed (a harness error or a killed worker): " + filepath.Base(f)}}
+				fs = []engine.Finding{{Category: "afl-crash", Detail: "no finding when replayed (a harness error or a killed worker): " + filepath.Base(f)}}
 			}
 			ts, execs := afl.NameTime(filepath.Base(f))
 			for _, fd := range fs {
@@ -324,8 +325,8 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 				if r, ok := byKey[k]; ok && r.TimeS <= ts {
 					continue
 				}
-				sz := fuzzdriver.SizeOf(data, objects)
-				byKey[k] = &fuzzdriver.FindingRecord{Key: k, Category: fd.Category, Pos: fd.Pos, Detail: fd.Detail,
+				sz := engine.SizeOf(data, objects)
+				byKey[k] = &engine.FindingRecord{Key: k, Category: fd.Category, Pos: fd.Pos, Detail: fd.Detail,
 					TimeS: ts, Execs: execs, Input: f, Size: sz, Original: sz, New: true, Data: data}
 			}
 		}
@@ -341,7 +342,7 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 		return a.Key < b.Key
 	})
 	if sum.Findings == nil {
-		sum.Findings = []fuzzdriver.FindingRecord{}
+		sum.Findings = []engine.FindingRecord{}
 	}
 	return sum, errors.Join(runErr, saveAFLFindings(out, pf, sum))
 }

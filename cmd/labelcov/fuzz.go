@@ -16,6 +16,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
@@ -192,10 +193,10 @@ stop and dir.`,
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
 	f.StringVar(&o.corpus, "corpus", "", "directory of seed inputs: raw bytes, or .env files with --world")
 	f.StringVar(&o.out, "out", "", "campaign directory (AFL++ sync-directory layout); resumes when it exists (default: a new temporary directory)")
-	f.StringVar(&o.instance, "instance", fuzzdriver.DefaultInstance, "name of the built-in engine's directory inside --out")
+	f.StringVar(&o.instance, "instance", engine.DefaultInstance, "name of the built-in engine's directory inside --out")
 	f.BoolVar(&o.main, "main", false, "builtin: mark the instance as AFL++'s main node, so that afl-fuzz -S secondaries import its queue")
 	f.BoolVar(&o.json, "json", false, "print one JSON summary object at the end")
-	f.DurationVar(&o.progress, "progress", fuzzdriver.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
+	f.DurationVar(&o.progress, "progress", engine.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
 	f.StringSliceVar(&o.aflArgs, "afl-arg", nil, "extra afl-fuzz argument (repeatable), e.g. --afl-arg=-t --afl-arg=500")
 	return cmd
 }
@@ -203,13 +204,13 @@ stop and dir.`,
 // fuzzSummary is the --json object: the engine's summary and what the
 // command adds.
 type fuzzSummary struct {
-	*fuzzdriver.Summary
-	Engine     string                       `json:"engine"`
-	Criteria   string                       `json:"criteria"`
-	Measure    string                       `json:"measure"`
-	Workers    int                          `json:"workers"`
-	Seed       uint64                       `json:"seed"`
-	ByCriteria map[string]fuzzdriver.Figure `json:"labels_by_criterion"`
+	*engine.Summary
+	Engine     string                   `json:"engine"`
+	Criteria   string                   `json:"criteria"`
+	Measure    string                   `json:"measure"`
+	Workers    int                      `json:"workers"`
+	Seed       uint64                   `json:"seed"`
+	ByCriteria map[string]engine.Figure `json:"labels_by_criterion"`
 	// AFL is what afl-fuzz's fuzzer_stats said (engine afl only).
 	AFL []afl.InstanceStats `json:"afl,omitempty"`
 }
@@ -390,7 +391,7 @@ func writeFuzzSummary(w io.Writer, s *fuzzSummary) error {
 	return err
 }
 
-func pct(f fuzzdriver.Figure) string {
+func pct(f engine.Figure) string {
 	if f.Total == 0 {
 		return f.String()
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -124,7 +125,7 @@ func PlanRunner(benches []*Bench) RunFunc {
 		built[k] = pf
 		return pf, nil
 	}
-	return func(ctx context.Context, s Spec) (*fuzzdriver.Summary, error) {
+	return func(ctx context.Context, s Spec) (*engine.Summary, error) {
 		pf, err := build(s.Bench, s.Criterion)
 		if err != nil {
 			return nil, err
@@ -134,7 +135,7 @@ func PlanRunner(benches []*Bench) RunFunc {
 			return nil, err
 		}
 		cov := c.Coverage
-		c.Coverage = func(snap fuzzdriver.Snapshot) map[string]fuzzdriver.Figure {
+		c.Coverage = func(snap engine.Snapshot) map[string]engine.Figure {
 			f := cov(snap)
 			for k, v := range meter.ByCriterion() {
 				f["labels:"+k] = v

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -120,7 +119,7 @@ func (m *Measurer) Plan() *compile.Func { return m.plan }
 // bytesArgs decodes n plan parameters from raw bytes as fuzzdriver's
 // ArgsTarget does.
 func bytesArgs(data []byte, n int) []value.Value {
-	ints := fuzzdriver.DecodeArgs(data, n)
+	ints := sim.DecodeArgs(data, n)
 	out := make([]value.Value, len(ints))
 	for i, x := range ints {
 		out[i] = value.Int(x)

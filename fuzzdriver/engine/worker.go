@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import (
 	"context"
@@ -214,7 +214,7 @@ func (w *worker) record(ctx context.Context, f Finding, data []byte) error {
 				return false, err
 			}
 			e.execs.Add(1)
-			return out.hasKey(key), nil
+			return out.HasKey(key), nil
 		}
 		m, _, err := Minimize(ctx, best, keep, objects, e.c.MinimizeRuns)
 		if err != nil && ctx.Err() == nil {

@@ -1,4 +1,4 @@
-package fuzzdriver
+package sim
 
 import "encoding/binary"
 
