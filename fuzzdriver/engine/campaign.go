@@ -157,6 +157,9 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 		}
 		defer unlock()
 		e.store = s
+		if err := s.removeTemps(); err != nil {
+			return nil, err
+		}
 		if err := e.loadState(); err != nil {
 			return nil, err
 		}

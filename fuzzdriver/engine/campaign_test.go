@@ -250,7 +250,7 @@ func TestProgressAndCoverageCallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := regexp.MustCompile(`(?m)^fuzz: elapsed: \d+s, execs: \d+ \(\d+/sec\), corpus: \d+ \(\d+ new\), features: \d+, branches: \d+/99, findings: 0$`).FindAllString(progress.String(), -1)
+	lines := regexp.MustCompile(`(?m)^fuzz: elapsed: \d+s, execs: \d+ \(\d+/sec\), corpus: \d+ \(\d+ this session\), features: \d+, branches: \d+/99, findings: 0$`).FindAllString(progress.String(), -1)
 	if len(lines) < 2 {
 		t.Fatalf("%d status lines in:\n%s", len(lines), progress.String())
 	}

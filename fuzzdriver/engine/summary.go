@@ -90,13 +90,18 @@ type findingsFile struct {
 
 // Summary is the result of a campaign, ready to be printed as JSON.
 type Summary struct {
-	Execs       int64             `json:"execs"`
-	ExecsPerSec float64           `json:"execs_per_sec"`
-	ElapsedS    float64           `json:"elapsed_s"`
-	Corpus      int               `json:"corpus"`
-	Features    int               `json:"features"`
-	Coverage    map[string]Figure `json:"coverage"`
-	Findings    []FindingRecord   `json:"findings"`
+	Execs       int64   `json:"execs"`
+	ExecsPerSec float64 `json:"execs_per_sec"`
+	// ElapsedS is campaign time over every session of a resumed campaign;
+	// SessionS is this session's.
+	ElapsedS float64 `json:"elapsed_s"`
+	SessionS float64 `json:"session_s"`
+	Corpus   int     `json:"corpus"`
+	// NewInputs counts the corpus inputs kept this session.
+	NewInputs int               `json:"new_inputs"`
+	Features  int               `json:"features"`
+	Coverage  map[string]Figure `json:"coverage"`
+	Findings  []FindingRecord   `json:"findings"`
 	// Stop says why the campaign ended: "runs", "budget", "canceled" or
 	// "error".
 	Stop string `json:"stop"`
@@ -106,10 +111,11 @@ type Summary struct {
 	Inputs [][]byte `json:"-"`
 }
 
-// writeProgress prints one status line in the spirit of `go test -fuzz`.
+// writeProgress prints one status line in the spirit of `go test -fuzz`;
+// newInputs counts the corpus inputs kept this session, taken with s.
 func writeProgress(w io.Writer, s Sample, newInputs int) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec), corpus: %d (%d new), features: %d",
+	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec), corpus: %d (%d this session), features: %d",
 		(time.Duration(s.ElapsedS) * time.Second).String(), s.Execs, s.ExecsPerSec, s.Corpus, newInputs, s.Features)
 	keys := make([]string, 0, len(s.Coverage))
 	for k := range s.Coverage {
