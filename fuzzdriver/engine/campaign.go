@@ -21,7 +21,12 @@ const (
 	DefaultStatsInterval    = time.Second
 	DefaultProgressInterval = 3 * time.Second
 	DefaultSyncInterval     = 10 * time.Second
+	DefaultRunTimeout       = time.Second
 )
+
+// HangCategory is the finding category of a run that exceeded
+// Campaign.RunTimeout (AFL++ calls these hangs too).
+const HangCategory = "hang"
 
 // Campaign describes one fuzzing campaign of the built-in engine. The zero
 // value of every field but NewTarget is usable. A Campaign is a plain value:
@@ -36,6 +41,12 @@ type Campaign struct {
 	Runs    int64         // stop after this many runs of inputs (0: no limit); seeds and
 	// a resumed queue always run and count; minimizing findings does not count
 	MaxLen int // longest input produced; default DefaultMaxLen
+	// RunTimeout is the wall-clock limit of one run: a run still going
+	// after it is cancelled (through its context) and recorded as a
+	// HangCategory finding, and the campaign goes on. Step budgets bound
+	// the VM's work; this catches what they miss (a slow builtin, a
+	// target that blocks). Default DefaultRunTimeout; negative: no limit.
+	RunTimeout time.Duration
 
 	// Corpus is a directory of seed inputs (every regular file, in name
 	// order); Seeds are more seeds. With neither, the campaign starts from
@@ -130,6 +141,9 @@ func (c Campaign) withDefaults() Campaign {
 	if c.SyncInterval <= 0 {
 		c.SyncInterval = DefaultSyncInterval
 	}
+	if c.RunTimeout == 0 {
+		c.RunTimeout = DefaultRunTimeout
+	}
 	return c
 }
 
@@ -201,6 +215,11 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 		defer close(monDone)
 		e.monitor(runCtx, monStop)
 	}()
+	dogDone := make(chan struct{})
+	go func() {
+		defer close(dogDone)
+		watchdog(c.RunTimeout, workers, monStop)
+	}()
 
 	err := e.loadCorpus(runCtx, workers[0])
 	if err == nil && c.Progress != nil {
@@ -225,6 +244,7 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 	}
 	close(monStop)
 	<-monDone
+	<-dogDone
 
 	e.mu.Lock()
 	if err == nil {
