@@ -9,6 +9,9 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
 // buildLabelcov builds the labelcov binary: afl-fuzz and the fork-server
@@ -87,8 +90,11 @@ func TestFuzzEngineAFL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs afl-fuzz for seconds")
 	}
+	if os.Getenv("LABELCOV_AFL_TESTS") != "1" {
+		t.Skip("runs the real afl-fuzz: set LABELCOV_AFL_TESTS=1")
+	}
 	if _, err := exec.LookPath("afl-fuzz"); err != nil {
-		t.Skip("afl-fuzz not on PATH (Debian: apt-get install afl++)")
+		t.Fatal("LABELCOV_AFL_TESTS=1 but afl-fuzz is not on PATH (Debian: apt-get install afl++)")
 	}
 	bin := buildLabelcov(t)
 	old := aflTargetBinary
@@ -96,8 +102,8 @@ func TestFuzzEngineAFL(t *testing.T) {
 	defer func() { aflTargetBinary = old }()
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, errs := execLabelcov("fuzz", "--json", "--progress", "1s", wsPlan, "--world", wsWorld, "--engine", "afl", "--budget", "4s", "--workers", "1", "--out", out)
-	if code != exitOK {
-		t.Fatalf("fuzz --engine afl: exit %d\n%s", code, errs)
+	if code != exitError || !strings.Contains(errs, "finding(s)") {
+		t.Fatalf("fuzz --engine afl with findings: exit %d, want %d\n%s", code, exitError, errs)
 	}
 	var s jsonSummary
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
@@ -115,18 +121,29 @@ func TestFuzzEngineAFL(t *testing.T) {
 	if len(s.Findings) == 0 {
 		t.Errorf("afl found nothing in 4s on warehouse-sort")
 	}
+	dir := filepath.Join(out, fuzzdriver.AFLDir)
 	for _, f := range s.Findings {
-		if f.Category == "afl-crash" || !strings.Contains(f.Input, "/crashes/id:") {
+		// The summary points at the minimized input, saved by key.
+		if f.Category == "afl-crash" || f.Input != filepath.Join(dir, engine.Slug(f.Key)) || f.Original.Less(f.Size) {
 			t.Errorf("finding %+v", f)
 		}
-		if _, err := os.Stat(filepath.Join(out, aflDir, keyFileName(f.Key)+".env")); err != nil {
+		if _, err := os.Stat(f.Input + ".env"); err != nil {
 			t.Errorf("finding %s: %v", f.Key, err)
 		}
+		if !strings.Contains(errs, "labelcov replay "+wsPlan+" --world "+wsWorld+" "+f.Input) {
+			t.Errorf("no replay line for %s in:\n%s", f.Key, errs)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(out, aflDir, "summary.json")); err != nil {
-		t.Error(err)
+	for _, name := range []string{"summary.json", "stats.json", "afl-fuzz-default.log"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
 	}
 	if !strings.Contains(errs, "fuzz: elapsed: ") || !strings.Contains(errs, "labels: ") {
 		t.Errorf("no progress lines with label coverage:\n%s", errs)
+	}
+	// afl-fuzz's own chatter goes to the log, not to stderr.
+	if strings.Contains(errs, "afl-fuzz++") || strings.Contains(errs, "[*]") {
+		t.Errorf("afl-fuzz output on stderr:\n%s", errs)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver"
-	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/labels"
@@ -111,6 +109,9 @@ type fuzzOptions struct {
 	json     bool
 	progress time.Duration
 	aflArgs  []string
+	timeout  time.Duration
+	// allowFindings exits 0 even when the campaign has findings.
+	allowFindings bool
 }
 
 func newFuzzCmd() *cobra.Command {
@@ -197,22 +198,10 @@ stop and dir.`,
 	f.BoolVar(&o.main, "main", false, "builtin: mark the instance as AFL++'s main node, so that afl-fuzz -S secondaries import its queue")
 	f.BoolVar(&o.json, "json", false, "print one JSON summary object at the end")
 	f.DurationVar(&o.progress, "progress", engine.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
+	f.DurationVar(&o.timeout, "timeout", engine.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and saved as a hang finding (afl: afl-fuzz -t)")
+	f.BoolVar(&o.allowFindings, "allow-findings", false, "exit 0 even when the campaign has findings")
 	f.StringSliceVar(&o.aflArgs, "afl-arg", nil, "extra afl-fuzz argument (repeatable), e.g. --afl-arg=-t --afl-arg=500")
 	return cmd
-}
-
-// fuzzSummary is the --json object: the engine's summary and what the
-// command adds.
-type fuzzSummary struct {
-	*engine.Summary
-	Engine     string                   `json:"engine"`
-	Criteria   string                   `json:"criteria"`
-	Measure    string                   `json:"measure"`
-	Workers    int                      `json:"workers"`
-	Seed       uint64                   `json:"seed"`
-	ByCriteria map[string]engine.Figure `json:"labels_by_criterion"`
-	// AFL is what afl-fuzz's fuzzer_stats said (engine afl only).
-	AFL []afl.InstanceStats `json:"afl,omitempty"`
 }
 
 func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
@@ -222,10 +211,10 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if o.budget < 0 || o.runs < 0 {
 		return errors.New("--budget and --runs must not be negative")
 	}
-	if o.engine != "builtin" && o.engine != "afl" {
+	if o.engine != fuzzdriver.EngineBuiltin && o.engine != fuzzdriver.EngineAFL {
 		return fmt.Errorf("--engine must be builtin or afl, got %q", o.engine)
 	}
-	if o.budget == 0 && o.runs == 0 && o.engine == "afl" {
+	if o.budget == 0 && o.runs == 0 && o.engine == fuzzdriver.EngineAFL {
 		return errors.New("--engine afl needs --budget or --runs")
 	}
 	if planPath == "-" {
@@ -234,6 +223,9 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	stderr := cmd.ErrOrStderr()
 	pf, err := o.build(cmd.InOrStdin(), planPath)
 	if err != nil {
+		return err
+	}
+	if err := pf.NeedsWorld(); err != nil {
 		return err
 	}
 	for _, w := range pf.Warnings {
@@ -246,80 +238,62 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if err != nil {
 		return err
 	}
-	ctx := cmd.Context()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
-	var sum *fuzzSummary
-	if o.engine == "afl" {
-		sum, err = runAFLCampaign(ctx, cmd, planPath, pf, seeds, o)
-	} else {
-		sum, err = runBuiltinCampaign(ctx, stderr, pf, seeds, o)
+	co := fuzzdriver.CampaignOptions{Engine: o.engine, Workers: o.workers, Seed: o.seed, Budget: o.budget, Runs: o.runs,
+		RunTimeout: o.timeout, Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main}
+	if o.progress > 0 {
+		co.Progress, co.ProgressInterval = stderr, o.progress
 	}
+	if o.engine == fuzzdriver.EngineAFL {
+		exe, err := aflTargetBinary()
+		if err != nil {
+			return fmt.Errorf("locating the labelcov binary: %w", err)
+		}
+		co.AFL = fuzzdriver.AFLOptions{Exe: exe, PlanPath: planPath, WorldPath: o.world, Args: o.aflArgs}
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	sum, err := pf.Fuzz(ctx, co)
 	if sum == nil {
 		return err
 	}
 	if o.json {
-		if jerr := writeJSON(cmd.OutOrStdout(), sum); jerr != nil {
-			return errors.Join(err, jerr)
-		}
+		err = errors.Join(err, writeJSON(cmd.OutOrStdout(), sum))
+	} else {
+		err = errors.Join(err, writeFuzzSummary(cmd.OutOrStdout(), sum))
+	}
+	if err != nil {
 		return err
 	}
-	return errors.Join(err, writeFuzzSummary(cmd.OutOrStdout(), sum))
-}
-
-func runBuiltinCampaign(ctx context.Context, stderr io.Writer, pf *fuzzdriver.PlanFuzz, seeds []namedInput, o *fuzzOptions) (*fuzzSummary, error) {
-	c, meter, err := pf.Campaign()
-	if err != nil {
-		return nil, err
-	}
-	c.Workers, c.Seed, c.Budget, c.Runs = o.workers, o.seed, o.budget, o.runs
-	out := o.out
-	if out == "" {
-		// Findings are always saved: without --out they go to a fresh
-		// temporary campaign directory, as with --engine afl.
-		if out, err = os.MkdirTemp("", "labelcov-fuzz-"); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(stderr, "fuzz: campaign directory %s (use --out to choose one)\n", out)
-	}
-	c.Out, c.Instance, c.Main = out, o.instance, o.main
-	if o.progress > 0 {
-		c.Progress, c.ProgressInterval = stderr, o.progress
-	}
-	if seeds != nil {
-		c.Seeds = make([][]byte, 0, len(seeds))
-		for _, s := range seeds {
-			c.Seeds = append(c.Seeds, s.data)
+	if len(sum.Findings) > 0 {
+		writeReplayLines(stderr, cmd, planPath, sum)
+		if !o.allowFindings {
+			// Like go test -fuzz: a campaign that found something fails.
+			return fmt.Errorf("the campaign has %d finding(s); rerun each with the replay lines above (--allow-findings exits 0)", len(sum.Findings))
 		}
 	}
-	s, err := c.Run(ctx)
-	if s == nil {
-		return nil, err
-	}
-	if merr := meter.Err(); merr != nil {
-		err = errors.Join(err, fmt.Errorf("measuring coverage: %w", merr))
-	}
-	return &fuzzSummary{Summary: s, Engine: "builtin", Criteria: critName(pf.Setup.Criteria), Measure: critName(pf.Setup.Measure),
-		Workers: o.workers, Seed: o.seed, ByCriteria: meter.ByCriterion()}, err
+	return nil
 }
 
-func critName(c labels.Criteria) string {
-	if c == 0 {
-		return "none"
+// writeReplayLines prints, per finding, the command that reruns it.
+func writeReplayLines(w io.Writer, cmd *cobra.Command, planPath string, sum *fuzzdriver.Summary) {
+	flags := []string{"labelcov", "replay", shellQuote(planPath)}
+	for _, name := range []string{"world", "plan", "criteria", "max-steps", "max-objects", "mcc-max-atoms", "pure", "timeout"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			flags = append(flags, "--"+name, shellQuote(f.Value.String()))
+		}
 	}
-	return c.String()
-}
-
-type namedInput struct {
-	name string
-	data []byte
+	for _, f := range sum.Findings {
+		if f.Input == "" {
+			continue
+		}
+		fmt.Fprintf(w, "rerun %s: %s %s\n", f.Key, strings.Join(flags, " "), shellQuote(f.Input))
+	}
 }
 
 // readSeeds reads --corpus: every regular, non-hidden file in name order;
 // with a world, .env files are encoded into the bytes they stand for. Nil
 // without --corpus.
-func readSeeds(pf *fuzzdriver.PlanFuzz, dir string) ([]namedInput, error) {
+func readSeeds(pf *fuzzdriver.PlanFuzz, dir string) ([][]byte, error) {
 	if dir == "" {
 		return nil, nil
 	}
@@ -327,7 +301,7 @@ func readSeeds(pf *fuzzdriver.PlanFuzz, dir string) ([]namedInput, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--corpus: %w", err)
 	}
-	var out []namedInput
+	var out [][]byte
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
 			continue
@@ -336,7 +310,7 @@ func readSeeds(pf *fuzzdriver.PlanFuzz, dir string) ([]namedInput, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, namedInput{e.Name(), data})
+		out = append(out, data)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("--corpus %s holds no input files", dir)
@@ -345,14 +319,19 @@ func readSeeds(pf *fuzzdriver.PlanFuzz, dir string) ([]namedInput, error) {
 }
 
 // writeFuzzSummary prints the end of a campaign for a person.
-func writeFuzzSummary(w io.Writer, s *fuzzSummary) error {
+func writeFuzzSummary(w io.Writer, s *fuzzdriver.Summary) error {
 	var b strings.Builder
 	rate := "this session"
 	if s.Engine == "afl" {
 		rate = "afl-fuzz's average"
 	}
-	fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs: %d execs (%.0f/s, %s), corpus %d\n",
-		s.Engine, s.Stop, s.ElapsedS, s.Execs, s.ExecsPerSec, rate, s.Corpus)
+	fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs", s.Engine, s.Stop, s.SessionS)
+	if s.ElapsedS > s.SessionS+0.05 {
+		// A resumed campaign: this session's time first, as the budget.
+		fmt.Fprintf(&b, " (%.1fs over all sessions)", s.ElapsedS)
+	}
+	fmt.Fprintf(&b, ": %d execs (%.0f/s, %s), corpus %d (%d new this session)\n",
+		s.Execs, s.ExecsPerSec, rate, s.Corpus, s.NewInputs)
 	keys := make([]string, 0, len(s.Coverage))
 	for k := range s.Coverage {
 		keys = append(keys, k)

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
 const (
@@ -23,12 +26,14 @@ type jsonSummary struct {
 	} `json:"coverage"`
 	ByCriterion map[string]struct{ Covered, Total int } `json:"labels_by_criterion"`
 	Findings    []struct {
-		Key      string  `json:"key"`
-		Category string  `json:"category"`
-		TimeS    float64 `json:"time_s"`
-		Execs    int64   `json:"execs"`
-		Input    string  `json:"input"`
-		New      bool    `json:"new"`
+		Key      string      `json:"key"`
+		Category string      `json:"category"`
+		TimeS    float64     `json:"time_s"`
+		Execs    int64       `json:"execs"`
+		Input    string      `json:"input"`
+		New      bool        `json:"new"`
+		Size     engine.Size `json:"size"`
+		Original engine.Size `json:"original"`
 	} `json:"findings"`
 	Stop   string `json:"stop"`
 	Dir    string `json:"dir"`
@@ -44,7 +49,7 @@ func fuzzJSON(t *testing.T, args ...string) (jsonSummary, string) {
 	t.Helper()
 	// Campaigns without --out write to a temporary directory.
 	t.Setenv("TMPDIR", t.TempDir())
-	code, out, errs := execLabelcov(append([]string{"fuzz", "--json", "--progress", "0"}, args...)...)
+	code, out, errs := execLabelcov(append([]string{"fuzz", "--json", "--progress", "0", "--allow-findings"}, args...)...)
 	if code != exitOK {
 		t.Fatalf("fuzz %v: exit %d\n%s", args, code, errs)
 	}
@@ -208,6 +213,40 @@ func TestFuzzWithoutWorld(t *testing.T) {
 	}
 	if s.Coverage["labels"].Total == 0 {
 		t.Errorf("no label coverage: %+v", s.Coverage)
+	}
+}
+
+// TestFuzzFindingsExitNonZero: like go test -fuzz, a campaign with findings
+// exits 1 and says how to rerun each finding; --allow-findings exits 0.
+func TestFuzzFindingsExitNonZero(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	plan := tempPlan(t, argsPlan)
+	args := []string{"fuzz", plan, "--runs", "30000", "--seed", "1", "--workers", "1", "--criteria", "mcc,wm", "--progress", "0"}
+	code, stdout, errs := execLabelcov(args...)
+	if code != exitError || !strings.Contains(errs, "finding(s)") {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitError, stdout, errs)
+	}
+	m := regexp.MustCompile(`rerun (range-bug@\S+): labelcov replay (\S+) --criteria mcc,wm (\S+)\n`).FindStringSubmatch(errs)
+	if m == nil || m[2] != plan {
+		t.Fatalf("no replay line for range-bug in:\n%s", errs)
+	}
+	// The printed command reproduces the finding.
+	code, rout, rerrs := execLabelcov("replay", plan, "--criteria", "mcc,wm", m[3])
+	if code != exitOK || !strings.Contains(rout, m[1]) {
+		t.Errorf("replay line: exit %d\n%s%s", code, rout, rerrs)
+	}
+	if code, _, errs := execLabelcov(append(args, "--allow-findings")...); code != exitOK {
+		t.Errorf("--allow-findings: exit %d\n%s", code, errs)
+	}
+}
+
+// TestFuzzNeedsWorldUpFront: a plan that acts on a world, fuzzed without
+// one, fails before any run and names the world truth.json gives.
+func TestFuzzNeedsWorldUpFront(t *testing.T) {
+	code, _, errs := execLabelcov("fuzz", wsPlan, "--runs", "10")
+	if code != exitError || !strings.Contains(errs, "needs a world: give --world") || !strings.Contains(errs, "warehouse.world") ||
+		!strings.Contains(errs, "^") {
+		t.Errorf("exit %d\n%s", code, errs)
 	}
 }
 

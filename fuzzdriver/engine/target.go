@@ -58,8 +58,8 @@ func (o Outcome) HasKey(key string) bool {
 	return false
 }
 
-// slug turns a finding key into something safe inside a file name.
-func slug(s string) string {
+// Slug turns a finding key into something safe inside a file name.
+func Slug(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {

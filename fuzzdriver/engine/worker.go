@@ -270,9 +270,9 @@ func (e *engine) queueName(id int, src origin, cov bool) string {
 	var name string
 	switch {
 	case src.seed != "":
-		name = fmt.Sprintf("id:%06d,time:0,execs:0,orig:%s", id, slug(src.seed))
+		name = fmt.Sprintf("id:%06d,time:0,execs:0,orig:%s", id, Slug(src.seed))
 	case src.sync != "":
-		name = fmt.Sprintf("id:%06d,sync:%s,src:%06d", id, slug(src.sync), src.syncID)
+		name = fmt.Sprintf("id:%06d,sync:%s,src:%06d", id, Slug(src.sync), src.syncID)
 	default:
 		parent := fmt.Sprintf("%06d", src.parent.id)
 		if src.other != nil {
@@ -332,7 +332,7 @@ func (w *worker) record(ctx context.Context, f Finding, data []byte) error {
 	rec.Size = SizeOf(best, objects)
 	var path string
 	if e.store != nil {
-		name := fmt.Sprintf("id:%06d,cat:%s,time:%d,execs:%d", id, slug(key), int64(rec.TimeS*1000), rec.Execs)
+		name := fmt.Sprintf("id:%06d,cat:%s,time:%d,execs:%d", id, Slug(key), int64(rec.TimeS*1000), rec.Execs)
 		var err error
 		if path, err = e.store.writeFile(filepath.Join(FindingsDir, name), best); err != nil {
 			e.mu.Unlock()
