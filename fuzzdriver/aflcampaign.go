@@ -39,7 +39,7 @@ type AFLOptions struct {
 	// plan and world (WorldPath "" without a world).
 	PlanPath, WorldPath string
 	// Args are extra afl-fuzz arguments (e.g. -t 500 overrides
-	// CampaignOptions.RunTimeout).
+	// PlanSetup.RunTimeout).
 	Args []string
 	// Dir is labelcov's directory inside Out; default AFLDir.
 	Dir string
@@ -161,8 +161,8 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 		if o.Runs > 0 {
 			args = append(args, "-E", strconv.FormatInt(max(1, o.Runs/int64(len(names))), 10))
 		}
-		if !slices.Contains(o.AFL.Args, "-t") && o.RunTimeout >= 0 {
-			args = append(args, "-t", strconv.FormatInt(cmpOr(o.RunTimeout, engine.DefaultRunTimeout).Milliseconds(), 10))
+		if !slices.Contains(o.AFL.Args, "-t") && p.Setup.RunTimeout > 0 {
+			args = append(args, "-t", strconv.FormatInt(max(1, p.Setup.RunTimeout.Milliseconds()), 10))
 		}
 		switch {
 		case len(names) == 1:

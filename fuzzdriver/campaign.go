@@ -27,10 +27,6 @@ type CampaignOptions struct {
 	Seed    uint64        // random seed
 	Budget  time.Duration // wall-clock budget of this session (0: none)
 	Runs    int64         // run budget (0: none); afl: afl-fuzz -E split over instances
-	// RunTimeout is the wall-clock limit of one run: a run exceeding it is
-	// a "hang" finding (builtin: engine.Campaign.RunTimeout; afl: -t).
-	// 0: engine.DefaultRunTimeout; negative: no limit (builtin only).
-	RunTimeout time.Duration
 	// Seeds are the first inputs (nil: the engines' defaults).
 	Seeds [][]byte
 	// Out is the campaign directory (AFL's sync directory); "" makes a new
@@ -141,7 +137,7 @@ func (p *PlanFuzz) fuzzBuiltin(ctx context.Context, o CampaignOptions) (*Summary
 	if o.ExtraCoverage {
 		c.Coverage = withCriteria(meter, c.Coverage)
 	}
-	c.Workers, c.Seed, c.Budget, c.Runs, c.RunTimeout = o.Workers, o.Seed, o.Budget, o.Runs, o.RunTimeout
+	c.Workers, c.Seed, c.Budget, c.Runs = o.Workers, o.Seed, o.Budget, o.Runs
 	// Findings are always saved: without Out they go to a fresh temporary
 	// campaign directory, as with AFL++.
 	if c.Out, err = campaignDir(o); err != nil {

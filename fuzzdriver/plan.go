@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
@@ -62,6 +63,11 @@ type PlanSetup struct {
 	PureFuncs  []string
 	MaxObjects int   // object slots read from an input; 0: sim.DefaultMaxObjects
 	MaxSteps   int64 // per run and per check; 0: DefaultMaxSteps
+	// RunTimeout is the wall-clock limit of one run (plan and checks): a
+	// run exceeding it is cancelled and is a hang finding, in campaigns of
+	// either engine and in Replay. 0: engine.DefaultRunTimeout; negative:
+	// no limit.
+	RunTimeout time.Duration
 }
 
 // PlanFuzz is a PlanSetup compiled: the original plan, the plan the fuzzer
@@ -106,6 +112,9 @@ func (s PlanSetup) Build() (*PlanFuzz, error) {
 	}
 	if s.MaxObjects <= 0 {
 		s.MaxObjects = sim.DefaultMaxObjects
+	}
+	if s.RunTimeout == 0 {
+		s.RunTimeout = engine.DefaultRunTimeout
 	}
 	if s.Measure == 0 {
 		s.Measure = DefaultMeasureCriteria
@@ -341,6 +350,7 @@ func (p *PlanFuzz) Campaign() (engine.Campaign, *Meter, error) {
 	}
 	return engine.Campaign{
 		NewTarget:   p.NewTarget,
+		RunTimeout:  p.Setup.RunTimeout,
 		MaxLen:      p.MaxLen(),
 		Objects:     p.Objects(),
 		SaveFinding: p.SaveFinding(),
@@ -556,11 +566,21 @@ func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) 
 	if err != nil {
 		return nil, err
 	}
+	if p.Setup.RunTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.Setup.RunTimeout)
+		defer cancel()
+	}
 	out, err := t.Run(ctx, input)
-	if err != nil {
+	if err != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, err
 	}
 	rp := &Replayed{Findings: append([]engine.Finding(nil), out.Findings...)}
+	if err != nil {
+		// Over the time limit: the campaign's hang finding. The details
+		// below are those of the run cut short.
+		rp.Findings = []engine.Finding{{Category: engine.HangCategory, Detail: fmt.Sprintf("the run exceeded the time limit of %s", p.Setup.RunTimeout)}}
+	}
 	s := p.Setup
 	if s.World != nil {
 		r, err := sim.NewRunner(p.Fuzzed, s.World, sim.Options{Plan: s.PlanName, MaxSteps: s.MaxSteps, MaxObjects: s.MaxObjects})

@@ -31,6 +31,7 @@ type planSetupFlags struct {
 	pure       []string
 	maxObjects int
 	maxSteps   int64
+	timeout    time.Duration
 }
 
 func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, measure bool) {
@@ -46,6 +47,7 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	f.StringSliceVar(&pf.pure, "pure", nil, "external functions known to have no effects, besides the simulator's queries")
 	f.IntVar(&pf.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&pf.maxSteps, "max-steps", fuzzdriver.DefaultMaxSteps, "step budget per run and per check; running out is a timeout finding")
+	f.DurationVar(&pf.timeout, "timeout", engine.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and is a hang finding (afl: afl-fuzz -t)")
 }
 
 // parseCriteriaFlag reads --criteria; "none" and "" mean the original plan.
@@ -86,7 +88,7 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 		return nil, err
 	}
 	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, MCCMaxAtoms: pf.maxAtoms,
-		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps}
+		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout}
 	if pf.world != "" {
 		if s.World, err = sim.LoadWorld(pf.world); err != nil {
 			return nil, err
@@ -109,7 +111,6 @@ type fuzzOptions struct {
 	json     bool
 	progress time.Duration
 	aflArgs  []string
-	timeout  time.Duration
 	// allowFindings exits 0 even when the campaign has findings.
 	allowFindings bool
 }
@@ -198,7 +199,6 @@ stop and dir.`,
 	f.BoolVar(&o.main, "main", false, "builtin: mark the instance as AFL++'s main node, so that afl-fuzz -S secondaries import its queue")
 	f.BoolVar(&o.json, "json", false, "print one JSON summary object at the end")
 	f.DurationVar(&o.progress, "progress", engine.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
-	f.DurationVar(&o.timeout, "timeout", engine.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and saved as a hang finding (afl: afl-fuzz -t)")
 	f.BoolVar(&o.allowFindings, "allow-findings", false, "exit 0 even when the campaign has findings")
 	f.StringSliceVar(&o.aflArgs, "afl-arg", nil, "extra afl-fuzz argument (repeatable), e.g. --afl-arg=-t --afl-arg=500")
 	return cmd
@@ -239,7 +239,7 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 		return err
 	}
 	co := fuzzdriver.CampaignOptions{Engine: o.engine, Workers: o.workers, Seed: o.seed, Budget: o.budget, Runs: o.runs,
-		RunTimeout: o.timeout, Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main}
+		Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main}
 	if o.progress > 0 {
 		co.Progress, co.ProgressInterval = stderr, o.progress
 	}

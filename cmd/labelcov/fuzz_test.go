@@ -271,3 +271,36 @@ func TestFuzzErrors(t *testing.T) {
 		t.Errorf("bad world: exit %d, %q", code, errs)
 	}
 }
+
+// TestFuzzHangFinding: a run over the wall-clock limit (here: an endless
+// loop under a huge step budget) is a saved hang finding, the campaign goes
+// on, and replay reports the same finding under the same limit.
+func TestFuzzHangFinding(t *testing.T) {
+	plan := tempPlan(t, "(def-plan main (x)\n  (when (> x 5)\n    (let ((n 0)) (while t (setq n (+ n 1)))))\n  x)\n")
+	out := filepath.Join(t.TempDir(), "out")
+	limits := []string{"--max-steps", "1000000000000", "--timeout", "20ms"}
+	s, _ := fuzzJSON(t, append([]string{plan, "--runs", "60", "--workers", "1", "--out", out, "--corpus", writeSeed(t, "\x09")}, limits...)...)
+	var hang string
+	for _, f := range s.Findings {
+		if f.Key == "hang" {
+			hang = f.Input
+		}
+	}
+	if hang == "" || s.Stop != "runs" || s.Execs < 60 {
+		t.Fatalf("stop %s, findings %+v: want a hang and the campaign to go on", s.Stop, s.Findings)
+	}
+	code, rout, errs := execLabelcov(append([]string{"replay", plan, hang}, limits...)...)
+	if code != exitOK || !strings.Contains(rout, "hang") {
+		t.Errorf("replay of the hang: exit %d\n%s%s", code, rout, errs)
+	}
+}
+
+// writeSeed writes a one-file seed corpus.
+func writeSeed(t *testing.T, data string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "seed"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}

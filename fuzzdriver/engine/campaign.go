@@ -383,5 +383,16 @@ func (e *engine) loadCorpus(ctx context.Context, w *worker) error {
 			return err
 		}
 	}
+	e.mu.Lock()
+	empty := len(e.corpus.entries) == 0
+	e.mu.Unlock()
+	if empty && ctx.Err() == nil {
+		// Every seed hung (hangs are never kept): fuzz from the empty input,
+		// so the campaign goes on.
+		e.claims.Add(1)
+		if _, err := w.exec(ctx, nil, origin{seed: "empty"}); err != nil {
+			return err
+		}
+	}
 	return nil
 }
