@@ -218,12 +218,12 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 				if err := watch.scan(time.Second); err != nil {
 					continue
 				}
-				s := watch.sample(now.Sub(start))
+				s, statsAt := watch.sample(now.Sub(start))
 				stats.Samples = append(stats.Samples, s)
 				writeJSONFile(filepath.Join(dir, engine.StatsName), stats) //nolint:errcheck // rewritten at the end
 				if o.Progress != nil && o.ProgressInterval > 0 && now.Sub(lastProgress) >= o.ProgressInterval-engine.DefaultStatsInterval/2 {
 					lastProgress = now
-					io.WriteString(o.Progress, watch.progressLine(s)) //nolint:errcheck // progress is best effort
+					io.WriteString(o.Progress, watch.progressLine(s, statsAt, now)) //nolint:errcheck // progress is best effort
 				}
 			}
 		}
@@ -274,7 +274,7 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	if err := p.aflFindings(ctx, out, names, dir, sum); err != nil {
 		return sum, errors.Join(runErr, err)
 	}
-	last := watch.sample(session)
+	last, _ := watch.sample(session)
 	last.Execs, last.ElapsedS = sum.Execs, sum.ElapsedS
 	stats.Samples = append(stats.Samples, last)
 	stats.Findings = sum.Findings
@@ -485,28 +485,37 @@ func (w *aflWatcher) figures() map[string]engine.Figure {
 	return fig
 }
 
-// sample is one point of stats.json: execs and rate from fuzzer_stats,
-// findings counted as the crash and hang files saved so far.
-func (w *aflWatcher) sample(elapsed time.Duration) engine.Sample {
-	s := engine.Sample{ElapsedS: elapsed.Seconds(), Corpus: w.corpus, Coverage: w.figures()}
+// sample is one point of stats.json: execs and rate from fuzzer_stats
+// (which afl-fuzz rewrites only about once a minute: statsAt is the oldest
+// instance's last update, Unix seconds), findings counted live as the crash
+// and hang files saved so far.
+func (w *aflWatcher) sample(elapsed time.Duration) (s engine.Sample, statsAt int64) {
+	s = engine.Sample{ElapsedS: elapsed.Seconds(), Corpus: w.corpus, Coverage: w.figures()}
 	for _, name := range w.names {
 		if st, err := afl.ReadFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats")); err == nil {
 			s.Execs += st.ExecsDone
 			s.ExecsPerSec += st.ExecsPerSec
+			if statsAt == 0 || st.LastUpdate < statsAt {
+				statsAt = st.LastUpdate
+			}
 		}
 		for _, sub := range []string{"crashes", "hangs"} {
 			files, _ := afl.Entries(filepath.Join(w.out, name, sub))
 			s.Findings += len(files)
 		}
 	}
-	return s
+	return s, statsAt
 }
 
-// progressLine is a status line like the built-in engine's.
-func (w *aflWatcher) progressLine(s engine.Sample) string {
+// progressLine is a status line like the built-in engine's; execs come from
+// fuzzer_stats written at statsAt, and say how old they are when they lag.
+func (w *aflWatcher) progressLine(s engine.Sample, statsAt int64, now time.Time) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec), corpus: %d", (time.Duration(s.ElapsedS) * time.Second).String(),
-		s.Execs, s.ExecsPerSec, s.Corpus)
+	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec", (time.Duration(s.ElapsedS) * time.Second).String(), s.Execs, s.ExecsPerSec)
+	if age := now.Unix() - statsAt; statsAt > 0 && age > 1 {
+		fmt.Fprintf(&b, ", afl-fuzz's figures of %ds ago", age)
+	}
+	fmt.Fprintf(&b, "), corpus: %d", s.Corpus)
 	keys := make([]string, 0, len(s.Coverage))
 	for k := range s.Coverage {
 		keys = append(keys, k)

@@ -25,6 +25,9 @@ type InstanceStats struct {
 	SavedHangs   int     `json:"saved_hangs"`
 	BitmapCvg    string  `json:"bitmap_cvg"`
 	Stability    string  `json:"stability"`
+	// LastUpdate is when afl-fuzz wrote the file (Unix seconds): it does
+	// so at start, about once a minute and at the end, so its counts lag.
+	LastUpdate int64 `json:"last_update"`
 }
 
 // ReadFuzzerStats parses an afl-fuzz fuzzer_stats file ("key : value"
@@ -64,6 +67,7 @@ func ReadFuzzerStats(path string) (InstanceStats, error) {
 		st.SavedHangs = int(num("unique_hangs"))
 	}
 	st.BitmapCvg, st.Stability = kv["bitmap_cvg"], kv["stability"]
+	st.LastUpdate = int64(num("last_update"))
 	return st, nil
 }
 
