@@ -147,3 +147,34 @@ func TestFuzzEngineAFL(t *testing.T) {
 		t.Errorf("afl-fuzz output on stderr:\n%s", errs)
 	}
 }
+
+// TestCompareEngineAFL runs a small compare grid on the real afl-fuzz: each
+// campaign's stats.json and findings come from the AFL++ campaign library.
+func TestCompareEngineAFL(t *testing.T) {
+	if os.Getenv("LABELCOV_AFL_TESTS") != "1" {
+		t.Skip("runs the real afl-fuzz: set LABELCOV_AFL_TESTS=1")
+	}
+	bin := buildLabelcov(t)
+	old := aflTargetBinary
+	aflTargetBinary = func() (string, error) { return bin, nil }
+	defer func() { aflTargetBinary = old }()
+	out := filepath.Join(t.TempDir(), "cmp")
+	code, stdout, errs := execLabelcov("compare", "--engine", "afl", "--bench-dir", benchDir, "--bench", "temperature",
+		"--criteria", "none,mcc", "--runs", "1", "--budget", "3s", "--workers", "2", "--out", out)
+	if code != exitOK || !strings.Contains(stdout, "2 campaign(s) finished") {
+		t.Fatalf("compare --engine afl: exit %d\n%s%s", code, stdout, errs)
+	}
+	stats := filepath.Join(out, "campaigns", "temperature", "mcc", "run-01", "labelcov", "stats.json")
+	data, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Samples []struct {
+			Coverage map[string]struct{ Covered, Total int } `json:"coverage"`
+		} `json:"samples"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil || len(st.Samples) == 0 || st.Samples[len(st.Samples)-1].Coverage["labels:mcc"].Total == 0 {
+		t.Errorf("stats.json of an AFL++ campaign: %v\n%s", err, data)
+	}
+}

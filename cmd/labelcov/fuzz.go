@@ -142,7 +142,8 @@ Engines:
   afl      the real afl-fuzz (AFL++, e.g. Debian's afl++ 4.04c) on
            "labelcov afl-target PLAN ...": one instance per worker (-M main,
            -S secN with several), -V for the budget, seeds from --corpus or a
-           small default, AFL's execs/s read from fuzzer_stats.
+           small default, AFL's execs/s read from fuzzer_stats; findings
+           replayed, grouped by key and minimized like the built-in ones.
 
 Progress goes to stderr every few seconds: elapsed time, execs and execs/s,
 corpus, coverage of the original plan (instructions, branches, action buckets
@@ -156,6 +157,16 @@ DIR/labelcov/crashes with NAME.env beside each finding, findings.json, and
 stats.json: a time series of execs, corpus and coverage; docs/fuzzing.md). Run
 again on the same --out to resume. Without --out either engine uses a new
 temporary directory, named on stderr at the start and in the summary.
+
+Exit status: 1 when the campaign has findings, like go test -fuzz, with a
+"labelcov replay ..." line per finding on stderr (--allow-findings exits 0).
+A run longer than --timeout is cancelled and saved as a hang finding. A plan
+that acts on a world (perform, simulator queries) needs --world; without it
+fuzz fails up front.
+
+--engine afl keeps labelcov's files in DIR/labelcov-afl: afl-fuzz's output
+(afl-fuzz-NAME.log), stats.json, summary.json and each finding's minimized
+input (KEY, KEY.env).
 
 --json prints one summary object at the end: execs, execs_per_sec, corpus,
 coverage, labels_by_criterion, findings[] (key, category, time_s, input, ...),

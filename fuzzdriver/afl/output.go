@@ -3,6 +3,7 @@ package afl
 import (
 	"bufio"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -52,6 +53,9 @@ func ReadFuzzerStats(path string) (InstanceStats, error) {
 	}
 	num := func(k string) float64 {
 		x, _ := strconv.ParseFloat(strings.TrimSuffix(kv[k], "%"), 64)
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return 0 // afl-fuzz writes "inf" for a rate over no time; JSON has no Inf
+		}
 		return x
 	}
 	st.RunTimeS = num("run_time")
