@@ -11,6 +11,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -18,7 +19,6 @@ import (
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
-	"github.com/labelcov/labelcov/transform"
 )
 
 // DefaultMaxSteps is the step budget per run (and per check) of plans fuzzed
@@ -88,17 +88,16 @@ type PlanFuzz struct {
 	Warnings []string
 
 	plan     *compile.Func // in Original
-	measure  *compile.Program
-	labelsOf []labelBranch // active measuring labels and their branches
+	measure  *measure.Plan // the yardstick: the plan annotated with Setup.Measure
+	labelsOf []labelKey    // active measuring labels
 	keys     []labels.Key
 }
 
-// labelBranch is one active label of the measuring plan and the branch of
-// its injected when.
-type labelBranch struct {
-	id     int
-	key    labels.Key
-	branch int
+// labelKey is one active label of the measuring plan and its criterion key
+// (mcc, cc, wm).
+type labelKey struct {
+	id  int
+	key labels.Key
 }
 
 // Build parses nothing (the plan is already read): it annotates and compiles
@@ -132,40 +131,23 @@ func (s PlanSetup) Build() (*PlanFuzz, error) {
 	}
 	p := &PlanFuzz{Setup: s, Original: orig, Fuzzed: orig, plan: fn}
 	if s.Criteria != 0 {
-		res, prog, err := s.annotate(s.Criteria)
+		guide, err := s.annotate(s.Criteria)
 		if err != nil {
 			return nil, err
 		}
-		p.Fuzzed, p.Annotated, p.GuideLabels = prog, res.Source, len(res.Labels.Active())
-		p.Warnings = append(p.Warnings, warnings(res)...)
+		p.Fuzzed, p.Annotated, p.GuideLabels = guide.AnnProg, guide.Result.Source, len(guide.Active)
+		p.Warnings = append(p.Warnings, guide.Warnings()...)
 	}
-	res, prog, err := s.annotate(s.Measure)
+	meas, err := s.annotate(s.Measure)
 	if err != nil {
 		return nil, err
 	}
 	if s.Measure != s.Criteria {
-		p.Warnings = append(p.Warnings, warnings(res)...)
+		p.Warnings = append(p.Warnings, meas.Warnings()...)
 	}
-	p.measure, p.keys = prog, s.Measure.Keys()
-	byOff := res.Manifest("").ByAnnotatedOffset()
-	branchOf := map[int]int{}
-	for i := 0; i < prog.NumBranches(); i++ {
-		b := prog.Branch(i)
-		if b.Head != "when" {
-			continue
-		}
-		// Labels of different criteria with the same predicate at one
-		// point share one when.
-		for _, id := range byOff[b.Form.Offset] {
-			branchOf[id] = i
-		}
-	}
-	for _, l := range res.Labels.Active() {
-		b, ok := branchOf[l.ID]
-		if !ok {
-			return nil, fmt.Errorf("fuzzdriver: label %d (%s) has no branch in the annotated plan (a labelcov bug)", l.ID, l.Pos)
-		}
-		p.labelsOf = append(p.labelsOf, labelBranch{id: l.ID, key: keyOf(l.Criterion), branch: b})
+	p.measure, p.keys = meas, s.Measure.Keys()
+	for _, l := range meas.Active {
+		p.labelsOf = append(p.labelsOf, labelKey{id: l.ID, key: keyOf(l.Criterion)})
 	}
 	return p, nil
 }
@@ -178,36 +160,14 @@ func keyOf(k labels.Key) labels.Key {
 	return k
 }
 
-func warnings(res *transform.Result) []string {
-	var out []string
-	for _, w := range res.Labels.Warnings {
-		out = append(out, w.Error())
-	}
-	return out
-}
-
-// annotate annotates the plan with c in memory and compiles it.
-func (s PlanSetup) annotate(c labels.Criteria) (*transform.Result, *compile.Program, error) {
+// annotate builds the plan under measurement of criteria c (the original
+// and the plan annotated with c, compiled, and each label's branch).
+func (s PlanSetup) annotate(c labels.Criteria) (*measure.Plan, error) {
 	pure := append([]string(nil), s.PureFuncs...)
 	for _, q := range sim.Queries() {
 		pure = append(pure, q.Name)
 	}
-	res, err := transform.Plan(s.Plan, transform.Options{
-		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms},
-		Normalize: normalize.Options{PureFuncs: pure},
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	af, err := syntax.Parse(s.Plan.Name, res.Source)
-	if err != nil {
-		return nil, nil, fmt.Errorf("fuzzdriver: reading the annotated plan (a labelcov bug): %w", err)
-	}
-	prog, err := compile.Compile(af)
-	if err != nil {
-		return nil, nil, fmt.Errorf("fuzzdriver: compiling the annotated plan (a labelcov bug): %w", err)
-	}
-	return res, prog, nil
+	return measure.NewPlan(s.Plan, labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms}, normalize.Options{PureFuncs: pure})
 }
 
 // Plan is the def-plan that runs (in the original program).
@@ -425,7 +385,7 @@ type Meter struct {
 func (p *PlanFuzz) NewMeter() (*Meter, error) {
 	// The annotated plan spends steps on its labels: give it room, so that
 	// an input the original runs to its end covers the labels to the end.
-	ann, err := p.newTarget(p.measure, 4*p.Setup.MaxSteps)
+	ann, err := p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps)
 	if err != nil {
 		return nil, err
 	}
@@ -478,7 +438,7 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 	}
 	cs = m.ann.Counters()
 	for _, l := range m.p.labelsOf {
-		if cs[m.p.measure.BranchCounter(l.branch, true)] > 0 {
+		if cs[m.p.measure.Counter(l.id, true)] > 0 {
 			m.label[l.id] = true
 		}
 	}
