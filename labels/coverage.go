@@ -1,6 +1,9 @@
 package labels
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // Hill holds the Hill numbers (effective numbers) of order 0, 1 and 2 of a
 // distribution: richness, exp(Shannon entropy) and inverse Simpson. Two
@@ -37,21 +40,40 @@ func HillNumbers(abundance []int) Hill {
 	return Hill{D0: float64(rich), D1: math.Exp(h), D2: 1 / simpson}
 }
 
-// KeyCoverage is the coverage of one criterion key.
-type KeyCoverage struct {
+// Fraction is covered out of total: labelcov's one covered/total pair, for
+// labels, branches, instructions, action buckets and statements alike.
+// Types that say more (a percentage, a diversity, the buckets hit) embed it,
+// so their JSON keeps "covered" and "total" at top level.
+type Fraction struct {
 	Covered int `json:"covered"`
 	Total   int `json:"total"`
+}
+
+// String is "covered/total".
+func (f Fraction) String() string { return fmt.Sprintf("%d/%d", f.Covered, f.Total) }
+
+// Ratio is Covered/Total, or 1 when there is nothing to cover.
+func (f Fraction) Ratio() float64 {
+	if f.Total == 0 {
+		return 1
+	}
+	return float64(f.Covered) / float64(f.Total)
+}
+
+// Add counts one more item, covered or not.
+func (f *Fraction) Add(covered bool) {
+	f.Total++
+	if covered {
+		f.Covered++
+	}
+}
+
+// KeyCoverage is the coverage of one criterion key.
+type KeyCoverage struct {
+	Fraction
 	// Diversity is computed over, for each label, how many distinct test
 	// traces covered it.
 	Diversity Hill `json:"diversity"`
-}
-
-// Ratio is Covered/Total, or 1 when there is nothing to cover.
-func (k KeyCoverage) Ratio() float64 {
-	if k.Total == 0 {
-		return 1
-	}
-	return float64(k.Covered) / float64(k.Total)
 }
 
 // Coverage computes per-key coverage of the active labels in ls from hits:

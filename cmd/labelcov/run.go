@@ -15,6 +15,7 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
 
@@ -183,8 +184,8 @@ type runReport struct {
 	Failure  *failureReport `json:"failure"`
 	Steps    int64          `json:"steps"`
 	Coverage struct {
-		Instructions covered             `json:"instructions"`
-		Branches     covered             `json:"branches"`
+		Instructions labels.Fraction     `json:"instructions"`
+		Branches     labels.Fraction     `json:"branches"`
 		Actions      *sim.ActionCoverage `json:"actions,omitempty"`
 	} `json:"coverage"`
 	Output string `json:"output"`
@@ -205,11 +206,6 @@ type failureReport struct {
 	Pos     string `json:"pos"`
 }
 
-type covered struct {
-	Covered int `json:"covered"`
-	Total   int `json:"total"`
-}
-
 func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string) runReport {
 	rep := runReport{Version: 1, Plan: fn.Name, Outcome: string(r.Outcome), Steps: r.Steps, Output: output}
 	if r.Outcome == vm.OutcomeOK {
@@ -219,8 +215,8 @@ func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string)
 		rep.Failure = &failureReport{Kind: r.Failure.Kind, Message: r.Failure.Message,
 			Pos: fmt.Sprintf("%s:%s", r.Failure.File, r.Failure.Pos)}
 	}
-	rep.Coverage.Instructions = covered{cov.InstrCovered, cov.InstrTotal}
-	rep.Coverage.Branches = covered{cov.BranchCovered, cov.BranchTotal}
+	rep.Coverage.Instructions = cov.Instructions
+	rep.Coverage.Branches = cov.Branches
 	return rep
 }
 

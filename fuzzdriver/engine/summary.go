@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"github.com/labelcov/labelcov/labels"
 	"io"
 	"sort"
 	"strings"
@@ -13,12 +14,7 @@ import (
 const StatsVersion = 1
 
 // Figure is one coverage figure: covered out of total.
-type Figure struct {
-	Covered int `json:"covered"`
-	Total   int `json:"total"`
-}
-
-func (f Figure) String() string { return fmt.Sprintf("%d/%d", f.Covered, f.Total) }
+type Figure = labels.Fraction
 
 // Snapshot is what a CoverageFunc sees: the engine's union of coverage and the
 // inputs kept since the previous call (so a caller can replay them on another

@@ -90,7 +90,7 @@ func TestThermostatCounts(t *testing.T) {
 	if ff := mcc.Operators["FF"]; ff.Covered != 0 || ff.Total != 1 {
 		t.Errorf("FF: %+v", ff)
 	}
-	if r.Coverage.Instructions.Covered != r.Coverage.Instructions.Total || r.Coverage.Branches != (Count{8, 8, 100}) {
+	if r.Coverage.Instructions.Covered != r.Coverage.Instructions.Total || r.Coverage.Branches != (Count{labels.Fraction{Covered: 8, Total: 8}, 100}) {
 		t.Errorf("plain coverage %+v", r.Coverage)
 	}
 	if r.Coverage.Actions != nil {
