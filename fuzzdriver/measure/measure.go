@@ -52,19 +52,9 @@ func New(f *syntax.File, opts Options) (*Measurer, error) {
 	return &Measurer{p: p, opts: opts, plan: plan}, nil
 }
 
-// Labels returns every label of the plan (active, trivial and infeasible)
-// in source order.
-func (m *Measurer) Labels() []*labels.Label { return m.p.Result.Labels.Labels }
-
-// Annotated returns the annotated plan text the measurer runs.
-func (m *Measurer) Annotated() []byte { return m.p.Result.Source }
-
 // Warnings are the label enumeration's warnings (e.g. MCC falling back to
 // CC), each naming file:line:col.
 func (m *Measurer) Warnings() []string { return m.p.Warnings() }
-
-// Plan is the def-plan the measurer runs.
-func (m *Measurer) Plan() *compile.Func { return m.plan }
 
 // bytesArgs decodes n plan parameters from raw bytes as fuzzdriver's
 // ArgsTarget does.
