@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
@@ -29,6 +30,7 @@ type runOptions struct {
 	bytesFile  string
 	maxObjects int
 	trace      bool
+	timeout    time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -75,6 +77,7 @@ FILE, the flags or the arguments are wrong.`,
 	f.StringVar(&o.bytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
 	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "most objects decoded from --bytes")
 	f.BoolVar(&o.trace, "trace", false, "list the actions performed (needs --world)")
+	f.DurationVar(&o.timeout, "timeout", 0, "wall-clock limit of the run (as fuzz --timeout): over it the run is cancelled and ends with outcome timeout (0: none)")
 	cmd.MarkFlagsMutuallyExclusive("env", "bytes")
 	return cmd
 }
@@ -127,6 +130,11 @@ func runFile(ctx context.Context, stdout io.Writer, path string, o runOptions) e
 	p, err := loadProgram(path)
 	if err != nil {
 		return err
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
 	}
 	fn, err := sim.SelectPlan(p, o.plan)
 	if err != nil {
