@@ -131,3 +131,20 @@ func TestAFLFindingsMinimized(t *testing.T) {
 		t.Errorf("afl-fuzz hang recorded as %+v", hang)
 	}
 }
+
+func TestReadCorpus(t *testing.T) {
+	pf := rangeBug(t)
+	dir := t.TempDir()
+	if _, err := pf.ReadCorpus(dir); err == nil {
+		t.Error("empty corpus: no error")
+	}
+	for name, data := range map[string]string{"b": "2", "a": "1", ".hidden": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := pf.ReadCorpus(dir)
+	if err != nil || len(got) != 2 || string(got[0]) != "1" || string(got[1]) != "2" {
+		t.Errorf("corpus %q, %v: want the two visible files in name order", got, err)
+	}
+}

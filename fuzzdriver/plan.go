@@ -365,6 +365,31 @@ func (p *PlanFuzz) ReadInput(path string) ([]byte, error) {
 	return data, nil
 }
 
+// ReadCorpus reads a directory of seed inputs: every regular, non-hidden
+// file in name order, each through ReadInput (so .env files are encoded
+// with a world). A directory without inputs is an error.
+func (p *PlanFuzz) ReadCorpus(dir string) ([][]byte, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := p.ReadInput(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, data)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds no input files", dir)
+	}
+	return out, nil
+}
+
 // Meter measures the coverage of kept inputs on the original plan's
 // yardstick: instructions and branches (both directions of each conditional)
 // of the original plan, action buckets of the world, and labels of the plan

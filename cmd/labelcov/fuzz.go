@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -245,9 +244,11 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if pf.Setup.World == nil && pf.Plan().NumParams() == 0 {
 		fmt.Fprintf(stderr, "warning: plan %s takes no parameters and no --world is given: every input runs the same test\n", pf.Plan().Name)
 	}
-	seeds, err := readSeeds(pf, o.corpus)
-	if err != nil {
-		return err
+	var seeds [][]byte
+	if o.corpus != "" {
+		if seeds, err = pf.ReadCorpus(o.corpus); err != nil {
+			return fmt.Errorf("--corpus: %w", err)
+		}
 	}
 	co := fuzzdriver.CampaignOptions{Engine: o.engine, Workers: o.workers, Seed: o.seed, Budget: o.budget, Runs: o.runs,
 		Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main}
@@ -299,34 +300,6 @@ func writeReplayLines(w io.Writer, cmd *cobra.Command, planPath string, sum *fuz
 		}
 		fmt.Fprintf(w, "rerun %s: %s %s\n", f.Key, strings.Join(flags, " "), shellQuote(f.Input))
 	}
-}
-
-// readSeeds reads --corpus: every regular, non-hidden file in name order;
-// with a world, .env files are encoded into the bytes they stand for. Nil
-// without --corpus.
-func readSeeds(pf *fuzzdriver.PlanFuzz, dir string) ([][]byte, error) {
-	if dir == "" {
-		return nil, nil
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("--corpus: %w", err)
-	}
-	var out [][]byte
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
-			continue
-		}
-		data, err := pf.ReadInput(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, data)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--corpus %s holds no input files", dir)
-	}
-	return out, nil
 }
 
 // writeFuzzSummary prints the end of a campaign for a person.
