@@ -516,14 +516,7 @@ func (w *aflWatcher) progressLine(s engine.Sample, statsAt int64, now time.Time)
 		fmt.Fprintf(&b, ", afl-fuzz's figures of %ds ago", age)
 	}
 	fmt.Fprintf(&b, "), corpus: %d", s.Corpus)
-	keys := make([]string, 0, len(s.Coverage))
-	for k := range s.Coverage {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(&b, ", %s: %s", k, s.Coverage[k])
-	}
+	engine.AppendCoverage(&b, s.Coverage)
 	fmt.Fprintf(&b, ", crashes and hangs: %d\n", s.Findings)
 	return b.String()
 }

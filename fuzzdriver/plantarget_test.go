@@ -129,13 +129,8 @@ func BenchmarkPlanTarget(b *testing.B) {
 	c, _ := planCampaign(b, 0)
 	c.MinimizeRuns = -1
 	c.Runs = int64(b.N)
-	t0, ok0 := cputime.Process()
-	b.ResetTimer()
-	if _, err := c.Run(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	b.StopTimer()
-	if t1, ok1 := cputime.Process(); ok0 && ok1 {
-		b.ReportMetric(float64(t1-t0)/float64(b.N), "cpu-ns/op")
-	}
+	cputime.Measure(b, func() error {
+		_, err := c.Run(context.Background())
+		return err
+	})
 }

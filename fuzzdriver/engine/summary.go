@@ -113,14 +113,20 @@ func writeProgress(w io.Writer, s Sample, newInputs int) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec), corpus: %d (%d this session), features: %d",
 		(time.Duration(s.ElapsedS) * time.Second).String(), s.Execs, s.ExecsPerSec, s.Corpus, newInputs, s.Features)
-	keys := make([]string, 0, len(s.Coverage))
-	for k := range s.Coverage {
+	AppendCoverage(&b, s.Coverage)
+	fmt.Fprintf(&b, ", findings: %d\n", s.Findings)
+	io.WriteString(w, b.String()) //nolint:errcheck // progress is best effort
+}
+
+// AppendCoverage writes ", NAME: covered/total" for every figure in name
+// order: the coverage part of a progress line, whichever engine runs.
+func AppendCoverage(b *strings.Builder, cov map[string]Figure) {
+	keys := make([]string, 0, len(cov))
+	for k := range cov {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(&b, ", %s: %s", k, s.Coverage[k])
+		fmt.Fprintf(b, ", %s: %s", k, cov[k])
 	}
-	fmt.Fprintf(&b, ", findings: %d\n", s.Findings)
-	io.WriteString(w, b.String()) //nolint:errcheck // progress is best effort
 }
