@@ -26,6 +26,23 @@ func buildLabelcov(t *testing.T) string {
 	return bin
 }
 
+// useAFL skips a test that runs the real afl-fuzz unless
+// LABELCOV_AFL_TESTS=1, and points afl-fuzz at a built labelcov binary (the
+// test binary has no afl-target command) for the rest of the test.
+func useAFL(t *testing.T) {
+	t.Helper()
+	if os.Getenv("LABELCOV_AFL_TESTS") != "1" {
+		t.Skip("runs the real afl-fuzz: set LABELCOV_AFL_TESTS=1")
+	}
+	if _, err := exec.LookPath("afl-fuzz"); err != nil {
+		t.Fatal("LABELCOV_AFL_TESTS=1 but afl-fuzz is not on PATH (Debian: apt-get install afl++)")
+	}
+	bin := buildLabelcov(t)
+	old := aflTargetBinary
+	aflTargetBinary = func() (string, error) { return bin, nil }
+	t.Cleanup(func() { aflTargetBinary = old })
+}
+
 // TestAFLTargetStandalone runs afl-target without afl-fuzz: an input with a
 // finding ends the process by SIGABRT, a clean one exits 0. With afl-showmap
 // installed, the fork-server protocol is exercised too.
@@ -90,16 +107,7 @@ func TestFuzzEngineAFL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs afl-fuzz for seconds")
 	}
-	if os.Getenv("LABELCOV_AFL_TESTS") != "1" {
-		t.Skip("runs the real afl-fuzz: set LABELCOV_AFL_TESTS=1")
-	}
-	if _, err := exec.LookPath("afl-fuzz"); err != nil {
-		t.Fatal("LABELCOV_AFL_TESTS=1 but afl-fuzz is not on PATH (Debian: apt-get install afl++)")
-	}
-	bin := buildLabelcov(t)
-	old := aflTargetBinary
-	aflTargetBinary = func() (string, error) { return bin, nil }
-	defer func() { aflTargetBinary = old }()
+	useAFL(t)
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, errs := execLabelcov("fuzz", "--json", "--progress", "1s", wsPlan, "--world", wsWorld, "--engine", "afl", "--budget", "4s", "--workers", "1", "--out", out)
 	if code != exitError || !strings.Contains(errs, "finding(s)") {
@@ -151,13 +159,7 @@ func TestFuzzEngineAFL(t *testing.T) {
 // TestCompareEngineAFL runs a small compare grid on the real afl-fuzz: each
 // campaign's stats.json and findings come from the AFL++ campaign library.
 func TestCompareEngineAFL(t *testing.T) {
-	if os.Getenv("LABELCOV_AFL_TESTS") != "1" {
-		t.Skip("runs the real afl-fuzz: set LABELCOV_AFL_TESTS=1")
-	}
-	bin := buildLabelcov(t)
-	old := aflTargetBinary
-	aflTargetBinary = func() (string, error) { return bin, nil }
-	defer func() { aflTargetBinary = old }()
+	useAFL(t)
 	out := filepath.Join(t.TempDir(), "cmp")
 	code, stdout, errs := execLabelcov("compare", "--engine", "afl", "--bench-dir", benchDir, "--bench", "temperature",
 		"--criteria", "none,mcc", "--runs", "1", "--budget", "3s", "--workers", "2", "--out", out)
