@@ -1,8 +1,9 @@
 package labels
 
 import (
-	"fmt"
 	"math"
+
+	"github.com/labelcov/labelcov/labels/fraction"
 )
 
 // Hill holds the Hill numbers (effective numbers) of order 0, 1 and 2 of a
@@ -40,33 +41,9 @@ func HillNumbers(abundance []int) Hill {
 	return Hill{D0: float64(rich), D1: math.Exp(h), D2: 1 / simpson}
 }
 
-// Fraction is covered out of total: labelcov's one covered/total pair, for
-// labels, branches, instructions, action buckets and statements alike.
-// Types that say more (a percentage, a diversity, the buckets hit) embed it,
-// so their JSON keeps "covered" and "total" at top level.
-type Fraction struct {
-	Covered int `json:"covered"`
-	Total   int `json:"total"`
-}
-
-// String is "covered/total".
-func (f Fraction) String() string { return fmt.Sprintf("%d/%d", f.Covered, f.Total) }
-
-// Ratio is Covered/Total, or 1 when there is nothing to cover.
-func (f Fraction) Ratio() float64 {
-	if f.Total == 0 {
-		return 1
-	}
-	return float64(f.Covered) / float64(f.Total)
-}
-
-// Add counts one more item, covered or not.
-func (f *Fraction) Add(covered bool) {
-	f.Total++
-	if covered {
-		f.Covered++
-	}
-}
+// Fraction is covered out of total (package labels/fraction, which the VM
+// and the simulator import without importing labels).
+type Fraction = fraction.Fraction
 
 // KeyCoverage is the coverage of one criterion key.
 type KeyCoverage struct {

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"fmt"
-	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/fraction"
 	"io"
 	"sort"
 	"strings"
@@ -14,7 +14,7 @@ import (
 const StatsVersion = 1
 
 // Figure is one coverage figure: covered out of total.
-type Figure = labels.Fraction
+type Figure = fraction.Fraction
 
 // Snapshot is what a CoverageFunc sees: the engine's union of coverage and the
 // inputs kept since the previous call (so a caller can replay them on another

@@ -4,20 +4,20 @@ import (
 	"sort"
 
 	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/fraction"
 )
 
 // Coverage summarises a counter array: instructions executed at least once
 // and branch outcomes (each conditional jump has two: test true, test
 // false) seen at least once.
 type Coverage struct {
-	Instructions, Branches labels.Fraction
+	Instructions, Branches fraction.Fraction
 }
 
 // Summarize computes Coverage for counters laid out as p describes.
 func Summarize(p *compile.Program, counters []uint8) Coverage {
 	n := p.NumInstructions()
-	c := Coverage{Instructions: labels.Fraction{Total: n}, Branches: labels.Fraction{Total: 2 * p.NumBranches()}}
+	c := Coverage{Instructions: fraction.Fraction{Total: n}, Branches: fraction.Fraction{Total: 2 * p.NumBranches()}}
 	for i, v := range counters {
 		if v == 0 {
 			continue
