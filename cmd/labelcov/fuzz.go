@@ -17,6 +17,7 @@ import (
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // planSetupFlags are the flags fuzz, afl-target and replay share: which plan
@@ -235,9 +236,6 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := pf.NeedsWorld(); err != nil {
-		return err
-	}
 	for _, w := range pf.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
@@ -290,9 +288,15 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 func writeReplayLines(w io.Writer, cmd *cobra.Command, planPath string, sum *fuzzdriver.Summary) {
 	flags := []string{"labelcov", "replay", shellQuote(planPath)}
 	for _, name := range []string{"world", "plan", "criteria", "max-steps", "max-objects", "mcc-max-atoms", "pure", "timeout"} {
-		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
-			flags = append(flags, "--"+name, shellQuote(f.Value.String()))
+		f := cmd.Flags().Lookup(name)
+		if f == nil || !f.Changed {
+			continue
 		}
+		v := f.Value.String()
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			v = strings.Join(sv.GetSlice(), ",") // String() would say [a,b]
+		}
+		flags = append(flags, "--"+name, shellQuote(v))
 	}
 	for _, f := range sum.Findings {
 		if f.Input == "" {

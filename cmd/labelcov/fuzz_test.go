@@ -221,17 +221,18 @@ func TestFuzzWithoutWorld(t *testing.T) {
 func TestFuzzFindingsExitNonZero(t *testing.T) {
 	t.Setenv("TMPDIR", t.TempDir())
 	plan := tempPlan(t, argsPlan)
-	args := []string{"fuzz", plan, "--runs", "30000", "--seed", "1", "--workers", "1", "--criteria", "mcc,wm", "--progress", "0"}
+	args := []string{"fuzz", plan, "--runs", "30000", "--seed", "1", "--workers", "1", "--criteria", "mcc,wm", "--progress", "0",
+		"--pure", "ext1", "--pure", "ext2"}
 	code, stdout, errs := execLabelcov(args...)
 	if code != exitError || !strings.Contains(errs, "finding(s)") {
 		t.Fatalf("exit %d, want %d\n%s%s", code, exitError, stdout, errs)
 	}
-	m := regexp.MustCompile(`rerun (range-bug@\S+): labelcov replay (\S+) --criteria mcc,wm (\S+)\n`).FindStringSubmatch(errs)
+	m := regexp.MustCompile(`rerun (range-bug@\S+): labelcov replay (\S+) --criteria mcc,wm --pure ext1,ext2 (\S+)\n`).FindStringSubmatch(errs)
 	if m == nil || m[2] != plan {
 		t.Fatalf("no replay line for range-bug in:\n%s", errs)
 	}
 	// The printed command reproduces the finding.
-	code, rout, rerrs := execLabelcov("replay", plan, "--criteria", "mcc,wm", m[3])
+	code, rout, rerrs := execLabelcov("replay", plan, "--criteria", "mcc,wm", "--pure", "ext1,ext2", m[3])
 	if code != exitOK || !strings.Contains(rout, m[1]) {
 		t.Errorf("replay line: exit %d\n%s%s", code, rout, rerrs)
 	}
