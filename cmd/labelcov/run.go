@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
 
@@ -27,6 +29,7 @@ type runOptions struct {
 	bytesFile  string
 	maxObjects int
 	trace      bool
+	timeout    time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -82,6 +85,7 @@ FILE, the flags or the arguments are wrong.`,
 	f.StringVar(&o.bytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
 	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "most objects decoded from --bytes")
 	f.BoolVar(&o.trace, "trace", false, "list the actions performed (needs --world)")
+	f.DurationVar(&o.timeout, "timeout", 0, "wall-clock limit of the run (as fuzz --timeout): over it the run is cancelled and ends with outcome timeout (0: none)")
 	cmd.MarkFlagsMutuallyExclusive("env", "bytes")
 	return cmd
 }
@@ -124,6 +128,11 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	}
 	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
 		return err
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
 	}
 	fn, err := sim.SelectPlan(p, o.plan)
 	if err != nil {
@@ -197,8 +206,8 @@ type runReport struct {
 	Failure  *failureReport `json:"failure"`
 	Steps    int64          `json:"steps"`
 	Coverage struct {
-		Instructions covered             `json:"instructions"`
-		Branches     covered             `json:"branches"`
+		Instructions labels.Fraction     `json:"instructions"`
+		Branches     labels.Fraction     `json:"branches"`
 		Actions      *sim.ActionCoverage `json:"actions,omitempty"`
 	} `json:"coverage"`
 	Output string `json:"output"`
@@ -223,11 +232,6 @@ type failureReport struct {
 	Pos     string `json:"pos"`
 }
 
-type covered struct {
-	Covered int `json:"covered"`
-	Total   int `json:"total"`
-}
-
 func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string) runReport {
 	rep := runReport{Version: 1, Plan: fn.Name, Outcome: string(r.Outcome), Steps: r.Steps, Output: output}
 	if r.Outcome == vm.OutcomeOK {
@@ -237,8 +241,8 @@ func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string)
 		rep.Failure = &failureReport{Kind: r.Failure.Kind, Message: r.Failure.Message,
 			Pos: fmt.Sprintf("%s:%s", r.Failure.File, r.Failure.Pos)}
 	}
-	rep.Coverage.Instructions = covered{cov.InstrCovered, cov.InstrTotal}
-	rep.Coverage.Branches = covered{cov.BranchCovered, cov.BranchTotal}
+	rep.Coverage.Instructions = cov.Instructions
+	rep.Coverage.Branches = cov.Branches
 	return rep
 }
 

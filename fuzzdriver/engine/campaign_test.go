@@ -1,10 +1,11 @@
-package fuzzdriver
+package engine
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"math/rand/v2"
+	"os"
 	"regexp"
 	"sync"
 	"testing"
@@ -250,7 +251,7 @@ func TestProgressAndCoverageCallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := regexp.MustCompile(`(?m)^fuzz: elapsed: \d+s, execs: \d+ \(\d+/sec\), corpus: \d+ \(\d+ new\), features: \d+, branches: \d+/99, findings: 0$`).FindAllString(progress.String(), -1)
+	lines := regexp.MustCompile(`(?m)^fuzz: elapsed: \d+s, execs: \d+ \(\d+/sec\), corpus: \d+ \(\d+ this session\), features: \d+, branches: \d+/99, findings: 0$`).FindAllString(progress.String(), -1)
 	if len(lines) < 2 {
 		t.Fatalf("%d status lines in:\n%s", len(lines), progress.String())
 	}
@@ -282,4 +283,44 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// stuckTarget blocks until its run is cancelled on inputs starting with 'H',
+// as a plan stuck in a slow builtin would; other inputs run at once.
+type stuckTarget struct{ constTarget }
+
+func (s *stuckTarget) Run(ctx context.Context, in []byte) (Outcome, error) {
+	if len(in) > 0 && in[0] == 'H' {
+		<-ctx.Done()
+		return Outcome{}, ctx.Err()
+	}
+	return Outcome{}, nil
+}
+
+// TestRunTimeoutIsAHangFinding: a run that never ends becomes a saved
+// "hang" finding, and the campaign goes on to its run budget.
+func TestRunTimeoutIsAHangFinding(t *testing.T) {
+	out := t.TempDir()
+	c := Campaign{
+		NewTarget:  func() (Target, error) { return &stuckTarget{constTarget{counters: make([]uint8, 4)}}, nil },
+		Seeds:      [][]byte{[]byte("ok"), []byte("Hang")},
+		Runs:       500,
+		RunTimeout: 20 * time.Millisecond,
+		Out:        out,
+	}
+	sum, err := c.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Stop != "runs" {
+		t.Errorf("stop %q, want runs: the campaign must go on after a hang", sum.Stop)
+	}
+	f, ok := findingKeys(sum)[HangCategory]
+	if !ok {
+		t.Fatalf("no hang finding in %+v", sum.Findings)
+	}
+	data, err := os.ReadFile(f.Input)
+	if err != nil || len(data) == 0 || data[0] != 'H' {
+		t.Fatalf("saved hang input %q (%v)", data, err)
+	}
 }

@@ -1,4 +1,4 @@
-// Package stats holds the two statistics Klees et al. ("Evaluating Fuzz
+// Package significance holds the two statistics Klees et al. ("Evaluating Fuzz
 // Testing", CCS 2018) recommend for comparing fuzzing campaigns: the
 // Mann-Whitney U test (is the difference between two samples of runs
 // significant?) and the Vargha-Delaney Â12 effect size (how large is it?).
@@ -6,7 +6,7 @@
 // Both are rank statistics: they make no assumption about the shape of the
 // distributions, which matters for fuzzing, where time-to-find is often
 // censored at the budget and coverage piles up at a few values.
-package stats
+package significance
 
 import (
 	"math"

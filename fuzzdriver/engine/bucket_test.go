@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import "testing"
 
@@ -6,17 +6,17 @@ func TestBucketBoundaries(t *testing.T) {
 	// AFL's classes: 1, 2, 3, 4-7, 8-15, 16-31, 32-127, 128+.
 	want := map[uint8]uint8{0: 0, 1: 1, 2: 2, 3: 4, 4: 8, 7: 8, 8: 16, 15: 16, 16: 32, 31: 32, 32: 64, 127: 64, 128: 128, 255: 128}
 	for c, b := range want {
-		if got := Bucket(c); got != b {
+		if got := bucketBit[c]; got != b {
 			t.Errorf("Bucket(%d) = %d, want %d", c, got, b)
 		}
 	}
 	// Monotone and one bit each.
 	for c := 1; c < 256; c++ {
-		b := Bucket(uint8(c))
+		b := bucketBit[uint8(c)]
 		if b&(b-1) != 0 || b == 0 {
 			t.Fatalf("Bucket(%d) = %08b, want exactly one bit", c, b)
 		}
-		if c > 1 && b < Bucket(uint8(c-1)) {
+		if c > 1 && b < bucketBit[uint8(c-1)] {
 			t.Fatalf("Bucket not monotone at %d", c)
 		}
 	}

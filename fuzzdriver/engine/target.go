@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import (
 	"context"
@@ -48,8 +48,8 @@ func (f Finding) Key() string {
 	return f.Category + "@" + f.Pos
 }
 
-// hasKey reports whether o contains a finding with the given key.
-func (o Outcome) hasKey(key string) bool {
+// HasKey reports whether o contains a finding with the given key.
+func (o Outcome) HasKey(key string) bool {
 	for _, f := range o.Findings {
 		if f.Key() == key {
 			return true
@@ -58,8 +58,8 @@ func (o Outcome) hasKey(key string) bool {
 	return false
 }
 
-// slug turns a finding key into something safe inside a file name.
-func slug(s string) string {
+// Slug turns a finding key into something safe inside a file name.
+func Slug(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {

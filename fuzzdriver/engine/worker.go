@@ -1,10 +1,12 @@
-package fuzzdriver
+package engine
 
 import (
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"sync"
+	"time"
 )
 
 // worker is one goroutine's private state.
@@ -18,6 +20,97 @@ type worker struct {
 	known map[string]bool // finding keys already recorded
 	fresh []Finding       // scratch: findings of the current run with unknown keys
 	buf   []byte
+
+	// The run in progress, as the watchdog sees it (guarded by runMu).
+	runMu     sync.Mutex
+	running   bool
+	seq       uint64             // runs started
+	hung      bool               // the watchdog cancelled the run
+	runCtx    context.Context    // the current run's context, a child of runParent
+	runParent context.Context    // the context runCtx derives from
+	cancelRun context.CancelFunc // cancels runCtx
+}
+
+// run runs one input under the per-run time limit. hung reports that the
+// watchdog cut the run short; then out and err mean nothing.
+func (w *worker) run(ctx context.Context, data []byte) (out Outcome, hung bool, err error) {
+	if w.e.c.RunTimeout < 0 {
+		out, err = w.t.Run(ctx, data)
+		return out, false, err
+	}
+	w.runMu.Lock()
+	if w.runCtx == nil || w.runParent != ctx {
+		if w.cancelRun != nil {
+			w.cancelRun()
+		}
+		w.runCtx, w.cancelRun = context.WithCancel(ctx)
+		w.runParent = ctx
+	}
+	runCtx := w.runCtx
+	w.running = true
+	w.seq++
+	w.runMu.Unlock()
+
+	out, err = w.t.Run(runCtx, data)
+
+	w.runMu.Lock()
+	w.running = false
+	hung, w.hung = w.hung, false
+	if hung {
+		w.runCtx = nil // cancelled: the next run needs a fresh one
+	}
+	w.runMu.Unlock()
+	if hung && ctx.Err() == nil {
+		return Outcome{}, true, nil
+	}
+	return out, false, err
+}
+
+// watchdogTicks is how many watchdog ticks make up the time limit: a run
+// seen running at watchdogTicks+1 consecutive ticks took at least the limit.
+const watchdogTicks = 4
+
+// watchdog cancels runs that exceed limit, until done is closed. It is the
+// only clock of runs (the VM never reads one), and keeps the clock out of the
+// workers' hot path: it counts its own ticks per run instead of timing them.
+func watchdog(limit time.Duration, ws []*worker, done <-chan struct{}) {
+	if limit < 0 {
+		return
+	}
+	tick := time.NewTicker(max(limit/watchdogTicks, time.Millisecond))
+	defer tick.Stop()
+	type seen struct {
+		seq   uint64
+		ticks int
+	}
+	last := make([]seen, len(ws))
+	for {
+		select {
+		case <-done:
+			for _, w := range ws {
+				w.runMu.Lock()
+				if w.cancelRun != nil {
+					w.cancelRun()
+				}
+				w.runMu.Unlock()
+			}
+			return
+		case <-tick.C:
+			for i, w := range ws {
+				w.runMu.Lock()
+				switch {
+				case !w.running || w.seq != last[i].seq:
+					last[i] = seen{seq: w.seq}
+				case !w.hung:
+					if last[i].ticks++; last[i].ticks >= watchdogTicks {
+						w.hung = true
+						w.cancelRun()
+					}
+				}
+				w.runMu.Unlock()
+			}
+		}
+	}
 }
 
 // loop is one worker's fuzzing loop: pick an entry, run its energy's worth of
@@ -94,7 +187,17 @@ type origin struct {
 // whether the input was kept. A run cut short by cancellation is ignored.
 func (w *worker) exec(ctx context.Context, data []byte, src origin) (bool, error) {
 	e := w.e
-	out, err := w.t.Run(ctx, data)
+	out, hung, err := w.run(ctx, data)
+	if hung {
+		// The run's counters are cut short: never kept, only recorded.
+		e.execs.Add(1)
+		if w.known[HangCategory] {
+			return false, nil
+		}
+		w.known[HangCategory] = true
+		f := Finding{Category: HangCategory, Detail: fmt.Sprintf("a run exceeded the time limit of %s", e.c.RunTimeout)}
+		return false, w.record(ctx, f, append([]byte(nil), data...))
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			e.stop.Store(true)
@@ -167,9 +270,9 @@ func (e *engine) queueName(id int, src origin, cov bool) string {
 	var name string
 	switch {
 	case src.seed != "":
-		name = fmt.Sprintf("id:%06d,time:0,execs:0,orig:%s", id, slug(src.seed))
+		name = fmt.Sprintf("id:%06d,time:0,execs:0,orig:%s", id, Slug(src.seed))
 	case src.sync != "":
-		name = fmt.Sprintf("id:%06d,sync:%s,src:%06d", id, slug(src.sync), src.syncID)
+		name = fmt.Sprintf("id:%06d,sync:%s,src:%06d", id, Slug(src.sync), src.syncID)
 	default:
 		parent := fmt.Sprintf("%06d", src.parent.id)
 		if src.other != nil {
@@ -207,14 +310,15 @@ func (w *worker) record(ctx context.Context, f Finding, data []byte) error {
 	e.mu.Unlock()
 
 	best := append([]byte(nil), data...)
-	if e.c.MinimizeRuns > 0 {
+	// A hang is not minimized: every try could cost the whole time limit.
+	if e.c.MinimizeRuns > 0 && f.Category != HangCategory {
 		keep := func(cand []byte) (bool, error) {
-			out, err := w.t.Run(ctx, cand)
+			out, hung, err := w.run(ctx, cand)
 			if err != nil {
 				return false, err
 			}
 			e.execs.Add(1)
-			return out.hasKey(key), nil
+			return !hung && out.HasKey(key), nil
 		}
 		m, _, err := Minimize(ctx, best, keep, objects, e.c.MinimizeRuns)
 		if err != nil && ctx.Err() == nil {
@@ -228,7 +332,7 @@ func (w *worker) record(ctx context.Context, f Finding, data []byte) error {
 	rec.Size = SizeOf(best, objects)
 	var path string
 	if e.store != nil {
-		name := fmt.Sprintf("id:%06d,cat:%s,time:%d,execs:%d", id, slug(key), int64(rec.TimeS*1000), rec.Execs)
+		name := fmt.Sprintf("id:%06d,cat:%s,time:%d,execs:%d", id, Slug(key), int64(rec.TimeS*1000), rec.Execs)
 		var err error
 		if path, err = e.store.writeFile(filepath.Join(FindingsDir, name), best); err != nil {
 			e.mu.Unlock()

@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import (
 	"encoding/binary"
@@ -60,7 +60,7 @@ func openStore(out, instance string, main bool) (*store, error) {
 // half an input.
 func (s *store) writeFile(rel string, data []byte) (string, error) {
 	path := filepath.Join(s.dir, rel)
-	f, err := os.CreateTemp(s.dir, ".tmp-*")
+	f, err := os.CreateTemp(s.dir, tempPattern)
 	if err != nil {
 		return "", fmt.Errorf("fuzzdriver: write %s: %w", rel, err)
 	}
@@ -75,6 +75,25 @@ func (s *store) writeFile(rel string, data []byte) (string, error) {
 		return "", fmt.Errorf("fuzzdriver: write %s: %w", rel, err)
 	}
 	return path, nil
+}
+
+// tempPattern names writeFile's temporary files.
+const tempPattern = ".tmp-*"
+
+// removeTemps deletes temporary files a killed session left behind (a
+// SIGKILL between CreateTemp and Rename). Call it with the directory locked:
+// then no other writer of this instance can own one.
+func (s *store) removeTemps() error {
+	temps, err := filepath.Glob(filepath.Join(s.dir, tempPattern))
+	if err != nil {
+		return fmt.Errorf("fuzzdriver: campaign directory: %w", err)
+	}
+	for _, t := range temps {
+		if err := os.Remove(t); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("fuzzdriver: campaign directory: %w", err)
+		}
+	}
+	return nil
 }
 
 func (s *store) writeJSON(rel string, v any) error {

@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import (
 	"math/rand/v2"

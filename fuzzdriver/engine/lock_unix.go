@@ -1,6 +1,6 @@
 //go:build unix
 
-package fuzzdriver
+package engine
 
 import (
 	"errors"

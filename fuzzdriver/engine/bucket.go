@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import "encoding/binary"
 
@@ -29,10 +29,6 @@ var bucketBit = func() (t [256]uint8) {
 	}
 	return t
 }()
-
-// Bucket returns the AFL hit-count bucket of a counter value as a one-bit
-// mask (0 for a counter that was not hit).
-func Bucket(count uint8) uint8 { return bucketBit[count] }
 
 // Coverage is the set of (counter index, hit-count bucket) pairs seen so far:
 // one byte per counter, one bit per bucket. The zero value is empty and grows

@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import (
 	"context"
@@ -23,14 +23,14 @@ func (e *engine) monitor(ctx context.Context, done <-chan struct{}) {
 		case <-done:
 			return
 		case now := <-tick.C:
-			s := e.sample(now)
+			s, added := e.sample(now)
 			ticks++
 			// Ticks jitter; half a tick of slack keeps "every 3s" at 3s, not 4s.
 			slack := e.c.StatsInterval / 2
 			if e.c.Progress != nil && now.Sub(lastProgress) >= e.c.ProgressInterval-slack {
 				lastProgress = now
 				e.outMu.Lock()
-				writeProgress(e.c.Progress, s, e.addedCount())
+				writeProgress(e.c.Progress, s, added)
 				e.outMu.Unlock()
 			}
 			if now.Sub(lastSync) >= e.c.SyncInterval-slack {
@@ -48,19 +48,16 @@ func (e *engine) monitor(ctx context.Context, done <-chan struct{}) {
 	}
 }
 
-func (e *engine) addedCount() int {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	return e.added
-}
-
 // sample appends one point to the time series (monitor goroutine, or the
-// end of Run after the monitor stopped).
-func (e *engine) sample(now time.Time) Sample {
+// end of Run after the monitor stopped). added is the number of inputs kept
+// this session, taken under the same lock as the sample's corpus so that
+// the two agree.
+func (e *engine) sample(now time.Time) (s Sample, added int) {
 	e.mu.Lock()
 	snap := Snapshot{Buckets: e.cov.Bits(), New: e.pending, Corpus: len(e.corpus.entries)}
 	e.pending = nil
-	s := Sample{
+	added = e.added
+	s = Sample{
 		ElapsedS: e.prevTime + now.Sub(e.start).Seconds(),
 		Execs:    e.totalExecs(),
 		Corpus:   len(e.corpus.entries),
@@ -80,7 +77,7 @@ func (e *engine) sample(now time.Time) Sample {
 		s.ExecsPerSec = float64(s.Execs-prev.Execs) / dt
 	}
 	e.stats.Samples = append(e.stats.Samples, s)
-	return s
+	return s, added
 }
 
 func (e *engine) writeStats() error {
@@ -94,7 +91,7 @@ func (e *engine) writeStats() error {
 // finish takes the last sample, writes stats.json and findings.json and
 // builds the summary.
 func (e *engine) finish(parent, runCtx context.Context) (*Summary, error) {
-	last := e.sample(time.Now())
+	last, added := e.sample(time.Now())
 	var err error
 	if e.store != nil {
 		err = e.writeStats()
@@ -107,15 +104,17 @@ func (e *engine) finish(parent, runCtx context.Context) (*Summary, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	sum := &Summary{
-		Execs:    last.Execs,
-		ElapsedS: last.ElapsedS,
-		Corpus:   len(e.corpus.entries),
-		Features: e.cov.Features(),
-		Coverage: last.Coverage,
-		Findings: e.recordsLocked(),
+		Execs:     last.Execs,
+		ElapsedS:  last.ElapsedS,
+		SessionS:  last.ElapsedS - e.prevTime,
+		Corpus:    len(e.corpus.entries),
+		NewInputs: added,
+		Features:  e.cov.Features(),
+		Coverage:  last.Coverage,
+		Findings:  e.recordsLocked(),
 	}
-	if secs := time.Since(e.start).Seconds(); secs > 0 {
-		sum.ExecsPerSec = float64(e.execs.Load()) / secs
+	if sum.SessionS > 0 {
+		sum.ExecsPerSec = float64(e.execs.Load()) / sum.SessionS
 	}
 	if sum.Coverage == nil {
 		sum.Coverage = map[string]Figure{}

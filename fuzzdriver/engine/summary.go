@@ -1,7 +1,8 @@
-package fuzzdriver
+package engine
 
 import (
 	"fmt"
+	"github.com/labelcov/labelcov/labels/fraction"
 	"io"
 	"sort"
 	"strings"
@@ -13,12 +14,7 @@ import (
 const StatsVersion = 1
 
 // Figure is one coverage figure: covered out of total.
-type Figure struct {
-	Covered int `json:"covered"`
-	Total   int `json:"total"`
-}
-
-func (f Figure) String() string { return fmt.Sprintf("%d/%d", f.Covered, f.Total) }
+type Figure = fraction.Fraction
 
 // Snapshot is what a CoverageFunc sees: the engine's union of coverage and the
 // inputs kept since the previous call (so a caller can replay them on another
@@ -90,13 +86,18 @@ type findingsFile struct {
 
 // Summary is the result of a campaign, ready to be printed as JSON.
 type Summary struct {
-	Execs       int64             `json:"execs"`
-	ExecsPerSec float64           `json:"execs_per_sec"`
-	ElapsedS    float64           `json:"elapsed_s"`
-	Corpus      int               `json:"corpus"`
-	Features    int               `json:"features"`
-	Coverage    map[string]Figure `json:"coverage"`
-	Findings    []FindingRecord   `json:"findings"`
+	Execs       int64   `json:"execs"`
+	ExecsPerSec float64 `json:"execs_per_sec"`
+	// ElapsedS is campaign time over every session of a resumed campaign;
+	// SessionS is this session's.
+	ElapsedS float64 `json:"elapsed_s"`
+	SessionS float64 `json:"session_s"`
+	Corpus   int     `json:"corpus"`
+	// NewInputs counts the corpus inputs kept this session.
+	NewInputs int               `json:"new_inputs"`
+	Features  int               `json:"features"`
+	Coverage  map[string]Figure `json:"coverage"`
+	Findings  []FindingRecord   `json:"findings"`
 	// Stop says why the campaign ended: "runs", "budget", "canceled" or
 	// "error".
 	Stop string `json:"stop"`
@@ -106,19 +107,26 @@ type Summary struct {
 	Inputs [][]byte `json:"-"`
 }
 
-// writeProgress prints one status line in the spirit of `go test -fuzz`.
+// writeProgress prints one status line in the spirit of `go test -fuzz`;
+// newInputs counts the corpus inputs kept this session, taken with s.
 func writeProgress(w io.Writer, s Sample, newInputs int) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec), corpus: %d (%d new), features: %d",
+	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec), corpus: %d (%d this session), features: %d",
 		(time.Duration(s.ElapsedS) * time.Second).String(), s.Execs, s.ExecsPerSec, s.Corpus, newInputs, s.Features)
-	keys := make([]string, 0, len(s.Coverage))
-	for k := range s.Coverage {
+	AppendCoverage(&b, s.Coverage)
+	fmt.Fprintf(&b, ", findings: %d\n", s.Findings)
+	io.WriteString(w, b.String()) //nolint:errcheck // progress is best effort
+}
+
+// AppendCoverage writes ", NAME: covered/total" for every figure in name
+// order: the coverage part of a progress line, whichever engine runs.
+func AppendCoverage(b *strings.Builder, cov map[string]Figure) {
+	keys := make([]string, 0, len(cov))
+	for k := range cov {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		fmt.Fprintf(&b, ", %s: %s", k, s.Coverage[k])
+		fmt.Fprintf(b, ", %s: %s", k, cov[k])
 	}
-	fmt.Fprintf(&b, ", findings: %d\n", s.Findings)
-	io.WriteString(w, b.String()) //nolint:errcheck // progress is best effort
 }

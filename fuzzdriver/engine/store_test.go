@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import (
 	"bytes"
@@ -93,6 +93,13 @@ func TestCampaignDirectoryAndResume(t *testing.T) {
 		t.Fatalf("progress:\n%s", progress.String())
 	}
 
+	// A SIGKILL between creating and renaming a file leaves an empty
+	// temporary behind: resuming removes it.
+	killed := filepath.Join(dir, ".tmp-1234")
+	if err := os.WriteFile(killed, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
 	// Resume: the queue is reloaded, ids continue, the finding is known.
 	progress.Reset()
 	saved = nil
@@ -101,6 +108,15 @@ func TestCampaignDirectoryAndResume(t *testing.T) {
 	sum2, err := c.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
+	}
+	if _, err := os.Stat(killed); !os.IsNotExist(err) {
+		t.Errorf("resume left %s behind (%v)", killed, err)
+	}
+	if sum2.SessionS <= 0 || sum2.SessionS >= sum2.ElapsedS || sum2.ElapsedS < sum1.ElapsedS {
+		t.Errorf("resumed session %.3fs of %.3fs in all (first session %.3fs)", sum2.SessionS, sum2.ElapsedS, sum1.ElapsedS)
+	}
+	if sum2.NewInputs > sum2.Corpus-sum1.Corpus {
+		t.Errorf("%d new inputs, but the corpus grew from %d to %d", sum2.NewInputs, sum1.Corpus, sum2.Corpus)
 	}
 	f2, ok := findingKeys(sum2)["maze"]
 	if !ok || f2.New || f2.Input != f.Input || f2.TimeS != f.TimeS {

@@ -1,4 +1,4 @@
-package fuzzdriver
+package engine
 
 import (
 	"context"
@@ -10,15 +10,10 @@ import (
 // runBench runs c for b.N runs and reports cpu-ns/op beside ns/op.
 func runBench(b *testing.B, c Campaign) {
 	c.Runs = int64(b.N)
-	t0, ok0 := cputime.Process()
-	b.ResetTimer()
-	if _, err := c.Run(context.Background()); err != nil {
-		b.Fatal(err)
-	}
-	b.StopTimer()
-	if t1, ok1 := cputime.Process(); ok0 && ok1 {
-		b.ReportMetric(float64(t1-t0)/float64(b.N), "cpu-ns/op")
-	}
+	cputime.Measure(b, func() error {
+		_, err := c.Run(context.Background())
+		return err
+	})
 }
 
 // BenchmarkEngineOverhead measures what the engine adds per exec (mutation,
