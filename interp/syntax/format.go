@@ -136,7 +136,7 @@ func (p *printer) node(n Node, st style, tail int) {
 		p.write("'")
 		p.node(n.X, styleCall, tail)
 	case *Prefixed:
-		p.write(n.Mark)
+		p.write(prefixText(n))
 		p.node(n.X, st, tail)
 	case *Conditional:
 		col := p.col
@@ -206,7 +206,7 @@ func (p *printer) width(n Node) int {
 	case *Prefixed:
 		w = p.width(n.X)
 		if w >= 0 {
-			w += len(n.Mark)
+			w += len(prefixText(n))
 		}
 	case *Conditional:
 		fw, xw := p.width(n.Feature), p.width(n.X)
@@ -246,7 +246,7 @@ func (p *printer) flat(n Node) {
 		p.write("'")
 		p.flat(n.X)
 	case *Prefixed:
-		p.write(n.Mark)
+		p.write(prefixText(n))
 		p.flat(n.X)
 	case *Conditional:
 		p.write(conditionalMark(n))
