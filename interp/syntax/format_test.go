@@ -198,11 +198,7 @@ func TestRepositoryPlansAreCanonical(t *testing.T) {
 		t.Fatalf("found only %d plans: %v", len(plans), plans)
 	}
 	for _, path := range plans {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Parse(path, src)
+		f, src, err := readFile(t, path)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
