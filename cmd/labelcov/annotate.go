@@ -48,7 +48,7 @@ touched. See docs/go.md.
 
 ` + criteriaHelp,
 		Example: `  labelcov annotate warehouse.plan -o warehouse.ann.plan --manifest warehouse.labels.json
-  labelcov annotate warehouse.plan --criteria mcc,wm | labelcov run -
+  labelcov annotate warehouse.plan --criteria mcc,wm | labelcov run - --world warehouse.world
   labelcov annotate ./pkg/... --criteria mcc,wm -o /tmp/ann && \
       go test -overlay /tmp/ann/overlay.json -fuzz FuzzParse ./pkg/parse`,
 		Args: cobra.MinimumNArgs(1),

@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -30,6 +31,7 @@ type compareOptions struct {
 	merge    bool
 	md       string
 	note     string
+	engine   string
 }
 
 func newCompareCmd() *cobra.Command {
@@ -39,8 +41,9 @@ func newCompareCmd() *cobra.Command {
 		Short: "Compare guiding criteria by fuzzing campaigns on benchmark plans, with statistics, tables and plots",
 		Long: `compare answers "which coverage criterion should guide my fuzzer, and which one
 should judge my tests?". It runs a grid of campaigns — every (benchmark, guiding
-criterion, run) — with the built-in engine, one fuzzing worker per campaign and
---workers campaigns in parallel, each with its own seed derived from --seed.
+criterion, run) — with the built-in engine (or AFL++ with --engine afl), one
+fuzzing worker per campaign and --workers campaigns in parallel, each with its
+own seed derived from --seed.
 
 Guiding a campaign by a criterion means fuzzing the plan annotated with that
 criterion's labels (none: the original plan); the engine stays label-blind.
@@ -96,6 +99,7 @@ output folders. See docs/compare.md.`,
 	f.BoolVar(&o.merge, "merge", false, "assemble the report from the output directories given as arguments")
 	f.StringVar(&o.note, "note", "", "free text shown under the report's title (e.g. what else ran on the machine)")
 	f.StringVar(&o.md, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
+	f.StringVar(&o.engine, "engine", fuzzdriver.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
 	return cmd
 }
 
@@ -170,6 +174,9 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		names = append(names, bench.Info.Name)
 		infos = append(infos, bench.Info)
 	}
+	if o.engine != fuzzdriver.EngineBuiltin && o.engine != fuzzdriver.EngineAFL {
+		return fmt.Errorf("--engine must be builtin or afl, got %q", o.engine)
+	}
 	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed}
 	if err := g.Validate(); err != nil {
 		return err
@@ -188,11 +195,19 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	fmt.Fprintf(stderr, "compare: %d campaign(s) of %s (shard %s), %d in parallel: about %s\n",
 		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
 
+	ro := compare.RunnerOptions{Engine: o.engine}
+	if o.engine == fuzzdriver.EngineAFL {
+		exe, err := aflTargetBinary()
+		if err != nil {
+			return fmt.Errorf("locating the labelcov binary: %w", err)
+		}
+		ro.Exe = exe
+	}
 	ctx := cmd.Context()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
-		Runner: compare.PlanRunner(benches), Command: commandLine(cmd, nil), Progress: stderr})
+		Runner: compare.PlanRunner(benches, ro), Command: commandLine(cmd, nil), Progress: stderr})
 	if err != nil {
 		return err
 	}

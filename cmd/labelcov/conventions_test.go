@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -74,6 +75,17 @@ func TestUndefinedFunctionUpFront(t *testing.T) {
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("run: stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	// Every verb that runs the plan refuses it the same way.
+	in := filepath.Join(t.TempDir(), "in.args")
+	if err := os.WriteFile(in, []byte("1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"sample", p, "--n", "5"}, {"replay", p, in}, {"cover", p, "--tests", in}} {
+		code, _, errs := execLabelcov(args...)
+		if code != 1 || !strings.Contains(errs, p+":2:4: undefined function whn") || !strings.Contains(errs, "   ^\n") {
+			t.Errorf("%s: code %d err %q", args[0], code, errs)
 		}
 	}
 	for _, verb := range []string{"labels", "annotate"} {

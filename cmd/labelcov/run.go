@@ -8,12 +8,14 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
 
@@ -27,6 +29,7 @@ type runOptions struct {
 	bytesFile  string
 	maxObjects int
 	trace      bool
+	timeout    time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -53,7 +56,7 @@ and JSON adds actions and coverage.actions (action-coverage buckets).
 
 Without --world, the def-checks of a world-less plan (one that neither performs
 actions nor queries the world) still run after it, as in a campaign of such a
-plan, and the categories they return are printed.
+plan, and the categories they return are printed (JSON: errors, check_errors).
 
 Calls to functions defined nowhere (no defun, builtin or world query) are
 reported before anything runs, with file:line:col and a caret, and exit 1;
@@ -82,6 +85,7 @@ FILE, the flags or the arguments are wrong.`,
 	f.StringVar(&o.bytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
 	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "most objects decoded from --bytes")
 	f.BoolVar(&o.trace, "trace", false, "list the actions performed (needs --world)")
+	f.DurationVar(&o.timeout, "timeout", 0, "wall-clock limit of the run (as fuzz --timeout): over it the run is cancelled and ends with outcome timeout (0: none)")
 	cmd.MarkFlagsMutuallyExclusive("env", "bytes")
 	return cmd
 }
@@ -125,6 +129,11 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
 		return err
 	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
+	}
 	fn, err := sim.SelectPlan(p, o.plan)
 	if err != nil {
 		if o.plan == "" && len(p.Plans()) > 1 {
@@ -159,7 +168,7 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	// The checks of a plan that needs a world could only say no-world.
 	res := &sim.Result{VM: r}
 	var checks []*compile.Func
-	if !sim.NeedsWorld(p) {
+	if sim.NeedsWorld(f) == nil {
 		checks = p.Checks()
 	}
 	res.RunChecks(ctx, m, checks)
@@ -197,8 +206,8 @@ type runReport struct {
 	Failure  *failureReport `json:"failure"`
 	Steps    int64          `json:"steps"`
 	Coverage struct {
-		Instructions covered             `json:"instructions"`
-		Branches     covered             `json:"branches"`
+		Instructions labels.Fraction     `json:"instructions"`
+		Branches     labels.Fraction     `json:"branches"`
 		Actions      *sim.ActionCoverage `json:"actions,omitempty"`
 	} `json:"coverage"`
 	Output string `json:"output"`
@@ -223,11 +232,6 @@ type failureReport struct {
 	Pos     string `json:"pos"`
 }
 
-type covered struct {
-	Covered int `json:"covered"`
-	Total   int `json:"total"`
-}
-
 func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string) runReport {
 	rep := runReport{Version: 1, Plan: fn.Name, Outcome: string(r.Outcome), Steps: r.Steps, Output: output}
 	if r.Outcome == vm.OutcomeOK {
@@ -237,8 +241,8 @@ func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string)
 		rep.Failure = &failureReport{Kind: r.Failure.Kind, Message: r.Failure.Message,
 			Pos: fmt.Sprintf("%s:%s", r.Failure.File, r.Failure.Pos)}
 	}
-	rep.Coverage.Instructions = covered{cov.InstrCovered, cov.InstrTotal}
-	rep.Coverage.Branches = covered{cov.BranchCovered, cov.BranchTotal}
+	rep.Coverage.Instructions = cov.Instructions
+	rep.Coverage.Branches = cov.Branches
 	return rep
 }
 

@@ -154,8 +154,8 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 	}
 	sort.Slice(rep.Labels, func(i, j int) bool { return rep.Labels[i].ID < rep.Labels[j].ID })
 	sort.Slice(rep.Uncovered, func(i, j int) bool { return rep.Uncovered[i].ID < rep.Uncovered[j].ID })
-	rep.Coverage.Statements = Count{Covered: m.StatementsCovered, Total: m.Statements, Percent: Percent(m.StatementsCovered, m.Statements)}
-	rep.Coverage.Blocks = Count{Covered: m.BlocksCovered, Total: m.Blocks, Percent: Percent(m.BlocksCovered, m.Blocks)}
+	rep.Coverage.Statements = Count{Fraction: labels.Fraction{Covered: m.StatementsCovered, Total: m.Statements}, Percent: Percent(m.StatementsCovered, m.Statements)}
+	rep.Coverage.Blocks = Count{Fraction: labels.Fraction{Covered: m.BlocksCovered, Total: m.Blocks}, Percent: Percent(m.BlocksCovered, m.Blocks)}
 	if fuzz != "" {
 		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
 	}

@@ -399,15 +399,15 @@ func TestDivergenceWarning(t *testing.T) {
 	if r, err := m.Run(context.Background(), []*Test{tc}); err != nil || len(r.Warnings) != 0 {
 		t.Fatalf("faithful annotation: %v, warnings %q", err, r.Warnings)
 	}
-	sabotaged := bytes.Replace(m.ann.Source, []byte("(let ((s 0))"), []byte("(let ((s 1))"), 1)
-	if bytes.Equal(sabotaged, m.ann.Source) {
-		t.Fatalf("the annotated plan has no (let ((s 0)) to sabotage:\n%s", m.ann.Source)
+	sabotaged := bytes.Replace(m.p.Result.Source, []byte("(let ((s 0))"), []byte("(let ((s 1))"), 1)
+	if bytes.Equal(sabotaged, m.p.Result.Source) {
+		t.Fatalf("the annotated plan has no (let ((s 0)) to sabotage:\n%s", m.p.Result.Source)
 	}
 	af, err := syntax.Parse(plan, sabotaged)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.annProg, err = compile.Compile(af); err != nil {
+	if m.p.AnnProg, err = compile.Compile(af); err != nil {
 		t.Fatal(err)
 	}
 	r, err := m.Run(context.Background(), []*Test{tc})

@@ -50,18 +50,14 @@ type KeyReport struct {
 	OperatorOrder []string          `json:"operator_order,omitempty"`
 }
 
-// Count is covered out of total.
+// Count is covered out of total, with the percentage reports print.
 type Count struct {
-	Covered int      `json:"covered"`
-	Total   int      `json:"total"`
+	labels.Fraction
 	Percent *float64 `json:"percent"` // null when Total is 0
 }
 
 func (c *Count) add(covered bool) {
-	c.Total++
-	if covered {
-		c.Covered++
-	}
+	c.Add(covered)
 	c.Percent = Percent(c.Covered, c.Total)
 }
 

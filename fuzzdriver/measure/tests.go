@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/value"
 )
@@ -127,7 +126,7 @@ func (m *Measurer) ParseTest(name string, data []byte) (*Test, error) {
 		}
 		return &Test{Name: name, Kind: KindEnv, Env: env}, nil
 	case ".args":
-		args, err := fuzzdriver.ParseArgs(name, data, m.plan)
+		args, err := sim.ParseArgs(name, data, m.plan)
 		if err != nil {
 			return nil, err
 		}

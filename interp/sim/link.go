@@ -147,30 +147,3 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
-
-// NeedsWorld reports whether p calls perform or a world query anywhere
-// (plans, checks, policies, helpers): without a world such calls can only
-// fail with no-world. A plan for which it is false is world-less: its
-// def-checks judge its result alone, as in a campaign without --world.
-// (A call through funcall of a symbol is not seen.)
-func NeedsWorld(p *compile.Program) bool {
-	perform := -1
-	for i, b := range compile.CoreBuiltins() {
-		if b.Name == "perform" {
-			perform = i
-		}
-	}
-	queries := map[string]bool{}
-	for _, q := range Queries() {
-		queries[q.Name] = true
-	}
-	for pc, op := range p.Code {
-		switch {
-		case op == compile.CALLB && int(p.A[pc]) == perform:
-			return true
-		case op == compile.CALLX && queries[p.Externals[p.A[pc]]]:
-			return true
-		}
-	}
-	return false
-}

@@ -58,21 +58,6 @@ func TestEditDistance(t *testing.T) {
 	}
 }
 
-func TestNeedsWorld(t *testing.T) {
-	for src, want := range map[string]bool{
-		`(def-plan main (a) (+ a 1)) (def-check c () nil)`:                  false,
-		`(def-plan main () (perform (an action (type parking-arms))))`:      true,
-		`(def-plan main () 1) (def-check c () (when (all-objects) 'x))`:     true,
-		`(defun f () (object-type 'cup)) (def-plan main () 1)`:              true,
-		`(def-plan main () (let ((perform 1)) perform)) (def-check c () 1)`: false,
-	} {
-		_, p := compileSrc(t, src)
-		if got := NeedsWorld(p); got != want {
-			t.Errorf("NeedsWorld(%s) = %v, want %v", src, got, want)
-		}
-	}
-}
-
 // compileSrc parses and compiles src as p.plan.
 func compileSrc(t *testing.T, src string) (*syntax.File, *compile.Program) {
 	t.Helper()
