@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
@@ -104,25 +102,6 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	return cmd
 }
 
-// truthWorld returns the world named by a truth.json beside plan, or "".
-func truthWorld(plan string) (string, error) {
-	dir := filepath.Dir(plan)
-	data, err := os.ReadFile(filepath.Join(dir, "truth.json"))
-	if err != nil {
-		return "", nil // no benchmark folder: no world
-	}
-	var t struct {
-		World string `json:"world"`
-	}
-	if err := json.Unmarshal(data, &t); err != nil {
-		return "", fmt.Errorf("%s: %w", filepath.Join(dir, "truth.json"), err)
-	}
-	if t.World == "" {
-		return "", nil
-	}
-	return filepath.Join(dir, t.World), nil
-}
-
 func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) error {
 	if len(tests) == 0 {
 		return fmt.Errorf("no tests: give --tests DIR|FILE")
@@ -137,7 +116,7 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	mo := measure.Options{Labels: lo, Normalize: no, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
 	worldPath := o.world
 	if worldPath == "" && file != "-" {
-		if worldPath, err = truthWorld(file); err != nil {
+		if worldPath, err = sim.WorldBeside(file); err != nil {
 			return err
 		}
 	}
