@@ -136,7 +136,8 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	if err != nil {
 		return nil, err
 	}
-	watch := &aflWatcher{out: out, dir: dir, names: names, meter: meter, seen: map[string]bool{}, extra: o.ExtraCoverage}
+	watch := &aflWatcher{out: out, dir: dir, names: names, meter: meter, seen: map[string]bool{}, extra: o.ExtraCoverage,
+		since: time.Now()}
 
 	runCtx := ctx
 	if o.Budget > 0 {
@@ -270,7 +271,7 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	if err := watch.scan(0); err != nil {
 		return sum, err
 	}
-	sum.Corpus, sum.NewInputs = watch.corpus, watch.corpus
+	sum.Corpus, sum.NewInputs = watch.corpus, watch.fresh
 	sum.Coverage = watch.figures()
 	sum.ByCriteria = meter.ByCriterion()
 	if err := p.aflFindings(ctx, out, names, dir, sum); err != nil {
@@ -445,7 +446,9 @@ type aflWatcher struct {
 	meter  *Meter
 	seen   map[string]bool
 	corpus int
-	extra  bool // add "labels:KEY" figures
+	since  time.Time // this session's start
+	fresh  int       // queue entries written since then
+	extra  bool      // add "labels:KEY" figures
 	prev   engine.Sample
 }
 
@@ -466,10 +469,9 @@ func (w *aflWatcher) scan(minAge time.Duration) error {
 			if w.seen[f] {
 				continue
 			}
-			if minAge > 0 {
-				if st, err := os.Stat(f); err != nil || now.Sub(st.ModTime()) < minAge {
-					continue
-				}
+			st, err := os.Stat(f)
+			if err != nil || (minAge > 0 && now.Sub(st.ModTime()) < minAge) {
+				continue
 			}
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -480,6 +482,9 @@ func (w *aflWatcher) scan(minAge time.Duration) error {
 			}
 			w.seen[f] = true
 			w.corpus++
+			if !st.ModTime().Before(w.since) {
+				w.fresh++ // kept this session (afl-fuzz -i - resumes an old queue)
+			}
 		}
 	}
 	return nil

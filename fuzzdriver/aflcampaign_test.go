@@ -73,9 +73,14 @@ func TestAFLWatcherCountsLive(t *testing.T) {
 		"crashes/id:000001,sig:06,src:000000,time:7,execs:9": rangeInput(3000, -5, 0),
 		"hangs/id:000000,src:000000,time:9,execs:12":         rangeInput(1, 1, 0),
 	}, "execs_done : 8\nexecs_per_sec : 4000\nlast_update : 1000\n")
-	w := &aflWatcher{out: out, dir: t.TempDir(), names: []string{"default"}, meter: m, seen: map[string]bool{}}
+	// A resumed session: the queue entry predates it.
+	w := &aflWatcher{out: out, dir: t.TempDir(), names: []string{"default"}, meter: m, seen: map[string]bool{},
+		since: time.Now().Add(time.Hour)}
 	if err := w.scan(0); err != nil {
 		t.Fatal(err)
+	}
+	if w.corpus != 1 || w.fresh != 0 {
+		t.Errorf("corpus %d, %d new this session; want 1, 0", w.corpus, w.fresh)
 	}
 	// Before the fork server counted anything: fuzzer_stats, marked as old.
 	s, at := w.sample(2 * time.Second)
