@@ -345,8 +345,20 @@ func (e *planExecutor) Exec(ctx context.Context, input []byte) ([]uint8, bool, e
 }
 
 // ReadInput reads one input file: with a world, a .env file is encoded into
-// the bytes it stands for; anything else is raw bytes.
+// the bytes it stands for; without one, a .args file (plan literals, one per
+// argument) into the bytes that decode to those arguments; anything else is
+// raw bytes.
 func (p *PlanFuzz) ReadInput(path string) ([]byte, error) {
+	if strings.EqualFold(filepath.Ext(path), ".args") {
+		if p.Setup.World != nil {
+			return nil, fmt.Errorf("%s: a .args file gives a world-less plan its arguments; with a world give a .env file or raw bytes", path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return sim.ArgsFileInput(path, data, p.plan)
+	}
 	if w := p.Setup.World; w != nil && strings.EqualFold(filepath.Ext(path), ".env") {
 		env, err := w.LoadEnv(path)
 		if err != nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // buildLabelcov builds the labelcov binary: afl-fuzz and the fork-server
@@ -31,12 +32,7 @@ func buildLabelcov(t *testing.T) string {
 // test binary has no afl-target command) for the rest of the test.
 func useAFL(t *testing.T) {
 	t.Helper()
-	if os.Getenv("LABELCOV_AFL_TESTS") != "1" {
-		t.Skip("runs the real afl-fuzz: set LABELCOV_AFL_TESTS=1")
-	}
-	if _, err := exec.LookPath("afl-fuzz"); err != nil {
-		t.Fatal("LABELCOV_AFL_TESTS=1 but afl-fuzz is not on PATH (Debian: apt-get install afl++)")
-	}
+	testenv.AFL(t, "afl-fuzz")
 	bin := buildLabelcov(t)
 	old := aflTargetBinary
 	aflTargetBinary = func() (string, error) { return bin, nil }
@@ -45,7 +41,8 @@ func useAFL(t *testing.T) {
 
 // TestAFLTargetStandalone runs afl-target without afl-fuzz: an input with a
 // finding ends the process by SIGABRT, a clean one exits 0. With afl-showmap
-// installed, the fork-server protocol is exercised too.
+// opted in (LABELCOV_AFL_TESTS=1), the fork-server protocol is exercised
+// through afl-showmap too.
 func TestAFLTargetStandalone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -82,10 +79,13 @@ func TestAFLTargetStandalone(t *testing.T) {
 		}
 	}
 
-	showmap, err := exec.LookPath("afl-showmap")
-	if err != nil {
-		return
-	}
+	t.Run("afl-showmap", func(t *testing.T) {
+		showmap := testenv.AFL(t, "afl-showmap")[0]
+		aflShowmap(t, bin, showmap, dir, clean)
+	})
+}
+
+func aflShowmap(t *testing.T, bin, showmap, dir, clean string) {
 	out := filepath.Join(dir, "map")
 	cmd := exec.Command(showmap, "-q", "-o", out, "--", bin, "afl-target", wsPlan, "--world", wsWorld, clean)
 	cmd.Env = append(os.Environ(), "AFL_NO_AFFINITY=1")

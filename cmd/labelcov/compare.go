@@ -88,7 +88,7 @@ output folders. See docs/compare.md.`,
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&o.benches, "bench", nil, "benchmarks: names of folders of --bench-dir, or paths to benchmark folders")
-	f.StringVar(&o.benchDir, "bench-dir", filepath.Join("testdata", "bench"), "folder of the benchmark folders")
+	f.StringVar(&o.benchDir, "bench-dir", defaultBenchDir, "folder of the benchmark folders (default: testdata/bench here or in the nearest parent directory that has it)")
 	f.StringSliceVar(&o.criteria, "criteria", []string{"none", "mcc", "wm", "mcc+wm"}, "guiding criteria: none, or label criteria joined by +")
 	f.IntVar(&o.runs, "runs", 5, "campaigns per (benchmark, criterion)")
 	f.DurationVar(&o.budget, "budget", 2*time.Minute, "wall-clock budget of each campaign")
@@ -162,9 +162,9 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	var names []string
 	var infos []compare.BenchInfo
 	for _, b := range o.benches {
-		dir := b
-		if !strings.ContainsAny(b, `/\`) {
-			dir = filepath.Join(o.benchDir, b)
+		dir, err := benchFolder(b, o.benchDir, cmd.Flags().Changed("bench-dir"))
+		if err != nil {
+			return err
 		}
 		bench, err := compare.LoadBench(dir)
 		if err != nil {
@@ -269,4 +269,50 @@ func writeCompareReport(w io.Writer, o *compareOptions, out string, dirs ...stri
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// defaultBenchDir is where the repository keeps its benchmarks.
+var defaultBenchDir = filepath.Join("testdata", "bench")
+
+// benchFolder finds the folder of benchmark b: b itself when it is a path,
+// else b under benchDir; when benchDir was not given, under testdata/bench
+// of the working directory or of the nearest parent that has it, so that
+// `compare --bench temperature` works from anywhere inside the repository.
+func benchFolder(b, benchDir string, explicit bool) (string, error) {
+	if strings.ContainsAny(b, `/\`) {
+		return b, nil
+	}
+	if explicit {
+		dir := filepath.Join(benchDir, b)
+		if _, err := os.Stat(dir); err != nil {
+			return "", fmt.Errorf("benchmark %s: no folder %s (--bench-dir %s): %w", b, dir, benchDir, err)
+		}
+		return dir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("benchmark %s: %w", b, err)
+	}
+	for d := wd; ; {
+		dir := filepath.Join(d, defaultBenchDir, b)
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			return relTo(wd, dir), nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return "", fmt.Errorf("benchmark %s: no folder %s in %s or any parent directory; "+
+		"give --bench-dir DIR (the folder of benchmark folders: testdata/bench in the labelcov repository) "+
+		"or a path to the benchmark folder (--bench path/to/%s)", b, filepath.Join(defaultBenchDir, b), wd, b)
+}
+
+// relTo is path relative to base when it can be, for shorter messages.
+func relTo(base, path string) string {
+	if r, err := filepath.Rel(base, path); err == nil {
+		return r
+	}
+	return path
 }

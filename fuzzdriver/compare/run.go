@@ -218,6 +218,11 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		go func() {
 			defer wg.Done()
 			for s := range jobs {
+				if ctx.Err() != nil {
+					// Stopped while this job was on its way: the feed's
+					// select may hand out one more job after cancel.
+					continue
+				}
 				if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 					mu.Lock()
 					errs = append(errs, err)

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 const aflMazeC = `#include <stdlib.h>
@@ -24,16 +26,14 @@ int main(void) {
 
 // The campaign directory is AFL++'s: a stock afl-fuzz secondary imports the
 // built-in main's queue, and the built-in engine imports afl-fuzz's queue.
-// Needs afl-cc and afl-fuzz (Debian afl++); skipped with -short.
+// Needs afl-cc and afl-fuzz (Debian afl++): opt-in through
+// LABELCOV_AFL_TESTS=1 (internal/testenv); skipped with -short.
 func TestSyncWithRealAFL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs afl-fuzz for a few seconds")
 	}
-	aflFuzz, err1 := exec.LookPath("afl-fuzz")
-	aflCC, err2 := exec.LookPath("afl-cc")
-	if err1 != nil || err2 != nil {
-		t.Skip("afl-fuzz or afl-cc not installed")
-	}
+	progs := testenv.AFL(t, "afl-fuzz", "afl-cc")
+	aflFuzz, aflCC := progs[0], progs[1]
 	tmp := t.TempDir()
 	src, bin := filepath.Join(tmp, "maze.c"), filepath.Join(tmp, "maze")
 	if err := os.WriteFile(src, []byte(aflMazeC), 0o644); err != nil {
@@ -42,7 +42,7 @@ func TestSyncWithRealAFL(t *testing.T) {
 	cc := exec.Command(aflCC, "-O1", "-o", bin, src)
 	cc.Env = append(os.Environ(), "AFL_QUIET=1")
 	if out, err := cc.CombinedOutput(); err != nil {
-		t.Skipf("afl-cc cannot build a target here: %v\n%s", err, out)
+		t.Fatalf("afl-cc cannot build a target here: %v\n%s", err, out)
 	}
 	seeds := filepath.Join(tmp, "seeds")
 	if err := os.MkdirAll(seeds, 0o755); err != nil {
@@ -66,7 +66,7 @@ func TestSyncWithRealAFL(t *testing.T) {
 	afl.Env = append(os.Environ(), "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
 		"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_SKIP_BIN_CHECK=1")
 	if log, err := afl.CombinedOutput(); err != nil {
-		t.Skipf("afl-fuzz did not run here: %v\n%s", err, tail(string(log), 800))
+		t.Fatalf("afl-fuzz did not run here: %v\n%s", err, tail(string(log), 800))
 	}
 	theirs := queueNames(t, filepath.Join(out, "sec"))
 	imported := 0

@@ -90,7 +90,7 @@ func TestThermostatCounts(t *testing.T) {
 	if ff := mcc.Operators["FF"]; ff.Covered != 0 || ff.Total != 1 {
 		t.Errorf("FF: %+v", ff)
 	}
-	if r.Coverage.Instructions.Covered != r.Coverage.Instructions.Total || r.Coverage.Branches != (Count{labels.Fraction{Covered: 8, Total: 8}, 100}) {
+	if b := r.Coverage.Branches; r.Coverage.Instructions.Covered != r.Coverage.Instructions.Total || b.Covered != 8 || b.Total != 8 || b.Percent == nil || *b.Percent != 100 {
 		t.Errorf("plain coverage %+v", r.Coverage)
 	}
 	if r.Coverage.Actions != nil {
@@ -420,5 +420,14 @@ func TestDivergenceWarning(t *testing.T) {
 	}
 	if r.Tests[0].Outcome != "ok" || r.Tests[0].Result != "42" {
 		t.Errorf("the test's outcome is the original plan's: %+v", r.Tests[0])
+	}
+}
+
+func TestPercentEmptyIsNil(t *testing.T) {
+	if p := Percent(0, 0); p != nil {
+		t.Errorf("Percent(0, 0) = %v, want nil (n/a)", *p)
+	}
+	if p := Percent(2, 3); p == nil || *p != 66.7 {
+		t.Errorf("Percent(2, 3) = %v", p)
 	}
 }

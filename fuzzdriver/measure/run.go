@@ -164,7 +164,7 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	abundance := map[int]int{}
 	for _, l := range m.p.Active {
 		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
+			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
 		if lr.At.File == "" {
 			lr.At.File = m.p.Original.Name
 		}
@@ -204,8 +204,8 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	for _, h := range branchHit {
 		rep.Coverage.Branches.add(h)
 	}
-	rep.Coverage.Instructions.Percent = percent(rep.Coverage.Instructions.Covered, rep.Coverage.Instructions.Total)
-	rep.Coverage.Branches.Percent = percent(rep.Coverage.Branches.Covered, rep.Coverage.Branches.Total)
+	rep.Coverage.Instructions.Percent = Percent(rep.Coverage.Instructions.Covered, rep.Coverage.Instructions.Total)
+	rep.Coverage.Branches.Percent = Percent(rep.Coverage.Branches.Covered, rep.Coverage.Branches.Total)
 	if w := m.opts.World; w != nil {
 		ac := &ActionCoverage{Hit: []Bucket{}}
 		ac.Total = w.NumBuckets()
@@ -215,7 +215,7 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 				ac.Hit = append(ac.Hit, Bucket{Bucket: w.BucketName(i), Hits: h})
 			}
 		}
-		ac.Percent = percent(ac.Covered, ac.Total)
+		ac.Percent = Percent(ac.Covered, ac.Total)
 		rep.Coverage.Actions = ac
 	}
 	rep.Lines = lineCoverage(p, instrHits)
@@ -266,7 +266,7 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 		} else {
 			kr.Diversity = Diversity{Traces: traces}
 		}
-		kr.Percent = percent(kr.Covered, kr.Total)
+		kr.Percent = Percent(kr.Covered, kr.Total)
 		sortOperators(kr.OperatorOrder)
 	}
 	if c := cov["all"]; c != nil {
@@ -275,7 +275,7 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 	} else {
 		all.Diversity = Diversity{Traces: traces}
 	}
-	all.Percent = percent(all.Covered, all.Total)
+	all.Percent = Percent(all.Covered, all.Total)
 	rep.All = all
 	rep.Diversity = all.Diversity
 }
