@@ -142,7 +142,8 @@ Engines:
   afl      the real afl-fuzz (AFL++, e.g. Debian's afl++ 4.04c) on
            "labelcov afl-target PLAN ...": one instance per worker (-M main,
            -S secN with several), -V for the budget, seeds from --corpus or a
-           small default, AFL's execs/s read from fuzzer_stats; findings
+           small default; progress read live (execs counted by the fork
+           server, crashes and hangs from afl-fuzz's directories); findings
            replayed, grouped by key and minimized like the built-in ones.
 
 Progress goes to stderr every few seconds: elapsed time, execs and execs/s,
