@@ -51,6 +51,11 @@ type Label struct {
 	Operator string `json:"operator"`
 	// Predicate is the plan expression injected as (when (ignore-errors P)).
 	Predicate string `json:"predicate"`
+	// Expr is Predicate with normalize's temporaries written as the source
+	// expressions they hold — (< (board-level r) 0) for (< %lc3 0) — for
+	// reports; empty when Predicate has no temporary. Each substituted
+	// expression is cut like Source.
+	Expr string `json:"expr,omitempty"`
 	// Guard is the domain the predicate assumes, e.g. (numberp x). It is
 	// enforced by ignore-errors: every numeric builtin fails on a
 	// non-number, so outside the domain the label is simply false.
@@ -61,6 +66,12 @@ type Label struct {
 	// Pos is the original source position the label is about: the atom
 	// (CC), the decision (MCC), the mutated expression or variable (WM).
 	Pos Position `json:"pos"`
+	// Also lists the other original positions this label stands for: an
+	// identical label (same criterion, predicate and guard) at another
+	// point evaluated together with Pos, with the same variable values —
+	// ABS on a variable written twice in one expression. Merged labels are
+	// injected once, at Pos.
+	Also []Position `json:"also,omitempty"`
 	// Source is the original text at Pos (one line, at most 80 bytes), so
 	// that a label on a temporary such as %lc3 still reads as (> x 0).
 	Source string `json:"source,omitempty"`

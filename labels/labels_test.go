@@ -415,3 +415,73 @@ func TestRedefinedBuiltinsAreNotUsedByLabels(t *testing.T) {
 		t.Errorf("aor labels %v", got)
 	}
 }
+
+// TestDuplicatesMerged: identical labels at points evaluated together
+// (one pure expression, no binding form in between) are one label that
+// lists every position; points that are not always evaluated together keep
+// their own labels.
+func TestDuplicatesMerged(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a) (> (+ a a) (* a 2)))", "wm:abs", 0)
+	if len(s.Labels) != 3 {
+		t.Fatalf("%d ABS labels, want 3: %v", len(s.Labels), byOp(s, WMABS))
+	}
+	for _, l := range s.Labels {
+		var cols []int
+		for _, p := range l.Also {
+			cols = append(cols, p.Col)
+		}
+		if l.Pos.Col != 23 || len(cols) != 2 || cols[0] != 25 || cols[1] != 31 {
+			t.Errorf("%s at col %d also %v, want 23 also [25 31]", l.Operator, l.Pos.Col, cols)
+		}
+	}
+	// The same relation written twice in one pure expression: one set of
+	// ROR and MCC labels.
+	s = enumerate(t, "(def-plan p (a b) (+ (if (< a b) 1 0) (if (< a b) 2 0)))", "wm:ror,mcc", 0)
+	if n := len(s.Active()); n != 2+4 {
+		t.Errorf("relation written twice: %d active labels, want 6", n)
+	}
+	for src, want := range map[string]int{
+		// Branches of an if are not evaluated together.
+		"(def-plan p (a c) (if c (+ a 1) (+ a 2)))": 6,
+		// A later and operand runs only when the first is true.
+		"(def-plan p (a) (and (> a 1) (< a 5)))": 6,
+		// A let may rebind the variable.
+		"(def-plan p (a) (+ a (let ((a 2)) (* a 3))))": 6,
+		// An assignment between the reads changes the value.
+		"(def-plan p (a) (list (+ a 1) (setq a 5) (+ a 1)))": 6,
+	} {
+		if s := enumerate(t, src, "wm:abs", 0); len(s.Labels) != want {
+			t.Errorf("%s: %d ABS labels, want %d", src, len(s.Labels), want)
+		}
+	}
+}
+
+// TestExprResolvesTemporaries: a label on normalize's temporaries also
+// carries its predicate written with the source expressions.
+func TestExprResolvesTemporaries(t *testing.T) {
+	f, err := syntax.Parse("t.plan", []byte("(defun lvl (r) (* r 2))\n(def-plan p (a) (when (> (lvl a) (lvl (+ a 1))) 1))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nr, err := normalize.Plan(f, normalize.Options{HoistCalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Enumerate(nr, Options{Criteria: bit(WMROR)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, l := range s.Labels {
+		got[l.Predicate] = l.Expr
+	}
+	if got["(/= %lc1 %lc2)"] != "(/= (lvl a) (lvl (+ a 1)))" || got["t"] != "" {
+		t.Errorf("expr of labels: %v", got)
+	}
+	// Without temporaries there is nothing to resolve.
+	for _, l := range enumerate(t, "(def-plan p (a) (< a 1))", "wm:ror", 0).Labels {
+		if l.Expr != "" {
+			t.Errorf("%s: expr %q, want empty", l.Predicate, l.Expr)
+		}
+	}
+}

@@ -56,10 +56,11 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	if opts.MCCMaxAtoms <= 0 {
 		opts.MCCMaxAtoms = DefaultMCCMaxAtoms
 	}
-	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]bool{}, skipped: map[string]int{},
-		set: &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
+	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]*Label{}, skipped: map[string]int{},
+		region: map[syntax.Node]syntax.Node{},
+		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
 	for _, f := range res.Forms {
-		e.visit(f)
+		e.visit(f, nil)
 	}
 	e.warnShadowed()
 	ls := e.set.Labels
@@ -74,8 +75,12 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	return e.set, nil
 }
 
+// dedupKey identifies a label: two labels with the same key are one. The
+// region (see enumerator.region) stands for every point evaluated together
+// with the same variable values, so the same predicate at two points of
+// one region holds at both or at neither.
 type dedupKey struct {
-	point     syntax.Node
+	region    syntax.Node
 	crit      Key
 	pred, grd string
 }
@@ -84,8 +89,43 @@ type enumerator struct {
 	res     *normalize.Result
 	opts    Options
 	set     *Set
-	seen    map[dedupKey]bool
+	seen    map[dedupKey]*Label
 	skipped map[string]int // builtin redefined by the plan -> labels left out
+	// region maps a node to the root of its region: the largest pure
+	// expression around it that evaluates it whenever it is itself
+	// evaluated, without a binding form in between. Within a region no
+	// variable changes and every node runs (barring a failure) exactly
+	// when the root does, so identical labels at two of its points are
+	// one label — ABS on a variable written twice in (> (+ a a) (* a 2)).
+	region map[syntax.Node]syntax.Node
+}
+
+// regionOf returns the region root of n (n itself when it has none).
+func (e *enumerator) regionOf(n syntax.Node) syntax.Node {
+	if r := e.region[n]; r != nil {
+		return r
+	}
+	return n
+}
+
+// passesRegion reports whether the slot at index i of l (a slot of
+// normalize.Slots, path len 1) is evaluated whenever l is and within l's
+// region: every argument of a pure call of a function (all arguments are
+// evaluated, left to right), the first operand of and/or, the test of
+// if/when/unless. Binding forms, loops and lambdas start new regions.
+func (e *enumerator) passesRegion(l *syntax.List, h string, path []int) bool {
+	if len(path) != 1 || !e.res.Pure(l) {
+		return false
+	}
+	switch h {
+	case "and", "or":
+		return path[0] == 1
+	case "if", "when", "unless":
+		return path[0] == 1
+	case "not", "null", "ignore-errors", "progn":
+		return false // progn and ignore-errors could be allowed; kept simple
+	}
+	return h != "" && !normalize.IsSpecialForm(h)
 }
 
 // shadowed returns the name of a builtin that predicate p calls in code
@@ -146,15 +186,92 @@ func (e *enumerator) where(n syntax.Node, fallback syntax.Node) where {
 	if o == nil {
 		return where{pos: Position{File: e.res.Orig.Name}}
 	}
+	start, _ := o.Span()
+	return where{pos: PositionOf(e.res.Orig.Name, start), src: e.sourceText(o)}
+}
+
+// sourceText is the original text of o on one line, at most maxSource
+// bytes. Its cost is bounded by maxSource, not by the size of o, so that
+// labels on deeply nested code stay linear.
+func (e *enumerator) sourceText(o syntax.Node) string {
 	start, end := o.Span()
-	src := string(e.res.Orig.Src[start.Offset:end.Offset])
-	if len(src) > maxSource || strings.ContainsAny(src, "\n;") {
-		src = syntax.NodeString(o) // one line, no comments
-		if len(src) > maxSource {
-			src = src[:maxSource-3] + "..."
+	if end.Offset-start.Offset <= maxSource {
+		src := string(e.res.Orig.Src[start.Offset:end.Offset])
+		if !strings.ContainsAny(src, "\n;") {
+			return src
 		}
 	}
-	return where{pos: PositionOf(e.res.Orig.Name, start), src: src}
+	var b strings.Builder
+	writeCut(&b, o, maxSource+1) // one line, no comments
+	src := b.String()
+	if len(src) > maxSource {
+		src = src[:maxSource-3] + "..."
+	}
+	return src
+}
+
+// writeCut writes n as syntax.NodeString would, stopping once b holds
+// more than limit bytes.
+func writeCut(b *strings.Builder, n syntax.Node, limit int) {
+	if b.Len() > limit {
+		return
+	}
+	switch n := n.(type) {
+	case *syntax.List:
+		b.WriteByte('(')
+		for i, x := range n.Elems {
+			if b.Len() > limit {
+				return
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			writeCut(b, x, limit)
+		}
+		b.WriteByte(')')
+	case *syntax.Quote:
+		b.WriteByte('\'')
+		writeCut(b, n.X, limit)
+	default:
+		b.WriteString(syntax.NodeString(n))
+	}
+}
+
+// exprString renders predicate p with each temporary replaced by the
+// source text of the expression it holds ("" when p reads none).
+func (e *enumerator) exprString(p syntax.Node) string {
+	var b strings.Builder
+	if !e.writeExpr(&b, p) {
+		return ""
+	}
+	return b.String()
+}
+
+func (e *enumerator) writeExpr(b *strings.Builder, n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.List:
+		subst := false
+		b.WriteByte('(')
+		for i, x := range n.Elems {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			if e.writeExpr(b, x) {
+				subst = true
+			}
+		}
+		b.WriteByte(')')
+		return subst
+	case *syntax.Symbol:
+		if e.res.IsTemp(n.Name) {
+			if o := e.res.Origin(n); o != nil {
+				b.WriteString(e.sourceText(o))
+				return true
+			}
+		}
+	}
+	b.WriteString(syntax.NodeString(n))
+	return false
 }
 
 // add records a label unless an identical one (same point, criterion,
@@ -167,6 +284,7 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 	}
 	l := &Label{Criterion: crit, Operator: op, Point: point, Cond: pred, Pos: at.pos, Source: at.src, Status: Active}
 	l.Predicate = syntax.NodeString(pred)
+	l.Expr = e.exprString(pred)
 	if guard != nil {
 		if g := Simplify(guard); !isTrue(g) {
 			l.Guard = syntax.NodeString(g)
@@ -179,30 +297,62 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 			l.Status, l.Reason = Infeasible, "predicate is constant false"
 		}
 	}
-	k := dedupKey{point, crit, l.Predicate, l.Guard}
-	if e.seen[k] {
+	k := dedupKey{e.regionOf(point), crit, l.Predicate, l.Guard}
+	if first := e.seen[k]; first != nil {
+		first.addAlso(l.Pos)
 		return nil
 	}
-	e.seen[k] = true
+	e.seen[k] = l
 	e.set.Labels = append(e.set.Labels, l)
 	return l
 }
 
+// addAlso records that l also stands for the label at p.
+func (l *Label) addAlso(p Position) {
+	if p == l.Pos {
+		return
+	}
+	for _, q := range l.Also {
+		if q == p {
+			return
+		}
+	}
+	l.Also = append(l.Also, p)
+}
+
 func isTrue(n syntax.Node) bool { v, ok := truth(n); return ok && v }
 
-func (e *enumerator) visit(n syntax.Node) {
+// visit enumerates the labels of n, whose region root is region (nil: n
+// starts a region of its own).
+func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 	l, ok := n.(*syntax.List)
 	if !ok || len(l.Elems) == 0 {
 		return
+	}
+	if region != nil {
+		e.region[l] = region
+	} else {
+		region = l
 	}
 	original := e.res.Origin(l) != nil
 	h := syntax.Head(l)
 	for _, s := range normalize.Slots(l) {
 		c := normalize.At(l, s.Path)
-		if s.Test && original {
-			e.decision(e.res.Unwrap(c))
+		var sub syntax.Node
+		if e.passesRegion(l, h, s.Path) {
+			sub = region
+			if _, isList := c.(*syntax.List); !isList {
+				e.region[c] = region // a variable: ABS labels sit on it
+			}
 		}
-		e.visit(c)
+		if s.Test && original {
+			d := e.res.Unwrap(c)
+			if d == c && sub != nil {
+				e.region[d] = sub
+			}
+			e.decision(d)
+		}
+		e.visit(c, sub)
 	}
 	if original && !e.res.IsUserFunc(h) {
 		e.mutations(l, h)

@@ -457,3 +457,8 @@ func isSpecial(h string) bool {
 	}
 	return false
 }
+
+// IsSpecialForm reports whether h names a special form (or a macro the
+// compiler expands) rather than a function: its operands are not simply
+// evaluated left to right.
+func IsSpecialForm(h string) bool { return isSpecial(h) }
