@@ -16,6 +16,11 @@ const (
 	Trivial Status = "trivial"
 	// Infeasible labels can never hold: listed, not injected.
 	Infeasible Status = "infeasible"
+	// Skipped labels could hold but are not injected, for a reason of
+	// size: a predicate that would copy a large operand, or a point
+	// nested so deep that the annotated plan would exceed the reader's
+	// nesting limit.
+	Skipped Status = "skipped"
 )
 
 // Position is a place in a source file (1-based line and byte column,
@@ -92,6 +97,7 @@ type Counts struct {
 	Active     int `json:"active"`
 	Trivial    int `json:"trivial"`
 	Infeasible int `json:"infeasible"`
+	Skipped    int `json:"skipped,omitempty"`
 }
 
 // Summarize counts labels per criterion key; every key of c is present.
@@ -113,6 +119,8 @@ func Summarize(c Criteria, ls []*Label) map[Key]*Counts {
 			s.Trivial++
 		case Infeasible:
 			s.Infeasible++
+		case Skipped:
+			s.Skipped++
 		}
 	}
 	return out

@@ -83,6 +83,7 @@ type dedupKey struct {
 	region    syntax.Node
 	crit      Key
 	pred, grd string
+	uniq      int
 }
 
 type enumerator struct {
@@ -283,8 +284,15 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 		return nil
 	}
 	l := &Label{Criterion: crit, Operator: op, Point: point, Cond: pred, Pos: at.pos, Source: at.src, Status: Active}
-	l.Predicate = syntax.NodeString(pred)
-	l.Expr = e.exprString(pred)
+	big := tooBig(pred, MaxPredicate)
+	if big {
+		var b strings.Builder
+		writeCut(&b, pred, 4*maxSource)
+		l.Predicate = b.String() + " ..." // never injected, so never parsed
+	} else {
+		l.Predicate = syntax.NodeString(pred)
+		l.Expr = e.exprString(pred)
+	}
 	if guard != nil {
 		if g := Simplify(guard); !isTrue(g) {
 			l.Guard = syntax.NodeString(g)
@@ -297,7 +305,13 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 			l.Status, l.Reason = Infeasible, "predicate is constant false"
 		}
 	}
-	k := dedupKey{e.regionOf(point), crit, l.Predicate, l.Guard}
+	if l.Status == Active && big {
+		l.Status, l.Reason = Skipped, fmt.Sprintf("predicate has more than %d nodes: it would copy a large operand of a lazy and/or or a test", MaxPredicate)
+	}
+	k := dedupKey{region: e.regionOf(point), crit: crit, pred: l.Predicate, grd: l.Guard}
+	if big {
+		k.uniq = len(e.set.Labels) + 1 // a cut predicate does not identify the label
+	}
 	if first := e.seen[k]; first != nil {
 		first.addAlso(l.Pos)
 		return nil
@@ -318,6 +332,38 @@ func (l *Label) addAlso(p Position) {
 		}
 	}
 	l.Also = append(l.Also, p)
+}
+
+// MaxPredicate bounds the size (in nodes) of an injected predicate, so
+// that the annotated plan stays linear in the size of the plan. normalize
+// binds big operands that are always evaluated to temporaries; what is
+// left above the bound are operands evaluated conditionally (a later
+// operand of and/or), which labels cannot read from a temporary.
+const MaxPredicate = 256
+
+// tooBig reports whether n has more than max nodes, looking at most at
+// max+1 of them.
+func tooBig(n syntax.Node, max int) bool {
+	budget := max
+	var walk func(n syntax.Node) bool
+	walk = func(n syntax.Node) bool {
+		budget--
+		if budget < 0 {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.List:
+			for _, e := range n.Elems {
+				if !walk(e) {
+					return false
+				}
+			}
+		case *syntax.Quote:
+			return walk(n.X)
+		}
+		return true
+	}
+	return !walk(n)
 }
 
 func isTrue(n syntax.Node) bool { v, ok := truth(n); return ok && v }

@@ -40,6 +40,7 @@ type Result struct {
 	lets   map[*syntax.List]bool         // the let* forms normalize introduced
 	reqs   map[string][]Requirement      // temp -> what its truth requires
 	pur    *purity
+	sizes  map[syntax.Node]int // memo of size
 }
 
 // Plan normalizes a parsed plan. A plan whose label sites are all pure
@@ -57,6 +58,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		lets:   map[*syntax.List]bool{},
 		reqs:   map[string][]Requirement{},
 		pur:    newPurity(f, ext, opts.HoistCalls),
+		sizes:  map[syntax.Node]int{},
 	}
 	names := map[string]bool{}
 	for _, form := range f.Forms {
@@ -74,8 +76,56 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	for i, form := range f.Forms {
 		r.Forms[i] = z.expr(form, false)
 	}
+	if r.Temps > 0 {
+		// Binding big operands flattens chains of sites, but around
+		// other forms (an if between two sums) each binding nests a let*
+		// deeper. If that would make a deep plan deeper than it was,
+		// normalize again without it: labels that would copy big operands
+		// are then skipped (labels.MaxPredicate) rather than the plan
+		// becoming unreadable (syntax.MaxDepth).
+		limit := max(formsDepth(f.Forms), syntax.MaxDepth/2)
+		if formsDepth(r.Forms) > limit {
+			r.origin, r.copyOf = map[syntax.Node]syntax.Node{}, map[*syntax.List]*syntax.List{}
+			r.lets, r.reqs = map[*syntax.List]bool{}, map[string][]Requirement{}
+			r.Temps = 0
+			z = &normalizer{r: r, keepBig: true}
+			for i, form := range f.Forms {
+				r.Forms[i] = z.expr(form, false)
+			}
+		}
+	}
 	r.Source = r.Render(nil)
 	return r, nil
+}
+
+// Depth is how many forms n nests: 0 for an atom, 1 for a list of atoms;
+// a quote counts as a form. It stops counting past limit, so its cost is
+// bounded on hostile trees.
+func Depth(n syntax.Node, limit int) int {
+	if limit <= 0 {
+		return 1
+	}
+	switch n := n.(type) {
+	case *syntax.List:
+		d := 0
+		for _, e := range n.Elems {
+			d = max(d, Depth(e, limit-1))
+		}
+		return d + 1
+	case *syntax.Quote:
+		return Depth(n.X, limit-1) + 1
+	}
+	return 0
+}
+
+// formsDepth is how deep forms nest (lists and quotes), counted up to
+// syntax.MaxDepth+1.
+func formsDepth(forms []syntax.Node) int {
+	d := 0
+	for _, f := range forms {
+		d = max(d, Depth(f, syntax.MaxDepth+1))
+	}
+	return d
 }
 
 // Reparse reads Source back into a tree with positions in Source. It is
@@ -193,6 +243,8 @@ func (r *Result) IsUserFunc(name string) bool { return r.pur.isUser(name) }
 
 type normalizer struct {
 	r *Result
+	// keepBig leaves big operands in place (see Plan and flattens).
+	keepBig bool
 }
 
 type binding struct {
@@ -220,11 +272,77 @@ func (z *normalizer) isSite(n syntax.Node) bool {
 	return false
 }
 
+// BigOperand is the size (in nodes: lists, atoms and quotes) above which
+// an operand of a label site is bound to a temporary instead of being
+// copied into the site's labels. Labels copy their site's operands, so
+// without this bound a site nesting sites ((+ 1 (+ 1 …)) 500 deep) would
+// make the annotated plan quadratic in size and, once wrapped, nested
+// far deeper than the original. Operands of hand-written plans are
+// almost always smaller, so they stay in place.
+const BigOperand = 24
+
+// size counts the nodes of n, memoized: every node is sized once.
+func (r *Result) size(n syntax.Node) int {
+	switch n := n.(type) {
+	case *syntax.List:
+		if s, ok := r.sizes[n]; ok {
+			return s
+		}
+		s := 1
+		for _, e := range n.Elems {
+			s += r.size(e)
+		}
+		r.sizes[n] = s
+		return s
+	case *syntax.Quote:
+		return 1 + r.size(n.X)
+	}
+	return 1
+}
+
+func (z *normalizer) big(n syntax.Node) bool { return !z.keepBig && z.r.size(n) > BigOperand }
+
+// flattens reports whether n is a pure call (or an and/or) with a big
+// operand that is always evaluated when n is — every argument of a call,
+// the first operand of and/or — so that decompose binds it to a temporary.
+// Later and/or operands are evaluated conditionally and stay in place.
+func (z *normalizer) flattens(n syntax.Node) bool {
+	l, ok := n.(*syntax.List)
+	if z.keepBig || !ok || len(l.Elems) < 2 || z.r.size(l) <= BigOperand {
+		return false
+	}
+	h := syntax.Head(l)
+	switch {
+	case h == "and" || h == "or":
+		return z.big(l.Elems[1])
+	case z.callDecomposes(h):
+		for _, a := range l.Elems[1:] {
+			if z.big(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callDecomposes reports whether decompose splits a call of h into its
+// arguments (decomposeCall): a function with no effects of its own whose
+// call is neither costly nor hoisted as a whole.
+func (z *normalizer) callDecomposes(h string) bool {
+	return h != "" && !isSpecial(h) && z.r.pur.pureFn(h) && !z.r.pur.costly[h] && !z.r.pur.hoisted(h)
+}
+
 // expr normalizes n in an expression slot; test marks decision tests.
 func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
+	if (test || z.isSite(n)) && z.flattens(n) && !z.r.isNormalLet(n) {
+		return z.anf(n)
+	}
 	e := z.r.pur.scan(n)
 	if !e.touches {
-		return n
+		if _, ok := n.(*syntax.List); !ok || z.r.size(n) <= BigOperand {
+			return n
+		}
+		// Big and pure: sites below may still have big operands.
 	}
 	if (test || z.isSite(n)) && !z.r.pur.cheapE(e) && !z.r.isNormalLet(n) {
 		return z.anf(n)
@@ -308,7 +426,7 @@ func use(t *syntax.Symbol) *syntax.Symbol { return sym(t.Name) }
 // decompose splits n into bindings, evaluated in order, and a pure residue
 // that, evaluated after them, gives n's value.
 func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
-	if z.r.pur.cheap(n) {
+	if z.r.pur.cheap(n) && !z.flattens(n) {
 		return nil, n
 	}
 	l := n.(*syntax.List) // atoms are always pure
@@ -316,7 +434,7 @@ func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
 	switch {
 	case h == "and" || h == "or":
 		return z.decomposeAndOr(l, h)
-	case h != "" && !isSpecial(h) && z.r.pur.pureFn(h) && !z.r.pur.costly[h] && !z.r.pur.hoisted(h):
+	case z.callDecomposes(h):
 		return z.decomposeCall(l)
 	}
 	t := z.temp(n)
@@ -338,9 +456,9 @@ func use2(z *normalizer, t *syntax.Symbol, standsFor syntax.Node) *syntax.Symbol
 // (+ x (incf x)) reads the old x.
 func (z *normalizer) decomposeCall(l *syntax.List) ([]binding, syntax.Node) {
 	args := l.Elems[1:]
-	last := -1 // the last argument with effects
+	last := -1 // the last argument with effects, or big (see flattens)
 	for i, a := range args {
-		if !z.r.pur.pure(a) {
+		if !z.r.pur.pure(a) || z.big(a) {
 			last = i
 		}
 	}
@@ -354,7 +472,7 @@ func (z *normalizer) decomposeCall(l *syntax.List) ([]binding, syntax.Node) {
 			res.Elems = append(res.Elems, r) // already a temporary
 			continue
 		}
-		if i < last && !IsConstant(r) {
+		if (i < last || z.big(a)) && !IsConstant(r) {
 			t := z.temp(a)
 			binds = append(binds, binding{t, r})
 			r = use2(z, t, a)
@@ -377,7 +495,7 @@ func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax
 			last = i
 		}
 	}
-	if last < 0 && !z.r.pur.cheap(ops[0]) {
+	if last < 0 && (!z.r.pur.cheap(ops[0]) || z.big(ops[0])) {
 		// Only calls: the first operand always runs, so its calls are
 		// hoisted; a later one runs only when the earlier ones allow it
 		// and stays in place (extracting it conditionally would make
@@ -403,7 +521,7 @@ func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax
 			g = r
 			if rs, ok := r.(*syntax.Symbol); ok && z.r.IsTemp(rs.Name) {
 				g = rs // already a temporary holding ops[0]
-			} else if last > 0 && !IsConstant(r) {
+			} else if (last > 0 || z.big(ops[0])) && !IsConstant(r) {
 				t := z.temp(ops[0])
 				binds = append(binds, binding{t, r})
 				g = t
