@@ -485,3 +485,46 @@ func TestExprResolvesTemporaries(t *testing.T) {
 		}
 	}
 }
+
+// TestDistLadder: the dist criterion puts |a-b| < 2^k on each numeric
+// relation, shared by relations on the same operands in one expression,
+// folded when both operands are literals; all does not select it.
+func TestDistLadder(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b) (and (< a b) (> (+ b 0) a) (= 1 2)))", "dist", 0)
+	var got []string
+	for _, l := range s.Labels {
+		got = append(got, l.Operator+" "+l.Predicate+" "+string(l.Status))
+	}
+	want := []string{
+		"|a-b| < 65536 (< (abs (- a b)) 65536) active",
+		"|a-b| < 256 (< (abs (- a b)) 256) active",
+		"|a-b| < 16 (< (abs (- a b)) 16) active",
+		"|a-b| < 4 (< (abs (- a b)) 4) active",
+		"|a-b| < 2 (< (abs (- a b)) 2) active",
+		"|a-b| < 1 (< (abs (- a b)) 1) active",
+		// (> (+ b 0) a) is a later and operand: its own ladder.
+		"|a-b| < 65536 (< (abs (- a b)) 65536) active",
+		"|a-b| < 256 (< (abs (- a b)) 256) active",
+		"|a-b| < 16 (< (abs (- a b)) 16) active",
+		"|a-b| < 4 (< (abs (- a b)) 4) active",
+		"|a-b| < 2 (< (abs (- a b)) 2) active",
+		"|a-b| < 1 (< (abs (- a b)) 1) active",
+		// Both literals: folded; identical trivial labels are one.
+		"|a-b| < 65536 t trivial",
+		"|a-b| < 1 nil infeasible",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// (< a b) and (> b a) evaluated together: one ladder.
+	if s := enumerate(t, "(def-plan p (a b) (list (< a b) (> b a)))", "dist", 0); len(s.Active()) != 6 {
+		t.Errorf("(< a b) and (> b a): %d dist labels, want 6", len(s.Active()))
+	}
+	c, err := ParseCriteria("all")
+	if err != nil || c.Has(DIST) {
+		t.Errorf("all: %v, %v; dist must be opt-in", c, err)
+	}
+	if c, err := ParseCriteria("mcc,dist"); err != nil || !c.Has(DIST) || !c.Has(MCC) {
+		t.Errorf("mcc,dist: %v %v", c, err)
+	}
+}

@@ -3,6 +3,7 @@ package labels
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -56,8 +57,10 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	if opts.MCCMaxAtoms <= 0 {
 		opts.MCCMaxAtoms = DefaultMCCMaxAtoms
 	}
-	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]*Label{}, skipped: map[string]int{},
-		region: map[syntax.Node]syntax.Node{},
+	// Presized: a plan has a few labels per node, and rehashing these
+	// maps dominated enumeration on large plans.
+	e := &enumerator{res: res, opts: opts, seen: make(map[dedupKey]*Label, 2*res.Nodes()), skipped: map[string]int{},
+		region: make(map[syntax.Node]syntax.Node, res.Nodes()),
 		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
 	for _, f := range res.Forms {
 		e.visit(f, nil)
@@ -570,6 +573,11 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 			}
 			e.add(WMROR, h+" -> "+m, l, pred, numberGuard(a, b), at)
 		}
+	}
+	if normalize.IsRelational(h) && len(args) == 2 && c.Has(DIST) {
+		e.distLadder(l, args[0], args[1], at)
+	}
+	switch {
 	case normalize.IsArithmetic(h) && len(args) == 2 && c.Has(WMAOR):
 		a, b := args[0], args[1]
 		for _, m := range []string{"+", "-", "*", "/"} {
@@ -623,3 +631,25 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 }
 
 func zero() syntax.Node { return &syntax.Int{Value: 0, Raw: "0"} }
+
+// DistLadder is the exponents k of the stepping stones |a-b| < 2^k that
+// the dist criterion puts on a numeric relation (a op b): from far (2^16)
+// down to |a-b| < 1, which on integers is a = b. A branch-coverage fuzzer
+// keeps every input that gets one rung closer, so it climbs towards the
+// exact boundary of the relation the way laf-intel's split comparisons
+// and IJON_CMP guide AFL.
+var DistLadder = []int{16, 8, 4, 2, 1, 0}
+
+// distLadder adds the dist labels of relation (h a b). The operands are
+// written in a canonical order, so (< a b) and (> b a) share a ladder.
+func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
+	a, b = Simplify(a), Simplify(b)
+	if syntax.NodeString(b) < syntax.NodeString(a) {
+		a, b = b, a
+	}
+	for _, k := range DistLadder {
+		bound := &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
+		pred := call("<", call("abs", call("-", a, b)), bound)
+		e.add(DIST, fmt.Sprintf("|a-b| < %d", 1<<k), l, pred, numberGuard(a, b), at)
+	}
+}

@@ -158,6 +158,10 @@ func tempPrefix(names map[string]bool) string {
 	}
 }
 
+// Nodes is the number of nodes of the original plan (lists, atoms,
+// quotes): a size hint for passes that keep a map entry per node.
+func (r *Result) Nodes() int { return len(r.orig) }
+
 // Changed reports whether normalization rewrote anything.
 func (r *Result) Changed() bool { return r.Temps > 0 }
 

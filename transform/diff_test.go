@@ -184,7 +184,7 @@ func TestDifferential(t *testing.T) {
 	if testing.Short() {
 		plans = 8
 	}
-	crits := []string{"mcc", "cc", "wm:abs", "wm:aor", "wm:cor", "wm:ror", "all"}
+	crits := []string{"mcc", "cc", "wm:abs", "wm:aor", "wm:cor", "wm:ror", "dist", "all"}
 	runs, labelsSeen, printed := 0, 0, 0
 	outcomes := map[vm.Outcome]int{}
 	for seed := range plans {
