@@ -183,7 +183,7 @@ func (s PlanSetup) annotate(c labels.Criteria) (*transform.Result, *compile.Prog
 		pure = append(pure, q.Name)
 	}
 	res, err := transform.Plan(s.Plan, transform.Options{
-		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms},
+		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms, Domains: sim.LabelDomains(s.World)},
 		Normalize: normalize.Options{PureFuncs: pure},
 	})
 	if err != nil {

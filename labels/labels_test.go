@@ -528,3 +528,56 @@ func TestDistLadder(t *testing.T) {
 		t.Errorf("mcc,dist: %v %v", c, err)
 	}
 }
+
+// TestDomainPruning: labels that cannot hold within the caller's domains
+// (a cell column in [0, 9]) are infeasible with the reason; a variable
+// assigned elsewhere, or no domains, prune nothing.
+func TestDomainPruning(t *testing.T) {
+	doms := map[string]Domain{"object-cell": {Elems: []Range{{0, 9}, {0, 4}}, Why: "grids"}}
+	run := func(src string, d map[string]Domain) map[string]string {
+		f, err := syntax.Parse("t.plan", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nr, err := normalize.Plan(f, normalize.Options{PureFuncs: []string{"object-cell"}, HoistCalls: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := ParseCriteria("mcc,wm:abs,wm:ror,dist")
+		s, err := Enumerate(nr, Options{Criteria: c, Domains: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, l := range s.Labels {
+			out[string(l.Criterion)+" "+l.Operator] = string(l.Status) + " " + l.Reason
+		}
+		return out
+	}
+	src := "(def-plan p (o) (let ((col (first (object-cell o)))) (when (< col 12) 1)))"
+	got := run(src, doms)
+	for k, want := range map[string]string{
+		"wm-abs x -> (abs x)": "infeasible cannot hold in the world: col is in [0, 9] (grids)",
+		"wm-abs x -> 0":       "active ",
+		"wm-ror < -> <=":      "infeasible cannot hold in the world: col is in [0, 9] (grids)",
+		"mcc F":               "infeasible cannot hold in the world: col is in [0, 9] (grids)",
+		"mcc T":               "active ",
+		"dist |a-b| < 4":      "active ",
+		"dist |a-b| < 2":      "infeasible cannot hold in the world: (abs (- 12 col)) is in [3, 12] (grids)",
+	} {
+		if got[k] != want {
+			t.Errorf("%s: got %q, want %q", k, got[k], want)
+		}
+	}
+	for _, d := range []map[string]Domain{nil, doms} {
+		src := "(def-plan p (o) (let ((col (first (object-cell o)))) (setq col -5) (when (< col 12) 1)))"
+		if d == nil {
+			src = "(def-plan p (o) (let ((col (first (object-cell o)))) (when (< col 12) 1)))"
+		}
+		for k, v := range run(src, d) {
+			if strings.HasPrefix(v, "infeasible") {
+				t.Errorf("domains %v: %s pruned: %s", d, k, v)
+			}
+		}
+	}
+}

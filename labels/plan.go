@@ -19,6 +19,11 @@ type Options struct {
 	Criteria Criteria
 	// MCCMaxAtoms bounds MCC (0 means DefaultMCCMaxAtoms).
 	MCCMaxAtoms int
+	// Domains maps functions the plan calls (the simulator's queries) to
+	// what is known of their numeric results; labels that cannot hold
+	// within them are infeasible. The caller that knows the world fills
+	// it (sim.LabelDomains); nil knows nothing.
+	Domains map[string]Domain
 }
 
 // Set is the outcome of enumerating the labels of one plan.
@@ -61,6 +66,7 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	// maps dominated enumeration on large plans.
 	e := &enumerator{res: res, opts: opts, seen: make(map[dedupKey]*Label, 2*res.Nodes()), skipped: map[string]int{},
 		region: make(map[syntax.Node]syntax.Node, res.Nodes()),
+		dom:    newDomains(res, opts.Domains),
 		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
 	for _, f := range res.Forms {
 		e.visit(f, nil)
@@ -102,6 +108,7 @@ type enumerator struct {
 	// when the root does, so identical labels at two of its points are
 	// one label — ABS on a variable written twice in (> (+ a a) (* a 2)).
 	region map[syntax.Node]syntax.Node
+	dom    *domains
 }
 
 // regionOf returns the region root of n (n itself when it has none).
@@ -306,6 +313,11 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 			l.Status, l.Reason = Trivial, "predicate is constant true"
 		} else {
 			l.Status, l.Reason = Infeasible, "predicate is constant false"
+		}
+	}
+	if l.Status == Active {
+		if why, never := e.dom.never(pred); never {
+			l.Status, l.Reason = Infeasible, why
 		}
 	}
 	if l.Status == Active && big {
