@@ -90,6 +90,9 @@ type Label struct {
 	// read from a manifest.
 	Point syntax.Node `json:"-"`
 	Cond  syntax.Node `json:"-"`
+	// Shared, for an MCC label, is the probe that computes the atoms it
+	// reads (nil when the label evaluates its atoms itself).
+	Shared *SharedAtoms `json:"-"`
 }
 
 // Counts tallies labels by status.

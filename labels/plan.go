@@ -35,6 +35,27 @@ type Set struct {
 	Labels []*Label
 	// Warnings such as MCC falling back to CC, each at file:line:col.
 	Warnings []*syntax.Error
+	// Globals names the globals of every SharedAtoms, which the annotated
+	// plan (and the normalized plan it is compared with) declares.
+	Globals []string
+}
+
+// SharedAtoms are the atoms of one decision that its MCC labels read from
+// globals instead of evaluating each: one probe at the decision, injected
+// before the labels, evaluates them once, in order, each into its global,
+// and sets Flag to t only when all evaluated without failure:
+//
+//	(when (ignore-errors (progn (setq FLAG nil) (setq G1 A1) ... (setq FLAG t) nil)))
+//
+// Globals, not let-bound temporaries: a global costs the plan its
+// initialisation once a run, a let binding would cost steps at every
+// evaluation of the decision.
+type SharedAtoms struct {
+	Flag string
+	// Globals[i] holds atom i; Atoms[i] is the atom the probe evaluates
+	// into it, nil when the atom is a variable Globals[i] names itself.
+	Globals []string
+	Atoms   []syntax.Node
 }
 
 // Active returns the active labels in id order.
@@ -109,6 +130,8 @@ type enumerator struct {
 	// one label — ABS on a variable written twice in (> (+ a a) (* a 2)).
 	region map[syntax.Node]syntax.Node
 	dom    *domains
+	// globals counts the globals named for SharedAtoms.
+	globals int
 }
 
 // regionOf returns the region root of n (n itself when it has none).
@@ -480,6 +503,7 @@ func (e *enumerator) decision(d syntax.Node) {
 		return
 	}
 	n := len(as)
+	sh := e.share(as)
 	for m := 0; m < 1<<n; m++ {
 		lits := make([]signed, n)
 		conj := make([]syntax.Node, n)
@@ -504,9 +528,71 @@ func (e *enumerator) decision(d syntax.Node) {
 				l.Status, l.Reason = Infeasible, why
 			} else if why, ok := e.shortCircuit(lits); ok {
 				l.Status, l.Reason = Infeasible, why
+			} else if sh != nil {
+				e.readShared(l, sh, lits)
 			}
 		}
 	}
+}
+
+// share decides whether the MCC labels of a decision with atoms as read
+// the atoms from globals that one probe computes (SharedAtoms), and names
+// those globals: when there are two atoms or more and one calls a
+// function. Such an atom stays in place in a lazy and/or operand (the
+// plan evaluates it only when the original would), so without sharing
+// each of the 2^n labels would call the function again.
+func (e *enumerator) share(as []syntax.Node) *SharedAtoms {
+	if len(as) < 2 {
+		return nil
+	}
+	calls := false
+	for _, a := range as {
+		calls = calls || e.res.Calls(a)
+	}
+	if !calls {
+		return nil
+	}
+	name := func() string {
+		e.globals++
+		n := fmt.Sprintf("%sg%d", e.res.Prefix, e.globals)
+		e.set.Globals = append(e.set.Globals, n)
+		return n
+	}
+	sh := &SharedAtoms{Flag: name()}
+	for _, a := range as {
+		if s, ok := a.(*syntax.Symbol); ok {
+			// A variable or temporary: read as it is (reading it
+			// cannot fail, and nothing assigns it between the probe
+			// and the labels).
+			sh.Globals = append(sh.Globals, s.Name)
+			sh.Atoms = append(sh.Atoms, nil)
+			continue
+		}
+		sh.Globals = append(sh.Globals, name())
+		sh.Atoms = append(sh.Atoms, a)
+	}
+	return sh
+}
+
+// readShared rewrites the active MCC label l (signed atoms lits) to read
+// the globals of sh: (and FLAG G1 (not G2) ...). FLAG is true only when
+// every atom evaluated without failure, so the label holds exactly when
+// the conjunction of the atoms would. Expr keeps the atoms.
+func (e *enumerator) readShared(l *Label, sh *SharedAtoms, lits []signed) {
+	conj := []syntax.Node{sym(sh.Flag)}
+	for i, s := range lits {
+		if s.val {
+			conj = append(conj, sym(sh.Globals[i]))
+		} else {
+			conj = append(conj, call("not", sym(sh.Globals[i])))
+		}
+	}
+	if l.Expr == "" {
+		l.Expr = l.Predicate
+	}
+	l.Cond = call("and", conj...)
+	l.Predicate = syntax.NodeString(l.Cond)
+	l.Shared = sh
 }
 
 // shortCircuit finds a conjunction that asks a temporary holding a lazy

@@ -34,13 +34,14 @@ type Result struct {
 	// Temps is the number of temporaries introduced.
 	Temps int
 
-	orig   map[syntax.Node]bool          // nodes of Orig
-	origin map[syntax.Node]syntax.Node   // residue -> the original node it stands for
-	copyOf map[*syntax.List]*syntax.List // edited copy -> original list
-	lets   map[*syntax.List]bool         // the let* forms normalize introduced
-	reqs   map[string][]Requirement      // temp -> what its truth requires
-	pur    *purity
-	sizes  map[syntax.Node]int // memo of size
+	orig    map[syntax.Node]bool          // nodes of Orig
+	origin  map[syntax.Node]syntax.Node   // residue -> the original node it stands for
+	copyOf  map[*syntax.List]*syntax.List // edited copy -> original list
+	lets    map[*syntax.List]bool         // the let* forms normalize introduced
+	reqs    map[string][]Requirement      // temp -> what its truth requires
+	pur     *purity
+	sizes   map[syntax.Node]int // memo of size
+	globals []string            // DeclareGlobals
 }
 
 // Plan normalizes a parsed plan. A plan whose label sites are all pure
@@ -163,7 +164,7 @@ func tempPrefix(names map[string]bool) string {
 func (r *Result) Nodes() int { return len(r.orig) }
 
 // Changed reports whether normalization rewrote anything.
-func (r *Result) Changed() bool { return r.Temps > 0 }
+func (r *Result) Changed() bool { return r.Temps > 0 || len(r.globals) > 0 }
 
 // Origin returns the node of the original plan that n stands for: n itself
 // when it is original, the rewritten site for a residue or a temporary that
@@ -237,6 +238,24 @@ func (r *Result) Requires(name string) []Requirement { return r.reqs[name] }
 
 // IsTemp reports whether name is one of normalize's temporaries.
 func (r *Result) IsTemp(name string) bool { return strings.HasPrefix(name, r.Prefix) }
+
+// Calls reports whether n calls a user function or a pure external while
+// calls are hoisted (Options.HoistCalls): code a label had better not
+// evaluate again.
+func (r *Result) Calls(n syntax.Node) bool { return r.pur.scan(n).calls }
+
+// DeclareGlobals adds (defparameter NAME nil) for each name after the
+// last form of the plan, for globals that later passes assign (labels'
+// shared atoms), and renders Source again. Declarations cost the plan
+// their initialisation at the start of every run, so the normalized plan
+// declares what the annotated plan declares.
+func (r *Result) DeclareGlobals(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	r.globals = append(r.globals, names...)
+	r.Source = r.Render(nil)
+}
 
 // Pure reports whether evaluating n has no effect visible outside n.
 func (r *Result) Pure(n syntax.Node) bool { return r.pur.pure(n) }

@@ -86,6 +86,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
+	nr.DeclareGlobals(set.Globals)
 	src, err := Annotate(nr, set)
 	if err != nil {
 		return nil, err
@@ -167,6 +168,26 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 	ls := in.byPoint[n]
 	done := make([]bool, len(ls))
 	first := true
+	if sh := sharedOf(ls); sh != nil {
+		// The atoms the MCC labels below read, evaluated once.
+		out.WriteString("(when (ignore-errors (progn (setq ")
+		out.WriteString(sh.Flag)
+		out.WriteString(" nil)")
+		for i, a := range sh.Atoms {
+			if a == nil {
+				continue // a variable, read as it is
+			}
+			out.WriteString(" (setq ")
+			out.WriteString(sh.Globals[i])
+			out.WriteByte(' ')
+			out.WriteString(syntax.NodeString(a))
+			out.WriteByte(')')
+		}
+		out.WriteString(" (setq ")
+		out.WriteString(sh.Flag)
+		out.WriteString(" t) nil))) ; atoms of the mcc labels below\n")
+		first = false
+	}
 	for i, l := range ls {
 		if done[i] {
 			continue
@@ -234,7 +255,7 @@ func (in *injector) limitDepth(nr *normalize.Result, set *labels.Set) error {
 		if ls := in.byPoint[n]; len(ls) > 0 {
 			keep := ls[:0]
 			for _, l := range ls {
-				if d+wrapDepth+normalize.Depth(l.Cond, syntax.MaxDepth) > syntax.MaxDepth {
+				if d+need(l) > syntax.MaxDepth {
 					skipped = append(skipped, l)
 				} else {
 					keep = append(keep, l)
@@ -292,6 +313,33 @@ func (in *injector) limitDepth(nr *normalize.Result, set *labels.Set) error {
 		syntax.Pos{Line: first.Line, Col: first.Col, Offset: first.Offset},
 		"warning: %d labels are nested too deep to inject (the annotated plan would nest deeper than %d): they are skipped", len(skipped), syntax.MaxDepth))
 	return nil
+}
+
+// sharedOf returns the SharedAtoms the labels of one point read, if any
+// (one decision's MCC labels share one).
+func sharedOf(ls []*labels.Label) *labels.SharedAtoms {
+	for _, l := range ls {
+		if l.Shared != nil {
+			return l.Shared
+		}
+	}
+	return nil
+}
+
+// need is how many forms label l adds at its point, predicate included:
+// (progn (when (ignore-errors PRED)) ...), or for a label reading shared
+// atoms the probe that computes them,
+// (progn (when (ignore-errors (progn (setq G ATOM) ...)))).
+func need(l *labels.Label) int {
+	d := wrapDepth + normalize.Depth(l.Cond, syntax.MaxDepth)
+	if l.Shared != nil {
+		for _, a := range l.Shared.Atoms {
+			if a != nil {
+				d = max(d, wrapDepth+2+normalize.Depth(a, syntax.MaxDepth))
+			}
+		}
+	}
+	return d
 }
 
 func lineStarts(src []byte) []int {
