@@ -132,6 +132,9 @@ type enumerator struct {
 	dom    *domains
 	// globals counts the globals named for SharedAtoms.
 	globals int
+	// lastGuard is the guard node add rendered last, as lastGuardStr.
+	lastGuard    syntax.Node
+	lastGuardStr string
 }
 
 // regionOf returns the region root of n (n itself when it has none).
@@ -274,11 +277,28 @@ func writeCut(b *strings.Builder, n syntax.Node, limit int) {
 // exprString renders predicate p with each temporary replaced by the
 // source text of the expression it holds ("" when p reads none).
 func (e *enumerator) exprString(p syntax.Node) string {
+	if !e.readsTemp(p) {
+		return "" // most predicates: no builder, no allocation
+	}
 	var b strings.Builder
 	if !e.writeExpr(&b, p) {
 		return ""
 	}
 	return b.String()
+}
+
+func (e *enumerator) readsTemp(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.List:
+		for _, x := range n.Elems {
+			if e.readsTemp(x) {
+				return true
+			}
+		}
+	case *syntax.Symbol:
+		return e.res.IsTemp(n.Name)
+	}
+	return false
 }
 
 func (e *enumerator) writeExpr(b *strings.Builder, n syntax.Node) bool {
@@ -327,9 +347,14 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 		l.Expr = e.exprString(pred)
 	}
 	if guard != nil {
-		if g := Simplify(guard); !isTrue(g) {
-			l.Guard = syntax.NodeString(g)
+		if guard != e.lastGuard {
+			// The labels of one site share their guard node: render it once.
+			e.lastGuard, e.lastGuardStr = guard, ""
+			if g := Simplify(guard); !isTrue(g) {
+				e.lastGuardStr = syntax.NodeString(g)
+			}
 		}
+		l.Guard = e.lastGuardStr
 	}
 	if v, ok := truth(pred); ok {
 		if v {
@@ -383,25 +408,26 @@ const MaxPredicate = 256
 // max+1 of them.
 func tooBig(n syntax.Node, max int) bool {
 	budget := max
-	var walk func(n syntax.Node) bool
-	walk = func(n syntax.Node) bool {
-		budget--
-		if budget < 0 {
-			return false
-		}
-		switch n := n.(type) {
-		case *syntax.List:
-			for _, e := range n.Elems {
-				if !walk(e) {
-					return false
-				}
-			}
-		case *syntax.Quote:
-			return walk(n.X)
-		}
-		return true
+	return !within(n, &budget)
+}
+
+// within counts the nodes of n against *budget; false once it runs out.
+func within(n syntax.Node, budget *int) bool {
+	*budget--
+	if *budget < 0 {
+		return false
 	}
-	return !walk(n)
+	switch n := n.(type) {
+	case *syntax.List:
+		for _, e := range n.Elems {
+			if !within(e, budget) {
+				return false
+			}
+		}
+	case *syntax.Quote:
+		return within(n.X, budget)
+	}
+	return true
 }
 
 func isTrue(n syntax.Node) bool { v, ok := truth(n); return ok && v }
@@ -656,6 +682,7 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 	switch {
 	case normalize.IsRelational(h) && len(args) == 2 && c.Has(WMROR):
 		a, b := args[0], args[1]
+		g := numberGuard(a, b)
 		for _, m := range []string{"<", "<=", ">", ">=", "=", "/="} {
 			if m == h {
 				continue
@@ -669,7 +696,7 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 			default:
 				pred = call(relOf(diff), a, b)
 			}
-			e.add(WMROR, h+" -> "+m, l, pred, numberGuard(a, b), at)
+			e.add(WMROR, h+" -> "+m, l, pred, g, at)
 		}
 	}
 	if normalize.IsRelational(h) && len(args) == 2 && c.Has(DIST) {
@@ -678,6 +705,7 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 	switch {
 	case normalize.IsArithmetic(h) && len(args) == 2 && c.Has(WMAOR):
 		a, b := args[0], args[1]
+		g := numberGuard(a, b)
 		for _, m := range []string{"+", "-", "*", "/"} {
 			if m == h {
 				continue
@@ -692,7 +720,7 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 					pred = call("or", call("=", b, zero()), pred)
 				}
 			}
-			e.add(WMAOR, h+" -> "+m, l, pred, numberGuard(a, b), at)
+			e.add(WMAOR, h+" -> "+m, l, pred, g, at)
 		}
 	case h == "-" && len(args) == 1 && c.Has(WMAOR):
 		e.add(WMAOR, "(- x) -> x", l, call("/=", args[0], zero()), numberGuard(args[0]), at)
@@ -745,9 +773,10 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 	if syntax.NodeString(b) < syntax.NodeString(a) {
 		a, b = b, a
 	}
+	g := numberGuard(a, b)
 	for _, k := range DistLadder {
 		bound := &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
 		pred := call("<", call("abs", call("-", a, b)), bound)
-		e.add(DIST, fmt.Sprintf("|a-b| < %d", 1<<k), l, pred, numberGuard(a, b), at)
+		e.add(DIST, "|a-b| < "+bound.Raw, l, pred, g, at)
 	}
 }
