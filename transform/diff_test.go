@@ -344,10 +344,7 @@ func (mc *machine) runValues(args []value.Value) runOutcome {
 // atoms themselves (KeepCalls) are, on random plans whose decisions call
 // functions in lazy and/or operands, some failing.
 func TestSharedAtomsCoverAlike(t *testing.T) {
-	plans := 30
-	if testing.Short() {
-		plans = 6
-	}
+	plans := 30 // about a second; fewer plans may miss decisions that share atoms
 	c, err := labels.ParseCriteria("mcc")
 	if err != nil {
 		t.Fatal(err)
