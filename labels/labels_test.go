@@ -2,6 +2,7 @@ package labels
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -495,24 +496,13 @@ func TestDistLadder(t *testing.T) {
 	for _, l := range s.Labels {
 		got = append(got, l.Operator+" "+l.Predicate+" "+string(l.Status))
 	}
-	want := []string{
-		"|a-b| < 65536 (< (abs (- a b)) 65536) active",
-		"|a-b| < 256 (< (abs (- a b)) 256) active",
-		"|a-b| < 16 (< (abs (- a b)) 16) active",
-		"|a-b| < 4 (< (abs (- a b)) 4) active",
-		"|a-b| < 2 (< (abs (- a b)) 2) active",
-		"|a-b| < 1 (< (abs (- a b)) 1) active",
-		// (> (+ b 0) a) is a later and operand: its own ladder.
-		"|a-b| < 65536 (< (abs (- a b)) 65536) active",
-		"|a-b| < 256 (< (abs (- a b)) 256) active",
-		"|a-b| < 16 (< (abs (- a b)) 16) active",
-		"|a-b| < 4 (< (abs (- a b)) 4) active",
-		"|a-b| < 2 (< (abs (- a b)) 2) active",
-		"|a-b| < 1 (< (abs (- a b)) 1) active",
-		// Both literals: folded; identical trivial labels are one.
-		"|a-b| < 65536 t trivial",
-		"|a-b| < 1 nil infeasible",
+	var ladder []string
+	for _, k := range DistLadder {
+		ladder = append(ladder, fmt.Sprintf("|a-b| < %d (< (abs (- a b)) %d) active", 1<<k, 1<<k))
 	}
+	// (> (+ b 0) a) is a later and operand: its own ladder. Both literals:
+	// folded; identical trivial labels are one.
+	want := append(append(ladder, ladder...), "|a-b| < 65536 t trivial", "|a-b| < 1 nil infeasible")
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
