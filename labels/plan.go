@@ -426,6 +426,10 @@ func within(n syntax.Node, budget *int) bool {
 		}
 	case *syntax.Quote:
 		return within(n.X, budget)
+	case *syntax.Prefixed:
+		return within(n.X, budget)
+	case *syntax.Conditional:
+		return within(n.Feature, budget) && within(n.X, budget)
 	}
 	return true
 }
@@ -464,7 +468,7 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 		}
 		e.visit(c, sub)
 	}
-	if original && !e.res.IsUserFunc(h) {
+	if original && !e.res.IsUserFunc(h) && !normalize.Opaque(l) {
 		e.mutations(l, h)
 	}
 }
@@ -473,7 +477,7 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 // and/or/not forms, in order.
 func atoms(n syntax.Node, out []syntax.Node) []syntax.Node {
 	l, ok := n.(*syntax.List)
-	if ok {
+	if ok && !normalize.Opaque(l) {
 		switch syntax.Head(l) {
 		case "and", "or":
 			for _, a := range l.Elems[1:] {

@@ -99,9 +99,10 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	return r, nil
 }
 
-// Depth is how many forms n nests: 0 for an atom, 1 for a list of atoms;
-// a quote counts as a form. It stops counting past limit, so its cost is
-// bounded on hostile trees.
+// Depth is how many forms n nests, as the reader counts them against
+// syntax.MaxDepth: 0 for an atom, 1 for a list of atoms; a quote, a
+// reader-macro prefix and a #+/#- conditional count as a form too. It
+// stops counting past limit, so its cost is bounded on hostile trees.
 func Depth(n syntax.Node, limit int) int {
 	if limit <= 0 {
 		return 1
@@ -115,6 +116,10 @@ func Depth(n syntax.Node, limit int) int {
 		return d + 1
 	case *syntax.Quote:
 		return Depth(n.X, limit-1) + 1
+	case *syntax.Prefixed:
+		return Depth(n.X, limit-1) + 1
+	case *syntax.Conditional:
+		return max(Depth(n.Feature, limit-1), Depth(n.X, limit-1)) + 1
 	}
 	return 0
 }
@@ -280,7 +285,7 @@ type binding struct {
 // and/or with at least two operands.
 func (z *normalizer) isSite(n syntax.Node) bool {
 	l, ok := n.(*syntax.List)
-	if !ok {
+	if !ok || Opaque(l) {
 		return false
 	}
 	h := syntax.Head(l)
@@ -319,6 +324,10 @@ func (r *Result) size(n syntax.Node) int {
 		return s
 	case *syntax.Quote:
 		return 1 + r.size(n.X)
+	case *syntax.Prefixed:
+		return 1 + r.size(n.X)
+	case *syntax.Conditional:
+		return 1 + r.size(n.Feature) + r.size(n.X)
 	}
 	return 1
 }
@@ -331,7 +340,7 @@ func (z *normalizer) big(n syntax.Node) bool { return !z.keepBig && z.r.size(n) 
 // Later and/or operands are evaluated conditionally and stay in place.
 func (z *normalizer) flattens(n syntax.Node) bool {
 	l, ok := n.(*syntax.List)
-	if z.keepBig || !ok || len(l.Elems) < 2 || z.r.size(l) <= BigOperand {
+	if z.keepBig || !ok || len(l.Elems) < 2 || Opaque(l) || z.r.size(l) <= BigOperand {
 		return false
 	}
 	h := syntax.Head(l)

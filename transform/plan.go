@@ -279,6 +279,11 @@ func (in *injector) limitDepth(nr *normalize.Result, set *labels.Set) error {
 			}
 		case *syntax.Quote:
 			walk(n.X, d+1)
+		case *syntax.Prefixed:
+			walk(n.X, d+1)
+		case *syntax.Conditional:
+			walk(n.Feature, d+1)
+			walk(n.X, d+1)
 		}
 	}
 	for _, f := range nr.Forms {
