@@ -167,7 +167,8 @@ func (s PlanSetup) annotate(c labels.Criteria) (*measure.Plan, error) {
 	for _, q := range sim.Queries() {
 		pure = append(pure, q.Name)
 	}
-	return measure.NewPlan(s.Plan, labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms}, normalize.Options{PureFuncs: pure})
+	lo := labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms, Domains: sim.LabelDomains(s.World)}
+	return measure.NewPlan(s.Plan, lo, normalize.Options{PureFuncs: pure})
 }
 
 // Plan is the def-plan that runs (in the original program).

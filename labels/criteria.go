@@ -17,10 +17,18 @@ const (
 	WMAOR Key = "wm-aor"
 	WMCOR Key = "wm-cor"
 	WMROR Key = "wm-ror"
+	// DIST is the stepping-stone criterion: for each numeric relation, a
+	// ladder of labels |a-b| < 2^k (see DistLadder) that lets a branch
+	// coverage fuzzer approach the exact relation step by step. It is a
+	// search aid, not a test objective, so "all" does not select it.
+	DIST Key = "dist"
 )
 
 // AllKeys returns every criterion key in report order.
-func AllKeys() []Key { return []Key{MCC, CC, WMABS, WMAOR, WMCOR, WMROR} }
+func AllKeys() []Key { return []Key{MCC, CC, WMABS, WMAOR, WMCOR, WMROR, DIST} }
+
+// criteriaWant lists what ParseCriteria accepts, for its errors.
+const criteriaWant = "want mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror, dist or all"
 
 // Criteria is a set of criterion keys.
 type Criteria uint8
@@ -57,8 +65,8 @@ func (c Criteria) String() string {
 }
 
 // ParseCriteria reads a comma-separated list such as "mcc,cc,wm,wm:ror":
-// mcc, cc, wm (all four mutation operators), all, and single operators as
-// wm:abs or wm-abs (likewise aor, cor, ror).
+// mcc, cc, wm (all four mutation operators), all (mcc, cc and wm), dist,
+// and single operators as wm:abs or wm-abs (likewise aor, cor, ror).
 func ParseCriteria(s string) (Criteria, error) {
 	var c Criteria
 	for _, f := range strings.Split(s, ",") {
@@ -68,20 +76,22 @@ func ParseCriteria(s string) (Criteria, error) {
 			continue
 		case "all":
 			for _, k := range AllKeys() {
-				c |= bit(k)
+				if k != DIST {
+					c |= bit(k)
+				}
 			}
 		case "wm":
 			c |= bit(WMABS) | bit(WMAOR) | bit(WMCOR) | bit(WMROR)
 		default:
 			k := Key(strings.Replace(f, ":", "-", 1))
 			if bit(k) == 0 {
-				return 0, fmt.Errorf("unknown criterion %q (want mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror or all)", f)
+				return 0, fmt.Errorf("unknown criterion %q (%s)", f, criteriaWant)
 			}
 			c |= bit(k)
 		}
 	}
 	if c == 0 {
-		return 0, fmt.Errorf("no criterion selected (want mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror or all)")
+		return 0, fmt.Errorf("no criterion selected (%s)", criteriaWant)
 	}
 	return c, nil
 }

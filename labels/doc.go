@@ -1,8 +1,11 @@
 // Package labels defines coverage labels — predicates at program points —
-// for the criteria MCC, CC and weak mutation (ABS, AOR, COR, ROR): their
-// enumeration over a normalized plan, the simplification that tells
-// trivial and infeasible labels apart, the versioned JSON manifest, and
-// the coverage arithmetic (covered/total, Hill diversity numbers).
+// for the criteria MCC, CC, weak mutation (ABS, AOR, COR, ROR) and the
+// dist stepping stones towards exact relations: their enumeration over a
+// normalized plan, the merging of identical labels evaluated together,
+// the simplification (and, given Options.Domains, the domain reasoning)
+// that tells trivial and infeasible labels apart, the versioned JSON
+// manifest, and the coverage arithmetic (covered/total, Hill diversity
+// numbers).
 //
 // It is pure data and arithmetic: it must never import the compiler, the
 // VM, the simulator or the fuzzers, and never evaluate a plan.

@@ -16,6 +16,11 @@ const (
 	Trivial Status = "trivial"
 	// Infeasible labels can never hold: listed, not injected.
 	Infeasible Status = "infeasible"
+	// Skipped labels could hold but are not injected, for a reason of
+	// size: a predicate that would copy a large operand, or a point
+	// nested so deep that the annotated plan would exceed the reader's
+	// nesting limit.
+	Skipped Status = "skipped"
 )
 
 // Position is a place in a source file (1-based line and byte column,
@@ -66,6 +71,12 @@ type Label struct {
 	// Pos is the original source position the label is about: the atom
 	// (CC), the decision (MCC), the mutated expression or variable (WM).
 	Pos Position `json:"pos"`
+	// Also lists the other original positions this label stands for: an
+	// identical label (same criterion, predicate and guard) at another
+	// point evaluated together with Pos, with the same variable values —
+	// ABS on a variable written twice in one expression. Merged labels are
+	// injected once, at Pos.
+	Also []Position `json:"also,omitempty"`
 	// Source is the original text at Pos (one line, at most 80 bytes), so
 	// that a label on a temporary such as %lc3 still reads as (> x 0).
 	Source string `json:"source,omitempty"`
@@ -79,6 +90,9 @@ type Label struct {
 	// read from a manifest.
 	Point syntax.Node `json:"-"`
 	Cond  syntax.Node `json:"-"`
+	// Shared, for an MCC label, is the probe that computes the atoms it
+	// reads (nil when the label evaluates its atoms itself).
+	Shared *SharedAtoms `json:"-"`
 }
 
 // Counts tallies labels by status.
@@ -86,6 +100,7 @@ type Counts struct {
 	Active     int `json:"active"`
 	Trivial    int `json:"trivial"`
 	Infeasible int `json:"infeasible"`
+	Skipped    int `json:"skipped,omitempty"`
 }
 
 // Summarize counts labels per criterion key; every key of c is present.
@@ -107,6 +122,8 @@ func Summarize(c Criteria, ls []*Label) map[Key]*Counts {
 			s.Trivial++
 		case Infeasible:
 			s.Infeasible++
+		case Skipped:
+			s.Skipped++
 		}
 	}
 	return out

@@ -2,6 +2,7 @@ package labels
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -413,5 +414,160 @@ func TestRedefinedBuiltinsAreNotUsedByLabels(t *testing.T) {
 	}
 	if got := byOp(s, WMAOR); got["* -> -"] == "" || got["* -> +"] != "" {
 		t.Errorf("aor labels %v", got)
+	}
+}
+
+// TestDuplicatesMerged: identical labels at points evaluated together
+// (one pure expression, no binding form in between) are one label that
+// lists every position; points that are not always evaluated together keep
+// their own labels.
+func TestDuplicatesMerged(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a) (> (+ a a) (* a 2)))", "wm:abs", 0)
+	if len(s.Labels) != 3 {
+		t.Fatalf("%d ABS labels, want 3: %v", len(s.Labels), byOp(s, WMABS))
+	}
+	for _, l := range s.Labels {
+		var cols []int
+		for _, p := range l.Also {
+			cols = append(cols, p.Col)
+		}
+		if l.Pos.Col != 23 || len(cols) != 2 || cols[0] != 25 || cols[1] != 31 {
+			t.Errorf("%s at col %d also %v, want 23 also [25 31]", l.Operator, l.Pos.Col, cols)
+		}
+	}
+	// The same relation written twice in one pure expression: one set of
+	// ROR and MCC labels.
+	s = enumerate(t, "(def-plan p (a b) (+ (if (< a b) 1 0) (if (< a b) 2 0)))", "wm:ror,mcc", 0)
+	if n := len(s.Active()); n != 2+4 {
+		t.Errorf("relation written twice: %d active labels, want 6", n)
+	}
+	for src, want := range map[string]int{
+		// Branches of an if are not evaluated together.
+		"(def-plan p (a c) (if c (+ a 1) (+ a 2)))": 6,
+		// A later and operand runs only when the first is true.
+		"(def-plan p (a) (and (> a 1) (< a 5)))": 6,
+		// A let may rebind the variable.
+		"(def-plan p (a) (+ a (let ((a 2)) (* a 3))))": 6,
+		// An assignment between the reads changes the value.
+		"(def-plan p (a) (list (+ a 1) (setq a 5) (+ a 1)))": 6,
+	} {
+		if s := enumerate(t, src, "wm:abs", 0); len(s.Labels) != want {
+			t.Errorf("%s: %d ABS labels, want %d", src, len(s.Labels), want)
+		}
+	}
+}
+
+// TestExprResolvesTemporaries: a label on normalize's temporaries also
+// carries its predicate written with the source expressions.
+func TestExprResolvesTemporaries(t *testing.T) {
+	f, err := syntax.Parse("t.plan", []byte("(defun lvl (r) (* r 2))\n(def-plan p (a) (when (> (lvl a) (lvl (+ a 1))) 1))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nr, err := normalize.Plan(f, normalize.Options{HoistCalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Enumerate(nr, Options{Criteria: bit(WMROR)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, l := range s.Labels {
+		got[l.Predicate] = l.Expr
+	}
+	if got["(/= %lc1 %lc2)"] != "(/= (lvl a) (lvl (+ a 1)))" || got["t"] != "" {
+		t.Errorf("expr of labels: %v", got)
+	}
+	// Without temporaries there is nothing to resolve.
+	for _, l := range enumerate(t, "(def-plan p (a) (< a 1))", "wm:ror", 0).Labels {
+		if l.Expr != "" {
+			t.Errorf("%s: expr %q, want empty", l.Predicate, l.Expr)
+		}
+	}
+}
+
+// TestDistLadder: the dist criterion puts |a-b| < 2^k on each numeric
+// relation, shared by relations on the same operands in one expression,
+// folded when both operands are literals; all does not select it.
+func TestDistLadder(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b) (and (< a b) (> (+ b 0) a) (= 1 2)))", "dist", 0)
+	var got []string
+	for _, l := range s.Labels {
+		got = append(got, l.Operator+" "+l.Predicate+" "+string(l.Status))
+	}
+	var ladder []string
+	for _, k := range DistLadder {
+		ladder = append(ladder, fmt.Sprintf("|a-b| < %d (< (abs (- a b)) %d) active", 1<<k, 1<<k))
+	}
+	// (> (+ b 0) a) is a later and operand: its own ladder. Both literals:
+	// folded; identical trivial labels are one.
+	want := append(append(ladder, ladder...), "|a-b| < 65536 t trivial", "|a-b| < 1 nil infeasible")
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	// (< a b) and (> b a) evaluated together: one ladder.
+	if s := enumerate(t, "(def-plan p (a b) (list (< a b) (> b a)))", "dist", 0); len(s.Active()) != 6 {
+		t.Errorf("(< a b) and (> b a): %d dist labels, want 6", len(s.Active()))
+	}
+	c, err := ParseCriteria("all")
+	if err != nil || c.Has(DIST) {
+		t.Errorf("all: %v, %v; dist must be opt-in", c, err)
+	}
+	if c, err := ParseCriteria("mcc,dist"); err != nil || !c.Has(DIST) || !c.Has(MCC) {
+		t.Errorf("mcc,dist: %v %v", c, err)
+	}
+}
+
+// TestDomainPruning: labels that cannot hold within the caller's domains
+// (a cell column in [0, 9]) are infeasible with the reason; a variable
+// assigned elsewhere, or no domains, prune nothing.
+func TestDomainPruning(t *testing.T) {
+	doms := map[string]Domain{"object-cell": {Elems: []Range{{0, 9}, {0, 4}}, Why: "grids"}}
+	run := func(src string, d map[string]Domain) map[string]string {
+		f, err := syntax.Parse("t.plan", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nr, err := normalize.Plan(f, normalize.Options{PureFuncs: []string{"object-cell"}, HoistCalls: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, _ := ParseCriteria("mcc,wm:abs,wm:ror,dist")
+		s, err := Enumerate(nr, Options{Criteria: c, Domains: d})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]string{}
+		for _, l := range s.Labels {
+			out[string(l.Criterion)+" "+l.Operator] = string(l.Status) + " " + l.Reason
+		}
+		return out
+	}
+	src := "(def-plan p (o) (let ((col (first (object-cell o)))) (when (< col 12) 1)))"
+	got := run(src, doms)
+	for k, want := range map[string]string{
+		"wm-abs x -> (abs x)": "infeasible cannot hold in the world: col is in [0, 9] (grids)",
+		"wm-abs x -> 0":       "active ",
+		"wm-ror < -> <=":      "infeasible cannot hold in the world: col is in [0, 9] (grids)",
+		"mcc F":               "infeasible cannot hold in the world: col is in [0, 9] (grids)",
+		"mcc T":               "active ",
+		"dist |a-b| < 4":      "active ",
+		"dist |a-b| < 2":      "infeasible cannot hold in the world: (abs (- 12 col)) is in [3, 12] (grids)",
+	} {
+		if got[k] != want {
+			t.Errorf("%s: got %q, want %q", k, got[k], want)
+		}
+	}
+	for _, d := range []map[string]Domain{nil, doms} {
+		src := "(def-plan p (o) (let ((col (first (object-cell o)))) (setq col -5) (when (< col 12) 1)))"
+		if d == nil {
+			src = "(def-plan p (o) (let ((col (first (object-cell o)))) (when (< col 12) 1)))"
+		}
+		for k, v := range run(src, d) {
+			if strings.HasPrefix(v, "infeasible") {
+				t.Errorf("domains %v: %s pruned: %s", d, k, v)
+			}
+		}
 	}
 }

@@ -3,6 +3,7 @@ package labels
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -18,6 +19,11 @@ type Options struct {
 	Criteria Criteria
 	// MCCMaxAtoms bounds MCC (0 means DefaultMCCMaxAtoms).
 	MCCMaxAtoms int
+	// Domains maps functions the plan calls (the simulator's queries) to
+	// what is known of their numeric results; labels that cannot hold
+	// within them are infeasible. The caller that knows the world fills
+	// it (sim.LabelDomains); nil knows nothing.
+	Domains map[string]Domain
 }
 
 // Set is the outcome of enumerating the labels of one plan.
@@ -29,6 +35,27 @@ type Set struct {
 	Labels []*Label
 	// Warnings such as MCC falling back to CC, each at file:line:col.
 	Warnings []*syntax.Error
+	// Globals names the globals of every SharedAtoms, which the annotated
+	// plan (and the normalized plan it is compared with) declares.
+	Globals []string
+}
+
+// SharedAtoms are the atoms of one decision that its MCC labels read from
+// globals instead of evaluating each: one probe at the decision, injected
+// before the labels, evaluates them once, in order, each into its global,
+// and sets Flag to t only when all evaluated without failure:
+//
+//	(when (ignore-errors (progn (setq FLAG nil) (setq G1 A1) ... (setq FLAG t) nil)))
+//
+// Globals, not let-bound temporaries: a global costs the plan its
+// initialisation once a run, a let binding would cost steps at every
+// evaluation of the decision.
+type SharedAtoms struct {
+	Flag string
+	// Globals[i] holds atom i; Atoms[i] is the atom the probe evaluates
+	// into it, nil when the atom is a variable Globals[i] names itself.
+	Globals []string
+	Atoms   []syntax.Node
 }
 
 // Active returns the active labels in id order.
@@ -56,10 +83,14 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	if opts.MCCMaxAtoms <= 0 {
 		opts.MCCMaxAtoms = DefaultMCCMaxAtoms
 	}
-	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]bool{}, skipped: map[string]int{},
-		set: &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
+	// Presized: a plan has a few labels per node, and rehashing these
+	// maps dominated enumeration on large plans.
+	e := &enumerator{res: res, opts: opts, seen: make(map[dedupKey]*Label, 2*res.Nodes()), skipped: map[string]int{},
+		region: make(map[syntax.Node]syntax.Node, res.Nodes()),
+		dom:    newDomains(res, opts.Domains),
+		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
 	for _, f := range res.Forms {
-		e.visit(f)
+		e.visit(f, nil)
 	}
 	e.warnShadowed()
 	ls := e.set.Labels
@@ -74,18 +105,64 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	return e.set, nil
 }
 
+// dedupKey identifies a label: two labels with the same key are one. The
+// region (see enumerator.region) stands for every point evaluated together
+// with the same variable values, so the same predicate at two points of
+// one region holds at both or at neither.
 type dedupKey struct {
-	point     syntax.Node
+	region    syntax.Node
 	crit      Key
 	pred, grd string
+	uniq      int
 }
 
 type enumerator struct {
 	res     *normalize.Result
 	opts    Options
 	set     *Set
-	seen    map[dedupKey]bool
+	seen    map[dedupKey]*Label
 	skipped map[string]int // builtin redefined by the plan -> labels left out
+	// region maps a node to the root of its region: the largest pure
+	// expression around it that evaluates it whenever it is itself
+	// evaluated, without a binding form in between. Within a region no
+	// variable changes and every node runs (barring a failure) exactly
+	// when the root does, so identical labels at two of its points are
+	// one label — ABS on a variable written twice in (> (+ a a) (* a 2)).
+	region map[syntax.Node]syntax.Node
+	dom    *domains
+	// globals counts the globals named for SharedAtoms.
+	globals int
+	// lastGuard is the guard node add rendered last, as lastGuardStr.
+	lastGuard    syntax.Node
+	lastGuardStr string
+}
+
+// regionOf returns the region root of n (n itself when it has none).
+func (e *enumerator) regionOf(n syntax.Node) syntax.Node {
+	if r := e.region[n]; r != nil {
+		return r
+	}
+	return n
+}
+
+// passesRegion reports whether the slot at index i of l (a slot of
+// normalize.Slots, path len 1) is evaluated whenever l is and within l's
+// region: every argument of a pure call of a function (all arguments are
+// evaluated, left to right), the first operand of and/or, the test of
+// if/when/unless. Binding forms, loops and lambdas start new regions.
+func (e *enumerator) passesRegion(l *syntax.List, h string, path []int) bool {
+	if len(path) != 1 || !e.res.Pure(l) {
+		return false
+	}
+	switch h {
+	case "and", "or":
+		return path[0] == 1
+	case "if", "when", "unless":
+		return path[0] == 1
+	case "not", "null", "ignore-errors", "progn":
+		return false // progn and ignore-errors could be allowed; kept simple
+	}
+	return h != "" && !normalize.IsSpecialForm(h)
 }
 
 // shadowed returns the name of a builtin that predicate p calls in code
@@ -146,15 +223,109 @@ func (e *enumerator) where(n syntax.Node, fallback syntax.Node) where {
 	if o == nil {
 		return where{pos: Position{File: e.res.Orig.Name}}
 	}
+	start, _ := o.Span()
+	return where{pos: PositionOf(e.res.Orig.Name, start), src: e.sourceText(o)}
+}
+
+// sourceText is the original text of o on one line, at most maxSource
+// bytes. Its cost is bounded by maxSource, not by the size of o, so that
+// labels on deeply nested code stay linear.
+func (e *enumerator) sourceText(o syntax.Node) string {
 	start, end := o.Span()
-	src := string(e.res.Orig.Src[start.Offset:end.Offset])
-	if len(src) > maxSource || strings.ContainsAny(src, "\n;") {
-		src = syntax.NodeString(o) // one line, no comments
-		if len(src) > maxSource {
-			src = src[:maxSource-3] + "..."
+	if end.Offset-start.Offset <= maxSource {
+		src := string(e.res.Orig.Src[start.Offset:end.Offset])
+		if !strings.ContainsAny(src, "\n;") {
+			return src
 		}
 	}
-	return where{pos: PositionOf(e.res.Orig.Name, start), src: src}
+	var b strings.Builder
+	writeCut(&b, o, maxSource+1) // one line, no comments
+	src := b.String()
+	if len(src) > maxSource {
+		src = src[:maxSource-3] + "..."
+	}
+	return src
+}
+
+// writeCut writes n as syntax.NodeString would, stopping once b holds
+// more than limit bytes.
+func writeCut(b *strings.Builder, n syntax.Node, limit int) {
+	if b.Len() > limit {
+		return
+	}
+	switch n := n.(type) {
+	case *syntax.List:
+		b.WriteByte('(')
+		for i, x := range n.Elems {
+			if b.Len() > limit {
+				return
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			writeCut(b, x, limit)
+		}
+		b.WriteByte(')')
+	case *syntax.Quote:
+		b.WriteByte('\'')
+		writeCut(b, n.X, limit)
+	default:
+		b.WriteString(syntax.NodeString(n))
+	}
+}
+
+// exprString renders predicate p with each temporary replaced by the
+// source text of the expression it holds ("" when p reads none).
+func (e *enumerator) exprString(p syntax.Node) string {
+	if !e.readsTemp(p) {
+		return "" // most predicates: no builder, no allocation
+	}
+	var b strings.Builder
+	if !e.writeExpr(&b, p) {
+		return ""
+	}
+	return b.String()
+}
+
+func (e *enumerator) readsTemp(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.List:
+		for _, x := range n.Elems {
+			if e.readsTemp(x) {
+				return true
+			}
+		}
+	case *syntax.Symbol:
+		return e.res.IsTemp(n.Name)
+	}
+	return false
+}
+
+func (e *enumerator) writeExpr(b *strings.Builder, n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.List:
+		subst := false
+		b.WriteByte('(')
+		for i, x := range n.Elems {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			if e.writeExpr(b, x) {
+				subst = true
+			}
+		}
+		b.WriteByte(')')
+		return subst
+	case *syntax.Symbol:
+		if e.res.IsTemp(n.Name) {
+			if o := e.res.Origin(n); o != nil {
+				b.WriteString(e.sourceText(o))
+				return true
+			}
+		}
+	}
+	b.WriteString(syntax.NodeString(n))
+	return false
 }
 
 // add records a label unless an identical one (same point, criterion,
@@ -166,11 +337,24 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 		return nil
 	}
 	l := &Label{Criterion: crit, Operator: op, Point: point, Cond: pred, Pos: at.pos, Source: at.src, Status: Active}
-	l.Predicate = syntax.NodeString(pred)
+	big := tooBig(pred, MaxPredicate)
+	if big {
+		var b strings.Builder
+		writeCut(&b, pred, 4*maxSource)
+		l.Predicate = b.String() + " ..." // never injected, so never parsed
+	} else {
+		l.Predicate = syntax.NodeString(pred)
+		l.Expr = e.exprString(pred)
+	}
 	if guard != nil {
-		if g := Simplify(guard); !isTrue(g) {
-			l.Guard = syntax.NodeString(g)
+		if guard != e.lastGuard {
+			// The labels of one site share their guard node: render it once.
+			e.lastGuard, e.lastGuardStr = guard, ""
+			if g := Simplify(guard); !isTrue(g) {
+				e.lastGuardStr = syntax.NodeString(g)
+			}
 		}
+		l.Guard = e.lastGuardStr
 	}
 	if v, ok := truth(pred); ok {
 		if v {
@@ -179,30 +363,110 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 			l.Status, l.Reason = Infeasible, "predicate is constant false"
 		}
 	}
-	k := dedupKey{point, crit, l.Predicate, l.Guard}
-	if e.seen[k] {
+	if l.Status == Active {
+		if why, never := e.dom.never(pred); never {
+			l.Status, l.Reason = Infeasible, why
+		}
+	}
+	if l.Status == Active && big {
+		l.Status, l.Reason = Skipped, fmt.Sprintf("predicate has more than %d nodes: it would copy a large operand of a lazy and/or or a test", MaxPredicate)
+	}
+	k := dedupKey{region: e.regionOf(point), crit: crit, pred: l.Predicate, grd: l.Guard}
+	if big {
+		k.uniq = len(e.set.Labels) + 1 // a cut predicate does not identify the label
+	}
+	if first := e.seen[k]; first != nil {
+		first.addAlso(l.Pos)
 		return nil
 	}
-	e.seen[k] = true
+	e.seen[k] = l
 	e.set.Labels = append(e.set.Labels, l)
 	return l
 }
 
+// addAlso records that l also stands for the label at p.
+func (l *Label) addAlso(p Position) {
+	if p == l.Pos {
+		return
+	}
+	for _, q := range l.Also {
+		if q == p {
+			return
+		}
+	}
+	l.Also = append(l.Also, p)
+}
+
+// MaxPredicate bounds the size (in nodes) of an injected predicate, so
+// that the annotated plan stays linear in the size of the plan. normalize
+// binds big operands that are always evaluated to temporaries; what is
+// left above the bound are operands evaluated conditionally (a later
+// operand of and/or), which labels cannot read from a temporary.
+const MaxPredicate = 256
+
+// tooBig reports whether n has more than max nodes, looking at most at
+// max+1 of them.
+func tooBig(n syntax.Node, max int) bool {
+	budget := max
+	return !within(n, &budget)
+}
+
+// within counts the nodes of n against *budget; false once it runs out.
+func within(n syntax.Node, budget *int) bool {
+	*budget--
+	if *budget < 0 {
+		return false
+	}
+	switch n := n.(type) {
+	case *syntax.List:
+		for _, e := range n.Elems {
+			if !within(e, budget) {
+				return false
+			}
+		}
+	case *syntax.Quote:
+		return within(n.X, budget)
+	case *syntax.Prefixed:
+		return within(n.X, budget)
+	case *syntax.Conditional:
+		return within(n.Feature, budget) && within(n.X, budget)
+	}
+	return true
+}
+
 func isTrue(n syntax.Node) bool { v, ok := truth(n); return ok && v }
 
-func (e *enumerator) visit(n syntax.Node) {
+// visit enumerates the labels of n, whose region root is region (nil: n
+// starts a region of its own).
+func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 	l, ok := n.(*syntax.List)
 	if !ok || len(l.Elems) == 0 {
 		return
+	}
+	if region != nil {
+		e.region[l] = region
+	} else {
+		region = l
 	}
 	original := e.res.Origin(l) != nil
 	h := syntax.Head(l)
 	for _, s := range normalize.Slots(l) {
 		c := normalize.At(l, s.Path)
-		if s.Test && original {
-			e.decision(e.res.Unwrap(c))
+		var sub syntax.Node
+		if e.passesRegion(l, h, s.Path) {
+			sub = region
+			if _, isList := c.(*syntax.List); !isList {
+				e.region[c] = region // a variable: ABS labels sit on it
+			}
 		}
-		e.visit(c)
+		if s.Test && original {
+			d := e.res.Unwrap(c)
+			if d == c && sub != nil {
+				e.region[d] = sub
+			}
+			e.decision(d)
+		}
+		e.visit(c, sub)
 	}
 	if original && !e.res.IsUserFunc(h) && !normalize.Opaque(l) {
 		e.mutations(l, h)
@@ -269,6 +533,7 @@ func (e *enumerator) decision(d syntax.Node) {
 		return
 	}
 	n := len(as)
+	sh := e.share(as)
 	for m := 0; m < 1<<n; m++ {
 		lits := make([]signed, n)
 		conj := make([]syntax.Node, n)
@@ -293,9 +558,71 @@ func (e *enumerator) decision(d syntax.Node) {
 				l.Status, l.Reason = Infeasible, why
 			} else if why, ok := e.shortCircuit(lits); ok {
 				l.Status, l.Reason = Infeasible, why
+			} else if sh != nil {
+				e.readShared(l, sh, lits)
 			}
 		}
 	}
+}
+
+// share decides whether the MCC labels of a decision with atoms as read
+// the atoms from globals that one probe computes (SharedAtoms), and names
+// those globals: when there are two atoms or more and one calls a
+// function. Such an atom stays in place in a lazy and/or operand (the
+// plan evaluates it only when the original would), so without sharing
+// each of the 2^n labels would call the function again.
+func (e *enumerator) share(as []syntax.Node) *SharedAtoms {
+	if len(as) < 2 {
+		return nil
+	}
+	calls := false
+	for _, a := range as {
+		calls = calls || e.res.Calls(a)
+	}
+	if !calls {
+		return nil
+	}
+	name := func() string {
+		e.globals++
+		n := fmt.Sprintf("%sg%d", e.res.Prefix, e.globals)
+		e.set.Globals = append(e.set.Globals, n)
+		return n
+	}
+	sh := &SharedAtoms{Flag: name()}
+	for _, a := range as {
+		if s, ok := a.(*syntax.Symbol); ok {
+			// A variable or temporary: read as it is (reading it
+			// cannot fail, and nothing assigns it between the probe
+			// and the labels).
+			sh.Globals = append(sh.Globals, s.Name)
+			sh.Atoms = append(sh.Atoms, nil)
+			continue
+		}
+		sh.Globals = append(sh.Globals, name())
+		sh.Atoms = append(sh.Atoms, a)
+	}
+	return sh
+}
+
+// readShared rewrites the active MCC label l (signed atoms lits) to read
+// the globals of sh: (and FLAG G1 (not G2) ...). FLAG is true only when
+// every atom evaluated without failure, so the label holds exactly when
+// the conjunction of the atoms would. Expr keeps the atoms.
+func (e *enumerator) readShared(l *Label, sh *SharedAtoms, lits []signed) {
+	conj := []syntax.Node{sym(sh.Flag)}
+	for i, s := range lits {
+		if s.val {
+			conj = append(conj, sym(sh.Globals[i]))
+		} else {
+			conj = append(conj, call("not", sym(sh.Globals[i])))
+		}
+	}
+	if l.Expr == "" {
+		l.Expr = l.Predicate
+	}
+	l.Cond = call("and", conj...)
+	l.Predicate = syntax.NodeString(l.Cond)
+	l.Shared = sh
 }
 
 // shortCircuit finds a conjunction that asks a temporary holding a lazy
@@ -359,6 +686,7 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 	switch {
 	case normalize.IsRelational(h) && len(args) == 2 && c.Has(WMROR):
 		a, b := args[0], args[1]
+		g := numberGuard(a, b)
 		for _, m := range []string{"<", "<=", ">", ">=", "=", "/="} {
 			if m == h {
 				continue
@@ -372,10 +700,16 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 			default:
 				pred = call(relOf(diff), a, b)
 			}
-			e.add(WMROR, h+" -> "+m, l, pred, numberGuard(a, b), at)
+			e.add(WMROR, h+" -> "+m, l, pred, g, at)
 		}
+	}
+	if normalize.IsRelational(h) && len(args) == 2 && c.Has(DIST) {
+		e.distLadder(l, args[0], args[1], at)
+	}
+	switch {
 	case normalize.IsArithmetic(h) && len(args) == 2 && c.Has(WMAOR):
 		a, b := args[0], args[1]
+		g := numberGuard(a, b)
 		for _, m := range []string{"+", "-", "*", "/"} {
 			if m == h {
 				continue
@@ -390,7 +724,7 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 					pred = call("or", call("=", b, zero()), pred)
 				}
 			}
-			e.add(WMAOR, h+" -> "+m, l, pred, numberGuard(a, b), at)
+			e.add(WMAOR, h+" -> "+m, l, pred, g, at)
 		}
 	case h == "-" && len(args) == 1 && c.Has(WMAOR):
 		e.add(WMAOR, "(- x) -> x", l, call("/=", args[0], zero()), numberGuard(args[0]), at)
@@ -427,3 +761,26 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 }
 
 func zero() syntax.Node { return &syntax.Int{Value: 0, Raw: "0"} }
+
+// DistLadder is the exponents k of the stepping stones |a-b| < 2^k that
+// the dist criterion puts on a numeric relation (a op b): from far (2^16)
+// down to |a-b| < 1, which on integers is a = b. A branch-coverage fuzzer
+// keeps every input that gets one rung closer, so it climbs towards the
+// exact boundary of the relation the way laf-intel's split comparisons
+// and IJON_CMP guide AFL.
+var DistLadder = []int{16, 8, 4, 2, 1, 0}
+
+// distLadder adds the dist labels of relation (h a b). The operands are
+// written in a canonical order, so (< a b) and (> b a) share a ladder.
+func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
+	a, b = Simplify(a), Simplify(b)
+	if syntax.NodeString(b) < syntax.NodeString(a) {
+		a, b = b, a
+	}
+	g := numberGuard(a, b)
+	for _, k := range DistLadder {
+		bound := &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
+		pred := call("<", call("abs", call("-", a, b)), bound)
+		e.add(DIST, "|a-b| < "+bound.Raw, l, pred, g, at)
+	}
+}

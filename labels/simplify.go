@@ -214,6 +214,17 @@ func Simplify(n syntax.Node) syntax.Node {
 				return boolNode(false)
 			}
 		}
+	case "abs":
+		if len(args) == 1 {
+			if v, ok := numOf(args[0]); ok && (!v.isInt || v.i != math.MinInt64) {
+				if cmp3(v, num{isInt: true}) < 0 {
+					v = num{isInt: v.isInt, i: -v.i, f: -v.f}
+				}
+				if nn := numNode(v); nn != nil {
+					return nn
+				}
+			}
+		}
 	case "zerop":
 		if len(args) == 1 {
 			if v, ok := numOf(args[0]); ok {

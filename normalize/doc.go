@@ -7,8 +7,12 @@
 // tests, binary relational and arithmetic calls, and/or forms — into
 // A-normal form: `(let* ((%lc1 …) (%lc2 …)) RESIDUE)` placed exactly where
 // the site was, so evaluation order, short-circuiting, later cond clauses
-// and re-evaluated while tests behave as before. Everything else keeps its
-// source text byte for byte. A Go (dst) front end will live next to it.
+// and re-evaluated while tests behave as before. Operands of label sites
+// bigger than BigOperand that are always evaluated are bound to
+// temporaries too (labels would copy them: the annotated plan must stay
+// linear in the plan), and Result.DeclareGlobals declares the globals of
+// labels' shared atoms. Everything else keeps its source text byte for
+// byte. A Go (dst) front end will live next to it.
 //
 // This package must never change the behaviour of a program, never
 // evaluate anything, and never import the label, compiler or VM packages.

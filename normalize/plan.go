@@ -34,12 +34,14 @@ type Result struct {
 	// Temps is the number of temporaries introduced.
 	Temps int
 
-	orig   map[syntax.Node]bool          // nodes of Orig
-	origin map[syntax.Node]syntax.Node   // residue -> the original node it stands for
-	copyOf map[*syntax.List]*syntax.List // edited copy -> original list
-	lets   map[*syntax.List]bool         // the let* forms normalize introduced
-	reqs   map[string][]Requirement      // temp -> what its truth requires
-	pur    *purity
+	orig    map[syntax.Node]bool          // nodes of Orig
+	origin  map[syntax.Node]syntax.Node   // residue -> the original node it stands for
+	copyOf  map[*syntax.List]*syntax.List // edited copy -> original list
+	lets    map[*syntax.List]bool         // the let* forms normalize introduced
+	reqs    map[string][]Requirement      // temp -> what its truth requires
+	pur     *purity
+	sizes   map[syntax.Node]int // memo of size
+	globals []string            // DeclareGlobals
 }
 
 // Plan normalizes a parsed plan. A plan whose label sites are all pure
@@ -57,6 +59,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		lets:   map[*syntax.List]bool{},
 		reqs:   map[string][]Requirement{},
 		pur:    newPurity(f, ext, opts.HoistCalls),
+		sizes:  map[syntax.Node]int{},
 	}
 	names := map[string]bool{}
 	for _, form := range f.Forms {
@@ -74,8 +77,61 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	for i, form := range f.Forms {
 		r.Forms[i] = z.expr(form, false)
 	}
+	if r.Temps > 0 {
+		// Binding big operands flattens chains of sites, but around
+		// other forms (an if between two sums) each binding nests a let*
+		// deeper. If that would make a deep plan deeper than it was,
+		// normalize again without it: labels that would copy big operands
+		// are then skipped (labels.MaxPredicate) rather than the plan
+		// becoming unreadable (syntax.MaxDepth).
+		limit := max(formsDepth(f.Forms), syntax.MaxDepth/2)
+		if formsDepth(r.Forms) > limit {
+			r.origin, r.copyOf = map[syntax.Node]syntax.Node{}, map[*syntax.List]*syntax.List{}
+			r.lets, r.reqs = map[*syntax.List]bool{}, map[string][]Requirement{}
+			r.Temps = 0
+			z = &normalizer{r: r, keepBig: true}
+			for i, form := range f.Forms {
+				r.Forms[i] = z.expr(form, false)
+			}
+		}
+	}
 	r.Source = r.Render(nil)
 	return r, nil
+}
+
+// Depth is how many forms n nests, as the reader counts them against
+// syntax.MaxDepth: 0 for an atom, 1 for a list of atoms; a quote, a
+// reader-macro prefix and a #+/#- conditional count as a form too. It
+// stops counting past limit, so its cost is bounded on hostile trees.
+func Depth(n syntax.Node, limit int) int {
+	if limit <= 0 {
+		return 1
+	}
+	switch n := n.(type) {
+	case *syntax.List:
+		d := 0
+		for _, e := range n.Elems {
+			d = max(d, Depth(e, limit-1))
+		}
+		return d + 1
+	case *syntax.Quote:
+		return Depth(n.X, limit-1) + 1
+	case *syntax.Prefixed:
+		return Depth(n.X, limit-1) + 1
+	case *syntax.Conditional:
+		return max(Depth(n.Feature, limit-1), Depth(n.X, limit-1)) + 1
+	}
+	return 0
+}
+
+// formsDepth is how deep forms nest (lists and quotes), counted up to
+// syntax.MaxDepth+1.
+func formsDepth(forms []syntax.Node) int {
+	d := 0
+	for _, f := range forms {
+		d = max(d, Depth(f, syntax.MaxDepth+1))
+	}
+	return d
 }
 
 // Reparse reads Source back into a tree with positions in Source. It is
@@ -108,8 +164,12 @@ func tempPrefix(names map[string]bool) string {
 	}
 }
 
+// Nodes is the number of nodes of the original plan (lists, atoms,
+// quotes): a size hint for passes that keep a map entry per node.
+func (r *Result) Nodes() int { return len(r.orig) }
+
 // Changed reports whether normalization rewrote anything.
-func (r *Result) Changed() bool { return r.Temps > 0 }
+func (r *Result) Changed() bool { return r.Temps > 0 || len(r.globals) > 0 }
 
 // Origin returns the node of the original plan that n stands for: n itself
 // when it is original, the rewritten site for a residue or a temporary that
@@ -184,6 +244,24 @@ func (r *Result) Requires(name string) []Requirement { return r.reqs[name] }
 // IsTemp reports whether name is one of normalize's temporaries.
 func (r *Result) IsTemp(name string) bool { return strings.HasPrefix(name, r.Prefix) }
 
+// Calls reports whether n calls a user function or a pure external while
+// calls are hoisted (Options.HoistCalls): code a label had better not
+// evaluate again.
+func (r *Result) Calls(n syntax.Node) bool { return r.pur.scan(n).calls }
+
+// DeclareGlobals adds (defparameter NAME nil) for each name after the
+// last form of the plan, for globals that later passes assign (labels'
+// shared atoms), and renders Source again. Declarations cost the plan
+// their initialisation at the start of every run, so the normalized plan
+// declares what the annotated plan declares.
+func (r *Result) DeclareGlobals(names []string) {
+	if len(names) == 0 {
+		return
+	}
+	r.globals = append(r.globals, names...)
+	r.Source = r.Render(nil)
+}
+
 // Pure reports whether evaluating n has no effect visible outside n.
 func (r *Result) Pure(n syntax.Node) bool { return r.pur.pure(n) }
 
@@ -193,6 +271,8 @@ func (r *Result) IsUserFunc(name string) bool { return r.pur.isUser(name) }
 
 type normalizer struct {
 	r *Result
+	// keepBig leaves big operands in place (see Plan and flattens).
+	keepBig bool
 }
 
 type binding struct {
@@ -220,11 +300,81 @@ func (z *normalizer) isSite(n syntax.Node) bool {
 	return false
 }
 
+// BigOperand is the size (in nodes: lists, atoms and quotes) above which
+// an operand of a label site is bound to a temporary instead of being
+// copied into the site's labels. Labels copy their site's operands, so
+// without this bound a site nesting sites ((+ 1 (+ 1 …)) 500 deep) would
+// make the annotated plan quadratic in size and, once wrapped, nested
+// far deeper than the original. Operands of hand-written plans are
+// almost always smaller, so they stay in place.
+const BigOperand = 24
+
+// size counts the nodes of n, memoized: every node is sized once.
+func (r *Result) size(n syntax.Node) int {
+	switch n := n.(type) {
+	case *syntax.List:
+		if s, ok := r.sizes[n]; ok {
+			return s
+		}
+		s := 1
+		for _, e := range n.Elems {
+			s += r.size(e)
+		}
+		r.sizes[n] = s
+		return s
+	case *syntax.Quote:
+		return 1 + r.size(n.X)
+	case *syntax.Prefixed:
+		return 1 + r.size(n.X)
+	case *syntax.Conditional:
+		return 1 + r.size(n.Feature) + r.size(n.X)
+	}
+	return 1
+}
+
+func (z *normalizer) big(n syntax.Node) bool { return !z.keepBig && z.r.size(n) > BigOperand }
+
+// flattens reports whether n is a pure call (or an and/or) with a big
+// operand that is always evaluated when n is — every argument of a call,
+// the first operand of and/or — so that decompose binds it to a temporary.
+// Later and/or operands are evaluated conditionally and stay in place.
+func (z *normalizer) flattens(n syntax.Node) bool {
+	l, ok := n.(*syntax.List)
+	if z.keepBig || !ok || len(l.Elems) < 2 || Opaque(l) || z.r.size(l) <= BigOperand {
+		return false
+	}
+	h := syntax.Head(l)
+	switch {
+	case h == "and" || h == "or":
+		return z.big(l.Elems[1])
+	case z.callDecomposes(h):
+		for _, a := range l.Elems[1:] {
+			if z.big(a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// callDecomposes reports whether decompose splits a call of h into its
+// arguments (decomposeCall): a function with no effects of its own whose
+// call is neither costly nor hoisted as a whole.
+func (z *normalizer) callDecomposes(h string) bool {
+	return h != "" && !isSpecial(h) && z.r.pur.pureFn(h) && !z.r.pur.costly[h] && !z.r.pur.hoisted(h)
+}
+
 // expr normalizes n in an expression slot; test marks decision tests.
 func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
+	if (test || z.isSite(n)) && z.flattens(n) && !z.r.isNormalLet(n) {
+		return z.anf(n)
+	}
 	e := z.r.pur.scan(n)
 	if !e.touches {
-		return n
+		if _, ok := n.(*syntax.List); !ok || z.r.size(n) <= BigOperand {
+			return n
+		}
+		// Big and pure: sites below may still have big operands.
 	}
 	if (test || z.isSite(n)) && !z.r.pur.cheapE(e) && !z.r.isNormalLet(n) {
 		return z.anf(n)
@@ -308,7 +458,7 @@ func use(t *syntax.Symbol) *syntax.Symbol { return sym(t.Name) }
 // decompose splits n into bindings, evaluated in order, and a pure residue
 // that, evaluated after them, gives n's value.
 func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
-	if z.r.pur.cheap(n) {
+	if z.r.pur.cheap(n) && !z.flattens(n) {
 		return nil, n
 	}
 	l := n.(*syntax.List) // atoms are always pure
@@ -316,7 +466,7 @@ func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
 	switch {
 	case h == "and" || h == "or":
 		return z.decomposeAndOr(l, h)
-	case h != "" && !isSpecial(h) && z.r.pur.pureFn(h) && !z.r.pur.costly[h] && !z.r.pur.hoisted(h):
+	case z.callDecomposes(h):
 		return z.decomposeCall(l)
 	}
 	t := z.temp(n)
@@ -338,9 +488,9 @@ func use2(z *normalizer, t *syntax.Symbol, standsFor syntax.Node) *syntax.Symbol
 // (+ x (incf x)) reads the old x.
 func (z *normalizer) decomposeCall(l *syntax.List) ([]binding, syntax.Node) {
 	args := l.Elems[1:]
-	last := -1 // the last argument with effects
+	last := -1 // the last argument with effects, or big (see flattens)
 	for i, a := range args {
-		if !z.r.pur.pure(a) {
+		if !z.r.pur.pure(a) || z.big(a) {
 			last = i
 		}
 	}
@@ -354,7 +504,7 @@ func (z *normalizer) decomposeCall(l *syntax.List) ([]binding, syntax.Node) {
 			res.Elems = append(res.Elems, r) // already a temporary
 			continue
 		}
-		if i < last && !IsConstant(r) {
+		if (i < last || z.big(a)) && !IsConstant(r) {
 			t := z.temp(a)
 			binds = append(binds, binding{t, r})
 			r = use2(z, t, a)
@@ -377,7 +527,7 @@ func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax
 			last = i
 		}
 	}
-	if last < 0 && !z.r.pur.cheap(ops[0]) {
+	if last < 0 && (!z.r.pur.cheap(ops[0]) || z.big(ops[0])) {
 		// Only calls: the first operand always runs, so its calls are
 		// hoisted; a later one runs only when the earlier ones allow it
 		// and stays in place (extracting it conditionally would make
@@ -403,7 +553,7 @@ func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax
 			g = r
 			if rs, ok := r.(*syntax.Symbol); ok && z.r.IsTemp(rs.Name) {
 				g = rs // already a temporary holding ops[0]
-			} else if last > 0 && !IsConstant(r) {
+			} else if (last > 0 || z.big(ops[0])) && !IsConstant(r) {
 				t := z.temp(ops[0])
 				binds = append(binds, binding{t, r})
 				g = t
@@ -457,3 +607,8 @@ func isSpecial(h string) bool {
 	}
 	return false
 }
+
+// IsSpecialForm reports whether h names a special form (or a macro the
+// compiler expands) rather than a function: its operands are not simply
+// evaluated left to right.
+func IsSpecialForm(h string) bool { return isSpecial(h) }

@@ -38,6 +38,13 @@ func (r *Result) Render(w Wrapper) []byte {
 		pos = end.Offset
 	}
 	rd.out.Write(rd.src[pos:])
+	if len(r.globals) > 0 {
+		// After a newline: the plan may end in a line comment.
+		rd.out.WriteString("\n;; labelcov: globals of shared label atoms\n")
+		for _, g := range r.globals {
+			rd.out.WriteString("(defparameter " + g + " nil)\n")
+		}
+	}
 	return rd.out.Bytes()
 }
 

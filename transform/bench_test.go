@@ -123,3 +123,19 @@ func BenchmarkThroughputMCCWM(b *testing.B) { benchRatio(b, "mcc,wm") }
 
 // BenchmarkThroughputAll: the same with every criterion.
 func BenchmarkThroughputAll(b *testing.B) { benchRatio(b, "all") }
+
+// condPlan is one cond of n clauses ((= x i) i): the shape of a
+// generated lookup table, about 12 labels a clause with every criterion.
+func condPlan(n int) string {
+	var b strings.Builder
+	b.WriteString("(def-plan main (x)\n  (cond")
+	for i := range n {
+		fmt.Fprintf(&b, "\n   ((= x %d) %d)", i, i)
+	}
+	b.WriteString("\n   (t -1)))\n")
+	return b.String()
+}
+
+// BenchmarkAnnotateCond20k annotates a 20,000-clause cond (issue 11: a
+// 100k-clause cond took > 30 s); lines/s should not fall with n.
+func BenchmarkAnnotateCond20k(b *testing.B) { benchAnnotate(b, []byte(condPlan(20_000))) }

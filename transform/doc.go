@@ -9,5 +9,7 @@
 //
 // It must never change what the plan does: injected predicates are pure
 // (normalize saw to that) and wrapped in ignore-errors, so they can
-// neither fail nor have effects.
+// neither fail nor have effects. The one exception is the probe that
+// evaluates a decision's shared atoms (labels.SharedAtoms): it assigns
+// globals of its own, which only labels read.
 package transform

@@ -55,7 +55,7 @@ func (r *Result) Manifest(out string) *labels.Manifest {
 }
 
 // marker matches the comment transform writes after each injected label.
-var marker = regexp.MustCompile(`^;+ *label [0-9]+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror)\b`)
+var marker = regexp.MustCompile(`^;+ *label [0-9]+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror|dist)\b`)
 
 // CheckNotAnnotated refuses a plan that already carries injected labels:
 // annotating it again would label the labels.
@@ -86,6 +86,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
+	nr.DeclareGlobals(set.Globals)
 	src, err := Annotate(nr, set)
 	if err != nil {
 		return nil, err
@@ -120,6 +121,9 @@ func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
 		}
 		inj.byPoint[l.Point] = append(inj.byPoint[l.Point], l)
 	}
+	if err := inj.limitDepth(nr, set); err != nil {
+		return nil, err
+	}
 	src := nr.Render(inj)
 	lines := lineStarts(src)
 	for l, off := range inj.at {
@@ -129,8 +133,14 @@ func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
 	return src, nil
 }
 
-// maxAlign is the widest column whens are aligned to.
-const maxAlign = 48
+// maxAlign is the widest column whens are aligned to; maxIndent the
+// deepest indentation of an injected line. Without the cap, nested
+// wrappers (a chain of sites flattened into one let*) would each indent
+// further than the last, and the annotated text would grow quadratically.
+const (
+	maxAlign  = 48
+	maxIndent = 64
+)
 
 type injector struct {
 	byPoint map[syntax.Node][]*labels.Label
@@ -149,7 +159,7 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 	width := col + len("(progn ")
 	if width > maxAlign {
 		width = 4
-		for bol+width-4 < len(b) && b[bol+width-4] == ' ' {
+		for bol+width-4 < len(b) && b[bol+width-4] == ' ' && width < maxIndent {
 			width++
 		}
 	}
@@ -158,6 +168,26 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 	ls := in.byPoint[n]
 	done := make([]bool, len(ls))
 	first := true
+	if sh := sharedOf(ls); sh != nil {
+		// The atoms the MCC labels below read, evaluated once.
+		out.WriteString("(when (ignore-errors (progn (setq ")
+		out.WriteString(sh.Flag)
+		out.WriteString(" nil)")
+		for i, a := range sh.Atoms {
+			if a == nil {
+				continue // a variable, read as it is
+			}
+			out.WriteString(" (setq ")
+			out.WriteString(sh.Globals[i])
+			out.WriteByte(' ')
+			out.WriteString(syntax.NodeString(a))
+			out.WriteByte(')')
+		}
+		out.WriteString(" (setq ")
+		out.WriteString(sh.Flag)
+		out.WriteString(" t) nil))) ; atoms of the mcc labels below\n")
+		first = false
+	}
 	for i, l := range ls {
 		if done[i] {
 			continue
@@ -200,6 +230,121 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 	out.WriteString(indent)
 	body()
 	out.WriteByte(')')
+}
+
+// wrapDepth is how many forms a label wraps around its point and its
+// predicate: (progn (when (ignore-errors PRED)) POINT).
+const wrapDepth = 3
+
+// limitDepth keeps the annotated plan readable: the reader refuses forms
+// nested deeper than syntax.MaxDepth, and the labels of a point add
+// wrapDepth levels around the point and everything below it, plus the
+// depth of their predicates. Walking from the top, a label that would end
+// deeper than the limit is skipped (status Skipped, with a warning), so
+// the deepest points lose their labels and the rest of the plan keeps
+// them. Active labels are renumbered when any is skipped. A normalized
+// plan that is itself too deep is an error.
+func (in *injector) limitDepth(nr *normalize.Result, set *labels.Set) error {
+	var skipped []*labels.Label
+	var tooDeep syntax.Node
+	var walk func(n syntax.Node, d int) // d forms are open around n
+	walk = func(n syntax.Node, d int) {
+		if tooDeep != nil {
+			return
+		}
+		if ls := in.byPoint[n]; len(ls) > 0 {
+			keep := ls[:0]
+			for _, l := range ls {
+				if d+need(l) > syntax.MaxDepth {
+					skipped = append(skipped, l)
+				} else {
+					keep = append(keep, l)
+				}
+			}
+			if len(keep) == 0 {
+				delete(in.byPoint, n)
+			} else {
+				in.byPoint[n] = keep
+				d++ // the progn
+			}
+		}
+		switch n := n.(type) {
+		case *syntax.List:
+			if d+1 > syntax.MaxDepth {
+				tooDeep = n
+				return
+			}
+			for _, e := range n.Elems {
+				walk(e, d+1)
+			}
+		case *syntax.Quote:
+			walk(n.X, d+1)
+		case *syntax.Prefixed:
+			walk(n.X, d+1)
+		case *syntax.Conditional:
+			walk(n.Feature, d+1)
+			walk(n.X, d+1)
+		}
+	}
+	for _, f := range nr.Forms {
+		walk(f, 0)
+	}
+	if tooDeep != nil {
+		at := syntax.Pos{Line: 1, Col: 1}
+		if o := nr.Origin(tooDeep); o != nil {
+			at, _ = o.Span()
+		}
+		return syntax.Errorf(nr.Orig.Name, nr.Orig.Src, at,
+			"cannot annotate: the plan with side effects moved out of its conditions nests deeper than %d", syntax.MaxDepth)
+	}
+	if len(skipped) == 0 {
+		return nil
+	}
+	for _, l := range skipped {
+		l.Status = labels.Skipped
+		l.Reason = fmt.Sprintf("nested too deep: injected here, the annotated plan would nest deeper than %d", syntax.MaxDepth)
+	}
+	id := 0
+	for _, l := range set.Labels {
+		if l.Status == labels.Active {
+			id++
+			l.ID = id
+		} else {
+			l.ID = 0
+		}
+	}
+	first := skipped[0].Pos
+	set.Warnings = append(set.Warnings, syntax.Errorf(nr.Orig.Name, nr.Orig.Src,
+		syntax.Pos{Line: first.Line, Col: first.Col, Offset: first.Offset},
+		"warning: %d labels are nested too deep to inject (the annotated plan would nest deeper than %d): they are skipped", len(skipped), syntax.MaxDepth))
+	return nil
+}
+
+// sharedOf returns the SharedAtoms the labels of one point read, if any
+// (one decision's MCC labels share one).
+func sharedOf(ls []*labels.Label) *labels.SharedAtoms {
+	for _, l := range ls {
+		if l.Shared != nil {
+			return l.Shared
+		}
+	}
+	return nil
+}
+
+// need is how many forms label l adds at its point, predicate included:
+// (progn (when (ignore-errors PRED)) ...), or for a label reading shared
+// atoms the probe that computes them,
+// (progn (when (ignore-errors (progn (setq G ATOM) ...)))).
+func need(l *labels.Label) int {
+	d := wrapDepth + normalize.Depth(l.Cond, syntax.MaxDepth)
+	if l.Shared != nil {
+		for _, a := range l.Shared.Atoms {
+			if a != nil {
+				d = max(d, wrapDepth+2+normalize.Depth(a, syntax.MaxDepth))
+			}
+		}
+	}
+	return d
 }
 
 func lineStarts(src []byte) []int {

@@ -41,6 +41,9 @@ type Measurer struct {
 // New annotates f with the labels of opts, compiles the original and the
 // annotated plan, and maps every active label to its injected branch.
 func New(f *syntax.File, opts Options) (*Measurer, error) {
+	if opts.World != nil && opts.Labels.Domains == nil {
+		opts.Labels.Domains = sim.LabelDomains(opts.World) // labels the world rules out are infeasible
+	}
 	p, err := NewPlan(f, opts.Labels, opts.Normalize)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,45 @@
+package sim
+
+import (
+	"slices"
+
+	"github.com/labelcov/labelcov/labels"
+)
+
+// LabelDomains lists what w guarantees about the numbers its queries
+// return, for labels.Options.Domains: a cell (COL ROW) lies inside a
+// region's grid, a grid is one of the world's grids, an orientation is one
+// of the world's orientations. Labels that ask for anything else (ABS
+// (< col 0) on a cell column) are listed as infeasible instead of
+// injected.
+func LabelDomains(w *World) map[string]labels.Domain {
+	if w == nil || len(w.Regions) == 0 {
+		return nil
+	}
+	minC, maxC := w.Regions[0].Cols, w.Regions[0].Cols
+	minR, maxR := w.Regions[0].Rows, w.Regions[0].Rows
+	for _, r := range w.Regions[1:] {
+		minC, maxC = min(minC, r.Cols), max(maxC, r.Cols)
+		minR, maxR = min(minR, r.Rows), max(maxR, r.Rows)
+	}
+	cell := labels.Domain{
+		Elems: []labels.Range{{Lo: 0, Hi: float64(maxC - 1)}, {Lo: 0, Hi: float64(maxR - 1)}},
+		Why:   "cells lie inside the world's region grids",
+	}
+	out := map[string]labels.Domain{
+		"object-cell":  cell,
+		"initial-cell": cell,
+		"region-grid": {
+			Elems: []labels.Range{{Lo: float64(minC), Hi: float64(maxC)}, {Lo: float64(minR), Hi: float64(maxR)}},
+			Why:   "the world's region grids",
+		},
+	}
+	if len(w.Orientations) > 0 {
+		lo, hi := slices.Min(w.Orientations), slices.Max(w.Orientations)
+		out["object-orientation"] = labels.Domain{
+			Value: &labels.Range{Lo: float64(lo), Hi: float64(hi)},
+			Why:   "the world's orientations",
+		}
+	}
+	return out
+}
