@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
@@ -208,7 +209,7 @@ func (z *normalizer) isSite(n syntax.Node) bool {
 	if !ok {
 		return false
 	}
-	h := syntax.Head(l)
+	h := forms.Head(l)
 	switch {
 	case h == "and" || h == "or":
 		return len(l.Elems) >= 3
@@ -312,7 +313,7 @@ func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
 		return nil, n
 	}
 	l := n.(*syntax.List) // atoms are always pure
-	h := syntax.Head(l)
+	h := forms.Head(l)
 	switch {
 	case h == "and" || h == "or":
 		return z.decomposeAndOr(l, h)
@@ -447,13 +448,4 @@ func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax
 	return binds, res
 }
 
-func isSpecial(h string) bool {
-	switch h {
-	case "quote", "if", "when", "unless", "cond", "case", "and", "or", "progn", "let", "let*",
-		"setq", "setf", "incf", "decf", "push", "pop", "dolist", "dotimes", "while", "return",
-		"lambda", "funcall", "function", "a", "an", "with-failure-handling", "retry",
-		"ignore-errors", "defun", "def-plan", "def-check", "def-policy", "defparameter":
-		return true
-	}
-	return false
-}
+func isSpecial(h string) bool { return forms.Lookup(h) != nil }

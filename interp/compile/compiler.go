@@ -5,6 +5,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 )
@@ -64,7 +65,7 @@ func (c *compiler) compileFile() error {
 	var params []*syntax.List // defparameter forms, in source order
 	for _, form := range c.file.Forms {
 		l, ok := form.(*syntax.List)
-		head := syntax.Head(form)
+		head := forms.Head(form)
 		if !ok || head == "" {
 			return c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found %s", describe(form))
 		}
@@ -95,7 +96,7 @@ func (c *compiler) compileFile() error {
 		if !ok || nameSym.Name == "t" || nameSym.Name == "nil" {
 			return c.errf(l.Elems[1], "%s: the name must be a symbol, found %s", head, describe(l.Elems[1]))
 		}
-		if isSpecialForm(nameSym.Name) {
+		if forms.Lookup(nameSym.Name) != nil {
 			return c.errf(nameSym, "%s: %s is a special form and cannot be redefined", head, nameSym.Name)
 		}
 		if _, dup := c.prog.byName[nameSym.Name]; dup {
@@ -326,7 +327,7 @@ func Literal(n syntax.Node) value.Value {
 func describe(n syntax.Node) string {
 	switch n := n.(type) {
 	case *syntax.List:
-		if h := syntax.Head(n); h != "" {
+		if h := forms.Head(n); h != "" {
 			return "(" + h + " ...)"
 		}
 		if len(n.Elems) == 0 {

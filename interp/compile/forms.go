@@ -3,14 +3,19 @@ package compile
 import (
 	"math"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 )
 
-var specialForms = map[string]func(fs *fstate, l *syntax.List) error{}
+// generators attaches a code generator to each special form of the
+// shared table (interp/forms); a test checks that they name the same forms.
+// Definitions and the top-level forms the compiler skips are errors
+// inside a body (formNested).
+var generators map[string]func(fs *fstate, l *syntax.List) error
 
 func init() {
-	for name, fn := range map[string]func(fs *fstate, l *syntax.List) error{
+	generators = map[string]func(fs *fstate, l *syntax.List) error{
 		"quote": (*fstate).formQuote, "if": (*fstate).formIf, "when": (*fstate).formWhen,
 		"unless": (*fstate).formWhen, "cond": (*fstate).formCond, "case": (*fstate).formCase,
 		"and": (*fstate).formAndOr, "or": (*fstate).formAndOr, "progn": (*fstate).formProgn,
@@ -22,26 +27,12 @@ func init() {
 		"a": (*fstate).formDesig, "an": (*fstate).formDesig,
 		"with-failure-handling": (*fstate).formWFH, "retry": (*fstate).formRetry,
 		"ignore-errors": (*fstate).formIgnoreErrors,
-		"defun":         (*fstate).formNested, "def-plan": (*fstate).formNested, "def-check": (*fstate).formNested,
-		"def-policy": (*fstate).formNested, "defparameter": (*fstate).formNested,
-	} {
-		specialForms[name] = fn
 	}
-}
-
-func isSpecialForm(name string) bool {
-	_, ok := specialForms[name]
-	return ok
-}
-
-// SpecialForms lists the names the compiler treats as special forms (they
-// cannot be redefined or called as functions).
-func SpecialForms() []string {
-	out := make([]string, 0, len(specialForms))
-	for k := range specialForms {
-		out = append(out, k)
+	for _, f := range forms.All() {
+		if f.Level == forms.TopLevel {
+			generators[f.Name] = (*fstate).formNested
+		}
 	}
-	return out
 }
 
 // expr compiles n so that it leaves exactly one value on the stack.
@@ -79,10 +70,15 @@ func (fs *fstate) expr(n syntax.Node) error {
 		if !ok {
 			return fs.c.errf(n.Elems[0], "a form must start with a function name or special form, found %s", describe(n.Elems[0]))
 		}
-		if sf, ok := specialForms[head.Name]; ok {
-			return sf(fs, n)
+		name := forms.Name(head)
+		if forms.Lookup(name) != nil {
+			gen := generators[name]
+			if gen == nil {
+				return fs.c.errf(n, "%s is not supported", name)
+			}
+			return gen(fs, n)
 		}
-		return fs.call(head, n)
+		return fs.call(name, n)
 	default:
 		return fs.c.errf(n, "unexpected %s", describe(n))
 	}
@@ -149,16 +145,16 @@ func (fs *fstate) effect(f syntax.Node) error {
 // its test and P, or nils.
 func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
 	l, ok := f.(*syntax.List)
-	if !ok || len(l.Elems) != 2 || syntax.Head(l) != "when" {
+	if !ok || len(l.Elems) != 2 || forms.Head(l) != "when" {
 		return nil, nil, nil
 	}
 	t, ok := l.Elems[1].(*syntax.List)
-	if !ok || len(t.Elems) != 2 || syntax.Head(t) != "ignore-errors" {
+	if !ok || len(t.Elems) != 2 || forms.Head(t) != "ignore-errors" {
 		return nil, nil, nil
 	}
 	escapes := false
 	syntax.Walk(t.Elems[1], func(n syntax.Node) bool {
-		if h := syntax.Head(n); h == "return" || h == "retry" {
+		if h := forms.Head(n); h == "return" || h == "retry" {
 			escapes = true
 		}
 		return !escapes
@@ -190,7 +186,7 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 		return int32(idx), true
 	}
 	if l, ok := pred.(*syntax.List); ok && len(l.Elems) == 2 {
-		if h := syntax.Head(l); (h == "not" || h == "null") && builtin(h) {
+		if h := forms.Head(l); (h == "not" || h == "null") && builtin(h) {
 			pred = l.Elems[1]
 			pc.Not = true
 		}
@@ -203,7 +199,7 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	if !ok {
 		return pc, false
 	}
-	h := syntax.Head(l)
+	h := forms.Head(l)
 	cmp, ok := probeCmps[h]
 	if !ok || len(l.Elems) != 3 || !builtin(h) {
 		return pc, false
@@ -282,13 +278,13 @@ func (fs *fstate) body(forms []syntax.Node, l *syntax.List) error {
 
 // call compiles a call (Lisp-2 resolution: user function, core builtin,
 // external).
-func (fs *fstate) call(head *syntax.Symbol, l *syntax.List) error {
+func (fs *fstate) call(name string, l *syntax.List) error {
 	c := fs.c
 	args := l.Elems[1:]
 	n := len(args)
-	if fn := c.prog.byName[head.Name]; fn != nil {
+	if fn := c.prog.byName[name]; fn != nil {
 		if n != len(fn.Params) {
-			return c.errf(l, "%s takes %d argument%s, called with %d", head.Name, len(fn.Params), plural(len(fn.Params)), n)
+			return c.errf(l, "%s takes %d argument%s, called with %d", name, len(fn.Params), plural(len(fn.Params)), n)
 		}
 		if err := fs.exprs(args); err != nil {
 			return err
@@ -296,15 +292,15 @@ func (fs *fstate) call(head *syntax.Symbol, l *syntax.List) error {
 		fs.emit(CALL, int32(fn.Index), int32(n), l.Open)
 		return nil
 	}
-	if id, ok := CoreBuiltin(head.Name); ok {
+	if id, ok := CoreBuiltin(name); ok {
 		sig := coreBuiltins[id]
 		if n < sig.Min || (sig.Max >= 0 && n > sig.Max) {
-			return c.errf(l, "%s takes %s, called with %d", head.Name, arityText(sig.Min, sig.Max), n)
+			return c.errf(l, "%s takes %s, called with %d", name, arityText(sig.Min, sig.Max), n)
 		}
 		if err := fs.exprs(args); err != nil {
 			return err
 		}
-		if op, ok := inlineOp(head.Name, n); ok {
+		if op, ok := inlineOp(name, n); ok {
 			fs.emit(op, 0, 0, l.Open)
 		} else {
 			fs.emit(CALLB, int32(id), int32(n), l.Open)
@@ -314,7 +310,7 @@ func (fs *fstate) call(head *syntax.Symbol, l *syntax.List) error {
 	if err := fs.exprs(args); err != nil {
 		return err
 	}
-	fs.emit(CALLX, c.external(head.Name), int32(n), l.Open)
+	fs.emit(CALLX, c.external(name), int32(n), l.Open)
 	return nil
 }
 
@@ -348,7 +344,7 @@ func arityText(min, max int) string {
 func itoa(i int) string { return value.Int(int64(i)).String() }
 
 func (fs *fstate) formNested(l *syntax.List) error {
-	return fs.c.errf(l, "%s is only allowed at top level", syntax.Head(l))
+	return fs.c.errf(l, "%s is only allowed at top level", forms.Head(l))
 }
 
 func (fs *fstate) formQuote(l *syntax.List) error {
@@ -389,7 +385,7 @@ func (fs *fstate) formIf(l *syntax.List) error {
 // (when TEST BODY...) and (unless TEST BODY...). An empty body still
 // evaluates TEST and counts its branch: the label engine relies on it.
 func (fs *fstate) formWhen(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "%s: expected (%s TEST BODY...)", head, head)
 	}
@@ -546,7 +542,7 @@ func (fs *fstate) formCase(l *syntax.List) error {
 // (and X...) / (or X...): every operand is a counted test. The deciding
 // operand's value is the form's value.
 func (fs *fstate) formAndOr(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	ops := l.Elems[1:]
 	if len(ops) == 0 {
 		if head == "and" {
@@ -587,7 +583,7 @@ func (fs *fstate) formProgn(l *syntax.List) error {
 
 // (let ((VAR INIT)...) BODY...) binds in parallel; let* in sequence.
 func (fs *fstate) formLet(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "%s: expected (%s ((VAR VALUE)...) BODY...)", head, head)
 	}
@@ -672,7 +668,7 @@ func (fs *fstate) formLet(l *syntax.List) error {
 
 // (setq VAR VALUE...) and (setf VAR VALUE...), pairwise; the last value.
 func (fs *fstate) formSetq(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	args := l.Elems[1:]
 	if len(args) == 0 || len(args)%2 != 0 {
 		return fs.c.errf(l, "%s: expected (%s VAR VALUE...) with pairs of variables and values", head, head)
@@ -697,7 +693,7 @@ func (fs *fstate) formSetq(l *syntax.List) error {
 
 // (incf VAR [DELTA]) and (decf VAR [DELTA]).
 func (fs *fstate) formIncf(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 || len(l.Elems) > 3 {
 		return fs.c.errf(l, "%s: expected (%s VAR [DELTA])", head, head)
 	}
@@ -770,7 +766,7 @@ func (fs *fstate) formPop(l *syntax.List) error {
 
 // loopSpec parses (VAR EXPR [RESULT]).
 func (fs *fstate) loopSpec(l *syntax.List) (*syntax.Symbol, syntax.Node, syntax.Node, error) {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return nil, nil, nil, fs.c.errf(l, "%s: expected (%s (VAR EXPR [RESULT]) BODY...)", head, head)
 	}
@@ -998,7 +994,7 @@ func (fs *fstate) formFunction(l *syntax.List) error {
 		fs.constant(value.Symbol(x.Name), l.Open)
 		return nil
 	case *syntax.List:
-		if syntax.Head(x) == "lambda" {
+		if forms.Head(x) == "lambda" {
 			return fs.formLambda(x)
 		}
 	}
@@ -1007,7 +1003,7 @@ func (fs *fstate) formFunction(l *syntax.List) error {
 
 // (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator.
 func (fs *fstate) formDesig(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "%s: expected (%s CLASS (KEY VALUE)...)", head, head)
 	}
@@ -1027,7 +1023,7 @@ func (fs *fstate) formDesig(l *syntax.List) error {
 		}
 		shape.Keys = append(shape.Keys, key.Name)
 		val := pl.Elems[1]
-		if s, ok := val.(*syntax.Symbol); ok && !isVarRef(s.Name) {
+		if s, ok := val.(*syntax.Symbol); ok && !forms.IsDesignatorVar(s.Name) {
 			// A bare symbol is a literal: (arm left) holds the symbol left.
 			fs.constant(value.Symbol(s.Name), s.Start)
 			continue
@@ -1042,9 +1038,6 @@ func (fs *fstate) formDesig(l *syntax.List) error {
 	return nil
 }
 
-// isVarRef tells whether a bare symbol in a designator property is a
-// variable reference (?obj) rather than a literal symbol.
-func isVarRef(name string) bool { return len(name) > 1 && name[0] == '?' }
 
 // (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)
 func (fs *fstate) formWFH(l *syntax.List) error {
