@@ -3,7 +3,6 @@ package compile
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -21,6 +20,7 @@ func Compile(f *syntax.File) (*Program, error) {
 		consts:    map[string]int{},
 		captured:  map[*syntax.Symbol]bool{},
 		assigned:  map[*syntax.Symbol]bool{},
+		fnVars:    map[*syntax.Symbol]*syntax.Symbol{},
 	}
 	if err := c.compileFile(); err != nil {
 		return nil, err
@@ -42,18 +42,19 @@ type compiler struct {
 	// with the knowledge (bindings are identified by their declaring node).
 	captured, assigned map[*syntax.Symbol]bool
 	redo               bool
+	fnVars             map[*syntax.Symbol]*syntax.Symbol // see fnVar
 }
 
 // topForm is a prescanned top-level definition.
 type topForm struct {
-	list   *syntax.List
-	fn     *Func
-	params []*syntax.Symbol
-	body   []syntax.Node
+	list *syntax.List
+	fn   *Func
+	body []syntax.Node
 }
 
 var defKinds = map[string]FuncKind{
-	"defun": KindDefun, "def-plan": KindPlan, "def-check": KindCheck, "def-policy": KindPolicy,
+	"defun": KindDefun, "def-cram-function": KindDefun, "def-plan": KindPlan, "def-check": KindCheck,
+	"def-policy": KindPolicy,
 }
 
 func (c *compiler) errf(n syntax.Node, format string, args ...any) error {
@@ -99,26 +100,21 @@ func (c *compiler) compileFile() error {
 		if forms.Lookup(nameSym.Name) != nil {
 			return c.errf(nameSym, "%s: %s is a special form and cannot be redefined", head, nameSym.Name)
 		}
-		if _, dup := c.prog.byName[nameSym.Name]; dup {
-			return c.errf(nameSym, "%s: %s is already defined", head, nameSym.Name)
+		name := forms.Name(nameSym)
+		if _, dup := c.prog.byName[name]; dup {
+			return c.errf(nameSym, "%s: %s is already defined", head, name)
 		}
-		ps, err := c.paramList(l.Elems[2], head)
+		ll, err := c.parseLambdaList(l.Elems[2], head)
 		if err != nil {
 			return err
 		}
-		fn := &Func{Name: nameSym.Name, Kind: kind, Index: len(c.prog.Funcs), Pos: l.Open}
-		for _, p := range ps {
-			fn.Params = append(fn.Params, p.Name)
+		fn := &Func{Name: name, Kind: kind, Index: len(c.prog.Funcs), Pos: l.Open, ll: ll}
+		for _, p := range ll.params {
+			fn.Params = append(fn.Params, p.sym.Name)
 		}
 		c.prog.Funcs = append(c.prog.Funcs, fn)
 		c.prog.byName[fn.Name] = fn
-		body := l.Elems[3:]
-		if len(body) > 1 {
-			if _, doc := body[0].(*syntax.String); doc {
-				body = body[1:] // a leading docstring documents, it does not run
-			}
-		}
-		tops = append(tops, topForm{list: l, fn: fn, params: ps, body: body})
+		tops = append(tops, topForm{list: l, fn: fn, body: bodyForms(l.Elems[3:])})
 	}
 
 	// The initialiser: each defparameter in source order.
@@ -142,13 +138,10 @@ func (c *compiler) compileFile() error {
 	for _, t := range tops {
 		t := t
 		err := c.compileTop(t.fn, func(fs *fstate) error {
-			// Parameters take slots 0..n-1, where the caller put them.
-			for _, p := range t.params {
-				if b := fs.bind(p); b.cell {
-					fs.emit(MAKECELL, int32(b.slot), 0, p.Start)
-				}
+			if err := fs.prologue(t.fn.ll); err != nil {
+				return err
 			}
-			return fs.body(t.body, t.list)
+			return fs.namedBody(t.fn.Name, t.body, t.list.Open)
 		})
 		if err != nil {
 			return err
@@ -223,34 +216,6 @@ func (c *compiler) link(fs *fstate) {
 	for _, ch := range fs.children {
 		c.link(ch)
 	}
-}
-
-// paramList checks a parameter list: distinct plain symbols.
-func (c *compiler) paramList(n syntax.Node, what string) ([]*syntax.Symbol, error) {
-	l, ok := n.(*syntax.List)
-	if !ok {
-		if syntax.IsSymbol(n, "nil") {
-			return nil, nil
-		}
-		return nil, c.errf(n, "%s: expected a parameter list (PARAMS...), found %s", what, describe(n))
-	}
-	var out []*syntax.Symbol
-	seen := map[string]bool{}
-	for _, e := range l.Elems {
-		s, err := c.varName(e, what)
-		if err != nil {
-			return nil, err
-		}
-		if strings.HasPrefix(s.Name, "&") {
-			return nil, c.errf(s, "%s: lambda-list keyword %s is not supported (parameters are required and positional)", what, s.Name)
-		}
-		if seen[s.Name] {
-			return nil, c.errf(s, "%s: duplicate parameter %s", what, s.Name)
-		}
-		seen[s.Name] = true
-		out = append(out, s)
-	}
-	return out, nil
 }
 
 // varName checks that n can name a variable.

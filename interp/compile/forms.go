@@ -27,6 +27,19 @@ func init() {
 		"a": (*fstate).formDesig, "an": (*fstate).formDesig,
 		"with-failure-handling": (*fstate).formWFH, "retry": (*fstate).formRetry,
 		"ignore-errors": (*fstate).formIgnoreErrors,
+		"assert":        (*fstate).formAssert, "declare": (*fstate).formDeclare,
+		"ecase": (*fstate).formCase, "typecase": (*fstate).formCase, "etypecase": (*fstate).formCase,
+		"block": (*fstate).formBlock, "return-from": (*fstate).formReturnFrom,
+		"unwind-protect": (*fstate).formUnwindProtect, "values": (*fstate).formValues,
+		"multiple-value-bind": (*fstate).formMVB, "destructuring-bind": (*fstate).formDestructuringBind,
+		"flet": (*fstate).formFlet, "labels": (*fstate).formFlet,
+		"with-retry-counters": (*fstate).formLet, "do-retry": (*fstate).formDoRetry,
+		"ros-info": (*fstate).formLog, "ros-warn": (*fstate).formLog, "ros-error": (*fstate).formLog,
+		"ros-debug": (*fstate).formLog,
+		"par":       (*fstate).formProgn, "seq": (*fstate).formProgn, "top-level": (*fstate).formProgn,
+		"with-simulated-robot": (*fstate).formProgn, "with-real-robot": (*fstate).formProgn,
+		"pursue": (*fstate).formPursue, "try-in-order": (*fstate).formTryInOrder,
+		"loop": (*fstate).formLoop,
 	}
 	for _, f := range forms.All() {
 		if f.Level == forms.TopLevel {
@@ -271,18 +284,19 @@ func (fs *fstate) probe(w, test *syntax.List, pred syntax.Node) error {
 	return nil
 }
 
-// body is a function body: progn, then RET (emitted by compileTop).
-func (fs *fstate) body(forms []syntax.Node, l *syntax.List) error {
-	return fs.progn(forms, l.Open)
-}
-
 // call compiles a call (Lisp-2 resolution: user function, core builtin,
 // external).
 func (fs *fstate) call(name string, l *syntax.List) error {
 	c := fs.c
+	if ok, err := fs.localCall(name, l); ok {
+		return err
+	}
 	args := l.Elems[1:]
 	n := len(args)
 	if fn := c.prog.byName[name]; fn != nil {
+		if fn.ll != nil && !fn.ll.simple {
+			return fs.callLambdaList(fn, l)
+		}
 		if n != len(fn.Params) {
 			return c.errf(l, "%s takes %d argument%s, called with %d", name, len(fn.Params), plural(len(fn.Params)), n)
 		}
@@ -482,11 +496,16 @@ func (fs *fstate) endClauses(d int, folded bool, ends []int, at syntax.Pos) {
 	}
 }
 
-// (case KEY (KEYS BODY...)... [(otherwise BODY...)])
+// (case KEY (KEYS BODY...)... [(otherwise BODY...)]), ecase (no
+// otherwise; a key no clause matches is a type-error), typecase and
+// etypecase (clauses name types, see typePredicates).
 func (fs *fstate) formCase(l *syntax.List) error {
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
-		return fs.c.errf(l, "case: expected (case KEY (KEYS BODY...)...)")
+		return fs.c.errf(l, "%s: expected (%s KEY (KEYS BODY...)...)", head, head)
 	}
+	typed := head == "typecase" || head == "etypecase"
+	exhaustive := head == "ecase" || head == "etypecase"
 	if err := fs.expr(l.Elems[1]); err != nil {
 		return err
 	}
@@ -499,40 +518,62 @@ func (fs *fstate) formCase(l *syntax.List) error {
 	for _, cl := range l.Elems[2:] {
 		clause, ok := cl.(*syntax.List)
 		if !ok || len(clause.Elems) == 0 {
-			return fs.c.errf(cl, "case: expected a clause (KEYS BODY...), found %s", describe(cl))
+			return fs.c.errf(cl, "%s: expected a clause (KEYS BODY...), found %s", head, describe(cl))
 		}
 		keys, body := clause.Elems[0], clause.Elems[1:]
 		fs.depth = d
-		if syntax.IsSymbol(keys, "otherwise") || syntax.IsSymbol(keys, "t") {
+		if !exhaustive && (syntax.IsSymbol(keys, "otherwise") || syntax.IsSymbol(keys, "t")) {
 			if err := fs.progn(body, clause.Open); err != nil {
 				return err
 			}
 			folded = true
 			break
 		}
-		var kv []value.Value
-		var keyNodes []syntax.Node
-		if kl, ok := keys.(*syntax.List); ok {
-			keyNodes = kl.Elems
-		} else if !syntax.IsSymbol(keys, "nil") {
-			keyNodes = []syntax.Node{keys}
-		}
-		for _, k := range keyNodes {
-			switch k.(type) {
-			case *syntax.Symbol, *syntax.Keyword, *syntax.Int:
-				kv = append(kv, Literal(k))
-			default:
-				return fs.c.errf(k, "case: keys must be literal symbols, keywords or integers, found %s", describe(k))
+		if typed {
+			ty, ok := keys.(*syntax.Symbol)
+			pred := ""
+			if ok {
+				pred = typePredicates[forms.Name(ty)]
 			}
+			if pred == "" {
+				return fs.c.errf(keys, "%s: unsupported type %s (supported: integer, float, number, string, symbol, keyword, list, cons, null, function, designator)", head, syntax.NodeString(keys))
+			}
+			fs.emit(LOAD, int32(tmp), 0, clause.Open)
+			fs.callBuiltin(pred, 1, clause.Open)
+		} else {
+			var kv []value.Value
+			var keyNodes []syntax.Node
+			if kl, ok := keys.(*syntax.List); ok {
+				keyNodes = kl.Elems
+			} else if !syntax.IsSymbol(keys, "nil") {
+				keyNodes = []syntax.Node{keys}
+			}
+			for _, k := range keyNodes {
+				switch k.(type) {
+				case *syntax.Symbol, *syntax.Keyword, *syntax.Int:
+					kv = append(kv, Literal(k))
+				default:
+					return fs.c.errf(k, "%s: keys must be literal symbols, keywords or integers, found %s", head, describe(k))
+				}
+			}
+			fs.emit(LOAD, int32(tmp), 0, clause.Open)
+			fs.emit(MEMBEQ, fs.c.constIndex(value.List(kv...)), 0, clause.Open)
 		}
-		fs.emit(LOAD, int32(tmp), 0, clause.Open)
-		fs.emit(MEMBEQ, fs.c.constIndex(value.List(kv...)), 0, clause.Open)
 		jNext := fs.branch(JMPIFNOT, "case", clause, keys)
 		end, err := fs.clauseBody(body, clause.Open, jNext)
 		if err != nil {
 			return err
 		}
 		ends = append(ends, end)
+	}
+	if exhaustive {
+		fs.depth = d
+		fs.signal("type-error", "~a: no clause matches ~s", l.Open, func() {
+			fs.constant(value.String(head), l.Open)
+		}, func() {
+			fs.emit(LOAD, int32(tmp), 0, l.Open)
+		})
+		folded = true
 	}
 	fs.endClauses(d, folded, ends, l.Open)
 	fs.slots = saved
@@ -785,8 +826,11 @@ func (fs *fstate) loopSpec(l *syntax.List) (*syntax.Symbol, syntax.Node, syntax.
 	return v, spec.Elems[1], result, nil
 }
 
-func (fs *fstate) pushLoop() *loopCtx {
-	lc := &loopCtx{depth: fs.depth, handlers: fs.handlers}
+func (fs *fstate) pushLoop() *loopCtx { return fs.pushBlock("nil") }
+
+// pushBlock opens a block that (return-from NAME) leaves.
+func (fs *fstate) pushBlock(name string) *loopCtx {
+	lc := &loopCtx{name: name, depth: fs.depth, handlers: fs.handlers}
 	fs.loops = append(fs.loops, lc)
 	return lc
 }
@@ -911,28 +955,73 @@ func (fs *fstate) formWhile(l *syntax.List) error {
 	return nil
 }
 
-// (return [VALUE]) leaves the innermost dolist, dotimes or while.
+// (return [VALUE]) leaves the innermost block named nil: dolist, dotimes,
+// while, loop, (block nil ...) or a with-failure-handling handler.
 func (fs *fstate) formReturn(l *syntax.List) error {
 	if len(l.Elems) > 2 {
 		return fs.c.errf(l, "return: expected (return [VALUE])")
 	}
-	if len(fs.loops) == 0 {
-		return fs.c.errf(l, "return outside of dolist, dotimes or while")
+	return fs.exitBlock(l, "nil", l.Elems[1:])
+}
+
+// (return-from NAME [VALUE])
+func (fs *fstate) formReturnFrom(l *syntax.List) error {
+	if len(l.Elems) < 2 || len(l.Elems) > 3 {
+		return fs.c.errf(l, "return-from: expected (return-from NAME [VALUE])")
 	}
-	lc := fs.loops[len(fs.loops)-1]
+	name, ok := l.Elems[1].(*syntax.Symbol)
+	if !ok {
+		return fs.c.errf(l.Elems[1], "return-from: expected a block name, found %s", describe(l.Elems[1]))
+	}
+	return fs.exitBlock(l, forms.Name(name), l.Elems[2:])
+}
+
+// exitBlock leaves the innermost block called name with the value of
+// val (nil when empty), running the cleanups of the unwind-protects it
+// crosses.
+func (fs *fstate) exitBlock(l *syntax.List, name string, val []syntax.Node) error {
+	var lc *loopCtx
+	for i := len(fs.loops) - 1; i >= 0 && lc == nil; i-- {
+		if fs.loops[i].name == name {
+			lc = fs.loops[i]
+		}
+	}
+	if lc == nil {
+		if name == "nil" {
+			return fs.c.errf(l, "return outside of dolist, dotimes, while, loop or a block nil")
+		}
+		return fs.c.errf(l, "return-from %s outside of a block %s", name, name)
+	}
 	d := fs.depth
-	if len(l.Elems) == 2 {
-		if err := fs.expr(l.Elems[1]); err != nil {
+	if len(val) == 1 {
+		if err := fs.expr(val[0]); err != nil {
 			return err
 		}
 	} else {
 		fs.emit(NIL, 0, 0, l.Open)
 	}
-	for i := lc.handlers; i < fs.handlers; i++ {
-		fs.emit(UNHANDLE, 0, 0, l.Open)
+	if err := fs.unwindTo(lc.handlers, l.Open); err != nil {
+		return err
 	}
 	lc.exits = append(lc.exits, fs.emit(SKIPJMP, 0, int32(fs.depth-1-lc.depth), l.Open))
 	fs.depth = d + 1 // what follows is unreachable; keep the books balanced
+	return nil
+}
+
+// unwindTo removes the handler records above level before a jump out of
+// them, running the cleanup forms of the unwind-protects among them.
+func (fs *fstate) unwindTo(level int, at syntax.Pos) error {
+	saved := fs.handlers
+	defer func() { fs.handlers = saved }()
+	for i := fs.handlers - 1; i >= level; i-- {
+		fs.emit(UNHANDLE, 0, 0, at)
+		fs.handlers = i
+		if cl, ok := fs.cleanups[i]; ok {
+			if err := fs.effects(cl); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -941,12 +1030,27 @@ func (fs *fstate) formLambda(l *syntax.List) error {
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "lambda: expected (lambda (PARAMS...) BODY...)")
 	}
-	ps, err := fs.c.paramList(l.Elems[1], "lambda")
+	return fs.closure("", l.Elems[1], l.Elems[2:], l.Open)
+}
+
+// closure compiles a function with required parameters and pushes its
+// closure. A named one (flet, labels) has its body in a block of its
+// name, as in Common Lisp.
+func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, at syntax.Pos) error {
+	what := name
+	if what == "" {
+		what = "lambda"
+	}
+	ll, err := fs.c.parseLambdaList(params, what)
 	if err != nil {
 		return err
 	}
+	if !ll.simple {
+		return fs.c.errf(params, "%s: only required parameters are supported (a local function is called through funcall, which passes arguments positionally)", what)
+	}
+	ps := ll.syms()
 	p := fs.c.prog
-	fn := &Func{Name: "lambda", Kind: KindLambda, Index: len(p.Funcs), Pos: l.Open}
+	fn := &Func{Name: what, Kind: KindLambda, Index: len(p.Funcs), Pos: at}
 	for _, s := range ps {
 		fn.Params = append(fn.Params, s.Name)
 	}
@@ -958,13 +1062,27 @@ func (fs *fstate) formLambda(l *syntax.List) error {
 			ch.emit(MAKECELL, int32(b.slot), 0, s.Start)
 		}
 	}
-	if err := ch.progn(l.Elems[2:], l.Open); err != nil {
+	if name != "" {
+		err = ch.namedBody(name, bodyForms(body), at)
+	} else {
+		err = ch.progn(bodyForms(body), at)
+	}
+	if err != nil {
 		return err
 	}
-	ch.emit(RET, 0, 0, l.Open)
+	ch.emit(RET, 0, 0, at)
 	fs.children = append(fs.children, ch)
-	fs.emit(CLOSURE, int32(fn.Index), 0, l.Open)
+	fs.emit(CLOSURE, int32(fn.Index), 0, at)
 	return nil
+}
+
+// namedBody compiles a function body inside a block of the function's
+// name, so that (return-from NAME VALUE) returns from it.
+func (fs *fstate) namedBody(name string, body []syntax.Node, at syntax.Pos) error {
+	lc := fs.pushBlock(name)
+	err := fs.progn(body, at)
+	fs.popLoop(lc)
+	return err
 }
 
 // (funcall F ARGS...)
@@ -986,12 +1104,15 @@ func (fs *fstate) formFunction(l *syntax.List) error {
 	}
 	switch x := l.Elems[1].(type) {
 	case *syntax.Symbol:
-		if fn := fs.c.prog.byName[x.Name]; fn != nil {
+		if _, _, _, ok := fs.lookup(localFnName(forms.Name(x))); ok {
+			return fs.load(&syntax.Symbol{Start: x.Start, Name: localFnName(forms.Name(x))})
+		}
+		if fn := fs.c.prog.byName[forms.Name(x)]; fn != nil {
 			fs.emit(FUNCTION, int32(fn.Index), 0, l.Open)
 			return nil
 		}
 		// Builtins and externals are called through their name.
-		fs.constant(value.Symbol(x.Name), l.Open)
+		fs.constant(value.Symbol(forms.Name(x)), l.Open)
 		return nil
 	case *syntax.List:
 		if forms.Head(x) == "lambda" {
@@ -1001,43 +1122,104 @@ func (fs *fstate) formFunction(l *syntax.List) error {
 	return fs.c.errf(l.Elems[1], "function: expected a function name or lambda, found %s", describe(l.Elems[1]))
 }
 
-// (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator.
+// designatorClasses are the classes a designator form may name.
+var designatorClasses = map[string]bool{"action": true, "location": true, "object": true, "motion": true}
+
+// maxDesigWhens bounds the conditional properties of one designator: each
+// doubles the code that builds it (one MAKEDESIG per combination).
+const maxDesigWhens = 4
+
+// (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator. A property
+// (desig:when TEST (KEY VALUE)...) is present only when TEST is true.
 func (fs *fstate) formDesig(l *syntax.List) error {
 	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "%s: expected (%s CLASS (KEY VALUE)...)", head, head)
 	}
 	cls, ok := l.Elems[1].(*syntax.Symbol)
-	if !ok || (cls.Name != "action" && cls.Name != "location" && cls.Name != "object") {
-		return fs.c.errf(l.Elems[1], "%s: the designator class must be action, location or object, found %s", head, describe(l.Elems[1]))
+	if !ok || !designatorClasses[forms.Name(cls)] {
+		return fs.c.errf(l.Elems[1], "%s: the designator class must be action, location, object or motion, found %s", head, describe(l.Elems[1]))
 	}
-	shape := DesigShape{Class: cls.Name}
+	class := forms.Name(cls)
+	whens := 0
 	for _, e := range l.Elems[2:] {
-		pl, ok := e.(*syntax.List)
-		if !ok || len(pl.Elems) != 2 {
-			return fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, cls.Name, describe(e))
-		}
-		key, ok := pl.Elems[0].(*syntax.Symbol)
-		if !ok || key.Name == "t" || key.Name == "nil" {
-			return fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, cls.Name, describe(pl.Elems[0]))
-		}
-		shape.Keys = append(shape.Keys, key.Name)
-		val := pl.Elems[1]
-		if s, ok := val.(*syntax.Symbol); ok && !forms.IsDesignatorVar(s.Name) {
-			// A bare symbol is a literal: (arm left) holds the symbol left.
-			fs.constant(value.Symbol(s.Name), s.Start)
-			continue
-		}
-		if err := fs.expr(val); err != nil {
-			return err
+		if forms.Head(e) == "when" {
+			whens++
 		}
 	}
-	p := fs.c.prog
-	p.Desigs = append(p.Desigs, shape)
-	fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(shape.Keys)), l.Open)
-	return nil
+	if whens > maxDesigWhens {
+		return fs.c.errf(l, "%s %s: at most %d desig:when properties are supported", head, class, maxDesigWhens)
+	}
+	return fs.desigProps(l, class, l.Elems[2:], nil)
 }
 
+// desigProps pushes the values of props (keys collects the keys already
+// pushed) and ends with MAKEDESIG; a desig:when property branches, both
+// ways continuing with the rest.
+func (fs *fstate) desigProps(l *syntax.List, class string, props []syntax.Node, keys []string) error {
+	head := forms.Head(l)
+	if len(props) == 0 {
+		p := fs.c.prog
+		p.Desigs = append(p.Desigs, DesigShape{Class: class, Keys: keys})
+		fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(keys)), l.Open)
+		return nil
+	}
+	e := props[0]
+	if w, ok := e.(*syntax.List); ok && forms.Head(w) == "when" {
+		if len(w.Elems) < 2 {
+			return fs.c.errf(w, "%s %s: expected (desig:when TEST (KEY VALUE)...)", head, class)
+		}
+		d := fs.depth
+		test := w.Elems[1]
+		if err := fs.expr(test); err != nil {
+			return err
+		}
+		skip := fs.branch(JMPIFNOT, "when", w, test)
+		with := append([]string(nil), keys...)
+		for _, pe := range w.Elems[2:] {
+			k, err := fs.desigProp(head, class, pe)
+			if err != nil {
+				return err
+			}
+			with = append(with, k)
+		}
+		if err := fs.desigProps(l, class, props[1:], with); err != nil {
+			return err
+		}
+		end := fs.emit(JMP, 0, 0, w.Open)
+		fs.depth = d
+		fs.patch(skip)
+		if err := fs.desigProps(l, class, props[1:], keys); err != nil {
+			return err
+		}
+		fs.patch(end)
+		return nil
+	}
+	k, err := fs.desigProp(head, class, e)
+	if err != nil {
+		return err
+	}
+	return fs.desigProps(l, class, props[1:], append(keys[:len(keys):len(keys)], k))
+}
+
+// desigProp pushes the value of the property (KEY VALUE) and returns KEY.
+func (fs *fstate) desigProp(head, class string, e syntax.Node) (string, error) {
+	pl, ok := e.(*syntax.List)
+	if !ok || len(pl.Elems) != 2 {
+		return "", fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, class, describe(e))
+	}
+	key, ok := pl.Elems[0].(*syntax.Symbol)
+	if !ok || key.Name == "t" || key.Name == "nil" {
+		return "", fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, class, describe(pl.Elems[0]))
+	}
+	val := pl.Elems[1]
+	if s, ok := val.(*syntax.Symbol); ok && !forms.IsDesignatorVar(s.Name) {
+		// A bare symbol is a literal: (arm left) holds the symbol left.
+		fs.constant(value.Symbol(s.Name), s.Start)
+		return key.Name, nil
+	}
+	return key.Name, fs.expr(val)
+}
 
 // (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)
 func (fs *fstate) formWFH(l *syntax.List) error {
@@ -1085,22 +1267,26 @@ func (fs *fstate) formWFH(l *syntax.List) error {
 	default:
 		return fs.c.errf(cl, "with-failure-handling: expected a clause list, found %s", describe(cl))
 	}
-	return fs.handlerSite(l, specs, l.Elems[2:])
+	return fs.handlerSite(l, specs, l.Elems[2:], nil)
 }
 
 type handlerClause struct {
 	kind string
 	v    *syntax.Symbol
 	body []syntax.Node
+	gen  func() error // instead of body: code run with the failure value pushed
 	at   syntax.Pos
 }
 
 // handlerSite compiles a handler-protected body:
 //
-//	HANDLER site; BODY; UNHANDLE; JMP end
+//	HANDLER site; BODY; UNHANDLE; [AFTER]; JMP end
 //	clause i: (failure value pushed) SET var | POP; HANDLER-BODY; JMP end
 //	end:
-func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []syntax.Node) error {
+//
+// A (return) in a handler body leaves the whole form, as in CPL, whose
+// with-failure-handling is a block nil around its handlers.
+func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []syntax.Node, after func() error) error {
 	p := fs.c.prog
 	si := len(p.Handlers)
 	p.Handlers = append(p.Handlers, HandlerSite{Pos: l.Open})
@@ -1115,11 +1301,23 @@ func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []sy
 		return err
 	}
 	fs.emit(UNHANDLE, 0, 0, l.Open)
+	if after != nil {
+		if err := after(); err != nil {
+			return err
+		}
+	}
 	ends := []int{fs.emit(JMP, 0, 0, l.Open)}
 	for _, cl := range clauses {
 		fs.depth = d + 1
 		pc := fs.here()
 		p.Handlers[si].Clauses = append(p.Handlers[si].Clauses, HandlerClause{Kind: cl.kind, PC: pc})
+		if cl.gen != nil {
+			if err := cl.gen(); err != nil {
+				return err
+			}
+			ends = append(ends, fs.emit(JMP, 0, 0, cl.at))
+			continue
+		}
 		saved := fs.slots
 		nb := 0
 		if cl.v != nil {
@@ -1129,13 +1327,17 @@ func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []sy
 			fs.emit(POP, 0, 0, cl.at)
 		}
 		fs.retries = append(fs.retries, &retryCtx{sitePC: sitePC, depth: d, handlers: fs.handlers})
+		blk := &loopCtx{name: "nil", depth: d, handlers: fs.handlers}
+		fs.loops = append(fs.loops, blk)
 		err := fs.progn(cl.body, cl.at)
+		fs.loops = fs.loops[:len(fs.loops)-1]
 		fs.retries = fs.retries[:len(fs.retries)-1]
 		fs.unbind(nb, saved)
 		if err != nil {
 			return err
 		}
 		ends = append(ends, fs.emit(JMP, 0, 0, cl.at))
+		ends = append(ends, blk.exits...)
 	}
 	fs.depth = d + 1
 	for _, j := range ends {
@@ -1155,8 +1357,8 @@ func (fs *fstate) formRetry(l *syntax.List) error {
 	}
 	rc := fs.retries[len(fs.retries)-1]
 	d := fs.depth
-	for i := rc.handlers; i < fs.handlers; i++ {
-		fs.emit(UNHANDLE, 0, 0, l.Open)
+	if err := fs.unwindTo(rc.handlers, l.Open); err != nil {
+		return err
 	}
 	if n := fs.depth - rc.depth; n > 0 {
 		fs.emit(DROP, int32(n), 0, l.Open)
@@ -1174,7 +1376,7 @@ func (fs *fstate) formIgnoreErrors(l *syntax.List) error {
 	if len(l.Elems) != 2 {
 		return fs.c.errf(l, "ignore-errors: expected (ignore-errors FORM)")
 	}
-	if err := fs.handlerSite(l, []handlerClause{{kind: "failure", at: l.Open}}, l.Elems[1:]); err != nil {
+	if err := fs.handlerSite(l, []handlerClause{{kind: "failure", at: l.Open}}, l.Elems[1:], nil); err != nil {
 		return err
 	}
 	return nil

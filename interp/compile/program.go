@@ -37,6 +37,8 @@ type Func struct {
 	// closure finds each free variable. Free values and free cells are
 	// numbered separately (LOADV / LOADVC operands), in Captures order.
 	Captures []Capture
+	ll       *lambdaList // parsed parameters (defuns and plans; nil for lambdas)
+
 	// CellParams are the parameter slots that must be boxed on entry
 	// (captured and assigned); the compiler emits MAKECELL for them.
 	CellParams []int
