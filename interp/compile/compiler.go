@@ -70,20 +70,42 @@ func (c *compiler) compileFile() error {
 		if !ok || head == "" {
 			return c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found %s", describe(form))
 		}
-		if head == "defparameter" {
-			if len(l.Elems) != 3 {
-				return c.errf(l, "defparameter: expected (defparameter *NAME* VALUE)")
+		switch head {
+		case "defparameter", "defvar", "defconstant":
+			// (defparameter *NAME* VALUE [DOC]); defvar's VALUE is optional.
+			if len(l.Elems) < 2 || len(l.Elems) > 4 || (head != "defvar" && len(l.Elems) < 3) {
+				return c.errf(l, "%s: expected (%s *NAME* VALUE [DOCSTRING])", head, head)
 			}
-			name, err := c.varName(l.Elems[1], "defparameter")
+			if len(l.Elems) == 4 {
+				if _, ok := l.Elems[3].(*syntax.String); !ok {
+					return c.errf(l.Elems[3], "%s: expected a docstring after the value, found %s", head, describe(l.Elems[3]))
+				}
+			}
+			name, err := c.varName(l.Elems[1], head)
 			if err != nil {
 				return err
 			}
 			if _, dup := c.globals[name.Name]; dup {
-				return c.errf(name, "defparameter: %s is already defined", name.Name)
+				return c.errf(name, "%s: %s is already defined", head, name.Name)
 			}
 			c.globals[name.Name] = len(c.prog.Globals)
 			c.prog.Globals = append(c.prog.Globals, name.Name)
-			params = append(params, l)
+			if len(l.Elems) >= 3 {
+				params = append(params, l)
+			}
+			continue
+		case "in-package":
+			if len(l.Elems) == 2 {
+				c.prog.Package = packageName(l.Elems[1])
+			}
+			continue
+		case "defpackage":
+			continue // the package's name is known from in-package
+		}
+		if f := forms.Lookup(head); f == nil || f.Skipped || f.Level != forms.TopLevel {
+			// A macro, a method, a fact group, a top-level call: labelcov
+			// does not compile it; the file still compiles without it.
+			c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(form, "note: (%s ...) is not compiled; it is skipped", head))
 			continue
 		}
 		kind, ok := defKinds[head]
@@ -216,6 +238,20 @@ func (c *compiler) link(fs *fstate) {
 	for _, ch := range fs.children {
 		c.link(ch)
 	}
+}
+
+// packageName is the name of (in-package NAME): a symbol, keyword or
+// string, as written without its colon.
+func packageName(n syntax.Node) string {
+	switch n := n.(type) {
+	case *syntax.Symbol:
+		return forms.Canonical(n.Name)
+	case *syntax.Keyword:
+		return forms.Canonical(n.Name)
+	case *syntax.String:
+		return n.Value
+	}
+	return syntax.NodeString(n)
 }
 
 // varName checks that n can name a variable.

@@ -133,6 +133,13 @@ type Program struct {
 	Probes    []ProbeCmp // compare probes, by PROBECMP operand A
 	Init      *Func      // assigns the globals in source order; run at the start of each run
 
+	// Package is the package named by the file's (in-package NAME), or "".
+	Package string
+	// Notes lists the top-level forms the compiler skipped (defmacro,
+	// defmethod, def-fact-group, a top-level call, ...), one note each,
+	// in source order: the file compiles without them.
+	Notes []*syntax.Error
+
 	branches []BranchInfo
 	byName   map[string]*Func // user-callable functions (defun, def-plan, def-check, def-policy)
 }
