@@ -59,8 +59,11 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]bool{}, skipped: map[string]int{},
 		set: &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
 	for _, f := range res.Forms {
-		e.visit(f)
+		if !res.Skipped(f) { // not compiled: nothing in it is labelled
+			e.visit(f)
+		}
 	}
+	e.set.Warnings = append(e.set.Warnings, res.Notes...)
 	e.warnShadowed()
 	ls := e.set.Labels
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Pos.Offset < ls[j].Pos.Offset })

@@ -34,6 +34,11 @@ type Result struct {
 	Prefix string
 	// Temps is the number of temporaries introduced.
 	Temps int
+	// Notes reports the top-level forms left alone (forms.File.Skip):
+	// forms labelcov does not compile, definitions that use a macro.
+	Notes []*syntax.Error
+
+	skipped map[syntax.Node]bool // top-level forms left alone
 
 	orig   map[syntax.Node]bool          // nodes of Orig
 	origin map[syntax.Node]syntax.Node   // residue -> the original node it stands for
@@ -50,14 +55,27 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	for _, n := range opts.PureFuncs {
 		ext[n] = true
 	}
+	fi := forms.ScanFile(f)
+	skipped := map[syntax.Node]bool{}
+	var notes []*syntax.Error
+	for _, form := range f.Forms {
+		if note, skip := fi.Skip(form); skip {
+			skipped[form] = true
+			if note != "" {
+				notes = append(notes, f.NodeErrorf(form, "%s", note))
+			}
+		}
+	}
 	r := &Result{
-		Orig:   f,
-		orig:   map[syntax.Node]bool{},
-		origin: map[syntax.Node]syntax.Node{},
-		copyOf: map[*syntax.List]*syntax.List{},
-		lets:   map[*syntax.List]bool{},
-		reqs:   map[string][]Requirement{},
-		pur:    newPurity(f, ext, opts.HoistCalls),
+		Notes:   notes,
+		skipped: skipped,
+		Orig:    f,
+		orig:    map[syntax.Node]bool{},
+		origin:  map[syntax.Node]syntax.Node{},
+		copyOf:  map[*syntax.List]*syntax.List{},
+		lets:    map[*syntax.List]bool{},
+		reqs:    map[string][]Requirement{},
+		pur:     newPurity(f, skipped, ext, opts.HoistCalls),
 	}
 	names := map[string]bool{}
 	for _, form := range f.Forms {
@@ -73,6 +91,10 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	z := &normalizer{r: r}
 	r.Forms = make([]syntax.Node, len(f.Forms))
 	for i, form := range f.Forms {
+		if skipped[form] {
+			r.Forms[i] = form
+			continue
+		}
 		r.Forms[i] = z.expr(form, false)
 	}
 	r.Source = r.Render(nil)
@@ -108,6 +130,10 @@ func tempPrefix(names map[string]bool) string {
 		p += "%"
 	}
 }
+
+// Skipped reports whether the top-level form n is left alone: labelcov
+// does not compile it, so nothing in it is normalized or labelled.
+func (r *Result) Skipped(n syntax.Node) bool { return r.skipped[n] }
 
 // Changed reports whether normalization rewrote anything.
 func (r *Result) Changed() bool { return r.Temps > 0 }

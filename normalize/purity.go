@@ -67,7 +67,7 @@ type purity struct {
 
 var noEffects = &effects{}
 
-func newPurity(f *syntax.File, extPure map[string]bool, hoist bool) *purity {
+func newPurity(f *syntax.File, skipped map[syntax.Node]bool, extPure map[string]bool, hoist bool) *purity {
 	p := &purity{user: map[string]bool{}, impure: map[string]bool{}, costly: map[string]bool{},
 		extPure: extPure, hoist: hoist, memo: map[syntax.Node]*effects{}}
 	type def struct {
@@ -78,8 +78,8 @@ func newPurity(f *syntax.File, extPure map[string]bool, hoist bool) *purity {
 	var defs []def
 	for _, form := range f.Forms {
 		l, ok := form.(*syntax.List)
-		if !ok || len(l.Elems) < 3 {
-			continue
+		if !ok || len(l.Elems) < 3 || skipped[form] {
+			continue // a skipped definition is not compiled: calls to it are unknown
 		}
 		if f := forms.Lookup(forms.Head(l)); f == nil || f.Level != forms.TopLevel || f.Params == 0 {
 			continue // not a function definition

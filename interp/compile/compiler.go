@@ -64,7 +64,19 @@ func (c *compiler) errf(n syntax.Node, format string, args ...any) error {
 func (c *compiler) compileFile() error {
 	var tops []topForm
 	var params []*syntax.List // defparameter forms, in source order
+	fi := forms.ScanFile(c.file)
 	for _, form := range c.file.Forms {
+		if note, skip := fi.Skip(form); skip {
+			if forms.Head(form) == "in-package" {
+				if l := form.(*syntax.List); len(l.Elems) == 2 {
+					c.prog.Package = packageName(l.Elems[1])
+				}
+			}
+			if note != "" {
+				c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(form, "%s", note))
+			}
+			continue
+		}
 		l, ok := form.(*syntax.List)
 		head := forms.Head(form)
 		if !ok || head == "" {
@@ -93,19 +105,6 @@ func (c *compiler) compileFile() error {
 			if len(l.Elems) >= 3 {
 				params = append(params, l)
 			}
-			continue
-		case "in-package":
-			if len(l.Elems) == 2 {
-				c.prog.Package = packageName(l.Elems[1])
-			}
-			continue
-		case "defpackage":
-			continue // the package's name is known from in-package
-		}
-		if f := forms.Lookup(head); f == nil || f.Skipped || f.Level != forms.TopLevel {
-			// A macro, a method, a fact group, a top-level call: labelcov
-			// does not compile it; the file still compiles without it.
-			c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(form, "note: (%s ...) is not compiled; it is skipped", head))
 			continue
 		}
 		kind, ok := defKinds[head]
