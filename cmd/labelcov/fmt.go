@@ -17,8 +17,9 @@ func newFmtCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fmt FILE...",
 		Short: "Print plans in canonical layout, keeping every comment",
-		Long: `fmt prints each plan file in the canonical layout: a form that fits in 100
-columns stays on one line; otherwise the head and its distinguished arguments
+		Long: `fmt prints each plan file in the canonical layout: a form written on one
+line that fits in 100 columns stays on one line, and a form the author broke
+over lines stays broken; otherwise the head and its distinguished arguments
 (defun name and parameters, let bindings, when/if tests, dolist specs) stay on
 the first line and the body is indented by 2. Comments stay where they were
 relative to the code, and literals keep their spelling (1.50 stays 1.50).

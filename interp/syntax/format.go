@@ -13,8 +13,10 @@ const Width = 100
 // Format prints f canonically, keeping every comment in place relative to
 // the code. The layout follows the usual Lisp conventions:
 //
-//   - a list that fits on the current line (and holds no line comment) is
-//     printed on one line with single spaces;
+//   - a list that fits on the current line, holds no line comment and was
+//     written on one line is printed on one line with single spaces (a
+//     list the author broke over lines stays broken, as gofmt keeps the
+//     line breaks of a composite literal);
 //   - otherwise the head and the form's distinguished arguments (defun name
 //     and parameters, let bindings, the test of when/unless/while, the spec
 //     of dolist/dotimes, ...) stay on the first line and the body is
@@ -128,16 +130,32 @@ func (p *printer) node(n Node, st style, tail int) {
 	case *Quote:
 		p.write("'")
 		p.node(n.X, styleCall, tail)
+	case *Prefixed:
+		p.write(n.Mark)
+		p.node(n.X, st, tail)
+	case *Conditional:
+		col := p.col
+		p.write(conditionalMark(n))
+		p.node(n.Feature, styleData, 0)
+		if p.ownLine(n) {
+			p.newline(false)
+			p.indent(col)
+		} else {
+			p.write(" ")
+		}
+		p.node(n.X, st, tail)
 	default:
-		p.write(atomText(n))
+		p.write(atomString(n))
 	}
 }
 
-func atomText(n Node) string {
-	if n == nil {
-		return "nil"
-	}
-	return NodeString(n)
+// ownLine reports whether the author put the form of reader conditional n
+// on a line of its own (#+sbcl, newline, form), as is usual for top-level
+// forms; Format keeps that line break.
+func (p *printer) ownLine(n *Conditional) bool {
+	_, fend := n.Feature.Span()
+	xstart, _ := n.X.Span()
+	return p.lay.newlinesBetween(fend.Offset, xstart.Offset) > 0
 }
 
 // width returns the one-line width of n with its inline comments, or -1 if
@@ -151,6 +169,11 @@ func (p *printer) width(n Node) int {
 	case *List:
 		w = 2
 		for i, it := range p.lay.lists[n] {
+			if it.broke {
+				// The author broke this list over lines: keep it broken.
+				w = -1
+				break
+			}
 			if i > 0 {
 				w++
 			}
@@ -171,8 +194,19 @@ func (p *printer) width(n Node) int {
 		if w >= 0 {
 			w++
 		}
+	case *Prefixed:
+		w = p.width(n.X)
+		if w >= 0 {
+			w += len(n.Mark)
+		}
+	case *Conditional:
+		fw, xw := p.width(n.Feature), p.width(n.X)
+		w = -1
+		if fw >= 0 && xw >= 0 && !p.ownLine(n) {
+			w = 2 + fw + 1 + xw
+		}
 	default:
-		w = utf8.RuneCountInString(atomText(n))
+		w = atomWidth(n)
 	}
 	p.widths[n] = w
 	return w
@@ -203,8 +237,16 @@ func (p *printer) flat(n Node) {
 	case *Quote:
 		p.write("'")
 		p.flat(n.X)
+	case *Prefixed:
+		p.write(n.Mark)
+		p.flat(n.X)
+	case *Conditional:
+		p.write(conditionalMark(n))
+		p.flat(n.Feature)
+		p.write(" ")
+		p.flat(n.X)
 	default:
-		p.write(atomText(n))
+		p.write(atomString(n))
 	}
 }
 
@@ -320,7 +362,10 @@ func (p *printer) broken(l *List, st style, tail int) {
 		if i == len(items)-1 {
 			t = tail + 1
 		}
-		if k < sh.head && !mustBreak {
+		// A distinguished argument stays on the first line unless a line
+		// comment ends it or the author put the argument on a line of its
+		// own (Emacs's layout of with-failure-handling and friends).
+		if k < sh.head && !mustBreak && !(it.broke && k > 0) {
 			if !justOpened {
 				p.write(" ")
 			}

@@ -15,6 +15,8 @@ type item struct {
 	trailing bool
 	// blank: the author left at least one empty line before this item.
 	blank bool
+	// broke: the author started this item on a new line.
+	broke bool
 }
 
 // layout holds the item lists of every container in a file, built once.
@@ -45,54 +47,82 @@ type collector struct {
 // ends at openEnd (-1 at top level) and whose closing delimiter starts at
 // closeOff.
 func (c *collector) container(nodes []Node, openEnd, closeOff int) []item {
-	var items []item
-	prevEnd := openEnd
-	emitComments := func(before int) {
-		for c.next < len(c.comments) && c.comments[c.next].Start.Offset < before {
-			cm := c.comments[c.next]
-			c.next++
-			it := item{comment: cm}
-			if prevEnd >= 0 {
-				nl := c.newlines(prevEnd, cm.Start.Offset)
-				it.trailing = nl == 0
-				it.blank = nl >= 2
-			}
-			items = append(items, it)
-			prevEnd = cm.End.Offset
-		}
-	}
+	k := &items{c: c, prevEnd: openEnd}
 	for _, n := range nodes {
 		start, end := n.Span()
-		emitComments(start.Offset)
-		// Comments between a quote and its operand go before the quote.
-		inner := n
-		for {
-			q, ok := inner.(*Quote)
-			if !ok {
-				break
-			}
-			inner = q.X
-		}
-		innerStart, _ := inner.Span()
-		emitComments(innerStart.Offset)
+		k.emitComments(start.Offset)
 		it := item{node: n}
-		if prevEnd >= 0 {
-			it.blank = c.newlines(prevEnd, start.Offset) >= 2
+		if k.prevEnd >= 0 {
+			nl := c.newlines(k.prevEnd, start.Offset)
+			it.blank, it.broke = nl >= 2, nl > 0
 		}
-		if l, ok := inner.(*List); ok {
-			c.lay.lists[l] = c.container(l.Elems, l.Open.Offset+1, l.Close.Offset)
-		}
-		items = append(items, it)
-		prevEnd = end.Offset
+		k.operand(n)
+		k.list = append(k.list, it)
+		k.prevEnd = end.Offset
 	}
-	emitComments(closeOff)
-	return items
+	k.emitComments(closeOff)
+	return k.list
 }
 
-// newlines counts line breaks in src[from:to]; the reader guarantees only
-// whitespace lies between consecutive tokens.
-func (c *collector) newlines(from, to int) int {
-	src := c.lay.src
+// items is a container's item list under construction.
+type items struct {
+	c       *collector
+	list    []item
+	prevEnd int
+}
+
+// emitComments places the comments that start before offset before.
+func (k *items) emitComments(before int) {
+	c := k.c
+	for c.next < len(c.comments) && c.comments[c.next].Start.Offset < before {
+		cm := c.comments[c.next]
+		c.next++
+		it := item{comment: cm}
+		if k.prevEnd >= 0 {
+			nl := c.newlines(k.prevEnd, cm.Start.Offset)
+			it.trailing = nl == 0
+			it.blank, it.broke = nl >= 2, nl > 0
+		}
+		k.list = append(k.list, it)
+		k.prevEnd = cm.End.Offset
+	}
+}
+
+// operand registers the lists inside n. Comments between a prefix (quote,
+// reader macro, #+feature) and its operand go before the prefix, in this
+// container: a prefix has no closing bracket to keep them in, and before
+// it they read the same.
+func (k *items) operand(n Node) {
+	for {
+		switch q := n.(type) {
+		case *Quote:
+			n = q.X
+			continue
+		case *Prefixed:
+			n = q.X
+			continue
+		case *Conditional:
+			start, _ := q.Feature.Span()
+			k.emitComments(start.Offset)
+			k.operand(q.Feature)
+			n = q.X
+			continue
+		}
+		break
+	}
+	start, _ := n.Span()
+	k.emitComments(start.Offset)
+	if l, ok := n.(*List); ok {
+		k.c.lay.lists[l] = k.c.container(l.Elems, l.Open.Offset+1, l.Close.Offset)
+	}
+}
+
+func (c *collector) newlines(from, to int) int { return c.lay.newlinesBetween(from, to) }
+
+// newlinesBetween counts line breaks in src[from:to]; the reader guarantees
+// only whitespace lies between consecutive tokens.
+func (lay *layout) newlinesBetween(from, to int) int {
+	src := lay.src
 	if from < 0 || to > len(src) || from >= to {
 		return 0
 	}
