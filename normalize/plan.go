@@ -59,7 +59,13 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	skipped := map[syntax.Node]bool{}
 	var notes []*syntax.Error
 	for _, form := range f.Forms {
-		if note, skip := fi.Skip(form); skip {
+		note, skip := fi.Skip(form)
+		if !skip && forms.Resolve(form) != form {
+			// The compiler compiles the form with its reader conditionals
+			// resolved; the label passes would have to edit around them.
+			note, skip = "note: ("+forms.Head(form)+" ...) holds reader conditionals (#+/#-): it is compiled but not labelled or annotated", true
+		}
+		if skip {
 			skipped[form] = true
 			if note != "" {
 				notes = append(notes, f.NodeErrorf(form, "%s", note))

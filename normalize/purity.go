@@ -65,7 +65,10 @@ type purity struct {
 	memo    map[syntax.Node]*effects
 }
 
-var noEffects = &effects{}
+var (
+	noEffects   = &effects{}
+	hardEffects = &effects{hard: true, touches: true}
+)
 
 func newPurity(f *syntax.File, skipped map[syntax.Node]bool, extPure map[string]bool, hoist bool) *purity {
 	p := &purity{user: map[string]bool{}, impure: map[string]bool{}, costly: map[string]bool{},
@@ -210,6 +213,16 @@ func (p *purity) scan(n syntax.Node) *effects { return p.scanWith(n, nil) }
 // call of a user function (and disables the memo, since it is only used for
 // the one-off call-graph pass).
 func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
+	switch x := n.(type) {
+	case *syntax.Conditional:
+		// Code under a reader conditional is not analysed: never
+		// re-evaluated by a label.
+		return hardEffects
+	case *syntax.Prefixed:
+		if x.Mark != syntax.MarkFunction {
+			return hardEffects // a backquote template may evaluate anything
+		}
+	}
 	l, ok := n.(*syntax.List)
 	if !ok || len(l.Elems) == 0 {
 		return noEffects

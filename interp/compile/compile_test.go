@@ -42,7 +42,7 @@ func TestCompileErrors(t *testing.T) {
 		{"(defun f () y)", "1:13", "undefined variable y"},
 		{"(defun f () (setq y 1))", "1:19", "undefined variable y"},
 		{"(defun f () (setq t 1))", "1:19", "constant"},
-		{"(defun f () (setf (car x) 1))", "1:19", "only variables can be assigned"},
+		{"(defun f () (setq (car x) 1))", "1:19", "only variables can be assigned"},
 		{"(defun f (x) (setq x))", "1:14", "pairs"},
 		{"(defun f () (if))", "1:13", "(if TEST THEN [ELSE])"},
 		{"(defun f () (if 1 2 3 4))", "1:13", "(if TEST THEN [ELSE])"},

@@ -77,6 +77,7 @@ func (c *compiler) compileFile() error {
 			}
 			continue
 		}
+		form = forms.Resolve(form) // reader conditionals read against forms.Features
 		l, ok := form.(*syntax.List)
 		head := forms.Head(form)
 		if !ok || head == "" {
@@ -239,14 +240,31 @@ func (c *compiler) link(fs *fstate) {
 	}
 }
 
+// externalGlobal declares a global variable that the file uses but does
+// not define: by Lisp convention a *special* variable or +constant+
+// defined in another file of the system. It has no initialiser, so
+// reading it before the plan assigns it signals unbound-variable.
+func (c *compiler) externalGlobal(name string) (int, bool) {
+	if len(name) < 3 || !(name[0] == '*' && name[len(name)-1] == '*' || name[0] == '+' && name[len(name)-1] == '+') {
+		return 0, false
+	}
+	if g, ok := c.globals[name]; ok {
+		return g, true
+	}
+	g := len(c.prog.Globals)
+	c.globals[name] = g
+	c.prog.Globals = append(c.prog.Globals, name)
+	return g, true
+}
+
 // packageName is the name of (in-package NAME): a symbol, keyword or
 // string, as written without its colon.
 func packageName(n syntax.Node) string {
 	switch n := n.(type) {
 	case *syntax.Symbol:
-		return forms.Canonical(n.Name)
+		return n.Name
 	case *syntax.Keyword:
-		return forms.Canonical(n.Name)
+		return n.Name
 	case *syntax.String:
 		return n.Value
 	}
@@ -313,6 +331,13 @@ func Literal(n syntax.Node) value.Value {
 		return value.Symbol(n.Name)
 	case *syntax.Quote:
 		return value.List(value.Symbol("quote"), Literal(n.X))
+	case *syntax.Char:
+		return value.String(string(n.Value))
+	case *syntax.Prefixed:
+		if n.Mark == syntax.MarkFunction {
+			return value.List(value.Symbol("function"), Literal(n.X))
+		}
+		return value.List(value.Symbol(n.Mark), Literal(n.X))
 	case *syntax.List:
 		vs := make([]value.Value, len(n.Elems))
 		for i, e := range n.Elems {
@@ -344,6 +369,10 @@ func describe(n syntax.Node) string {
 		return "string " + syntax.NodeString(n)
 	case *syntax.Quote:
 		return "quoted " + syntax.NodeString(n.X)
+	case *syntax.Char:
+		return "character " + syntax.NodeString(n)
+	case *syntax.Prefixed:
+		return syntax.NodeString(n)
 	}
 	return "an expression"
 }

@@ -254,7 +254,7 @@ func (fs *fstate) destructure(pattern syntax.Node) error {
 	mode := "required"
 	for _, e := range pl.Elems {
 		if s, ok := e.(*syntax.Symbol); ok && len(s.Name) > 1 && s.Name[0] == '&' {
-			switch forms.Canonical(s.Name) {
+			switch s.Name {
 			case "&optional":
 				mode = "optional"
 			case "&rest", "&body":
@@ -529,3 +529,76 @@ func (fs *fstate) tryInOrder(l *syntax.List, alts []syntax.Node) error {
 
 // piValue is Common Lisp's pi, as a float.
 var piValue = value.Float(math.Pi)
+
+// backquote compiles the template `X: X's unquoted parts (,x) are
+// evaluated, spliced parts (,@x) appended, the rest is constant data.
+// Nested backquotes are refused.
+func (fs *fstate) backquote(x syntax.Node, at syntax.Pos) error {
+	if !hasUnquote(x) {
+		fs.constant(Literal(x), at)
+		return nil
+	}
+	switch x := x.(type) {
+	case *syntax.Prefixed:
+		switch x.Mark {
+		case syntax.MarkUnquote:
+			return fs.expr(x.X)
+		case syntax.MarkBackquote:
+			return fs.c.errf(x, "nested backquotes are not supported")
+		}
+		return fs.c.errf(x, "%s outside of a list in a backquote", x.Mark)
+	case *syntax.Quote:
+		// `'(a ,b) is (quote (a b-value)).
+		fs.constant(value.Symbol("quote"), x.Start)
+		if err := fs.backquote(x.X, x.Start); err != nil {
+			return err
+		}
+		fs.callBuiltin("list", 2, x.Start)
+		return nil
+	case *syntax.List:
+		segments, pending := 0, 0
+		flush := func() {
+			if pending > 0 {
+				fs.callBuiltin("list", pending, x.Open)
+				segments++
+				pending = 0
+			}
+		}
+		for _, e := range x.Elems {
+			if p, ok := e.(*syntax.Prefixed); ok && (p.Mark == syntax.MarkSplice || p.Mark == syntax.MarkNSplice) {
+				flush()
+				if err := fs.expr(p.X); err != nil {
+					return err
+				}
+				segments++
+				continue
+			}
+			if err := fs.backquote(e, startOf(e)); err != nil {
+				return err
+			}
+			pending++
+		}
+		flush()
+		if segments > 1 {
+			fs.callBuiltin("append", segments, x.Open)
+		}
+		return nil
+	}
+	return fs.c.errf(x, "unexpected %s in a backquote", describe(x))
+}
+
+// hasUnquote reports whether a backquote template has an unquoted or
+// spliced part (or a nested backquote, refused by backquote).
+func hasUnquote(x syntax.Node) bool {
+	found := false
+	syntax.Walk(x, func(n syntax.Node) bool {
+		if p, ok := n.(*syntax.Prefixed); ok && p.Mark != syntax.MarkFunction {
+			switch p.Mark {
+			case syntax.MarkUnquote, syntax.MarkSplice, syntax.MarkNSplice, syntax.MarkBackquote:
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}

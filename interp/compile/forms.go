@@ -65,6 +65,19 @@ func (fs *fstate) expr(n syntax.Node) error {
 		fs.emit(CONST, fs.c.constIndex(value.Keyword(n.Name)), 0, n.Start)
 	case *syntax.Quote:
 		fs.constant(Literal(n.X), n.Start)
+	case *syntax.Char:
+		// No character type: #\a is the one-character string "a".
+		fs.constant(value.String(string(n.Value)), n.Start)
+	case *syntax.Prefixed:
+		switch n.Mark {
+		case syntax.MarkFunction:
+			return fs.function(n.X, n.Start)
+		case syntax.MarkBackquote:
+			return fs.backquote(n.X, n.Start)
+		case syntax.MarkUnquote, syntax.MarkSplice, syntax.MarkNSplice:
+			return fs.c.errf(n, "%s outside of a backquote", n.Mark)
+		}
+		return fs.c.errf(n, "the reader macro %s is not supported", n.Mark)
 	case *syntax.Symbol:
 		switch n.Name {
 		case "t":
@@ -548,6 +561,10 @@ func (fs *fstate) formCase(l *syntax.List) error {
 			} else if !syntax.IsSymbol(keys, "nil") {
 				keyNodes = []syntax.Node{keys}
 			}
+			if q, ok := keys.(*syntax.Quote); ok {
+				// 'x reads as (quote x): the keys quote and x.
+				keyNodes = []syntax.Node{&syntax.Symbol{Start: q.Start, Name: "quote"}, q.X}
+			}
 			for _, k := range keyNodes {
 				switch k.(type) {
 				case *syntax.Symbol, *syntax.Keyword, *syntax.Int:
@@ -717,18 +734,42 @@ func (fs *fstate) formSetq(l *syntax.List) error {
 	for i := 0; i < len(args); i += 2 {
 		sym, ok := args[i].(*syntax.Symbol)
 		if !ok {
-			return fs.c.errf(args[i], "%s: only variables can be assigned, found %s", head, describe(args[i]))
-		}
-		if err := fs.expr(args[i+1]); err != nil {
-			return err
-		}
-		if err := fs.store(sym, head); err != nil {
-			return err
+			if err := fs.setfPlace(head, args[i], args[i+1]); err != nil {
+				return err
+			}
+		} else {
+			if err := fs.expr(args[i+1]); err != nil {
+				return err
+			}
+			if err := fs.store(sym, head); err != nil {
+				return err
+			}
 		}
 		if i+2 < len(args) {
-			fs.emit(POP, 0, 0, sym.Start)
+			fs.emit(POP, 0, 0, startOf(args[i]))
 		}
 	}
+	return nil
+}
+
+// setfPlace compiles (setf (ACCESSOR ARGS...) VALUE) as a call of the
+// external function "(setf ACCESSOR)" with ARGS and then VALUE, evaluated
+// in that order. labelcov's values are immutable (quoted data is shared
+// between runs), so no builtin place is writable: unless a host links
+// such a function, the call signals undefined-function when it runs.
+func (fs *fstate) setfPlace(head string, place, val syntax.Node) error {
+	pl, ok := place.(*syntax.List)
+	acc := forms.Head(place)
+	if head != "setf" || !ok || acc == "" {
+		return fs.c.errf(place, "%s: only variables can be assigned, found %s", head, describe(place))
+	}
+	if err := fs.exprs(pl.Elems[1:]); err != nil {
+		return err
+	}
+	if err := fs.expr(val); err != nil {
+		return err
+	}
+	fs.emit(CALLX, fs.c.external("(setf "+acc+")"), int32(len(pl.Elems)), pl.Open)
 	return nil
 }
 
@@ -1097,29 +1138,34 @@ func (fs *fstate) formFuncall(l *syntax.List) error {
 	return nil
 }
 
-// (function NAME) or (function (lambda ...)).
+// (function NAME) or (function (lambda ...)); #'X is the same.
 func (fs *fstate) formFunction(l *syntax.List) error {
 	if len(l.Elems) != 2 {
 		return fs.c.errf(l, "function: expected (function NAME)")
 	}
-	switch x := l.Elems[1].(type) {
+	return fs.function(l.Elems[1], l.Open)
+}
+
+func (fs *fstate) function(x syntax.Node, at syntax.Pos) error {
+	switch x := x.(type) {
 	case *syntax.Symbol:
-		if _, _, _, ok := fs.lookup(localFnName(forms.Name(x))); ok {
-			return fs.load(&syntax.Symbol{Start: x.Start, Name: localFnName(forms.Name(x))})
+		name := forms.Name(x)
+		if _, _, _, ok := fs.lookup(localFnName(name)); ok {
+			return fs.load(&syntax.Symbol{Start: x.Start, Name: localFnName(name)})
 		}
-		if fn := fs.c.prog.byName[forms.Name(x)]; fn != nil {
-			fs.emit(FUNCTION, int32(fn.Index), 0, l.Open)
+		if fn := fs.c.prog.byName[name]; fn != nil {
+			fs.emit(FUNCTION, int32(fn.Index), 0, at)
 			return nil
 		}
 		// Builtins and externals are called through their name.
-		fs.constant(value.Symbol(forms.Name(x)), l.Open)
+		fs.constant(value.Symbol(name), at)
 		return nil
 	case *syntax.List:
 		if forms.Head(x) == "lambda" {
 			return fs.formLambda(x)
 		}
 	}
-	return fs.c.errf(l.Elems[1], "function: expected a function name or lambda, found %s", describe(l.Elems[1]))
+	return fs.c.errf(x, "function: expected a function name or lambda, found %s", describe(x))
 }
 
 // designatorClasses are the classes a designator form may name.
@@ -1212,13 +1258,41 @@ func (fs *fstate) desigProp(head, class string, e syntax.Node) (string, error) {
 	if !ok || key.Name == "t" || key.Name == "nil" {
 		return "", fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, class, describe(pl.Elems[0]))
 	}
-	val := pl.Elems[1]
+	return key.Name, fs.desigValue(pl.Elems[1])
+}
+
+// desigValue pushes a designator property value: a bare symbol is a
+// literal, (arm left) holds the symbol left; a ?variable is evaluated; a
+// list of such atoms whose head is no operator the plan knows, as in
+// (gripper (left right)), is a literal list (its ?variables evaluated);
+// anything else is an expression.
+func (fs *fstate) desigValue(val syntax.Node) error {
 	if s, ok := val.(*syntax.Symbol); ok && !forms.IsDesignatorVar(s.Name) {
-		// A bare symbol is a literal: (arm left) holds the symbol left.
 		fs.constant(value.Symbol(s.Name), s.Start)
-		return key.Name, nil
+		return nil
 	}
-	return key.Name, fs.expr(val)
+	l, ok := val.(*syntax.List)
+	if !ok || !forms.IsDataList(l) || fs.isOperator(forms.Head(l)) {
+		return fs.expr(val)
+	}
+	items := make([]func() error, len(l.Elems))
+	for i, e := range l.Elems {
+		items[i] = func() error { return fs.desigValue(e) }
+	}
+	return fs.pushList(len(l.Elems), items, l.Open)
+}
+
+// isOperator reports whether name is a special form, a function of the
+// plan (global or local) or a core builtin.
+func (fs *fstate) isOperator(name string) bool {
+	if forms.Lookup(name) != nil || fs.c.prog.byName[name] != nil {
+		return true
+	}
+	if _, ok := CoreBuiltin(name); ok {
+		return true
+	}
+	_, _, _, ok := fs.lookup(localFnName(name))
+	return ok
 }
 
 // (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)

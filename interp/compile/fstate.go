@@ -211,7 +211,12 @@ func (fs *fstate) load(sym *syntax.Symbol) error {
 			fs.constant(piValue, sym.Start)
 			return nil
 		}
-		return fs.c.errf(sym, "undefined variable %s", sym.Name)
+		g, ok := fs.c.externalGlobal(sym.Name)
+		if !ok {
+			return fs.c.errf(sym, "undefined variable %s", sym.Name)
+		}
+		fs.emit(GETVALUE, int32(g), 0, sym.Start)
+		return nil
 	}
 	switch {
 	case ref == refGlobal:
@@ -235,7 +240,11 @@ func (fs *fstate) store(sym *syntax.Symbol, what string) error {
 	}
 	ref, idx, b, ok := fs.lookup(sym.Name)
 	if !ok {
-		return fs.c.errf(sym, "%s: undefined variable %s (declare it with let or defparameter)", what, sym.Name)
+		g, ok := fs.c.externalGlobal(sym.Name)
+		if !ok {
+			return fs.c.errf(sym, "%s: undefined variable %s (declare it with let or defparameter)", what, sym.Name)
+		}
+		ref, idx = refGlobal, g
 	}
 	if b != nil && b.node != nil {
 		fs.c.assigned[b.node] = true

@@ -81,7 +81,7 @@ func (c *compiler) parseLambdaList(n syntax.Node, what string) (*lambdaList, err
 	for _, e := range l.Elems {
 		if s, ok := e.(*syntax.Symbol); ok && len(s.Name) > 1 && s.Name[0] == '&' {
 			ll.simple = false
-			switch forms.Canonical(s.Name) {
+			switch s.Name {
 			case "&optional":
 				if state != paramRequired {
 					return nil, c.errf(s, "%s: &optional must come before &rest and &key", what)

@@ -39,7 +39,7 @@ func (p *loopParser) kw(i int) string {
 	case *syntax.Symbol:
 		return forms.Name(t)
 	case *syntax.Keyword:
-		return forms.Canonical(t.Name)
+		return t.Name
 	}
 	return ""
 }

@@ -1,10 +1,6 @@
 package forms
 
-import (
-	"strings"
-
-	"github.com/labelcov/labelcov/interp/syntax"
-)
+import "github.com/labelcov/labelcov/interp/syntax"
 
 // Shape says which elements of a special form are evaluated expressions
 // (its slots), in evaluation order. See Slots.
@@ -217,30 +213,16 @@ var ownPackages = map[string]bool{
 	"roslisp": true,
 }
 
-// Name is the canonical name of a symbol in head (operator) position:
-// lower case, without the prefix of one of CPL's or Common Lisp's own
-// packages. It is the one place that decides when two spellings name the
-// same operator.
-func Name(s *syntax.Symbol) string { return Canonical(s.Name) }
-
-// Canonical is Name for a symbol's text as the reader gives it.
-// TODO(reader): once *syntax.Symbol carries Pkg, Name reads the prefix
-// from there instead of splitting the text.
-func Canonical(name string) string {
-	if i := strings.IndexByte(name, ':'); i > 0 {
-		pkg := strings.ToLower(name[:i])
-		rest := strings.TrimLeft(name[i:], ":")
-		if !ownPackages[pkg] || rest == "" {
-			return name
-		}
-		name = rest
+// Name is the canonical name of a symbol in operator position: its name
+// as the reader folded it, without the prefix of one of CPL's or Common
+// Lisp's own packages; a symbol of any other package keeps its prefix
+// (btr:object stays btr:object). It is the one place that decides when
+// two spellings name the same operator.
+func Name(s *syntax.Symbol) string {
+	if s.Pkg == "" || ownPackages[s.Pkg] {
+		return s.Name
 	}
-	for i := 0; i < len(name); i++ {
-		if c := name[i]; c >= 'A' && c <= 'Z' {
-			return strings.ToLower(name)
-		}
-	}
-	return name
+	return s.Pkg + ":" + s.Name
 }
 
 // Head is the canonical name of the symbol heading list n, or "" when n is

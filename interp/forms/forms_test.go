@@ -7,14 +7,37 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
-func TestCanonical(t *testing.T) {
+func TestName(t *testing.T) {
 	for in, want := range map[string]string{
 		"par": "par", "cpl:par": "par", "CPL:PAR": "par", "desig:an": "an", "cl:list": "list",
 		"cram-language::pursue": "pursue", "roslisp:ros-info": "ros-info", "NIL": "nil",
-		"btr:object": "btr:object", "my-pkg::when": "my-pkg::when", ":key": ":key",
+		"btr:object": "btr:object", "my-pkg::when": "my-pkg:when",
 	} {
-		if got := Canonical(in); got != want {
-			t.Errorf("Canonical(%q) = %q, want %q", in, got, want)
+		f, err := syntax.Parse("t", []byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Name(f.Forms[0].(*syntax.Symbol)); got != want {
+			t.Errorf("Name(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestResolve(t *testing.T) {
+	for src, want := range map[string]string{
+		"(a #+sbcl b c)":                 "(a b c)",
+		"(a #+old-stuff b c)":            "(a c)",
+		"(a #-sbcl b c)":                 "(a c)",
+		"(a #+(:or :ccl :sbcl) (b) c)":   "(a (b) c)",
+		"(a #+(:and :sbcl (:not :x)) b)": "(a b)",
+		"(a (b #+nope c))":               "(a (b))",
+	} {
+		f, err := syntax.Parse("t", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := syntax.NodeString(Resolve(f.Forms[0])); got != want {
+			t.Errorf("Resolve(%s) = %s, want %s", src, got, want)
 		}
 	}
 }
@@ -61,8 +84,5 @@ func TestTableNamesUnique(t *testing.T) {
 			t.Errorf("%s listed twice", f.Name)
 		}
 		seen[f.Name] = true
-		if Canonical(f.Name) != f.Name {
-			t.Errorf("%s is not canonical", f.Name)
-		}
 	}
 }

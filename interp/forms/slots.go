@@ -180,6 +180,29 @@ func Slots(l *syntax.List) []Slot {
 	return out
 }
 
+// IsDataList reports whether designator property value l can be a
+// literal list, as in (gripper (left right)): every element a symbol,
+// keyword, number or string, headed by a symbol of no package. Whether its
+// head names an operator of the plan (then it is a call) is the caller's
+// to check.
+func IsDataList(l *syntax.List) bool {
+	if len(l.Elems) == 0 {
+		return false
+	}
+	h, ok := l.Elems[0].(*syntax.Symbol)
+	if !ok || h.Pkg != "" {
+		return false
+	}
+	for _, e := range l.Elems {
+		switch e.(type) {
+		case *syntax.Symbol, *syntax.Keyword, *syntax.Int, *syntax.Float, *syntax.String:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // propValue reports whether the designator property (KEY VALUE) has an
 // evaluated value: anything but a literal symbol such as left in (arm left).
 func propValue(p *syntax.List) bool {
