@@ -69,7 +69,7 @@ func TestCompileErrors(t *testing.T) {
 		{"(defun f () (function 5))", "1:23", "expected a function name or lambda"},
 		{"(defun f () (quote))", "1:13", "(quote X)"},
 		{"(defun f () (incf 5))", "1:19", "only variables can be updated"},
-		{"(defun f () (push 1 (car x)))", "1:21", "place must be a variable"},
+		{"(defun f () (push 1 5))", "1:21", "place must be a variable"},
 		{"(defparameter *x*)", "1:1", "(defparameter *NAME* VALUE [DOCSTRING])"},
 		{"(defparameter *x* 1)\n(defparameter *x* 2)", "2:15", "already defined"},
 		{"(defparameter *x* y)", "1:19", "undefined variable y"},

@@ -84,7 +84,7 @@ func (fs *fstate) formUnwindProtect(l *syntax.List) error {
 	}
 	prev, had := fs.cleanups[level]
 	fs.cleanups[level] = cleanup
-	clause := handlerClause{kind: "failure", at: l.Open, gen: func() error {
+	clause := handlerClause{kinds: []string{"failure"}, at: l.Open, gen: func() error {
 		saved := fs.slots
 		tmp := fs.allocSlot()
 		fs.emit(SET, int32(tmp), 0, l.Open)
@@ -520,7 +520,7 @@ func (fs *fstate) tryInOrder(l *syntax.List, alts []syntax.Node) error {
 	case 1:
 		return fs.expr(alts[0])
 	}
-	next := handlerClause{kind: "failure", at: startOf(alts[1]), gen: func() error {
+	next := handlerClause{kinds: []string{"failure"}, at: startOf(alts[1]), gen: func() error {
 		fs.emit(POP, 0, 0, startOf(alts[1]))
 		return fs.tryInOrder(l, alts[1:])
 	}}

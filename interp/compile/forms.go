@@ -26,7 +26,7 @@ func init() {
 		"lambda": (*fstate).formLambda, "funcall": (*fstate).formFuncall, "function": (*fstate).formFunction,
 		"a": (*fstate).formDesig, "an": (*fstate).formDesig,
 		"with-failure-handling": (*fstate).formWFH, "retry": (*fstate).formRetry,
-		"ignore-errors": (*fstate).formIgnoreErrors,
+		"ignore-errors": (*fstate).formIgnoreErrors, "handler-case": (*fstate).formHandlerCase,
 		"assert":        (*fstate).formAssert, "declare": (*fstate).formDeclare,
 		"ecase": (*fstate).formCase, "typecase": (*fstate).formCase, "etypecase": (*fstate).formCase,
 		"block": (*fstate).formBlock, "return-from": (*fstate).formReturnFrom,
@@ -124,6 +124,7 @@ func (fs *fstate) constant(v value.Value, pos syntax.Pos) {
 
 // progn compiles forms for their last value (nil when there are none).
 func (fs *fstate) progn(forms []syntax.Node, at syntax.Pos) error {
+	forms = dropDeclares(forms)
 	if len(forms) == 0 {
 		fs.emit(NIL, 0, 0, at)
 		return nil
@@ -144,7 +145,7 @@ func (fs *fstate) progn(forms []syntax.Node, at syntax.Pos) error {
 
 // effects compiles forms for their side effects only.
 func (fs *fstate) effects(forms []syntax.Node) error {
-	for _, f := range forms {
+	for _, f := range dropDeclares(forms) {
 		if err := fs.effect(f); err != nil {
 			return err
 		}
@@ -548,11 +549,15 @@ func (fs *fstate) formCase(l *syntax.List) error {
 			if ok {
 				pred = typePredicates[forms.Name(ty)]
 			}
-			if pred == "" {
-				return fs.c.errf(keys, "%s: unsupported type %s (supported: integer, float, number, string, symbol, keyword, list, cons, null, function, designator)", head, syntax.NodeString(keys))
-			}
 			fs.emit(LOAD, int32(tmp), 0, clause.Open)
-			fs.callBuiltin(pred, 1, clause.Open)
+			if pred != "" {
+				fs.callBuiltin(pred, 1, clause.Open)
+			} else {
+				// Another type (a class of the system): the external
+				// typep decides, undefined unless a host links it.
+				fs.constant(Literal(keys), clause.Open)
+				fs.emit(CALLX, fs.c.external("typep"), 2, clause.Open)
+			}
 		} else {
 			var kv []value.Value
 			var keyNodes []syntax.Node
@@ -803,14 +808,20 @@ func (fs *fstate) formIncf(l *syntax.List) error {
 	return fs.store(sym, head)
 }
 
-// (push ITEM VAR)
+// (push ITEM PLACE): PLACE is a variable, or a place setf writes through
+// its external (setf ACCESSOR) (see setfPlace; the place's arguments are
+// then evaluated twice).
 func (fs *fstate) formPush(l *syntax.List) error {
 	if len(l.Elems) != 3 {
-		return fs.c.errf(l, "push: expected (push ITEM VAR)")
+		return fs.c.errf(l, "push: expected (push ITEM PLACE)")
 	}
 	sym, ok := l.Elems[2].(*syntax.Symbol)
 	if !ok {
-		return fs.c.errf(l.Elems[2], "push: the place must be a variable, found %s", describe(l.Elems[2]))
+		if forms.Head(l.Elems[2]) == "" {
+			return fs.c.errf(l.Elems[2], "push: the place must be a variable or a form, found %s", describe(l.Elems[2]))
+		}
+		cons := &syntax.List{Open: l.Open, Close: l.Close, Elems: []syntax.Node{&syntax.Symbol{Start: l.Open, Name: "cons"}, l.Elems[1], l.Elems[2]}}
+		return fs.setfPlace("setf", l.Elems[2], cons)
 	}
 	if err := fs.expr(l.Elems[1]); err != nil {
 		return err
@@ -1297,55 +1308,96 @@ func (fs *fstate) isOperator(name string) bool {
 
 // (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)
 func (fs *fstate) formWFH(l *syntax.List) error {
+	const what = "with-failure-handling"
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "with-failure-handling: expected (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)")
 	}
-	var specs []handlerClause
+	var clauses []syntax.Node
 	switch cl := l.Elems[1].(type) {
 	case *syntax.List:
-		for _, e := range cl.Elems {
-			c, ok := e.(*syntax.List)
-			if !ok || len(c.Elems) < 2 {
-				return fs.c.errf(e, "with-failure-handling: expected a clause (KIND (VAR) HANDLER...), found %s", describe(e))
-			}
-			kind, ok := c.Elems[0].(*syntax.Symbol)
-			if !ok || kind.Name == "nil" || kind.Name == "t" {
-				return fs.c.errf(c.Elems[0], "with-failure-handling: a failure kind must be a symbol, found %s", describe(c.Elems[0]))
-			}
-			spec := handlerClause{kind: kind.Name, body: c.Elems[2:], at: c.Open}
-			switch vl := c.Elems[1].(type) {
-			case *syntax.List:
-				if len(vl.Elems) > 1 {
-					return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
-				}
-				if len(vl.Elems) == 1 {
-					s, err := fs.c.varName(vl.Elems[0], "with-failure-handling")
-					if err != nil {
-						return err
-					}
-					spec.v = s
-				}
-			case *syntax.Symbol:
-				if vl.Name != "nil" {
-					return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
-				}
-			default:
-				return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
-			}
-			specs = append(specs, spec)
-		}
+		clauses = cl.Elems
 	case *syntax.Symbol:
 		if cl.Name != "nil" {
-			return fs.c.errf(cl, "with-failure-handling: expected a clause list, found %s", describe(cl))
+			return fs.c.errf(cl, "%s: expected a clause list, found %s", what, describe(cl))
 		}
 	default:
-		return fs.c.errf(cl, "with-failure-handling: expected a clause list, found %s", describe(cl))
+		return fs.c.errf(cl, "%s: expected a clause list, found %s", what, describe(cl))
+	}
+	specs, err := fs.handlerClauses(what, clauses)
+	if err != nil {
+		return err
 	}
 	return fs.handlerSite(l, specs, l.Elems[2:], nil)
 }
 
+// (handler-case FORM (TYPE (VAR) BODY...)...): Common Lisp's handler-case
+// on labelcov's failures. The types error, condition, serious-condition
+// and simple-error catch every failure.
+func (fs *fstate) formHandlerCase(l *syntax.List) error {
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "handler-case: expected (handler-case FORM (TYPE (VAR) BODY...)...)")
+	}
+	specs, err := fs.handlerClauses("handler-case", l.Elems[2:])
+	if err != nil {
+		return err
+	}
+	return fs.handlerSite(l, specs, l.Elems[1:2], nil)
+}
+
+// clTypeKinds maps Common Lisp condition types to labelcov's failure kinds.
+var clTypeKinds = map[string]string{"error": "failure", "condition": "failure", "serious-condition": "failure", "simple-error": "failure"}
+
+// handlerClauses parses clauses (KIND (VAR) BODY...); KIND may be
+// (or KIND...).
+func (fs *fstate) handlerClauses(what string, clauses []syntax.Node) ([]handlerClause, error) {
+	var specs []handlerClause
+	for _, e := range clauses {
+		c, ok := e.(*syntax.List)
+		if !ok || len(c.Elems) < 2 {
+			return nil, fs.c.errf(e, "%s: expected a clause (KIND (VAR) HANDLER...), found %s", what, describe(e))
+		}
+		kinds := []syntax.Node{c.Elems[0]}
+		if forms.Head(c.Elems[0]) == "or" {
+			kinds = c.Elems[0].(*syntax.List).Elems[1:]
+		}
+		spec := handlerClause{body: c.Elems[2:], at: c.Open}
+		for _, k := range kinds {
+			kind, ok := k.(*syntax.Symbol)
+			if !ok || kind.Name == "nil" || kind.Name == "t" {
+				return nil, fs.c.errf(k, "%s: a failure kind must be a symbol, found %s", what, describe(k))
+			}
+			name := kind.Name
+			if what == "handler-case" && clTypeKinds[name] != "" {
+				name = clTypeKinds[name]
+			}
+			spec.kinds = append(spec.kinds, name)
+		}
+		switch vl := c.Elems[1].(type) {
+		case *syntax.List:
+			if len(vl.Elems) > 1 {
+				return nil, fs.c.errf(vl, "%s: expected (VAR) or (), found %s", what, describe(vl))
+			}
+			if len(vl.Elems) == 1 {
+				s, err := fs.c.varName(vl.Elems[0], what)
+				if err != nil {
+					return nil, err
+				}
+				spec.v = s
+			}
+		case *syntax.Symbol:
+			if vl.Name != "nil" {
+				return nil, fs.c.errf(vl, "%s: expected (VAR) or (), found %s", what, describe(vl))
+			}
+		default:
+			return nil, fs.c.errf(vl, "%s: expected (VAR) or (), found %s", what, describe(vl))
+		}
+		specs = append(specs, spec)
+	}
+	return specs, nil
+}
+
 type handlerClause struct {
-	kind string
+	kinds []string
 	v    *syntax.Symbol
 	body []syntax.Node
 	gen  func() error // instead of body: code run with the failure value pushed
@@ -1384,7 +1436,9 @@ func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []sy
 	for _, cl := range clauses {
 		fs.depth = d + 1
 		pc := fs.here()
-		p.Handlers[si].Clauses = append(p.Handlers[si].Clauses, HandlerClause{Kind: cl.kind, PC: pc})
+		for _, k := range cl.kinds {
+			p.Handlers[si].Clauses = append(p.Handlers[si].Clauses, HandlerClause{Kind: k, PC: pc})
+		}
 		if cl.gen != nil {
 			if err := cl.gen(); err != nil {
 				return err
@@ -1450,7 +1504,7 @@ func (fs *fstate) formIgnoreErrors(l *syntax.List) error {
 	if len(l.Elems) != 2 {
 		return fs.c.errf(l, "ignore-errors: expected (ignore-errors FORM)")
 	}
-	if err := fs.handlerSite(l, []handlerClause{{kind: "failure", at: l.Open}}, l.Elems[1:], nil); err != nil {
+	if err := fs.handlerSite(l, []handlerClause{{kinds: []string{"failure"}, at: l.Open}}, l.Elems[1:], nil); err != nil {
 		return err
 	}
 	return nil

@@ -360,3 +360,12 @@ func bodyForms(body []syntax.Node) []syntax.Node {
 	}
 	return body
 }
+
+// dropDeclares drops the declarations at the start of a body (of let,
+// flet, a handler clause, ...): they do not run.
+func dropDeclares(body []syntax.Node) []syntax.Node {
+	for len(body) > 0 && forms.Head(body[0]) == "declare" {
+		body = body[1:]
+	}
+	return body
+}

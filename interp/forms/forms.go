@@ -37,6 +37,9 @@ const (
 	// Handlers: the bodies of the clauses (KIND (VAR) BODY...) of element
 	// 1, then elements from From on (with-failure-handling).
 	Handlers
+	// CaseHandlers: element 1, then the bodies of the clauses
+	// (TYPE (VAR) BODY...) from element 2 on (handler-case).
+	CaseHandlers
 	// Functions: the bodies of the definitions (NAME (PARAMS) BODY...)
 	// in element 1, then elements from From on (flet, labels).
 	Functions
@@ -144,6 +147,7 @@ var table = []Form{
 	{Name: "with-failure-handling", Shape: Handlers, From: 2, Effect: Hard},
 	{Name: "retry", Shape: Opaque, Effect: Hard},
 	{Name: "ignore-errors", Shape: Body, From: 1},
+	{Name: "handler-case", Shape: CaseHandlers, From: 1, Effect: Hard},
 	{Name: "with-retry-counters", Shape: Bindings, From: 2, Effect: Hard},
 	{Name: "do-retry", Shape: Body, From: 2, Effect: Hard},
 	// Logging: (ros-info NAME FORMAT ARGS...); NAME is not evaluated.

@@ -139,6 +139,17 @@ func Slots(l *syntax.List) []Slot {
 			}
 		}
 		from(f.From)
+	case CaseHandlers:
+		if n > 1 {
+			add(1)
+		}
+		for i := 2; i < n; i++ {
+			if c, ok := sub(i); ok {
+				for j := 2; j < len(c.Elems); j++ {
+					add(i, j)
+				}
+			}
+		}
 	case Functions:
 		if fl, ok := sub(1); ok {
 			for k, d := range fl.Elems {

@@ -57,6 +57,10 @@ func (fi *File) Skip(n syntax.Node) (note string, skip bool) {
 			return "", true // read out under Features: a comment
 		}
 	}
+	switch n.(type) {
+	case *syntax.Prefixed, *syntax.Quote:
+		return "note: " + syntax.NodeString(n)[:min(len(syntax.NodeString(n)), 30)] + "... is not compiled, labelled or annotated; it is passed through", true
+	}
 	l, ok := n.(*syntax.List)
 	h := Head(n)
 	if !ok || h == "" {
