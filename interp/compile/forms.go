@@ -27,7 +27,7 @@ func init() {
 		"a": (*fstate).formDesig, "an": (*fstate).formDesig,
 		"with-failure-handling": (*fstate).formWFH, "retry": (*fstate).formRetry,
 		"ignore-errors": (*fstate).formIgnoreErrors, "handler-case": (*fstate).formHandlerCase,
-		"assert":        (*fstate).formAssert, "declare": (*fstate).formDeclare,
+		"assert": (*fstate).formAssert, "declare": (*fstate).formDeclare,
 		"ecase": (*fstate).formCase, "typecase": (*fstate).formCase, "etypecase": (*fstate).formCase,
 		"block": (*fstate).formBlock, "return-from": (*fstate).formReturnFrom,
 		"unwind-protect": (*fstate).formUnwindProtect, "values": (*fstate).formValues,
@@ -1398,10 +1398,10 @@ func (fs *fstate) handlerClauses(what string, clauses []syntax.Node) ([]handlerC
 
 type handlerClause struct {
 	kinds []string
-	v    *syntax.Symbol
-	body []syntax.Node
-	gen  func() error // instead of body: code run with the failure value pushed
-	at   syntax.Pos
+	v     *syntax.Symbol
+	body  []syntax.Node
+	gen   func() error // instead of body: code run with the failure value pushed
+	at    syntax.Pos
 }
 
 // handlerSite compiles a handler-protected body:
