@@ -1286,6 +1286,11 @@ func (fs *fstate) desigValue(val syntax.Node) error {
 	if !ok || !forms.IsDataList(l) || fs.isOperator(forms.Head(l)) {
 		return fs.expr(val)
 	}
+	for _, e := range l.Elems {
+		if el, ok := e.(*syntax.List); ok && fs.isOperator(forms.Head(el)) {
+			return fs.expr(val) // (f (g x)): a call after all
+		}
+	}
 	items := make([]func() error, len(l.Elems))
 	for i, e := range l.Elems {
 		items[i] = func() error { return fs.desigValue(e) }

@@ -192,21 +192,31 @@ func Slots(l *syntax.List) []Slot {
 }
 
 // IsDataList reports whether designator property value l can be a
-// literal list, as in (gripper (left right)): every element a symbol,
-// keyword, number or string, headed by a symbol of no package. Whether its
+// literal list, as in (gripper (left right)) or (pose ((pose ?p) (frame
+// map))): every element a symbol, keyword, number, string or such a list,
+// headed by a symbol of no package or by such a list. Whether a symbol
 // head names an operator of the plan (then it is a call) is the caller's
 // to check.
 func IsDataList(l *syntax.List) bool {
 	if len(l.Elems) == 0 {
 		return false
 	}
-	h, ok := l.Elems[0].(*syntax.Symbol)
-	if !ok || h.Pkg != "" {
+	switch h := l.Elems[0].(type) {
+	case *syntax.Symbol:
+		if h.Pkg != "" {
+			return false
+		}
+	case *syntax.List:
+	default:
 		return false
 	}
 	for _, e := range l.Elems {
-		switch e.(type) {
+		switch e := e.(type) {
 		case *syntax.Symbol, *syntax.Keyword, *syntax.Int, *syntax.Float, *syntax.String:
+		case *syntax.List:
+			if !IsDataList(e) {
+				return false
+			}
 		default:
 			return false
 		}
