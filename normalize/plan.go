@@ -344,7 +344,13 @@ func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
 	if z.r.pur.cheap(n) {
 		return nil, n
 	}
-	l := n.(*syntax.List) // atoms are always pure
+	l, ok := n.(*syntax.List)
+	if !ok {
+		// An atom is pure, except a backquote template or a reader
+		// conditional, which is evaluated once, into a temporary.
+		t := z.temp(n)
+		return []binding{{t, n}}, use2(z, t, n)
+	}
 	h := forms.Head(l)
 	switch {
 	case h == "and" || h == "or":

@@ -43,6 +43,7 @@ type compiler struct {
 	captured, assigned map[*syntax.Symbol]bool
 	redo               bool
 	fnVars             map[*syntax.Symbol]*syntax.Symbol // see fnVar
+	desigCopies        int                               // MAKEDESIGs emitted, see maxDesigCopies
 }
 
 // topForm is a prescanned top-level definition.
@@ -192,11 +193,11 @@ func (c *compiler) compileTop(fn *Func, gen func(*fstate) error) error {
 	}
 }
 
-type snapshot struct{ funcs, branches, handlers, desigs, probes int }
+type snapshot struct{ funcs, branches, handlers, desigs, probes, desigCopies int }
 
 func (c *compiler) snapshot() snapshot {
 	p := c.prog
-	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes)}
+	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes), c.desigCopies}
 }
 
 func (c *compiler) restore(s snapshot) {
@@ -206,6 +207,7 @@ func (c *compiler) restore(s snapshot) {
 	p.Handlers = p.Handlers[:s.handlers]
 	p.Desigs = p.Desigs[:s.desigs]
 	p.Probes = p.Probes[:s.probes]
+	c.desigCopies = s.desigCopies
 }
 
 // link appends the code of fs and then of the lambdas it contains to the

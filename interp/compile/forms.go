@@ -181,7 +181,7 @@ func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
 	}
 	escapes := false
 	syntax.Walk(t.Elems[1], func(n syntax.Node) bool {
-		if h := forms.Head(n); h == "return" || h == "retry" {
+		if h := forms.Head(n); h == "return" || h == "return-from" || h == "retry" || h == "do-retry" || h == "loop" {
 			escapes = true
 		}
 		return !escapes
@@ -1186,6 +1186,11 @@ var designatorClasses = map[string]bool{"action": true, "location": true, "objec
 // doubles the code that builds it (one MAKEDESIG per combination).
 const maxDesigWhens = 4
 
+// maxDesigCopies bounds the MAKEDESIG instructions of a file: designators
+// nested in the properties after a desig:when are compiled once per
+// combination, which would otherwise grow exponentially with nesting.
+const maxDesigCopies = 1 << 14
+
 // (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator. A property
 // (desig:when TEST (KEY VALUE)...) is present only when TEST is true.
 func (fs *fstate) formDesig(l *syntax.List) error {
@@ -1216,6 +1221,9 @@ func (fs *fstate) formDesig(l *syntax.List) error {
 func (fs *fstate) desigProps(l *syntax.List, class string, props []syntax.Node, keys []string) error {
 	head := forms.Head(l)
 	if len(props) == 0 {
+		if fs.c.desigCopies++; fs.c.desigCopies > maxDesigCopies {
+			return fs.c.errf(l, "%s %s: too many desig:when combinations in this file (the code that builds them would exceed %d designators)", head, class, maxDesigCopies)
+		}
 		p := fs.c.prog
 		p.Desigs = append(p.Desigs, DesigShape{Class: class, Keys: keys})
 		fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(keys)), l.Open)
