@@ -49,7 +49,7 @@ func (fs *fstate) formAssert(l *syntax.List) error {
 }
 
 // (declare ...) is only meaningful at the start of a body, where
-// bodyForms drops it.
+// dropDeclares drops it.
 func (fs *fstate) formDeclare(l *syntax.List) error {
 	return fs.c.errf(l, "declare is only allowed at the start of a body")
 }
@@ -63,10 +63,7 @@ func (fs *fstate) formBlock(l *syntax.List) error {
 	if !ok {
 		return fs.c.errf(l.Elems[1], "block: expected a block name, found %s", describe(l.Elems[1]))
 	}
-	lc := fs.pushBlock(forms.Name(name))
-	err := fs.progn(l.Elems[2:], l.Open)
-	fs.popLoop(lc)
-	return err
+	return fs.namedBody(forms.Name(name), l.Elems[2:], l.Open)
 }
 
 // (unwind-protect PROTECTED CLEANUP...): CLEANUP runs after PROTECTED
@@ -473,15 +470,7 @@ func (fs *fstate) formDoRetry(l *syntax.List) error {
 		return err
 	}
 	fs.emit(POP, 0, 0, l.Open)
-	if err := fs.progn(l.Elems[2:], l.Open); err != nil {
-		return err
-	}
-	end := fs.emit(JMP, 0, 0, l.Open)
-	fs.depth--
-	fs.patch(skip)
-	fs.emit(NIL, 0, 0, l.Open)
-	fs.patch(end)
-	return nil
+	return fs.bodyOrNil(skip, l.Elems[2:], l.Open)
 }
 
 // (pursue FORM...) under labelcov's sequential schedule: the first form

@@ -432,15 +432,20 @@ func (fs *fstate) formWhen(l *syntax.List) error {
 		fs.emit(NIL, 0, 0, l.Open)
 		return nil
 	}
-	jSkip := fs.branch(op, head, l, test)
-	if err := fs.progn(body, l.Open); err != nil {
+	return fs.bodyOrNil(fs.branch(op, head, l, test), body, l.Open)
+}
+
+// bodyOrNil compiles the body of a one-armed conditional whose test jumps
+// to skip when the body must not run: the body's value, or nil.
+func (fs *fstate) bodyOrNil(skip int, body []syntax.Node, at syntax.Pos) error {
+	if err := fs.progn(body, at); err != nil {
 		return err
 	}
-	jEnd := fs.emit(JMP, 0, 0, l.Open)
+	end := fs.emit(JMP, 0, 0, at)
 	fs.depth--
-	fs.patch(jSkip)
-	fs.emit(NIL, 0, 0, l.Open)
-	fs.patch(jEnd)
+	fs.patch(skip)
+	fs.emit(NIL, 0, 0, at)
+	fs.patch(end)
 	return nil
 }
 
@@ -703,19 +708,7 @@ func (fs *fstate) formLet(l *syntax.List) error {
 				return err
 			}
 		}
-		bs := make([]*binding, len(names))
-		for i, s := range names {
-			bs[i] = &binding{name: s.Name, node: s, slot: fs.allocSlot(), cell: fs.c.captured[s] && fs.c.assigned[s]}
-		}
-		for i := len(bs) - 1; i >= 0; i-- {
-			fs.emit(SET, int32(bs[i].slot), 0, names[i].Start)
-		}
-		for i, b := range bs {
-			if b.cell {
-				fs.emit(MAKECELL, int32(b.slot), 0, names[i].Start)
-			}
-		}
-		fs.scope = append(fs.scope, bs...)
+		fs.bindPushed(names)
 	} else {
 		for i, init := range inits {
 			if err := initExpr(init, names[i].Start); err != nil {
