@@ -1275,8 +1275,7 @@ func (fs *fstate) desigProp(head, class string, e syntax.Node) (string, error) {
 
 // desigValue pushes a designator property value: a bare symbol is a
 // literal, (arm left) holds the symbol left; a ?variable is evaluated; a
-// list of such atoms whose head is no operator the plan knows, as in
-// (gripper (left right)), is a literal list (its ?variables evaluated);
+// literal list (see dataList) is a list, its ?variables evaluated;
 // anything else is an expression.
 func (fs *fstate) desigValue(val syntax.Node) error {
 	if s, ok := val.(*syntax.Symbol); ok && !forms.IsDesignatorVar(s.Name) {
@@ -1284,19 +1283,76 @@ func (fs *fstate) desigValue(val syntax.Node) error {
 		return nil
 	}
 	l, ok := val.(*syntax.List)
-	if !ok || !forms.IsDataList(l) || fs.isOperator(forms.Head(l)) {
+	if !ok || !fs.dataList(l) {
 		return fs.expr(val)
 	}
-	for _, e := range l.Elems {
-		if el, ok := e.(*syntax.List); ok && fs.isOperator(forms.Head(el)) {
-			return fs.expr(val) // (f (g x)): a call after all
+	if _, props := l.Elems[0].(*syntax.List); props {
+		// A list of properties (KEY VALUE...): each a list of its key
+		// and its values.
+		items := make([]func() error, len(l.Elems))
+		for i, e := range l.Elems {
+			p := e.(*syntax.List)
+			items[i] = func() error {
+				sub := make([]func() error, len(p.Elems))
+				for j, x := range p.Elems {
+					sub[j] = func() error { return fs.desigValue(x) }
+				}
+				return fs.pushList(len(p.Elems), sub, p.Open)
+			}
 		}
+		return fs.pushList(len(l.Elems), items, l.Open)
 	}
 	items := make([]func() error, len(l.Elems))
 	for i, e := range l.Elems {
 		items[i] = func() error { return fs.desigValue(e) }
 	}
 	return fs.pushList(len(l.Elems), items, l.Open)
+}
+
+// dataList reports whether a designator property value is literal data
+// rather than a call: a list of property lists, as in (pose ((pose ?p)
+// (frame map))); a list headed by a ?variable, as in (?side right); or a
+// list of symbols, keywords and numbers that are neither ?variables nor
+// variables in scope, headed by no operator of the plan, as in (gripper
+// (left right)). (object-name ?obj) and (pose-of obj) stay calls.
+func (fs *fstate) dataList(l *syntax.List) bool {
+	if !forms.IsDataList(l) {
+		return false
+	}
+	switch h := l.Elems[0].(type) {
+	case *syntax.List:
+		for _, e := range l.Elems {
+			el, ok := e.(*syntax.List)
+			if !ok || len(el.Elems) == 0 {
+				return false
+			}
+			if k, ok := el.Elems[0].(*syntax.Symbol); !ok || forms.IsDesignatorVar(k.Name) {
+				return false // not a property (KEY VALUE...)
+			}
+		}
+		return true
+	case *syntax.Symbol:
+		if forms.IsDesignatorVar(h.Name) {
+			return true
+		}
+		if fs.isOperator(forms.Name(h)) {
+			return false
+		}
+	}
+	for _, e := range l.Elems[1:] {
+		switch e := e.(type) {
+		case *syntax.List:
+			return false
+		case *syntax.Symbol:
+			if forms.IsDesignatorVar(e.Name) {
+				return false
+			}
+			if _, _, _, bound := fs.lookup(e.Name); bound {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // isOperator reports whether name is a special form, a function of the
