@@ -59,13 +59,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	skipped := map[syntax.Node]bool{}
 	var notes []*syntax.Error
 	for _, form := range f.Forms {
-		note, skip := fi.Skip(form)
-		if !skip && forms.Resolve(form) != form {
-			// The compiler compiles the form with its reader conditionals
-			// resolved; the label passes would have to edit around them.
-			note, skip = "note: ("+forms.Head(form)+" ...) holds reader conditionals (#+/#-): it is compiled but not labelled or annotated", true
-		}
-		if skip {
+		if note, skip := fi.Skip(form); skip {
 			skipped[form] = true
 			if note != "" {
 				notes = append(notes, f.NodeErrorf(form, "%s", note))
@@ -238,7 +232,7 @@ type binding struct {
 // and/or with at least two operands.
 func (z *normalizer) isSite(n syntax.Node) bool {
 	l, ok := n.(*syntax.List)
-	if !ok {
+	if !ok || Opaque(l) {
 		return false
 	}
 	h := forms.Head(l)

@@ -22,6 +22,11 @@ func Compile(f *syntax.File) (*Program, error) {
 		assigned:  map[*syntax.Symbol]bool{},
 		fnVars:    map[*syntax.Symbol]*syntax.Symbol{},
 	}
+	g, err := c.expandConditionals(f) // #+/#- decided here (readermacros.go)
+	if err != nil {
+		return nil, err
+	}
+	c.file = g
 	if err := c.compileFile(); err != nil {
 		return nil, err
 	}
@@ -78,7 +83,6 @@ func (c *compiler) compileFile() error {
 			}
 			continue
 		}
-		form = forms.Resolve(form) // reader conditionals read against forms.Features
 		l, ok := form.(*syntax.List)
 		head := forms.Head(form)
 		if !ok || head == "" {
@@ -333,13 +337,6 @@ func Literal(n syntax.Node) value.Value {
 		return value.Symbol(n.Name)
 	case *syntax.Quote:
 		return value.List(value.Symbol("quote"), Literal(n.X))
-	case *syntax.Char:
-		return value.String(string(n.Value))
-	case *syntax.Prefixed:
-		if n.Mark == syntax.MarkFunction {
-			return value.List(value.Symbol("function"), Literal(n.X))
-		}
-		return value.List(value.Symbol(n.Mark), Literal(n.X))
 	case *syntax.List:
 		vs := make([]value.Value, len(n.Elems))
 		for i, e := range n.Elems {
@@ -347,7 +344,7 @@ func Literal(n syntax.Node) value.Value {
 		}
 		return value.List(vs...)
 	}
-	return value.Nil
+	return literalOther(n) // readermacros.go
 }
 
 // describe names a node for error messages.

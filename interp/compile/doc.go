@@ -14,8 +14,8 @@
 // flet, loop, par, ...) compile to the opcodes below; none has an opcode of
 // its own. Top-level forms the compiler does not compile (forms.File.Skip:
 // defmacro, defmethod, definitions that use a macro, ...) are skipped and
-// listed in Program.Notes; reader conditionals are resolved against
-// forms.Features first.
+// listed in Program.Notes; reader conditionals are decided against
+// Features first (readermacros.go).
 //
 // # The machine
 //

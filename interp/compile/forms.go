@@ -65,19 +65,6 @@ func (fs *fstate) expr(n syntax.Node) error {
 		fs.emit(CONST, fs.c.constIndex(value.Keyword(n.Name)), 0, n.Start)
 	case *syntax.Quote:
 		fs.constant(Literal(n.X), n.Start)
-	case *syntax.Char:
-		// No character type: #\a is the one-character string "a".
-		fs.constant(value.String(string(n.Value)), n.Start)
-	case *syntax.Prefixed:
-		switch n.Mark {
-		case syntax.MarkFunction:
-			return fs.function(n.X, n.Start)
-		case syntax.MarkBackquote:
-			return fs.backquote(n.X, n.Start)
-		case syntax.MarkUnquote, syntax.MarkSplice, syntax.MarkNSplice:
-			return fs.c.errf(n, "%s outside of a backquote", n.Mark)
-		}
-		return fs.c.errf(n, "the reader macro %s is not supported", n.Mark)
 	case *syntax.Symbol:
 		switch n.Name {
 		case "t":
@@ -106,7 +93,7 @@ func (fs *fstate) expr(n syntax.Node) error {
 		}
 		return fs.call(name, n)
 	default:
-		return fs.c.errf(n, "unexpected %s", describe(n))
+		return fs.readerMacro(n) // readermacros.go
 	}
 	return nil
 }

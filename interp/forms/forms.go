@@ -7,10 +7,10 @@ import "github.com/labelcov/labelcov/interp/syntax"
 type Shape uint8
 
 const (
-	// Opaque: nothing inside is an expression the tools may rewrite or
+	// Unevaluated: nothing inside is an expression the tools may rewrite or
 	// label (quote, function, declare, loop, the top-level forms labelcov
 	// passes through).
-	Opaque Shape = iota
+	Unevaluated Shape = iota
 	// Body: every element from index From on.
 	Body
 	// Test: element 1 is a decision test, then elements from From on
@@ -104,9 +104,9 @@ type Form struct {
 // and a test checks that it has one for exactly these names; normalize
 // and labels read the slots and effects from here.
 var table = []Form{
-	{Name: "quote", Shape: Opaque, Effect: Constant},
-	{Name: "function", Shape: Opaque, Effect: Constant},
-	{Name: "declare", Shape: Opaque, Effect: Constant},
+	{Name: "quote", Shape: Unevaluated, Effect: Constant},
+	{Name: "function", Shape: Unevaluated, Effect: Constant},
+	{Name: "declare", Shape: Unevaluated, Effect: Constant},
 	{Name: "if", Shape: Test, From: 2},
 	{Name: "when", Shape: Test, From: 2},
 	{Name: "unless", Shape: Test, From: 2},
@@ -130,7 +130,7 @@ var table = []Form{
 	{Name: "pop", Shape: Place, Place: 1, From: 2, Effect: Assign},
 	{Name: "dolist", Shape: LoopSpec, From: 2, Effect: Scope},
 	{Name: "dotimes", Shape: LoopSpec, From: 2, Effect: Scope},
-	{Name: "loop", Shape: Opaque, Effect: Hard},
+	{Name: "loop", Shape: Unevaluated, Effect: Hard},
 	{Name: "return", Shape: Body, From: 1, Effect: Exit},
 	{Name: "block", Shape: Body, From: 2},
 	{Name: "return-from", Shape: Body, From: 2, Effect: Exit},
@@ -145,7 +145,7 @@ var table = []Form{
 	{Name: "a", Shape: Designator},
 	{Name: "an", Shape: Designator},
 	{Name: "with-failure-handling", Shape: Handlers, From: 2, Effect: Hard},
-	{Name: "retry", Shape: Opaque, Effect: Hard},
+	{Name: "retry", Shape: Unevaluated, Effect: Hard},
 	{Name: "ignore-errors", Shape: Body, From: 1},
 	{Name: "handler-case", Shape: CaseHandlers, From: 1, Effect: Hard},
 	{Name: "with-retry-counters", Shape: Bindings, From: 2, Effect: Hard},
@@ -174,17 +174,17 @@ var table = []Form{
 	{Name: "defconstant", Shape: Body, From: 2, Effect: Hard, Level: TopLevel},
 	// Top-level forms passed through: recorded (packages) or skipped
 	// with a note.
-	{Name: "in-package", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "defpackage", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "defmacro", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "defmethod", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "defgeneric", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "def-fact-group", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "defclass", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "defstruct", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "deftype", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "define-condition", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
-	{Name: "eval-when", Shape: Opaque, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "in-package", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "defpackage", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "defmacro", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "defmethod", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "defgeneric", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "def-fact-group", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "defclass", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "defstruct", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "deftype", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "define-condition", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
+	{Name: "eval-when", Shape: Unevaluated, Effect: Hard, Level: TopLevel, Skipped: true},
 }
 
 var byName = func() map[string]*Form {
@@ -204,11 +204,12 @@ func All() []Form { return append([]Form(nil), table...) }
 
 // ownPackages are the packages whose symbols name labelcov's forms and
 // builtins: Common Lisp's and CPL's (CRAM's language, designators,
-// executive, Prolog and logging). A symbol written with one of these
-// prefixes (cpl:par, desig:a, cl:list, roslisp:ros-info) means the same
-// as the bare symbol; any other prefix keeps the symbol distinct.
+// executive, Prolog and logging), and the user package cl-user. A symbol
+// written with one of these prefixes (cpl:par, desig:a, cl:list,
+// roslisp:ros-info) means the same as the bare symbol; any other prefix
+// keeps the symbol distinct.
 var ownPackages = map[string]bool{
-	"cl": true, "common-lisp": true,
+	"cl": true, "common-lisp": true, "cl-user": true, "common-lisp-user": true,
 	"cpl": true, "cpl-impl": true, "cram-language": true, "cram-language-implementation": true,
 	"desig": true, "cram-designators": true,
 	"exe": true, "cram-executive": true,

@@ -23,25 +23,6 @@ func TestName(t *testing.T) {
 	}
 }
 
-func TestResolve(t *testing.T) {
-	for src, want := range map[string]string{
-		"(a #+sbcl b c)":                 "(a b c)",
-		"(a #+old-stuff b c)":            "(a c)",
-		"(a #-sbcl b c)":                 "(a c)",
-		"(a #+(:or :ccl :sbcl) (b) c)":   "(a (b) c)",
-		"(a #+(:and :sbcl (:not :x)) b)": "(a b)",
-		"(a (b #+nope c))":               "(a (b))",
-	} {
-		f, err := syntax.Parse("t", []byte(src))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := syntax.NodeString(Resolve(f.Forms[0])); got != want {
-			t.Errorf("Resolve(%s) = %s, want %s", src, got, want)
-		}
-	}
-}
-
 func TestSlots(t *testing.T) {
 	for src, want := range map[string]string{
 		"(f a (g b))":                       "[[1] [2]]",

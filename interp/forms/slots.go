@@ -30,14 +30,31 @@ func At(l *syntax.List, path []int) syntax.Node {
 // property value is evaluated (a ?-variable) rather than a literal symbol.
 func IsDesignatorVar(name string) bool { return len(name) > 1 && name[0] == '?' }
 
+// Opaque reports whether no pass may take list l apart: it holds a reader
+// conditional (#+feature x, #-feature x) among its elements, so which
+// elements exist depends on the feature set the compiler decides with.
+// Copying l whole (into a label's predicate, say) is safe; pulling an
+// operand out of it (into a temporary, a mutation, a condition of its own)
+// is not. Backquotes and other reader macros need no such care: they are
+// never lists, so the passes, which look into lists only, leave them as
+// written.
+func Opaque(l *syntax.List) bool {
+	for _, e := range l.Elems {
+		if _, ok := e.(*syntax.Conditional); ok {
+			return true
+		}
+	}
+	return false
+}
+
 // Slots lists the evaluated subexpressions of form l in evaluation order:
 // for a special form as its Shape says (binding names, designator keys and
 // literal property values, quoted data and case keys are not expressions),
-// for a call every argument. Malformed forms yield the slots that exist;
-// the compiler reports the malformation.
+// for a call every argument; nothing for an Opaque list. Malformed forms
+// yield the slots that exist; the compiler reports the malformation.
 func Slots(l *syntax.List) []Slot {
 	n := len(l.Elems)
-	if n == 0 {
+	if n == 0 || Opaque(l) {
 		return nil
 	}
 	var out []Slot
@@ -70,7 +87,7 @@ func Slots(l *syntax.List) []Slot {
 		}
 	}
 	switch f.Shape {
-	case Opaque:
+	case Unevaluated:
 		return out
 	case Body:
 		from(f.From)

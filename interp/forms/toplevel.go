@@ -18,7 +18,7 @@ type File struct {
 func ScanFile(f *syntax.File) *File {
 	fi := &File{macros: map[string]bool{}, funcs: map[string]bool{}}
 	for _, form := range f.Forms {
-		l, ok := Resolve(form).(*syntax.List)
+		l, ok := form.(*syntax.List)
 		if !ok || len(l.Elems) < 2 {
 			continue
 		}
@@ -43,20 +43,13 @@ func ScanFile(f *syntax.File) *File {
 // only name packages). A form that is not a list is never skipped (the
 // compiler reports it).
 //
-// A top-level reader conditional whose feature expression fails is
-// skipped silently (CRAM writes #+some-words to comment code out); one
-// that holds is judged by its form. Skipped are the forms the table marks Skipped (defmacro, defmethod,
+// Skipped are the forms the table marks Skipped (defmacro, defmethod,
 // def-fact-group, ...), any other form that is not a definition (a
 // top-level call, an unknown macro), and a definition whose code uses a
 // macro: one the file defines with defmacro, or an operator named with-...
 // that is neither a special form nor a function of the file — by Lisp
 // convention a macro, whose expansion labelcov cannot know.
 func (fi *File) Skip(n syntax.Node) (note string, skip bool) {
-	if _, ok := n.(*syntax.Conditional); ok {
-		if n = Resolve(n); n == nil {
-			return "", true // read out under Features: a comment
-		}
-	}
 	switch n.(type) {
 	case *syntax.Prefixed, *syntax.Quote:
 		return "note: " + syntax.NodeString(n)[:min(len(syntax.NodeString(n)), 30)] + "... is not compiled, labelled or annotated; it is passed through", true

@@ -1,7 +1,10 @@
 package syntax
 
 import (
+	"bytes"
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -187,5 +190,79 @@ func TestSnippetOfBinaryFile(t *testing.T) {
 		if c := lines[0][caret]; c != '\\' && c != ')' {
 			t.Errorf("caret under %q in %q (%v)", c, snip, err)
 		}
+	}
+}
+
+// TestCPLPlans reads the CPL-style plans in testdata/cpl: they read, their
+// spans and positions are exact, formatting keeps every form and comment
+// and leaves these (canonical) files byte for byte as they are, and the
+// reader macros land in the tree as documented.
+func TestCPLPlans(t *testing.T) {
+	files, err := filepath.Glob("testdata/cpl/*.lisp")
+	if err != nil || len(files) < 2 {
+		t.Fatalf("plans: %v %v", files, err)
+	}
+	marks := map[string]int{}
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse(name, src)
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
+		checkSpans(t, f)
+		checkRoundTrip(t, f)
+		if got := Format(f); !bytes.Equal(got, src) {
+			t.Errorf("%s: Format changed the file:\n%s", name, got)
+		}
+		for _, form := range f.Forms {
+			Walk(form, func(n Node) bool {
+				switch n := n.(type) {
+				case *Prefixed:
+					marks[n.Mark]++
+				case *Conditional:
+					marks[conditionalMark(n)]++
+				case *Char:
+					marks["#\\"]++
+				case *Symbol:
+					if n.Pkg != "" {
+						marks["pkg:"]++
+					}
+					if n.Uninterned {
+						marks["#:"]++
+					}
+				}
+				return true
+			})
+		}
+	}
+	for _, m := range []string{"#'", "`", ",", ",@", "#+", "#-", "#\\", "pkg:", "#:"} {
+		if marks[m] == 0 {
+			t.Errorf("no %s in the CPL test plans (marks %v)", m, marks)
+		}
+	}
+	// Positions of a qualified symbol in a known place.
+	src, _ := os.ReadFile("testdata/cpl/fetch.lisp")
+	f, _ := Parse("fetch.lisp", src)
+	found := false
+	for _, form := range f.Forms {
+		Walk(form, func(n Node) bool {
+			if s, ok := n.(*Symbol); ok && s.Raw == "desig:an" {
+				found = true
+				off := bytes.Index(src, []byte("desig:an"))
+				if s.Start != posAt(src, off) || s.Name != "an" || s.Pkg != "desig" || s.Internal {
+					t.Errorf("desig:an = %+v at %v", s, posAt(src, off))
+				}
+				if Head(form) != "def-cram-function" {
+					t.Errorf("Head = %q", Head(form))
+				}
+			}
+			return true
+		})
+	}
+	if !found {
+		t.Error("desig:an not found")
 	}
 }

@@ -29,7 +29,8 @@ const Width = 100
 // Literals print as written (1.50 stays 1.50). Format is idempotent:
 // Format(Parse(Format(f))) equals Format(f).
 func Format(f *File) []byte {
-	p := &printer{lay: buildLayout(f), widths: make(map[Node]int)}
+	p := &printer{lay: buildLayout(f)}
+	p.buf.Grow(len(f.Src) + len(f.Src)/8 + 64)
 	p.top()
 	return p.buf.Bytes()
 }
@@ -48,20 +49,24 @@ const (
 // stay on the first line; the rest is a body indented by 2. Read-only.
 var distinguished = map[string]int{
 	"defun": 2, "def-plan": 2, "def-check": 2, "def-policy": 2, "defmacro": 2,
-	"lambda": 1, "let": 1, "let*": 1,
+	"def-cram-function": 2, "def-top-level-cram-function": 2, "defmethod": 2,
+	"defgeneric": 2, "defclass": 2, "def-fact-group": 2,
+	"lambda": 1, "let": 1, "let*": 1, "flet": 1, "labels": 1, "macrolet": 1,
+	"destructuring-bind": 2, "multiple-value-bind": 2,
 	"when": 1, "unless": 1, "while": 1,
-	"dolist": 1, "dotimes": 1, "case": 1,
-	"with-failure-handling": 1,
-	"defparameter":          1, "defvar": 1,
+	"dolist": 1, "dotimes": 1, "case": 1, "ecase": 1, "typecase": 1, "etypecase": 1,
+	"with-failure-handling": 1, "with-retry-counters": 1, "handler-case": 1,
+	"unwind-protect": 1, "block": 1, "define-test": 1,
+	"defparameter": 1, "defvar": 1, "defconstant": 1,
 	"a": 1, "an": 1,
-	"progn": 0,
+	"defpackage": 1, "multiple-value-prog1": 1,
+	"progn": 0, "par": 0, "pursue": 0, "seq": 0, "try-in-order": 0, "top-level": 0,
 }
 
 type printer struct {
-	lay    *layout
-	buf    bytes.Buffer
-	col    int          // column (in runes) of the next byte written, 0-based
-	widths map[Node]int // flat width of a node; -1 if it cannot be flat
+	lay *layout
+	buf bytes.Buffer
+	col int // column (in runes) of the next byte written, 0-based
 }
 
 func (p *printer) write(s string) {
@@ -161,14 +166,18 @@ func (p *printer) ownLine(n *Conditional) bool {
 // width returns the one-line width of n with its inline comments, or -1 if
 // n holds a line comment or a multi-line block comment.
 func (p *printer) width(n Node) int {
-	if w, ok := p.widths[n]; ok {
-		return w
-	}
 	var w int
 	switch n := n.(type) {
 	case *List:
+		// Lists memoize their width: broken lists ask for the widths of
+		// their elements again at every level.
+		info := p.lay.lists[n]
+		if info.width != widthUnknown {
+			return info.width
+		}
+		defer func() { info.width = w }()
 		w = 2
-		for i, it := range p.lay.lists[n] {
+		for i, it := range info.items {
 			if it.broke {
 				// The author broke this list over lines: keep it broken.
 				w = -1
@@ -208,7 +217,6 @@ func (p *printer) width(n Node) int {
 	default:
 		w = atomWidth(n)
 	}
-	p.widths[n] = w
 	return w
 }
 
@@ -223,7 +231,7 @@ func (p *printer) flat(n Node) {
 	switch n := n.(type) {
 	case *List:
 		p.write("(")
-		for i, it := range p.lay.lists[n] {
+		for i, it := range p.lay.lists[n].items {
 			if i > 0 {
 				p.write(" ")
 			}
@@ -255,6 +263,7 @@ func (p *printer) flat(n Node) {
 type shape struct {
 	head     int  // nodes kept on the first line (head included)
 	align    bool // align nodes under the first argument (ordinary call)
+	fill     bool // keep nodes on the current line unless the author broke it (loop)
 	dist     int  // indent of distinguished args forced onto new lines
 	body     int  // indent of the body, relative to '('
 	children func(i int) style
@@ -279,6 +288,9 @@ func (p *printer) shapeOf(l *List, st style) shape {
 	k, special := distinguished[sym.Name]
 	if !special {
 		call := shape{head: 2, align: true, dist: 1, body: 1, children: func(int) style { return styleCall }}
+		// loop clauses read as phrases (repeat n do ...): keep the
+		// author's lines rather than one node per line.
+		call.fill = sym.Name == "loop"
 		if sym.Name == "cond" {
 			// (cond (test body...)...): clauses aligned under the first.
 			call.children = func(i int) style {
@@ -292,11 +304,14 @@ func (p *printer) shapeOf(l *List, st style) shape {
 	}
 	s := shape{head: 1 + k, dist: 4, body: 2, children: func(int) style { return styleCall }}
 	switch sym.Name {
-	case "defun", "def-plan", "def-check", "def-policy", "defmacro":
+	case "defun", "def-plan", "def-check", "def-policy", "defmacro", "def-cram-function",
+		"def-top-level-cram-function", "defmethod":
 		s.children = only(2, styleData)
-	case "lambda", "let", "let*":
+	case "lambda", "let", "let*", "destructuring-bind", "multiple-value-bind":
 		s.children = only(1, styleData)
-	case "case":
+	case "flet", "labels", "macrolet":
+		s.children = only(1, styleClauses)
+	case "case", "ecase", "typecase", "etypecase":
 		s.children = func(i int) style {
 			if i >= 2 {
 				return styleData
@@ -322,7 +337,7 @@ func only(i int, st style) func(int) style {
 // their line: a trailing comment follows the previous token, any other
 // comment gets a line of its own at the indentation of the next node.
 func (p *printer) broken(l *List, st style, tail int) {
-	items := p.lay.lists[l]
+	items := p.lay.lists[l].items
 	sh := p.shapeOf(l, st)
 	open := p.col
 	alignCol := open + 1
@@ -365,7 +380,7 @@ func (p *printer) broken(l *List, st style, tail int) {
 		// A distinguished argument stays on the first line unless a line
 		// comment ends it or the author put the argument on a line of its
 		// own (Emacs's layout of with-failure-handling and friends).
-		if k < sh.head && !mustBreak && !(it.broke && k > 0) {
+		if (k < sh.head || sh.fill) && !mustBreak && !(it.broke && k > 0) {
 			if !justOpened {
 				p.write(" ")
 			}

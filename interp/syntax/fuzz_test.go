@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -47,6 +48,17 @@ var fuzzSeeds = []string{
 	"(let ((x 1) ; one\n      (y 2))\n  ;; body\n  (+ x y))",
 	"(with-failure-handling ((f (e) (retry))) (perform (an action (type go))))",
 	"(cond ((> x 1) (print x)) (t nil))",
+	// Common Lisp as CRAM writes it, and the nasty cases of its reader.
+	"(in-package :cram-pr2)\n(defun f (&key (x 1d0)) `(a ,x ,@(list #'car 1/2)))",
+	"#+sbcl\n(foo)\n#-(or sbcl ccl) (error \"no\") #+a #+b c",
+	"(#\\( #\\) #\\Space #\\; #\\\" |a b| a\\ b cpl:par cpl::x #:y :KEY NIL T)",
+	"#| a #| nested |# b |# (x) #|unterminated",
+	"#'#'#'x '`,',@x #(1 2) #p\"/tmp\" #.(+ 1 2) #2A((1)) #x1F #36rZ 1.5e3 1.0f0 -3/4 4/2 1/0",
+	"(a . b) (`(a . ,b)) ((|x|::|y|)) a:b:c pkg: |unterminated",
+	"(def-plan main () ''''''''''''''''''''''''''''''''''''''''''''''''x)",
+	"#\\",
+	"\"\\(DO-RETRY\\)\" a\\",
+	"#1=(a . #1#) #<foo> # #",
 }
 
 // checkSpans verifies that every atom's span covers exactly its text.
@@ -59,22 +71,24 @@ func checkSpans(t *testing.T, f *File) {
 				t.Fatalf("bad span %v..%v (offsets %d..%d) for %s", start, end, start.Offset, end.Offset, NodeString(n))
 			}
 			text := string(f.Src[start.Offset:end.Offset])
+			if p := posAt(f.Src, start.Offset); p != start {
+				t.Fatalf("start %+v of %q, want %+v", start, text, p)
+			}
+			if p := posAt(f.Src, end.Offset); p != end {
+				t.Fatalf("end %+v of %q, want %+v", end, text, p)
+			}
 			switch n := n.(type) {
-			case *Int:
-				if text != n.Raw {
-					t.Fatalf("int span text %q, raw %q", text, n.Raw)
+			case *Int, *Float, *String, *Symbol, *Keyword, *Char:
+				if raw := atomString(n); text != raw {
+					t.Fatalf("%T span text %q, raw %q", n, text, raw)
 				}
-			case *Float:
-				if text != n.Raw {
-					t.Fatalf("float span text %q, raw %q", text, n.Raw)
+			case *Prefixed:
+				if !strings.HasPrefix(text, n.Mark) {
+					t.Fatalf("%s span text %q", n.Mark, text)
 				}
-			case *String:
-				if text != n.Raw {
-					t.Fatalf("string span text %q, raw %q", text, n.Raw)
-				}
-			case *Symbol:
-				if text != n.Name {
-					t.Fatalf("symbol span text %q, name %q", text, n.Name)
+			case *Conditional:
+				if !strings.HasPrefix(text, conditionalMark(n)) {
+					t.Fatalf("conditional span text %q", text)
 				}
 			case *List:
 				if text[0] != '(' || text[len(text)-1] != ')' {

@@ -22,18 +22,28 @@ type item struct {
 // layout holds the item lists of every container in a file, built once.
 type layout struct {
 	src   []byte
-	lists map[*List][]item
+	lists map[*List]*listLayout
 	top   []item
 }
+
+// listLayout is what the printer knows of one list: its items and, once
+// computed, its one-line width.
+type listLayout struct {
+	items []item
+	width int // widthUnknown until the printer computes it; -1: cannot be flat
+}
+
+const widthUnknown = -2
 
 // buildLayout distributes f's comments over the lists that enclose them.
 // Comments inside a quote ('  ; note
 // x) are hoisted to just before the quote in its container: a quote has no
 // closing bracket to keep them in, and before the quote they read the same.
 func buildLayout(f *File) *layout {
-	lay := &layout{src: f.Src, lists: make(map[*List][]item)}
+	lay := &layout{src: f.Src, lists: make(map[*List]*listLayout)}
 	c := &collector{lay: lay, comments: f.Comments}
 	lay.top = c.container(f.Forms, -1, len(f.Src)+1)
+	c.scratch = nil
 	return lay
 }
 
@@ -41,13 +51,19 @@ type collector struct {
 	lay      *layout
 	comments []*Comment
 	next     int // index of the first comment not yet placed
+	// scratch holds the items of the containers being built, innermost
+	// last; each finished container is copied out to an exact-size slice
+	// carved from itemChunk, so building creates no garbage.
+	scratch   []item
+	itemChunk []item
+	infos     slab[listLayout]
 }
 
 // container builds the items of a sequence of nodes whose opening delimiter
 // ends at openEnd (-1 at top level) and whose closing delimiter starts at
 // closeOff.
 func (c *collector) container(nodes []Node, openEnd, closeOff int) []item {
-	k := &items{c: c, prevEnd: openEnd}
+	k := &items{c: c, prevEnd: openEnd, base: len(c.scratch)}
 	for _, n := range nodes {
 		start, end := n.Span()
 		k.emitComments(start.Offset)
@@ -57,17 +73,33 @@ func (c *collector) container(nodes []Node, openEnd, closeOff int) []item {
 			it.blank, it.broke = nl >= 2, nl > 0
 		}
 		k.operand(n)
-		k.list = append(k.list, it)
+		k.c.scratch = append(k.c.scratch, it)
 		k.prevEnd = end.Offset
 	}
 	k.emitComments(closeOff)
-	return k.list
+	return c.take(k.base)
+}
+
+// take moves the scratch items from base on into their own slice.
+func (c *collector) take(base int) []item {
+	n := len(c.scratch) - base
+	if n == 0 {
+		return nil
+	}
+	if cap(c.itemChunk)-len(c.itemChunk) < n {
+		c.itemChunk = make([]item, 0, max(n, min(max(2*cap(c.itemChunk), 16), 4096)))
+	}
+	at := len(c.itemChunk)
+	c.itemChunk = append(c.itemChunk, c.scratch[base:]...)
+	clear(c.scratch[base:])
+	c.scratch = c.scratch[:base]
+	return c.itemChunk[at : at+n : at+n]
 }
 
 // items is a container's item list under construction.
 type items struct {
 	c       *collector
-	list    []item
+	base    int // this container's first item in c.scratch
 	prevEnd int
 }
 
@@ -83,7 +115,7 @@ func (k *items) emitComments(before int) {
 			it.trailing = nl == 0
 			it.blank, it.broke = nl >= 2, nl > 0
 		}
-		k.list = append(k.list, it)
+		k.c.scratch = append(k.c.scratch, it)
 		k.prevEnd = cm.End.Offset
 	}
 }
@@ -113,7 +145,10 @@ func (k *items) operand(n Node) {
 	start, _ := n.Span()
 	k.emitComments(start.Offset)
 	if l, ok := n.(*List); ok {
-		k.c.lay.lists[l] = k.c.container(l.Elems, l.Open.Offset+1, l.Close.Offset)
+		info := k.c.infos.new()
+		info.width = widthUnknown
+		info.items = k.c.container(l.Elems, l.Open.Offset+1, l.Close.Offset)
+		k.c.lay.lists[l] = info
 	}
 }
 

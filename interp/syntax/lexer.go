@@ -282,6 +282,7 @@ func (s *scanner) hash(start int) (lexer.TokenType, int, int) {
 		for i < len(text) && !isTerminating(text[i]) {
 			i++
 		}
+		s.newlines(start, i) // #\ followed by a line break
 		typ = tokChar
 	case c == ':' || c == '*' || c == 'x' || c == 'X' || c == 'b' || c == 'B' || c == 'o' || c == 'O':
 		j, ok := s.atomEnd(i + 1)
