@@ -8,6 +8,15 @@
 // depends only on the source text. Every error it returns is a
 // *syntax.Error at the offending node.
 //
+// The special forms are those of the shared table in interp/forms; the
+// compiler attaches one code generator to each (a test checks that the two
+// agree). The Common Lisp and CPL forms (lambda lists, block, unwind-protect,
+// flet, loop, par, ...) compile to the opcodes below; none has an opcode of
+// its own. Top-level forms the compiler does not compile (forms.File.Skip:
+// defmacro, defmethod, definitions that use a macro, ...) are skipped and
+// listed in Program.Notes; reader conditionals are decided against
+// Features first (readermacros.go).
+//
 // # The machine
 //
 // The virtual machine is a stack machine with these registers and areas:

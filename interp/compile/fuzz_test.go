@@ -25,6 +25,12 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte("(defun f (x ys) `(a ,x ,@ys (b . ,x) ',x ,(+ x 1))) (def-plan p () (f 1 '(2)))"))
 	f.Add([]byte("#+sbcl (defun g () (list #'car #\\a 1/2 #(1 2) #-(or a (not b)) 3)) #+nope (defun g () 1)"))
 	f.Add([]byte("(def-plan p () `(,@1 . ,2) `#'(lambda () ,x) `(#+a ,b))"))
+	scripts, _ := filepath.Glob(filepath.Join("testdata", "scripts", "*.plan"))
+	for _, file := range scripts {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src)
+		}
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := syntax.Parse("fuzz.plan", src)
 		if err != nil {

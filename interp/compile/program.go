@@ -37,6 +37,8 @@ type Func struct {
 	// closure finds each free variable. Free values and free cells are
 	// numbered separately (LOADV / LOADVC operands), in Captures order.
 	Captures []Capture
+	ll       *lambdaList // parsed parameters (defuns and plans; nil for lambdas)
+
 	// CellParams are the parameter slots that must be boxed on entry
 	// (captured and assigned); the compiler emits MAKECELL for them.
 	CellParams []int
@@ -130,6 +132,13 @@ type Program struct {
 	Handlers  []HandlerSite
 	Probes    []ProbeCmp // compare probes, by PROBECMP operand A
 	Init      *Func      // assigns the globals in source order; run at the start of each run
+
+	// Package is the package named by the file's (in-package NAME), or "".
+	Package string
+	// Notes lists the top-level forms the compiler skipped (defmacro,
+	// defmethod, def-fact-group, a top-level call, ...), one note each,
+	// in source order: the file compiles without them.
+	Notes []*syntax.Error
 
 	branches []BranchInfo
 	byName   map[string]*Func // user-callable functions (defun, def-plan, def-check, def-policy)
