@@ -22,8 +22,82 @@ func Princ(v Value) string {
 	return b.String()
 }
 
-// Write prints v to b; readably selects prin1 over princ style.
+// Write prints v to b; readably selects prin1 over princ style. It keeps
+// its own stack of the lists and designators it is inside (one entry per
+// level), so values nested a million deep print without deep recursion.
 func Write(b *strings.Builder, v Value, readably bool) {
+	type open struct {
+		rest  Value       // the list's rest still to print (list entries)
+		d     *Designator // the designator (designator entries)
+		next  int         // the designator's next property
+		first bool        // no element of the list printed yet
+	}
+	var stack []open
+	for {
+		// Print v, or open it.
+		switch v.kind {
+		case KCons:
+			b.WriteByte('(')
+			stack = append(stack, open{rest: v, first: true})
+		case KDesignator:
+			d := v.ref.(*Designator)
+			b.WriteByte('(')
+			b.WriteString(Article(d.Class))
+			b.WriteByte(' ')
+			b.WriteString(d.Class)
+			stack = append(stack, open{d: d})
+		default:
+			writeAtom(b, v, readably)
+		}
+		// Find the next value to print, closing what is done.
+		for {
+			if len(stack) == 0 {
+				return
+			}
+			top := &stack[len(stack)-1]
+			if top.d != nil {
+				if top.next > 0 {
+					b.WriteByte(')') // the previous property
+				}
+				if top.next == len(top.d.Props) {
+					b.WriteByte(')')
+					stack = stack[:len(stack)-1]
+					continue
+				}
+				p := top.d.Props[top.next]
+				top.next++
+				b.WriteString(" (")
+				b.WriteString(p.Key)
+				b.WriteByte(' ')
+				v = p.Val
+				break
+			}
+			r := top.rest
+			if r.kind == KCons {
+				c := r.ref.(*Cons)
+				if !top.first {
+					b.WriteByte(' ')
+				}
+				top.first = false
+				top.rest = c.Cdr
+				v = c.Car
+				break
+			}
+			if r.kind != KNil {
+				// A dotted tail: print it, then close.
+				b.WriteString(" . ")
+				top.rest = Nil
+				v = r
+				break
+			}
+			b.WriteByte(')')
+			stack = stack[:len(stack)-1]
+		}
+	}
+}
+
+// writeAtom prints a value that is neither a cons nor a designator.
+func writeAtom(b *strings.Builder, v Value, readably bool) {
 	switch v.kind {
 	case KNil:
 		b.WriteString("nil")
@@ -44,37 +118,6 @@ func Write(b *strings.Builder, v Value, readably bool) {
 	case KKeyword:
 		b.WriteByte(':')
 		b.WriteString(v.ref.(string))
-	case KCons:
-		b.WriteByte('(')
-		first := true
-		for v.kind == KCons {
-			c := v.ref.(*Cons)
-			if !first {
-				b.WriteByte(' ')
-			}
-			first = false
-			Write(b, c.Car, readably)
-			v = c.Cdr
-		}
-		if v.kind != KNil {
-			b.WriteString(" . ")
-			Write(b, v, readably)
-		}
-		b.WriteByte(')')
-	case KDesignator:
-		d := v.ref.(*Designator)
-		b.WriteByte('(')
-		b.WriteString(Article(d.Class))
-		b.WriteByte(' ')
-		b.WriteString(d.Class)
-		for _, p := range d.Props {
-			b.WriteString(" (")
-			b.WriteString(p.Key)
-			b.WriteByte(' ')
-			Write(b, p.Val, readably)
-			b.WriteByte(')')
-		}
-		b.WriteByte(')')
 	case KFunc:
 		b.WriteString("#<function ")
 		b.WriteString(v.ref.(Func).FuncName())

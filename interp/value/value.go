@@ -289,28 +289,50 @@ func Eql(a, b Value) bool {
 }
 
 // Equal is structural: lists and designators element by element, strings by
-// content, numbers as Eql.
+// content, numbers as Eql. It keeps its own stack of the pairs still to
+// compare (one per level of nesting), so values nested a million deep
+// compare without deep recursion.
 func Equal(a, b Value) bool {
+	var todo []Value // pairs still to compare, two by two
 	for {
 		if a.kind != b.kind {
 			return false
 		}
 		switch a.kind {
 		case KString:
-			return a.ref.(string) == b.ref.(string)
-		case KCons:
-			ca, cb := a.ref.(*Cons), b.ref.(*Cons)
-			if ca == cb {
-				return true
-			}
-			if !Equal(ca.Car, cb.Car) {
+			if a.ref.(string) != b.ref.(string) {
 				return false
 			}
-			a, b = ca.Cdr, cb.Cdr
-			continue
+		case KCons:
+			ca, cb := a.ref.(*Cons), b.ref.(*Cons)
+			if ca != cb {
+				todo = append(todo, ca.Cdr, cb.Cdr)
+				a, b = ca.Car, cb.Car
+				continue
+			}
 		case KDesignator:
-			return a.ref.(*Designator).Equal(b.ref.(*Designator))
+			da, db := a.ref.(*Designator), b.ref.(*Designator)
+			if da != db {
+				if da.Class != db.Class || len(da.Props) != len(db.Props) {
+					return false
+				}
+				for i, p := range da.Props {
+					q := db.Props[i]
+					if p.Key != q.Key {
+						return false
+					}
+					todo = append(todo, p.Val, q.Val)
+				}
+			}
+		default:
+			if !Eql(a, b) {
+				return false
+			}
 		}
-		return Eql(a, b)
+		if len(todo) == 0 {
+			return true
+		}
+		a, b = todo[len(todo)-2], todo[len(todo)-1]
+		todo = todo[:len(todo)-2]
 	}
 }
