@@ -25,7 +25,27 @@ func Princ(v Value) string {
 // Write prints v to b; readably selects prin1 over princ style. It keeps
 // its own stack of the lists and designators it is inside (one entry per
 // level), so values nested a million deep print without deep recursion.
-func Write(b *strings.Builder, v Value, readably bool) {
+func Write(b *strings.Builder, v Value, readably bool) { write(b, v, readably, -1) }
+
+// WriteLimit prints v as Write does but stops once b holds more than max
+// bytes, so that printing a huge value costs no more than max bytes of
+// work; it reports whether v was printed whole.
+func WriteLimit(b *strings.Builder, v Value, readably bool, max int) bool {
+	return write(b, v, readably, max)
+}
+
+// Abbrev is v printed readably, cut after max bytes with "..." marking the
+// cut: for messages that show a value of any size.
+func Abbrev(v Value, max int) string {
+	var b strings.Builder
+	if WriteLimit(&b, v, true, max) {
+		return b.String()
+	}
+	return b.String()[:max] + "..."
+}
+
+// write is Write, stopping after max bytes unless max < 0.
+func write(b *strings.Builder, v Value, readably bool, max int) bool {
 	type open struct {
 		rest  Value       // the list's rest still to print (list entries)
 		d     *Designator // the designator (designator entries)
@@ -34,6 +54,9 @@ func Write(b *strings.Builder, v Value, readably bool) {
 	}
 	var stack []open
 	for {
+		if max >= 0 && b.Len() > max {
+			return false
+		}
 		// Print v, or open it.
 		switch v.kind {
 		case KCons:
@@ -47,12 +70,18 @@ func Write(b *strings.Builder, v Value, readably bool) {
 			b.WriteString(d.Class)
 			stack = append(stack, open{d: d})
 		default:
+			if v.kind == KString && max >= 0 && len(v.ref.(string)) > max-b.Len() {
+				// Print only what fits of a long string.
+				v = String(v.ref.(string)[:max-b.Len()+1])
+				writeAtom(b, v, readably)
+				return false
+			}
 			writeAtom(b, v, readably)
 		}
 		// Find the next value to print, closing what is done.
 		for {
 			if len(stack) == 0 {
-				return
+				return max < 0 || b.Len() <= max
 			}
 			top := &stack[len(stack)-1]
 			if top.d != nil {

@@ -293,15 +293,24 @@ func Eql(a, b Value) bool {
 // compare (one per level of nesting), so values nested a million deep
 // compare without deep recursion.
 func Equal(a, b Value) bool {
+	eq, _ := EqualSteps(a, b)
+	return eq
+}
+
+// EqualSteps is Equal, also returning how many pairs of values it compared
+// (the work done, for the VM's step budget).
+func EqualSteps(a, b Value) (bool, int) {
 	var todo []Value // pairs still to compare, two by two
+	n := 0
 	for {
+		n++
 		if a.kind != b.kind {
-			return false
+			return false, n
 		}
 		switch a.kind {
 		case KString:
 			if a.ref.(string) != b.ref.(string) {
-				return false
+				return false, n
 			}
 		case KCons:
 			ca, cb := a.ref.(*Cons), b.ref.(*Cons)
@@ -314,23 +323,23 @@ func Equal(a, b Value) bool {
 			da, db := a.ref.(*Designator), b.ref.(*Designator)
 			if da != db {
 				if da.Class != db.Class || len(da.Props) != len(db.Props) {
-					return false
+					return false, n
 				}
 				for i, p := range da.Props {
 					q := db.Props[i]
 					if p.Key != q.Key {
-						return false
+						return false, n
 					}
 					todo = append(todo, p.Val, q.Val)
 				}
 			}
 		default:
 			if !Eql(a, b) {
-				return false
+				return false, n
 			}
 		}
 		if len(todo) == 0 {
-			return true
+			return true, n
 		}
 		a, b = todo[len(todo)-2], todo[len(todo)-1]
 		todo = todo[:len(todo)-2]

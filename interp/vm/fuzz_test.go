@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -13,7 +14,8 @@ import (
 
 // FuzzVM: any source that compiles runs every function (arguments nil)
 // under small budgets without panicking, and the run ends with a
-// well-formed Result within the step budget.
+// well-formed Result within the step budget, the same (result, steps,
+// counters) on the fused code as on the plain code.
 func FuzzVM(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "plans", "*.plan"))
 	for _, file := range files {
@@ -24,6 +26,12 @@ func FuzzVM(f *testing.F) {
 	f.Add([]byte("(defun f (n) (if (< n 1) (car n) (f (- n 1)))) (def-plan p () (with-failure-handling ((error (e) (retry))) (f 3)))"))
 	f.Add([]byte("(def-plan p () (let ((l nil)) (dotimes (i 100) (push (lambda () (incf i)) l)) (dolist (g l) (funcall g))))"))
 	f.Add([]byte("(defun g (x) (when (ignore-errors (< x 0))) (* x 2)) (def-plan p () (dotimes (i 9) (when (ignore-errors (= (g i) (car i))))) (when (ignore-errors (while t))) 1)"))
+	// Hostile inputs (issue 11): deep values, long lists in loops, output.
+	f.Add([]byte(`(def-plan p () (let ((x nil)) (dotimes (i 1900000) (setq x (list x))) (print x) 1))`))
+	f.Add([]byte(`(def-plan p () (let ((l nil) (n 0)) (dotimes (i 5000) (push i l)) (while t (setq n (+ (length l) (length (member -1 l)))))))`))
+	f.Add([]byte(`(def-plan p () (let ((s "ab")) (dotimes (i 30) (setq s (format nil "~a~a" s s))) (while t (print s))))`))
+	f.Add([]byte(`(def-plan p () (let ((x nil) (y nil)) (dotimes (i 3000) (setq x (list x)) (setq y (list y))) (while t (equal x y))))`))
+	f.Add([]byte(`(defun g (x) (when (ignore-errors (= x 1))) (when (ignore-errors (car x))) x) (def-plan p () (let ((s 0)) (dotimes (i 50) (when (ignore-errors (< (g i) (g 3)))) (setq s (+ s (g i)))) (if (> s 10) (car s) s)))`))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := syntax.Parse("fuzz.plan", src)
 		if err != nil {
@@ -34,16 +42,29 @@ func FuzzVM(f *testing.F) {
 			return
 		}
 		const maxSteps = 20_000
-		m, err := New(p, Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000})
+		cfg := Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000, MaxOutput: 1 << 16}
+		m, err := New(p, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
+		plain, err := New(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain.fused = plain.plain
 		for _, fn := range p.Funcs {
 			if fn.Kind == compile.KindLambda || fn.Kind == compile.KindInit {
 				continue
 			}
 			args := make([]value.Value, fn.NumParams())
+			m.ResetCounters()
 			r := m.Run(context.Background(), fn, args)
+			plain.ResetCounters()
+			if rp := plain.Run(context.Background(), fn, args); resultString(rp) != resultString(r) ||
+				rp.LabelSteps != r.LabelSteps || !bytes.Equal(plain.Counters(), m.Counters()) {
+				t.Fatalf("%s: fused %s (label %d), plain %s (label %d), counters equal %v", fn.Name,
+					resultString(r), r.LabelSteps, resultString(rp), rp.LabelSteps, bytes.Equal(plain.Counters(), m.Counters()))
+			}
 			if r.Steps > maxSteps {
 				t.Fatalf("%s ran %d steps, budget %d", fn.Name, r.Steps, maxSteps)
 			}

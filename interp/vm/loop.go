@@ -708,6 +708,9 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// A retired label (Config.RetireLabels): write what its
 			// branch counters read when it retired, skip the predicate.
 			if m.probeDepth == 0 {
+				// Its step is the label budget's, as PROBECMP's.
+				steps--
+				m.labelSteps++
 				bc := m.nInstr + 2*int(in.b)
 				cnt[bc] = in.sub & 1
 				if in.sub&2 != 0 {
@@ -727,9 +730,13 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		m.fill(f, pc-1)
 		if !Catchable(f.Kind) {
 			// A budget or cancellation reported by a nested Call through
-			// a host: it ends this run the same way.
+			// a host, or the output limit: it ends this run.
 			m.steps = steps
-			return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
+			out := OutcomeTimeout
+			if f.Kind == KindOutputLimit {
+				out = OutcomeFailure
+			}
+			return Result{Outcome: out, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 		}
 		{
 			handled := false

@@ -22,6 +22,8 @@ const (
 	// DefaultLabelStepsFactor is MaxLabelSteps per MaxSteps when
 	// Config.MaxLabelSteps is zero.
 	DefaultLabelStepsFactor = 16
+	// DefaultMaxOutput bounds the bytes a run prints (print, format t).
+	DefaultMaxOutput = 4 << 20
 	// pollEvery is how many steps run between context polls.
 	pollEvery = 1 << 14
 )
@@ -69,6 +71,10 @@ type Config struct {
 	MaxAlloc      int64
 	MaxLabelSteps int64
 	Stdout        io.Writer
+	// MaxOutput bounds the bytes one run writes to Stdout; printing more
+	// ends the run with an uncatchable KindOutputLimit failure. Zero
+	// means DefaultMaxOutput.
+	MaxOutput int64
 	// RetireLabels turns on label retirement (see the package comment):
 	// for fuzzing processes only; replay, cover and measurement leave it
 	// off so that every label is evaluated afresh.
@@ -123,6 +129,7 @@ type Machine struct {
 
 	steps, maxSteps int64
 	allocs          int64
+	output          int64 // bytes written to stdout in this run
 	ctx             context.Context
 
 	// Label probes (compile.PROBE). probeDepth is 1 while a probe's
@@ -209,6 +216,9 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 	}
 	if cfg.MaxAlloc <= 0 {
 		cfg.MaxAlloc = DefaultMaxAlloc
+	}
+	if cfg.MaxOutput <= 0 {
+		cfg.MaxOutput = DefaultMaxOutput
 	}
 	if cfg.MaxLabelSteps <= 0 {
 		cfg.MaxLabelSteps = DefaultLabelStepsFactor * cfg.MaxSteps
@@ -340,6 +350,40 @@ func (m *Machine) Alloc(n int) error {
 	return nil
 }
 
+// Charge charges n steps of work to the run: builtins that walk a list or
+// a string call it (one step per element, or per 16 bytes of text), so that
+// the step budget bounds time however long the values are. A charge past
+// the budget ends the run, as a timeout, before the next instruction.
+func (m *Machine) Charge(n int) {
+	m.steps += int64(n)
+	if m.steps > m.maxSteps {
+		m.steps = m.maxSteps
+	}
+}
+
+// room is how many more bytes the run may print.
+func (m *Machine) room() int {
+	return int(min(m.cfg.MaxOutput-m.output, 1<<30))
+}
+
+// write prints s to the plan's output, charging one step per 16 bytes;
+// more than Config.MaxOutput bytes in a run is an output-limit failure.
+func (m *Machine) write(s string) *Failure {
+	if int64(len(s)) > m.cfg.MaxOutput-m.output {
+		return outputLimit(m.cfg.MaxOutput)
+	}
+	m.output += int64(len(s))
+	m.Charge(len(s) / 16)
+	if _, err := io.WriteString(m.stdout, s); err != nil {
+		return Fail("error", "writing output: %v", err)
+	}
+	return nil
+}
+
+func outputLimit(max int64) *Failure {
+	return Fail(KindOutputLimit, "output limit of %d bytes per run exceeded", max)
+}
+
 // allocString charges a string of n bytes: one object per 16 bytes, so
 // that doubling a string in a loop meets the budget long before it
 // exhausts the host's memory.
@@ -404,6 +448,7 @@ func (m *Machine) begin(ctx context.Context) {
 	m.steps = 0
 	m.maxSteps = m.cfg.MaxSteps
 	m.allocs = 0
+	m.output = 0
 	m.labelSteps = 0
 	m.probeDepth = 0
 	m.cnt = m.counters
