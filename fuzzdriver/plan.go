@@ -61,6 +61,11 @@ type PlanSetup struct {
 	PureFuncs  []string
 	MaxObjects int   // object slots read from an input; 0: sim.DefaultMaxObjects
 	MaxSteps   int64 // per run and per check; 0: DefaultMaxSteps
+	// NoRetire keeps every label evaluated in the fuzzing targets
+	// (NewTarget, NewExecutor), for research comparisons. By default they
+	// retire labels that fired (vm.Config.RetireLabels); replay, meters
+	// and measurement never retire.
+	NoRetire bool
 }
 
 // PlanFuzz is a PlanSetup compiled: the original plan, the plan the fuzzer
@@ -212,17 +217,18 @@ func (p *PlanFuzz) MaxLen() int {
 	return p.Setup.MaxObjects * p.Setup.World.BytesPerObject()
 }
 
-// newTarget makes a target running prog with the given step budget.
-func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64) (Target, error) {
+// newTarget makes a target running prog with the given step budget,
+// retiring labels that fired if retire is set.
+func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, retire bool) (Target, error) {
 	s := p.Setup
 	if s.World != nil {
-		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects})
+		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects, RetireLabels: retire})
 		if err != nil {
 			return nil, err
 		}
 		return NewPlanTarget(r), nil
 	}
-	t, err := NewArgsTarget(prog, s.PlanName, vm.Config{MaxSteps: maxSteps, Builtins: sim.NoWorldBuiltins()})
+	t, err := NewArgsTarget(prog, s.PlanName, vm.Config{MaxSteps: maxSteps, Builtins: sim.NoWorldBuiltins(), RetireLabels: retire})
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +237,7 @@ func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64) (Target, err
 
 // NewOriginalTarget runs the original plan.
 func (p *PlanFuzz) NewOriginalTarget() (Target, error) {
-	return p.newTarget(p.Original, p.Setup.MaxSteps)
+	return p.newTarget(p.Original, p.Setup.MaxSteps, false)
 }
 
 // NewTarget runs the fuzzed plan (for Campaign.NewTarget). When the plan is
@@ -239,8 +245,11 @@ func (p *PlanFuzz) NewOriginalTarget() (Target, error) {
 // original plan's text, so that findings of campaigns guided by different
 // criteria have the same keys: the first time a (kind, position) shows up,
 // the input is rerun on the original plan to learn the original position.
-func (p *PlanFuzz) NewTarget() (Target, error) {
-	t, err := p.newTarget(p.Fuzzed, p.Setup.MaxSteps)
+// It retires labels that fired unless Setup.NoRetire.
+func (p *PlanFuzz) NewTarget() (Target, error) { return p.fuzzedTarget(!p.Setup.NoRetire) }
+
+func (p *PlanFuzz) fuzzedTarget(retire bool) (Target, error) {
+	t, err := p.newTarget(p.Fuzzed, p.Setup.MaxSteps, retire)
 	if err != nil || p.Fuzzed == p.Original {
 		return t, err
 	}
@@ -414,7 +423,7 @@ type Meter struct {
 func (p *PlanFuzz) NewMeter() (*Meter, error) {
 	// The annotated plan spends steps on its labels: give it room, so that
 	// an input the original runs to its end covers the labels to the end.
-	ann, err := p.newTarget(p.measure, 4*p.Setup.MaxSteps)
+	ann, err := p.newTarget(p.measure, 4*p.Setup.MaxSteps, false)
 	if err != nil {
 		return nil, err
 	}
@@ -551,7 +560,7 @@ type Replayed struct {
 // Replay runs one input as the fuzzer does and again to collect the details
 // of the run.
 func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) {
-	t, err := p.NewTarget()
+	t, err := p.fuzzedTarget(false)
 	if err != nil {
 		return nil, err
 	}

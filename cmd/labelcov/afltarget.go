@@ -78,6 +78,7 @@ afl-fuzz on this command for you.`,
 		},
 	}
 	o.register(cmd, "none", false)
+	o.registerNoRetire(cmd)
 	return cmd
 }
 
@@ -149,6 +150,9 @@ func runAFLCampaign(ctx context.Context, cmd *cobra.Command, planPath string, pf
 	target := []string{exe, "afl-target", absPlan, "--criteria", critName(pf.Setup.Criteria),
 		"--max-steps", strconv.FormatInt(pf.Setup.MaxSteps, 10), "--max-objects", strconv.Itoa(pf.Setup.MaxObjects),
 		"--mcc-max-atoms", strconv.Itoa(o.maxAtoms)}
+	if pf.Setup.NoRetire {
+		target = append(target, "--no-retire")
+	}
 	if o.world != "" {
 		w, err := filepath.Abs(o.world)
 		if err != nil {

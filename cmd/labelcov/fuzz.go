@@ -32,6 +32,7 @@ type planSetupFlags struct {
 	pure       []string
 	maxObjects int
 	maxSteps   int64
+	noRetire   bool // fuzz and afl-target only (registerNoRetire)
 }
 
 func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, measure bool) {
@@ -47,6 +48,12 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	f.StringSliceVar(&pf.pure, "pure", nil, "external functions known to have no effects, besides the simulator's queries")
 	f.IntVar(&pf.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&pf.maxSteps, "max-steps", fuzzdriver.DefaultMaxSteps, "step budget per run and per check; running out is a timeout finding")
+}
+
+// registerNoRetire adds --no-retire, for the commands that fuzz.
+func (pf *planSetupFlags) registerNoRetire(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&pf.noRetire, "no-retire", false,
+		"keep evaluating labels that have fired (by default a fuzzing process retires them: they cost nothing more); for research comparisons")
 }
 
 // parseCriteriaFlag reads --criteria; "none" and "" mean the original plan.
@@ -87,7 +94,7 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 		return nil, err
 	}
 	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, MCCMaxAtoms: pf.maxAtoms,
-		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps}
+		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, NoRetire: pf.noRetire}
 	if pf.world != "" {
 		if s.World, err = sim.LoadWorld(pf.world); err != nil {
 			return nil, err
@@ -184,6 +191,7 @@ stop and dir.`,
 		},
 	}
 	o.planSetupFlags.register(cmd, "none", true)
+	o.planSetupFlags.registerNoRetire(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.engine, "engine", "builtin", "fuzzer: builtin or afl")
 	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget (none when only --runs is given)")
