@@ -2,7 +2,6 @@ package vm
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"testing"
 )
@@ -97,15 +96,7 @@ func TestFusedMatchesPlain(t *testing.T) {
 			var res [2]string
 			var counters [2][]uint8
 			for k, unfused := range []bool{true, false} {
-				p := compileSrc(t, src)
-				m, err := New(p, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if unfused {
-					m.fused = m.plain
-				}
-				r := m.Run(context.Background(), p.Plan("main"), nil)
+				r, m := runProbe(t, src, cfg, unfused)
 				f := ""
 				if r.Failure != nil {
 					f = fmt.Sprintf("%s %s %s:%s", r.Failure.Kind, r.Failure.Message, r.Failure.File, r.Failure.Pos)

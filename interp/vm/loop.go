@@ -260,7 +260,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			case compile.LT, compile.LE, compile.GT, compile.GE, compile.NUMEQ:
 				x, y := &stack[sp-2], &stack[sp-1]
 				if x.Kind() == value.KInt && y.Kind() == value.KInt {
-					*x = value.Bool(intCompare(cmpOp(in.op), x.Int(), y.Int()))
+					*x = value.Bool(compareOrdered(cmpOp(in.op), x.Int(), y.Int()))
 					sp--
 					continue
 				}
@@ -275,7 +275,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				}
 			case compile.LTI, compile.LEI, compile.GTI, compile.GEI, compile.NUMEQI:
 				if x := &stack[sp-1]; x.Kind() == value.KInt {
-					*x = value.Bool(intCompare(immCmpOp(in.op), x.Int(), int64(in.a)))
+					*x = value.Bool(compareOrdered(immCmpOp(in.op), x.Int(), int64(in.a)))
 					continue
 				}
 			case compile.MOD:
@@ -359,7 +359,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					steps += 2
 					count(cnt, pc)
 					count(cnt, pc+1)
-					t := intCompare(in.sub&^jumpOnTrue, x.Int(), int64(in.b))
+					t := compareOrdered(in.sub&^jumpOnTrue, x.Int(), int64(in.b))
 					countBranch(cnt, m.nInstr, j.b, t)
 					if t == (in.sub&jumpOnTrue != 0) {
 						pc = int(j.a)
@@ -829,22 +829,6 @@ func setBranch(cnt []uint8, n int, b int32, t bool) {
 		i++
 	}
 	cnt[i] = 1
-}
-
-// intCompare compares integers as numCompare's op does ('<', 'l' for <=,
-// '>', 'g' for >=, '=').
-func intCompare(op byte, a, b int64) bool {
-	switch op {
-	case '<':
-		return a < b
-	case 'l':
-		return a <= b
-	case '>':
-		return a > b
-	case 'g':
-		return a >= b
-	}
-	return a == b
 }
 
 // floorMod is (mod a b) for b > 0.

@@ -35,6 +35,8 @@ var probePlans = []struct{ orig, annotated string }{
 	},
 }
 
+// runProbe runs plan main of src, on the plain code (no
+// superinstructions) if unfused.
 func runProbe(t *testing.T, src string, cfg Config, unfused bool) (Result, *Machine) {
 	t.Helper()
 	p := compileSrc(t, src)
