@@ -23,7 +23,6 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 		// The run ended inside a probe of this exec.
 		m.probeDepth = 0
 		m.maxSteps = m.cfg.MaxSteps
-		m.cnt = m.counters
 	}
 	m.frames = m.frames[:fb]
 	m.handlers = m.handlers[:hb]
@@ -61,8 +60,11 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 	copy(m.stack[base:], args)
 	m.frames = append(m.frames, frame{cl: cl, fp: base, ret: base, retpc: -1})
 
+	cnt := m.counters
+	if m.probeDepth > 0 {
+		cnt = m.sink // a Call from a builtin inside a probe's predicate
+	}
 	var (
-		cnt         = m.cnt // m.counters, or m.sink while a probe's predicate runs
 		stack       = m.stack
 		fr          = &m.frames[len(m.frames)-1]
 		fp          = base
@@ -328,6 +330,88 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					}
 				}
 				stack[sp-1] = r
+				continue
+
+			// Label probes, in the cases that need no call (the cold
+			// switch has the rest: a full handler stack, a label budget
+			// running out, comparisons of other kinds).
+			case compile.PROBE:
+				if m.probeDepth > 0 {
+					// Probes do not nest: inside another probe's
+					// predicate this one is skipped, its predicate
+					// unevaluated (B is the pc after the probe).
+					pc = int(in.b)
+					continue
+				}
+				// enterProbe, inline.
+				if lim := steps - 1 + m.cfg.MaxLabelSteps - m.labelSteps; len(m.handlers) < cap(m.handlers) && lim-fuseSlack >= check {
+					m.handlers = m.handlers[:len(m.handlers)+1]
+					m.handlers[len(m.handlers)-1] = handlerRec{frames: len(m.frames), sp: sp, site: in.a, probe: true, steps: steps - 1, allocs: m.allocs}
+					m.probeBase, m.maxSteps, m.probeDepth = steps-1, lim, 1
+					cnt = m.sink
+					continue
+				}
+			case compile.PROBEOK:
+				// leaveProbe, inline, when the label budget lasts and
+				// check suits the plan's budget again.
+				h := &m.handlers[len(m.handlers)-1]
+				if d := steps - h.steps; m.labelSteps+d <= m.cfg.MaxLabelSteps && check <= m.cfg.MaxSteps-fuseSlack {
+					sp--
+					t := stack[sp].Truthy()
+					m.labelSteps += d
+					m.allocs = h.allocs
+					m.probeDepth = 0
+					m.maxSteps = m.cfg.MaxSteps
+					steps = h.steps
+					m.handlers = m.handlers[:len(m.handlers)-1]
+					cnt = m.counters
+					setBranch(cnt, m.nInstr, in.b, t)
+					pc = int(in.a)
+					continue
+				}
+			case compile.PROBECMP:
+				if m.probeDepth > 0 {
+					continue // nested: does nothing
+				}
+				// probeCompare on integers and truth, inline; its step is
+				// the label budget's.
+				pr := &p.Probes[in.a]
+				x, k := stack[fp+int(pr.Slot)], pr.K
+				if pr.YLocal {
+					k = stack[fp+int(pr.Y)]
+				}
+				if m.labelSteps < m.cfg.MaxLabelSteps {
+					var t bool
+					switch {
+					case pr.Cmp == 't':
+						t = x.Truthy()
+					case x.Kind() != value.KInt || k.Kind() != value.KInt:
+						break hot // to the cold switch
+					case pr.Cmp == '!':
+						t = x.Int() != k.Int()
+					default: // 'e' (eq) on integers is =
+						t = compareOrdered(pr.Cmp, x.Int(), k.Int())
+					}
+					steps--
+					m.labelSteps++
+					setBranch(cnt, m.nInstr, in.b, t != pr.Not)
+					continue
+				}
+			case opRetired:
+				// A retired label (Config.RetireLabels): write what its
+				// branch counters read when it retired, skip the
+				// predicate. Its step is the label budget's, as
+				// PROBECMP's.
+				if m.probeDepth == 0 {
+					steps--
+					m.labelSteps++
+					bc := m.nInstr + 2*int(in.b)
+					cnt[bc] = in.sub & 1
+					if in.sub&2 != 0 {
+						cnt[bc+1] = 1
+					}
+				}
+				pc = int(in.a)
 				continue
 
 			// Superinstructions (fuse.go). Each does the work of the
@@ -667,13 +751,13 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				continue
 			}
 			m.enterProbe(in.a, sp, steps-1)
-			cnt = m.cnt
+			cnt = m.sink
 			check, code = m.nextCheck(steps)
 		case compile.PROBEOK:
 			sp--
 			t := stack[sp].Truthy()
 			restored, ok := m.leaveProbe(steps)
-			cnt = m.cnt
+			cnt = m.counters
 			setBranch(cnt, m.nInstr, in.b, t)
 			steps = restored
 			if !ok {
@@ -685,7 +769,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// Reached from a probe's trap, which restored the counts,
 			// charged this instruction to the label budget and left the
 			// counters invisible for it.
-			cnt = m.cnt
+			cnt = m.counters
 			setBranch(cnt, m.nInstr, in.b, false)
 		case compile.PROBECMP:
 			// A one-instruction probe: its step is the label budget's.
@@ -704,20 +788,6 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			if m.labelSteps > m.cfg.MaxLabelSteps {
 				return m.labelTimeout(steps, pc-1)
 			}
-		case opRetired:
-			// A retired label (Config.RetireLabels): write what its
-			// branch counters read when it retired, skip the predicate.
-			if m.probeDepth == 0 {
-				// Its step is the label budget's, as PROBECMP's.
-				steps--
-				m.labelSteps++
-				bc := m.nInstr + 2*int(in.b)
-				cnt[bc] = in.sub & 1
-				if in.sub&2 != 0 {
-					cnt[bc+1] = 1
-				}
-			}
-			pc = int(in.a)
 		default:
 			f = Fail("error", "invalid opcode %d", in.op)
 			goto fail

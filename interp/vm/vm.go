@@ -122,10 +122,10 @@ type Machine struct {
 	frames   []frame
 	handlers []handlerRec
 	counters []uint8
-	// cnt is where instructions count: counters, or sink (same length,
-	// never read) while a probe's predicate runs, so that nothing it
-	// executes is visible.
-	cnt, sink []uint8
+	// sink is where instructions count while a probe's predicate runs
+	// (same length as counters, never read), so that nothing it executes
+	// is visible.
+	sink []uint8
 
 	steps, maxSteps int64
 	allocs          int64
@@ -269,7 +269,6 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 	m.fused = fuse(m.plain)
 	m.counters = make([]uint8, p.NumCounters())
 	m.sink = make([]uint8, len(m.counters))
-	m.cnt = m.counters
 	m.globals = make([]value.Value, len(p.Globals))
 	m.gset = make([]bool, len(p.Globals))
 	m.stack = make([]value.Value, 256)
@@ -451,27 +450,25 @@ func (m *Machine) begin(ctx context.Context) {
 	m.output = 0
 	m.labelSteps = 0
 	m.probeDepth = 0
-	m.cnt = m.counters
 }
 
 // enterProbe saves steps and allocations in a new probe trap record for
 // handler site, steps being the count before the PROBE instruction, and
-// makes the counters invisible until the probe ends. Only called outside
-// probes: probes do not nest.
+// sets probeDepth (the loop then counts into the sink). Only called
+// outside probes: probes do not nest. loop's hot PROBE does the same
+// inline when the handler stack has room.
 func (m *Machine) enterProbe(site int32, sp int, steps int64) {
 	m.handlers = append(m.handlers, handlerRec{frames: len(m.frames), sp: sp, site: site, probe: true, steps: steps, allocs: m.allocs})
 	m.probeBase = steps
 	m.maxSteps = steps + m.cfg.MaxLabelSteps - m.labelSteps
 	m.probeDepth = 1
-	m.cnt = m.sink
 }
 
 // leaveProbe removes the newest handler record, a probe's, when the probe
 // ends after steps (its own instructions included): the steps since the
 // PROBE go to the label budget, and steps and allocations are restored.
 // It returns the restored step count, and false when the label budget is
-// exhausted. The counters become visible again (m.cnt) but the loop's own
-// copy stays the sink until it takes m.cnt: PROBEOK takes it at once,
+// exhausted. The loop switches back to the counters: PROBEOK at once,
 // PROBEFAIL after its own instruction counted invisibly.
 func (m *Machine) leaveProbe(steps int64) (int64, bool) {
 	h := m.handlers[len(m.handlers)-1]
@@ -480,7 +477,6 @@ func (m *Machine) leaveProbe(steps int64) (int64, bool) {
 	m.allocs = h.allocs
 	m.probeDepth = 0
 	m.maxSteps = m.cfg.MaxSteps
-	m.cnt = m.counters
 	return h.steps, m.labelSteps <= m.cfg.MaxLabelSteps
 }
 
