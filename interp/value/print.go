@@ -46,11 +46,11 @@ func Abbrev(v Value, max int) string {
 
 // write is Write, stopping after max bytes unless max < 0.
 func write(b *strings.Builder, v Value, readably bool, max int) bool {
+	// One entry per list or designator being printed: 40 bytes a level.
 	type open struct {
-		rest  Value       // the list's rest still to print (list entries)
-		d     *Designator // the designator (designator entries)
-		next  int         // the designator's next property
-		first bool        // no element of the list printed yet
+		rest  Value // a list's rest still to print, or the designator
+		next  int32 // the designator's next property
+		first bool  // no element of the list printed yet
 	}
 	var stack []open
 	for {
@@ -68,7 +68,7 @@ func write(b *strings.Builder, v Value, readably bool, max int) bool {
 			b.WriteString(Article(d.Class))
 			b.WriteByte(' ')
 			b.WriteString(d.Class)
-			stack = append(stack, open{d: d})
+			stack = append(stack, open{rest: v})
 		default:
 			if v.kind == KString && max >= 0 && len(v.ref.(string)) > max-b.Len() {
 				// Print only what fits of a long string.
@@ -84,16 +84,17 @@ func write(b *strings.Builder, v Value, readably bool, max int) bool {
 				return max < 0 || b.Len() <= max
 			}
 			top := &stack[len(stack)-1]
-			if top.d != nil {
+			if top.rest.kind == KDesignator {
+				d := top.rest.ref.(*Designator)
 				if top.next > 0 {
 					b.WriteByte(')') // the previous property
 				}
-				if top.next == len(top.d.Props) {
+				if int(top.next) == len(d.Props) {
 					b.WriteByte(')')
 					stack = stack[:len(stack)-1]
 					continue
 				}
-				p := top.d.Props[top.next]
+				p := d.Props[top.next]
 				top.next++
 				b.WriteString(" (")
 				b.WriteString(p.Key)
