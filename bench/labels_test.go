@@ -21,7 +21,7 @@ import (
 // The label-cost benchmark: the same inputs run on the plan as written
 // (variant=none) and on the plan annotated in memory with --criteria
 // mcc,wm, with label retirement on (variant=mcc+wm, what a fuzzing
-// process runs) and off (variant=mcc+wm/no-retire, what replay, cover and
+// process runs) and off (variant=mcc+wm-no-retire, what replay, cover and
 // measurement run). Its figure is cpu-ns/op of none over each annotated
 // variant: the throughput a fuzzer keeps when labels guide it.
 
@@ -126,7 +126,7 @@ type labelVariant struct {
 var labelVariants = []labelVariant{
 	{"none", "", false},
 	{"mcc+wm", labelCriteria, true},
-	{"mcc+wm/no-retire", labelCriteria, false},
+	{"mcc+wm-no-retire", labelCriteria, false},
 }
 
 // BenchmarkLabels measures the CPU cost of labels per run on docking
