@@ -373,8 +373,8 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				if m.probeDepth > 0 {
 					continue // nested: does nothing
 				}
-				// probeCompare on integers and truth, inline; its step is
-				// the label budget's.
+				// probeCompare on integers, names and truth, inline; its
+				// step is the label budget's.
 				pr := &p.Probes[in.a]
 				x, k := stack[fp+int(pr.Slot)], pr.K
 				if pr.YLocal {
@@ -382,15 +382,31 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				}
 				if m.labelSteps < m.cfg.MaxLabelSteps {
 					var t bool
-					switch {
+					switch kx := x.Kind(); {
 					case pr.Cmp == 't':
 						t = x.Truthy()
-					case x.Kind() != value.KInt || k.Kind() != value.KInt:
+					case kx == value.KInt && k.Kind() == value.KInt:
+						if pr.Cmp == '!' {
+							t = x.Int() != k.Int()
+						} else { // 'e' (eq) on integers is =
+							t = compareOrdered(pr.Cmp, x.Int(), k.Int())
+						}
+					case pr.Cmp != 'e':
 						break hot // to the cold switch
-					case pr.Cmp == '!':
-						t = x.Int() != k.Int()
-					default: // 'e' (eq) on integers is =
-						t = compareOrdered(pr.Cmp, x.Int(), k.Int())
+					case kx != k.Kind():
+						t = false // value.Eq of different kinds
+					case kx == value.KNil || kx == value.KT:
+						t = true
+					case kx == value.KSymbol || kx == value.KKeyword:
+						// Names byte by byte (== on strings would call
+						// the runtime).
+						a, b := x.Str(), k.Str()
+						t = len(a) == len(b)
+						for i := 0; t && i < len(a); i++ {
+							t = a[i] == b[i]
+						}
+					default:
+						break hot
 					}
 					steps--
 					m.labelSteps++
