@@ -376,11 +376,8 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				// probeCompare on integers, names and truth, inline; its
 				// step is the label budget's.
 				pr := &p.Probes[in.a]
-				x, k := stack[fp+int(pr.Slot)], pr.K
-				if pr.YLocal {
-					k = stack[fp+int(pr.Y)]
-				}
-				if m.labelSteps < m.cfg.MaxLabelSteps {
+				x, k, bound := m.probeOperands(pr, stack, fp)
+				if bound && m.labelSteps < m.cfg.MaxLabelSteps {
 					var t bool
 					switch kx := x.Kind(); {
 					case pr.Cmp == 't':
@@ -796,11 +793,8 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			steps--
 			m.labelSteps++
 			pr := &p.Probes[in.a]
-			k := pr.K
-			if pr.YLocal {
-				k = stack[fp+int(pr.Y)]
-			}
-			setBranch(cnt, m.nInstr, in.b, probeCompare(pr, stack[fp+int(pr.Slot)], k))
+			x, k, bound := m.probeOperands(pr, stack, fp)
+			setBranch(cnt, m.nInstr, in.b, bound && probeCompare(pr, x, k))
 			if m.labelSteps > m.cfg.MaxLabelSteps {
 				return m.labelTimeout(steps, pc-1)
 			}
@@ -1006,6 +1000,32 @@ func plural(n int) string {
 }
 
 func itoa(i int) string { return value.Int(int64(i)).String() }
+
+// probeOperands returns the operands of compare probe pr in the frame at
+// fp; bound is false when a global operand is unbound (the predicate
+// fails: false).
+func (m *Machine) probeOperands(pr *compile.ProbeCmp, stack []value.Value, fp int) (x, k value.Value, bound bool) {
+	if pr.XGlobal {
+		x = m.globals[pr.Slot]
+		if !m.gset[pr.Slot] {
+			return x, k, false
+		}
+	} else {
+		x = stack[fp+int(pr.Slot)]
+	}
+	switch {
+	case pr.YLocal:
+		k = stack[fp+int(pr.Y)]
+	case pr.YGlobal:
+		k = m.globals[pr.Y]
+		if !m.gset[pr.Y] {
+			return x, k, false
+		}
+	default:
+		k = pr.K
+	}
+	return x, k, true
+}
 
 // probeCompare evaluates the predicate of a compare probe on x: false
 // when it fails (x not a number for a numeric comparison).

@@ -226,3 +226,44 @@ func TestCompareProbe(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareProbeGlobals: compare probes on globals (defparameter), also
+// unbound ones (a failing predicate: false), count like the when they
+// stand for.
+func TestCompareProbeGlobals(t *testing.T) {
+	preds := []string{"(< x *g*)", "(= *g* 3)", "(/= *g* x)", "(eq *s* 'a)", "(not (eq x *s*))", "*s*", "(not *g*)",
+		"(< *late* 1)", "(eq x *late*)", "*late*"}
+	const tmpl = `(defparameter *g* 3)
+(defparameter *s* 'a)
+(defparameter *early* (let ((x 1)) (when (ignore-errors %[1]s)%[2]s) 1))
+(defparameter *late* 0)
+(def-plan main () (let ((n 0)) (dolist (x '(1 3 5 a :k nil 2.5)) (when (ignore-errors %[1]s)%[2]s) (setq *g* (+ *g* 1)) (setq n (+ n 1))) n))`
+	for _, pred := range preds {
+		probe := fmt.Sprintf(tmpl, pred, "")
+		plain := fmt.Sprintf(tmpl, pred, " nil")
+		n := 0
+		for _, op := range compileSrc(t, probe).Code {
+			if op == compile.PROBECMP {
+				n++
+			}
+		}
+		if n != 2 {
+			t.Errorf("%s: %d PROBECMP, want 2", pred, n)
+		}
+		for _, unfused := range []bool{false, true} {
+			rp, mp := runProbe(t, probe, Config{}, unfused)
+			rw, mw := runProbe(t, plain, Config{}, unfused)
+			if rp.Value.String() != "7" || rw.Value.String() != "7" {
+				t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
+			}
+			pp, pw := mp.Program(), mw.Program()
+			for b := 0; b < pp.NumBranches(); b++ {
+				for _, outcome := range []bool{true, false} {
+					if cp, cw := mp.Counters()[pp.BranchCounter(b, outcome)], mw.Counters()[pw.BranchCounter(b, outcome)]; cp != min(cw, 1) {
+						t.Errorf("%s (unfused %v): branch %d %v: probe %d, when %d", pred, unfused, b, outcome, cp, cw)
+					}
+				}
+			}
+		}
+	}
+}
