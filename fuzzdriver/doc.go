@@ -1,16 +1,18 @@
-// Package fuzzdriver runs coverage-guided fuzzing campaigns against a Target:
-// bytes in, VM coverage counters and an outcome out. It holds the built-in
-// engine (a libFuzzer/AFL-style loop: corpus, byte-level mutations, havoc
-// stacking, splicing, hit-count buckets), finding minimization, and the
-// campaign directory (AFL++-compatible queue and sync layout, stats.json).
+// Package fuzzdriver fuzzes plans: it turns a plan, a world and criteria into
+// targets (bytes -> environment or parameters -> run -> counters and
+// findings), and runs campaigns on them with either engine — the built-in
+// one (package fuzzdriver/engine) or AFL++ (afl-fuzz driving `labelcov
+// afl-target`, package fuzzdriver/afl) — both returning an engine.Summary.
+// It also replays inputs (Replay), measures the label coverage of kept
+// inputs on the yardstick criteria (Meter), and samples outcome categories
+// of random inputs (SampleCategories).
 //
-// The engine decides what to keep from the coverage counters alone. It must
-// never look at labels, action buckets or checks when deciding what to keep:
-// outcomes are only collected as findings. That blindness is the experiment
-// labelcov exists for — fine-grained criteria reach the fuzzer only as
-// ordinary branches in an annotated plan.
+// The sub-packages keep fuzzing, measuring, reporting and comparing apart:
 //
-// Every random choice comes from Campaign.Seed, so a campaign with the same
-// seed, inputs and one worker replays exactly. The package keeps no global
-// mutable state and never panics on bad input or bad files.
+//	fuzzdriver/engine        the built-in engine (label-blind: counters only)
+//	fuzzdriver/afl           AFL++ fork-server front and worker (counters only)
+//	fuzzdriver/measure       runs tests on original + annotated plans: coverage
+//	fuzzdriver/report        renders a measurement (text, JSON, HTML, LCOV)
+//	fuzzdriver/compare       grids of campaigns on benchmarks, analysis, plots
+//	fuzzdriver/compare/significance  Mann-Whitney U, Vargha-Delaney A12
 package fuzzdriver

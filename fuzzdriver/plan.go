@@ -7,8 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -16,7 +19,6 @@ import (
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
-	"github.com/labelcov/labelcov/transform"
 )
 
 // DefaultMaxSteps is the step budget per run (and per check) of plans fuzzed
@@ -61,6 +63,11 @@ type PlanSetup struct {
 	PureFuncs  []string
 	MaxObjects int   // object slots read from an input; 0: sim.DefaultMaxObjects
 	MaxSteps   int64 // per run and per check; 0: DefaultMaxSteps
+	// RunTimeout is the wall-clock limit of one run (plan and checks): a
+	// run exceeding it is cancelled and is a hang finding, in campaigns of
+	// either engine and in Replay. 0: engine.DefaultRunTimeout; negative:
+	// no limit.
+	RunTimeout time.Duration
 	// NoRetire keeps every label evaluated in the fuzzing targets
 	// (NewTarget, NewExecutor), for research comparisons. By default they
 	// retire labels that fired (vm.Config.RetireLabels); replay, meters
@@ -86,17 +93,16 @@ type PlanFuzz struct {
 	Warnings []string
 
 	plan     *compile.Func // in Original
-	measure  *compile.Program
-	labelsOf []labelBranch // active measuring labels and their branches
+	measure  *measure.Plan // the yardstick: the plan annotated with Setup.Measure
+	labelsOf []labelKey    // active measuring labels
 	keys     []labels.Key
 }
 
-// labelBranch is one active label of the measuring plan and the branch of
-// its injected when.
-type labelBranch struct {
-	id     int
-	key    labels.Key
-	branch int
+// labelKey is one active label of the measuring plan and its criterion key
+// (mcc, cc, wm).
+type labelKey struct {
+	id  int
+	key labels.Key
 }
 
 // Build parses nothing (the plan is already read): it annotates and compiles
@@ -110,6 +116,9 @@ func (s PlanSetup) Build() (*PlanFuzz, error) {
 	}
 	if s.MaxObjects <= 0 {
 		s.MaxObjects = sim.DefaultMaxObjects
+	}
+	if s.RunTimeout == 0 {
+		s.RunTimeout = engine.DefaultRunTimeout
 	}
 	if s.Measure == 0 {
 		s.Measure = DefaultMeasureCriteria
@@ -127,40 +136,23 @@ func (s PlanSetup) Build() (*PlanFuzz, error) {
 	}
 	p := &PlanFuzz{Setup: s, Original: orig, Fuzzed: orig, plan: fn}
 	if s.Criteria != 0 {
-		res, prog, err := s.annotate(s.Criteria)
+		guide, err := s.annotate(s.Criteria)
 		if err != nil {
 			return nil, err
 		}
-		p.Fuzzed, p.Annotated, p.GuideLabels = prog, res.Source, len(res.Labels.Active())
-		p.Warnings = append(p.Warnings, warnings(res)...)
+		p.Fuzzed, p.Annotated, p.GuideLabels = guide.AnnProg, guide.Result.Source, len(guide.Active)
+		p.Warnings = append(p.Warnings, guide.Warnings()...)
 	}
-	res, prog, err := s.annotate(s.Measure)
+	meas, err := s.annotate(s.Measure)
 	if err != nil {
 		return nil, err
 	}
 	if s.Measure != s.Criteria {
-		p.Warnings = append(p.Warnings, warnings(res)...)
+		p.Warnings = append(p.Warnings, meas.Warnings()...)
 	}
-	p.measure, p.keys = prog, s.Measure.Keys()
-	byOff := res.Manifest("").ByAnnotatedOffset()
-	branchOf := map[int]int{}
-	for i := 0; i < prog.NumBranches(); i++ {
-		b := prog.Branch(i)
-		if b.Head != "when" {
-			continue
-		}
-		// Labels of different criteria with the same predicate at one
-		// point share one when.
-		for _, id := range byOff[b.Form.Offset] {
-			branchOf[id] = i
-		}
-	}
-	for _, l := range res.Labels.Active() {
-		b, ok := branchOf[l.ID]
-		if !ok {
-			return nil, fmt.Errorf("fuzzdriver: label %d (%s) has no branch in the annotated plan (a labelcov bug)", l.ID, l.Pos)
-		}
-		p.labelsOf = append(p.labelsOf, labelBranch{id: l.ID, key: keyOf(l.Criterion), branch: b})
+	p.measure, p.keys = meas, s.Measure.Keys()
+	for _, l := range meas.Active {
+		p.labelsOf = append(p.labelsOf, labelKey{id: l.ID, key: keyOf(l.Criterion)})
 	}
 	return p, nil
 }
@@ -173,36 +165,14 @@ func keyOf(k labels.Key) labels.Key {
 	return k
 }
 
-func warnings(res *transform.Result) []string {
-	var out []string
-	for _, w := range res.Labels.Warnings {
-		out = append(out, w.Error())
-	}
-	return out
-}
-
-// annotate annotates the plan with c in memory and compiles it.
-func (s PlanSetup) annotate(c labels.Criteria) (*transform.Result, *compile.Program, error) {
+// annotate builds the plan under measurement of criteria c (the original
+// and the plan annotated with c, compiled, and each label's branch).
+func (s PlanSetup) annotate(c labels.Criteria) (*measure.Plan, error) {
 	pure := append([]string(nil), s.PureFuncs...)
 	for _, q := range sim.Queries() {
 		pure = append(pure, q.Name)
 	}
-	res, err := transform.Plan(s.Plan, transform.Options{
-		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms},
-		Normalize: normalize.Options{PureFuncs: pure},
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	af, err := syntax.Parse(s.Plan.Name, res.Source)
-	if err != nil {
-		return nil, nil, fmt.Errorf("fuzzdriver: reading the annotated plan (a labelcov bug): %w", err)
-	}
-	prog, err := compile.Compile(af)
-	if err != nil {
-		return nil, nil, fmt.Errorf("fuzzdriver: compiling the annotated plan (a labelcov bug): %w", err)
-	}
-	return res, prog, nil
+	return measure.NewPlan(s.Plan, labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms}, normalize.Options{PureFuncs: pure})
 }
 
 // Plan is the def-plan that runs (in the original program).
@@ -219,7 +189,7 @@ func (p *PlanFuzz) MaxLen() int {
 
 // newTarget makes a target running prog with the given step budget,
 // retiring labels that fired if retire is set.
-func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, retire bool) (Target, error) {
+func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, retire bool) (engine.Target, error) {
 	s := p.Setup
 	if s.World != nil {
 		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects, RetireLabels: retire})
@@ -236,7 +206,7 @@ func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, retire bool)
 }
 
 // NewOriginalTarget runs the original plan.
-func (p *PlanFuzz) NewOriginalTarget() (Target, error) {
+func (p *PlanFuzz) NewOriginalTarget() (engine.Target, error) {
 	return p.newTarget(p.Original, p.Setup.MaxSteps, false)
 }
 
@@ -246,9 +216,9 @@ func (p *PlanFuzz) NewOriginalTarget() (Target, error) {
 // criteria have the same keys: the first time a (kind, position) shows up,
 // the input is rerun on the original plan to learn the original position.
 // It retires labels that fired unless Setup.NoRetire.
-func (p *PlanFuzz) NewTarget() (Target, error) { return p.fuzzedTarget(!p.Setup.NoRetire) }
+func (p *PlanFuzz) NewTarget() (engine.Target, error) { return p.fuzzedTarget(!p.Setup.NoRetire) }
 
-func (p *PlanFuzz) fuzzedTarget(retire bool) (Target, error) {
+func (p *PlanFuzz) fuzzedTarget(retire bool) (engine.Target, error) {
 	t, err := p.newTarget(p.Fuzzed, p.Setup.MaxSteps, retire)
 	if err != nil || p.Fuzzed == p.Original {
 		return t, err
@@ -259,14 +229,14 @@ func (p *PlanFuzz) fuzzedTarget(retire bool) (Target, error) {
 // remapTarget translates positions of the annotated plan into positions of
 // the original plan.
 type remapTarget struct {
-	Target
+	engine.Target
 	p        *PlanFuzz
-	orig     Target // made on first need
+	orig     engine.Target // made on first need
 	cache    map[string]string
-	findings []Finding
+	findings []engine.Finding
 }
 
-func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
+func (t *remapTarget) Run(ctx context.Context, input []byte) (engine.Outcome, error) {
 	out, err := t.Target.Run(ctx, input)
 	if err != nil {
 		return out, err
@@ -281,7 +251,7 @@ func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
 		return out, nil
 	}
 	t.findings = append(t.findings[:0], out.Findings...)
-	var origOut *Outcome
+	var origOut *engine.Outcome
 	for i := range t.findings {
 		f := &t.findings[i]
 		if f.Pos == "" {
@@ -295,14 +265,14 @@ func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
 		if origOut == nil {
 			if t.orig == nil {
 				if t.orig, err = t.p.NewOriginalTarget(); err != nil {
-					return Outcome{}, err
+					return engine.Outcome{}, err
 				}
 			}
 			o, err := t.orig.Run(ctx, input)
 			if err != nil {
-				return Outcome{}, err
+				return engine.Outcome{}, err
 			}
-			o.Findings = append([]Finding(nil), o.Findings...)
+			o.Findings = append([]engine.Finding(nil), o.Findings...)
 			origOut = &o
 		}
 		for _, of := range origOut.Findings {
@@ -318,12 +288,12 @@ func (t *remapTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
 			f.Pos += "(annotated)"
 		}
 	}
-	return Outcome{Findings: t.findings}, nil
+	return engine.Outcome{Findings: t.findings}, nil
 }
 
 // Objects is Campaign.Objects: objects the world's decoder places (nil
 // without a world: findings are minimized to the fewest bytes).
-func (p *PlanFuzz) Objects() ObjectCount {
+func (p *PlanFuzz) Objects() engine.ObjectCount {
 	if p.Setup.World == nil {
 		return nil
 	}
@@ -332,7 +302,7 @@ func (p *PlanFuzz) Objects() ObjectCount {
 
 // SaveFinding is Campaign.SaveFinding: with a world, NAME.env beside each
 // saved finding; nil without.
-func (p *PlanFuzz) SaveFinding() func(path string, input []byte, rec FindingRecord) error {
+func (p *PlanFuzz) SaveFinding() func(path string, input []byte, rec engine.FindingRecord) error {
 	if p.Setup.World == nil {
 		return nil
 	}
@@ -342,13 +312,14 @@ func (p *PlanFuzz) SaveFinding() func(path string, input []byte, rec FindingReco
 // Campaign returns a Campaign with NewTarget, MaxLen, Objects, SaveFinding
 // and Coverage (a fresh Meter) filled in; the caller adds seeds, budgets and
 // the directory.
-func (p *PlanFuzz) Campaign() (Campaign, *Meter, error) {
+func (p *PlanFuzz) Campaign() (engine.Campaign, *Meter, error) {
 	m, err := p.NewMeter()
 	if err != nil {
-		return Campaign{}, nil, err
+		return engine.Campaign{}, nil, err
 	}
-	return Campaign{
+	return engine.Campaign{
 		NewTarget:   p.NewTarget,
+		RunTimeout:  p.Setup.RunTimeout,
 		MaxLen:      p.MaxLen(),
 		Objects:     p.Objects(),
 		SaveFinding: p.SaveFinding(),
@@ -368,7 +339,7 @@ func (p *PlanFuzz) NewExecutor() (afl.Executor, error) {
 }
 
 type planExecutor struct {
-	t Target
+	t engine.Target
 	n int
 }
 
@@ -383,8 +354,20 @@ func (e *planExecutor) Exec(ctx context.Context, input []byte) ([]uint8, bool, e
 }
 
 // ReadInput reads one input file: with a world, a .env file is encoded into
-// the bytes it stands for; anything else is raw bytes.
+// the bytes it stands for; without one, a .args file (plan literals, one per
+// argument) into the bytes that decode to those arguments; anything else is
+// raw bytes.
 func (p *PlanFuzz) ReadInput(path string) ([]byte, error) {
+	if strings.EqualFold(filepath.Ext(path), ".args") {
+		if p.Setup.World != nil {
+			return nil, fmt.Errorf("%s: a .args file gives a world-less plan its arguments; with a world give a .env file or raw bytes", path)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return sim.ArgsFileInput(path, data, p.plan)
+	}
 	if w := p.Setup.World; w != nil && strings.EqualFold(filepath.Ext(path), ".env") {
 		env, err := w.LoadEnv(path)
 		if err != nil {
@@ -403,6 +386,31 @@ func (p *PlanFuzz) ReadInput(path string) ([]byte, error) {
 	return data, nil
 }
 
+// ReadCorpus reads a directory of seed inputs: every regular, non-hidden
+// file in name order, each through ReadInput (so .env files are encoded
+// with a world). A directory without inputs is an error.
+func (p *PlanFuzz) ReadCorpus(dir string) ([][]byte, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out [][]byte
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+			continue
+		}
+		data, err := p.ReadInput(filepath.Join(dir, e.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, data)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s holds no input files", dir)
+	}
+	return out, nil
+}
+
 // Meter measures the coverage of kept inputs on the original plan's
 // yardstick: instructions and branches (both directions of each conditional)
 // of the original plan, action buckets of the world, and labels of the plan
@@ -410,8 +418,8 @@ func (p *PlanFuzz) ReadInput(path string) ([]byte, error) {
 // inputs by hand. A Meter is not safe for concurrent use.
 type Meter struct {
 	p      *PlanFuzz
-	orig   Target
-	ann    Target
+	orig   engine.Target
+	ann    engine.Target
 	instr  []bool
 	branch []bool
 	action []bool
@@ -423,7 +431,7 @@ type Meter struct {
 func (p *PlanFuzz) NewMeter() (*Meter, error) {
 	// The annotated plan spends steps on its labels: give it room, so that
 	// an input the original runs to its end covers the labels to the end.
-	ann, err := p.newTarget(p.measure, 4*p.Setup.MaxSteps, false)
+	ann, err := p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps, false)
 	if err != nil {
 		return nil, err
 	}
@@ -476,7 +484,7 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 	}
 	cs = m.ann.Counters()
 	for _, l := range m.p.labelsOf {
-		if cs[m.p.measure.BranchCounter(l.branch, true)] > 0 {
+		if cs[m.p.measure.Counter(l.id, true)] > 0 {
 			m.label[l.id] = true
 		}
 	}
@@ -485,8 +493,8 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 
 // Figures returns the coverage so far: "instructions", "branches",
 // "actions" (with a world) and "labels" (all measuring criteria).
-func (m *Meter) Figures() map[string]Figure {
-	fig := map[string]Figure{
+func (m *Meter) Figures() map[string]engine.Figure {
+	fig := map[string]engine.Figure{
 		"instructions": count(m.instr),
 		"branches":     count(m.branch),
 		"labels":       {Covered: len(m.label), Total: len(m.p.labelsOf)},
@@ -498,10 +506,10 @@ func (m *Meter) Figures() map[string]Figure {
 }
 
 // ByCriterion returns label coverage per criterion key (mcc, cc, wm).
-func (m *Meter) ByCriterion() map[string]Figure {
-	out := map[string]Figure{}
+func (m *Meter) ByCriterion() map[string]engine.Figure {
+	out := map[string]engine.Figure{}
 	for _, k := range m.p.keys {
-		out[string(keyOf(k))] = Figure{}
+		out[string(keyOf(k))] = engine.Figure{}
 	}
 	for _, l := range m.p.labelsOf {
 		f := out[string(l.key)]
@@ -519,7 +527,7 @@ func (m *Meter) ByCriterion() map[string]Figure {
 func (m *Meter) Err() error { return m.err }
 
 // Coverage is a CoverageFunc: it replays the inputs kept since the last call.
-func (m *Meter) Coverage(s Snapshot) map[string]Figure {
+func (m *Meter) Coverage(s engine.Snapshot) map[string]engine.Figure {
 	for _, in := range s.New {
 		if m.err != nil {
 			break
@@ -531,8 +539,8 @@ func (m *Meter) Coverage(s Snapshot) map[string]Figure {
 	return m.Figures()
 }
 
-func count(bs []bool) Figure {
-	f := Figure{Total: len(bs)}
+func count(bs []bool) engine.Figure {
+	f := engine.Figure{Total: len(bs)}
 	for _, b := range bs {
 		if b {
 			f.Covered++
@@ -545,7 +553,7 @@ func count(bs []bool) Figure {
 type Replayed struct {
 	// Findings are what the fuzzer records for the input (their keys are
 	// the campaign's finding keys).
-	Findings []Finding
+	Findings []engine.Finding
 	// VM is the plan's result.
 	VM vm.Result
 	// Sim is the simulator's view of the run (trace, errors, action
@@ -564,11 +572,21 @@ func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) 
 	if err != nil {
 		return nil, err
 	}
+	if p.Setup.RunTimeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.Setup.RunTimeout)
+		defer cancel()
+	}
 	out, err := t.Run(ctx, input)
-	if err != nil {
+	if err != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
 		return nil, err
 	}
-	rp := &Replayed{Findings: append([]Finding(nil), out.Findings...)}
+	rp := &Replayed{Findings: append([]engine.Finding(nil), out.Findings...)}
+	if err != nil {
+		// Over the time limit: the campaign's hang finding. The details
+		// below are those of the run cut short.
+		rp.Findings = []engine.Finding{{Category: engine.HangCategory, Detail: fmt.Sprintf("the run exceeded the time limit of %s", p.Setup.RunTimeout)}}
+	}
 	s := p.Setup
 	if s.World != nil {
 		r, err := sim.NewRunner(p.Fuzzed, s.World, sim.Options{Plan: s.PlanName, MaxSteps: s.MaxSteps, MaxObjects: s.MaxObjects})
@@ -588,7 +606,7 @@ func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) 
 	if err != nil {
 		return nil, err
 	}
-	rp.Args = DecodeArgs(input, fn.NumParams())
+	rp.Args = sim.DecodeArgs(input, fn.NumParams())
 	args := make([]value.Value, len(rp.Args))
 	for i, a := range rp.Args {
 		args[i] = value.Int(a)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/value"
@@ -18,7 +19,7 @@ import (
 // (position) and checks that themselves failed.
 type PlanTarget struct {
 	Runner   *sim.Runner
-	findings []Finding
+	findings []engine.Finding
 }
 
 // NewPlanTarget wraps r.
@@ -26,20 +27,20 @@ func NewPlanTarget(r *sim.Runner) *PlanTarget { return &PlanTarget{Runner: r} }
 
 // Run runs one input. A run cut short by ctx reports ctx's error instead of
 // a timeout finding, so Ctrl-C never looks like a bug.
-func (t *PlanTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
+func (t *PlanTarget) Run(ctx context.Context, input []byte) (engine.Outcome, error) {
 	res := t.Runner.RunBytes(ctx, input)
 	if err := ctx.Err(); err != nil {
-		return Outcome{}, err
+		return engine.Outcome{}, err
 	}
 	t.findings = t.findings[:0]
 	for _, c := range res.Errors {
-		t.findings = append(t.findings, Finding{Category: c})
+		t.findings = append(t.findings, engine.Finding{Category: c})
 	}
 	t.findings = appendVMFinding(t.findings, res.VM)
 	for _, ce := range res.CheckErrors {
-		t.findings = append(t.findings, Finding{Category: ce.Kind, Pos: ce.Pos, Detail: "check " + ce.Check + ": " + ce.Message})
+		t.findings = append(t.findings, engine.Finding{Category: ce.Kind, Pos: ce.Pos, Detail: "check " + ce.Check + ": " + ce.Message})
 	}
-	return Outcome{Findings: t.findings}, nil
+	return engine.Outcome{Findings: t.findings}, nil
 }
 
 // Counters are the VM's counters of the last run (plan and checks).
@@ -49,14 +50,14 @@ func (t *PlanTarget) Counters() []uint8 { return t.Runner.Counters() }
 // objects an input places in w (incomplete and overlapping objects are
 // dropped by the decoder), with the runner's maxObjects. It decodes into
 // fresh storage, so workers may share it.
-func EnvObjects(w *sim.World, maxObjects int) ObjectCount {
+func EnvObjects(w *sim.World, maxObjects int) engine.ObjectCount {
 	return func(input []byte) int { return len(w.DecodeEnv(input, maxObjects).Objects) }
 }
 
 // EnvBeside returns a Campaign.SaveFinding hook that writes the finding's
 // environment in the readable .env format to path+".env", next to the bytes.
-func EnvBeside(w *sim.World, maxObjects int) func(path string, input []byte, rec FindingRecord) error {
-	return func(path string, input []byte, _ FindingRecord) error {
+func EnvBeside(w *sim.World, maxObjects int) func(path string, input []byte, rec engine.FindingRecord) error {
+	return func(path string, input []byte, _ engine.FindingRecord) error {
 		if err := os.WriteFile(path+".env", w.FormatEnv(w.DecodeEnv(input, maxObjects)), 0o644); err != nil {
 			return fmt.Errorf("fuzzdriver: %w", err)
 		}
@@ -65,7 +66,7 @@ func EnvBeside(w *sim.World, maxObjects int) func(path string, input []byte, rec
 }
 
 // appendVMFinding adds the finding of an unhandled failure or a timeout.
-func appendVMFinding(fs []Finding, r vm.Result) []Finding {
+func appendVMFinding(fs []engine.Finding, r vm.Result) []engine.Finding {
 	if r.Outcome == vm.OutcomeOK || r.Failure == nil {
 		return fs
 	}
@@ -78,7 +79,7 @@ func appendVMFinding(fs []Finding, r vm.Result) []Finding {
 	if r.Outcome == vm.OutcomeTimeout {
 		cat = vm.KindTimeout
 	}
-	return append(fs, Finding{Category: cat, Pos: pos, Detail: f.Message})
+	return append(fs, engine.Finding{Category: cat, Pos: pos, Detail: f.Message})
 }
 
 // ArgsTarget runs a plan without a world: its def-plan parameters come from
@@ -89,7 +90,7 @@ type ArgsTarget struct {
 	plan     *compile.Func
 	checks   []*compile.Func
 	args     []value.Value
-	findings []Finding
+	findings []engine.Finding
 }
 
 // NewArgsTarget links plan (see sim.SelectPlan for how "" is resolved) of p
@@ -108,8 +109,8 @@ func NewArgsTarget(p *compile.Program, plan string, cfg vm.Config) (*ArgsTarget,
 }
 
 // Run decodes the parameters, runs the plan and the checks.
-func (t *ArgsTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
-	for i, a := range DecodeArgs(input, len(t.args)) {
+func (t *ArgsTarget) Run(ctx context.Context, input []byte) (engine.Outcome, error) {
+	for i, a := range sim.DecodeArgs(input, len(t.args)) {
 		t.args[i] = value.Int(a)
 	}
 	t.m.ResetCounters()
@@ -121,13 +122,13 @@ func (t *ArgsTarget) Run(ctx context.Context, input []byte) (Outcome, error) {
 		case cr.Outcome != vm.OutcomeOK:
 			t.findings = appendVMFinding(t.findings, cr)
 		case !cr.Value.IsNil():
-			t.findings = append(t.findings, Finding{Category: categoryName(cr.Value)})
+			t.findings = append(t.findings, engine.Finding{Category: categoryName(cr.Value)})
 		}
 	}
 	if err := ctx.Err(); err != nil {
-		return Outcome{}, err
+		return engine.Outcome{}, err
 	}
-	return Outcome{Findings: t.findings}, nil
+	return engine.Outcome{Findings: t.findings}, nil
 }
 
 // Counters are the VM's counters of the last run.

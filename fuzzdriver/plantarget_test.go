@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/internal/cputime"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -15,20 +17,20 @@ import (
 
 const warehouseWorld = "../testdata/worlds/warehouse.world"
 
-func planCampaign(t testing.TB, runs int64) (Campaign, *sim.World) {
+func planCampaign(t testing.TB, runs int64) (engine.Campaign, *sim.World) {
 	t.Helper()
 	world, err := sim.LoadWorld(warehouseWorld)
 	if err != nil {
 		t.Fatal(err)
 	}
-	newTarget := func() (Target, error) {
+	newTarget := func() (engine.Target, error) {
 		r, err := sim.LoadRunner("testdata/sort.plan", warehouseWorld, sim.Options{MaxObjects: 6})
 		if err != nil {
 			return nil, err
 		}
 		return NewPlanTarget(r), nil
 	}
-	return Campaign{NewTarget: newTarget, Seed: 1, Runs: runs, MaxLen: 32, Objects: EnvObjects(world, 6)}, world
+	return engine.Campaign{NewTarget: newTarget, Seed: 1, Runs: runs, MaxLen: 32, Objects: EnvObjects(world, 6)}, world
 }
 
 // End to end on the simulator: findings are check categories, saved inputs
@@ -53,7 +55,7 @@ func TestPlanTargetCampaign(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !out.hasKey(f.Key) {
+		if !out.HasKey(f.Key) {
 			t.Errorf("saved input of %s does not reproduce it", f.Key)
 		}
 		if f.Original.Less(f.Size) {
@@ -126,5 +128,9 @@ func TestArgsTarget(t *testing.T) {
 func BenchmarkPlanTarget(b *testing.B) {
 	c, _ := planCampaign(b, 0)
 	c.MinimizeRuns = -1
-	runBench(b, c)
+	c.Runs = int64(b.N)
+	cputime.Measure(b, func() error {
+		_, err := c.Run(context.Background())
+		return err
+	})
 }

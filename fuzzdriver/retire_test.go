@@ -5,6 +5,8 @@ import (
 	"context"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
 // TestFuzzTargetsRetireLabels: the fuzzing target retires labels that fired
@@ -24,7 +26,7 @@ func TestFuzzTargetsRetireLabels(t *testing.T) {
 		}
 		inputs = append(inputs, b)
 	}
-	counters := func(tg Target, in []byte) []byte {
+	counters := func(tg engine.Target, in []byte) []byte {
 		if _, err := tg.Run(ctx, in); err != nil {
 			t.Fatal(err)
 		}

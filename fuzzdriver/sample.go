@@ -91,7 +91,7 @@ type sampleArgsTarget struct {
 }
 
 func (t *sampleArgsTarget) run(ctx context.Context, input []byte, cats []string) []string {
-	for i, a := range DecodeArgs(input, len(t.args)) {
+	for i, a := range sim.DecodeArgs(input, len(t.args)) {
 		t.args[i] = value.Int(a)
 	}
 	t.m.ResetCounters()

@@ -1,6 +1,10 @@
 package labels
 
-import "math"
+import (
+	"math"
+
+	"github.com/labelcov/labelcov/labels/fraction"
+)
 
 // Hill holds the Hill numbers (effective numbers) of order 0, 1 and 2 of a
 // distribution: richness, exp(Shannon entropy) and inverse Simpson. Two
@@ -37,21 +41,16 @@ func HillNumbers(abundance []int) Hill {
 	return Hill{D0: float64(rich), D1: math.Exp(h), D2: 1 / simpson}
 }
 
+// Fraction is covered out of total (package labels/fraction, which the VM
+// and the simulator import without importing labels).
+type Fraction = fraction.Fraction
+
 // KeyCoverage is the coverage of one criterion key.
 type KeyCoverage struct {
-	Covered int `json:"covered"`
-	Total   int `json:"total"`
+	Fraction
 	// Diversity is computed over, for each label, how many distinct test
 	// traces covered it.
 	Diversity Hill `json:"diversity"`
-}
-
-// Ratio is Covered/Total, or 1 when there is nothing to cover.
-func (k KeyCoverage) Ratio() float64 {
-	if k.Total == 0 {
-		return 1
-	}
-	return float64(k.Covered) / float64(k.Total)
 }
 
 // Coverage computes per-key coverage of the active labels in ls from hits:

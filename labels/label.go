@@ -51,6 +51,11 @@ type Label struct {
 	Operator string `json:"operator"`
 	// Predicate is the plan expression injected as (when (ignore-errors P)).
 	Predicate string `json:"predicate"`
+	// Expr is Predicate with normalize's temporaries written as the source
+	// expressions they hold — (< (board-level r) 0) for (< %lc3 0) — for
+	// reports; empty when Predicate has no temporary. Each substituted
+	// expression is cut like Source.
+	Expr string `json:"expr,omitempty"`
 	// Guard is the domain the predicate assumes, e.g. (numberp x). It is
 	// enforced by ignore-errors: every numeric builtin fails on a
 	// non-number, so outside the domain the label is simply false.

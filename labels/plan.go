@@ -204,7 +204,7 @@ func (e *enumerator) visit(n syntax.Node) {
 		}
 		e.visit(c)
 	}
-	if original && !e.res.IsUserFunc(h) {
+	if original && !e.res.IsUserFunc(h) && !normalize.Opaque(l) {
 		e.mutations(l, h)
 	}
 }
@@ -213,7 +213,7 @@ func (e *enumerator) visit(n syntax.Node) {
 // and/or/not forms, in order.
 func atoms(n syntax.Node, out []syntax.Node) []syntax.Node {
 	l, ok := n.(*syntax.List)
-	if ok {
+	if ok && !normalize.Opaque(l) {
 		switch syntax.Head(l) {
 		case "and", "or":
 			for _, a := range l.Elems[1:] {

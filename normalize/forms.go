@@ -36,7 +36,7 @@ func IsDesignatorVar(name string) bool { return len(name) > 1 && name[0] == '?' 
 // reports the malformation.
 func Slots(l *syntax.List) []Slot {
 	n := len(l.Elems)
-	if n == 0 {
+	if n == 0 || Opaque(l) {
 		return nil
 	}
 	var out []Slot

@@ -205,7 +205,7 @@ type binding struct {
 // and/or with at least two operands.
 func (z *normalizer) isSite(n syntax.Node) bool {
 	l, ok := n.(*syntax.List)
-	if !ok {
+	if !ok || Opaque(l) {
 		return false
 	}
 	h := syntax.Head(l)

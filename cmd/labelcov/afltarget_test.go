@@ -9,6 +9,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // buildLabelcov builds the labelcov binary: afl-fuzz and the fork-server
@@ -23,9 +27,22 @@ func buildLabelcov(t *testing.T) string {
 	return bin
 }
 
+// useAFL skips a test that runs the real afl-fuzz unless
+// LABELCOV_AFL_TESTS=1, and points afl-fuzz at a built labelcov binary (the
+// test binary has no afl-target command) for the rest of the test.
+func useAFL(t *testing.T) {
+	t.Helper()
+	testenv.AFL(t, "afl-fuzz")
+	bin := buildLabelcov(t)
+	old := aflTargetBinary
+	aflTargetBinary = func() (string, error) { return bin, nil }
+	t.Cleanup(func() { aflTargetBinary = old })
+}
+
 // TestAFLTargetStandalone runs afl-target without afl-fuzz: an input with a
 // finding ends the process by SIGABRT, a clean one exits 0. With afl-showmap
-// installed, the fork-server protocol is exercised too.
+// opted in (LABELCOV_AFL_TESTS=1), the fork-server protocol is exercised
+// through afl-showmap too.
 func TestAFLTargetStandalone(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -62,10 +79,13 @@ func TestAFLTargetStandalone(t *testing.T) {
 		}
 	}
 
-	showmap, err := exec.LookPath("afl-showmap")
-	if err != nil {
-		return
-	}
+	t.Run("afl-showmap", func(t *testing.T) {
+		showmap := testenv.AFL(t, "afl-showmap")[0]
+		aflShowmap(t, bin, showmap, dir, clean)
+	})
+}
+
+func aflShowmap(t *testing.T, bin, showmap, dir, clean string) {
 	out := filepath.Join(dir, "map")
 	cmd := exec.Command(showmap, "-q", "-o", out, "--", bin, "afl-target", wsPlan, "--world", wsWorld, clean)
 	cmd.Env = append(os.Environ(), "AFL_NO_AFFINITY=1")
@@ -87,17 +107,11 @@ func TestFuzzEngineAFL(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs afl-fuzz for seconds")
 	}
-	if _, err := exec.LookPath("afl-fuzz"); err != nil {
-		t.Skip("afl-fuzz not on PATH (Debian: apt-get install afl++)")
-	}
-	bin := buildLabelcov(t)
-	old := aflTargetBinary
-	aflTargetBinary = func() (string, error) { return bin, nil }
-	defer func() { aflTargetBinary = old }()
+	useAFL(t)
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, errs := execLabelcov("fuzz", "--json", "--progress", "1s", wsPlan, "--world", wsWorld, "--engine", "afl", "--budget", "4s", "--workers", "1", "--out", out)
-	if code != exitOK {
-		t.Fatalf("fuzz --engine afl: exit %d\n%s", code, errs)
+	if code != exitError || !strings.Contains(errs, "finding(s)") {
+		t.Fatalf("fuzz --engine afl with findings: exit %d, want %d\n%s", code, exitError, errs)
 	}
 	var s jsonSummary
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
@@ -115,18 +129,54 @@ func TestFuzzEngineAFL(t *testing.T) {
 	if len(s.Findings) == 0 {
 		t.Errorf("afl found nothing in 4s on warehouse-sort")
 	}
+	dir := filepath.Join(out, fuzzdriver.AFLDir)
 	for _, f := range s.Findings {
-		if f.Category == "afl-crash" || !strings.Contains(f.Input, "/crashes/id:") {
+		// The summary points at the minimized input, saved by key.
+		if f.Category == "afl-crash" || f.Input != filepath.Join(dir, engine.Slug(f.Key)) || f.Original.Less(f.Size) {
 			t.Errorf("finding %+v", f)
 		}
-		if _, err := os.Stat(filepath.Join(out, aflDir, keyFileName(f.Key)+".env")); err != nil {
+		if _, err := os.Stat(f.Input + ".env"); err != nil {
 			t.Errorf("finding %s: %v", f.Key, err)
 		}
+		if !strings.Contains(errs, "labelcov replay "+wsPlan+" --world "+wsWorld+" "+f.Input) {
+			t.Errorf("no replay line for %s in:\n%s", f.Key, errs)
+		}
 	}
-	if _, err := os.Stat(filepath.Join(out, aflDir, "summary.json")); err != nil {
-		t.Error(err)
+	for _, name := range []string{"summary.json", "stats.json", "afl-fuzz-default.log"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
 	}
 	if !strings.Contains(errs, "fuzz: elapsed: ") || !strings.Contains(errs, "labels: ") {
 		t.Errorf("no progress lines with label coverage:\n%s", errs)
+	}
+	// afl-fuzz's own chatter goes to the log, not to stderr.
+	if strings.Contains(errs, "afl-fuzz++") || strings.Contains(errs, "[*]") {
+		t.Errorf("afl-fuzz output on stderr:\n%s", errs)
+	}
+}
+
+// TestCompareEngineAFL runs a small compare grid on the real afl-fuzz: each
+// campaign's stats.json and findings come from the AFL++ campaign library.
+func TestCompareEngineAFL(t *testing.T) {
+	useAFL(t)
+	out := filepath.Join(t.TempDir(), "cmp")
+	code, stdout, errs := execLabelcov("compare", "--engine", "afl", "--bench-dir", benchDir, "--bench", "temperature",
+		"--criteria", "none,mcc", "--runs", "1", "--budget", "3s", "--workers", "2", "--out", out)
+	if code != exitOK || !strings.Contains(stdout, "2 campaign(s) finished") {
+		t.Fatalf("compare --engine afl: exit %d\n%s%s", code, stdout, errs)
+	}
+	stats := filepath.Join(out, "campaigns", "temperature", "mcc", "run-01", "labelcov", "stats.json")
+	data, err := os.ReadFile(stats)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st struct {
+		Samples []struct {
+			Coverage map[string]struct{ Covered, Total int } `json:"coverage"`
+		} `json:"samples"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil || len(st.Samples) == 0 || st.Samples[len(st.Samples)-1].Coverage["labels:mcc"].Total == 0 {
+		t.Errorf("stats.json of an AFL++ campaign: %v\n%s", err, data)
 	}
 }

@@ -48,7 +48,7 @@ touched. See docs/go.md.
 
 ` + criteriaHelp,
 		Example: `  labelcov annotate warehouse.plan -o warehouse.ann.plan --manifest warehouse.labels.json
-  labelcov annotate warehouse.plan --criteria mcc,wm | labelcov run -
+  labelcov annotate warehouse.plan --criteria mcc,wm | labelcov run - --world warehouse.world
   labelcov annotate ./pkg/... --criteria mcc,wm -o /tmp/ann && \
       go test -overlay /tmp/ann/overlay.json -fuzz FuzzParse ./pkg/parse`,
 		Args: cobra.MinimumNArgs(1),
@@ -63,8 +63,11 @@ touched. See docs/go.md.
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
 			}
-			f, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
+			f, p, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
 			if err != nil {
+				return err
+			}
+			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
 			res, err := transform.Plan(f, transform.Options{Labels: lo, Normalize: no})

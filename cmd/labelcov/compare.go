@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -30,6 +31,7 @@ type compareOptions struct {
 	merge    bool
 	md       string
 	note     string
+	engine   string
 }
 
 func newCompareCmd() *cobra.Command {
@@ -39,8 +41,9 @@ func newCompareCmd() *cobra.Command {
 		Short: "Compare guiding criteria by fuzzing campaigns on benchmark plans, with statistics, tables and plots",
 		Long: `compare answers "which coverage criterion should guide my fuzzer, and which one
 should judge my tests?". It runs a grid of campaigns — every (benchmark, guiding
-criterion, run) — with the built-in engine, one fuzzing worker per campaign and
---workers campaigns in parallel, each with its own seed derived from --seed.
+criterion, run) — with the built-in engine (or AFL++ with --engine afl), one
+fuzzing worker per campaign and --workers campaigns in parallel, each with its
+own seed derived from --seed.
 
 Guiding a campaign by a criterion means fuzzing the plan annotated with that
 criterion's labels (none: the original plan); the engine stays label-blind.
@@ -85,7 +88,7 @@ output folders. See docs/compare.md.`,
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&o.benches, "bench", nil, "benchmarks: names of folders of --bench-dir, or paths to benchmark folders")
-	f.StringVar(&o.benchDir, "bench-dir", filepath.Join("testdata", "bench"), "folder of the benchmark folders")
+	f.StringVar(&o.benchDir, "bench-dir", defaultBenchDir, "folder of the benchmark folders (default: testdata/bench here or in the nearest parent directory that has it)")
 	f.StringSliceVar(&o.criteria, "criteria", []string{"none", "mcc", "wm", "mcc+wm"}, "guiding criteria: none, or label criteria joined by +")
 	f.IntVar(&o.runs, "runs", 5, "campaigns per (benchmark, criterion)")
 	f.DurationVar(&o.budget, "budget", 2*time.Minute, "wall-clock budget of each campaign")
@@ -96,6 +99,7 @@ output folders. See docs/compare.md.`,
 	f.BoolVar(&o.merge, "merge", false, "assemble the report from the output directories given as arguments")
 	f.StringVar(&o.note, "note", "", "free text shown under the report's title (e.g. what else ran on the machine)")
 	f.StringVar(&o.md, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
+	f.StringVar(&o.engine, "engine", fuzzdriver.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
 	return cmd
 }
 
@@ -158,9 +162,9 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	var names []string
 	var infos []compare.BenchInfo
 	for _, b := range o.benches {
-		dir := b
-		if !strings.ContainsAny(b, `/\`) {
-			dir = filepath.Join(o.benchDir, b)
+		dir, err := benchFolder(b, o.benchDir, cmd.Flags().Changed("bench-dir"))
+		if err != nil {
+			return err
 		}
 		bench, err := compare.LoadBench(dir)
 		if err != nil {
@@ -169,6 +173,9 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		benches = append(benches, bench)
 		names = append(names, bench.Info.Name)
 		infos = append(infos, bench.Info)
+	}
+	if o.engine != fuzzdriver.EngineBuiltin && o.engine != fuzzdriver.EngineAFL {
+		return fmt.Errorf("--engine must be builtin or afl, got %q", o.engine)
 	}
 	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed}
 	if err := g.Validate(); err != nil {
@@ -188,11 +195,19 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	fmt.Fprintf(stderr, "compare: %d campaign(s) of %s (shard %s), %d in parallel: about %s\n",
 		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
 
+	ro := compare.RunnerOptions{Engine: o.engine}
+	if o.engine == fuzzdriver.EngineAFL {
+		exe, err := aflTargetBinary()
+		if err != nil {
+			return fmt.Errorf("locating the labelcov binary: %w", err)
+		}
+		ro.Exe = exe
+	}
 	ctx := cmd.Context()
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
-		Runner: compare.PlanRunner(benches), Command: commandLine(cmd, nil), Progress: stderr})
+		Runner: compare.PlanRunner(benches, ro), Command: commandLine(cmd, nil), Progress: stderr})
 	if err != nil {
 		return err
 	}
@@ -254,4 +269,50 @@ func writeCompareReport(w io.Writer, o *compareOptions, out string, dirs ...stri
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// defaultBenchDir is where the repository keeps its benchmarks.
+var defaultBenchDir = filepath.Join("testdata", "bench")
+
+// benchFolder finds the folder of benchmark b: b itself when it is a path,
+// else b under benchDir; when benchDir was not given, under testdata/bench
+// of the working directory or of the nearest parent that has it, so that
+// `compare --bench temperature` works from anywhere inside the repository.
+func benchFolder(b, benchDir string, explicit bool) (string, error) {
+	if strings.ContainsAny(b, `/\`) {
+		return b, nil
+	}
+	if explicit {
+		dir := filepath.Join(benchDir, b)
+		if _, err := os.Stat(dir); err != nil {
+			return "", fmt.Errorf("benchmark %s: no folder %s (--bench-dir %s): %w", b, dir, benchDir, err)
+		}
+		return dir, nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("benchmark %s: %w", b, err)
+	}
+	for d := wd; ; {
+		dir := filepath.Join(d, defaultBenchDir, b)
+		if st, err := os.Stat(dir); err == nil && st.IsDir() {
+			return relTo(wd, dir), nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return "", fmt.Errorf("benchmark %s: no folder %s in %s or any parent directory; "+
+		"give --bench-dir DIR (the folder of benchmark folders: testdata/bench in the labelcov repository) "+
+		"or a path to the benchmark folder (--bench path/to/%s)", b, filepath.Join(defaultBenchDir, b), wd, b)
+}
+
+// relTo is path relative to base when it can be, for shorter messages.
+func relTo(base, path string) string {
+	if r, err := filepath.Rel(base, path); err == nil {
+		return r
+	}
+	return path
 }

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
@@ -97,30 +95,12 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
 	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
+	f.StringVar(&gco.FuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
 	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test alone, for per-test label sets and diversity")
 	f.BoolVarP(&gco.Verbose, "verbose", "v", false, "Go packages: show the go command's output")
 	f.StringVarP(&gco.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
 	f.StringVar(&gco.Tags, "tags", "", "Go packages: build tags")
 	return cmd
-}
-
-// truthWorld returns the world named by a truth.json beside plan, or "".
-func truthWorld(plan string) (string, error) {
-	dir := filepath.Dir(plan)
-	data, err := os.ReadFile(filepath.Join(dir, "truth.json"))
-	if err != nil {
-		return "", nil // no benchmark folder: no world
-	}
-	var t struct {
-		World string `json:"world"`
-	}
-	if err := json.Unmarshal(data, &t); err != nil {
-		return "", fmt.Errorf("%s: %w", filepath.Join(dir, "truth.json"), err)
-	}
-	if t.World == "" {
-		return "", nil
-	}
-	return filepath.Join(dir, t.World), nil
 }
 
 func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) error {
@@ -130,14 +110,14 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
-	f, lo, no, err := o.readPlan(cmd.InOrStdin(), file)
+	f, p, lo, no, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
 		return err
 	}
 	mo := measure.Options{Labels: lo, Normalize: no, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
 	worldPath := o.world
 	if worldPath == "" && file != "-" {
-		if worldPath, err = truthWorld(file); err != nil {
+		if worldPath, err = sim.WorldBeside(file); err != nil {
 			return err
 		}
 	}
@@ -147,6 +127,10 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 			return err
 		}
 		mo.World, mo.WorldPath = w, worldPath
+	}
+	// cover runs the plan: a call that cannot link fails every test.
+	if err := checkCalls(cmd.ErrOrStderr(), f, p, sim.LinkOptions{World: worldPath != ""}); err != nil {
+		return err
 	}
 	m, err := measure.New(f, mo)
 	if err != nil {

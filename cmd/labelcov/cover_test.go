@@ -35,7 +35,7 @@ func TestCoverText(t *testing.T) {
 		"all 11 12 91.7%",
 		"branches 8/8 (100.0%)",
 		"uncovered labels (1;",
-		"thermostat.plan:9:12 4 mcc FF reached (and (not (< lo temp)) (not (< temp hi)))",
+		"thermostat.plan:9:12 4 mcc FF reached (and (< lo temp) (< temp hi)) (and (not (< lo temp)) (not (< temp hi)))",
 	} {
 		if !strings.Contains(squeeze(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

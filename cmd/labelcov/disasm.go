@@ -21,7 +21,7 @@ instruction counters: b's "test was true" and "test was false" hits.`,
   labelcov disasm warehouse.plan | grep JMPIF`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			p, err := loadProgram(args[0])
+			_, p, err := loadPlan(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}

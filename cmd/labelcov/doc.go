@@ -8,5 +8,6 @@
 // logic of its own beyond presenting their results.
 //
 // Exit status: 0 when the command did its job (a plan that fails at run
-// time still ran), 1 for bad input or usage.
+// time still ran), 1 for bad input or usage, and 1 for a fuzzing campaign
+// with findings (as go test -fuzz; fuzz --allow-findings exits 0).
 package main

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -17,8 +16,9 @@ func newFmtCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "fmt FILE...",
 		Short: "Print plans in canonical layout, keeping every comment",
-		Long: `fmt prints each plan file in the canonical layout: a form that fits in 100
-columns stays on one line; otherwise the head and its distinguished arguments
+		Long: `fmt prints each plan file in the canonical layout: a form written on one
+line that fits in 100 columns stays on one line, and a form the author broke
+over lines stays broken; otherwise the head and its distinguished arguments
 (defun name and parameters, let bindings, when/if tests, dolist specs) stay on
 the first line and the body is indented by 2. Comments stay where they were
 relative to the code, and literals keep their spelling (1.50 stays 1.50).
@@ -36,11 +36,11 @@ if there are any. A FILE of "-" reads standard input.`,
 			}
 			var changed []string
 			for _, name := range args {
-				src, err := readSource(cmd.InOrStdin(), name)
+				display, src, err := readSource(cmd.InOrStdin(), name)
 				if err != nil {
-					return err
+					return fmt.Errorf("fmt: %w", err)
 				}
-				out, err := formatSource(name, src)
+				out, err := formatSource(display, src)
 				if err != nil {
 					return err
 				}
@@ -48,8 +48,8 @@ if there are any. A FILE of "-" reads standard input.`,
 				switch {
 				case check:
 					if !same {
-						changed = append(changed, name)
-						fmt.Fprintln(cmd.OutOrStdout(), name)
+						changed = append(changed, display)
+						fmt.Fprintln(cmd.OutOrStdout(), display)
 					}
 				case write && name != "-":
 					if !same {
@@ -82,21 +82,6 @@ func formatSource(name string, src []byte) ([]byte, error) {
 		return nil, err
 	}
 	return syntax.Format(f), nil
-}
-
-func readSource(stdin io.Reader, name string) ([]byte, error) {
-	if name == "-" {
-		src, err := io.ReadAll(stdin)
-		if err != nil {
-			return nil, fmt.Errorf("fmt: reading standard input: %w", err)
-		}
-		return src, nil
-	}
-	src, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("fmt: %w", err)
-	}
-	return src, nil
 }
 
 // writeFileAtomic replaces name with data through a temporary file in the

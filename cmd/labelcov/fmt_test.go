@@ -9,7 +9,7 @@ import (
 )
 
 const (
-	messyPlan = "(defun  f (x)\n     (+ x 1.50)) ; keep me\n(def-plan main () (f 1))"
+	messyPlan = "(defun  f (x)     (+ x 1.50) ) ; keep me\n(def-plan main () (f 1))"
 	tidyPlan  = "(defun f (x) (+ x 1.50)) ; keep me\n\n(def-plan main () (f 1))\n"
 )
 

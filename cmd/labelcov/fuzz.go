@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"runtime"
 	"sort"
 	"strings"
@@ -15,10 +13,11 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver"
-	"github.com/labelcov/labelcov/fuzzdriver/afl"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // planSetupFlags are the flags fuzz, afl-target and replay share: which plan
@@ -32,6 +31,7 @@ type planSetupFlags struct {
 	pure       []string
 	maxObjects int
 	maxSteps   int64
+	timeout    time.Duration
 	noRetire   bool // fuzz and afl-target only (registerNoRetire)
 }
 
@@ -48,6 +48,7 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	f.StringSliceVar(&pf.pure, "pure", nil, "external functions known to have no effects, besides the simulator's queries")
 	f.IntVar(&pf.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&pf.maxSteps, "max-steps", fuzzdriver.DefaultMaxSteps, "step budget per run and per check; running out is a timeout finding")
+	f.DurationVar(&pf.timeout, "timeout", engine.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and is a hang finding (afl: afl-fuzz -t)")
 }
 
 // registerNoRetire adds --no-retire, for the commands that fuzz.
@@ -94,7 +95,7 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 		return nil, err
 	}
 	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, MCCMaxAtoms: pf.maxAtoms,
-		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, NoRetire: pf.noRetire}
+		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout, NoRetire: pf.noRetire}
 	if pf.world != "" {
 		if s.World, err = sim.LoadWorld(pf.world); err != nil {
 			return nil, err
@@ -117,6 +118,8 @@ type fuzzOptions struct {
 	json     bool
 	progress time.Duration
 	aflArgs  []string
+	// allowFindings exits 0 even when the campaign has findings.
+	allowFindings bool
 }
 
 func newFuzzCmd() *cobra.Command {
@@ -146,7 +149,8 @@ Engines:
   afl      the real afl-fuzz (AFL++, e.g. Debian's afl++ 4.04c) on
            "labelcov afl-target PLAN ...": one instance per worker (-M main,
            -S secN with several), -V for the budget, seeds from --corpus or a
-           small default, AFL's execs/s read from fuzzer_stats.
+           small default, AFL's execs/s read from fuzzer_stats; findings
+           replayed, grouped by key and minimized like the built-in ones.
 
 Progress goes to stderr every few seconds: elapsed time, execs and execs/s,
 corpus, coverage of the original plan (instructions, branches, action buckets
@@ -160,6 +164,16 @@ DIR/labelcov/crashes with NAME.env beside each finding, findings.json, and
 stats.json: a time series of execs, corpus and coverage; docs/fuzzing.md). Run
 again on the same --out to resume. Without --out either engine uses a new
 temporary directory, named on stderr at the start and in the summary.
+
+Exit status: 1 when the campaign has findings, like go test -fuzz, with a
+"labelcov replay ..." line per finding on stderr (--allow-findings exits 0).
+A run longer than --timeout is cancelled and saved as a hang finding. A plan
+that acts on a world (perform, simulator queries) needs --world; without it
+fuzz fails up front.
+
+--engine afl keeps labelcov's files in DIR/labelcov-afl: afl-fuzz's output
+(afl-fuzz-NAME.log), stats.json, summary.json and each finding's minimized
+input (KEY, KEY.env).
 
 --json prints one summary object at the end: execs, execs_per_sec, corpus,
 coverage, labels_by_criterion, findings[] (key, category, time_s, input, ...),
@@ -200,26 +214,13 @@ stop and dir.`,
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
 	f.StringVar(&o.corpus, "corpus", "", "directory of seed inputs: raw bytes, or .env files with --world")
 	f.StringVar(&o.out, "out", "", "campaign directory (AFL++ sync-directory layout); resumes when it exists (default: a new temporary directory)")
-	f.StringVar(&o.instance, "instance", fuzzdriver.DefaultInstance, "name of the built-in engine's directory inside --out")
+	f.StringVar(&o.instance, "instance", engine.DefaultInstance, "name of the built-in engine's directory inside --out")
 	f.BoolVar(&o.main, "main", false, "builtin: mark the instance as AFL++'s main node, so that afl-fuzz -S secondaries import its queue")
 	f.BoolVar(&o.json, "json", false, "print one JSON summary object at the end")
-	f.DurationVar(&o.progress, "progress", fuzzdriver.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
+	f.DurationVar(&o.progress, "progress", engine.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
+	f.BoolVar(&o.allowFindings, "allow-findings", false, "exit 0 even when the campaign has findings")
 	f.StringSliceVar(&o.aflArgs, "afl-arg", nil, "extra afl-fuzz argument (repeatable), e.g. --afl-arg=-t --afl-arg=500")
 	return cmd
-}
-
-// fuzzSummary is the --json object: the engine's summary and what the
-// command adds.
-type fuzzSummary struct {
-	*fuzzdriver.Summary
-	Engine     string                       `json:"engine"`
-	Criteria   string                       `json:"criteria"`
-	Measure    string                       `json:"measure"`
-	Workers    int                          `json:"workers"`
-	Seed       uint64                       `json:"seed"`
-	ByCriteria map[string]fuzzdriver.Figure `json:"labels_by_criterion"`
-	// AFL is what afl-fuzz's fuzzer_stats said (engine afl only).
-	AFL []afl.InstanceStats `json:"afl,omitempty"`
 }
 
 func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
@@ -229,10 +230,10 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if o.budget < 0 || o.runs < 0 {
 		return errors.New("--budget and --runs must not be negative")
 	}
-	if o.engine != "builtin" && o.engine != "afl" {
+	if o.engine != fuzzdriver.EngineBuiltin && o.engine != fuzzdriver.EngineAFL {
 		return fmt.Errorf("--engine must be builtin or afl, got %q", o.engine)
 	}
-	if o.budget == 0 && o.runs == 0 && o.engine == "afl" {
+	if o.budget == 0 && o.runs == 0 && o.engine == fuzzdriver.EngineAFL {
 		return errors.New("--engine afl needs --budget or --runs")
 	}
 	if planPath == "-" {
@@ -249,117 +250,84 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if pf.Setup.World == nil && pf.Plan().NumParams() == 0 {
 		fmt.Fprintf(stderr, "warning: plan %s takes no parameters and no --world is given: every input runs the same test\n", pf.Plan().Name)
 	}
-	seeds, err := readSeeds(pf, o.corpus)
-	if err != nil {
-		return err
+	var seeds [][]byte
+	if o.corpus != "" {
+		if seeds, err = pf.ReadCorpus(o.corpus); err != nil {
+			return fmt.Errorf("--corpus: %w", err)
+		}
 	}
-	ctx := cmd.Context()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	co := fuzzdriver.CampaignOptions{Engine: o.engine, Workers: o.workers, Seed: o.seed, Budget: o.budget, Runs: o.runs,
+		Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main}
+	if o.progress > 0 {
+		co.Progress, co.ProgressInterval = stderr, o.progress
+	}
+	if o.engine == fuzzdriver.EngineAFL {
+		exe, err := aflTargetBinary()
+		if err != nil {
+			return fmt.Errorf("locating the labelcov binary: %w", err)
+		}
+		co.AFL = fuzzdriver.AFLOptions{Exe: exe, PlanPath: planPath, WorldPath: o.world, Args: o.aflArgs}
+	}
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-
-	var sum *fuzzSummary
-	if o.engine == "afl" {
-		sum, err = runAFLCampaign(ctx, cmd, planPath, pf, seeds, o)
-	} else {
-		sum, err = runBuiltinCampaign(ctx, stderr, pf, seeds, o)
-	}
+	sum, err := pf.Fuzz(ctx, co)
 	if sum == nil {
 		return err
 	}
 	if o.json {
-		if jerr := writeJSON(cmd.OutOrStdout(), sum); jerr != nil {
-			return errors.Join(err, jerr)
-		}
+		err = errors.Join(err, writeJSON(cmd.OutOrStdout(), sum))
+	} else {
+		err = errors.Join(err, writeFuzzSummary(cmd.OutOrStdout(), sum))
+	}
+	if err != nil {
 		return err
 	}
-	return errors.Join(err, writeFuzzSummary(cmd.OutOrStdout(), sum))
-}
-
-func runBuiltinCampaign(ctx context.Context, stderr io.Writer, pf *fuzzdriver.PlanFuzz, seeds []namedInput, o *fuzzOptions) (*fuzzSummary, error) {
-	c, meter, err := pf.Campaign()
-	if err != nil {
-		return nil, err
-	}
-	c.Workers, c.Seed, c.Budget, c.Runs = o.workers, o.seed, o.budget, o.runs
-	out := o.out
-	if out == "" {
-		// Findings are always saved: without --out they go to a fresh
-		// temporary campaign directory, as with --engine afl.
-		if out, err = os.MkdirTemp("", "labelcov-fuzz-"); err != nil {
-			return nil, err
-		}
-		fmt.Fprintf(stderr, "fuzz: campaign directory %s (use --out to choose one)\n", out)
-	}
-	c.Out, c.Instance, c.Main = out, o.instance, o.main
-	if o.progress > 0 {
-		c.Progress, c.ProgressInterval = stderr, o.progress
-	}
-	if seeds != nil {
-		c.Seeds = make([][]byte, 0, len(seeds))
-		for _, s := range seeds {
-			c.Seeds = append(c.Seeds, s.data)
+	if len(sum.Findings) > 0 {
+		writeReplayLines(stderr, cmd, planPath, sum)
+		if !o.allowFindings {
+			// Like go test -fuzz: a campaign that found something fails.
+			return fmt.Errorf("the campaign has %d finding(s); rerun each with the replay lines above (--allow-findings exits 0)", len(sum.Findings))
 		}
 	}
-	s, err := c.Run(ctx)
-	if s == nil {
-		return nil, err
-	}
-	if merr := meter.Err(); merr != nil {
-		err = errors.Join(err, fmt.Errorf("measuring coverage: %w", merr))
-	}
-	return &fuzzSummary{Summary: s, Engine: "builtin", Criteria: critName(pf.Setup.Criteria), Measure: critName(pf.Setup.Measure),
-		Workers: o.workers, Seed: o.seed, ByCriteria: meter.ByCriterion()}, err
+	return nil
 }
 
-func critName(c labels.Criteria) string {
-	if c == 0 {
-		return "none"
-	}
-	return c.String()
-}
-
-type namedInput struct {
-	name string
-	data []byte
-}
-
-// readSeeds reads --corpus: every regular, non-hidden file in name order;
-// with a world, .env files are encoded into the bytes they stand for. Nil
-// without --corpus.
-func readSeeds(pf *fuzzdriver.PlanFuzz, dir string) ([]namedInput, error) {
-	if dir == "" {
-		return nil, nil
-	}
-	ents, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("--corpus: %w", err)
-	}
-	var out []namedInput
-	for _, e := range ents {
-		if strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+// writeReplayLines prints, per finding, the command that reruns it.
+func writeReplayLines(w io.Writer, cmd *cobra.Command, planPath string, sum *fuzzdriver.Summary) {
+	flags := []string{"labelcov", "replay", shellQuote(planPath)}
+	for _, name := range []string{"world", "plan", "criteria", "max-steps", "max-objects", "mcc-max-atoms", "pure", "timeout"} {
+		f := cmd.Flags().Lookup(name)
+		if f == nil || !f.Changed {
 			continue
 		}
-		data, err := pf.ReadInput(filepath.Join(dir, e.Name()))
-		if err != nil {
-			return nil, err
+		v := f.Value.String()
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			v = strings.Join(sv.GetSlice(), ",") // String() would say [a,b]
 		}
-		out = append(out, namedInput{e.Name(), data})
+		flags = append(flags, "--"+name, shellQuote(v))
 	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("--corpus %s holds no input files", dir)
+	for _, f := range sum.Findings {
+		if f.Input == "" {
+			continue
+		}
+		fmt.Fprintf(w, "rerun %s: %s %s\n", f.Key, strings.Join(flags, " "), shellQuote(f.Input))
 	}
-	return out, nil
 }
 
 // writeFuzzSummary prints the end of a campaign for a person.
-func writeFuzzSummary(w io.Writer, s *fuzzSummary) error {
+func writeFuzzSummary(w io.Writer, s *fuzzdriver.Summary) error {
 	var b strings.Builder
 	rate := "this session"
 	if s.Engine == "afl" {
 		rate = "afl-fuzz's average"
 	}
-	fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs: %d execs (%.0f/s, %s), corpus %d\n",
-		s.Engine, s.Stop, s.ElapsedS, s.Execs, s.ExecsPerSec, rate, s.Corpus)
+	fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs", s.Engine, s.Stop, s.SessionS)
+	if s.ElapsedS > s.SessionS+0.05 {
+		// A resumed campaign: this session's time first, as the budget.
+		fmt.Fprintf(&b, " (%.1fs over all sessions)", s.ElapsedS)
+	}
+	fmt.Fprintf(&b, ": %d execs (%.0f/s, %s), corpus %d (%d new this session)\n",
+		s.Execs, s.ExecsPerSec, rate, s.Corpus, s.NewInputs)
 	keys := make([]string, 0, len(s.Coverage))
 	for k := range s.Coverage {
 		keys = append(keys, k)
@@ -398,7 +366,7 @@ func writeFuzzSummary(w io.Writer, s *fuzzSummary) error {
 	return err
 }
 
-func pct(f fuzzdriver.Figure) string {
+func pct(f engine.Figure) string {
 	if f.Total == 0 {
 		return f.String()
 	}

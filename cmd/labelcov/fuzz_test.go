@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
 const (
@@ -23,12 +26,14 @@ type jsonSummary struct {
 	} `json:"coverage"`
 	ByCriterion map[string]struct{ Covered, Total int } `json:"labels_by_criterion"`
 	Findings    []struct {
-		Key      string  `json:"key"`
-		Category string  `json:"category"`
-		TimeS    float64 `json:"time_s"`
-		Execs    int64   `json:"execs"`
-		Input    string  `json:"input"`
-		New      bool    `json:"new"`
+		Key      string      `json:"key"`
+		Category string      `json:"category"`
+		TimeS    float64     `json:"time_s"`
+		Execs    int64       `json:"execs"`
+		Input    string      `json:"input"`
+		New      bool        `json:"new"`
+		Size     engine.Size `json:"size"`
+		Original engine.Size `json:"original"`
 	} `json:"findings"`
 	Stop   string `json:"stop"`
 	Dir    string `json:"dir"`
@@ -44,7 +49,7 @@ func fuzzJSON(t *testing.T, args ...string) (jsonSummary, string) {
 	t.Helper()
 	// Campaigns without --out write to a temporary directory.
 	t.Setenv("TMPDIR", t.TempDir())
-	code, out, errs := execLabelcov(append([]string{"fuzz", "--json", "--progress", "0"}, args...)...)
+	code, out, errs := execLabelcov(append([]string{"fuzz", "--json", "--progress", "0", "--allow-findings"}, args...)...)
 	if code != exitOK {
 		t.Fatalf("fuzz %v: exit %d\n%s", args, code, errs)
 	}
@@ -211,6 +216,41 @@ func TestFuzzWithoutWorld(t *testing.T) {
 	}
 }
 
+// TestFuzzFindingsExitNonZero: like go test -fuzz, a campaign with findings
+// exits 1 and says how to rerun each finding; --allow-findings exits 0.
+func TestFuzzFindingsExitNonZero(t *testing.T) {
+	t.Setenv("TMPDIR", t.TempDir())
+	plan := tempPlan(t, argsPlan)
+	args := []string{"fuzz", plan, "--runs", "30000", "--seed", "1", "--workers", "1", "--criteria", "mcc,wm", "--progress", "0",
+		"--pure", "ext1", "--pure", "ext2"}
+	code, stdout, errs := execLabelcov(args...)
+	if code != exitError || !strings.Contains(errs, "finding(s)") {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitError, stdout, errs)
+	}
+	m := regexp.MustCompile(`rerun (range-bug@\S+): labelcov replay (\S+) --criteria mcc,wm --pure ext1,ext2 (\S+)\n`).FindStringSubmatch(errs)
+	if m == nil || m[2] != plan {
+		t.Fatalf("no replay line for range-bug in:\n%s", errs)
+	}
+	// The printed command reproduces the finding.
+	code, rout, rerrs := execLabelcov("replay", plan, "--criteria", "mcc,wm", "--pure", "ext1,ext2", m[3])
+	if code != exitOK || !strings.Contains(rout, m[1]) {
+		t.Errorf("replay line: exit %d\n%s%s", code, rout, rerrs)
+	}
+	if code, _, errs := execLabelcov(append(args, "--allow-findings")...); code != exitOK {
+		t.Errorf("--allow-findings: exit %d\n%s", code, errs)
+	}
+}
+
+// TestFuzzNeedsWorldUpFront: a plan that acts on a world, fuzzed without
+// one, fails before any run and names the world truth.json gives.
+func TestFuzzNeedsWorldUpFront(t *testing.T) {
+	code, _, errs := execLabelcov("fuzz", wsPlan, "--runs", "10")
+	if code != exitError || !strings.Contains(errs, "needs a world: give --world") || !strings.Contains(errs, "warehouse.world") ||
+		!strings.Contains(errs, "^") {
+		t.Errorf("exit %d\n%s", code, errs)
+	}
+}
+
 func TestFuzzErrors(t *testing.T) {
 	bad := tempPlan(t, "(def-plan main ()\n  (if 1 2 3 4 5)")
 	code, _, errs := execLabelcov("fuzz", bad, "--runs", "10")
@@ -231,4 +271,37 @@ func TestFuzzErrors(t *testing.T) {
 	if code != exitError || !strings.Contains(errs, "w.world:") {
 		t.Errorf("bad world: exit %d, %q", code, errs)
 	}
+}
+
+// TestFuzzHangFinding: a run over the wall-clock limit (here: an endless
+// loop under a huge step budget) is a saved hang finding, the campaign goes
+// on, and replay reports the same finding under the same limit.
+func TestFuzzHangFinding(t *testing.T) {
+	plan := tempPlan(t, "(def-plan main (x)\n  (when (> x 5)\n    (let ((n 0)) (while t (setq n (+ n 1)))))\n  x)\n")
+	out := filepath.Join(t.TempDir(), "out")
+	limits := []string{"--max-steps", "1000000000000", "--timeout", "20ms"}
+	s, _ := fuzzJSON(t, append([]string{plan, "--runs", "60", "--workers", "1", "--out", out, "--corpus", writeSeed(t, "\x09")}, limits...)...)
+	var hang string
+	for _, f := range s.Findings {
+		if f.Key == "hang" {
+			hang = f.Input
+		}
+	}
+	if hang == "" || s.Stop != "runs" || s.Execs < 60 {
+		t.Fatalf("stop %s, findings %+v: want a hang and the campaign to go on", s.Stop, s.Findings)
+	}
+	code, rout, errs := execLabelcov(append([]string{"replay", plan, hang}, limits...)...)
+	if code != exitOK || !strings.Contains(rout, "hang") {
+		t.Errorf("replay of the hang: exit %d\n%s%s", code, rout, errs)
+	}
+}
+
+// writeSeed writes a one-file seed corpus.
+func writeSeed(t *testing.T, data string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "seed"), []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

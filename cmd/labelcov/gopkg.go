@@ -130,9 +130,12 @@ type goCoverOptions struct {
 	goAnnotateOptions
 	// Fuzz measures this fuzz target's corpus instead of the tests.
 	Fuzz string
-	JSON bool
-	LCOV string // write an LCOV tracefile here
-	HTML string // write an HTML report here
+	// FuzzCache is the root of go test -fuzz's generated corpora ("" =
+	// $(go env GOCACHE)/fuzz).
+	FuzzCache string
+	JSON      bool
+	LCOV      string // write an LCOV tracefile here
+	HTML      string // write an HTML report here
 	// PerTest runs each test alone too, for diversity numbers.
 	PerTest bool
 	// Verbose copies the go command's output to stderr.
@@ -160,7 +163,7 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err != nil {
 		return err
 	}
-	mo := gotransform.MeasureOptions{Dir: opts.Dir, Fuzz: opts.Fuzz, Work: filepath.Join(work, "measure"), PerTest: opts.PerTest}
+	mo := gotransform.MeasureOptions{Dir: opts.Dir, Fuzz: opts.Fuzz, FuzzCache: opts.FuzzCache, Work: filepath.Join(work, "measure"), PerTest: opts.PerTest}
 	if opts.Verbose && opts.Stderr != nil {
 		mo.Output = opts.Stderr
 	}
@@ -180,7 +183,21 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 		}
 	}
 	if opts.JSON {
-		return report.GoJSON(w, rep)
+		err = report.GoJSON(w, rep)
+	} else {
+		err = report.GoText(w, rep)
 	}
-	return report.GoText(w, rep)
+	if err == nil && len(m.Crashing) > 0 {
+		// Like go test, a corpus entry that crashes is a failure; the
+		// report above measured the others.
+		err = fmt.Errorf("%s fails on %d corpus entr%s: %s", opts.Fuzz, len(m.Crashing), plural(len(m.Crashing), "y", "ies"), strings.Join(m.Crashing, ", "))
+	}
+	return err
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

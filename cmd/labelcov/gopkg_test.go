@@ -134,7 +134,8 @@ func TestGoCoverJSON(t *testing.T) {
 }
 
 // TestGoCoverFuzzCorpus measures what a fuzz target's corpus covers: a
-// seed file in testdata/fuzz plus the f.Add seed.
+// seed file in testdata/fuzz plus the f.Add seed, and an entry of the
+// generated corpus in a private --fuzz-cache (never the user's GOCACHE).
 func TestGoCoverFuzzCorpus(t *testing.T) {
 	needGo(t)
 	src, err := filepath.Abs("../../testdata/go/fuzzexp")
@@ -154,12 +155,21 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(seeds, "hot"), []byte(hot), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, _, err := runGoCmd(t, "cover", ".", "-C", dir, "--criteria", "mcc", "--fuzz", "FuzzAlarm", "--json")
+	cache := t.TempDir()
+	gen := filepath.Join(cache, "example.com", "fuzzexp", "FuzzAlarm")
+	if err := os.MkdirAll(gen, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	humid := "go test fuzz v1\nint32(200)\nint32(90)\nint32(10)\n"
+	if err := os.WriteFile(filepath.Join(gen, "0123abcd"), []byte(humid), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runGoCmd(t, "cover", ".", "-C", dir, "--criteria", "mcc", "--fuzz", "FuzzAlarm", "--fuzz-cache", cache, "--json")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
-		Corpus   struct{ Seeds int }
+		Corpus   struct{ Seeds, Cached int }
 		Criteria map[string]struct{ Covered, Total int }
 		Labels   []struct {
 			Operator string
@@ -170,8 +180,8 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if rep.Corpus.Seeds != 1 {
-		t.Errorf("seeds = %d, want 1", rep.Corpus.Seeds)
+	if rep.Corpus.Seeds != 2 || rep.Corpus.Cached != 1 {
+		t.Errorf("corpus %+v, want 2 seeds (f.Add and a file) and 1 generated entry", rep.Corpus)
 	}
 	covered := map[string]bool{}
 	for _, l := range rep.Labels {
@@ -179,10 +189,106 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 			covered[l.Operator] = true
 		}
 	}
-	// f.Add covers no range (FFF), the seed file the hot one (TFF); the
-	// crash needs TTT.
-	if !covered["FFF"] || !covered["TFF"] || covered["TTT"] || len(covered) != 2 {
+	// f.Add covers no range (FFF), the seed file the hot one (TFF), the
+	// generated entry the humid one (FTF); the crash needs TTT.
+	if !covered["FFF"] || !covered["TFF"] || !covered["FTF"] || len(covered) != 3 {
 		t.Errorf("MCC outcomes of hot || humid || dusty covered: %v", covered)
+	}
+}
+
+// TestGoCoverFuzzInPackageDir: cover --fuzz runs the target in its
+// package directory (it reads testdata/words.txt), counts f.Add seeds,
+// measures every package given, and with a crashing corpus entry still
+// reports coverage, lists the entry and fails.
+func TestGoCoverFuzzInPackageDir(t *testing.T) {
+	needGo(t)
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"go.mod": "module example.com/w\n\ngo 1.22\n",
+		"w.go": `package w
+
+import "example.com/w/util"
+
+// Classify says how a number relates to a list of words.
+func Classify(n int, words []string) string {
+	if n > 0 && n < len(words) {
+		return words[n]
+	}
+	if n == 13 {
+		panic("unlucky")
+	}
+	return util.Sign(n)
+}
+`,
+		"util/util.go": `package util
+
+// Sign names the sign of n.
+func Sign(n int) string {
+	if n < 0 {
+		return "negative"
+	}
+	return "other"
+}
+`,
+		"w_test.go": `package w
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func FuzzClassify(f *testing.F) {
+	b, err := os.ReadFile("testdata/words.txt")
+	if err != nil {
+		f.Fatal(err)
+	}
+	words := strings.Fields(string(b))
+	f.Add(1)
+	f.Add(-7)
+	f.Fuzz(func(t *testing.T, n int) { Classify(n, words) })
+}
+`,
+		"testdata/words.txt":           "zero one two three\n",
+		"testdata/fuzz/FuzzClassify/c": "go test fuzz v1\nint(13)\n",
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", dir, "--criteria", "cc", "--fuzz", "FuzzClassify", "--fuzz-cache", t.TempDir(), "--json")
+	if err == nil || !strings.Contains(err.Error(), "fails on 1 corpus entry") {
+		t.Errorf("a crashing corpus entry: err = %v", err)
+	}
+	var rep struct {
+		Corpus struct {
+			Seeds, Cached int
+			Crashing      []string
+		}
+		Criteria map[string]struct{ Covered, Total int }
+		Labels   []struct {
+			Pos     string
+			Covered bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.Corpus.Seeds != 3 || len(rep.Corpus.Crashing) != 1 || !strings.HasSuffix(rep.Corpus.Crashing[0], filepath.Join("testdata", "fuzz", "FuzzClassify", "c")) {
+		t.Errorf("corpus %+v: want 3 seeds (2 f.Add, 1 file), the file crashing", rep.Corpus)
+	}
+	util := false
+	for _, l := range rep.Labels {
+		if strings.Contains(l.Pos, "util.go:") && l.Covered {
+			util = true
+		}
+	}
+	if cc := rep.Criteria["cc"]; cc.Covered == 0 || !util {
+		t.Errorf("cc %+v; a label of package util covered: %v", cc, util)
 	}
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -48,42 +47,22 @@ func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
 	return labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}, normalize.Options{PureFuncs: pure}, nil
 }
 
-// readPlan checks the flags, then reads and parses the plan file name
-// ("-" is standard input), returning it with the label and normalize
+// readPlan checks the flags, then reads, parses and compiles the plan file
+// name ("-" is standard input), returning it with the label and normalize
 // options the flags select.
-func (lf *labelFlags) readPlan(stdin io.Reader, name string) (*syntax.File, labels.Options, normalize.Options, error) {
+func (lf *labelFlags) readPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, labels.Options, normalize.Options, error) {
 	lo, no, err := lf.options()
 	if err != nil {
-		return nil, lo, no, err
+		return nil, nil, lo, no, err
 	}
-	f, err := readPlan(stdin, name)
-	return f, lo, no, err
+	f, p, err := loadPlan(stdin, name)
+	return f, p, lo, no, err
 }
 
-// readPlan reads and parses a plan file ("-" is standard input).
-func readPlan(stdin io.Reader, name string) (*syntax.File, error) {
-	var src []byte
-	var err error
-	if name == "-" {
-		src, err = io.ReadAll(stdin)
-	} else {
-		src, err = os.ReadFile(name)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("reading plan: %w", err)
-	}
-	f, err := syntax.Parse(name, src)
-	if err != nil {
-		return nil, err
-	}
-	// Labels are enumerated on the syntax tree alone; compiling first
-	// reports a malformed form (an (if) without a test, say) at its
-	// position instead of labelling a plan that could never run.
-	if _, err := compile.Compile(f); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
+// laterLink is what labels and annotate assume about linking: the plan is
+// only read, and its real host may give it functions labelcov does not
+// know (CRAM's), so a call to an unknown function is a warning.
+var laterLink = sim.LinkOptions{World: true, Later: true}
 
 const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run
 that reaches the point with the predicate true):
@@ -121,8 +100,11 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
   labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
+			f, p, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
 			if err != nil {
+				return err
+			}
+			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
 			nr, err := normalize.Plan(f, no)

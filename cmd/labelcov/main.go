@@ -51,9 +51,11 @@ branches. It runs plans on a fast deterministic simulator, turns fuzzer bytes in
 initial environments, and injects coverage labels (multiple-condition, condition,
 weak-mutation) as empty conditionals so that any stock branch-coverage fuzzer keeps
 the inputs that cover them.`,
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("labelcov {{.Version}}\n")
 	for _, c := range []*cobra.Command{
 		newRunCmd(),
 		newFmtCmd(),
@@ -71,6 +73,38 @@ the inputs that cover them.`,
 		root.AddCommand(c)
 	}
 	return root
+}
+
+// version is the module version the binary was built from ("v1.2.3" from
+// `go install …@v1.2.3`, "(devel)" from a checkout) plus the VCS revision
+// when the build recorded one, and the Go version.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown build)"
+	}
+	v := bi.Main.Version
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += " " + rev + dirty
+	}
+	return v + " " + bi.GoVersion
 }
 
 // reportError prints err for a person: the file:line:col message and, for

@@ -27,10 +27,12 @@ prints, for each, the findings the fuzzer records (with the keys of findings.jso
 the plan's outcome (result, or failure kind, message and file:line:col), the
 error categories of the checks, and the action count and coverage.
 
-An INPUT is a raw byte file (a queue entry, a crashes/ file of either engine) or,
-with --world, a .env file (encoded as labelcov env encode does). With --world the
-bytes decode into an environment of that world; without, into the plan's
-parameters (8 bytes per parameter, little-endian int64).
+An INPUT is a raw byte file (a queue entry, a crashes/ file of either engine), with
+--world a .env file (encoded as labelcov env encode does), or without --world a
+.args file (the plan's integer arguments as plan literals, one per argument, as
+the world-less benchmarks' reproducers are written). With --world the bytes
+decode into an environment of that world; without, into the plan's parameters
+(8 bytes per parameter, little-endian int64).
 
 --criteria replays on the plan annotated in memory as a campaign guided by those
 criteria ran it (same behaviour, same finding keys; default: the original plan).
@@ -39,6 +41,7 @@ prints a JSON array with one object per input.`,
 		Example: `  labelcov replay testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world \
       out/labelcov/crashes/id:000000,cat:left-on-table,time:250,execs:812 --trace
   labelcov replay warehouse-sort.plan --world warehouse.world reproducers/*.env
+  labelcov replay temperature.plan reproducers/heating-while-warm.args
   labelcov replay temperature.plan out/labelcov/crashes/* --json | jq '.[].findings'`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -89,6 +92,9 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 	o.measure = "" // not used: keep Build from annotating twice for nothing
 	pf, err := o.build(cmd.InOrStdin(), planPath)
 	if err != nil {
+		return err
+	}
+	if err := checkCalls(cmd.ErrOrStderr(), pf.Setup.Plan, pf.Original, sim.LinkOptions{World: pf.Setup.World != nil}); err != nil {
 		return err
 	}
 	ctx := cmd.Context()

@@ -7,14 +7,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
+	"time"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
 
@@ -28,6 +29,7 @@ type runOptions struct {
 	bytesFile  string
 	maxObjects int
 	trace      bool
+	timeout    time.Duration
 }
 
 func newRunCmd() *cobra.Command {
@@ -52,6 +54,15 @@ the file's def-check oracles judge the final state: the error categories they
 report are printed (and in JSON: errors), --trace lists every action performed,
 and JSON adds actions and coverage.actions (action-coverage buckets).
 
+Without --world, the def-checks of a world-less plan (one that neither performs
+actions nor queries the world) still run after it, as in a campaign of such a
+plan, and the categories they return are printed (JSON: errors, check_errors).
+
+Calls to functions defined nowhere (no defun, builtin or world query) are
+reported before anything runs, with file:line:col and a caret, and exit 1;
+calls to world queries without --world are warnings. FILE "-" reads the plan
+from standard input.
+
 The exit status is 0 whenever the plan ran, whatever its outcome, and 1 when
 FILE, the flags or the arguments are wrong.`,
 		Example: `  labelcov run testdata/plans/fib.plan --arg 20
@@ -61,7 +72,7 @@ FILE, the flags or the arguments are wrong.`,
       --world testdata/worlds/warehouse.world --env testdata/envs/warehouse-three.env --trace`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runFile(cmd.Context(), cmd.OutOrStdout(), args[0], o)
+			return runFile(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
 	}
 	f := cmd.Flags()
@@ -74,21 +85,9 @@ FILE, the flags or the arguments are wrong.`,
 	f.StringVar(&o.bytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
 	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "most objects decoded from --bytes")
 	f.BoolVar(&o.trace, "trace", false, "list the actions performed (needs --world)")
+	f.DurationVar(&o.timeout, "timeout", 0, "wall-clock limit of the run (as fuzz --timeout): over it the run is cancelled and ends with outcome timeout (0: none)")
 	cmd.MarkFlagsMutuallyExclusive("env", "bytes")
 	return cmd
-}
-
-// loadProgram reads, parses and compiles a plan file.
-func loadProgram(path string) (*compile.Program, error) {
-	src, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading plan: %w", err)
-	}
-	f, err := syntax.Parse(path, src)
-	if err != nil {
-		return nil, err
-	}
-	return compile.Compile(f)
 }
 
 // planArgs reads --arg values as plan literals.
@@ -119,13 +118,21 @@ func runPlan(ctx context.Context, p *compile.Program, fn *compile.Func, args []v
 	return m.Run(ctx, fn, args), m, nil
 }
 
-func runFile(ctx context.Context, stdout io.Writer, path string, o runOptions) error {
+func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path string, o runOptions) error {
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
-	p, err := loadProgram(path)
+	f, p, err := loadPlan(stdin, path)
 	if err != nil {
 		return err
+	}
+	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
+		return err
+	}
+	if o.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.timeout)
+		defer cancel()
 	}
 	fn, err := sim.SelectPlan(p, o.plan)
 	if err != nil {
@@ -156,8 +163,24 @@ func runFile(ctx context.Context, stdout io.Writer, path string, o runOptions) e
 	if err != nil {
 		return err
 	}
+	// A world-less plan's def-checks judge its result as they do in a
+	// campaign (fuzzdriver.ArgsTarget); they run on the same machine.
+	// The checks of a plan that needs a world could only say no-world.
+	res := &sim.Result{VM: r}
+	var checks []*compile.Func
+	if sim.NeedsWorld(f) == nil {
+		checks = p.Checks()
+	}
+	res.RunChecks(ctx, m, checks)
 	if o.json {
-		return writeJSON(stdout, newRunReport(fn, r, vm.Summarize(p, m.Counters()), output.String()))
+		rep := newRunReport(fn, r, vm.Summarize(p, m.Counters()), output.String())
+		rep.Errors, rep.CheckErrors = res.Errors, res.CheckErrors
+		return writeJSON(stdout, rep)
+	}
+	if len(checks) > 0 {
+		if err := sim.WriteErrors(stdout, res); err != nil {
+			return err
+		}
 	}
 	return writeOutcome(stdout, r)
 }
@@ -183,11 +206,15 @@ type runReport struct {
 	Failure  *failureReport `json:"failure"`
 	Steps    int64          `json:"steps"`
 	Coverage struct {
-		Instructions covered             `json:"instructions"`
-		Branches     covered             `json:"branches"`
+		Instructions labels.Fraction     `json:"instructions"`
+		Branches     labels.Fraction     `json:"branches"`
 		Actions      *sim.ActionCoverage `json:"actions,omitempty"`
 	} `json:"coverage"`
 	Output string `json:"output"`
+	// Errors and CheckErrors are what a world-less plan's def-checks
+	// reported (worldRunReport always has both).
+	Errors      []string         `json:"errors,omitempty"`
+	CheckErrors []sim.CheckError `json:"check_errors,omitempty"`
 }
 
 // worldRunReport is the --json output of a run in a world: the plain report
@@ -205,11 +232,6 @@ type failureReport struct {
 	Pos     string `json:"pos"`
 }
 
-type covered struct {
-	Covered int `json:"covered"`
-	Total   int `json:"total"`
-}
-
 func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string) runReport {
 	rep := runReport{Version: 1, Plan: fn.Name, Outcome: string(r.Outcome), Steps: r.Steps, Output: output}
 	if r.Outcome == vm.OutcomeOK {
@@ -219,8 +241,8 @@ func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string)
 		rep.Failure = &failureReport{Kind: r.Failure.Kind, Message: r.Failure.Message,
 			Pos: fmt.Sprintf("%s:%s", r.Failure.File, r.Failure.Pos)}
 	}
-	rep.Coverage.Instructions = covered{cov.InstrCovered, cov.InstrTotal}
-	rep.Coverage.Branches = covered{cov.BranchCovered, cov.BranchTotal}
+	rep.Coverage.Instructions = cov.Instructions
+	rep.Coverage.Branches = cov.Branches
 	return rep
 }
 

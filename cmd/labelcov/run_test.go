@@ -149,3 +149,13 @@ func TestDisasmCommand(t *testing.T) {
 		t.Errorf("bad plan: code %d err %q", code, errs)
 	}
 }
+
+// TestRunTimeout: run honours a wall-clock limit like fuzz --timeout: an
+// endless loop under a huge step budget ends with outcome timeout.
+func TestRunTimeout(t *testing.T) {
+	plan := tempPlan(t, "(def-plan main () (let ((n 0)) (while t (setq n (+ n 1)))))\n")
+	code, out, errs := execLabelcov("run", plan, "--max-steps", "1000000000000", "--timeout", "50ms", "--json")
+	if code != exitOK || !strings.Contains(out, `"outcome": "timeout"`) {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+}

@@ -57,7 +57,7 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
   labelcov sample kitchen.plan --world kitchen.world --len-min 4 --len-max 16 --examples /tmp/found`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return sampleFile(cmd.Context(), cmd.OutOrStdout(), args[0], o)
+			return sampleFile(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
 	}
 	f := cmd.Flags()
@@ -75,12 +75,15 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
 	return cmd
 }
 
-func sampleFile(ctx context.Context, stdout io.Writer, path string, o sampleOptions) error {
+func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path string, o sampleOptions) error {
 	if o.n <= 0 {
 		return fmt.Errorf("--n must be positive, got %d", o.n)
 	}
-	p, err := loadProgram(path)
+	f, p, err := loadPlan(stdin, path)
 	if err != nil {
+		return err
+	}
+	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
 		return err
 	}
 	so := fuzzdriver.SampleOptions{Program: p, Plan: o.plan, N: o.n, Seed: o.seed, LenMin: o.lenMin, LenMax: o.lenMax,

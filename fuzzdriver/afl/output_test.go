@@ -25,6 +25,13 @@ func TestReadFuzzerStats(t *testing.T) {
 	if got != want {
 		t.Errorf("stats %+v, want %+v", got, want)
 	}
+	// A rate over no time is "inf" in fuzzer_stats; JSON cannot hold it.
+	if err := os.WriteFile(path, []byte("execs_per_sec : inf\nlast_update : 1700000009\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := ReadFuzzerStats(path); err != nil || got.ExecsPerSec != 0 || got.LastUpdate != 1700000009 {
+		t.Errorf("inf rate: %+v, %v", got, err)
+	}
 	if _, err := ReadFuzzerStats(filepath.Join(dir, "missing")); err == nil {
 		t.Error("missing fuzzer_stats: no error")
 	}

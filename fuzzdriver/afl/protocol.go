@@ -59,12 +59,6 @@ func fsOptSetMapSize(size int) uint32 {
 	return uint32(size-1) << 1
 }
 
-// fsOptGetMapSize is FS_OPT_GET_MAPSIZE, the inverse of fsOptSetMapSize; it
-// is what afl-fuzz applies to our hello.
-func fsOptGetMapSize(word uint32) int {
-	return int((word&0x00fffffe)>>1) + 1
-}
-
 // fsOptSetError is FS_OPT_SET_ERROR: the error code in bits 8..23.
 func fsOptSetError(code uint32) uint32 { return (code & 0xffff) << 8 }
 

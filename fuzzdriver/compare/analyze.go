@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
-	"github.com/labelcov/labelcov/fuzzdriver/stats"
+	"github.com/labelcov/labelcov/fuzzdriver/compare/significance"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
 // Baseline is the guiding criterion the others are compared with.
@@ -69,10 +69,10 @@ type RunReport struct {
 	Corpus      int     `json:"corpus"`
 	// Final is the coverage of the last sample; SaturatedS the campaign
 	// time of the first sample that showed the final value.
-	Final      map[string]fuzzdriver.Figure `json:"final"`
-	SaturatedS map[string]float64           `json:"saturated_s"`
-	Findings   []FindTime                   `json:"findings"`
-	Series     Series                       `json:"series"`
+	Final      map[string]engine.Figure `json:"final"`
+	SaturatedS map[string]float64       `json:"saturated_s"`
+	Findings   []FindTime               `json:"findings"`
+	Series     Series                   `json:"series"`
 }
 
 // FindTime is the first discovery of a finding key in one campaign.
@@ -170,7 +170,7 @@ var measureOrder = []string{"branches", "instructions", "actions", "labels", "la
 // Analyze computes the report of d.
 func Analyze(d *Data) *Report {
 	r := &Report{Version: Version, Benches: d.Grid.Benches, Criteria: d.Grid.Criteria, Runs: d.Grid.Runs,
-		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Alpha: stats.Alpha, Missing: d.Missing}
+		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Alpha: significance.Alpha, Missing: d.Missing}
 	if r.Missing == nil {
 		r.Missing = []Cell{}
 	}
@@ -295,10 +295,10 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 			found, _ := ttf(runs, cat)
 			row := FindRow{Category: cat, Criterion: crit, Found: len(found), N: len(runs)}
 			if len(found) > 0 {
-				s := stats.Summarize(found)
+				s := significance.Summarize(found)
 				row.MinS, row.MedianS, row.MeanS, row.MaxS = ptr(s.Min), ptr(s.Median), ptr(s.Mean), ptr(s.Max)
 				fe, _ := etf(runs, cat, 0)
-				row.MedianExecs = ptr(stats.Summarize(fe).Median)
+				row.MedianExecs = ptr(significance.Summarize(fe).Median)
 			}
 			br.TimeToFind = append(br.TimeToFind, row)
 		}
@@ -308,7 +308,7 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 			runs := byCrit[crit]
 			row := CoverageRow{Measure: m, Criterion: crit, Total: br.Totals[m], N: len(runs)}
 			if len(runs) > 0 {
-				s := stats.Summarize(finals(runs, m))
+				s := significance.Summarize(finals(runs, m))
 				row.Min, row.Mean, row.Max = s.Min, round6(s.Mean), s.Max
 			}
 			br.Coverage = append(br.Coverage, row)
@@ -375,7 +375,7 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 			_, x := ttf(byCrit[crit], cat)
 			_, y := ttf(baseRuns, cat)
 			// Sooner is better: Â12 of none's times against the criterion's.
-			t := test("time_to_find", cat, crit, x, y, stats.A12(y, x))
+			t := test("time_to_find", cat, crit, x, y, significance.A12(y, x))
 			br.Tests = append(br.Tests, t)
 			better, worse, ns = tally(t, better, worse, ns)
 		}
@@ -385,11 +385,11 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 			censor := maxExecs(byCrit[crit], baseRuns)
 			_, x := etf(byCrit[crit], cat, censor)
 			_, y := etf(baseRuns, cat, censor)
-			br.Tests = append(br.Tests, test("execs_to_find", cat, crit, x, y, stats.A12(y, x)))
+			br.Tests = append(br.Tests, test("execs_to_find", cat, crit, x, y, significance.A12(y, x)))
 		}
 		for _, m := range br.Measures {
 			x, y := finals(byCrit[crit], m), finals(baseRuns, m)
-			t := test("coverage", m, crit, x, y, stats.A12(x, y))
+			t := test("coverage", m, crit, x, y, significance.A12(x, y))
 			br.Tests = append(br.Tests, t)
 			better, worse, ns = tally(t, better, worse, ns)
 		}
@@ -421,7 +421,7 @@ func verdict(crit string, better, worse, ns, n1, n2 int) string {
 			", " + plural(ns, "comparison") + " without significant difference")
 	}
 	b.WriteString(" (α = 0.05")
-	if p := stats.MinExactP(n1, n2); p >= stats.Alpha {
+	if p := significance.MinExactP(n1, n2); p >= significance.Alpha {
 		b.WriteString("; with " + itoa(n1) + " and " + itoa(n2) + " runs the smallest attainable p is " +
 			fmtFloat(p, 3) + ", so no difference can be significant: more runs are needed")
 	}
@@ -430,9 +430,9 @@ func verdict(crit string, better, worse, ns, n1, n2 int) string {
 }
 
 func test(kind, subject, crit string, x, y []float64, a12 float64) TestRow {
-	mw := stats.MannWhitney(x, y)
+	mw := significance.MannWhitney(x, y)
 	t := TestRow{Kind: kind, Subject: subject, Criterion: crit, N1: len(x), N2: len(y), Values: x, Baseline: y,
-		U: mw.U, P: round6(mw.P), Exact: mw.Exact, A12: round6(a12), Magnitude: stats.Magnitude(a12), Significant: mw.Significant()}
+		U: mw.U, P: round6(mw.P), Exact: mw.Exact, A12: round6(a12), Magnitude: significance.Magnitude(a12), Significant: mw.Significant()}
 	identical := true
 	for _, v := range append(append([]float64{}, x...), y...) {
 		if v != x[0] {
@@ -453,7 +453,7 @@ func test(kind, subject, crit string, x, y []float64, a12 float64) TestRow {
 }
 
 func runReport(c Cell, rd *RunData) RunReport {
-	rr := RunReport{Criterion: c.Criterion, Run: c.Run, Seed: rd.Result.Seed, Final: map[string]fuzzdriver.Figure{},
+	rr := RunReport{Criterion: c.Criterion, Run: c.Run, Seed: rd.Result.Seed, Final: map[string]engine.Figure{},
 		SaturatedS: map[string]float64{}, Findings: []FindTime{}, Series: Series{Covered: map[string][]int{}}}
 	samples := rd.Stats.Samples
 	if n := len(samples); n > 0 {

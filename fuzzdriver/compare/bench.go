@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -22,6 +23,9 @@ type Bench struct {
 	Info  BenchInfo
 	Plan  *syntax.File
 	World *sim.World
+	// PlanPath and WorldPath are the files (WorldPath "" without a world):
+	// an AFL++ campaign's afl-target reads them again.
+	PlanPath, WorldPath string
 }
 
 // LoadBench reads the benchmark folder dir (its base name is the
@@ -53,7 +57,7 @@ func LoadBench(dir string) (*Bench, error) {
 	if err := json.Unmarshal(data, &truth); err != nil {
 		return nil, fmt.Errorf("%s: %w", tpath, err)
 	}
-	b := &Bench{Plan: f, Info: BenchInfo{Name: name, Plan: name + ".plan", Categories: []string{}}}
+	b := &Bench{Plan: f, PlanPath: planPath, Info: BenchInfo{Name: name, Plan: name + ".plan", Categories: []string{}}}
 	for _, c := range truth.Categories {
 		b.Info.Categories = append(b.Info.Categories, c.Name)
 	}
@@ -62,7 +66,7 @@ func LoadBench(dir string) (*Bench, error) {
 		if b.World, err = sim.LoadWorld(wp); err != nil {
 			return nil, err
 		}
-		b.Info.World = filepath.Base(wp)
+		b.Info.World, b.WorldPath = filepath.Base(wp), wp
 	}
 	return b, nil
 }
@@ -90,64 +94,63 @@ func ParseGuide(s string) (labels.Criteria, error) {
 	return c, nil
 }
 
-// PlanRunner runs the campaigns of benches with the built-in engine, one
-// fuzzing worker per campaign (deterministic for its seed), the plan
-// annotated with the guiding criterion, coverage measured on the original
-// plan's yardstick plus label coverage per criterion ("labels:mcc",
-// "labels:cc", "labels:wm" besides "labels", all in stats.json).
-func PlanRunner(benches []*Bench) RunFunc {
+// RunnerOptions choose the engine of PlanRunner's campaigns.
+type RunnerOptions struct {
+	// Engine is fuzzdriver.EngineBuiltin (default) or fuzzdriver.EngineAFL.
+	Engine string
+	// Exe is the labelcov binary afl-fuzz runs as its target (engine afl).
+	Exe string
+}
+
+// PlanRunner runs the campaigns of benches with one fuzzing worker per
+// campaign (the built-in engine is then deterministic for its seed), the
+// plan annotated with the guiding criterion, coverage measured on the
+// original plan's yardstick plus label coverage per criterion ("labels:mcc",
+// "labels:cc", "labels:wm" besides "labels", all in stats.json). With
+// Engine afl each campaign is one afl-fuzz instance whose labelcov files
+// (stats.json included) live in the campaign's Instance directory.
+func PlanRunner(benches []*Bench, o RunnerOptions) RunFunc {
 	byName := map[string]*Bench{}
 	for _, b := range benches {
 		byName[b.Info.Name] = b
 	}
 	var mu sync.Mutex
 	built := map[string]*fuzzdriver.PlanFuzz{}
-	build := func(bench, crit string) (*fuzzdriver.PlanFuzz, error) {
+	build := func(bench, crit string) (*fuzzdriver.PlanFuzz, *Bench, error) {
 		mu.Lock()
 		defer mu.Unlock()
-		k := bench + "\x00" + crit
-		if pf := built[k]; pf != nil {
-			return pf, nil
-		}
 		b := byName[bench]
 		if b == nil {
-			return nil, fmt.Errorf("unknown benchmark %s", bench)
+			return nil, nil, fmt.Errorf("unknown benchmark %s", bench)
+		}
+		k := bench + "\x00" + crit
+		if pf := built[k]; pf != nil {
+			return pf, b, nil
 		}
 		guide, err := ParseGuide(crit)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		pf, err := fuzzdriver.PlanSetup{Plan: b.Plan, World: b.World, Criteria: guide}.Build()
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		built[k] = pf
-		return pf, nil
+		return pf, b, nil
 	}
-	return func(ctx context.Context, s Spec) (*fuzzdriver.Summary, error) {
-		pf, err := build(s.Bench, s.Criterion)
+	return func(ctx context.Context, s Spec) (*engine.Summary, error) {
+		pf, b, err := build(s.Bench, s.Criterion)
 		if err != nil {
 			return nil, err
 		}
-		c, meter, err := pf.Campaign()
-		if err != nil {
+		co := fuzzdriver.CampaignOptions{Engine: o.Engine, Workers: 1, Seed: s.Seed, Budget: s.Budget,
+			Out: s.Dir, Instance: Instance, ExtraCoverage: true,
+			AFL: fuzzdriver.AFLOptions{Exe: o.Exe, PlanPath: b.PlanPath, WorldPath: b.WorldPath, Dir: Instance}}
+		sum, err := pf.Fuzz(ctx, co)
+		if sum == nil {
 			return nil, err
 		}
-		cov := c.Coverage
-		c.Coverage = func(snap fuzzdriver.Snapshot) map[string]fuzzdriver.Figure {
-			f := cov(snap)
-			for k, v := range meter.ByCriterion() {
-				f["labels:"+k] = v
-			}
-			return f
-		}
-		c.Workers, c.Seed, c.Budget = 1, s.Seed, s.Budget
-		c.Out, c.Instance = s.Dir, Instance
-		sum, err := c.Run(ctx)
-		if merr := meter.Err(); err == nil && merr != nil {
-			err = fmt.Errorf("measuring coverage: %w", merr)
-		}
-		return sum, err
+		return sum.Summary, err
 	}
 }
 

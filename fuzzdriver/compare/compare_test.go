@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -39,19 +39,19 @@ func testBenches() []BenchInfo {
 // (mcc finds cat-a early, none late), so the statistics have something to
 // find.
 func synthRunner(calls *atomic.Int64) RunFunc {
-	return func(ctx context.Context, s Spec) (*fuzzdriver.Summary, error) {
+	return func(ctx context.Context, s Spec) (*engine.Summary, error) {
 		if calls != nil {
 			calls.Add(1)
 		}
 		rng := rand.New(rand.NewPCG(s.Seed, 1))
 		budget := s.Budget.Seconds()
 		plateau := map[string]int{"none": 60, "mcc": 75, "wm": 70}[s.Criterion] + rng.IntN(5)
-		sf := fuzzdriver.StatsFile{Version: 1, Instance: Instance, Seed: s.Seed, Workers: 1, Started: "2026-01-01T00:00:00Z"}
+		sf := engine.StatsFile{Version: 1, Instance: Instance, Seed: s.Seed, Workers: 1, Started: "2026-01-01T00:00:00Z"}
 		speed := map[string]float64{"none": 1000, "mcc": 800, "wm": 900}[s.Criterion]
-		var finds []fuzzdriver.FindingRecord
+		var finds []engine.FindingRecord
 		addFind := func(key string, t float64) {
 			if t < budget {
-				finds = append(finds, fuzzdriver.FindingRecord{Key: key, Category: key, TimeS: t, Execs: int64(t * speed), New: true})
+				finds = append(finds, engine.FindingRecord{Key: key, Category: key, TimeS: t, Execs: int64(t * speed), New: true})
 			}
 		}
 		switch s.Criterion {
@@ -68,8 +68,8 @@ func synthRunner(calls *atomic.Int64) RunFunc {
 		}
 		for t := 1; t <= int(budget); t++ {
 			cov := min(plateau, 20+t*5)
-			sm := fuzzdriver.Sample{ElapsedS: float64(t), Execs: int64(float64(t) * speed), ExecsPerSec: speed, Corpus: cov / 5,
-				Coverage: map[string]fuzzdriver.Figure{
+			sm := engine.Sample{ElapsedS: float64(t), Execs: int64(float64(t) * speed), ExecsPerSec: speed, Corpus: cov / 5,
+				Coverage: map[string]engine.Figure{
 					"branches":   {Covered: cov, Total: 100},
 					"labels":     {Covered: cov * 2, Total: 250},
 					"labels:mcc": {Covered: cov / 2, Total: 80},
@@ -90,7 +90,7 @@ func synthRunner(calls *atomic.Int64) RunFunc {
 			return nil, err
 		}
 		last := sf.Samples[len(sf.Samples)-1]
-		return &fuzzdriver.Summary{Execs: last.Execs, ElapsedS: budget, ExecsPerSec: speed, Stop: "budget", Findings: finds}, nil
+		return &engine.Summary{Execs: last.Execs, ElapsedS: budget, ExecsPerSec: speed, Stop: "budget", Findings: finds}, nil
 	}
 }
 
@@ -203,10 +203,10 @@ func TestRunCanceled(t *testing.T) {
 	g := testGrid()
 	ctx, cancel := context.WithCancel(context.Background())
 	var n atomic.Int64
-	runner := func(ctx context.Context, s Spec) (*fuzzdriver.Summary, error) {
+	runner := func(ctx context.Context, s Spec) (*engine.Summary, error) {
 		if n.Add(1) > 5 {
 			cancel()
-			return &fuzzdriver.Summary{Stop: "canceled"}, nil
+			return &engine.Summary{Stop: "canceled"}, nil
 		}
 		return synthRunner(nil)(ctx, s)
 	}

@@ -9,7 +9,9 @@
 // that criterion's labels: the engine itself stays label-blind. Coverage is
 // always measured on one yardstick (the original plan's instructions,
 // branches and action buckets, and the labels of all criteria), whatever
-// guided the campaign.
+// guided the campaign. Campaigns run on either engine through
+// fuzzdriver.PlanFuzz.Fuzz (PlanRunner); the statistics are in package
+// fuzzdriver/compare/significance.
 //
 // Layout of an output directory:
 //

@@ -7,13 +7,13 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
 // RunData is one finished campaign as found on disk.
 type RunData struct {
 	Result Result
-	Stats  fuzzdriver.StatsFile
+	Stats  engine.StatsFile
 }
 
 // Data is what one or more output directories (shards) hold.

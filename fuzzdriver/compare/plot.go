@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"image/color"
 	"math"
+	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -34,13 +36,13 @@ func (r *Report) Plots(dir string, exts ...string) ([]string, error) {
 	var files []string
 	for _, br := range r.Results {
 		for _, m := range br.Measures {
-			p, err := r.coveragePlot(br, m)
+			fig, err := r.coveragePlot(br, m)
 			if err != nil {
 				return files, err
 			}
 			for _, ext := range exts {
 				f := filepath.Join(dir, plotName(br.Bench, m)+"."+ext)
-				if err := p.Save(16*vg.Centimeter, 10*vg.Centimeter, f); err != nil {
+				if err := fig.save(18*vg.Centimeter, 10*vg.Centimeter, f); err != nil {
 					return files, fmt.Errorf("plot %s: %w", f, err)
 				}
 				files = append(files, f)
@@ -61,7 +63,63 @@ func stepAt(s Series, m string, t float64) int {
 	return cov[i-1]
 }
 
-func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
+// figure is a plot with its legend drawn beside the axes, where it hides
+// neither an axis nor a curve.
+type figure struct {
+	p      *plot.Plot
+	legend plot.Legend
+}
+
+// save writes the figure to path in the format its extension names.
+func (f *figure) save(w, h vg.Length, path string) error {
+	c, err := draw.NewFormattedCanvas(w, h, strings.TrimPrefix(filepath.Ext(path), "."))
+	if err != nil {
+		return err
+	}
+	dc := draw.New(c)
+	lw := f.legend.Rectangle(dc).Size().X + 3*vg.Millimeter
+	f.p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+	// Top-aligned with the axes: below the title.
+	titleH := f.p.Title.TextStyle.Rectangle(f.p.Title.Text).Size().Y + f.p.Title.Padding
+	f.legend.Draw(draw.Crop(dc, w-lw+2*vg.Millimeter, 0, 0, -titleH-vg.Millimeter))
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if _, err := c.WriteTo(out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// timeAxisMin is where the logarithmic time axis starts: a power of ten at
+// or below half the first event (a coverage sample or a find), so the
+// earliest finds show, and at most a tenth of the budget.
+func timeAxisMin(first, budget float64) float64 {
+	if first <= 0 || math.IsInf(first, 1) {
+		first = budget / 10
+	}
+	x := math.Pow(10, math.Floor(math.Log10(first/2)))
+	return math.Max(math.Min(x, budget/10), budget*1e-6)
+}
+
+// yRange is the coverage axis for curves between lo and hi percent: the
+// span where the campaign spends its time, but at least 10 points, never
+// below 0 and ending at hi (a flat 100 % line sits at the top of a 90–100
+// axis, not in the middle of 99–101).
+func yRange(lo, hi float64) (float64, float64) {
+	const minSpan = 10
+	if hi-lo < minSpan {
+		lo = math.Max(hi-minSpan, 0)
+		if hi-lo < minSpan {
+			hi = lo + minSpan
+		}
+	}
+	return lo, hi
+}
+
+func (r *Report) coveragePlot(br BenchReport, m string) (*figure, error) {
 	p := plot.New()
 	total := br.Totals[m]
 	p.Title.Text = fmt.Sprintf("%s: %s coverage over time", br.Bench, m)
@@ -73,9 +131,21 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 			budget = math.Max(budget, rr.Series.ElapsedS[n-1])
 		}
 	}
-	// Coverage of fuzzing campaigns moves most in the first seconds: a
-	// logarithmic time axis from xmin shows both ends.
-	xmin := math.Min(0.01, budget/10)
+	// Coverage of fuzzing campaigns moves most in the first moments: a
+	// logarithmic time axis from just before the first event shows both
+	// ends.
+	first := math.Inf(1)
+	for _, rr := range br.Runs {
+		if len(rr.Series.ElapsedS) > 0 {
+			first = math.Min(first, rr.Series.ElapsedS[0])
+		}
+		for _, f := range rr.Findings {
+			if f.TimeS > 0 {
+				first = math.Min(first, f.TimeS)
+			}
+		}
+	}
+	xmin := timeAxisMin(first, budget)
 	var grid []float64
 	const points = 400
 	for i := 0; i <= points; i++ {
@@ -107,8 +177,8 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 		}
 		cv := curve{crit: crit, idx: ci}
 		vals := make([]float64, len(runs))
-		// Coverage is sampled every second: the curves start where every
-		// run has its first sample (finds are timed exactly).
+		// Coverage is sampled (every StatsInterval): the curves start
+		// where every run has its first sample (finds are timed exactly).
 		start := 0.0
 		for _, rr := range runs {
 			if len(rr.Series.ElapsedS) > 0 {
@@ -148,14 +218,12 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 		}
 		curves = append(curves, cv)
 	}
-	if len(curves) == 0 {
+	if len(curves) == 0 || math.IsInf(lo, 1) || math.IsInf(hi, -1) {
 		lo, hi = 0, 100
 	}
 	// The curves start at 0 at time 0; scale to where they spend the
 	// campaign (from the lowest value after 0) so differences show.
-	if hi-lo < 1 {
-		lo, hi = math.Max(lo-1, 0), hi+1
-	}
+	lo, hi = yRange(lo, hi)
 	span := hi - lo
 	lane := span * 0.05
 	lanes := float64(len(curves))
@@ -164,11 +232,9 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 	p.X.Min, p.X.Max = xmin, budget
 	p.X.Scale = plot.LogScale{}
 	p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	// The curves start at the first sample (1 s): the legend goes top
-	// left, over the first second, where only find ticks are (at the
-	// bottom).
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.XOffs = vg.Millimeter
+	// The legend goes beside the axes (figure.save), never over them.
+	legend := plot.NewLegend()
+	legend.Top, legend.Left = true, true
 
 	p.Add(plotter.NewGrid())
 	for j, cv := range curves {
@@ -195,9 +261,9 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*plot.Plot, error) {
 		y1 := lo - float64(j)*lane - 0.15*lane
 		ticks := &tickMarks{xs: cv.finds, y0: y1 - 0.7*lane, y1: y1, style: draw.LineStyle{Color: c, Width: vg.Points(1)}}
 		p.Add(poly, line, ticks)
-		p.Legend.Add(fmt.Sprintf("%s (%d runs)", cv.crit, countRuns(br, cv.crit)), line)
+		legend.Add(fmt.Sprintf("%s (%d runs)", cv.crit, countRuns(br, cv.crit)), line)
 	}
-	return p, nil
+	return &figure{p: p, legend: legend}, nil
 }
 
 // clip raises points below y to y, so the area under the tick lanes stays

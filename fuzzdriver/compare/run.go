@@ -14,21 +14,21 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
 // Version is the version of compare.json, result.json and report.json.
 const Version = 1
 
 // Instance is the fuzzdriver instance name inside each campaign directory.
-const Instance = fuzzdriver.DefaultInstance
+const Instance = engine.DefaultInstance
 
 // Spec is one campaign to run.
 type Spec struct {
 	Cell
 	Seed   uint64
 	Budget time.Duration
-	// Dir is the campaign's sync directory (fuzzdriver.Campaign.Out); the
+	// Dir is the campaign's sync directory (engine.Campaign.Out); the
 	// campaign must live in Dir/Instance with its stats.json.
 	Dir string
 }
@@ -36,7 +36,7 @@ type Spec struct {
 // RunFunc runs one campaign to its budget and returns its summary. A
 // summary whose Stop is "budget" (or "runs") counts as finished; "canceled"
 // leaves the cell unfinished.
-type RunFunc func(ctx context.Context, spec Spec) (*fuzzdriver.Summary, error)
+type RunFunc func(ctx context.Context, spec Spec) (*engine.Summary, error)
 
 // BenchInfo is what the report needs to know of a benchmark.
 type BenchInfo struct {
@@ -218,6 +218,11 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		go func() {
 			defer wg.Done()
 			for s := range jobs {
+				if ctx.Err() != nil {
+					// Stopped while this job was on its way: the feed's
+					// select may hand out one more job after cancel.
+					continue
+				}
 				if err := os.MkdirAll(s.Dir, 0o755); err != nil {
 					mu.Lock()
 					errs = append(errs, err)

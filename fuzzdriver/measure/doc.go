@@ -4,10 +4,13 @@
 // coverage buckets of a world, and the diversity of label coverage (Hill
 // numbers over distinct test traces).
 //
-// A Measurer annotates the plan in memory once (transform.Plan), compiles
-// the annotated and the original plan once, and runs both on every test:
+// A Plan is a plan under measurement: the plan annotated in memory once
+// (transform.Plan), the annotated and the original plan compiled once, and
+// each active label's injected branch. It is built here for every user: a
+// Measurer (labelcov cover) and package fuzzdriver's coverage meter, replay
+// and compare. A Measurer runs both programs on every test:
 // .env scenarios and raw bytes decoded by a world, raw bytes decoded as
-// 8-byte integers per plan parameter without a world (as
+// 8-byte integers per plan parameter without a world (sim.DecodeArgs, as
 // fuzzdriver.ArgsTarget does), and .args files of plan literals. A label is
 // covered by a test when the "test true" counter of its injected (when ...)
 // is non-zero after the test; the label's when is found through the

@@ -65,6 +65,9 @@ type GoCoverage struct {
 type GoCorpus struct {
 	Seeds  int `json:"seeds"`
 	Cached int `json:"cached"`
+	// Crashing lists the entries the target fails on ("f.Add seed #N" or a
+	// file path); the coverage is that of the other entries.
+	Crashing []string `json:"crashing,omitempty"`
 }
 
 // GoLabelResult is one active label of Go code and whether it is covered.
@@ -73,7 +76,10 @@ type GoLabelResult struct {
 	Criterion labels.Key `json:"criterion"`
 	Operator  string     `json:"operator"`
 	Predicate string     `json:"predicate"`
-	Guard     string     `json:"guard,omitempty"`
+	// Expr and Source: as in LabelResult.
+	Expr   string `json:"expr,omitempty"`
+	Source string `json:"source,omitempty"`
+	Guard  string `json:"guard,omitempty"`
 	// Pos is file:line:col of the original code.
 	Pos     string `json:"pos"`
 	Covered bool   `json:"covered"`
@@ -120,17 +126,17 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 		}
 		op.add(covered)
 		lr := &GoLabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
+			Expr: l.Expr, Source: l.Source, Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
 		rep.Labels = append(rep.Labels, lr)
 		if !covered {
 			rep.Uncovered = append(rep.Uncovered, lr)
 		}
 	}
 	for _, kr := range rep.Criteria {
-		kr.Percent = percent(kr.Covered, kr.Total)
+		kr.Percent = Percent(kr.Covered, kr.Total)
 		sortOperators(kr.OperatorOrder)
 	}
-	all.Percent = percent(all.Covered, all.Total)
+	all.Percent = Percent(all.Covered, all.Total)
 	rep.All = all
 	if m.Traces != nil {
 		rep.Tests = m.Traces
@@ -148,10 +154,10 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 	}
 	sort.Slice(rep.Labels, func(i, j int) bool { return rep.Labels[i].ID < rep.Labels[j].ID })
 	sort.Slice(rep.Uncovered, func(i, j int) bool { return rep.Uncovered[i].ID < rep.Uncovered[j].ID })
-	rep.Coverage.Statements = Count{Covered: m.StatementsCovered, Total: m.Statements, Percent: percent(m.StatementsCovered, m.Statements)}
-	rep.Coverage.Blocks = Count{Covered: m.BlocksCovered, Total: m.Blocks, Percent: percent(m.BlocksCovered, m.Blocks)}
+	rep.Coverage.Statements = Count{Fraction: labels.Fraction{Covered: m.StatementsCovered, Total: m.Statements}, Percent: Percent(m.StatementsCovered, m.Statements)}
+	rep.Coverage.Blocks = Count{Fraction: labels.Fraction{Covered: m.BlocksCovered, Total: m.Blocks}, Percent: Percent(m.BlocksCovered, m.Blocks)}
 	if fuzz != "" {
-		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs}
+		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
 	}
 	return rep
 }

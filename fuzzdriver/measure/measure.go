@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -12,7 +11,6 @@ import (
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
-	"github.com/labelcov/labelcov/transform"
 )
 
 // Options configure a Measurer. Zero values take defaults.
@@ -32,95 +30,36 @@ type Options struct {
 	MaxObjects int
 }
 
-// Measurer holds a plan, its annotated form and both compiled programs.
+// Measurer measures tests on a plan under measurement (Plan).
 // It is not safe for concurrent use.
 type Measurer struct {
-	opts     Options
-	orig     *syntax.File
-	ann      *transform.Result
-	origProg *compile.Program
-	annProg  *compile.Program
-	plan     *compile.Func // in the original program
-	active   []*labels.Label
-	// branchOf maps an active label id to the branch index of its when in
-	// the annotated program.
-	branchOf map[int]int
+	p    *Plan
+	opts Options
+	plan *compile.Func // in the original program
 }
 
 // New annotates f with the labels of opts, compiles the original and the
 // annotated plan, and maps every active label to its injected branch.
 func New(f *syntax.File, opts Options) (*Measurer, error) {
-	res, err := transform.Plan(f, transform.Options{Labels: opts.Labels, Normalize: opts.Normalize})
+	p, err := NewPlan(f, opts.Labels, opts.Normalize)
 	if err != nil {
 		return nil, err
 	}
-	origProg, err := compile.Compile(f)
-	if err != nil {
-		return nil, err
-	}
-	af, err := syntax.Parse(f.Name, res.Source)
-	if err != nil {
-		return nil, fmt.Errorf("measure: reading the annotated plan (a labelcov bug): %w", err)
-	}
-	annProg, err := compile.Compile(af)
-	if err != nil {
-		return nil, fmt.Errorf("measure: compiling the annotated plan (a labelcov bug): %w", err)
-	}
-	plan, err := sim.SelectPlan(origProg, opts.Plan)
+	plan, err := sim.SelectPlan(p.OrigProg, opts.Plan)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
-	m := &Measurer{opts: opts, orig: f, ann: res, origProg: origProg, annProg: annProg, plan: plan,
-		active: res.Labels.Active(), branchOf: map[int]int{}}
-	// Labels of different criteria with the same predicate at the same
-	// point may share one when: several ids per offset.
-	byOff := map[int][]int{}
-	for _, l := range m.active {
-		if l.Annotated != nil {
-			byOff[l.Annotated.Offset] = append(byOff[l.Annotated.Offset], l.ID)
-		}
-	}
-	for i := 0; i < annProg.NumBranches(); i++ {
-		b := annProg.Branch(i)
-		if b.Head != "when" {
-			continue
-		}
-		for _, id := range byOff[b.Form.Offset] {
-			m.branchOf[id] = i
-		}
-	}
-	for _, l := range m.active {
-		if _, ok := m.branchOf[l.ID]; !ok {
-			return nil, fmt.Errorf("measure: label %d (%s) has no branch in the annotated plan (a labelcov bug)", l.ID, l.Pos)
-		}
-	}
-	return m, nil
+	return &Measurer{p: p, opts: opts, plan: plan}, nil
 }
-
-// Labels returns every label of the plan (active, trivial and infeasible)
-// in source order.
-func (m *Measurer) Labels() []*labels.Label { return m.ann.Labels.Labels }
-
-// Annotated returns the annotated plan text the measurer runs.
-func (m *Measurer) Annotated() []byte { return m.ann.Source }
 
 // Warnings are the label enumeration's warnings (e.g. MCC falling back to
 // CC), each naming file:line:col.
-func (m *Measurer) Warnings() []string {
-	var out []string
-	for _, w := range m.ann.Labels.Warnings {
-		out = append(out, w.Error())
-	}
-	return out
-}
-
-// Plan is the def-plan the measurer runs.
-func (m *Measurer) Plan() *compile.Func { return m.plan }
+func (m *Measurer) Warnings() []string { return m.p.Warnings() }
 
 // bytesArgs decodes n plan parameters from raw bytes as fuzzdriver's
 // ArgsTarget does.
 func bytesArgs(data []byte, n int) []value.Value {
-	ints := fuzzdriver.DecodeArgs(data, n)
+	ints := sim.DecodeArgs(data, n)
 	out := make([]value.Value, len(ints))
 	for i, x := range ints {
 		out[i] = value.Int(x)

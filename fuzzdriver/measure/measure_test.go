@@ -90,7 +90,7 @@ func TestThermostatCounts(t *testing.T) {
 	if ff := mcc.Operators["FF"]; ff.Covered != 0 || ff.Total != 1 {
 		t.Errorf("FF: %+v", ff)
 	}
-	if r.Coverage.Instructions.Covered != r.Coverage.Instructions.Total || r.Coverage.Branches != (Count{8, 8, 100}) {
+	if b := r.Coverage.Branches; r.Coverage.Instructions.Covered != r.Coverage.Instructions.Total || b.Covered != 8 || b.Total != 8 || b.Percent == nil || *b.Percent != 100 {
 		t.Errorf("plain coverage %+v", r.Coverage)
 	}
 	if r.Coverage.Actions != nil {
@@ -399,15 +399,15 @@ func TestDivergenceWarning(t *testing.T) {
 	if r, err := m.Run(context.Background(), []*Test{tc}); err != nil || len(r.Warnings) != 0 {
 		t.Fatalf("faithful annotation: %v, warnings %q", err, r.Warnings)
 	}
-	sabotaged := bytes.Replace(m.ann.Source, []byte("(let ((s 0))"), []byte("(let ((s 1))"), 1)
-	if bytes.Equal(sabotaged, m.ann.Source) {
-		t.Fatalf("the annotated plan has no (let ((s 0)) to sabotage:\n%s", m.ann.Source)
+	sabotaged := bytes.Replace(m.p.Result.Source, []byte("(let ((s 0))"), []byte("(let ((s 1))"), 1)
+	if bytes.Equal(sabotaged, m.p.Result.Source) {
+		t.Fatalf("the annotated plan has no (let ((s 0)) to sabotage:\n%s", m.p.Result.Source)
 	}
 	af, err := syntax.Parse(plan, sabotaged)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.annProg, err = compile.Compile(af); err != nil {
+	if m.p.AnnProg, err = compile.Compile(af); err != nil {
 		t.Fatal(err)
 	}
 	r, err := m.Run(context.Background(), []*Test{tc})
@@ -420,5 +420,14 @@ func TestDivergenceWarning(t *testing.T) {
 	}
 	if r.Tests[0].Outcome != "ok" || r.Tests[0].Result != "42" {
 		t.Errorf("the test's outcome is the original plan's: %+v", r.Tests[0])
+	}
+}
+
+func TestPercentEmptyIsNil(t *testing.T) {
+	if p := Percent(0, 0); p != nil {
+		t.Errorf("Percent(0, 0) = %v, want nil (n/a)", *p)
+	}
+	if p := Percent(2, 3); p == nil || *p != 66.7 {
+		t.Errorf("Percent(2, 3) = %v", p)
 	}
 }

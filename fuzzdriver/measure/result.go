@@ -40,7 +40,7 @@ type Report struct {
 type KeyReport struct {
 	Covered    int       `json:"covered"`
 	Total      int       `json:"total"`
-	Percent    float64   `json:"percent"`
+	Percent    *float64  `json:"percent"` // null when Total is 0
 	Trivial    int       `json:"trivial"`
 	Infeasible int       `json:"infeasible"`
 	Diversity  Diversity `json:"diversity"`
@@ -50,26 +50,26 @@ type KeyReport struct {
 	OperatorOrder []string          `json:"operator_order,omitempty"`
 }
 
-// Count is covered out of total.
+// Count is covered out of total, with the percentage reports print.
 type Count struct {
-	Covered int     `json:"covered"`
-	Total   int     `json:"total"`
-	Percent float64 `json:"percent"`
+	labels.Fraction
+	Percent *float64 `json:"percent"` // null when Total is 0
 }
 
 func (c *Count) add(covered bool) {
-	c.Total++
-	if covered {
-		c.Covered++
-	}
-	c.Percent = percent(c.Covered, c.Total)
+	c.Add(covered)
+	c.Percent = Percent(c.Covered, c.Total)
 }
 
-func percent(covered, total int) float64 {
+// Percent is covered/total in percent with one decimal, or nil when there
+// is nothing to cover: 0 of 0 is neither 0 % nor 100 % (reports print n/a,
+// JSON null).
+func Percent(covered, total int) *float64 {
 	if total == 0 {
-		return 100
+		return nil
 	}
-	return float64(int(1000*float64(covered)/float64(total)+0.5)) / 10
+	p := float64(int(1000*float64(covered)/float64(total)+0.5)) / 10
+	return &p
 }
 
 // Coverage is the plain coverage of the original plan.
@@ -109,7 +109,12 @@ type LabelResult struct {
 	Criterion labels.Key `json:"criterion"`
 	Operator  string     `json:"operator"`
 	Predicate string     `json:"predicate"`
-	Guard     string     `json:"guard,omitempty"`
+	// Expr is Predicate with temporaries resolved back to the source
+	// expressions they hold (labels.Label.Expr); Source is the original
+	// text the label is about. Reports show these, not %lcN temporaries.
+	Expr   string `json:"expr,omitempty"`
+	Source string `json:"source,omitempty"`
+	Guard  string `json:"guard,omitempty"`
 	// Pos is file:line:col of the original plan.
 	Pos string `json:"pos"`
 	// Covered: some test reached the label with its predicate true;

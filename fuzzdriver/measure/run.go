@@ -70,23 +70,23 @@ func (o *runOutcome) trace() string {
 // arguments, say) is an error naming the test; a plan that fails or times
 // out on a test is not: that is the test's outcome.
 func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
-	ann, err := newExecutor(m.annProg, m.opts)
+	ann, err := newExecutor(m.p.AnnProg, m.opts)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
-	orig, err := newExecutor(m.origProg, m.opts)
+	orig, err := newExecutor(m.p.OrigProg, m.opts)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
-	p := m.origProg
+	p := m.p.OrigProg
 	instrHits := make([]int, p.NumInstructions())
 	branchHit := make([]bool, 2*p.NumBranches())
 	var actionHits []uint64
 	covering := map[int][]int{} // label id -> indices of covering tests
 	reached := map[int]bool{}
 	traceOf := make([]string, len(tests))
-	rep := &Report{Version: Version, File: m.orig.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
-		Selected: m.opts.Labels.Criteria.Keys(), Source: m.orig.Src}
+	rep := &Report{Version: Version, File: m.p.Original.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
+		Selected: m.opts.Labels.Criteria.Keys(), Source: m.p.Original.Src}
 	rep.Warnings = m.Warnings()
 
 	for ti, t := range tests {
@@ -98,13 +98,12 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 			return nil, err
 		}
 		tr := &TestResult{Name: t.Name, Kind: t.Kind, Labels: []int{}}
-		for _, l := range m.active {
-			b := m.branchOf[l.ID]
-			if cs[m.annProg.BranchCounter(b, true)] > 0 {
+		for _, l := range m.p.Active {
+			if cs[m.p.Counter(l.ID, true)] > 0 {
 				covering[l.ID] = append(covering[l.ID], ti)
 				tr.Labels = append(tr.Labels, l.ID)
 				reached[l.ID] = true
-			} else if cs[m.annProg.BranchCounter(b, false)] > 0 {
+			} else if cs[m.p.Counter(l.ID, false)] > 0 {
 				reached[l.ID] = true
 			}
 		}
@@ -161,13 +160,13 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	}
 
 	// Labels and their abundance: distinct traces among covering tests.
-	ends := exprEnds(m.orig)
+	ends := exprEnds(m.p.Original)
 	abundance := map[int]int{}
-	for _, l := range m.active {
+	for _, l := range m.p.Active {
 		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
+			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
 		if lr.At.File == "" {
-			lr.At.File = m.orig.Name
+			lr.At.File = m.p.Original.Name
 		}
 		lr.Pos = lr.At.String()
 		if e, ok := ends[l.Pos.Offset]; ok {
@@ -205,8 +204,8 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	for _, h := range branchHit {
 		rep.Coverage.Branches.add(h)
 	}
-	rep.Coverage.Instructions.Percent = percent(rep.Coverage.Instructions.Covered, rep.Coverage.Instructions.Total)
-	rep.Coverage.Branches.Percent = percent(rep.Coverage.Branches.Covered, rep.Coverage.Branches.Total)
+	rep.Coverage.Instructions.Percent = Percent(rep.Coverage.Instructions.Covered, rep.Coverage.Instructions.Total)
+	rep.Coverage.Branches.Percent = Percent(rep.Coverage.Branches.Covered, rep.Coverage.Branches.Total)
 	if w := m.opts.World; w != nil {
 		ac := &ActionCoverage{Hit: []Bucket{}}
 		ac.Total = w.NumBuckets()
@@ -216,7 +215,7 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 				ac.Hit = append(ac.Hit, Bucket{Bucket: w.BucketName(i), Hits: h})
 			}
 		}
-		ac.Percent = percent(ac.Covered, ac.Total)
+		ac.Percent = Percent(ac.Covered, ac.Total)
 		rep.Coverage.Actions = ac
 	}
 	rep.Lines = lineCoverage(p, instrHits)
@@ -226,7 +225,7 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 
 // fillCriteria computes per-key and per-operator counts and diversity.
 func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) {
-	cov := labels.Coverage(m.ann.Labels.Labels, abundance)
+	cov := labels.Coverage(m.p.Result.Labels.Labels, abundance)
 	rep.Criteria = map[labels.Key]*KeyReport{}
 	get := func(k labels.Key) *KeyReport {
 		kr := rep.Criteria[k]
@@ -240,7 +239,7 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 		get(k)
 	}
 	all := &KeyReport{}
-	for _, l := range m.ann.Labels.Labels {
+	for _, l := range m.p.Result.Labels.Labels {
 		kr := get(l.Criterion)
 		switch l.Status {
 		case labels.Trivial:
@@ -267,7 +266,7 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 		} else {
 			kr.Diversity = Diversity{Traces: traces}
 		}
-		kr.Percent = percent(kr.Covered, kr.Total)
+		kr.Percent = Percent(kr.Covered, kr.Total)
 		sortOperators(kr.OperatorOrder)
 	}
 	if c := cov["all"]; c != nil {
@@ -276,7 +275,7 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 	} else {
 		all.Diversity = Diversity{Traces: traces}
 	}
-	all.Percent = percent(all.Covered, all.Total)
+	all.Percent = Percent(all.Covered, all.Total)
 	rep.All = all
 	rep.Diversity = all.Diversity
 }

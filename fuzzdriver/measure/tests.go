@@ -7,9 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 )
 
@@ -128,7 +126,7 @@ func (m *Measurer) ParseTest(name string, data []byte) (*Test, error) {
 		}
 		return &Test{Name: name, Kind: KindEnv, Env: env}, nil
 	case ".args":
-		args, err := parseArgs(name, data, m.plan)
+		args, err := sim.ParseArgs(name, data, m.plan)
 		if err != nil {
 			return nil, err
 		}
@@ -145,38 +143,4 @@ func (m *Measurer) ParseTest(name string, data []byte) (*Test, error) {
 		t.Args = bytesArgs(data, m.plan.NumParams())
 	}
 	return t, nil
-}
-
-// parseArgs reads a .args file: its top-level forms are the arguments of
-// plan fn, in order.
-func parseArgs(name string, data []byte, fn *compile.Func) ([]value.Value, error) {
-	f, err := syntax.Parse(name, data)
-	if err != nil {
-		return nil, err
-	}
-	n := fn.NumParams()
-	if len(f.Forms) > n {
-		return nil, f.NodeErrorf(f.Forms[n], "plan %s takes %d argument%s (%s); this is argument %d",
-			fn.Name, n, plural(n), strings.Join(fn.Params, " "), n+1)
-	}
-	if len(f.Forms) < n {
-		pos := syntax.Pos{Line: 1, Col: 1}
-		if len(f.Forms) > 0 {
-			_, pos = f.Forms[len(f.Forms)-1].Span()
-		}
-		return nil, syntax.Errorf(name, data, pos, "plan %s takes %d argument%s (%s), the file gives %d",
-			fn.Name, n, plural(n), strings.Join(fn.Params, " "), len(f.Forms))
-	}
-	args := make([]value.Value, n)
-	for i, e := range f.Forms {
-		args[i] = compile.Literal(e)
-	}
-	return args, nil
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -43,26 +43,36 @@ func GoText(w io.Writer, r *measure.GoReport) error {
 	fmt.Fprintf(bw, "%-9s %-16s %8s %6s %8s %8s %11s%s\n", "criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", header)
 	for _, k := range r.Selected {
 		kr := r.Criteria[k]
-		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d%s\n", k, "", kr.Covered, kr.Total, kr.Percent, kr.Trivial, kr.Infeasible, div(kr.Diversity))
+		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s %8d %11d%s\n", k, "", kr.Covered, kr.Total, pct(kr.Percent), kr.Trivial, kr.Infeasible, div(kr.Diversity))
 		if k == labels.MCC && len(kr.OperatorOrder) > 8 {
 			continue // one line per outcome of every decision size is noise
 		}
 		for _, op := range kr.OperatorOrder {
 			c := kr.Operators[op]
-			fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%%\n", "", op, c.Covered, c.Total, c.Percent)
+			fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s\n", "", op, c.Covered, c.Total, pct(c.Percent))
 		}
 	}
 	if len(r.Selected) > 1 {
-		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %7.1f%% %8d %11d%s\n", "all", "", r.All.Covered, r.All.Total, r.All.Percent, r.All.Trivial, r.All.Infeasible, div(r.All.Diversity))
+		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s %8d %11d%s\n", "all", "", r.All.Covered, r.All.Total, pct(r.All.Percent), r.All.Trivial, r.All.Infeasible, div(r.All.Diversity))
 	}
-	fmt.Fprintf(bw, "\nstatements    %d/%d (%.1f%%)\n", r.Coverage.Statements.Covered, r.Coverage.Statements.Total, r.Coverage.Statements.Percent)
-	fmt.Fprintf(bw, "blocks        %d/%d (%.1f%%)\n", r.Coverage.Blocks.Covered, r.Coverage.Blocks.Total, r.Coverage.Blocks.Percent)
+	fmt.Fprintf(bw, "\nstatements    %d/%d (%s)\n", r.Coverage.Statements.Covered, r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
+	fmt.Fprintf(bw, "blocks        %d/%d (%s)\n", r.Coverage.Blocks.Covered, r.Coverage.Blocks.Total, pct(r.Coverage.Blocks.Percent))
+	if r.Corpus != nil && len(r.Corpus.Crashing) > 0 {
+		fmt.Fprintf(bw, "\ncrashing corpus entries (%d, not measured):\n", len(r.Corpus.Crashing))
+		for _, c := range r.Corpus.Crashing {
+			fmt.Fprintf(bw, "  %s\n", c)
+		}
+	}
 	if len(r.Uncovered) == 0 {
 		fmt.Fprintln(bw, "\nevery active label is covered")
 	} else {
 		fmt.Fprintf(bw, "\nuncovered labels (%d):\n", len(r.Uncovered))
 		for _, l := range r.Uncovered {
-			fmt.Fprintf(bw, "  %s  %4d  %-6s  %-14s  %s\n", l.Pos, l.ID, l.Criterion, l.Operator, l.Predicate)
+			fmt.Fprintf(bw, "  %s  %4d  %-6s  %-14s  %s", l.Pos, l.ID, l.Criterion, l.Operator, shownPredicate(l.Expr, l.Predicate))
+			if l.Source != "" {
+				fmt.Fprintf(bw, "  (on %s)", l.Source)
+			}
+			bw.WriteString("\n")
 		}
 	}
 	if err := bw.Flush(); err != nil {
@@ -127,8 +137,37 @@ pre{margin:0}
 .miss{color:#a00;font-size:12px}
 `
 
-// GoHTML writes r as one self-contained page: the summary table, then
-// each file with labels, line by line, with a gutter saying how many of
+// goFileIndex writes the table of files with labels: per file the labels
+// covered of its total, linked to the file's section, worst first so the
+// files that need tests lead.
+func goFileIndex(bw *bufio.Writer, files []string, byFile map[string][]*measure.GoLabelResult) {
+	type row struct {
+		i, cov, total int
+		pct           *float64
+	}
+	rows := make([]row, len(files))
+	for i, f := range files {
+		rows[i] = row{i: i, total: len(byFile[f])}
+		for _, l := range byFile[f] {
+			if l.Covered {
+				rows[i].cov++
+			}
+		}
+		rows[i].pct = measure.Percent(rows[i].cov, rows[i].total)
+	}
+	sort.SliceStable(rows, func(a, b int) bool {
+		return rows[a].cov*rows[b].total < rows[b].cov*rows[a].total // lower covered fraction first
+	})
+	fmt.Fprintf(bw, "<h2>Files (%d)</h2>\n<table class=\"sum\"><tr><th>file</th><th>covered</th><th>labels</th><th>percent</th></tr>\n", len(files))
+	for _, rw := range rows {
+		fmt.Fprintf(bw, "<tr><td><a href=\"#f%d\">%s</a></td><td>%d</td><td>%d</td><td>%s</td></tr>\n",
+			rw.i+1, html.EscapeString(files[rw.i]), rw.cov, rw.total, pct(rw.pct))
+	}
+	bw.WriteString("</table>\n")
+}
+
+// GoHTML writes r as one self-contained page: the summary table, an index
+// of the files with labels (coverage per file, linked), then each file, line by line, with a gutter saying how many of
 // the line's labels are covered (green all, yellow some, red none) and the
 // uncovered ones listed under the line. readFile returns the source of an
 // original file (os.ReadFile, say); the renderer itself reads nothing.
@@ -141,13 +180,14 @@ func GoHTML(w io.Writer, r *measure.GoReport, readFile func(path string) ([]byte
 	bw.WriteString("<table class=\"sum\"><tr><th>criterion</th><th>covered</th><th>total</th><th>percent</th></tr>\n")
 	for _, k := range r.Selected {
 		kr := r.Criteria[k]
-		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%.1f%%</td></tr>\n", k, kr.Covered, kr.Total, kr.Percent)
+		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td></tr>\n", k, kr.Covered, kr.Total, pct(kr.Percent))
 	}
-	fmt.Fprintf(bw, "<tr><td>statements</td><td>%d</td><td>%d</td><td>%.1f%%</td></tr>\n", r.Coverage.Statements.Covered,
-		r.Coverage.Statements.Total, r.Coverage.Statements.Percent)
+	fmt.Fprintf(bw, "<tr><td>statements</td><td>%d</td><td>%d</td><td>%s</td></tr>\n", r.Coverage.Statements.Covered,
+		r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
 	bw.WriteString("</table>\n")
 	files, byFile := goLabelsByFile(r)
-	for _, f := range files {
+	goFileIndex(bw, files, byFile)
+	for fi, f := range files {
 		src, err := readFile(f)
 		if err != nil {
 			return fmt.Errorf("HTML report: %w", err)
@@ -156,7 +196,7 @@ func GoHTML(w io.Writer, r *measure.GoReport, readFile func(path string) ([]byte
 		for _, l := range byFile[f] {
 			byLine[l.At.Line] = append(byLine[l.At.Line], l)
 		}
-		fmt.Fprintf(bw, "<h2>%s</h2>\n<table class=\"src\">\n", esc(f))
+		fmt.Fprintf(bw, "<h2 id=\"f%d\">%s</h2>\n<table class=\"src\">\n", fi+1, esc(f))
 		for i, line := range strings.Split(string(src), "\n") {
 			ls := byLine[i+1]
 			class, gutter, miss := "", "", ""
@@ -167,7 +207,7 @@ func GoHTML(w io.Writer, r *measure.GoReport, readFile func(path string) ([]byte
 					if l.Covered {
 						cov++
 					} else {
-						un = append(un, fmt.Sprintf("%d %s %s: %s", l.ID, l.Criterion, l.Operator, l.Predicate))
+						un = append(un, fmt.Sprintf("%d %s %s: %s", l.ID, l.Criterion, l.Operator, shownPredicate(l.Expr, l.Predicate)))
 					}
 				}
 				class = "g"

@@ -33,10 +33,10 @@ func goSample(t *testing.T) *measure.GoReport {
 func TestGoReport(t *testing.T) {
 	r := goSample(t)
 	cc := r.Criteria[labels.CC]
-	if cc.Covered != 2 || cc.Total != 3 || cc.Percent != 66.7 || strings.Join(cc.OperatorOrder, " ") != "true false" {
+	if cc.Covered != 2 || cc.Total != 3 || cc.Percent == nil || *cc.Percent != 66.7 || strings.Join(cc.OperatorOrder, " ") != "true false" {
 		t.Errorf("cc %+v", cc)
 	}
-	if ror := r.Criteria[labels.WMROR]; ror.Total != 0 || ror.Percent != 100 || ror.Trivial != 1 {
+	if ror := r.Criteria[labels.WMROR]; ror.Total != 0 || ror.Percent != nil || ror.Trivial != 1 {
 		t.Errorf("ror %+v", ror)
 	}
 	if len(r.Uncovered) != 1 || r.Uncovered[0].Pos != "/m/a.go:3:5" || r.All.Covered != 2 || r.All.Trivial != 1 {
@@ -76,6 +76,21 @@ func TestGoReport(t *testing.T) {
 	}
 	if !strings.Contains(page.String(), `<tr class="y"><td class="ln">3</td><td>1/2</td>`) || !strings.Contains(page.String(), "2 cc false: !(x &gt; 0)") {
 		t.Errorf("HTML:\n%s", page.String())
+	}
+	// The file index links each file's section, least covered first, and
+	// 0 of 0 reads n/a.
+	for _, want := range []string{
+		`<h2>Files (2)</h2>`,
+		`<h2 id="f1">/m/a.go</h2>`, `<h2 id="f2">/m/b.go</h2>`,
+		`wm-ror</td><td>0</td><td>0</td><td>n/a</td>`,
+	} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("HTML lacks %s:\n%s", want, page.String())
+		}
+	}
+	ia, ib := strings.Index(page.String(), `<a href="#f1">/m/a.go</a>`), strings.Index(page.String(), `<a href="#f2">/m/b.go</a>`)
+	if ia < 0 || ib < 0 {
+		t.Errorf("file index lacks links:\n%s", page.String())
 	}
 	delete(src, "/m/b.go")
 	if err := GoHTML(&page, r, read); err == nil {

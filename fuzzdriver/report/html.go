@@ -9,9 +9,10 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/labels"
 )
 
-// HTML writes r as one self-contained HTML page (inline CSS, no scripts,
+// HTML writes r as one self-contained HTML page (inline CSS and script,
 // no external resources): a summary table on top, then the original plan
 // source with
 //   - a gutter per line: line number (coloured by instruction coverage),
@@ -21,7 +22,9 @@ import (
 //     covered, red when none is, amber when some are; the tooltip lists
 //     each label with its predicate and the tests that covered it;
 //
-// then the uncovered labels (linked to their lines) and the tests.
+// then a table of every label (linked to its line) that sorts by any column
+// (click its header) and filters by criterion, status and text, and the
+// tests. Without JavaScript the table is complete, only static.
 func HTML(w io.Writer, r *measure.Report) error {
 	bw := bufio.NewWriter(w)
 	h := &htmlWriter{w: bw, r: r}
@@ -76,7 +79,40 @@ table.list{border-collapse:collapse;font-size:13px}
 table.list th,table.list td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
 table.list th{background:#f4f4f6}
 table.list td.m{font-family:ui-monospace,"DejaVu Sans Mono",monospace}
+table.labels th{cursor:pointer;user-select:none;white-space:nowrap}
+table.labels th:after{content:" \2195";color:#aaa;font-size:11px}
+table.labels th.asc:after{content:" \25B2";color:#333}table.labels th.desc:after{content:" \25BC";color:#333}
+table.labels td:first-child,table.labels td.st{white-space:nowrap}
+table.labels tr.covered td.st{color:#1e5e1e}table.labels tr.reached td.st,table.labels tr.unreached td.st{color:#8a1c1c;font-weight:600}
+.filters{margin:6px 0 8px;font-size:13px}.filters label{margin-right:14px}
+.filters input{width:18em}
+.bar.na{background:#e6e6e6}
 `
+
+// labelScript sorts and filters the label table (table.labels): a click on
+// a header sorts by that column (again: reversed), by each cell's data-s
+// when it has one (positions, numbers), else its text; the filters hide
+// rows whose criterion, status or text do not match.
+const labelScript = `(function(){
+var t=document.getElementById("labels");if(!t)return;
+var body=t.tBodies[0],heads=t.tHead.rows[0].cells;
+var fc=document.getElementById("f-crit"),fs=document.getElementById("f-status"),ft=document.getElementById("f-text"),shown=document.getElementById("f-shown");
+function key(td){var s=td.getAttribute("data-s");return s!==null?s:td.textContent;}
+function cmp(a,b){var x=parseFloat(a),y=parseFloat(b);if(!isNaN(x)&&!isNaN(y)&&String(x)===a&&String(y)===b)return x-y;return a<b?-1:a>b?1:0;}
+Array.prototype.forEach.call(heads,function(th,i){th.addEventListener("click",function(){
+var dir=th.classList.contains("asc")?-1:1;
+Array.prototype.forEach.call(heads,function(h){h.classList.remove("asc","desc");});
+th.classList.add(dir>0?"asc":"desc");
+var rows=Array.prototype.slice.call(body.rows);
+rows.sort(function(r1,r2){return dir*cmp(key(r1.cells[i]),key(r2.cells[i]));});
+rows.forEach(function(r){body.appendChild(r);});});});
+function filter(){var c=fc.value,s=fs.value,q=ft.value.toLowerCase(),n=0;
+Array.prototype.forEach.call(body.rows,function(r){
+var ok=(!c||r.getAttribute("data-crit")===c)&&(!s||(s==="uncovered"?r.className!=="covered":r.className===s))&&(!q||r.textContent.toLowerCase().indexOf(q)>=0);
+r.style.display=ok?"":"none";if(ok)n++;});
+shown.textContent=n+" of "+body.rows.length+" labels shown";}
+[fc,fs].forEach(function(e){e.addEventListener("change",filter);});ft.addEventListener("input",filter);filter();
+})();`
 
 func (h *htmlWriter) page() {
 	r := h.r
@@ -94,13 +130,16 @@ func (h *htmlWriter) page() {
 	h.p(" · criteria %s</p>\n", esc(strings.Join(crit, ", ")))
 	h.summary()
 	h.source()
-	h.uncovered()
+	h.labels()
 	h.tests()
-	h.p("</body>\n</html>\n")
+	h.p("<script>%s</script>\n</body>\n</html>\n", labelScript)
 }
 
-func bar(p float64) string {
-	return fmt.Sprintf("<span class=\"bar\"><i style=\"width:%.1f%%\"></i></span>", p)
+func bar(p *float64) string {
+	if p == nil {
+		return "<span class=\"bar na\"></span>"
+	}
+	return fmt.Sprintf("<span class=\"bar\"><i style=\"width:%.1f%%\"></i></span>", *p)
 }
 
 func (h *htmlWriter) summary() {
@@ -161,7 +200,7 @@ func (g *group) class() string {
 }
 
 func labelLine(l *measure.LabelResult) string {
-	s := fmt.Sprintf("#%d %s %s: %s", l.ID, l.Criterion, l.Operator, l.Predicate)
+	s := fmt.Sprintf("#%d %s %s: %s", l.ID, l.Criterion, l.Operator, shownPredicate(l.Expr, l.Predicate))
 	switch {
 	case l.Covered:
 		s += fmt.Sprintf("\n    covered by %d test%s (%d trace%s): %s", len(l.Tests), plural(len(l.Tests)),
@@ -330,24 +369,50 @@ func gutter(ls []*measure.LabelResult) string {
 	return b.String()
 }
 
-func (h *htmlWriter) uncovered() {
+// labels writes the table of every active label: position (linked to its
+// line), id, criterion, operator, the source expression, the predicate
+// (temporaries resolved), status and covering tests; labelScript sorts and
+// filters it.
+func (h *htmlWriter) labels() {
 	r := h.r
-	h.p("<h2>Uncovered labels (%d)</h2>\n", len(r.Uncovered))
-	if len(r.Uncovered) == 0 {
-		h.p("<p>Every active label is covered.</p>\n")
+	h.p("<h2 id=\"labels-h\">Labels (%d, %d uncovered)</h2>\n", len(r.Labels), len(r.Uncovered))
+	if len(r.Labels) == 0 {
+		h.p("<p>No active labels.</p>\n")
 		return
 	}
-	h.p("<table class=\"list\">\n<tr><th>position</th><th>id</th><th>criterion</th><th>operator</th><th>predicate</th><th>status</th></tr>\n")
-	for _, l := range r.Uncovered {
-		status := "never reached"
-		if l.Reached {
-			status = "reached, never true"
-		}
-		h.p("<tr><td class=\"m\"><a href=\"#L%d\">%s</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td>%s</td></tr>\n",
-			l.At.Line, esc(l.Pos), l.ID, esc(string(l.Criterion)), esc(l.Operator), esc(l.Predicate), status)
+	if len(r.Uncovered) == 0 {
+		h.p("<p>Every active label is covered.</p>\n")
 	}
-	h.p("</table>\n")
+	h.p("<div class=\"filters\"><label>criterion <select id=\"f-crit\"><option value=\"\">all</option>")
+	seen := map[string]bool{}
+	for _, l := range r.Labels {
+		if c := string(l.Criterion); !seen[c] {
+			seen[c] = true
+			h.p("<option>%s</option>", esc(c))
+		}
+	}
+	h.p("</select></label><label>status <select id=\"f-status\"><option value=\"\">all</option><option value=\"uncovered\">uncovered</option>" +
+		"<option value=\"reached\">reached, never true</option><option value=\"unreached\">never reached</option><option value=\"covered\">covered</option></select></label>" +
+		"<label>text <input id=\"f-text\" type=\"search\" placeholder=\"position, operator, expression...\"></label><span id=\"f-shown\"></span></div>\n")
+	h.p("<table class=\"list labels\" id=\"labels\">\n<thead><tr><th>line:col</th><th>id</th><th>criterion</th><th>operator</th><th>expression</th><th>predicate</th><th>status</th><th>tests</th></tr></thead>\n<tbody>\n")
+	for _, l := range r.Labels {
+		class, status := "covered", "covered"
+		switch {
+		case l.Covered:
+		case l.Reached:
+			class, status = "reached", "reached, never true"
+		default:
+			class, status = "unreached", "never reached"
+		}
+		h.p("<tr class=\"%s\" data-crit=\"%s\"><td class=\"m\" data-s=\"%s\" title=\"%s\"><a href=\"#L%d\">%d:%d</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"st\">%s</td><td title=\"%s\">%d</td></tr>\n",
+			class, esc(string(l.Criterion)), posKey(l.At), esc(l.Pos), l.At.Line, l.At.Line, l.At.Col, l.ID, esc(string(l.Criterion)), esc(l.Operator),
+			esc(orDash(l.Source)), esc(shownPredicate(l.Expr, l.Predicate)), status, esc(shortList(l.Tests, 6)), len(l.Tests))
+	}
+	h.p("</tbody>\n</table>\n")
 }
+
+// posKey sorts positions by line, then column, as text.
+func posKey(p labels.Position) string { return fmt.Sprintf("%08d.%06d", p.Line, p.Col) }
 
 func (h *htmlWriter) tests() {
 	r := h.r

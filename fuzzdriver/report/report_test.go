@@ -190,15 +190,25 @@ func TestHTML(t *testing.T) {
 		`<span class="lp" title="#10 mcc TT: (and (&lt; lo temp) (&lt; temp hi))&#10;    covered by 1 test (1 trace): inside.args`,
 		// the wm-aor labels of (- hi lo) are all covered: green.
 		`<span class="lc" title="#1 wm-aor - -&gt; +: (/= lo 0)`,
-		// uncovered list links to the line.
-		`<td class="m"><a href="#L9">thermostat.plan:9:12</a></td><td>13</td>`,
+		// the label table links to the line, shows the expression the
+		// label is about, its predicate and status, and sorts positions
+		// by line and column.
+		`<tr class="reached" data-crit="mcc"><td class="m" data-s="00000009.000012" title="thermostat.plan:9:12"><a href="#L9">9:12</a></td><td>13</td><td>mcc</td><td class="m">FF</td><td class="m">(and (&lt; lo temp) (&lt; temp hi))</td><td class="m">(and (not (&lt; lo temp)) (not (&lt; temp hi)))</td><td class="st">reached, never true</td>`,
+		`<h2 id="labels-h">Labels (49, 16 uncovered)</h2>`,
+		`<select id="f-crit"><option value="">all</option><option>wm-aor</option>`,
+		`<option value="uncovered">uncovered</option>`,
+		`<input id="f-text" type="search"`,
 		"<td class=\"k\">mcc</td><td></td><td>5</td><td>6</td>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %s", want)
 		}
 	}
-	for _, bad := range []string{"<script", "http://", "https://", "<link"} {
+	// Self-contained: the one script is inline.
+	if strings.Count(page, "<script") != 1 || !strings.Contains(page, "<script>(function(){") {
+		t.Errorf("want exactly one inline script")
+	}
+	for _, bad := range []string{"<script src", "http://", "https://", "<link", "fetch(", "XMLHttpRequest"} {
 		if strings.Contains(page, bad) {
 			t.Errorf("page is not self-contained: has %q", bad)
 		}
@@ -224,5 +234,51 @@ func TestTextNoUncovered(t *testing.T) {
 	out := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return Text(b, r) }, r))
 	if !strings.Contains(out, "every active label is covered") {
 		t.Error(out)
+	}
+}
+
+// A label on a temporary shows the source expression (Expr), not %lcN; its
+// operator and the expression it is about are printed too.
+func TestUncoveredShowsSourceExpression(t *testing.T) {
+	r := thermostat(t)
+	l := r.Uncovered[0]
+	l.Predicate, l.Expr, l.Source = "(eq %lc3 %lc4)", "(eq (board-level r) 3)", "(eq (board-level r) 3)"
+	txt := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return Text(b, r) }, r))
+	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r) }, r))
+	for name, out := range map[string]string{"text": txt, "html": strings.ReplaceAll(page, "&#39;", "'")} {
+		if strings.Contains(out, "%lc3") || !strings.Contains(out, "(eq (board-level r) 3)") || !strings.Contains(out, "x -&gt; (abs x)") && !strings.Contains(out, "x -> (abs x)") {
+			t.Errorf("%s: temporaries shown or expression/operator missing", name)
+		}
+	}
+	// Without Expr (a plan with no temporaries) the predicate is shown.
+	l.Expr = ""
+	txt = string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return Text(b, r) }, r))
+	if !strings.Contains(txt, "(eq %lc3 %lc4)") {
+		t.Errorf("predicate missing without Expr:\n%s", txt)
+	}
+}
+
+// 0 of 0 is n/a (JSON null), never 100 %.
+func TestEmptyDenominatorIsNA(t *testing.T) {
+	r := thermostat(t)
+	k := r.Criteria[labels.WMCOR]
+	k.Covered, k.Total, k.Percent = 0, 0, nil
+	for op := range k.Operators {
+		k.Operators[op] = &measure.Count{}
+	}
+	txt := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return Text(b, r) }, r))
+	if !regexp.MustCompile(`(?m)^wm-cor +0 +0 +n/a `).MatchString(txt) {
+		t.Errorf("text: wm-cor 0/0 not n/a:\n%s", txt)
+	}
+	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r) }, r))
+	if !strings.Contains(page, `<td class="k">wm-cor</td><td></td><td>0</td><td>0</td><td class="k"><span class="bar na"></span>n/a</td>`) {
+		t.Errorf("html: wm-cor 0/0 not n/a")
+	}
+	js := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return JSON(b, r) }, r))
+	if !strings.Contains(js, `"wm-cor": {
+      "covered": 0,
+      "total": 0,
+      "percent": null,`) {
+		t.Errorf("json: wm-cor percent not null")
 	}
 }

@@ -59,12 +59,14 @@ func Text(w io.Writer, r *measure.Report) error {
 	if len(r.Uncovered) == 0 {
 		fmt.Fprintln(bw, "\nevery active label is covered")
 	} else {
-		fmt.Fprintf(bw, "\nuncovered labels (%d; reached: evaluated but never true, unreached: never evaluated):\n", len(r.Uncovered))
-		rows := make([][]string, len(r.Uncovered))
-		for i, l := range r.Uncovered {
-			rows[i] = []string{"", l.Pos, fmt.Sprint(l.ID), string(l.Criterion), l.Operator, reachedText(l), l.Predicate}
+		fmt.Fprintf(bw, "\nuncovered labels (%d; reached: evaluated but never true, unreached: never evaluated;\n"+
+			"expression: the source the label is about, predicate: what a test must make true there):\n", len(r.Uncovered))
+		rows := [][]string{{"", "position", "id", "criterion", "operator", "status", "expression", "predicate"}}
+		for _, l := range r.Uncovered {
+			rows = append(rows, []string{"", l.Pos, fmt.Sprint(l.ID), string(l.Criterion), l.Operator, reachedText(l),
+				orDash(l.Source), shownPredicate(l.Expr, l.Predicate)})
 		}
-		table(bw, rows, "llrllll")
+		table(bw, rows, "llrlllll")
 	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing coverage report: %w", err)
@@ -86,7 +88,32 @@ func plural(n int) string {
 	return "s"
 }
 
-func pct(p float64) string { return fmt.Sprintf("%.1f%%", p) }
+// pct prints a percentage, or n/a when there was nothing to cover (0 of 0
+// is neither 0 % nor 100 %).
+func pct(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", *p)
+}
+
+// shownPredicate is the predicate a report prints for a label: Expr (its
+// temporaries resolved back to the source expressions they hold) when the
+// label has one, else Predicate.
+func shownPredicate(expr, predicate string) string {
+	if expr != "" {
+		return expr
+	}
+	return predicate
+}
+
+// orDash prints an empty cell as "-".
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
 
 // num prints a Hill number of order 1 or 2 with two decimals.
 func num(f float64) string { return fmt.Sprintf("%.2f", f) }

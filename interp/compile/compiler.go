@@ -21,6 +21,11 @@ func Compile(f *syntax.File) (*Program, error) {
 		captured:  map[*syntax.Symbol]bool{},
 		assigned:  map[*syntax.Symbol]bool{},
 	}
+	g, err := c.expandConditionals(f) // #+/#- decided here (readermacros.go)
+	if err != nil {
+		return nil, err
+	}
+	c.file = g
 	if err := c.compileFile(); err != nil {
 		return nil, err
 	}
@@ -319,7 +324,7 @@ func Literal(n syntax.Node) value.Value {
 		}
 		return value.List(vs...)
 	}
-	return value.Nil
+	return literalOther(n) // readermacros.go
 }
 
 // describe names a node for error messages.

@@ -84,7 +84,7 @@ func (fs *fstate) expr(n syntax.Node) error {
 		}
 		return fs.call(head, n)
 	default:
-		return fs.c.errf(n, "unexpected %s", describe(n))
+		return fs.readerMacro(n) // readermacros.go
 	}
 	return nil
 }

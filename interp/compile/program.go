@@ -195,3 +195,23 @@ func (p *Program) allOfKind(k FuncKind) []*Func {
 	}
 	return out
 }
+
+// ExternalCall is one call site of an external (a name that is neither a
+// user function nor a core builtin, linked by vm.New from vm.Config.Builtins).
+type ExternalCall struct {
+	Name string
+	Pos  syntax.Pos // the '(' of the call form
+}
+
+// ExternalCalls lists the call sites of externals in code order, so that a
+// caller who knows what it will link can report unlinkable names before
+// running anything.
+func (p *Program) ExternalCalls() []ExternalCall {
+	var out []ExternalCall
+	for pc, op := range p.Code {
+		if op == CALLX {
+			out = append(out, ExternalCall{Name: p.Externals[p.A[pc]], Pos: p.Pos[pc]})
+		}
+	}
+	return out
+}

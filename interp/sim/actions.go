@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/value"
 )
@@ -61,6 +62,37 @@ func fail(kind, format string, args ...any) *Failure {
 	return &Failure{Kind: kind, Message: fmt.Sprintf(format, args...)}
 }
 
+// unknownAction says why d names no action: no type property at all (a
+// misspelled key), a type that is not a symbol, or a type the simulator
+// does not know, with the nearest name it does.
+func unknownAction(d *value.Designator) *Failure {
+	v, ok := d.Get("type")
+	switch {
+	case !ok:
+		keys := make([]string, len(d.Props))
+		hint := ""
+		for i, p := range d.Props {
+			keys[i] = p.Key
+			if hint == "" && closest(p.Key, []string{"type"}) != "" {
+				hint = fmt.Sprintf("; did you mean type for %s?", p.Key)
+			}
+		}
+		has := "it has no properties"
+		if len(keys) > 0 {
+			has = "its keys: " + strings.Join(keys, ", ")
+		}
+		return fail(KindTypeError, "the action designator has no type property (%s%s): write (an action (type T) ...) with T one of %s",
+			has, hint, strings.Join(actionNames[:], ", "))
+	case v.Kind() != value.KSymbol:
+		return fail(KindTypeError, "the action type must be a symbol, got %s (one of %s)", v, strings.Join(actionNames[:], ", "))
+	}
+	msg := fmt.Sprintf("unknown action type %s (the simulator knows %s)", v, strings.Join(actionNames[:], ", "))
+	if s := closest(v.SymbolName(), actionNames[:]); s != "" {
+		msg += fmt.Sprintf("; did you mean %s?", s)
+	}
+	return fail(KindTypeError, "%s", msg)
+}
+
 // Perform executes an action designator, records it in the trace and the
 // coverage hits, and returns the action's value. Impossible actions return a
 // *Failure whose Kind is one of the Kind constants.
@@ -71,7 +103,7 @@ func (s *State) Perform(d *value.Designator) (value.Value, error) {
 	typ := d.Type()
 	a := actionIndex(typ)
 	if a < 0 {
-		return value.Nil, fail(KindTypeError, "unknown action type %q (the simulator knows %v)", typ, actionNames)
+		return value.Nil, unknownAction(d)
 	}
 	var feats [numFeatures]int
 	for i := range feats {

@@ -423,3 +423,25 @@ func TestKitchenPoseLocation(t *testing.T) {
 	mustOK(t, s, action("placing", "arm", "left", "target", desig("location", "on", "counter")))
 	mustFail(t, s, action("picking-up", "arm", "left", "object", named("cup-2")), KindGraspingFailure)
 }
+
+// A designator without a type names its keys (a misspelled (typ ...) is the
+// usual cause) instead of saying "unknown action type nil".
+func TestUnknownActionMessages(t *testing.T) {
+	s := scene(t)
+	for _, c := range []struct {
+		d    *value.Designator
+		want string
+	}{
+		{desig("action", "typ", "parking-arms"), "the action designator has no type property (its keys: typ; did you mean type for typ?): write (an action (type T) ...) with T one of navigating, "},
+		{desig("action"), "no type property (it has no properties)"},
+		{desig("action", "kind", "x", "arm", "left"), "no type property (its keys: kind, arm): "},
+		{action("parkin-arms"), "unknown action type parkin-arms (the simulator knows navigating, moving-torso, parking-arms, detecting, picking-up, placing); did you mean parking-arms?"},
+		{desig("action", "type", 3), "the action type must be a symbol, got 3"},
+	} {
+		_, err := s.Perform(c.d)
+		var f *Failure
+		if !errors.As(err, &f) || f.Kind != KindTypeError || !strings.Contains(f.Message, c.want) || strings.Contains(f.Message, "nil") {
+			t.Errorf("%s: %v, want type-error containing %q", value.FromDesignator(c.d), err, c.want)
+		}
+	}
+}

@@ -14,4 +14,8 @@
 // world file), never read the clock or a random source, and never panic on
 // bad worlds, environments or designators. Resetting a State for the next
 // run reuses its storage, so fuzzing loops stay cheap.
+//
+// The package also knows what a plan can link: CheckCalls reports calls to
+// functions no defun, builtin or world query defines (before anything
+// runs), and NeedsWorld whether a plan performs actions or queries a world.
 package sim

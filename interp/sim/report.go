@@ -2,14 +2,14 @@ package sim
 
 import (
 	"fmt"
+	"github.com/labelcov/labelcov/labels/fraction"
 	"io"
 )
 
 // ActionCoverage is the JSON form of action coverage, meant for the
 // coverage.actions field of `labelcov run --json`.
 type ActionCoverage struct {
-	Covered int           `json:"covered"`
-	Total   int           `json:"total"`
+	fraction.Fraction
 	Buckets []BucketCount `json:"buckets,omitempty"` // the hit buckets, in bucket order
 }
 
@@ -31,7 +31,7 @@ type Summary struct {
 
 // Coverage summarises per-bucket hits (from one run or accumulated).
 func (w *World) Coverage(hits []uint32) ActionCoverage {
-	c := ActionCoverage{Total: w.NumBuckets()}
+	c := ActionCoverage{Fraction: fraction.Fraction{Total: w.NumBuckets()}}
 	for i, h := range hits {
 		if h > 0 {
 			c.Covered++

@@ -173,10 +173,10 @@ func (h runnerHost) Perform(m *vm.Machine, d *value.Designator) (value.Value, er
 			// The step budget or the context ended the run.
 			return value.Nil, pr.Failure
 		case pr.Outcome != vm.OutcomeOK:
-			r.checkError(p, pr)
+			r.res.checkError(p, pr)
 		case !pr.Value.IsNil():
 			c := category(pr.Value)
-			r.addError(c)
+			r.res.addError(c)
 			if len(r.state.trace) > before {
 				rec := &r.state.trace[len(r.state.trace)-1]
 				rec.Violations = append(rec.Violations, c)
@@ -190,17 +190,19 @@ func (h runnerHost) Perform(m *vm.Machine, d *value.Designator) (value.Value, er
 // perform runs do not see the designator either: no query returns it.
 func (h runnerHost) TransientDesignators() bool { return !h.keep }
 
-func (r *Runner) addError(c string) {
-	for _, e := range r.res.Errors {
+// addError records error category c once.
+func (res *Result) addError(c string) {
+	for _, e := range res.Errors {
 		if e == c {
 			return
 		}
 	}
-	r.res.Errors = append(r.res.Errors, c)
+	res.Errors = append(res.Errors, c)
 }
 
-func (r *Runner) checkError(fn *compile.Func, cr vm.Result) {
-	for _, e := range r.res.CheckErrors {
+// checkError records that check or policy fn did not return normally.
+func (res *Result) checkError(fn *compile.Func, cr vm.Result) {
+	for _, e := range res.CheckErrors {
 		if e.Check == fn.Name {
 			return
 		}
@@ -212,7 +214,23 @@ func (r *Runner) checkError(fn *compile.Func, cr vm.Result) {
 			ce.Pos = cr.Failure.File + ":" + cr.Failure.Pos.String()
 		}
 	}
-	r.res.CheckErrors = append(r.res.CheckErrors, ce)
+	res.CheckErrors = append(res.CheckErrors, ce)
+}
+
+// RunChecks calls each def-check (no arguments) on m after a plan run and
+// records what they report: categories in Errors, checks that did not
+// return normally in CheckErrors. Runner.Run uses it after the plan; a
+// plan run without a world (labelcov run) uses it alone.
+func (res *Result) RunChecks(ctx context.Context, m *vm.Machine, checks []*compile.Func) {
+	for _, c := range checks {
+		cr := m.Call(ctx, c, nil)
+		switch {
+		case cr.Outcome != vm.OutcomeOK:
+			res.checkError(c, cr)
+		case !cr.Value.IsNil():
+			res.addError(category(cr.Value))
+		}
+	}
 }
 
 // Program, World, Plan, Machine and State give access to the parts, e.g.
@@ -244,15 +262,7 @@ func (r *Runner) Run(ctx context.Context, env *Env) *Result {
 	res.Errors = res.Errors[:0]
 	res.CheckErrors = res.CheckErrors[:0]
 	res.VM = r.m.Run(ctx, r.plan, r.opts.Args)
-	for _, c := range r.checks {
-		cr := r.m.Call(ctx, c, nil)
-		switch {
-		case cr.Outcome != vm.OutcomeOK:
-			r.checkError(c, cr)
-		case !cr.Value.IsNil():
-			r.addError(category(cr.Value))
-		}
-	}
+	res.RunChecks(ctx, r.m, r.checks)
 	res.Actions = r.state.Trace()
 	res.Hits = r.state.Hits()
 	res.Covered = 0

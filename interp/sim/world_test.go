@@ -109,6 +109,10 @@ func TestWorldErrors(t *testing.T) {
 		{"no region", "(region top (surface top) (grid 4 4))", "", "w.world:1:1: world has no (region ...)"},
 		{"reader error", "(room 0 0 4 4)", "(room 0 0 4 4", "w.world:1:1:"},
 		{"not a list", "(room 0 0 4 4)", "room", "w.world:1:1: expected a world form"},
+		{"duplicate room", "(room 0 0 4 4)", "(room 0 0 4 4) (room 0 0 9 9)", "w.world:1:16: duplicate room form: the first is at w.world:1:1 (a world has one room)"},
+		{"duplicate world", "(room 0 0 4 4)", "(world a)\n(room 0 0 4 4)\n(world b)", "w.world:3:1: duplicate world form: the first is at w.world:1:1"},
+		{"duplicate robot", "(orientations 0 90)", "(orientations 0 90) (robot (torso 0 0.3) (arm left (lateral -0.2) (reach 0.7)))", "w.world:6:21: duplicate robot form: the first is at w.world:3:1 (a world has one robot)"},
+		{"duplicate orientations", "(orientations 0 90)", "(orientations 0 90) (orientations 0)", "w.world:6:21: duplicate orientations form: the first is at w.world:6:1"},
 		{"area too big", "(grid 4 4))", "(grid 4 4) (area 0 0 2 2))", "w.world:7:22: region top's area exceeds surface top"},
 	}
 	for _, c := range cases {

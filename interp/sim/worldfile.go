@@ -57,6 +57,15 @@ func (p *worldParser) errf(n syntax.Node, format string, args ...any) error {
 	return p.f.NodeErrorf(n, format, args...)
 }
 
+// singleForms are the world forms a file may hold once, with why: a second
+// one would silently replace the first.
+var singleForms = map[string]string{
+	"world":        "a world has one name",
+	"room":         "a world has one room",
+	"robot":        "a world has one robot",
+	"orientations": "a world has one list of orientations",
+}
+
 func (p *worldParser) parse() error {
 	var bucketForms []*syntax.List
 	seen := map[string]syntax.Node{}
@@ -65,6 +74,10 @@ func (p *worldParser) parse() error {
 		head := syntax.Head(form)
 		if !ok || head == "" {
 			return p.errf(form, "expected a world form such as (furniture ...), (robot ...) or (region ...)")
+		}
+		if first := seen[head]; first != nil && singleForms[head] != "" {
+			start, _ := first.Span()
+			return p.errf(l, "duplicate %s form: the first is at %s:%d:%d (%s)", head, p.f.Name, start.Line, start.Col, singleForms[head])
 		}
 		var err error
 		switch head {
@@ -85,9 +98,6 @@ func (p *worldParser) parse() error {
 		case "furniture":
 			err = p.furniture(l)
 		case "robot":
-			if seen["robot"] != nil {
-				return p.errf(l, "duplicate robot form (a world has one robot)")
-			}
 			p.robotAt = l
 			err = p.robot(l)
 		case "location":
@@ -95,9 +105,6 @@ func (p *worldParser) parse() error {
 		case "object-type":
 			err = p.objectType(l)
 		case "orientations":
-			if seen["orientations"] != nil {
-				return p.errf(l, "duplicate orientations form")
-			}
 			err = p.orientations(l)
 		case "region":
 			err = p.region(l)

@@ -29,16 +29,74 @@ type List struct {
 	Elems       []Node
 }
 
-// Symbol is a bare name such as picking-up, ?obj, *boards*, t or nil.
+// Symbol is a name such as picking-up, ?obj, *boards*, t, nil, cpl:par or
+// |Odd Name|, read as Common Lisp reads it.
 type Symbol struct {
 	Start, End Pos
-	Name       string
+	// Name is the local name without package prefix, folded to lower case
+	// except for escaped parts (|Foo| and \F keep their case): WHEN,
+	// When and cpl:when all have Name "when".
+	Name string
+	// Pkg is the package prefix folded like Name ("cpl" for CPL:PAR), ""
+	// when none was written.
+	Pkg string
+	// Internal is true for pkg::name (two colons).
+	Internal bool
+	// Uninterned is true for #:name.
+	Uninterned bool
+	// Raw is the exact source text; the printers print it, so formatting
+	// keeps every symbol as written. Generated symbols leave Raw empty and
+	// print as Name.
+	Raw string
 }
 
-// Keyword is a name written with a leading colon; Name excludes the colon.
+// Keyword is a name written with a leading colon. Name excludes the colon
+// and is folded to lower case like a symbol's; Raw is the source text
+// (colon included), "" for generated keywords.
 type Keyword struct {
 	Start, End Pos
 	Name       string
+	Raw        string
+}
+
+// Char is a character literal #\a or #\Space. Value is the character,
+// Raw the source text.
+type Char struct {
+	Start, End Pos
+	Value      rune
+	Raw        string
+}
+
+// Reader-macro marks of Prefixed, as written in the source.
+const (
+	MarkFunction  = "#'" // #'f, i.e. (function f)
+	MarkBackquote = "`"  // `(a ,b ,@c)
+	MarkUnquote   = ","  // ,x inside a backquote
+	MarkSplice    = ",@" // ,@x inside a backquote
+	MarkNSplice   = ",." // ,.x (destructive splice) inside a backquote
+	MarkEval      = "#." // #.x, read-time evaluation
+	MarkVector    = "#"  // #(a b): X is the list
+)
+
+// Prefixed is a form preceded by a reader macro other than quote: #'f,
+// `x, ,x, ,@x, ,.x, #.x, #(...) (Mark "#", X the list), #p"..." and the
+// like (Mark "#p" as written, X the string or list), #2A(...). Mark is the
+// exact source text of the prefix; no space separates it from X.
+type Prefixed struct {
+	Start Pos
+	Mark  string
+	X     Node
+}
+
+// Conditional is a reader conditional: #+feature form (Plus) or #-feature
+// form. Feature is the feature expression (a symbol, keyword or list such
+// as (:or :sbcl :ccl)); X is the form it guards. The reader keeps both;
+// whether X counts is decided downstream against a feature set.
+type Conditional struct {
+	Start   Pos
+	Plus    bool
+	Feature Node
+	X       Node
 }
 
 // Int is an integer literal. Raw is the text as written.
@@ -85,14 +143,26 @@ func (n *Quote) Span() (Pos, Pos) {
 	_, end := n.X.Span()
 	return n.Start, end
 }
+func (n *Char) Span() (Pos, Pos) { return n.Start, n.End }
+func (n *Prefixed) Span() (Pos, Pos) {
+	_, end := n.X.Span()
+	return n.Start, end
+}
+func (n *Conditional) Span() (Pos, Pos) {
+	_, end := n.X.Span()
+	return n.Start, end
+}
 
-func (*List) node()    {}
-func (*Symbol) node()  {}
-func (*Keyword) node() {}
-func (*Int) node()     {}
-func (*Float) node()   {}
-func (*String) node()  {}
-func (*Quote) node()   {}
+func (*List) node()        {}
+func (*Symbol) node()      {}
+func (*Keyword) node()     {}
+func (*Int) node()         {}
+func (*Float) node()       {}
+func (*String) node()      {}
+func (*Quote) node()       {}
+func (*Char) node()        {}
+func (*Prefixed) node()    {}
+func (*Conditional) node() {}
 
 // Comment is a ';' line comment (Text without the trailing newline) or a
 // '#| ... |#' block comment (Block true). Text includes the delimiters.
@@ -143,6 +213,11 @@ func Walk(n Node, fn func(Node) bool) {
 			Walk(e, fn)
 		}
 	case *Quote:
+		Walk(n.X, fn)
+	case *Prefixed:
+		Walk(n.X, fn)
+	case *Conditional:
+		Walk(n.Feature, fn)
 		Walk(n.X, fn)
 	}
 }

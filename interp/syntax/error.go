@@ -1,8 +1,11 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Error is a problem found in source text. Its message names the place as
@@ -11,8 +14,14 @@ type Error struct {
 	File string
 	Pos  Pos
 	Msg  string
-	// Line is the text of the source line holding Pos, for Snippet.
+	// Line is the text of the source line holding Pos, for Snippet: at
+	// most a window of snippetWidth bytes around Pos, with control
+	// characters escaped, so that a binary or minified file cannot flood
+	// a terminal.
 	Line string
+	// caret is 1 + the byte index of Pos in Line when Errorf clipped or
+	// escaped the line (0: Pos.Col indexes Line directly).
+	caret int
 }
 
 func (e *Error) Error() string {
@@ -30,6 +39,9 @@ func (e *Error) Snippet() string {
 		return ""
 	}
 	col := e.Pos.Col - 1
+	if e.caret > 0 {
+		col = e.caret - 1
+	}
 	if col < 0 {
 		col = 0
 	}
@@ -50,7 +62,8 @@ func (e *Error) Snippet() string {
 // Errorf builds an Error at pos in src. Downstream stages (compiler, label
 // passes) use it so that every error in labelcov looks the same.
 func Errorf(file string, src []byte, pos Pos, format string, args ...any) *Error {
-	return &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...), Line: lineAt(src, pos.Offset)}
+	line, caret := snippetLine(src, pos.Offset)
+	return &Error{File: file, Pos: pos, Msg: fmt.Sprintf(format, args...), Line: line, caret: caret}
 }
 
 // NodeErrorf is Errorf at the start of node n of file f.
@@ -59,17 +72,99 @@ func (f *File) NodeErrorf(n Node, format string, args ...any) *Error {
 	return Errorf(f.Name, f.Src, start, format, args...)
 }
 
-func lineAt(src []byte, off int) string {
+// snippetWidth bounds the text quoted on either side of the error's
+// column in a snippet.
+const snippetWidth = 72
+
+// snippetLine returns the line of src holding offset off for Snippet: the
+// whole line when it is short and printable, otherwise up to snippetWidth
+// characters on either side of off, with "..." where it was cut and
+// control characters and invalid UTF-8 written as Go escapes (\x00).
+// caret is 1 + the byte index of off in the result when that differs
+// from the column, else 0.
+func snippetLine(src []byte, off int) (line string, caret int) {
 	if off < 0 || off > len(src) {
-		return ""
+		return "", 0
 	}
+	// Each byte escapes to at most 6 characters, so 4*snippetWidth bytes
+	// either side are enough to fill the window.
 	start := off
-	for start > 0 && src[start-1] != '\n' {
+	for start > 0 && src[start-1] != '\n' && off-start < 4*snippetWidth {
 		start--
 	}
 	end := off
-	for end < len(src) && src[end] != '\n' {
+	for end < len(src) && src[end] != '\n' && end-off < 4*snippetWidth {
 		end++
 	}
-	return strings.TrimRight(string(src[start:end]), "\r")
+	if raw := src[start:end]; (start == 0 || src[start-1] == '\n') && len(raw) <= 2*snippetWidth && printable(raw) {
+		return strings.TrimRight(string(raw), "\r"), 0
+	}
+	left, right := escapeRunes(src[start:off]), escapeRunes(src[off:end])
+	cutLeft := start > 0 && src[start-1] != '\n'
+	for width(left) > snippetWidth {
+		left, cutLeft = left[1:], true
+	}
+	cutRight := end < len(src) && src[end] != '\n'
+	for width(right) > snippetWidth {
+		right, cutRight = right[:len(right)-1], true
+	}
+	var b strings.Builder
+	if cutLeft {
+		b.WriteString("...")
+	}
+	for _, s := range left {
+		b.WriteString(s)
+	}
+	caret = b.Len() + 1
+	for _, s := range right {
+		b.WriteString(s)
+	}
+	if cutRight {
+		b.WriteString("...")
+	}
+	return b.String(), caret
+}
+
+// escapeRunes splits text into runes, each printable one as itself and
+// each other byte or rune as a Go escape.
+func escapeRunes(text []byte) []string {
+	var out []string
+	for len(text) > 0 {
+		r, size := utf8.DecodeRune(text)
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			out = append(out, fmt.Sprintf("\\x%02x", text[0]))
+			size = 1
+		case r == '\t' || unicode.IsPrint(r):
+			out = append(out, string(text[:size]))
+		case r < 0x100:
+			out = append(out, fmt.Sprintf("\\x%02x", r))
+		default:
+			out = append(out, fmt.Sprintf("\\u%04x", r))
+		}
+		text = text[size:]
+	}
+	return out
+}
+
+func width(parts []string) int {
+	n := 0
+	for _, s := range parts {
+		n += len(s)
+	}
+	return n
+}
+
+// printable reports whether line holds only printable UTF-8 and tabs (and
+// a final '\r', which snippetLine trims).
+func printable(line []byte) bool {
+	line = bytes.TrimRight(line, "\r")
+	for len(line) > 0 {
+		r, size := utf8.DecodeRune(line)
+		if r == utf8.RuneError && size <= 1 || r != '\t' && !unicode.IsPrint(r) {
+			return false
+		}
+		line = line[size:]
+	}
+	return true
 }

@@ -13,8 +13,10 @@ const Width = 100
 // Format prints f canonically, keeping every comment in place relative to
 // the code. The layout follows the usual Lisp conventions:
 //
-//   - a list that fits on the current line (and holds no line comment) is
-//     printed on one line with single spaces;
+//   - a list that fits on the current line, holds no line comment and was
+//     written on one line is printed on one line with single spaces (a
+//     list the author broke over lines stays broken, as gofmt keeps the
+//     line breaks of a composite literal);
 //   - otherwise the head and the form's distinguished arguments (defun name
 //     and parameters, let bindings, the test of when/unless/while, the spec
 //     of dolist/dotimes, ...) stay on the first line and the body is
@@ -27,7 +29,8 @@ const Width = 100
 // Literals print as written (1.50 stays 1.50). Format is idempotent:
 // Format(Parse(Format(f))) equals Format(f).
 func Format(f *File) []byte {
-	p := &printer{lay: buildLayout(f), widths: make(map[Node]int)}
+	p := &printer{lay: buildLayout(f)}
+	p.buf.Grow(len(f.Src) + len(f.Src)/8 + 64)
 	p.top()
 	return p.buf.Bytes()
 }
@@ -46,20 +49,24 @@ const (
 // stay on the first line; the rest is a body indented by 2. Read-only.
 var distinguished = map[string]int{
 	"defun": 2, "def-plan": 2, "def-check": 2, "def-policy": 2, "defmacro": 2,
-	"lambda": 1, "let": 1, "let*": 1,
+	"def-cram-function": 2, "def-top-level-cram-function": 2, "defmethod": 2,
+	"defgeneric": 2, "defclass": 2, "def-fact-group": 2,
+	"lambda": 1, "let": 1, "let*": 1, "flet": 1, "labels": 1, "macrolet": 1,
+	"destructuring-bind": 2, "multiple-value-bind": 2,
 	"when": 1, "unless": 1, "while": 1,
-	"dolist": 1, "dotimes": 1, "case": 1,
-	"with-failure-handling": 1,
-	"defparameter":          1, "defvar": 1,
+	"dolist": 1, "dotimes": 1, "case": 1, "ecase": 1, "typecase": 1, "etypecase": 1,
+	"with-failure-handling": 1, "with-retry-counters": 1, "handler-case": 1,
+	"unwind-protect": 1, "block": 1, "define-test": 1,
+	"defparameter": 1, "defvar": 1, "defconstant": 1,
 	"a": 1, "an": 1,
-	"progn": 0,
+	"defpackage": 1, "multiple-value-prog1": 1,
+	"progn": 0, "par": 0, "pursue": 0, "seq": 0, "try-in-order": 0, "top-level": 0,
 }
 
 type printer struct {
-	lay    *layout
-	buf    bytes.Buffer
-	col    int          // column (in runes) of the next byte written, 0-based
-	widths map[Node]int // flat width of a node; -1 if it cannot be flat
+	lay *layout
+	buf bytes.Buffer
+	col int // column (in runes) of the next byte written, 0-based
 }
 
 func (p *printer) write(s string) {
@@ -128,29 +135,54 @@ func (p *printer) node(n Node, st style, tail int) {
 	case *Quote:
 		p.write("'")
 		p.node(n.X, styleCall, tail)
+	case *Prefixed:
+		p.write(n.Mark)
+		p.node(n.X, st, tail)
+	case *Conditional:
+		col := p.col
+		p.write(conditionalMark(n))
+		p.node(n.Feature, styleData, 0)
+		if p.ownLine(n) {
+			p.newline(false)
+			p.indent(col)
+		} else {
+			p.write(" ")
+		}
+		p.node(n.X, st, tail)
 	default:
-		p.write(atomText(n))
+		p.write(atomString(n))
 	}
 }
 
-func atomText(n Node) string {
-	if n == nil {
-		return "nil"
-	}
-	return NodeString(n)
+// ownLine reports whether the author put the form of reader conditional n
+// on a line of its own (#+sbcl, newline, form), as is usual for top-level
+// forms; Format keeps that line break.
+func (p *printer) ownLine(n *Conditional) bool {
+	_, fend := n.Feature.Span()
+	xstart, _ := n.X.Span()
+	return p.lay.newlinesBetween(fend.Offset, xstart.Offset) > 0
 }
 
 // width returns the one-line width of n with its inline comments, or -1 if
 // n holds a line comment or a multi-line block comment.
 func (p *printer) width(n Node) int {
-	if w, ok := p.widths[n]; ok {
-		return w
-	}
 	var w int
 	switch n := n.(type) {
 	case *List:
+		// Lists memoize their width: broken lists ask for the widths of
+		// their elements again at every level.
+		info := p.lay.lists[n]
+		if info.width != widthUnknown {
+			return info.width
+		}
+		defer func() { info.width = w }()
 		w = 2
-		for i, it := range p.lay.lists[n] {
+		for i, it := range info.items {
+			if it.broke {
+				// The author broke this list over lines: keep it broken.
+				w = -1
+				break
+			}
 			if i > 0 {
 				w++
 			}
@@ -171,10 +203,20 @@ func (p *printer) width(n Node) int {
 		if w >= 0 {
 			w++
 		}
+	case *Prefixed:
+		w = p.width(n.X)
+		if w >= 0 {
+			w += len(n.Mark)
+		}
+	case *Conditional:
+		fw, xw := p.width(n.Feature), p.width(n.X)
+		w = -1
+		if fw >= 0 && xw >= 0 && !p.ownLine(n) {
+			w = 2 + fw + 1 + xw
+		}
 	default:
-		w = utf8.RuneCountInString(atomText(n))
+		w = atomWidth(n)
 	}
-	p.widths[n] = w
 	return w
 }
 
@@ -189,7 +231,7 @@ func (p *printer) flat(n Node) {
 	switch n := n.(type) {
 	case *List:
 		p.write("(")
-		for i, it := range p.lay.lists[n] {
+		for i, it := range p.lay.lists[n].items {
 			if i > 0 {
 				p.write(" ")
 			}
@@ -203,8 +245,16 @@ func (p *printer) flat(n Node) {
 	case *Quote:
 		p.write("'")
 		p.flat(n.X)
+	case *Prefixed:
+		p.write(n.Mark)
+		p.flat(n.X)
+	case *Conditional:
+		p.write(conditionalMark(n))
+		p.flat(n.Feature)
+		p.write(" ")
+		p.flat(n.X)
 	default:
-		p.write(atomText(n))
+		p.write(atomString(n))
 	}
 }
 
@@ -213,6 +263,7 @@ func (p *printer) flat(n Node) {
 type shape struct {
 	head     int  // nodes kept on the first line (head included)
 	align    bool // align nodes under the first argument (ordinary call)
+	fill     bool // keep nodes on the current line unless the author broke it (loop)
 	dist     int  // indent of distinguished args forced onto new lines
 	body     int  // indent of the body, relative to '('
 	children func(i int) style
@@ -237,6 +288,9 @@ func (p *printer) shapeOf(l *List, st style) shape {
 	k, special := distinguished[sym.Name]
 	if !special {
 		call := shape{head: 2, align: true, dist: 1, body: 1, children: func(int) style { return styleCall }}
+		// loop clauses read as phrases (repeat n do ...): keep the
+		// author's lines rather than one node per line.
+		call.fill = sym.Name == "loop"
 		if sym.Name == "cond" {
 			// (cond (test body...)...): clauses aligned under the first.
 			call.children = func(i int) style {
@@ -250,11 +304,14 @@ func (p *printer) shapeOf(l *List, st style) shape {
 	}
 	s := shape{head: 1 + k, dist: 4, body: 2, children: func(int) style { return styleCall }}
 	switch sym.Name {
-	case "defun", "def-plan", "def-check", "def-policy", "defmacro":
+	case "defun", "def-plan", "def-check", "def-policy", "defmacro", "def-cram-function",
+		"def-top-level-cram-function", "defmethod":
 		s.children = only(2, styleData)
-	case "lambda", "let", "let*":
+	case "lambda", "let", "let*", "destructuring-bind", "multiple-value-bind":
 		s.children = only(1, styleData)
-	case "case":
+	case "flet", "labels", "macrolet":
+		s.children = only(1, styleClauses)
+	case "case", "ecase", "typecase", "etypecase":
 		s.children = func(i int) style {
 			if i >= 2 {
 				return styleData
@@ -280,7 +337,7 @@ func only(i int, st style) func(int) style {
 // their line: a trailing comment follows the previous token, any other
 // comment gets a line of its own at the indentation of the next node.
 func (p *printer) broken(l *List, st style, tail int) {
-	items := p.lay.lists[l]
+	items := p.lay.lists[l].items
 	sh := p.shapeOf(l, st)
 	open := p.col
 	alignCol := open + 1
@@ -320,7 +377,10 @@ func (p *printer) broken(l *List, st style, tail int) {
 		if i == len(items)-1 {
 			t = tail + 1
 		}
-		if k < sh.head && !mustBreak {
+		// A distinguished argument stays on the first line unless a line
+		// comment ends it or the author put the argument on a line of its
+		// own (Emacs's layout of with-failure-handling and friends).
+		if (k < sh.head || sh.fill) && !mustBreak && !(it.broke && k > 0) {
 			if !justOpened {
 				p.write(" ")
 			}

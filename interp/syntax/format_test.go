@@ -13,12 +13,12 @@ var update = flag.Bool("update", false, "rewrite testdata/golden/fmt/*.golden fr
 
 const goldenDir = "../../testdata/golden/fmt"
 
-// TestFormatGolden formats every testdata/golden/fmt/NAME.plan and compares
-// with NAME.golden. It also checks the printer's contract on each file: no
+// TestFormatGolden formats every testdata/golden/fmt/NAME.input (a plan
+// deliberately not in canonical layout) and compares with NAME.golden. It also checks the printer's contract on each file: no
 // comment lost or duplicated, same forms, idempotent, golden files already
 // canonical.
 func TestFormatGolden(t *testing.T) {
-	inputs, err := filepath.Glob(filepath.Join(goldenDir, "*.plan"))
+	inputs, err := filepath.Glob(filepath.Join(goldenDir, "*.input"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +26,7 @@ func TestFormatGolden(t *testing.T) {
 		t.Fatalf("no golden inputs in %s", goldenDir)
 	}
 	for _, in := range inputs {
-		name := strings.TrimSuffix(filepath.Base(in), ".plan")
+		name := strings.TrimSuffix(filepath.Base(in), ".input")
 		t.Run(name, func(t *testing.T) {
 			src, err := os.ReadFile(in)
 			if err != nil {
@@ -38,7 +38,7 @@ func TestFormatGolden(t *testing.T) {
 			}
 			checkRoundTrip(t, f)
 			got := Format(f)
-			golden := strings.TrimSuffix(in, ".plan") + ".golden"
+			golden := strings.TrimSuffix(in, ".input") + ".golden"
 			if *update {
 				if err := os.WriteFile(golden, got, 0o644); err != nil {
 					t.Fatal(err)
@@ -96,7 +96,9 @@ func TestFormatLayout(t *testing.T) {
 	tests := []struct {
 		name, src, want string
 	}{
-		{"fits on one line", "(defun f (x)\n  (+ x\n     1))", "(defun f (x) (+ x 1))\n"},
+		{"fits on one line", "(defun  f (x)   (+ x  1) )", "(defun f (x) (+ x 1))\n"},
+		{"author's line breaks are kept", "(defun f (x)\n  (+ x\n     1))", "(defun f (x)\n  (+ x\n     1))\n"},
+		{"author's line breaks are kept, layout canonical", "(defun f (x) (+ x\n 1)\n (g))", "(defun f (x)\n  (+ x\n     1)\n  (g))\n"},
 		{"literals keep raw text", "(list 1.50 007 1e3 \"a\\tb\" :k 'q)", "(list 1.50 007 1e3 \"a\\tb\" :k 'q)\n"},
 		{"blank line between top-level forms", "(a)\n(b)\n\n\n\n(c)", "(a)\n\n(b)\n\n(c)\n"},
 		{"defun breaks after params",
@@ -163,5 +165,40 @@ func TestFormatSyntheticTree(t *testing.T) {
 	want := "(defparameter *n* 3)\n\n'\"a\\\"b\"\n"
 	if got := string(Format(f)); got != want {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestRepositoryPlansAreCanonical is `labelcov fmt --check` over every .plan
+// in the repository's testdata: the plans a newcomer formats first (the
+// README tour's fib.plan among them) must already be canonical. The one
+// exception is annotate's golden output, which is generated text (as Go's
+// generated files are exempt from gofmt): transform's tests own its bytes.
+func TestRepositoryPlansAreCanonical(t *testing.T) {
+	var plans []string
+	err := filepath.WalkDir("../../testdata", func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".plan") && !strings.HasSuffix(path, ".annotated.plan") {
+			plans = append(plans, path)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plans) < 10 {
+		t.Fatalf("found only %d plans: %v", len(plans), plans)
+	}
+	for _, path := range plans {
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Parse(path, src)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if got := Format(f); !bytes.Equal(got, src) {
+			t.Errorf("%s is not in canonical layout (labelcov fmt -w %s)", path, path)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -17,7 +18,7 @@ func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "fmt", "*.plan"))
+	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "golden", "fmt", "*.input"))
 	for _, name := range files {
 		if src, err := os.ReadFile(name); err == nil {
 			f.Add(src)
@@ -47,6 +48,17 @@ var fuzzSeeds = []string{
 	"(let ((x 1) ; one\n      (y 2))\n  ;; body\n  (+ x y))",
 	"(with-failure-handling ((f (e) (retry))) (perform (an action (type go))))",
 	"(cond ((> x 1) (print x)) (t nil))",
+	// Common Lisp as CRAM writes it, and the nasty cases of its reader.
+	"(in-package :cram-pr2)\n(defun f (&key (x 1d0)) `(a ,x ,@(list #'car 1/2)))",
+	"#+sbcl\n(foo)\n#-(or sbcl ccl) (error \"no\") #+a #+b c",
+	"(#\\( #\\) #\\Space #\\; #\\\" |a b| a\\ b cpl:par cpl::x #:y :KEY NIL T)",
+	"#| a #| nested |# b |# (x) #|unterminated",
+	"#'#'#'x '`,',@x #(1 2) #p\"/tmp\" #.(+ 1 2) #2A((1)) #x1F #36rZ 1.5e3 1.0f0 -3/4 4/2 1/0",
+	"(a . b) (`(a . ,b)) ((|x|::|y|)) a:b:c pkg: |unterminated",
+	"(def-plan main () ''''''''''''''''''''''''''''''''''''''''''''''''x)",
+	"#\\",
+	"\"\\(DO-RETRY\\)\" a\\",
+	"#1=(a . #1#) #<foo> # #",
 }
 
 // checkSpans verifies that every atom's span covers exactly its text.
@@ -59,22 +71,24 @@ func checkSpans(t *testing.T, f *File) {
 				t.Fatalf("bad span %v..%v (offsets %d..%d) for %s", start, end, start.Offset, end.Offset, NodeString(n))
 			}
 			text := string(f.Src[start.Offset:end.Offset])
+			if p := posAt(f.Src, start.Offset); p != start {
+				t.Fatalf("start %+v of %q, want %+v", start, text, p)
+			}
+			if p := posAt(f.Src, end.Offset); p != end {
+				t.Fatalf("end %+v of %q, want %+v", end, text, p)
+			}
 			switch n := n.(type) {
-			case *Int:
-				if text != n.Raw {
-					t.Fatalf("int span text %q, raw %q", text, n.Raw)
+			case *Int, *Float, *String, *Symbol, *Keyword, *Char:
+				if raw := atomString(n); text != raw {
+					t.Fatalf("%T span text %q, raw %q", n, text, raw)
 				}
-			case *Float:
-				if text != n.Raw {
-					t.Fatalf("float span text %q, raw %q", text, n.Raw)
+			case *Prefixed:
+				if !strings.HasPrefix(text, n.Mark) {
+					t.Fatalf("%s span text %q", n.Mark, text)
 				}
-			case *String:
-				if text != n.Raw {
-					t.Fatalf("string span text %q, raw %q", text, n.Raw)
-				}
-			case *Symbol:
-				if text != n.Name {
-					t.Fatalf("symbol span text %q, name %q", text, n.Name)
+			case *Conditional:
+				if !strings.HasPrefix(text, conditionalMark(n)) {
+					t.Fatalf("conditional span text %q", text)
 				}
 			case *List:
 				if text[0] != '(' || text[len(text)-1] != ')' {
@@ -136,18 +150,40 @@ func equalStrings(a, b []string) bool {
 	return true
 }
 
-// referenceLexer is the regular-expression lexer the reader used before the
-// hand-written one; FuzzTokenize checks that both split text the same way.
+// referenceLexer is a participle regular-expression lexer for the part of
+// the language without '#' and '|' (whose nested comments and escapes a
+// regular expression cannot express); FuzzTokenize checks that the
+// hand-written lexer splits such text the same way.
 var referenceLexer = lexer.MustSimple([]lexer.SimpleRule{
-	{Name: "BlockComment", Pattern: `#\|(?s:.*?)\|#`},
-	{Name: "BadBlockComment", Pattern: `#\|`},
 	{Name: "Comment", Pattern: `;[^\n]*`},
 	{Name: "Whitespace", Pattern: `[ \t\r\n\f]+`},
 	{Name: "String", Pattern: `"(?:\\(?s:.)|[^"\\])*"`},
 	{Name: "BadString", Pattern: `"(?:\\(?s:.)|[^"\\])*\\?`},
-	{Name: "Punct", Pattern: `[()']`},
-	{Name: "Atom", Pattern: `[^\s()'";]+`},
+	{Name: "Open", Pattern: `\(`},
+	{Name: "Close", Pattern: `\)`},
+	{Name: "Prefix", Pattern: `,[@.]?|['\x60]`},
+	{Name: "BadAtom", Pattern: `(?:\\(?s:.)|[^\s()'";\x60,\\])*\\\z`},
+	{Name: "Atom", Pattern: `(?:\\(?s:.)|[^\s()'";\x60,\\])+`},
 })
+
+// lexAll returns the tokens of src up to EOF or the lexical error.
+func lexAll(src []byte) ([]lexer.Token, error) {
+	lx, err := planLexer.Lex("f.plan", bytes.NewReader(src))
+	if err != nil {
+		return nil, err
+	}
+	var toks []lexer.Token
+	for {
+		t, err := lx.Next()
+		if err != nil {
+			return toks, err
+		}
+		toks = append(toks, t)
+		if t.EOF() {
+			return toks, nil
+		}
+	}
+}
 
 func FuzzTokenize(f *testing.F) {
 	for _, s := range fuzzSeeds {
@@ -156,19 +192,38 @@ func FuzzTokenize(f *testing.F) {
 	f.Add([]byte(`"abc\`))
 	f.Add([]byte(`a#|b |# #| x`))
 	f.Add([]byte("\"é\\\xc3\xa9\""))
+	f.Add([]byte("a\\ b c\\"))
 	f.Fuzz(func(t *testing.T, src []byte) {
 		if !utf8.Valid(src) {
 			return // Parse rejects it before lexing
 		}
-		got, lerr := tokenize("f.plan", src)
+		got, lerr := lexAll(src)
+		// Invariants for every input: tokens tile the text and carry the
+		// positions posAt computes.
+		off := 0
+		for _, g := range got {
+			if g.Pos.Offset != off {
+				t.Fatalf("token %q at %d, want %d", g.Value, g.Pos.Offset, off)
+			}
+			if p := posAt(src, off); p.Line != g.Pos.Line || p.Col != g.Pos.Column {
+				t.Fatalf("token %q at %d:%d, posAt says %v", g.Value, g.Pos.Line, g.Pos.Column, p)
+			}
+			off += len(g.Value)
+		}
+		if lerr == nil && off != len(src) {
+			t.Fatalf("tokens end at %d of %d", off, len(src))
+		}
+		if bytes.ContainsAny(src, "#|") {
+			return
+		}
 		lx, err := referenceLexer.Lex("f.plan", bytes.NewReader(src))
 		if err != nil {
 			t.Fatal(err)
 		}
 		names := lexer.SymbolsByRune(referenceLexer)
 		want := map[string]lexer.TokenType{
-			"BlockComment": tokBlockComment, "Comment": tokComment, "Whitespace": tokWhitespace,
-			"String": tokString, "Punct": tokPunct, "Atom": tokAtom,
+			"Comment": tokComment, "Whitespace": tokWhitespace, "String": tokString,
+			"Open": tokOpen, "Close": tokClose, "Prefix": tokPrefix, "Atom": tokAtom,
 		}
 		for i := 0; ; i++ {
 			ref, err := lx.Next()
@@ -176,19 +231,19 @@ func FuzzTokenize(f *testing.F) {
 				t.Fatalf("reference lexer: %v", err)
 			}
 			name := names[ref.Type]
-			if name == "BadString" || name == "BadBlockComment" {
-				if lerr == nil || lerr.offset != ref.Pos.Offset || i != len(got) {
-					t.Fatalf("reference fails with %s at %d; tokenize: %d tokens, error %+v", name, ref.Pos.Offset, len(got), lerr)
+			if name == "BadString" || name == "BadAtom" {
+				if lerr == nil || i != len(got) {
+					t.Fatalf("reference fails with %s at %d; lexer: %d tokens, error %v", name, ref.Pos.Offset, len(got), lerr)
 				}
 				return
 			}
 			if i >= len(got) {
-				t.Fatalf("tokenize stopped after %d tokens (error %+v); reference has %s %q at %d", len(got), lerr, name, ref.Value, ref.Pos.Offset)
+				t.Fatalf("lexer stopped after %d tokens (error %v); reference has %s %q at %d", len(got), lerr, name, ref.Value, ref.Pos.Offset)
 			}
 			g := got[i]
 			if ref.EOF() {
 				if !g.EOF() || g.Pos.Offset != ref.Pos.Offset || lerr != nil {
-					t.Fatalf("at end: got %v at %d, error %+v", g, g.Pos.Offset, lerr)
+					t.Fatalf("at end: got %v at %d, error %v", g, g.Pos.Offset, lerr)
 				}
 				return
 			}

@@ -1,10 +1,15 @@
 package syntax
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // NodeString renders n on one line in canonical spacing, without comments.
 // Passes that generate code (normalize, transform) use it to splice new
-// forms into source text; the result reads back as an equal tree.
+// forms into source text; the result reads back as an equal tree. Atoms
+// print as written (their Raw text); generated atoms without Raw print from
+// their value.
 func NodeString(n Node) string {
 	var b strings.Builder
 	writeNode(&b, n)
@@ -25,20 +30,73 @@ func writeNode(b *strings.Builder, n Node) {
 	case *Quote:
 		b.WriteByte('\'')
 		writeNode(b, n.X)
-	case *Symbol:
-		b.WriteString(n.Name)
-	case *Keyword:
-		b.WriteByte(':')
-		b.WriteString(n.Name)
-	case *Int:
-		b.WriteString(n.Raw)
-	case *Float:
-		b.WriteString(n.Raw)
-	case *String:
-		if n.Raw != "" {
-			b.WriteString(n.Raw)
-		} else {
-			b.WriteString(QuoteString(n.Value))
-		}
+	case *Prefixed:
+		b.WriteString(n.Mark)
+		writeNode(b, n.X)
+	case *Conditional:
+		b.WriteString(conditionalMark(n))
+		writeNode(b, n.Feature)
+		b.WriteByte(' ')
+		writeNode(b, n.X)
+	default:
+		b.WriteString(atomString(n))
 	}
 }
+
+func conditionalMark(n *Conditional) string {
+	if n.Plus {
+		return "#+"
+	}
+	return "#-"
+}
+
+// atomString is the text of an atom: Raw when the reader set it, otherwise
+// a spelling that reads back as the same value.
+func atomString(n Node) string {
+	switch n := n.(type) {
+	case *Symbol:
+		if n.Raw != "" {
+			return n.Raw
+		}
+		s := n.Name
+		switch {
+		case n.Pkg != "" && n.Internal:
+			s = n.Pkg + "::" + s
+		case n.Pkg != "":
+			s = n.Pkg + ":" + s
+		case n.Uninterned:
+			s = "#:" + s
+		}
+		return s
+	case *Keyword:
+		if n.Raw != "" {
+			return n.Raw
+		}
+		return ":" + n.Name
+	case *Int:
+		return n.Raw
+	case *Float:
+		return n.Raw
+	case *String:
+		if n.Raw != "" {
+			return n.Raw
+		}
+		return QuoteString(n.Value)
+	case *Char:
+		if n.Raw != "" {
+			return n.Raw
+		}
+		for name, r := range charNames {
+			if r == n.Value && len(name) > 3 && name != "linefeed" {
+				return `#\` + strings.ToUpper(name[:1]) + name[1:]
+			}
+		}
+		return `#\` + string(n.Value)
+	case nil:
+		return "nil"
+	}
+	return ""
+}
+
+// atomWidth is the printed width of an atom in runes.
+func atomWidth(n Node) int { return utf8.RuneCountInString(atomString(n)) }

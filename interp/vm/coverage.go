@@ -4,28 +4,28 @@ import (
 	"sort"
 
 	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/labels/fraction"
 )
 
 // Coverage summarises a counter array: instructions executed at least once
 // and branch outcomes (each conditional jump has two: test true, test
 // false) seen at least once.
 type Coverage struct {
-	InstrCovered, InstrTotal   int
-	BranchCovered, BranchTotal int
+	Instructions, Branches fraction.Fraction
 }
 
 // Summarize computes Coverage for counters laid out as p describes.
 func Summarize(p *compile.Program, counters []uint8) Coverage {
 	n := p.NumInstructions()
-	c := Coverage{InstrTotal: n, BranchTotal: 2 * p.NumBranches()}
+	c := Coverage{Instructions: fraction.Fraction{Total: n}, Branches: fraction.Fraction{Total: 2 * p.NumBranches()}}
 	for i, v := range counters {
 		if v == 0 {
 			continue
 		}
 		if i < n {
-			c.InstrCovered++
+			c.Instructions.Covered++
 		} else {
-			c.BranchCovered++
+			c.Branches.Covered++
 		}
 	}
 	return c

@@ -149,7 +149,7 @@ func TestCounters(t *testing.T) {
 		t.Error("no instruction counter saturated at 255 after 900 loop iterations")
 	}
 	cov := Summarize(p, ctr)
-	if cov.BranchCovered != 2 || cov.BranchTotal != 2 || cov.InstrTotal != p.NumInstructions() || cov.InstrCovered == 0 {
+	if cov.Branches.Covered != 2 || cov.Branches.Total != 2 || cov.Instructions.Total != p.NumInstructions() || cov.Instructions.Covered == 0 {
 		t.Errorf("summary %+v", cov)
 	}
 	m.ResetCounters()

@@ -14,9 +14,16 @@
 //     prefix grows when the package already uses it) declared just before
 //     the statement, in evaluation order;
 //   - under && and || the right operand's hoisted code runs only when the
-//     original would evaluate it (conditional extraction):
+//     original would evaluate it (conditional extraction), and every atom
+//     (maximal operand that is not &&, || or !) keeps a bool temporary of
+//     its own in the statement's scope, so labels see each atom:
 //     `if a && f(x) > 0` becomes
-//     `lc1 := a; lc3 := lc1; if lc1 { lc2 := f(x); lc3 = lc2 > 0 }; if lc1 && lc3`;
+//     `lc1 := a; var lc3 bool; if lc1 { lc2 := f(x); lc3 = lc2 > 0 }; if lc1 && lc3`;
+//     a temporary of an operand the original did not evaluate stays false
+//     (Result.Lazy). Trees over named boolean types keep an older form in
+//     which a compound right operand is one temporary;
+//   - with Options.Statements (an operator) or Options.Decisions (&& or
+//     ||), simple statements are normalized the same way;
 //   - a decision that needs a slot before it (hoisted code, or labels, as
 //     Options.Slot says) is restructured: `if init; c` becomes
 //     `{ init; if c }`, `else if c` becomes `else { if c }`, `switch init; t`
@@ -24,11 +31,16 @@
 //     `for init; ; post { if !(c) { break }; body }` so the condition — and
 //     the code in front of it — runs before every iteration.
 //
-// Functions containing goto are left alone (new declarations could be
-// jumped over), and so is any statement whose rewrite could not keep its
-// types (multi-value calls inside expressions, && over named boolean types
-// outside conditions): Result.Skipped lists them so label enumeration can
-// leave them unlabelled. Normalization alone never changes behaviour: Go
-// evaluates the calls of an expression before it reads its variables, and
-// that is the order hoisting produces.
+// In a function with goto, what is hoisted in front of a statement goes
+// into a block with it (`L: { … }` when goto jumps to L), so no goto jumps
+// over a new declaration; a statement that itself declares and would need
+// hoisting is left alone. Also left alone: switches with fallthrough whose
+// case expressions have effects, statements whose rewrite could not keep
+// their types (multi-value calls among other calls, && or || over named
+// boolean types outside conditions). Result.Skipped lists them so label
+// enumeration can leave them unlabelled.
+//
+// Normalization alone never changes behaviour: Go evaluates the calls of
+// an expression before it reads its variables, and that is the order
+// hoisting produces.
 package golang

@@ -174,6 +174,9 @@ func (n *normalizer) expr(e dst.Expr, pre *[]dst.Stmt) dst.Expr {
 		return x
 	case *dst.BinaryExpr:
 		if (x.Op == token.LAND || x.Op == token.LOR) && n.impure(x.Y) {
+			if n.flattenable(x) {
+				return n.flatten(x, pre)
+			}
 			return n.extract(x, pre)
 		}
 	}
@@ -185,7 +188,9 @@ func (n *normalizer) expr(e dst.Expr, pre *[]dst.Stmt) dst.Expr {
 }
 
 // extract is conditional extraction of a && or || whose right operand
-// needs hoisting.
+// needs hoisting, for trees flatten cannot keep in bool temporaries (named
+// boolean types): the left operand's value and the right's are saved,
+// so the atoms of a compound operand are seen as one.
 func (n *normalizer) extract(x *dst.BinaryExpr, pre *[]dst.Stmt) dst.Expr {
 	origX, origY := x.X, x.Y
 	xv := n.expr(x.X, pre)
@@ -195,9 +200,14 @@ func (n *normalizer) extract(x *dst.BinaryExpr, pre *[]dst.Stmt) dst.Expr {
 	}
 	typ = types.Default(typ)
 	a := n.newTemp()
-	*pre = append(*pre, n.define(a, xv, origX, typ))
+	da := n.define(a, xv, origX, typ)
+	if IsDecision(xv) {
+		n.res.Derived[da] = true
+	}
+	*pre = append(*pre, da)
 	b := n.newTemp()
 	*pre = append(*pre, n.define(b, n.use(a, origX, typ), origY, typ))
+	n.res.Lazy[b] = x.Op == token.LOR
 	var inner []dst.Stmt
 	yv := n.expr(x.Y, &inner)
 	if ty := n.t.TypeOf(origY); ty != nil && !types.Identical(types.Default(ty), typ) {
@@ -206,6 +216,9 @@ func (n *normalizer) extract(x *dst.BinaryExpr, pre *[]dst.Stmt) dst.Expr {
 		yv = conv
 	}
 	set := &dst.AssignStmt{Lhs: []dst.Expr{n.use(b, origY, typ)}, Tok: token.ASSIGN, Rhs: []dst.Expr{yv}}
+	if IsDecision(yv) {
+		n.res.Derived[set] = true
+	}
 	inner = append(inner, set)
 	var guard dst.Expr = n.use(a, origX, typ)
 	if x.Op == token.LOR {
@@ -287,6 +300,9 @@ func (n *normalizer) use(name string, origin dst.Expr, typ types.Type) *dst.Iden
 	n.t.Record(id, typ)
 	if origin != nil {
 		n.t.origin[id] = origin
+		if n.t.originName[name] == nil {
+			n.t.originName[name] = origin
+		}
 	}
 	return id
 }

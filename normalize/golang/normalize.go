@@ -21,6 +21,9 @@ type Options struct {
 	// an operator a weak-mutation label is about; without it only
 	// decisions are normalized.
 	Statements bool
+	// Decisions also normalizes simple statements that hold && or ||
+	// (decisions in returns, assignments and call arguments).
+	Decisions bool
 	// Slot reports whether a decision statement (*dst.IfStmt, *dst.ForStmt
 	// or *dst.SwitchStmt) needs a statement slot in front of its condition
 	// even when nothing is hoisted (because labels will go there). Nil
@@ -40,10 +43,19 @@ type Result struct {
 	// ForBreaks maps each `if !(c) { break }` made from a for condition to
 	// its loop.
 	ForBreaks map[*dst.IfStmt]*dst.ForStmt
-	// Skipped maps nodes left alone (function bodies with goto, switches
-	// with impure case expressions, statements whose rewrite would not
-	// keep their types) to the reason; they get no labels.
+	// Skipped maps nodes left alone (switches with impure case
+	// expressions, statements whose rewrite would not keep their types,
+	// declarations in functions with goto) to the reason; they get no
+	// labels.
 	Skipped map[dst.Node]string
+	// Lazy maps each temporary holding an operand of && or || that the
+	// original evaluates only under a condition (short-circuit) to the
+	// value it holds when that operand is not evaluated.
+	Lazy map[string]bool
+	// Derived holds statements made by normalization that compute a
+	// && / || residue of a decision labelled elsewhere (not decisions of
+	// their own).
+	Derived map[dst.Stmt]bool
 }
 
 // Package normalizes every function body of files (one package, typed by
@@ -69,7 +81,8 @@ func Package(ctx context.Context, files []*dst.File, t *Types, opts Options) (*R
 		prefix += "_"
 	}
 	n := &normalizer{t: t, opts: opts, res: &Result{Prefix: prefix,
-		Scaffold: map[*dst.IfStmt]bool{}, ForBreaks: map[*dst.IfStmt]*dst.ForStmt{}, Skipped: map[dst.Node]string{}}}
+		Scaffold: map[*dst.IfStmt]bool{}, ForBreaks: map[*dst.IfStmt]*dst.ForStmt{}, Skipped: map[dst.Node]string{},
+		Lazy: map[string]bool{}, Derived: map[dst.Stmt]bool{}}}
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("normalize/golang: %w", err)
@@ -94,6 +107,9 @@ type normalizer struct {
 	t    *Types
 	opts Options
 	res  *Result
+	// gotoTargets, inside a function with goto, holds the labels goto
+	// jumps to; nil elsewhere.
+	gotoTargets map[string]bool
 }
 
 func (n *normalizer) file(f *dst.File) {
@@ -114,30 +130,35 @@ func (n *normalizer) file(f *dst.File) {
 	}
 }
 
-// HasGoto reports whether body contains a goto outside nested function
-// literals.
-func HasGoto(body *dst.BlockStmt) bool {
-	found := false
+// GotoTargets returns the labels goto jumps to in body (outside nested
+// function literals), nil when it has no goto.
+func GotoTargets(body *dst.BlockStmt) map[string]bool {
+	var out map[string]bool
 	dst.Inspect(body, func(x dst.Node) bool {
 		switch x := x.(type) {
 		case *dst.FuncLit:
 			return false
 		case *dst.BranchStmt:
-			if x.Tok == token.GOTO {
-				found = true
+			if x.Tok == token.GOTO && x.Label != nil {
+				if out == nil {
+					out = map[string]bool{}
+				}
+				out[x.Label.Name] = true
 			}
 		}
-		return !found
+		return true
 	})
-	return found
+	return out
 }
 
+// body normalizes a function body. In a function with goto, what is
+// hoisted in front of a statement goes into a block with it, so no goto
+// jumps over a new declaration (Go forbids it).
 func (n *normalizer) body(b *dst.BlockStmt) {
-	if HasGoto(b) {
-		n.res.Skipped[b] = "function uses goto"
-		return
-	}
+	outer := n.gotoTargets
+	n.gotoTargets = GotoTargets(b)
 	b.List = n.stmts(b.List)
+	n.gotoTargets = outer
 }
 
 func (n *normalizer) slot(s dst.Stmt) bool { return n.opts.Slot != nil && n.opts.Slot(s) }
@@ -159,6 +180,19 @@ func (n *normalizer) stmt(s dst.Stmt) []dst.Stmt {
 		lbl, inner = l, l.Stmt
 	}
 	wrap := func(pre []dst.Stmt, st dst.Stmt) []dst.Stmt {
+		if n.gotoTargets != nil && len(pre) > 0 {
+			// { pre; L: st }, or L: { pre; st } when goto jumps to L (a
+			// goto may not jump into a block).
+			if lbl != nil && !n.gotoTargets[lbl.Label.Name] {
+				lbl.Stmt = st
+				st = lbl
+				lbl = nil
+			}
+			st.Decorations().Before = dst.NewLine
+			blk := &dst.BlockStmt{List: append(pre, st)}
+			moveDecs(s, blk, blk)
+			pre, st = nil, blk
+		}
 		if lbl != nil {
 			lbl.Stmt = st
 			st = lbl
@@ -193,7 +227,14 @@ func (n *normalizer) stmt(s dst.Stmt) []dst.Stmt {
 	case *dst.BlockStmt:
 		x.List = n.stmts(x.List)
 	case *dst.AssignStmt, *dst.ExprStmt, *dst.ReturnStmt, *dst.IncDecStmt, *dst.SendStmt, *dst.DeclStmt:
-		if n.opts.Statements {
+		if n.opts.Statements || n.opts.Decisions {
+			if n.gotoTargets != nil && declares(inner) {
+				// Its hoisted code cannot go into a block with it.
+				if n.wouldHoist(inner) {
+					n.res.Skipped[inner] = "declaration in a function with goto"
+				}
+				return []dst.Stmt{s}
+			}
 			pre := n.simple(inner)
 			return wrap(pre, inner)
 		}
@@ -400,11 +441,37 @@ func (n *normalizer) switchToIfs(x *dst.SwitchStmt) ([]dst.Stmt, dst.Stmt) {
 	return nil, &dst.BlockStmt{List: list}
 }
 
-// simple normalizes a simple statement holding a labelled operator and an
-// impure expression; it returns the statements to put before it.
-func (n *normalizer) simple(s dst.Stmt) []dst.Stmt {
-	var roots []*dst.Expr
-	var lhs []*dst.Expr
+// labelled reports whether the expressions of a simple statement hold
+// something a label is about and something to hoist.
+func (n *normalizer) labelled(all []*dst.Expr) bool {
+	labelled, impure := false, false
+	for _, p := range all {
+		labelled = labelled || (n.opts.Statements && HasOperator(*p)) || (n.opts.Decisions && HasDecision(*p))
+		impure = impure || n.impure(*p)
+	}
+	return labelled && impure
+}
+
+// declares reports whether s declares names in its block.
+func declares(s dst.Stmt) bool {
+	switch x := s.(type) {
+	case *dst.AssignStmt:
+		return x.Tok == token.DEFINE
+	case *dst.DeclStmt:
+		return true
+	}
+	return false
+}
+
+// wouldHoist reports whether simple would hoist code out of s.
+func (n *normalizer) wouldHoist(s dst.Stmt) bool {
+	lhs, roots := SimpleExprs(s)
+	return n.labelled(append(lhs, roots...))
+}
+
+// SimpleExprs returns pointers to the expressions a simple statement
+// evaluates: left-hand sides other than plain names, and the values.
+func SimpleExprs(s dst.Stmt) (lhs, roots []*dst.Expr) {
 	switch x := s.(type) {
 	case *dst.AssignStmt:
 		for i := range x.Lhs {
@@ -428,7 +495,7 @@ func (n *normalizer) simple(s dst.Stmt) []dst.Stmt {
 	case *dst.DeclStmt:
 		gd, ok := x.Decl.(*dst.GenDecl)
 		if !ok || gd.Tok != token.VAR {
-			return nil
+			return nil, nil
 		}
 		for _, sp := range gd.Specs {
 			vs := sp.(*dst.ValueSpec)
@@ -437,13 +504,15 @@ func (n *normalizer) simple(s dst.Stmt) []dst.Stmt {
 			}
 		}
 	}
+	return lhs, roots
+}
+
+// simple normalizes a simple statement holding a labelled operator and an
+// impure expression; it returns the statements to put before it.
+func (n *normalizer) simple(s dst.Stmt) []dst.Stmt {
+	lhs, roots := SimpleExprs(s)
 	all := append(append([]*dst.Expr{}, lhs...), roots...)
-	labelled, impure := false, false
-	for _, p := range all {
-		labelled = labelled || HasOperator(*p)
-		impure = impure || n.impure(*p)
-	}
-	if !labelled || !impure {
+	if !n.labelled(all) {
 		return nil
 	}
 	impureRoots := 0
@@ -513,6 +582,18 @@ func (n *normalizer) boolOpsKeepTypes(e dst.Expr) bool {
 func isUntyped(t types.Type) bool {
 	b := Basic(t)
 	return b != nil && b.Info()&types.IsUntyped != 0
+}
+
+// HasDecision reports whether e holds a && or || (outside function
+// literals).
+func HasDecision(e dst.Expr) bool {
+	found := false
+	inspectExpr(e, func(x dst.Expr) {
+		if b, ok := x.(*dst.BinaryExpr); ok && (b.Op == token.LAND || b.Op == token.LOR) {
+			found = true
+		}
+	})
+	return found
 }
 
 // HasOperator reports whether e holds an operator a label can be about:

@@ -70,25 +70,7 @@ func TestNormalizationAlonePreservesBehaviour(t *testing.T) {
 		if res.Temps == 0 || len(res.ForBreaks) == 0 || len(res.Scaffold) == 0 {
 			t.Fatalf("nothing normalized: %+v", res)
 		}
-		tmp := t.TempDir()
-		replace := map[string]string{}
-		for name, src := range files {
-			p := filepath.Join(tmp, filepath.Base(name))
-			if err := os.WriteFile(p, src, 0o644); err != nil {
-				t.Fatal(err)
-			}
-			replace[name] = p
-		}
-		ov, _ := json.Marshal(map[string]any{"Replace": replace})
-		ovPath := filepath.Join(tmp, "overlay.json")
-		if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		cmd := exec.Command("go", "test", "-count=1", "-overlay", ovPath, ".")
-		cmd.Dir = dir
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("normalized sample fails its tests: %v\n%s", err, out)
-		}
+		passesTests(t, dir, files)
 	}
 }
 
@@ -101,8 +83,9 @@ func TestNormalizedShapes(t *testing.T) {
 		}
 	}
 	for _, want := range []string{
-		// conditional extraction under ||: the second Inc runs only when x is odd
-		"lc2 := x%2 == 0\n\t\tlc3 := lc2\n\t\tif !lc2 {\n\t\t\tlc4 := c.Inc()\n\t\t\tlc3 = lc4 > limit*2\n\t\t}\n\t\tif lc2 || lc3 {",
+		// conditional extraction under ||: the second Inc runs only when x
+		// is odd; its atom's temporary is declared in the if's scope
+		"lc2 := x%2 == 0\n\t\tvar lc4 bool\n\t\tif !lc2 {\n\t\t\tlc3 := c.Inc()\n\t\t\tlc4 = lc3 > limit*2\n\t\t}\n\t\tif lc2 || lc4 {",
 		// the loop test runs before every iteration
 		"for {\n\t\tlc1 := c.Inc()\n\t\tif !(lc1 < limit && steps < 100) {\n\t\t\tbreak\n\t\t}",
 		// else-if chains become nested blocks
@@ -115,5 +98,65 @@ func TestNormalizedShapes(t *testing.T) {
 		if !strings.Contains(src, want) {
 			t.Errorf("normalized sample lacks\n%s\n--- got:\n%s", want, src)
 		}
+	}
+}
+
+// TestNormalizeConditions: one bool temporary per atom behind a call (lazy
+// ones false unless evaluated), and in a function with goto the hoisted
+// code goes into a block with its statement; the result passes the
+// package's tests.
+func TestNormalizeConditions(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/go/conditions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, res := normalizeDir(t, dir, true)
+	var src string
+	for name, b := range files {
+		if strings.HasSuffix(name, "conditions.go") {
+			src = string(b)
+		}
+	}
+	for _, want := range []string{
+		// three atoms, three temporaries in the if's scope
+		"lc2 := lc1 == 0\n\tvar lc4 bool\n\tif lc2 {\n\t\tlc3 := id(b)\n\t\tlc4 = lc3 == 0\n\t}\n\tvar lc6 bool\n\tif lc2 && lc4 {\n\t\tlc5 := id(c)\n\t\tlc6 = lc5 == 0\n\t}\n\tif lc2 && lc4 && lc6 {",
+		// goto: nothing declared where goto could jump over it
+		"\t{\n\t\tlc",
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("normalized conditions lack\n%s\n--- got:\n%s", want, src)
+		}
+	}
+	if len(res.Lazy) == 0 || res.Lazy["lc4"] || res.Lazy["lc6"] {
+		t.Errorf("lazy temporaries: %v", res.Lazy)
+	}
+	if _, ok := res.Lazy["lc2"]; ok {
+		t.Error("the first atom is always evaluated")
+	}
+	passesTests(t, dir, files)
+}
+
+// passesTests runs the tests of the package in dir with files (by path)
+// in place of its own, through an overlay.
+func passesTests(t *testing.T, dir string, files map[string][]byte) {
+	t.Helper()
+	tmp := t.TempDir()
+	replace := map[string]string{}
+	for name, src := range files {
+		p := filepath.Join(tmp, filepath.Base(name))
+		if err := os.WriteFile(p, src, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		replace[name] = p
+	}
+	ov, _ := json.Marshal(map[string]any{"Replace": replace})
+	ovPath := filepath.Join(tmp, "overlay.json")
+	if err := os.WriteFile(ovPath, ov, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("go", "test", "-count=1", "-overlay", ovPath, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("normalized package fails its tests: %v\n%s", err, out)
 	}
 }

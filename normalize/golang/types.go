@@ -20,8 +20,10 @@ type Types struct {
 	dec  *decorator.Decorator
 	// extra holds the types of nodes made after decoration.
 	extra map[dst.Expr]types.TypeAndValue
-	// origin maps a temporary to the expression it holds.
-	origin map[*dst.Ident]dst.Expr
+	// origin maps a temporary to the expression it holds; originName
+	// does by name (every use of a temporary, and copies of it).
+	origin     map[*dst.Ident]dst.Expr
+	originName map[string]dst.Expr
 	// standsFor maps code made by normalization to the original code it
 	// replaces (the residue of conditional extraction, a negated loop
 	// condition).
@@ -33,7 +35,7 @@ type Types struct {
 // pkg.Decorator).
 func NewTypes(info *types.Info, fset *token.FileSet, pkg *types.Package, dec *decorator.Decorator) *Types {
 	return &Types{Info: info, Fset: fset, Pkg: pkg, dec: dec,
-		extra: map[dst.Expr]types.TypeAndValue{}, origin: map[*dst.Ident]dst.Expr{},
+		extra: map[dst.Expr]types.TypeAndValue{}, origin: map[*dst.Ident]dst.Expr{}, originName: map[string]dst.Expr{},
 		standsFor: map[dst.Node]dst.Node{}}
 }
 
@@ -101,6 +103,13 @@ func (t *Types) ObjectOf(id *dst.Ident) types.Object {
 
 // Origin returns the expression a temporary holds (nil if id is not one).
 func (t *Types) Origin(id *dst.Ident) dst.Expr { return t.origin[id] }
+
+// TempOrigin returns the original expression the temporary called name
+// holds (nil if no temporary has that name). Unlike Origin it also
+// answers for copies of a temporary's identifier (label predicates).
+func (t *Types) TempOrigin(name string) dst.Expr { return t.originName[name] }
+
+func (t *Types) setOrigin(name string, e dst.Expr) { t.originName[name] = e }
 
 // StandsFor records that made stands for orig (positions follow it).
 func (t *Types) StandsFor(made, orig dst.Node) { t.standsFor[made] = orig }

@@ -323,6 +323,7 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 	hidden := hideSkipped(files, names, skip)
 	nres, err := gonorm.Package(ctx, files, t, gonorm.Options{
 		Statements: e.wm(),
+		Decisions:  e.dec(),
 		Slot:       func(s dst.Stmt) bool { return e.wantsSlot(s) },
 	})
 	if err != nil {
@@ -345,12 +346,29 @@ func (e *enumerator) wantsSlot(s dst.Stmt) bool {
 		}
 		return hasDec || (e.wm() && gonorm.HasOperator(c))
 	}
+	// An init statement with something to label must become a statement
+	// of its own (`if init; c` → `{ init; if c }`).
+	initLabelled := func(init dst.Stmt) bool {
+		if init == nil {
+			return false
+		}
+		lhs, roots := gonorm.SimpleExprs(init)
+		for _, p := range append(lhs, roots...) {
+			if (e.wm() && gonorm.HasOperator(*p)) || (hasDec && gonorm.HasDecision(*p)) {
+				return true
+			}
+		}
+		return false
+	}
 	switch x := s.(type) {
 	case *dst.IfStmt:
-		return nonConst(x.Cond)
+		return nonConst(x.Cond) || initLabelled(x.Init)
 	case *dst.ForStmt:
 		return nonConst(x.Cond)
 	case *dst.SwitchStmt:
+		if initLabelled(x.Init) {
+			return true
+		}
 		for _, c := range x.Body.List {
 			if len(c.(*dst.CaseClause).List) > 0 {
 				return true
@@ -604,6 +622,11 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 func (r *Result) WriteOverlay(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
+		return "", fmt.Errorf("overlay directory: %w", err)
+	}
+	// A package with nothing to label writes no annotated file, so dir
+	// must be made here for overlay.json and labels.json.
+	if err := os.MkdirAll(abs, 0o755); err != nil {
 		return "", fmt.Errorf("overlay directory: %w", err)
 	}
 	replace := map[string]string{}

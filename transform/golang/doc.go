@@ -15,21 +15,37 @@
 // Labels, adapted to Go with types (see docs/go.md):
 //   - decisions are if conditions, for conditions, the case expressions
 //     of an expression switch (as tag == expr, or expr without a tag, each
-//     guarded by the earlier cases being false); their atoms are the
-//     maximal operands that are not &&, || or !; constant atoms get none;
-//   - CC and MCC as for plans (MCC falls back to CC above MCCMaxAtoms);
+//     guarded by the earlier cases being false), and every && / || in a
+//     return, assignment, declaration, call argument, send or init
+//     statement; their atoms are the maximal operands that are not &&, ||
+//     or !, one label set per atom also when atoms call functions;
+//     constant atoms get none;
+//   - CC and MCC as for plans (MCC falls back to CC above MCCMaxAtoms),
+//     with short-circuit: an atom behind a call is read from a temporary
+//     that holds false unless Go evaluated it, so its CC label for false
+//     also asks for the operands that let Go evaluate it, and MCC
+//     combinations giving it true when Go skips it are infeasible (with
+//     the reason); pure atoms are read either way;
 //   - ROR only on ordered operands (integers, floats, strings); float
 //     labels keep the unsimplified form (a < b) != (a <= b) because of NaN;
 //   - AOR on + - * / over numeric operands (never string +), as
 //     (a + b) != (a - b), with `b == 0 ||` in front when an integer
 //     division is involved (a mutant that panics differs); unary minus:
-//     -x != x;
+//     -x != x; equivalent mutants (x + 0 vs x - 0, x * 1 vs x / 1) are
+//     infeasible;
 //   - ABS on variables of signed integer or float type that are operands
 //     of arithmetic or comparisons: x < 0, x > 0, x == 0;
 //   - COR on && and ||: the operands differ (a != b);
 //   - no label on constant expressions; WM labels inside the lazy operand
 //     of && / || or a later switch case are guarded by the condition under
 //     which the original evaluates them.
+//
+// A label runs just before its statement; on a statement goto jumps to,
+// the goto label moves to the first injected label; labels of a for post
+// statement and the statement become a function literal called in its
+// place. Functions with goto are labelled (normalization keeps its new
+// declarations in blocks no goto jumps into or over). Each label's Source
+// and Expr show the original expressions of temporaries.
 //
 // Labels never panic: every predicate is preceded by the checks that make
 // it safe (p != nil for dereferences and field selections through
@@ -43,8 +59,10 @@
 // AnnotatePackages type-checks its output; a function whose annotated form
 // does not type-check is left unlabelled (Package.Skipped), so annotation
 // never breaks a build. WriteOverlay writes the annotated files, an
-// overlay.json for `go build -overlay` and the label manifest; the user's
-// files are never touched. Measure runs a package's tests (or a fuzz
-// target's corpus) on the overlay with a coverage profile and maps each
-// label's body block back to its label.
+// overlay.json for `go build -overlay` and the label manifest (making the
+// directory even when nothing is labelled); the user's files are never
+// touched. Measure runs the packages' tests — or one fuzz target over its
+// seeds and generated corpus, in its package directory of a module copy,
+// skipping and listing entries it fails on — with a coverage profile of
+// the annotated code and maps each label's body block back to its label.
 package golang

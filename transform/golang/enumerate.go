@@ -63,8 +63,14 @@ type enumerator struct {
 	seen     map[dedupKey]bool
 	consts   map[string]bool // names of the package's constants
 	lists    []*[]dst.Stmt
+	posts    []postSite
 	warnings []string
+	// inGoto is set while enumerating a function that uses goto.
+	inGoto bool
 }
+
+// dec reports whether decision criteria (CC, MCC) are selected.
+func (e *enumerator) dec() bool { return e.crit.Has(labels.CC) || e.crit.Has(labels.MCC) }
 
 func (e *enumerator) wm() bool {
 	return e.crit.Has(labels.WMABS) || e.crit.Has(labels.WMAOR) || e.crit.Has(labels.WMCOR) || e.crit.Has(labels.WMROR)
@@ -80,12 +86,22 @@ func (e *enumerator) position(n dst.Node, point dst.Stmt) labels.Position {
 	return labels.Position{File: p.Filename, Line: p.Line, Col: p.Column, Offset: p.Offset}
 }
 
-func source(x dst.Expr) string {
-	s := ExprString(x)
+// source renders x as the original code reads, temporaries replaced by
+// the expressions they hold, cut to 80 bytes.
+func (e *enumerator) source(x dst.Expr) string {
+	s := e.srcText(x)
 	if len(s) > 80 {
 		s = s[:77] + "..."
 	}
 	return s
+}
+
+// srcText renders x with every temporary replaced by the original
+// expression it holds.
+func (e *enumerator) srcText(x dst.Expr) string {
+	var b strings.Builder
+	writeExprWith(&b, x, e.t.TempOrigin)
+	return b.String()
 }
 
 // add records a label unless an identical one exists at the same point.
@@ -124,7 +140,12 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 	}
 	full := and(parts...)
 	l := &labels.Label{Criterion: crit, Operator: op, Predicate: full.s, Status: labels.Active,
-		Pos: e.position(at, point), Source: source(e.t.Original(at))}
+		Pos: e.position(at, point), Source: e.source(e.t.Original(at))}
+	if strings.Contains(full.s, e.norm.Prefix) { // may name a temporary
+		if x := e.srcText(full.d); x != full.s {
+			l.Expr = x
+		}
+	}
 	cond := full
 	if len(chk) > 0 {
 		g := and(chk...)
@@ -149,6 +170,15 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 // constants (go vet rejects them as "suspect and", and no run covers them).
 func (e *enumerator) contradiction(conj []pe) (string, bool) {
 	eq := map[string]string{}
+	has := map[string]bool{}
+	for _, c := range conj {
+		has[c.s] = true
+	}
+	for _, c := range conj {
+		if has[not(c).s] {
+			return fmt.Sprintf("%s cannot hold together with its negation", c.s), true
+		}
+	}
 	for _, c := range conj {
 		b, ok := c.d.(*dst.BinaryExpr)
 		if !ok || b.Op != token.EQL {
@@ -291,33 +321,56 @@ func (e *enumerator) checks(x dst.Expr, out *[]pe, seen map[string]bool) {
 	})
 }
 
-// atoms collects the maximal subexpressions of d that are not &&, || or !.
-func atoms(d dst.Expr, out []dst.Expr) []dst.Expr {
+// atom is an atom of a decision with the conditions under which Go
+// evaluates it (the operands before it that && and || short-circuit on).
+type atom struct {
+	e     dst.Expr
+	reach []lazy
+}
+
+// decisionAtoms lists the atoms of decision d in evaluation order.
+func decisionAtoms(d dst.Expr, reach []lazy, out []atom) []atom {
 	switch x := gonorm.Unparen(d).(type) {
 	case *dst.BinaryExpr:
 		if x.Op == token.LAND || x.Op == token.LOR {
-			return atoms(x.Y, atoms(x.X, out))
+			out = decisionAtoms(x.X, reach, out)
+			return decisionAtoms(x.Y, append(reach[:len(reach):len(reach)], lazy{x.X, x.Op == token.LOR}), out)
 		}
 	case *dst.UnaryExpr:
 		if x.Op == token.NOT {
-			return atoms(x.X, out)
+			return decisionAtoms(x.X, reach, out)
 		}
 	}
-	return append(out, gonorm.Unparen(d))
+	return append(out, atom{gonorm.Unparen(d), reach})
 }
 
-// decision adds the CC and MCC labels of decision d.
+// lazyDefault says whether a is a temporary that holds an operand Go
+// evaluates only when reach holds, and what it holds otherwise.
+func (e *enumerator) lazyDefault(a dst.Expr) (def, ok bool) {
+	if id, isID := a.(*dst.Ident); isID {
+		def, ok = e.norm.Lazy[id.Name]
+	}
+	return def, ok
+}
+
+// decision adds the CC and MCC labels of decision d. A pure atom is read
+// whether or not Go evaluates it (its value exists either way); an atom
+// behind a call lives in a temporary that only holds its value when Go
+// evaluated it, so its CC label for the value the temporary holds
+// otherwise also asks for the operands before it that let Go evaluate it,
+// and MCC combinations that give it the other value without those are
+// infeasible (short-circuit).
 func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
-	if !e.crit.Has(labels.CC) && !e.crit.Has(labels.MCC) {
+	if !e.dec() {
 		return
 	}
-	var as []dst.Expr
+	var as []atom
 	seen := map[string]bool{}
-	for _, a := range atoms(d, nil) {
-		if e.t.Const(a) != nil {
+	for _, a := range decisionAtoms(d, nil, nil) {
+		if e.t.Const(a.e) != nil {
 			continue
 		}
-		k := ExprString(a)
+		k := ExprString(a.e)
 		if !seen[k] {
 			seen[k] = true
 			as = append(as, a)
@@ -340,26 +393,95 @@ func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
 		return
 	}
 	n := len(as)
+	operands := make([]dst.Expr, n)
+	for i, a := range as {
+		operands[i] = a.e
+	}
 	for m := 0; m < 1<<n; m++ {
 		conj := make([]pe, n)
+		val := map[string]bool{}
 		var op strings.Builder
 		for i, a := range as {
-			if m&(1<<(n-1-i)) == 0 {
-				conj[i] = of(a)
+			t := m&(1<<(n-1-i)) == 0
+			val[ExprString(a.e)] = t
+			if t {
+				conj[i] = of(a.e)
 				op.WriteByte('T')
 			} else {
-				conj[i] = not(of(a))
+				conj[i] = not(of(a.e))
 				op.WriteByte('F')
 			}
 		}
-		e.addConj(labels.MCC, op.String(), point, d, conj, lz, as)
+		gl := e.addConj(labels.MCC, op.String(), point, d, conj, lz, operands)
+		if why := e.shortCircuit(d, as, val); why != "" {
+			e.setStatus(gl, labels.Infeasible, why)
+		}
 	}
 }
 
-func (e *enumerator) cc(k labels.Key, prefix string, as []dst.Expr, lz []lazy, point dst.Stmt) {
+// shortCircuit says why the combination val of the atoms of d cannot
+// occur — a temporary of an operand Go does not evaluate under val holds
+// another value — or "".
+func (e *enumerator) shortCircuit(d dst.Expr, as []atom, val map[string]bool) string {
+	reached := map[string]bool{}
+	var eval func(x dst.Expr) bool
+	eval = func(x dst.Expr) bool {
+		switch y := gonorm.Unparen(x).(type) {
+		case *dst.BinaryExpr:
+			if y.Op == token.LAND || y.Op == token.LOR {
+				v := eval(y.X)
+				if v == (y.Op == token.LOR) {
+					return v
+				}
+				return eval(y.Y)
+			}
+		case *dst.UnaryExpr:
+			if y.Op == token.NOT {
+				return !eval(y.X)
+			}
+		}
+		k := ExprString(gonorm.Unparen(x))
+		reached[k] = true
+		return val[k]
+	}
+	eval(d)
 	for _, a := range as {
-		e.add(k, prefix+"true", point, a, of(a), lz, []dst.Expr{a})
-		e.add(k, prefix+"false", point, a, not(of(a)), lz, []dst.Expr{a})
+		k := ExprString(a.e)
+		if def, ok := e.lazyDefault(a.e); ok && !reached[k] && val[k] != def {
+			return fmt.Sprintf("%s is only evaluated when %s (short-circuit)", e.source(a.e), e.reachText(a.reach))
+		}
+	}
+	return ""
+}
+
+// reachText says in words when the operands before an atom let Go
+// evaluate it.
+func (e *enumerator) reachText(reach []lazy) string {
+	var parts []string
+	for _, l := range reach {
+		v := "true"
+		if l.neg {
+			v = "false"
+		}
+		parts = append(parts, e.source(l.e)+" is "+v)
+	}
+	return strings.Join(parts, " and ")
+}
+
+func (e *enumerator) cc(k labels.Key, prefix string, as []atom, lz []lazy, point dst.Stmt) {
+	for _, a := range as {
+		for _, v := range []bool{true, false} {
+			p, name := of(a.e), "true"
+			if !v {
+				p, name = not(p), "false"
+			}
+			alz := lz
+			if def, ok := e.lazyDefault(a.e); ok && def == v {
+				// The temporary holds v also when Go did not evaluate it.
+				alz = append(lz[:len(lz):len(lz)], a.reach...)
+			}
+			e.add(k, prefix+name, point, a.e, p, alz, []dst.Expr{a.e})
+		}
 	}
 }
 
@@ -445,11 +567,39 @@ func (e *enumerator) aor(x dst.Expr, op token.Token, y dst.Expr, at dst.Expr, lz
 			continue
 		}
 		pred := bin(paren(bin(of(x), op, of(y))), token.NEQ, paren(bin(of(x), m, of(y))))
+		if why := sameMutant(op, m, e.t.Const(y)); why != "" {
+			gl := e.add(labels.WMAOR, name, point, at, pred, lz, []dst.Expr{x, y})
+			e.setStatus(gl, labels.Infeasible, fmt.Sprintf(why, ExprString(e.t.Original(x))))
+			continue
+		}
 		if isInt && (op == token.QUO || m == token.QUO) && e.t.Const(y) == nil {
 			pred = bin(bin(of(y), token.EQL, lit(token.INT, "0")), token.LOR, pred)
 		}
 		e.add(labels.WMAOR, name, point, at, pred, lz, []dst.Expr{x, y})
 	}
+}
+
+// sameMutant says why the mutant x m y always equals x op y when the
+// right operand is the constant y (x + 0 and x - 0, x * 1 and x / 1 are
+// both x, also for NaN and -0), or "" when it can differ.
+func sameMutant(op, m token.Token, y constant.Value) string {
+	pair := func(a, b token.Token) bool { return (op == a && m == b) || (op == b && m == a) }
+	switch {
+	case y == nil || y.Kind() == constant.Unknown:
+		return ""
+	case pair(token.ADD, token.SUB) && constant.Sign(y) == 0:
+		return "never true: %s + 0 and %[1]s - 0 are the same value (equivalent mutant)"
+	case pair(token.MUL, token.QUO) && isOne(y):
+		return "never true: %s * 1 and %[1]s / 1 are the same value (equivalent mutant)"
+	}
+	return ""
+}
+
+func isOne(v constant.Value) bool {
+	if v.Kind() == constant.Complex {
+		return false
+	}
+	return constant.Compare(v, token.EQL, constant.MakeInt64(1))
 }
 
 func (e *enumerator) abs(x dst.Expr, lz []lazy, point dst.Stmt) {
@@ -538,24 +688,9 @@ func (e *enumerator) mutations(x dst.Expr, lz []lazy, point dst.Stmt) {
 			}
 			e.abs(n.X, lz, point)
 		}
-	case *dst.CallExpr:
-		for _, a := range n.Args {
-			e.mutations(a, lz, point)
-		}
-	case *dst.IndexExpr:
-		e.mutations(n.X, lz, point)
-		e.mutations(n.Index, lz, point)
-	case *dst.StarExpr:
-		e.mutations(n.X, lz, point)
-	case *dst.SelectorExpr:
-		e.mutations(n.X, lz, point)
-	case *dst.CompositeLit:
-		for _, el := range n.Elts {
-			if kv, ok := el.(*dst.KeyValueExpr); ok {
-				e.mutations(kv.Value, lz, point)
-				continue
-			}
-			e.mutations(el, lz, point)
+	case *dst.CallExpr, *dst.IndexExpr, *dst.StarExpr, *dst.SelectorExpr, *dst.CompositeLit:
+		for _, o := range operands(n) {
+			e.mutations(o, lz, point)
 		}
 	}
 }

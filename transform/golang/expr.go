@@ -89,14 +89,23 @@ func and(xs ...pe) pe {
 // as path-base.Name), for manifests and messages.
 func ExprString(e dst.Expr) string {
 	var b strings.Builder
-	writeExpr(&b, e)
+	writeExprWith(&b, e, nil)
 	return b.String()
 }
 
-func writeExpr(b *strings.Builder, e dst.Expr) {
+// writeExprWith writes e; subst, when not nil, gives the expression to
+// write in place of an identifier (nil: the identifier).
+func writeExprWith(b *strings.Builder, e dst.Expr, subst func(name string) dst.Expr) {
+	writeExpr := func(b *strings.Builder, e dst.Expr) { writeExprWith(b, e, subst) }
 	switch x := e.(type) {
 	case nil:
 	case *dst.Ident:
+		if subst != nil && x.Path == "" {
+			if o := subst(x.Name); o != nil {
+				writeExpr(b, o)
+				return
+			}
+		}
 		if x.Path != "" {
 			p := x.Path
 			if i := strings.LastIndex(p, "/"); i >= 0 {

@@ -59,13 +59,19 @@ func annotate(t testing.TB, dir, criteria string) *Result {
 // goTest runs go test in dir with args and fails t when the tests fail.
 func goTest(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	cmd := exec.Command("go", append([]string{"test", "-count=1"}, args...)...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
+	out, err := runGoTest(dir, args...)
 	if err != nil {
 		t.Fatalf("go test %s: %v\n%s", strings.Join(args, " "), err, out)
 	}
-	return string(out)
+	return out
+}
+
+// runGoTest runs go test -count=1 in dir with args.
+func runGoTest(dir string, args ...string) (string, error) {
+	cmd := exec.Command("go", append([]string{"test", "-count=1"}, args...)...)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	return string(out), err
 }
 
 func sampleDir(t testing.TB) string {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,10 @@ type MeasureOptions struct {
 	// run that target over its seed corpus (testdata/fuzz/FuzzX and f.Add)
 	// and the corpus `go test -fuzz` keeps in GOCACHE/fuzz.
 	Fuzz string
+	// FuzzCache is the root of the corpora `go test -fuzz` generates (the
+	// target's entries are in FuzzCache/IMPORTPATH/FuzzX); "" means
+	// $(go env GOCACHE)/fuzz, where go test keeps them.
+	FuzzCache string
 	// Work is a scratch directory (required).
 	Work string
 	// Output receives the go command's output (nil: discarded).
@@ -49,9 +54,13 @@ type Measurement struct {
 	// basic blocks as a branch measure).
 	Statements, StatementsCovered int
 	Blocks, BlocksCovered         int
-	// Inputs counts the corpus entries run (fuzz mode): seeds in
-	// testdata, and entries of the cached corpus.
+	// Inputs counts the corpus entries run (fuzz mode): seeds (f.Add and
+	// testdata/fuzz), and entries of the cached corpus.
 	SeedInputs, CachedInputs int
+	// Crashing lists the corpus entries the fuzz target fails on (fuzz
+	// mode): f.Add seeds as "f.Add seed #N", files by path. They are left
+	// out of the measurement, which covers the other entries.
+	Crashing []string
 	// Traces, with PerTest: for each test run alone ("pkg TestName"), the
 	// ids of the labels it covered.
 	Traces map[string][]int
@@ -186,7 +195,21 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 		return nil, errors.New("measure: no packages")
 	}
 	m := &Measurement{}
-	orig, err := runProfile(ctx, r, opts, paths, "original")
+	oopts := opts
+	if opts.Fuzz != "" {
+		// The fuzz target runs in its package directory of a copy of the
+		// module, whose testdata/fuzz also gets the generated corpus: the
+		// user's tree is never written.
+		root := r.Packages[0].Module
+		if root == "" {
+			return nil, fmt.Errorf("measure: %s is not in a module", r.Packages[0].Path)
+		}
+		oopts.Dir = filepath.Join(opts.Work, "original-module")
+		if err := copyTree(root, oopts.Dir); err != nil {
+			return nil, err
+		}
+	}
+	orig, err := runProfile(ctx, r, oopts, paths, "original")
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +235,7 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 		return nil, err
 	}
 	m.Hits = r.LabelHits(ann.blocks)
-	m.SeedInputs, m.CachedInputs = ann.seeds, ann.cached
+	m.SeedInputs, m.CachedInputs, m.Crashing = ann.seeds, ann.cached, ann.crashing
 	if opts.PerTest && opts.Fuzz == "" {
 		if m.Traces, err = perTest(ctx, r, aopts); err != nil {
 			return nil, err
@@ -292,6 +315,7 @@ func testBinaryFlags(flags []string) []string {
 type profileRun struct {
 	blocks        []ProfileBlock
 	seeds, cached int
+	crashing      []string
 }
 
 func (o MeasureOptions) goCmd(ctx context.Context, args ...string) *exec.Cmd {
@@ -322,41 +346,8 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, paths []str
 		if err := cmd.Run(); err != nil {
 			return nil, fmt.Errorf("measure (%s): go test: %w: %w\n%s", tag, ErrTestsFailed, err, tail(out.String()))
 		}
-	} else {
-		if len(r.Packages) != 1 {
-			return nil, fmt.Errorf("measure: --fuzz needs exactly one package, got %d", len(r.Packages))
-		}
-		p := r.Packages[0]
-		bin := filepath.Join(work, "pkg.test")
-		args := []string{"test", "-c", "-o", bin, "-covermode=set", "-coverpkg=" + p.Path}
-		cmd := opts.goCmd(ctx, append(args, p.Path)...)
-		cmd.Stdout, cmd.Stderr = w, w
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("measure (%s): building test binary: %w\n%s", tag, err, tail(out.String()))
-		}
-		run := filepath.Join(work, "run")
-		corpus := filepath.Join(run, "testdata", "fuzz", opts.Fuzz)
-		if err := os.MkdirAll(corpus, 0o755); err != nil {
-			return nil, fmt.Errorf("measure: %w", err)
-		}
-		var err error
-		if pr.seeds, err = copyCorpus(filepath.Join(p.Dir, "testdata", "fuzz", opts.Fuzz), corpus, "seed-"); err != nil {
-			return nil, err
-		}
-		cache, err := FuzzCacheDir(ctx, opts.Dir, opts.Env, p.Path, opts.Fuzz)
-		if err != nil {
-			return nil, err
-		}
-		if pr.cached, err = copyCorpus(cache, corpus, "cache-"); err != nil {
-			return nil, err
-		}
-		tcmd := exec.CommandContext(ctx, bin, "-test.run=^"+regexp.QuoteMeta(opts.Fuzz)+"$", "-test.coverprofile="+prof)
-		tcmd.Dir = run
-		tcmd.Env = opts.Env
-		tcmd.Stdout, tcmd.Stderr = w, w
-		if err := tcmd.Run(); err != nil {
-			return nil, fmt.Errorf("measure (%s): running %s over its corpus: %w: %w\n%s", tag, opts.Fuzz, ErrTestsFailed, err, tail(out.String()))
-		}
+	} else if err := runFuzzCorpus(ctx, r, opts, paths, work, prof, w, pr); err != nil {
+		return nil, fmt.Errorf("measure (%s): %w", tag, err)
 	}
 	f, err := os.Open(prof)
 	if err != nil {
@@ -365,6 +356,124 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, paths []str
 	defer f.Close()
 	pr.blocks, err = ParseProfile(f)
 	return pr, err
+}
+
+// runFuzzCorpus runs fuzz target opts.Fuzz over its seed corpus (f.Add,
+// testdata/fuzz) and the generated corpus in the target's package
+// directory of the module copy opts.Dir, with a coverage profile of every
+// package in paths; entries it fails on are listed in pr.crashing and
+// skipped in a new run, so the profile covers the others.
+func runFuzzCorpus(ctx context.Context, r *Result, opts MeasureOptions, paths []string, work, prof string, w io.Writer, pr *profileRun) error {
+	p, err := fuzzPackage(r, opts.Fuzz)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(p.Module, p.Dir)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("%s is outside module %s", p.Dir, p.Module)
+	}
+	bin := filepath.Join(work, "pkg.test")
+	var out bytes.Buffer
+	cmd := opts.goCmd(ctx, "test", "-c", "-o", bin, "-covermode=set", "-coverpkg="+strings.Join(paths, ","), p.Path)
+	cmd.Stdout, cmd.Stderr = io.MultiWriter(&out, w), io.MultiWriter(&out, w)
+	if err := cmd.Run(); err != nil {
+		return fmt.Errorf("building test binary: %w\n%s", err, tail(out.String()))
+	}
+	dir := filepath.Join(opts.Dir, rel)
+	corpus := filepath.Join(dir, "testdata", "fuzz", opts.Fuzz)
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		return fmt.Errorf("corpus: %w", err)
+	}
+	cache := filepath.Join(opts.FuzzCache, filepath.FromSlash(p.Path), opts.Fuzz)
+	if opts.FuzzCache == "" {
+		if cache, err = FuzzCacheDir(ctx, opts.Dir, opts.Env, p.Path, opts.Fuzz); err != nil {
+			return err
+		}
+	}
+	if _, err := copyCorpus(cache, corpus, cachePrefix); err != nil {
+		return err
+	}
+	runRe := regexp.MustCompile(`(?m)^=== RUN   ` + regexp.QuoteMeta(opts.Fuzz) + `/(\S+)$`)
+	failRe := regexp.MustCompile(`(?m)^\s*--- FAIL: ` + regexp.QuoteMeta(opts.Fuzz) + `/(\S+) `)
+	ran := map[string]bool{}
+	var crashing []string
+	for {
+		args := []string{"-test.run=^" + regexp.QuoteMeta(opts.Fuzz) + "$", "-test.v", "-test.coverprofile=" + prof}
+		if len(crashing) > 0 {
+			quoted := make([]string, len(crashing))
+			for i, c := range crashing {
+				quoted[i] = regexp.QuoteMeta(c)
+			}
+			args = append(args, "-test.skip=^"+regexp.QuoteMeta(opts.Fuzz)+"$/^("+strings.Join(quoted, "|")+")$")
+		}
+		out.Reset()
+		run := exec.CommandContext(ctx, bin, args...)
+		run.Dir, run.Env = dir, opts.Env
+		run.Stdout, run.Stderr = io.MultiWriter(&out, w), io.MultiWriter(&out, w)
+		err := run.Run()
+		for _, m := range runRe.FindAllStringSubmatch(out.String(), -1) {
+			ran[m[1]] = true
+		}
+		if err == nil {
+			break
+		}
+		// A crashing entry ends the run (a panic) or fails it: skip it
+		// and run again, until the rest passes.
+		n := len(crashing)
+		for _, m := range failRe.FindAllStringSubmatch(out.String(), -1) {
+			if !slices.Contains(crashing, m[1]) {
+				crashing = append(crashing, m[1])
+			}
+		}
+		if len(crashing) == n || ctx.Err() != nil {
+			return fmt.Errorf("running %s over its corpus: %w: %w\n%s", opts.Fuzz, ErrTestsFailed, err, tail(out.String()))
+		}
+	}
+	for name := range ran {
+		if strings.HasPrefix(name, cachePrefix) {
+			pr.cached++
+		} else {
+			pr.seeds++
+		}
+	}
+	sort.Strings(crashing)
+	for _, c := range crashing {
+		switch {
+		case strings.HasPrefix(c, "seed#"):
+			pr.crashing = append(pr.crashing, "f.Add seed #"+strings.TrimPrefix(c, "seed#"))
+		case strings.HasPrefix(c, cachePrefix):
+			pr.crashing = append(pr.crashing, filepath.Join(cache, strings.TrimPrefix(c, cachePrefix)))
+		default:
+			pr.crashing = append(pr.crashing, filepath.Join(p.Dir, "testdata", "fuzz", opts.Fuzz, c))
+		}
+	}
+	return nil
+}
+
+// cachePrefix marks the entries of the generated corpus among the seeds.
+const cachePrefix = "cache-"
+
+// fuzzPackage returns the package of r whose tests define fuzz target
+// name.
+func fuzzPackage(r *Result, name string) (*Package, error) {
+	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(name) + `\(`)
+	var found []*Package
+	for _, p := range r.Packages {
+		tests, _ := filepath.Glob(filepath.Join(p.Dir, "*_test.go"))
+		for _, t := range tests {
+			if b, err := os.ReadFile(t); err == nil && decl.Match(b) {
+				found = append(found, p)
+				break
+			}
+		}
+	}
+	switch len(found) {
+	case 0:
+		return nil, fmt.Errorf("no package measured has a fuzz target %s", name)
+	case 1:
+		return found[0], nil
+	}
+	return nil, fmt.Errorf("fuzz target %s is defined in %s and %s: measure one of them", name, found[0].Path, found[1].Path)
 }
 
 // Materialize copies the module of r's packages to dir (without .git) and

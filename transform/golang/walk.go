@@ -33,10 +33,10 @@ func (e *enumerator) body(b *dst.BlockStmt) {
 	if _, skip := e.norm.Skipped[b]; skip {
 		return
 	}
-	if gonorm.HasGoto(b) {
-		return
-	}
+	outer := e.inGoto
+	e.inGoto = gonorm.GotoTargets(b) != nil
 	e.list(&b.List)
+	e.inGoto = outer
 }
 
 func (e *enumerator) list(l *[]dst.Stmt) {
@@ -72,7 +72,15 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 			}
 		}
 	case *dst.ForStmt:
+		if x.Init != nil {
+			if _, skip := e.norm.Skipped[x.Init]; !skip {
+				e.simple(x.Init, point)
+			}
+		}
 		e.list(&x.Body.List)
+		if x.Post != nil && e.wm() {
+			e.post(x)
+		}
 	case *dst.RangeStmt:
 		e.list(&x.Body.List)
 	case *dst.BlockStmt:
@@ -104,23 +112,41 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 			e.callArgs(x.Call, point)
 		}
 	case *dst.AssignStmt, *dst.ExprStmt, *dst.ReturnStmt, *dst.IncDecStmt, *dst.SendStmt, *dst.DeclStmt:
-		if !skipped && e.wm() {
+		if !skipped {
 			e.simple(s, point)
 		}
 	}
 }
 
+// post labels the post statement of a for loop: it runs after each
+// iteration, where no statement can go, so its labels and the statement
+// become a function literal called in its place,
+// `for …; …; func() { if P {} // label …; post }()` (inject builds it).
+func (e *enumerator) post(x *dst.ForStmt) {
+	l := []dst.Stmt{x.Post}
+	e.posts = append(e.posts, postSite{x, &l})
+	e.lists = append(e.lists, &l)
+	e.simple(x.Post, x.Post)
+}
+
+// postSite is a for loop's post statement as a one-statement list labels
+// can be injected into.
+type postSite struct {
+	loop *dst.ForStmt
+	list *[]dst.Stmt
+}
+
 func (e *enumerator) callArgs(c *dst.CallExpr, point dst.Stmt) {
-	if !e.wm() {
-		return
-	}
 	for _, a := range c.Args {
 		if e.t.Impure(a) {
 			return
 		}
 	}
 	for _, a := range c.Args {
-		e.mutations(a, nil, point)
+		if e.wm() {
+			e.mutations(a, nil, point)
+		}
+		e.decisions(a, nil, point)
 	}
 }
 
@@ -157,6 +183,9 @@ func roots(s dst.Stmt) []dst.Expr {
 // impure part, if any, is one call at its root (so labels in front of it
 // see the values the statement computes with).
 func (e *enumerator) simple(s, point dst.Stmt) {
+	if !e.wm() && !e.dec() {
+		return
+	}
 	rs := roots(s)
 	hoist := 0
 	rootHoist := 0
@@ -178,7 +207,28 @@ func (e *enumerator) simple(s, point dst.Stmt) {
 		return
 	}
 	for _, r := range rs {
-		e.mutations(r, nil, point)
+		if e.wm() {
+			e.mutations(r, nil, point)
+		}
+		if !e.norm.Derived[s] {
+			e.decisions(r, nil, point)
+		}
+	}
+}
+
+// decisions adds the CC and MCC labels of every && / || in x (a
+// decision in a return, an assignment, a call argument, ...), which the
+// original evaluates when lz holds.
+func (e *enumerator) decisions(x dst.Expr, lz []lazy, point dst.Stmt) {
+	if !e.dec() || x == nil || e.t.IsType(x) || e.t.Const(x) != nil {
+		return
+	}
+	if n, ok := x.(*dst.BinaryExpr); ok && (n.Op == token.LAND || n.Op == token.LOR) {
+		e.decision(n, lz, point)
+		return
+	}
+	for _, o := range operands(x) {
+		e.decisions(o, lz, point)
 	}
 }
 
@@ -199,7 +249,8 @@ func (e *enumerator) switchLabels(x *dst.SwitchStmt, point dst.Stmt) {
 	for _, c := range x.Body.List {
 		total += len(c.(*dst.CaseClause).List)
 	}
-	long := total > longSwitch && (e.crit.Has("cc") || e.crit.Has("mcc"))
+	// Not in functions with goto: a goto could jump over the temporaries.
+	long := total > longSwitch && e.dec() && !e.inGoto
 	var prev []lazy
 	matched := ""
 	k := 0
@@ -289,9 +340,21 @@ func (e *enumerator) inject() {
 		}
 	}
 	for _, lp := range e.lists {
+		if len(*lp) == 0 {
+			continue
+		}
 		var out []dst.Stmt
 		for _, s := range *lp {
 			ls := at[s]
+			// `L: if …` (only goto jumps to L): the labels must run when
+			// goto L does, so L moves to the first of them.
+			lab, moveLabel := s.(*dst.LabeledStmt)
+			if moveLabel {
+				switch lab.Stmt.(type) {
+				case *dst.ForStmt, *dst.RangeStmt, *dst.SwitchStmt, *dst.TypeSwitchStmt, *dst.SelectStmt:
+					moveLabel = false // break and continue name L
+				}
+			}
 			for i, l := range ls {
 				var ifs dst.Stmt = l.helper
 				if l.helper == nil {
@@ -309,10 +372,57 @@ func (e *enumerator) inject() {
 					d.Start = nil
 					d.Before = dst.NewLine
 				}
+				if i == 0 && moveLabel {
+					ifs = &dst.LabeledStmt{Label: lab.Label, Stmt: ifs}
+				}
 				out = append(out, ifs)
+			}
+			if len(ls) > 0 && moveLabel {
+				lab.Stmt.Decorations().Before = dst.NewLine
+				s = lab.Stmt
 			}
 			out = append(out, s)
 		}
 		*lp = out
 	}
+	for _, ps := range e.posts {
+		if len(*ps.list) > 1 {
+			body := &dst.BlockStmt{List: *ps.list}
+			fn := &dst.FuncLit{Type: &dst.FuncType{Params: &dst.FieldList{}}, Body: body}
+			ps.loop.Post = &dst.ExprStmt{X: &dst.CallExpr{Fun: fn}}
+		}
+	}
+}
+
+// operands returns the subexpressions of x that the label walks descend
+// into: operands of unary and binary operators, call arguments, the
+// indexed value and index, the pointer, the selected operand, composite
+// literal values (never function literals or types).
+func operands(x dst.Expr) []dst.Expr {
+	switch n := x.(type) {
+	case *dst.ParenExpr:
+		return []dst.Expr{n.X}
+	case *dst.UnaryExpr:
+		return []dst.Expr{n.X}
+	case *dst.BinaryExpr:
+		return []dst.Expr{n.X, n.Y}
+	case *dst.CallExpr:
+		return n.Args
+	case *dst.IndexExpr:
+		return []dst.Expr{n.X, n.Index}
+	case *dst.StarExpr:
+		return []dst.Expr{n.X}
+	case *dst.SelectorExpr:
+		return []dst.Expr{n.X}
+	case *dst.CompositeLit:
+		out := make([]dst.Expr, 0, len(n.Elts))
+		for _, el := range n.Elts {
+			if kv, ok := el.(*dst.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			out = append(out, el)
+		}
+		return out
+	}
+	return nil
 }

@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
+)
+
+// stdinName is how messages name a plan read from standard input ("-").
+const stdinName = "<stdin>"
+
+// readSource reads the file name, or standard input when name is "-", and
+// returns the name messages should use for it.
+func readSource(stdin io.Reader, name string) (string, []byte, error) {
+	if name == "-" {
+		src, err := io.ReadAll(stdin)
+		if err != nil {
+			return stdinName, nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return stdinName, src, nil
+	}
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return name, nil, fmt.Errorf("reading plan: %w", err)
+	}
+	return name, src, nil
+}
+
+// loadPlan reads, parses and compiles a plan file ("-" is standard input).
+// Compiling here reports a malformed form (an (if) without a test, say) at
+// its position before any command labels or runs the plan.
+func loadPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, error) {
+	display, src, err := readSource(stdin, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, err := syntax.Parse(display, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := compile.Compile(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, p, nil
+}
+
+// readPlan reads and parses a plan file ("-" is standard input) and checks
+// that it compiles.
+func readPlan(stdin io.Reader, name string) (*syntax.File, error) {
+	f, _, err := loadPlan(stdin, name)
+	return f, err
+}
+
+// checkCalls prints, with a caret, every call of p to a function defined
+// nowhere (sim.CheckCalls decides which names link) and fails when one of
+// them can only end in undefined-function; warnings are printed only.
+func checkCalls(stderr io.Writer, f *syntax.File, p *compile.Program, opts sim.LinkOptions) error {
+	errs := 0
+	for _, lp := range sim.CheckCalls(f, p, opts) {
+		fmt.Fprintln(stderr, "labelcov:", lp)
+		if s := lp.Err.Snippet(); s != "" {
+			fmt.Fprintln(stderr, s)
+		}
+		if !lp.Warning {
+			errs++
+		}
+	}
+	if errs > 0 {
+		return fmt.Errorf("%s: %d call(s) to undefined functions (see above)", f.Name, errs)
+	}
+	return nil
+}

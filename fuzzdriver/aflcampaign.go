@@ -1,0 +1,525 @@
+package fuzzdriver
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver/afl"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+)
+
+// AFLDir is labelcov's directory inside an afl-fuzz output directory (the
+// default of AFLOptions.Dir): summary.json and stats.json of the last
+// session, each finding key's minimized input (with its .env beside it when
+// there is a world) and afl-fuzz's own output, afl-fuzz-NAME.log. afl-fuzz
+// ignores it (it has no queue/).
+const AFLDir = "labelcov-afl"
+
+// AFLOptions configure the AFL++ engine of a plan campaign: afl-fuzz runs
+// `Exe afl-target PlanPath ...` with the setup's flags.
+type AFLOptions struct {
+	// Fuzz is the afl-fuzz binary ("": afl-fuzz on PATH).
+	Fuzz string
+	// Exe is the labelcov binary with the afl-target command (required).
+	Exe string
+	// PlanPath and WorldPath are the files afl-target reads: the setup's
+	// plan and world (WorldPath "" without a world).
+	PlanPath, WorldPath string
+	// Args are extra afl-fuzz arguments (e.g. -t 500 overrides
+	// PlanSetup.RunTimeout).
+	Args []string
+	// Dir is labelcov's directory inside Out; default AFLDir.
+	Dir string
+}
+
+// aflTargetArgs is the afl-target command line that runs the setup.
+func (p *PlanFuzz) aflTargetArgs(a AFLOptions) ([]string, error) {
+	if a.Exe == "" {
+		return nil, errors.New("fuzzdriver: AFLOptions.Exe (the labelcov binary) is empty")
+	}
+	if a.PlanPath == "" {
+		return nil, errors.New("fuzzdriver: AFLOptions.PlanPath is empty: afl-target reads the plan from a file")
+	}
+	plan, err := filepath.Abs(a.PlanPath)
+	if err != nil {
+		return nil, err
+	}
+	s := p.Setup
+	args := []string{a.Exe, "afl-target", plan, "--criteria", CriteriaName(s.Criteria),
+		"--max-steps", strconv.FormatInt(s.MaxSteps, 10), "--max-objects", strconv.Itoa(s.MaxObjects)}
+	if s.MCCMaxAtoms > 0 {
+		args = append(args, "--mcc-max-atoms", strconv.Itoa(s.MCCMaxAtoms))
+	}
+	if s.NoRetire {
+		args = append(args, "--no-retire")
+	}
+	if s.World != nil {
+		if a.WorldPath == "" {
+			return nil, errors.New("fuzzdriver: AFLOptions.WorldPath is empty but the setup has a world")
+		}
+		w, err := filepath.Abs(a.WorldPath)
+		if err != nil {
+			return nil, err
+		}
+		args = append(args, "--world", w)
+	}
+	if s.PlanName != "" {
+		args = append(args, "--plan", s.PlanName)
+	}
+	if len(s.PureFuncs) > 0 {
+		args = append(args, "--pure", strings.Join(s.PureFuncs, ","))
+	}
+	return args, nil
+}
+
+// aflInstances names the afl-fuzz instances of n workers: one "default",
+// or a main and secondaries.
+func aflInstances(n int) []string {
+	if n <= 1 {
+		return []string{"default"}
+	}
+	names := []string{"main"}
+	for i := 1; i < n; i++ {
+		names = append(names, fmt.Sprintf("sec%d", i))
+	}
+	return names
+}
+
+// fuzzAFL runs afl-fuzz on `labelcov afl-target`, replays its queues into a
+// Meter while it runs (progress, stats.json) and at the end, then replays
+// its crashes, groups them by finding key, minimizes the first input of
+// each key and saves it in Dir.
+func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, error) {
+	if o.Budget == 0 && o.Runs == 0 {
+		return nil, errors.New("fuzzdriver: the afl engine needs a budget or a run count")
+	}
+	aflFuzz := o.AFL.Fuzz
+	if aflFuzz == "" {
+		var err error
+		if aflFuzz, err = exec.LookPath("afl-fuzz"); err != nil {
+			return nil, errors.New("afl-fuzz not found on PATH: install AFL++ (Debian: apt-get install afl++)")
+		}
+	}
+	target, err := p.aflTargetArgs(o.AFL)
+	if err != nil {
+		return nil, err
+	}
+	out, err := campaignDir(o)
+	if err != nil {
+		return nil, err
+	}
+	if out, err = filepath.Abs(out); err != nil {
+		return nil, err
+	}
+	dir := filepath.Join(out, cmpOr(o.AFL.Dir, AFLDir))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	names := aflInstances(o.Workers)
+	seedDir, err := p.aflSeeds(o.Seeds)
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(seedDir)
+
+	meter, err := p.NewMeter()
+	if err != nil {
+		return nil, err
+	}
+	watch := &aflWatcher{out: out, names: names, meter: meter, seen: map[string]bool{}, extra: o.ExtraCoverage}
+
+	runCtx := ctx
+	if o.Budget > 0 {
+		var cancel context.CancelFunc
+		// afl-fuzz stops itself (-V); this is only a backstop.
+		runCtx, cancel = context.WithTimeout(ctx, o.Budget+2*time.Minute)
+		defer cancel()
+	}
+	start := time.Now()
+	var wg sync.WaitGroup
+	errs := make([]error, len(names))
+	logs := make([]string, len(names))
+	for i, name := range names {
+		in := seedDir
+		if st, err := os.Stat(filepath.Join(out, name, "queue")); err == nil && st.IsDir() {
+			in = "-" // resume
+		}
+		args := []string{"-i", in, "-o", out, "-s", strconv.FormatUint(o.Seed+uint64(i), 10)}
+		if o.Budget > 0 {
+			args = append(args, "-V", strconv.Itoa(max(1, int(o.Budget.Round(time.Second)/time.Second))))
+		}
+		if o.Runs > 0 {
+			args = append(args, "-E", strconv.FormatInt(max(1, o.Runs/int64(len(names))), 10))
+		}
+		if !slices.Contains(o.AFL.Args, "-t") && p.Setup.RunTimeout > 0 {
+			args = append(args, "-t", strconv.FormatInt(max(1, p.Setup.RunTimeout.Milliseconds()), 10))
+		}
+		switch {
+		case len(names) == 1:
+		case i == 0:
+			args = append(args, "-M", name)
+		default:
+			args = append(args, "-S", name)
+		}
+		args = append(args, o.AFL.Args...)
+		args = append(append(args, "--"), target...)
+		c := exec.CommandContext(runCtx, aflFuzz, args...)
+		c.Env = append(os.Environ(), "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
+			"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_FORKSRV_INIT_TMOUT=60000")
+		c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
+		c.WaitDelay = 20 * time.Second
+		// afl-fuzz's own output (hundreds of lines) goes to a log file in
+		// the campaign directory, not to the user's terminal.
+		logs[i] = filepath.Join(dir, "afl-fuzz-"+name+".log")
+		logf, err := os.Create(logs[i])
+		if err != nil {
+			return nil, err
+		}
+		c.Stdout, c.Stderr = logf, logf
+		if err := c.Start(); err != nil {
+			logf.Close()
+			return nil, fmt.Errorf("starting afl-fuzz: %w", err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = c.Wait()
+			logf.Close()
+		}()
+	}
+	if o.Progress != nil {
+		fmt.Fprintf(o.Progress, "fuzz: afl-fuzz (%d instance(s)) in %s, its output in %s\n", len(names), out, filepath.Join(dir, "afl-fuzz-*.log"))
+	}
+	stats := engine.StatsFile{Version: engine.StatsVersion, Instance: filepath.Base(dir), Seed: o.Seed, Workers: len(names),
+		Started: start.UTC().Format(time.RFC3339)}
+	monDone := make(chan struct{})
+	monStopped := make(chan struct{})
+	go func() {
+		defer close(monStopped)
+		tick := time.NewTicker(engine.DefaultStatsInterval)
+		defer tick.Stop()
+		lastProgress := start
+		for {
+			select {
+			case <-monDone:
+				return
+			case now := <-tick.C:
+				// Entries younger than a second may still be being written.
+				if err := watch.scan(time.Second); err != nil {
+					continue
+				}
+				s, statsAt := watch.sample(now.Sub(start))
+				stats.Samples = append(stats.Samples, s)
+				writeJSONFile(filepath.Join(dir, engine.StatsName), stats) //nolint:errcheck // rewritten at the end
+				if o.Progress != nil && o.ProgressInterval > 0 && now.Sub(lastProgress) >= o.ProgressInterval-engine.DefaultStatsInterval/2 {
+					lastProgress = now
+					io.WriteString(o.Progress, watch.progressLine(s, statsAt, now)) //nolint:errcheck // progress is best effort
+				}
+			}
+		}
+	}()
+	wg.Wait()
+	close(monDone)
+	<-monStopped
+	session := time.Since(start)
+
+	sum := p.summary(o, &engine.Summary{Dir: out, Coverage: map[string]engine.Figure{}, SessionS: session.Seconds()})
+	sum.Workers = len(names)
+	switch {
+	case ctx.Err() != nil:
+		sum.Stop = "canceled"
+	case o.Budget > 0 && session >= o.Budget:
+		sum.Stop = "budget"
+	default:
+		sum.Stop = "runs"
+	}
+	var runErr error
+	for i, name := range names {
+		st, err := afl.ReadFuzzerStats(filepath.Join(out, name, "fuzzer_stats"))
+		if err != nil {
+			runErr = errors.Join(runErr, fmt.Errorf("afl-fuzz %s: %v; %v\n%s", name, errs[i], err, tail(logs[i], 8192)))
+			continue
+		}
+		st.Name = name
+		sum.AFL = append(sum.AFL, st)
+		sum.Execs += st.ExecsDone
+		sum.ExecsPerSec += st.ExecsPerSec
+		sum.ElapsedS = max(sum.ElapsedS, st.RunTimeS)
+		if errs[i] != nil && ctx.Err() == nil && o.Progress != nil {
+			fmt.Fprintf(o.Progress, "warning: afl-fuzz %s: %v (see %s)\n", name, errs[i], logs[i])
+		}
+	}
+	if len(sum.AFL) == 0 {
+		sum.Stop = "error"
+		return sum, runErr
+	}
+
+	// Coverage on the yardstick: replay every queue entry.
+	if err := watch.scan(0); err != nil {
+		return sum, err
+	}
+	sum.Corpus, sum.NewInputs = watch.corpus, watch.corpus
+	sum.Coverage = watch.figures()
+	sum.ByCriteria = meter.ByCriterion()
+	if err := p.aflFindings(ctx, out, names, dir, sum); err != nil {
+		return sum, errors.Join(runErr, err)
+	}
+	last, _ := watch.sample(session)
+	last.Execs, last.ElapsedS = sum.Execs, sum.ElapsedS
+	stats.Samples = append(stats.Samples, last)
+	stats.Findings = sum.Findings
+	return sum, errors.Join(runErr, writeJSONFile(filepath.Join(dir, engine.StatsName), stats),
+		writeJSONFile(filepath.Join(dir, "summary.json"), sum))
+}
+
+func cmpOr[T comparable](a, b T) T {
+	var zero T
+	if a != zero {
+		return a
+	}
+	return b
+}
+
+// aflSeeds writes the seeds into a new temporary directory: the given ones,
+// else one small all-zero input. afl-fuzz skips empty seeds, so an empty one
+// becomes a zero byte.
+func (p *PlanFuzz) aflSeeds(seeds [][]byte) (string, error) {
+	dir, err := os.MkdirTemp("", "labelcov-afl-seeds-")
+	if err != nil {
+		return "", err
+	}
+	if len(seeds) == 0 {
+		n := 8 * max(p.Plan().NumParams(), 1)
+		if w := p.Setup.World; w != nil {
+			n = w.BytesPerObject()
+		}
+		seeds = [][]byte{make([]byte, n)}
+	}
+	for i, s := range seeds {
+		if len(s) == 0 {
+			s = []byte{0}
+		}
+		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("seed%03d", i)), s, 0o644); err != nil {
+			os.RemoveAll(dir)
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
+// aflFindings replays the instances' crashes, keeps the first input of each
+// finding key (afl-fuzz's hangs are "hang" findings, not replayed: each
+// could cost the whole time limit), minimizes it like the built-in engine
+// and saves it in dir as KEY (and KEY.env with a world).
+func (p *PlanFuzz) aflFindings(ctx context.Context, out string, names []string, dir string, sum *Summary) error {
+	t, err := p.NewTarget()
+	if err != nil {
+		return err
+	}
+	objects := p.Objects()
+	byKey := map[string]*engine.FindingRecord{}
+	note := func(f engine.Finding, path string, data []byte) {
+		ts, execs := afl.NameTime(filepath.Base(path))
+		k := f.Key()
+		if r, ok := byKey[k]; ok && r.TimeS <= ts {
+			return
+		}
+		sz := engine.SizeOf(data, objects)
+		byKey[k] = &engine.FindingRecord{Key: k, Category: f.Category, Pos: f.Pos, Detail: f.Detail,
+			TimeS: ts, Execs: execs, Input: path, Size: sz, Original: sz, New: true, Data: data}
+	}
+	for _, name := range names {
+		for _, sub := range []string{"crashes", "hangs"} {
+			files, err := afl.Entries(filepath.Join(out, name, sub))
+			if err != nil {
+				return err
+			}
+			for _, f := range files {
+				data, err := os.ReadFile(f)
+				if err != nil {
+					return err
+				}
+				if sub == "hangs" {
+					note(engine.Finding{Category: engine.HangCategory, Detail: "afl-fuzz: a run exceeded its time limit"}, f, data)
+					continue
+				}
+				res, err := t.Run(ctx, data)
+				if err != nil {
+					return err
+				}
+				fs := res.Findings
+				if len(fs) == 0 {
+					fs = []engine.Finding{{Category: "afl-crash", Detail: "no finding when replayed (a harness error or a killed worker): " + filepath.Base(f)}}
+				}
+				for _, fd := range append([]engine.Finding(nil), fs...) {
+					note(fd, f, data)
+				}
+			}
+		}
+	}
+	save := p.SaveFinding()
+	sum.Findings = []engine.FindingRecord{}
+	for _, r := range byKey {
+		if r.Category != engine.HangCategory && r.Category != "afl-crash" {
+			keep := func(cand []byte) (bool, error) {
+				res, err := t.Run(ctx, cand)
+				if err != nil {
+					return false, err
+				}
+				return res.HasKey(r.Key), nil
+			}
+			best, _, err := engine.Minimize(ctx, r.Data, keep, objects, engine.DefaultMinimizeRuns)
+			if err != nil && ctx.Err() == nil {
+				return fmt.Errorf("finding %s: %w", r.Key, err)
+			}
+			r.Data, r.Size = best, engine.SizeOf(best, objects)
+		}
+		r.Input = filepath.Join(dir, engine.Slug(r.Key))
+		if err := os.WriteFile(r.Input, r.Data, 0o644); err != nil {
+			return err
+		}
+		if save != nil {
+			if err := save(r.Input, r.Data, *r); err != nil {
+				return err
+			}
+		}
+		sum.Findings = append(sum.Findings, *r)
+	}
+	sort.Slice(sum.Findings, func(i, j int) bool {
+		a, b := sum.Findings[i], sum.Findings[j]
+		if a.TimeS != b.TimeS {
+			return a.TimeS < b.TimeS
+		}
+		return a.Key < b.Key
+	})
+	return nil
+}
+
+// writeJSONFile writes v indented through a temporary file and a rename.
+func writeJSONFile(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// tail returns the last n bytes of a file (for error messages).
+func tail(path string, n int64) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > n {
+		f.Seek(st.Size()-n, io.SeekStart) //nolint:errcheck // best effort
+	}
+	b, _ := io.ReadAll(f)
+	return string(bytes.ToValidUTF8(b, nil))
+}
+
+// aflWatcher replays the queues of running afl-fuzz instances into a meter
+// and reads their progress live: execs from each instance's fuzzer_stats,
+// crashes and hangs from their directories (fuzzer_stats lags behind).
+type aflWatcher struct {
+	out    string
+	names  []string
+	meter  *Meter
+	seen   map[string]bool
+	corpus int
+	extra  bool // add "labels:KEY" figures
+}
+
+// scan replays queue entries not seen yet that are older than minAge.
+func (w *aflWatcher) scan(minAge time.Duration) error {
+	now := time.Now()
+	for _, name := range w.names {
+		files, err := afl.Entries(filepath.Join(w.out, name, "queue"))
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if w.seen[f] {
+				continue
+			}
+			if minAge > 0 {
+				if st, err := os.Stat(f); err != nil || now.Sub(st.ModTime()) < minAge {
+					continue
+				}
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				return err
+			}
+			if err := w.meter.Add(context.Background(), data); err != nil {
+				return err
+			}
+			w.seen[f] = true
+			w.corpus++
+		}
+	}
+	return nil
+}
+
+func (w *aflWatcher) figures() map[string]engine.Figure {
+	fig := w.meter.Figures()
+	if w.extra {
+		for k, v := range w.meter.ByCriterion() {
+			fig["labels:"+k] = v
+		}
+	}
+	return fig
+}
+
+// sample is one point of stats.json: execs and rate from fuzzer_stats
+// (which afl-fuzz rewrites only about once a minute: statsAt is the oldest
+// instance's last update, Unix seconds), findings counted live as the crash
+// and hang files saved so far.
+func (w *aflWatcher) sample(elapsed time.Duration) (s engine.Sample, statsAt int64) {
+	s = engine.Sample{ElapsedS: elapsed.Seconds(), Corpus: w.corpus, Coverage: w.figures()}
+	for _, name := range w.names {
+		if st, err := afl.ReadFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats")); err == nil {
+			s.Execs += st.ExecsDone
+			s.ExecsPerSec += st.ExecsPerSec
+			if statsAt == 0 || st.LastUpdate < statsAt {
+				statsAt = st.LastUpdate
+			}
+		}
+		for _, sub := range []string{"crashes", "hangs"} {
+			files, _ := afl.Entries(filepath.Join(w.out, name, sub))
+			s.Findings += len(files)
+		}
+	}
+	return s, statsAt
+}
+
+// progressLine is a status line like the built-in engine's; execs come from
+// fuzzer_stats written at statsAt, and say how old they are when they lag.
+func (w *aflWatcher) progressLine(s engine.Sample, statsAt int64, now time.Time) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec", (time.Duration(s.ElapsedS) * time.Second).String(), s.Execs, s.ExecsPerSec)
+	if age := now.Unix() - statsAt; statsAt > 0 && age > 1 {
+		fmt.Fprintf(&b, ", afl-fuzz's figures of %ds ago", age)
+	}
+	fmt.Fprintf(&b, "), corpus: %d", s.Corpus)
+	engine.AppendCoverage(&b, s.Coverage)
+	fmt.Fprintf(&b, ", crashes and hangs: %d\n", s.Findings)
+	return b.String()
+}

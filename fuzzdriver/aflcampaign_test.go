@@ -1,0 +1,150 @@
+package fuzzdriver
+
+import (
+	"context"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/interp/syntax"
+)
+
+const rangeBugPlan = `(def-plan main (lo hi)
+  (if (and (> lo 1000) (< hi 0))
+      (fail 'range-bug "lo ~a hi ~a" lo hi)
+      'ok))
+`
+
+func rangeBug(t *testing.T) *PlanFuzz {
+	t.Helper()
+	f, err := syntax.Parse("r.plan", []byte(rangeBugPlan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := PlanSetup{Plan: f}.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pf
+}
+
+// fakeAFLOut lays out what afl-fuzz leaves in out/NAME: fuzzer_stats, a
+// queue, crashes and hangs.
+func fakeAFLOut(t *testing.T, out, name string, files map[string][]byte, stats string) {
+	t.Helper()
+	for rel, data := range files {
+		path := filepath.Join(out, name, rel)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, name, "fuzzer_stats"), []byte(stats), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func rangeInput(lo, hi int64, junk int) []byte {
+	b := make([]byte, 16+junk)
+	binary.LittleEndian.PutUint64(b, uint64(lo))
+	binary.LittleEndian.PutUint64(b[8:], uint64(hi))
+	return b
+}
+
+// TestAFLWatcherCountsLive: the progress of an AFL++ campaign counts saved
+// crashes and hangs from their directories (afl-fuzz's fuzzer_stats lags by
+// up to a minute) and says how old the execs figure is.
+func TestAFLWatcherCountsLive(t *testing.T) {
+	pf := rangeBug(t)
+	m, err := pf.NewMeter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	fakeAFLOut(t, out, "default", map[string][]byte{
+		"queue/id:000000,time:0,execs:0,orig:seed000":        rangeInput(0, 0, 0),
+		"crashes/id:000000,sig:06,src:000000,time:5,execs:9": rangeInput(2000, -1, 0),
+		"crashes/id:000001,sig:06,src:000000,time:7,execs:9": rangeInput(3000, -5, 0),
+		"hangs/id:000000,src:000000,time:9,execs:12":         rangeInput(1, 1, 0),
+	}, "execs_done : 8\nexecs_per_sec : 4000\nlast_update : 1000\n")
+	w := &aflWatcher{out: out, names: []string{"default"}, meter: m, seen: map[string]bool{}}
+	if err := w.scan(0); err != nil {
+		t.Fatal(err)
+	}
+	s, at := w.sample(3 * time.Second)
+	if s.Findings != 3 || s.Corpus != 1 || s.Execs != 8 || at != 1000 {
+		t.Fatalf("sample %+v (stats at %d), want 3 findings, corpus 1, 8 execs", s, at)
+	}
+	line := w.progressLine(s, at, time.Unix(1010, 0))
+	for _, want := range []string{"execs: 8 (4000/sec, afl-fuzz's figures of 10s ago)", "corpus: 1", "labels: ", "crashes and hangs: 3\n"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("progress line %q lacks %q", line, want)
+		}
+	}
+}
+
+// TestAFLFindingsMinimized: crashes are replayed and grouped by key, the
+// first input of each key is minimized and saved by key in labelcov's
+// directory, and afl-fuzz's hangs are hang findings.
+func TestAFLFindingsMinimized(t *testing.T) {
+	pf := rangeBug(t)
+	out := t.TempDir()
+	fakeAFLOut(t, out, "main", map[string][]byte{
+		"crashes/id:000000,sig:06,src:000000,time:50,execs:90": rangeInput(5000, -7, 40),
+		"crashes/id:000001,sig:06,src:000000,time:20,execs:30": rangeInput(4000, -9, 30), // earlier: wins
+		"hangs/id:000000,src:000000,time:70,execs:120":         rangeInput(1, 1, 0),
+	}, "")
+	dir := filepath.Join(out, AFLDir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sum := &Summary{Summary: &engine.Summary{}}
+	if err := pf.aflFindings(context.Background(), out, []string{"main"}, dir, sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Findings) != 2 {
+		t.Fatalf("findings %+v, want range-bug and hang", sum.Findings)
+	}
+	bug, hang := sum.Findings[0], sum.Findings[1]
+	if bug.Category != "range-bug" || bug.TimeS != 0.02 || bug.Original.Bytes != 46 || bug.Size.Bytes > 16 {
+		t.Errorf("range-bug finding %+v: want the earliest crash, minimized", bug)
+	}
+	if bug.Input != filepath.Join(dir, engine.Slug(bug.Key)) {
+		t.Errorf("finding input %s, want the minimized copy in %s", bug.Input, dir)
+	}
+	data, err := os.ReadFile(bug.Input)
+	if err != nil || len(data) != bug.Size.Bytes {
+		t.Fatalf("saved input %d bytes (%v), size %+v", len(data), err, bug.Size)
+	}
+	if out, err := pf.NewTarget(); err != nil {
+		t.Fatal(err)
+	} else if res, err := out.Run(context.Background(), data); err != nil || !res.HasKey(bug.Key) {
+		t.Errorf("minimized input does not reproduce %s: %+v %v", bug.Key, res, err)
+	}
+	if hang.Key != engine.HangCategory {
+		t.Errorf("afl-fuzz hang recorded as %+v", hang)
+	}
+}
+
+func TestReadCorpus(t *testing.T) {
+	pf := rangeBug(t)
+	dir := t.TempDir()
+	if _, err := pf.ReadCorpus(dir); err == nil {
+		t.Error("empty corpus: no error")
+	}
+	for name, data := range map[string]string{"b": "2", "a": "1", ".hidden": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := pf.ReadCorpus(dir)
+	if err != nil || len(got) != 2 || string(got[0]) != "1" || string(got[1]) != "2" {
+		t.Errorf("corpus %q, %v: want the two visible files in name order", got, err)
+	}
+}

@@ -1,0 +1,106 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"sort"
+)
+
+// entry is one kept input. data is never modified after the entry is added,
+// so workers may mutate copies of it without holding the lock.
+type entry struct {
+	id    int    // queue id (the "id:" of its file)
+	data  []byte // the input
+	name  string // file name under queue/, "" when the campaign is in memory
+	cov   []uint32
+	picks int  // times scheduled for mutation
+	favor bool // smallest input hitting some counter (AFL's "favored")
+}
+
+// corpus is the set of kept inputs plus what scheduling needs. It is guarded
+// by the engine's lock.
+type corpus struct {
+	entries []*entry
+	top     []int32 // per counter: index in entries of the smallest input hitting it
+	weights []float64
+	dirty   bool // favor flags need recomputing
+}
+
+// add appends e, whose run left counters, and updates the smallest-input
+// table that decides which entries are favored.
+func (c *corpus) add(e *entry, counters []uint8) {
+	idx := int32(len(c.entries))
+	c.entries = append(c.entries, e)
+	for len(c.top) < len(counters) {
+		c.top = append(c.top, -1)
+	}
+	e.cov = e.cov[:0]
+	for i, n := range counters {
+		if n == 0 {
+			continue
+		}
+		e.cov = append(e.cov, uint32(i))
+		if t := c.top[i]; t < 0 || len(e.data) < len(c.entries[t].data) {
+			c.top[i] = idx
+			c.dirty = true
+		}
+	}
+}
+
+// refavor marks the entries that are the smallest input for some counter:
+// a small set that together covers everything seen, which AFL fuzzes most.
+func (c *corpus) refavor() {
+	if !c.dirty {
+		return
+	}
+	for _, e := range c.entries {
+		e.favor = false
+	}
+	for _, t := range c.top {
+		if t >= 0 {
+			c.entries[t].favor = true
+		}
+	}
+	c.dirty = false
+}
+
+// pick chooses the next entry to mutate and a splice partner. Weights favour
+// recent entries (a new entry opened new code, its neighbourhood is
+// unexplored), small entries (cheaper, and mutations hit the bytes that
+// matter more often), favored entries, and entries picked few times.
+func (c *corpus) pick(r *rand.Rand) (parent, other *entry) {
+	n := len(c.entries)
+	if n == 0 {
+		return nil, nil
+	}
+	c.refavor()
+	c.weights = c.weights[:0]
+	sum := 0.0
+	for i, e := range c.entries {
+		w := 1 + 3*float64(i+1)/float64(n)
+		if e.favor {
+			w *= 4
+		}
+		w *= 64 / float64(64+len(e.data))
+		w /= 1 + float64(e.picks)/16
+		sum += w
+		c.weights = append(c.weights, sum)
+	}
+	x := r.Float64() * sum
+	i := min(sort.SearchFloat64s(c.weights, x), n-1)
+	parent = c.entries[i]
+	parent.picks++
+	other = c.entries[r.IntN(n)]
+	return parent, other
+}
+
+// energy is how many mutants of e a worker runs before picking again.
+func (e *entry) energy() int {
+	n := 16
+	if e.favor {
+		n *= 2
+	}
+	if e.picks <= 1 {
+		n *= 2 // fresh entries get a first thorough look
+	}
+	return n
+}

@@ -1,6 +1,0 @@
-//go:build !unix
-
-package fuzzdriver
-
-// lockDir is a no-op where flock is not available.
-func lockDir(string) (func(), error) { return func() {}, nil }

@@ -1,0 +1,55 @@
+// Package testenv decides which optional parts of the test suite run on this
+// machine. `go test ./...` must pass on a fresh clone with no network and no
+// AFL++ installed, so tests that need either are opt-in through an
+// environment variable; .ci/run installs what they need and opts in.
+//
+// Opting in is a promise: a test that was asked to run and finds its tool
+// missing fails instead of skipping, so a CI that lost afl++ says so.
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"testing"
+)
+
+const (
+	// AFLVar opts in to tests that exec AFL++'s programs (afl-fuzz,
+	// afl-showmap, afl-cc).
+	AFLVar = "LABELCOV_AFL_TESTS"
+	// NetworkVar opts in to tests that reach the network (the Go module
+	// proxy).
+	NetworkVar = "LABELCOV_NETWORK_TESTS"
+)
+
+// enabled reports whether the environment variable name asks for its tests.
+func enabled(name string) bool {
+	v := os.Getenv(name)
+	return v != "" && v != "0" && v != "false"
+}
+
+// AFL skips t unless AFLVar is set; when it is set, it returns the paths of
+// the named AFL++ programs and fails t if one is not on PATH.
+func AFL(t testing.TB, programs ...string) []string {
+	t.Helper()
+	if !enabled(AFLVar) {
+		t.Skipf("needs AFL++: set %s=1 to run (Debian: apt-get install afl++; .ci/run does both)", AFLVar)
+	}
+	paths := make([]string, len(programs))
+	for i, p := range programs {
+		path, err := exec.LookPath(p)
+		if err != nil {
+			t.Fatalf("%s=1 but %s is not on PATH (Debian: apt-get install afl++): %v", AFLVar, p, err)
+		}
+		paths[i] = path
+	}
+	return paths
+}
+
+// Network skips t unless NetworkVar is set.
+func Network(t testing.TB) {
+	t.Helper()
+	if !enabled(NetworkVar) {
+		t.Skipf("needs the network: set %s=1 to run", NetworkVar)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/conditions
+
+go 1.22
