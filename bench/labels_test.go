@@ -31,8 +31,9 @@ var dockingPlan = filepath.Join("..", "testdata", "bench", "docking", "docking.p
 const labelCriteria = "mcc,wm"
 
 // annotate returns the plan annotated with crit, as `labelcov fuzz
-// --criteria crit` does in memory (simulator queries pure).
-func annotate(tb testing.TB, f *syntax.File, crit string) *syntax.File {
+// --criteria crit` does in memory (simulator queries pure), read back as
+// name, and how many labels it carries.
+func annotate(tb testing.TB, f *syntax.File, crit, name string) (*syntax.File, int) {
 	tb.Helper()
 	c, err := labels.ParseCriteria(crit)
 	if err != nil {
@@ -45,11 +46,17 @@ func annotate(tb testing.TB, f *syntax.File, crit string) *syntax.File {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	af, err := syntax.Parse(f.Name+" (annotated)", res.Source)
+	af, err := syntax.Parse(name, res.Source)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	return af
+	n := 0
+	for _, l := range res.Labels.Labels {
+		if l.Annotated != nil {
+			n++
+		}
+	}
+	return af, n
 }
 
 func parseFile(tb testing.TB, path string) *syntax.File {
@@ -140,7 +147,7 @@ func BenchmarkLabels(b *testing.B) {
 			b.Run("variant="+v.name, func(b *testing.B) {
 				f := orig
 				if v.crit != "" {
-					f = annotate(b, orig, v.crit)
+					f, _ = annotate(b, orig, v.crit, "annotated.plan")
 				}
 				run := argsRunner(b, compileFile(b, f), vm.Config{RetireLabels: v.retire})
 				benchRuns(b, len(inputs), func(i int) int64 { return run(inputs[i]) })
@@ -158,7 +165,7 @@ func BenchmarkLabels(b *testing.B) {
 			b.Run("variant="+v.name, func(b *testing.B) {
 				f := orig
 				if v.crit != "" {
-					f = annotate(b, orig, v.crit)
+					f, _ = annotate(b, orig, v.crit, "annotated.plan")
 				}
 				r, err := sim.NewRunner(compileFile(b, f), world, sim.Options{RetireLabels: v.retire})
 				if err != nil {
