@@ -7,11 +7,11 @@
 // one) is implemented once in it. Its inner hot loop runs the instructions
 // and the cases that need no function call (locals, constants, jumps,
 // integer arithmetic and comparisons, car/cdr, calls of plan functions
-// that need no growing, ...) in one switch, with the registers (pc, sp,
-// fp, the frame, the step count, the code and counter slices) in locals
-// that stay in machine registers; everything else (builtins, allocation,
-// failures, probes, growth, the budget poll) leaves it for the cold switch
-// after it, where the compiler may spill. Values on the operand stack are
+// that need no growing, label probes on integers and names, ...) in one
+// switch, with the registers (pc, sp, fp, the frame, the step count, the
+// code and counter slices) in locals that stay in machine registers;
+// everything else (builtins, allocation, failures, growth, the budget poll)
+// leaves it for the cold switch after it, where the compiler may spill. Values on the operand stack are
 // value.Value structs, so integer and float arithmetic never allocates.
 // Each executed instruction costs one saturating increment of its
 // coverage counter and one step-budget comparison, both inline.
