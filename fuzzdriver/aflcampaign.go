@@ -63,6 +63,9 @@ func (p *PlanFuzz) aflTargetArgs(a AFLOptions) ([]string, error) {
 	if s.MCCMaxAtoms > 0 {
 		args = append(args, "--mcc-max-atoms", strconv.Itoa(s.MCCMaxAtoms))
 	}
+	if s.NoRetire {
+		args = append(args, "--no-retire")
+	}
 	if s.World != nil {
 		if a.WorldPath == "" {
 			return nil, errors.New("fuzzdriver: AFLOptions.WorldPath is empty but the setup has a world")

@@ -183,8 +183,9 @@ var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '
 
 // cmpProbe recognises the predicate of a compare probe: (OP x K),
 // (not (OP x K)), x or (not x) (also null for not), with OP a comparison
-// builtin or eq, x a local that is not a cell, and K an integer literal
-// (for eq also a quoted symbol, a keyword, t or nil) or another such local.
+// builtin or eq, x a local that is not a cell or a global (defparameter),
+// and K an integer literal (for eq also a quoted symbol, a keyword, t or
+// nil) or another such local or global.
 func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	var pc ProbeCmp
 	builtin := func(name string) bool { return fs.c.prog.byName[name] == nil }
@@ -199,14 +200,26 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 		}
 		return int32(idx), true
 	}
+	// operand is a local, or a global (global true).
+	operand := func(n syntax.Node) (idx int32, global, ok bool) {
+		if i, ok := local(n); ok {
+			return i, false, true
+		}
+		if x, ok := n.(*syntax.Symbol); ok && x.Name != "t" && x.Name != "nil" {
+			if ref, g, _, found := fs.lookup(x.Name); found && ref == refGlobal {
+				return int32(g), true, true
+			}
+		}
+		return 0, false, false
+	}
 	if l, ok := pred.(*syntax.List); ok && len(l.Elems) == 2 {
 		if h := forms.Head(l); (h == "not" || h == "null") && builtin(h) {
 			pred = l.Elems[1]
 			pc.Not = true
 		}
 	}
-	if slot, ok := local(pred); ok {
-		pc.Slot, pc.Cmp = slot, 't'
+	if slot, global, ok := operand(pred); ok {
+		pc.Slot, pc.XGlobal, pc.Cmp = slot, global, 't'
 		return pc, true
 	}
 	l, ok := pred.(*syntax.List)
@@ -218,13 +231,13 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	if !ok || len(l.Elems) != 3 || !builtin(h) {
 		return pc, false
 	}
-	slot, ok := local(l.Elems[1])
+	slot, global, ok := operand(l.Elems[1])
 	if !ok {
 		return pc, false
 	}
-	pc.Slot, pc.Cmp = slot, cmp
-	if y, ok := local(l.Elems[2]); ok {
-		pc.Y, pc.YLocal = y, true
+	pc.Slot, pc.XGlobal, pc.Cmp = slot, global, cmp
+	if y, global, ok := operand(l.Elems[2]); ok {
+		pc.Y, pc.YLocal, pc.YGlobal = y, !global, global
 		return pc, true
 	}
 	switch k := l.Elems[2].(type) {

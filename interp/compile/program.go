@@ -95,18 +95,21 @@ type HandlerClause struct {
 }
 
 // ProbeCmp is the predicate of a compare probe (PROBECMP): the local in
-// frame slot Slot compared with the constant K, or with the local in slot
-// Y when YLocal. Cmp is '<', 'l' (<=), '>', 'g' (>=), '=' or '!' (/=) for
+// frame slot Slot (the global Slot when XGlobal) compared with the constant
+// K, or with the local in slot Y when YLocal (the global Y when YGlobal; an
+// unbound global makes the predicate fail, i.e. false). Cmp is '<', 'l' (<=), '>', 'g' (>=), '=' or '!' (/=) for
 // the numeric comparisons (a non-number makes the predicate fail, i.e.
 // false), 'e' for eq, or 't' for the truth of the local itself. Not
 // negates the result (not a failure).
 type ProbeCmp struct {
-	Slot   int32
-	Cmp    byte
-	K      value.Value
-	Y      int32
-	YLocal bool
-	Not    bool
+	Slot    int32
+	Cmp     byte
+	K       value.Value
+	Y       int32
+	YLocal  bool
+	Not     bool
+	XGlobal bool
+	YGlobal bool
 }
 
 // DesigShape is the static part of a designator form: class and keys.
