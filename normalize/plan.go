@@ -138,24 +138,35 @@ func originalDepths(f *syntax.File) map[syntax.Node]int {
 	out := map[syntax.Node]int{}
 	var walk func(n syntax.Node, d int)
 	walk = func(n syntax.Node, d int) {
-		switch n := n.(type) {
-		case *syntax.List:
+		if _, ok := n.(*syntax.List); ok {
 			out[n] = d
-			for _, e := range n.Elems {
-				walk(e, d+1)
-			}
-		case *syntax.Quote:
-			walk(n.X, d+1)
-		case *syntax.Prefixed:
-			walk(n.X, d+1)
-		case *syntax.Conditional:
-			walk(n.X, d+1)
 		}
+		Subforms(n, func(c syntax.Node) { walk(c, d+1) })
 	}
 	for _, form := range f.Forms {
 		walk(form, 0)
 	}
 	return out
+}
+
+// Subforms calls fn on each form directly inside n, one nesting level
+// down as the reader counts (syntax.MaxDepth): the elements of a list,
+// the form under a quote or a reader-macro prefix, a conditional's
+// feature and form.
+func Subforms(n syntax.Node, fn func(syntax.Node)) {
+	switch n := n.(type) {
+	case *syntax.List:
+		for _, e := range n.Elems {
+			fn(e)
+		}
+	case *syntax.Quote:
+		fn(n.X)
+	case *syntax.Prefixed:
+		fn(n.X)
+	case *syntax.Conditional:
+		fn(n.Feature)
+		fn(n.X)
+	}
 }
 
 // Frozen reports whether normalize left n (an original list) and
