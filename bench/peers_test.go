@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/d5/tengo/v2"
 	lua "github.com/yuin/gopher-lua"
 	luaparse "github.com/yuin/gopher-lua/parse"
 	"go.starlark.net/starlark"
@@ -75,5 +76,26 @@ func loadStarlark(tb testing.TB, filename string, src []byte) func() (int64, err
 			return 0, fmt.Errorf("main returned %s, out of int64 range", i)
 		}
 		return n, nil
+	}
+}
+
+// loadTengo compiles the script once; the runner runs it (which defines
+// main and calls it; defining functions costs next to nothing against the
+// workloads) and reads the global result. Tengo has no API to call a
+// script function from Go without running the script.
+func loadTengo(tb testing.TB, filename string, src []byte) func() (int64, error) {
+	c, err := tengo.NewScript(src).Compile()
+	if err != nil {
+		tb.Fatalf("%s: %v", filename, err)
+	}
+	return func() (int64, error) {
+		if err := c.Run(); err != nil {
+			return 0, err
+		}
+		v := c.Get("result")
+		if v.ValueType() != "int" {
+			return 0, fmt.Errorf("main returned %s, not an int", v.ValueType())
+		}
+		return v.Int64(), nil
 	}
 }

@@ -41,9 +41,14 @@ while [ "$i" -le "$COUNT" ]; do
 	i=$((i + 1))
 done
 # Peers side by side: one column per system, ratios against the first.
-"$BENCHSTAT" -col /system -filter '-.name:Warehouse' "$OUT"
+"$BENCHSTAT" -col /system -filter '.name:(Fib30 OR Loop)' "$OUT"
 # The simulator benchmark (labelcov only): annotated against original.
 if grep -q '^BenchmarkWarehouse/' "$OUT"; then
 	echo
 	"$BENCHSTAT" -col /variant -filter '.name:Warehouse' "$OUT"
+fi
+# The label-cost benchmark: annotated variants against none, per plan.
+if grep -q '^BenchmarkLabels/' "$OUT"; then
+	echo
+	"$BENCHSTAT" -col /variant -row /plan -filter '.name:Labels' "$OUT"
 fi

@@ -24,6 +24,7 @@ type system struct {
 var systems = []system{
 	{name: "gopher-lua", ext: ".lua", load: loadLua},
 	{name: "starlark-go", ext: ".star", load: loadStarlark},
+	{name: "tengo", ext: ".tengo", load: loadTengo},
 }
 
 // workload is one computation, written once per system in testdata/.

@@ -15,9 +15,6 @@ import (
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
-	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/normalize"
-	"github.com/labelcov/labelcov/transform"
 )
 
 // The warehouse-sort benchmark plan and its world. LABELCOV_WAREHOUSE_PLAN
@@ -69,25 +66,7 @@ func warehouseVariants(tb testing.TB) (original, annotated *sim.Runner, nlabels 
 		}
 		nlabels = bytes.Count(asrc, []byte("; label "))
 	} else {
-		crit, err := labels.ParseCriteria("all")
-		if err != nil {
-			tb.Fatal(err)
-		}
-		res, err := transform.Plan(f, transform.Options{
-			Labels:    labels.Options{Criteria: crit, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
-			Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
-		})
-		if err != nil {
-			tb.Fatal(err)
-		}
-		if af, err = syntax.Parse(annPath, res.Source); err != nil {
-			tb.Fatal(err)
-		}
-		for _, l := range res.Labels.Labels {
-			if l.Annotated != nil {
-				nlabels++
-			}
-		}
+		af, nlabels = annotate(tb, f, "all", annPath)
 	}
 	annotated = warehouseRunner(tb, af, world)
 	return original, annotated, nlabels

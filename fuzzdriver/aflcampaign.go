@@ -63,6 +63,9 @@ func (p *PlanFuzz) aflTargetArgs(a AFLOptions) ([]string, error) {
 	if s.MCCMaxAtoms > 0 {
 		args = append(args, "--mcc-max-atoms", strconv.Itoa(s.MCCMaxAtoms))
 	}
+	if s.NoRetire {
+		args = append(args, "--no-retire")
+	}
 	if s.World != nil {
 		if a.WorldPath == "" {
 			return nil, errors.New("fuzzdriver: AFLOptions.WorldPath is empty but the setup has a world")
@@ -136,7 +139,8 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	if err != nil {
 		return nil, err
 	}
-	watch := &aflWatcher{out: out, names: names, meter: meter, seen: map[string]bool{}, extra: o.ExtraCoverage}
+	watch := &aflWatcher{out: out, dir: dir, names: names, meter: meter, seen: map[string]bool{}, extra: o.ExtraCoverage,
+		since: time.Now()}
 
 	runCtx := ctx
 	if o.Budget > 0 {
@@ -175,7 +179,9 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 		args = append(append(args, "--"), target...)
 		c := exec.CommandContext(runCtx, aflFuzz, args...)
 		c.Env = append(os.Environ(), "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
-			"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_FORKSRV_INIT_TMOUT=60000")
+			"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_FORKSRV_INIT_TMOUT=60000",
+			// The fork server counts its runs there: live execs.
+			afl.ExecsFileEnv+"="+watch.execsFile(name))
 		c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
 		c.WaitDelay = 20 * time.Second
 		// afl-fuzz's own output (hundreds of lines) goes to a log file in
@@ -268,7 +274,7 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	if err := watch.scan(0); err != nil {
 		return sum, err
 	}
-	sum.Corpus, sum.NewInputs = watch.corpus, watch.corpus
+	sum.Corpus, sum.NewInputs = watch.corpus, watch.fresh
 	sum.Coverage = watch.figures()
 	sum.ByCriteria = meter.ByCriterion()
 	if err := p.aflFindings(ctx, out, names, dir, sum); err != nil {
@@ -433,15 +439,25 @@ func tail(path string, n int64) string {
 }
 
 // aflWatcher replays the queues of running afl-fuzz instances into a meter
-// and reads their progress live: execs from each instance's fuzzer_stats,
-// crashes and hangs from their directories (fuzzer_stats lags behind).
+// and reads their progress live: execs as counted by each instance's fork
+// server (fuzzer_stats lags by up to a minute), crashes and hangs from their
+// directories.
 type aflWatcher struct {
 	out    string
+	dir    string // labelcov's directory
 	names  []string
 	meter  *Meter
 	seen   map[string]bool
 	corpus int
-	extra  bool // add "labels:KEY" figures
+	since  time.Time // this session's start
+	fresh  int       // queue entries written since then
+	extra  bool      // add "labels:KEY" figures
+	prev   engine.Sample
+}
+
+// execsFile is where instance name's fork server counts its runs.
+func (w *aflWatcher) execsFile(name string) string {
+	return filepath.Join(w.dir, "execs-"+name)
 }
 
 // scan replays queue entries not seen yet that are older than minAge.
@@ -456,10 +472,9 @@ func (w *aflWatcher) scan(minAge time.Duration) error {
 			if w.seen[f] {
 				continue
 			}
-			if minAge > 0 {
-				if st, err := os.Stat(f); err != nil || now.Sub(st.ModTime()) < minAge {
-					continue
-				}
+			st, err := os.Stat(f)
+			if err != nil || (minAge > 0 && now.Sub(st.ModTime()) < minAge) {
+				continue
 			}
 			data, err := os.ReadFile(f)
 			if err != nil {
@@ -470,6 +485,9 @@ func (w *aflWatcher) scan(minAge time.Duration) error {
 			}
 			w.seen[f] = true
 			w.corpus++
+			if !st.ModTime().Before(w.since) {
+				w.fresh++ // kept this session (afl-fuzz -i - resumes an old queue)
+			}
 		}
 	}
 	return nil
@@ -485,34 +503,44 @@ func (w *aflWatcher) figures() map[string]engine.Figure {
 	return fig
 }
 
-// sample is one point of stats.json: execs and rate from fuzzer_stats
-// (which afl-fuzz rewrites only about once a minute: statsAt is the oldest
-// instance's last update, Unix seconds), findings counted live as the crash
-// and hang files saved so far.
+// sample is one point of stats.json: execs per instance, the larger of the
+// fork server's live count and fuzzer_stats' (which afl-fuzz rewrites only
+// about once a minute: statsAt is the oldest instance's last update when
+// the live count is missing, Unix seconds, else 0), the rate since the
+// previous sample, and findings counted live as the crash and hang files
+// saved so far.
 func (w *aflWatcher) sample(elapsed time.Duration) (s engine.Sample, statsAt int64) {
 	s = engine.Sample{ElapsedS: elapsed.Seconds(), Corpus: w.corpus, Coverage: w.figures()}
 	for _, name := range w.names {
-		if st, err := afl.ReadFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats")); err == nil {
-			s.Execs += st.ExecsDone
-			s.ExecsPerSec += st.ExecsPerSec
+		execs := int64(0)
+		if data, err := os.ReadFile(w.execsFile(name)); err == nil {
+			execs, _ = strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+		}
+		if st, err := afl.ReadFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats")); err == nil && st.ExecsDone >= execs {
+			execs = st.ExecsDone
 			if statsAt == 0 || st.LastUpdate < statsAt {
 				statsAt = st.LastUpdate
 			}
 		}
+		s.Execs += execs
 		for _, sub := range []string{"crashes", "hangs"} {
 			files, _ := afl.Entries(filepath.Join(w.out, name, sub))
 			s.Findings += len(files)
 		}
 	}
+	if dt := s.ElapsedS - w.prev.ElapsedS; dt > 0 {
+		s.ExecsPerSec = float64(s.Execs-w.prev.Execs) / dt
+	}
+	w.prev = s
 	return s, statsAt
 }
 
-// progressLine is a status line like the built-in engine's; execs come from
-// fuzzer_stats written at statsAt, and say how old they are when they lag.
+// progressLine is a status line like the built-in engine's; when execs come
+// from fuzzer_stats written at statsAt, it says how old they are.
 func (w *aflWatcher) progressLine(s engine.Sample, statsAt int64, now time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fuzz: elapsed: %s, execs: %d (%.0f/sec", (time.Duration(s.ElapsedS) * time.Second).String(), s.Execs, s.ExecsPerSec)
-	if age := now.Unix() - statsAt; statsAt > 0 && age > 1 {
+	if age := now.Unix() - statsAt; statsAt > 0 && age > 5 {
 		fmt.Fprintf(&b, ", afl-fuzz's figures of %ds ago", age)
 	}
 	fmt.Fprintf(&b, "), corpus: %d", s.Corpus)

@@ -73,19 +73,36 @@ func TestAFLWatcherCountsLive(t *testing.T) {
 		"crashes/id:000001,sig:06,src:000000,time:7,execs:9": rangeInput(3000, -5, 0),
 		"hangs/id:000000,src:000000,time:9,execs:12":         rangeInput(1, 1, 0),
 	}, "execs_done : 8\nexecs_per_sec : 4000\nlast_update : 1000\n")
-	w := &aflWatcher{out: out, names: []string{"default"}, meter: m, seen: map[string]bool{}}
+	// A resumed session: the queue entry predates it.
+	w := &aflWatcher{out: out, dir: t.TempDir(), names: []string{"default"}, meter: m, seen: map[string]bool{},
+		since: time.Now().Add(time.Hour)}
 	if err := w.scan(0); err != nil {
 		t.Fatal(err)
 	}
-	s, at := w.sample(3 * time.Second)
-	if s.Findings != 3 || s.Corpus != 1 || s.Execs != 8 || at != 1000 {
-		t.Fatalf("sample %+v (stats at %d), want 3 findings, corpus 1, 8 execs", s, at)
+	if w.corpus != 1 || w.fresh != 0 {
+		t.Errorf("corpus %d, %d new this session; want 1, 0", w.corpus, w.fresh)
+	}
+	// Before the fork server counted anything: fuzzer_stats, marked as old.
+	s, at := w.sample(2 * time.Second)
+	if s.Findings != 3 || s.Corpus != 1 || s.Execs != 8 || s.ExecsPerSec != 4 || at != 1000 {
+		t.Fatalf("sample %+v (stats at %d), want 3 findings, corpus 1, 8 execs at 4/sec", s, at)
 	}
 	line := w.progressLine(s, at, time.Unix(1010, 0))
-	for _, want := range []string{"execs: 8 (4000/sec, afl-fuzz's figures of 10s ago)", "corpus: 1", "labels: ", "crashes and hangs: 3\n"} {
+	for _, want := range []string{"execs: 8 (4/sec, afl-fuzz's figures of 10s ago)", "corpus: 1", "labels: ", "crashes and hangs: 3\n"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("progress line %q lacks %q", line, want)
 		}
+	}
+	// The fork server's live count wins over the stale fuzzer_stats.
+	if err := os.WriteFile(w.execsFile("default"), []byte("508\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, at = w.sample(3 * time.Second)
+	if s.Execs != 508 || s.ExecsPerSec != 500 || at != 0 {
+		t.Fatalf("sample %+v (stats at %d), want 508 execs at 500/sec from the live count", s, at)
+	}
+	if line := w.progressLine(s, at, time.Unix(1011, 0)); !strings.Contains(line, "execs: 508 (500/sec), corpus: 1") {
+		t.Errorf("progress line %q", line)
 	}
 }
 

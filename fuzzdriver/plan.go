@@ -68,6 +68,11 @@ type PlanSetup struct {
 	// either engine and in Replay. 0: engine.DefaultRunTimeout; negative:
 	// no limit.
 	RunTimeout time.Duration
+	// NoRetire keeps every label evaluated in the fuzzing targets
+	// (NewTarget, NewExecutor), for research comparisons. By default they
+	// retire labels that fired (vm.Config.RetireLabels); replay, meters
+	// and measurement never retire.
+	NoRetire bool
 }
 
 // PlanFuzz is a PlanSetup compiled: the original plan, the plan the fuzzer
@@ -183,17 +188,18 @@ func (p *PlanFuzz) MaxLen() int {
 	return p.Setup.MaxObjects * p.Setup.World.BytesPerObject()
 }
 
-// newTarget makes a target running prog with the given step budget.
-func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64) (engine.Target, error) {
+// newTarget makes a target running prog with the given step budget,
+// retiring labels that fired if retire is set.
+func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, retire bool) (engine.Target, error) {
 	s := p.Setup
 	if s.World != nil {
-		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects})
+		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects, RetireLabels: retire})
 		if err != nil {
 			return nil, err
 		}
 		return NewPlanTarget(r), nil
 	}
-	t, err := NewArgsTarget(prog, s.PlanName, vm.Config{MaxSteps: maxSteps, Builtins: sim.NoWorldBuiltins()})
+	t, err := NewArgsTarget(prog, s.PlanName, vm.Config{MaxSteps: maxSteps, Builtins: sim.NoWorldBuiltins(), RetireLabels: retire})
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +208,7 @@ func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64) (engine.Targ
 
 // NewOriginalTarget runs the original plan.
 func (p *PlanFuzz) NewOriginalTarget() (engine.Target, error) {
-	return p.newTarget(p.Original, p.Setup.MaxSteps)
+	return p.newTarget(p.Original, p.Setup.MaxSteps, false)
 }
 
 // NewTarget runs the fuzzed plan (for Campaign.NewTarget). When the plan is
@@ -210,8 +216,11 @@ func (p *PlanFuzz) NewOriginalTarget() (engine.Target, error) {
 // original plan's text, so that findings of campaigns guided by different
 // criteria have the same keys: the first time a (kind, position) shows up,
 // the input is rerun on the original plan to learn the original position.
-func (p *PlanFuzz) NewTarget() (engine.Target, error) {
-	t, err := p.newTarget(p.Fuzzed, p.Setup.MaxSteps)
+// It retires labels that fired unless Setup.NoRetire.
+func (p *PlanFuzz) NewTarget() (engine.Target, error) { return p.fuzzedTarget(!p.Setup.NoRetire) }
+
+func (p *PlanFuzz) fuzzedTarget(retire bool) (engine.Target, error) {
+	t, err := p.newTarget(p.Fuzzed, p.Setup.MaxSteps, retire)
 	if err != nil || p.Fuzzed == p.Original {
 		return t, err
 	}
@@ -423,7 +432,7 @@ type Meter struct {
 func (p *PlanFuzz) NewMeter() (*Meter, error) {
 	// The annotated plan spends steps on its labels: give it room, so that
 	// an input the original runs to its end covers the labels to the end.
-	ann, err := p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps)
+	ann, err := p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps, false)
 	if err != nil {
 		return nil, err
 	}
@@ -560,7 +569,7 @@ type Replayed struct {
 // Replay runs one input as the fuzzer does and again to collect the details
 // of the run.
 func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) {
-	t, err := p.NewTarget()
+	t, err := p.fuzzedTarget(false)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/normalize"
 )
@@ -90,8 +91,11 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 		dom:    newDomains(res, opts.Domains),
 		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
 	for _, f := range res.Forms {
-		e.visit(f, nil)
+		if !res.Skipped(f) { // not compiled: nothing in it is labelled
+			e.visit(f, nil)
+		}
 	}
+	e.set.Warnings = append(e.set.Warnings, res.Notes...)
 	e.warnShadowed()
 	if e.frozen != nil {
 		at, _ := e.frozen.Span()
@@ -169,7 +173,7 @@ func (e *enumerator) passesRegion(l *syntax.List, h string, path []int) bool {
 	case "not", "null", "ignore-errors", "progn":
 		return false // progn and ignore-errors could be allowed; kept simple
 	}
-	return h != "" && !normalize.IsSpecialForm(h)
+	return h != "" && forms.Lookup(h) == nil
 }
 
 // shadowed returns the name of a builtin that predicate p calls in code

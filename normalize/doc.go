@@ -14,6 +14,11 @@
 // labels' shared atoms. Everything else keeps its source text byte for
 // byte. A Go (dst) front end will live next to it.
 //
+// Which elements of a form are expressions comes from the one table of
+// special forms (interp/forms), shared with the compiler. Top-level forms
+// the compiler skips (forms.File.Skip) are left alone and reported in
+// Result.Notes.
+//
 // This package must never change the behaviour of a program, never
 // evaluate anything, and never import the label, compiler or VM packages.
 package normalize

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
@@ -33,6 +34,11 @@ type Result struct {
 	Prefix string
 	// Temps is the number of temporaries introduced.
 	Temps int
+	// Notes reports the top-level forms left alone (forms.File.Skip):
+	// forms labelcov does not compile, definitions that use a macro.
+	Notes []*syntax.Error
+
+	skipped map[syntax.Node]bool // top-level forms left alone
 
 	orig    map[syntax.Node]bool          // nodes of Orig
 	origin  map[syntax.Node]syntax.Node   // residue -> the original node it stands for
@@ -52,16 +58,29 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	for _, n := range opts.PureFuncs {
 		ext[n] = true
 	}
+	fi := forms.ScanFile(f)
+	skipped := map[syntax.Node]bool{}
+	var notes []*syntax.Error
+	for _, form := range f.Forms {
+		if note, skip := fi.Skip(form); skip {
+			skipped[form] = true
+			if note != "" {
+				notes = append(notes, f.NodeErrorf(form, "%s", note))
+			}
+		}
+	}
 	r := &Result{
-		Orig:   f,
-		orig:   map[syntax.Node]bool{},
-		origin: map[syntax.Node]syntax.Node{},
-		copyOf: map[*syntax.List]*syntax.List{},
-		lets:   map[*syntax.List]bool{},
-		reqs:   map[string][]Requirement{},
-		pur:    newPurity(f, ext, opts.HoistCalls),
-		sizes:  map[syntax.Node]int{},
-		frozen: map[syntax.Node]bool{},
+		Notes:   notes,
+		skipped: skipped,
+		Orig:    f,
+		orig:    map[syntax.Node]bool{},
+		origin:  map[syntax.Node]syntax.Node{},
+		copyOf:  map[*syntax.List]*syntax.List{},
+		lets:    map[*syntax.List]bool{},
+		reqs:    map[string][]Requirement{},
+		pur:     newPurity(f, skipped, ext, opts.HoistCalls),
+		sizes:   map[syntax.Node]int{},
+		frozen:  map[syntax.Node]bool{},
 	}
 	names := map[string]bool{}
 	for _, form := range f.Forms {
@@ -77,6 +96,10 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	z := &normalizer{r: r}
 	r.Forms = make([]syntax.Node, len(f.Forms))
 	for i, form := range f.Forms {
+		if skipped[form] {
+			r.Forms[i] = form
+			continue
+		}
 		r.Forms[i] = z.expr(form, false)
 	}
 	if r.Temps > 0 {
@@ -129,7 +152,9 @@ func (r *Result) redo(f *syntax.File, z *normalizer) {
 	r.frozen = map[syntax.Node]bool{}
 	r.Temps = 0
 	for i, form := range f.Forms {
-		r.Forms[i] = z.expr(form, false)
+		if !r.skipped[form] {
+			r.Forms[i] = z.expr(form, false)
+		}
 	}
 }
 
@@ -242,6 +267,10 @@ func tempPrefix(names map[string]bool) string {
 // Nodes is the number of nodes of the original plan (lists, atoms,
 // quotes): a size hint for passes that keep a map entry per node.
 func (r *Result) Nodes() int { return len(r.orig) }
+
+// Skipped reports whether the top-level form n is left alone: labelcov
+// does not compile it, so nothing in it is normalized or labelled.
+func (r *Result) Skipped(n syntax.Node) bool { return r.skipped[n] }
 
 // Changed reports whether normalization rewrote anything.
 func (r *Result) Changed() bool { return r.Temps > 0 || len(r.globals) > 0 }
@@ -380,7 +409,7 @@ func (z *normalizer) isSite(n syntax.Node) bool {
 	if !ok || Opaque(l) {
 		return false
 	}
-	h := syntax.Head(l)
+	h := forms.Head(l)
 	switch {
 	case h == "and" || h == "or":
 		return len(l.Elems) >= 3
@@ -561,8 +590,14 @@ func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
 		t := z.temp(n)
 		return []binding{{t, n}}, use2(z, t, n)
 	}
-	l := n.(*syntax.List) // atoms are always pure
-	h := syntax.Head(l)
+	l, ok := n.(*syntax.List)
+	if !ok {
+		// An atom is pure, except a backquote template or a reader
+		// conditional, which is evaluated once, into a temporary.
+		t := z.temp(n)
+		return []binding{{t, n}}, use2(z, t, n)
+	}
+	h := forms.Head(l)
 	switch {
 	case h == "and" || h == "or":
 		return z.decomposeAndOr(l, h)
@@ -697,18 +732,4 @@ func (z *normalizer) decomposeAndOr(l *syntax.List, h string) ([]binding, syntax
 	return binds, res
 }
 
-func isSpecial(h string) bool {
-	switch h {
-	case "quote", "if", "when", "unless", "cond", "case", "and", "or", "progn", "let", "let*",
-		"setq", "setf", "incf", "decf", "push", "pop", "dolist", "dotimes", "while", "return",
-		"lambda", "funcall", "function", "a", "an", "with-failure-handling", "retry",
-		"ignore-errors", "defun", "def-plan", "def-check", "def-policy", "defparameter":
-		return true
-	}
-	return false
-}
-
-// IsSpecialForm reports whether h names a special form (or a macro the
-// compiler expands) rather than a function: its operands are not simply
-// evaluated left to right.
-func IsSpecialForm(h string) bool { return isSpecial(h) }
+func isSpecial(h string) bool { return forms.Lookup(h) != nil }

@@ -1,6 +1,9 @@
 package normalize
 
-import "github.com/labelcov/labelcov/interp/syntax"
+import (
+	"github.com/labelcov/labelcov/interp/forms"
+	"github.com/labelcov/labelcov/interp/syntax"
+)
 
 // effects summarises what evaluating a node can do that is visible outside
 // the node itself. Assignments to variables bound inside the node (a let
@@ -62,9 +65,12 @@ type purity struct {
 	memo    map[syntax.Node]*effects
 }
 
-var noEffects = &effects{}
+var (
+	noEffects   = &effects{}
+	hardEffects = &effects{hard: true, touches: true}
+)
 
-func newPurity(f *syntax.File, extPure map[string]bool, hoist bool) *purity {
+func newPurity(f *syntax.File, skipped map[syntax.Node]bool, extPure map[string]bool, hoist bool) *purity {
 	p := &purity{user: map[string]bool{}, impure: map[string]bool{}, costly: map[string]bool{},
 		extPure: extPure, hoist: hoist, memo: map[syntax.Node]*effects{}}
 	type def struct {
@@ -75,13 +81,11 @@ func newPurity(f *syntax.File, extPure map[string]bool, hoist bool) *purity {
 	var defs []def
 	for _, form := range f.Forms {
 		l, ok := form.(*syntax.List)
-		if !ok || len(l.Elems) < 3 {
-			continue
+		if !ok || len(l.Elems) < 3 || skipped[form] {
+			continue // a skipped definition is not compiled: calls to it are unknown
 		}
-		switch syntax.Head(l) {
-		case "defun", "def-plan", "def-check", "def-policy":
-		default:
-			continue
+		if f := forms.Lookup(forms.Head(l)); f == nil || f.Level != forms.TopLevel || f.Params == 0 {
+			continue // not a function definition
 		}
 		name, ok := l.Elems[1].(*syntax.Symbol)
 		if !ok {
@@ -165,6 +169,9 @@ func paramNames(n syntax.Node) []string {
 	}
 	var out []string
 	for _, e := range l.Elems {
+		if p, ok := e.(*syntax.List); ok && len(p.Elems) > 0 {
+			e = p.Elems[0] // (NAME DEFAULT) of &optional or &key
+		}
 		if s, ok := e.(*syntax.Symbol); ok {
 			out = append(out, s.Name)
 		}
@@ -206,6 +213,16 @@ func (p *purity) scan(n syntax.Node) *effects { return p.scanWith(n, nil) }
 // call of a user function (and disables the memo, since it is only used for
 // the one-off call-graph pass).
 func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
+	switch x := n.(type) {
+	case *syntax.Conditional:
+		// Code under a reader conditional is not analysed: never
+		// re-evaluated by a label.
+		return hardEffects
+	case *syntax.Prefixed:
+		if x.Mark != syntax.MarkFunction {
+			return hardEffects // a backquote template may evaluate anything
+		}
+	}
 	l, ok := n.(*syntax.List)
 	if !ok || len(l.Elems) == 0 {
 		return noEffects
@@ -226,100 +243,9 @@ func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
 			sub(At(l, s.Path))
 		}
 	}
-	head := syntax.Head(l)
-	switch head {
-	case "quote", "function":
-	case "lambda":
-		// Creating a closure has no effect; its body runs only when called,
-		// through funcall, which is impure anyway.
-		var body effects
-		for _, s := range Slots(l) {
-			body.merge(p.scanWith(At(l, s.Path), onCall))
-		}
-		e.touches = body.touches
-	case "let", "let*", "dolist", "dotimes":
-		var bound []string
-		if len(l.Elems) > 1 {
-			if bl, ok := l.Elems[1].(*syntax.List); ok {
-				if head == "dolist" || head == "dotimes" {
-					if len(bl.Elems) > 0 {
-						if s, ok := bl.Elems[0].(*syntax.Symbol); ok {
-							bound = append(bound, s.Name)
-						}
-					}
-				} else {
-					for _, b := range bl.Elems {
-						switch b := b.(type) {
-						case *syntax.Symbol:
-							bound = append(bound, b.Name)
-						case *syntax.List:
-							if len(b.Elems) > 0 {
-								if s, ok := b.Elems[0].(*syntax.Symbol); ok {
-									bound = append(bound, s.Name)
-								}
-							}
-						}
-					}
-				}
-			}
-		}
-		var body effects
-		for _, s := range Slots(l) {
-			c := p.scanWith(At(l, s.Path), onCall)
-			if len(s.Path) == 1 { // the body, not an initialiser
-				body.merge(c)
-			} else {
-				e.merge(c)
-			}
-		}
-		body.unbind(bound)
-		if head == "dolist" || head == "dotimes" {
-			body.returns = false
-			e.costly = true
-		}
-		e.merge(&body)
-	case "while":
-		var body effects
-		for _, s := range Slots(l) {
-			body.merge(p.scanWith(At(l, s.Path), onCall))
-		}
-		body.returns = false
-		e.merge(&body)
-		e.costly = true
-	case "setq", "setf":
-		for i := 1; i < len(l.Elems); i += 2 {
-			if s, ok := l.Elems[i].(*syntax.Symbol); ok {
-				e.assign(s.Name)
-			} else {
-				e.hard = true
-			}
-		}
-		slots()
-		e.touches = true
-	case "incf", "decf", "pop", "push":
-		place := 1
-		if head == "push" {
-			place = 2
-		}
-		if place < len(l.Elems) {
-			if s, ok := l.Elems[place].(*syntax.Symbol); ok {
-				e.assign(s.Name)
-			} else {
-				e.hard = true
-			}
-		}
-		slots()
-		e.touches = true
-	case "return":
-		e.returns, e.touches = true, true
-		slots()
-	case "if", "when", "unless", "cond", "case", "and", "or", "progn", "ignore-errors", "a", "an":
-		slots()
-	case "perform", "fail", "print", "format", "funcall", "retry", "with-failure-handling",
-		"defun", "def-plan", "def-check", "def-policy", "defparameter":
-		e.hard, e.touches = true, true
-		slots()
-	default:
+	head := forms.Head(l)
+	form := forms.Lookup(head)
+	if form == nil {
 		if p.hoisted(head) {
 			e.calls, e.touches = true, true
 		}
@@ -337,9 +263,109 @@ func (p *purity) scanWith(n syntax.Node, onCall func(string)) *effects {
 			e.hard, e.touches = true, true
 		}
 		slots()
+		if onCall == nil {
+			p.memo[n] = e
+		}
+		return e
+	}
+	switch form.Effect {
+	case forms.Constant:
+	case forms.Closure:
+		// Creating a closure has no effect; its body runs only when called,
+		// through funcall, which is impure anyway.
+		var body effects
+		for _, s := range Slots(l) {
+			body.merge(p.scanWith(At(l, s.Path), onCall))
+		}
+		e.touches = body.touches
+	case forms.Scope:
+		bound := boundNames(l, head)
+		var body effects
+		for _, s := range Slots(l) {
+			c := p.scanWith(At(l, s.Path), onCall)
+			if len(s.Path) == 1 { // the body, not an initialiser
+				body.merge(c)
+			} else {
+				e.merge(c)
+			}
+		}
+		body.unbind(bound)
+		if form.Shape == forms.LoopSpec {
+			body.returns = false
+			e.costly = true
+		}
+		e.merge(&body)
+	case forms.Loop:
+		var body effects
+		for _, s := range Slots(l) {
+			body.merge(p.scanWith(At(l, s.Path), onCall))
+		}
+		body.returns = false
+		e.merge(&body)
+		e.costly = true
+	case forms.Assign:
+		var places []int
+		if form.Shape == forms.Places {
+			for i := 1; i < len(l.Elems); i += 2 {
+				places = append(places, i)
+			}
+		} else if form.Place < len(l.Elems) {
+			places = append(places, form.Place)
+		}
+		for _, i := range places {
+			if s, ok := l.Elems[i].(*syntax.Symbol); ok {
+				e.assign(s.Name)
+			} else {
+				e.hard = true // a place such as (car x) changes shared data
+			}
+		}
+		slots()
+		e.touches = true
+	case forms.Exit:
+		e.returns, e.touches = true, true
+		slots()
+	case forms.Plain:
+		slots()
+	default: // forms.Hard
+		e.hard, e.touches = true, true
+		slots()
 	}
 	if onCall == nil {
 		p.memo[n] = e
 	}
 	return e
+}
+
+// boundNames lists the variables a Scope form binds for its body: the loop
+// variable of dolist and dotimes, each binding of let and let*.
+func boundNames(l *syntax.List, head string) []string {
+	var bound []string
+	if len(l.Elems) < 2 {
+		return nil
+	}
+	bl, ok := l.Elems[1].(*syntax.List)
+	if !ok {
+		return nil
+	}
+	if f := forms.Lookup(head); f != nil && f.Shape == forms.LoopSpec {
+		if len(bl.Elems) > 0 {
+			if s, ok := bl.Elems[0].(*syntax.Symbol); ok {
+				bound = append(bound, s.Name)
+			}
+		}
+		return bound
+	}
+	for _, b := range bl.Elems {
+		switch b := b.(type) {
+		case *syntax.Symbol:
+			bound = append(bound, b.Name)
+		case *syntax.List:
+			if len(b.Elems) > 0 {
+				if s, ok := b.Elems[0].(*syntax.Symbol); ok {
+					bound = append(bound, s.Name)
+				}
+			}
+		}
+	}
+	return bound
 }

@@ -50,58 +50,66 @@ func TestDifferentialBenchmarkPlans(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			world := benchWorld(t, truth)
-			for _, crit := range []string{"mcc", "cc", "wm", "all"} {
-				c, err := labels.ParseCriteria(crit)
-				if err != nil {
-					t.Fatal(err)
-				}
-				res, err := transform.Plan(f, transform.Options{
-					Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
-					Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
-				})
-				if err != nil {
-					t.Fatalf("%s: %v", crit, err)
-				}
-				af, err := syntax.Parse(planPath+"."+crit+".annotated", res.Source)
-				if err != nil {
-					t.Fatalf("%s: annotated plan does not parse: %v", crit, err)
-				}
-				orig, ann := newDiffRunner(t, f, world), newDiffRunner(t, af, world)
-				// Label probes are not charged steps, so the annotated
-				// plan takes exactly the steps of the plan it was
-				// annotated from: the original, or the normalized plan
-				// when normalize hoisted effects (its temporaries cost
-				// steps of their own).
-				var norm *diffRunner
-				if res.Normalized.Changed() {
-					nf, err := syntax.Parse(planPath+".normalized", res.Normalized.Source)
-					if err != nil {
-						t.Fatal(err)
-					}
-					norm = newDiffRunner(t, nf, world)
-				}
-				rng := rand.New(rand.NewPCG(uint64(len(name)), 0x5eed))
-				differ := 0
-				for i := 0; i < n && differ < 3; i++ {
-					input := orig.input(rng)
-					a, b := orig.run(input), ann.run(input)
-					if norm != nil {
-						if c := norm.run(input); c != b {
-							differ++
-							t.Errorf("%s, criteria %s, input %x: normalized and annotated differ\n--- normalized\n%s\n--- annotated\n%s",
-								name, crit, input, c, b)
-						}
-						a, b = withoutSteps(a), withoutSteps(b)
-					}
-					if a != b {
-						differ++
-						t.Errorf("%s, criteria %s, input %x: original and annotated differ\n--- original\n%s\n--- annotated\n%s",
-							name, crit, input, a, b)
-					}
-				}
-			}
+			diffAgainstOriginal(t, planPath, f, benchWorld(t, truth), []string{"mcc", "cc", "wm", "all"}, n)
 		})
+	}
+}
+
+// diffAgainstOriginal annotates f (read from planPath) for each criterion
+// and checks on n generated inputs that the original, the normalized and
+// the annotated plan give the same run (see diffRunner.run).
+func diffAgainstOriginal(t *testing.T, planPath string, f *syntax.File, world *sim.World, crits []string, n int) {
+	t.Helper()
+	name := strings.TrimSuffix(filepath.Base(planPath), filepath.Ext(planPath))
+	for _, crit := range crits {
+		c, err := labels.ParseCriteria(crit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := transform.Plan(f, transform.Options{
+			Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
+			Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", crit, err)
+		}
+		af, err := syntax.Parse(planPath+"."+crit+".annotated", res.Source)
+		if err != nil {
+			t.Fatalf("%s: annotated plan does not parse: %v", crit, err)
+		}
+		orig, ann := newDiffRunner(t, f, world), newDiffRunner(t, af, world)
+		// Label probes are not charged steps, so the annotated
+		// plan takes exactly the steps of the plan it was
+		// annotated from: the original, or the normalized plan
+		// when normalize hoisted effects (its temporaries cost
+		// steps of their own).
+		var norm *diffRunner
+		if res.Normalized.Changed() {
+			nf, err := syntax.Parse(planPath+".normalized", res.Normalized.Source)
+			if err != nil {
+				t.Fatal(err)
+			}
+			norm = newDiffRunner(t, nf, world)
+		}
+		rng := rand.New(rand.NewPCG(uint64(len(name)), 0x5eed))
+		differ := 0
+		for i := 0; i < n && differ < 3; i++ {
+			input := orig.input(rng)
+			a, b := orig.run(input), ann.run(input)
+			if norm != nil {
+				if c := norm.run(input); c != b {
+					differ++
+					t.Errorf("%s, criteria %s, input %x: normalized and annotated differ\n--- normalized\n%s\n--- annotated\n%s",
+						name, crit, input, c, b)
+				}
+				a, b = withoutSteps(a), withoutSteps(b)
+			}
+			if a != b {
+				differ++
+				t.Errorf("%s, criteria %s, input %x: original and annotated differ\n--- original\n%s\n--- annotated\n%s",
+					name, crit, input, a, b)
+			}
+		}
 	}
 }
 

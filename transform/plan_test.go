@@ -212,6 +212,7 @@ func FuzzTransform(f *testing.F) {
 		"(x (y) '(z (incf q)) #| b |# (lambda (q) (< q (funcall q))))",
 		"(defparameter *g* 1) (defun f (v) (incf *g*) (print v)) (def-plan main () (let ((x 2) (y 0)) (when (or (> (f x) 1) (= (setq y (* y 3)) 0)) (- (incf x) (f y))) (list x y *g*)))",
 		"(def-plan main () (let ((l '(1 2 3)) (n 0)) (dolist (e l) (cond ((evenp (incf n)) (push e l)) ((and (> e 1) (pop l)) (return e)))) (list n l)))",
+		"(def-plan main () (let ((x 2)) (if (and (> x 0) #+sbcl (< x 10) #-sbcl (print x)) `(a ,x ,@(list (+ x 1))) (funcall #'+ x #\\a))))",
 		// Big operands bound to temporaries (normalize.BigOperand), a
 		// failing one among them, an impure one after them.
 		"(def-plan main () (let ((x 2)) (< (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 x))))))))) (* x (car x)))))",

@@ -66,6 +66,7 @@ afl-fuzz on this command for you.`,
 		},
 	}
 	o.register(cmd, "none", false)
+	o.registerNoRetire(cmd)
 	return cmd
 }
 

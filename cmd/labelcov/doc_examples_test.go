@@ -120,7 +120,8 @@ func blockExamples(text string) ([]docExample, error) {
 		}
 		ex := docExample{src: syntax.NodeString(form), line: start.Line - 1}
 		switch syntax.Head(form) {
-		case "defun", "defparameter", "def-plan", "def-check", "def-policy":
+		case "defun", "defparameter", "def-plan", "def-check", "def-policy",
+			"def-cram-function", "defvar", "defconstant", "defmacro", "in-package":
 			ex.def = true
 		}
 		for ; ci < len(f.Comments) && f.Comments[ci].Start.Offset < limit; ci++ {

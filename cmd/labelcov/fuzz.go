@@ -32,6 +32,7 @@ type planSetupFlags struct {
 	maxObjects int
 	maxSteps   int64
 	timeout    time.Duration
+	noRetire   bool // fuzz and afl-target only (registerNoRetire)
 }
 
 func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, measure bool) {
@@ -48,6 +49,12 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	f.IntVar(&pf.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&pf.maxSteps, "max-steps", fuzzdriver.DefaultMaxSteps, "step budget per run and per check; running out is a timeout finding")
 	f.DurationVar(&pf.timeout, "timeout", engine.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and is a hang finding (afl: afl-fuzz -t)")
+}
+
+// registerNoRetire adds --no-retire, for the commands that fuzz.
+func (pf *planSetupFlags) registerNoRetire(cmd *cobra.Command) {
+	cmd.Flags().BoolVar(&pf.noRetire, "no-retire", false,
+		"keep evaluating labels that have fired (by default a fuzzing process retires them: they cost nothing more); for research comparisons")
 }
 
 // parseCriteriaFlag reads --criteria; "none" and "" mean the original plan.
@@ -88,7 +95,7 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 		return nil, err
 	}
 	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, MCCMaxAtoms: pf.maxAtoms,
-		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout}
+		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout, NoRetire: pf.noRetire}
 	if pf.world != "" {
 		if s.World, err = sim.LoadWorld(pf.world); err != nil {
 			return nil, err
@@ -142,7 +149,8 @@ Engines:
   afl      the real afl-fuzz (AFL++, e.g. Debian's afl++ 4.04c) on
            "labelcov afl-target PLAN ...": one instance per worker (-M main,
            -S secN with several), -V for the budget, seeds from --corpus or a
-           small default, AFL's execs/s read from fuzzer_stats; findings
+           small default; progress read live (execs counted by the fork
+           server, crashes and hangs from afl-fuzz's directories); findings
            replayed, grouped by key and minimized like the built-in ones.
 
 Progress goes to stderr every few seconds: elapsed time, execs and execs/s,
@@ -198,6 +206,7 @@ stop and dir.`,
 		},
 	}
 	o.planSetupFlags.register(cmd, "none", true)
+	o.planSetupFlags.registerNoRetire(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.engine, "engine", "builtin", "fuzzer: builtin or afl")
 	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget (none when only --runs is given)")

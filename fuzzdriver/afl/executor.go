@@ -52,6 +52,11 @@ type Factory func(ctx context.Context) (Executor, error)
 // number of the control fd (the result fd follows it).
 const WorkerEnv = "LABELCOV_AFL_WORKER"
 
+// ExecsFileEnv names Config.ExecsFile in the environment, so that whoever
+// starts afl-fuzz (labelcov fuzz --engine afl) can learn each instance's
+// execs live: afl-fuzz rewrites its fuzzer_stats only about once a minute.
+const ExecsFileEnv = "LABELCOV_AFL_EXECS_FILE"
+
 // Config describes a target. Only Factory is required.
 type Config struct {
 	// Factory builds the Executor in the worker (and in standalone mode).
@@ -81,6 +86,11 @@ type Config struct {
 	// default) relies on the fuzzer's own timeout (afl-fuzz -t), which
 	// kills the worker because the front reports it as the child pid.
 	RunTimeout time.Duration
+
+	// ExecsFile, when set, is where the fork server keeps the number of
+	// runs it served (decimal), rewritten about once a second and at the
+	// end. Main takes it from $LABELCOV_AFL_EXECS_FILE when empty.
+	ExecsFile string
 
 	// Stderr receives diagnostics. Default os.Stderr. afl-fuzz sends the
 	// target's stderr to /dev/null unless AFL_DEBUG_CHILD=1.

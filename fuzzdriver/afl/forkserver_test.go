@@ -687,3 +687,26 @@ func benchShm(b *testing.B, size int) (int, []byte) {
 	})
 	return id, mem
 }
+
+// TestForkServerCountsExecs: with $LABELCOV_AFL_EXECS_FILE set, the fork
+// server keeps its run count there (afl-fuzz's fuzzer_stats lags by up to a
+// minute), and writes the final count when AFL is done with it.
+func TestForkServerCountsExecs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "execs")
+	f := startFakeAFL(t, 1<<16, afl.ExecsFileEnv+"="+path)
+	mapSize := decodeHello(t, f.mustReadWord("hello"))
+	for _, in := range []string{"a", "b", "c", "LaBe", ""} {
+		f.run([]byte(in), mapSize, 0)
+	}
+	f.ctlW.Close()
+	select {
+	case err := <-f.exited:
+		f.exited <- err // for the cleanup
+	case <-time.After(ioTimeout):
+		t.Fatal("target did not exit after its control pipe closed")
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || string(bytes.TrimSpace(data)) != "5" {
+		t.Errorf("execs file %q (%v), want 5", data, err)
+	}
+}

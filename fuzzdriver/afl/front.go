@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strconv"
 	"syscall"
 	"time"
 )
@@ -69,6 +70,24 @@ type server struct {
 	w             *workerProc // nil when no worker is running
 	mapSize       int         // announced to AFL; every worker must agree
 	word          [4]byte
+	execs         int64     // runs served
+	execsWritten  time.Time // last write of cfg.ExecsFile
+}
+
+// noteExec counts a run served and, at most once a second (or when final),
+// rewrites cfg.ExecsFile. Errors are ignored: the count is a progress aid.
+func (s *server) noteExec(final bool) {
+	if !final {
+		s.execs++
+	}
+	if s.cfg.ExecsFile == "" || (!final && time.Since(s.execsWritten) < time.Second) {
+		return
+	}
+	s.execsWritten = time.Now()
+	tmp := s.cfg.ExecsFile + ".tmp"
+	if os.WriteFile(tmp, []byte(strconv.FormatInt(s.execs, 10)+"\n"), 0o644) == nil {
+		os.Rename(tmp, s.cfg.ExecsFile) //nolint:errcheck // progress only
+	}
 }
 
 func (s *server) serve() error {
@@ -93,6 +112,7 @@ func (s *server) serve() error {
 		wasKilled, err := s.readRequest()
 		if err != nil {
 			if errors.Is(err, io.EOF) {
+				s.noteExec(true)
 				return nil // AFL is done with us
 			}
 			return err
@@ -127,6 +147,7 @@ func (s *server) serve() error {
 		if err := s.writeWord(st); err != nil {
 			return fmt.Errorf("afl: writing status: %w", err)
 		}
+		s.noteExec(false)
 	}
 }
 

@@ -75,6 +75,9 @@ func Main(ctx context.Context, cfg Config) error {
 			return fmt.Errorf("afl: fork-server status fd: %w", err)
 		}
 		defer st.Close()
+		if cfg.ExecsFile == "" {
+			cfg.ExecsFile = os.Getenv(ExecsFileEnv)
+		}
 		return ServeForkServer(ctx, cfg, ctl, st)
 	}
 	err := RunOnce(ctx, cfg)

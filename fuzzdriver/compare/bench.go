@@ -44,7 +44,6 @@ func LoadBench(dir string) (*Bench, error) {
 		return nil, err
 	}
 	var truth struct {
-		World      string `json:"world"`
 		Categories []struct {
 			Name string `json:"name"`
 		} `json:"categories"`
@@ -61,8 +60,11 @@ func LoadBench(dir string) (*Bench, error) {
 	for _, c := range truth.Categories {
 		b.Info.Categories = append(b.Info.Categories, c.Name)
 	}
-	if truth.World != "" {
-		wp := filepath.Join(dir, truth.World)
+	wp, err := sim.WorldBeside(planPath)
+	if err != nil {
+		return nil, err
+	}
+	if wp != "" {
 		if b.World, err = sim.LoadWorld(wp); err != nil {
 			return nil, err
 		}

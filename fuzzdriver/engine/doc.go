@@ -14,6 +14,10 @@
 // ordinary branches in an annotated plan.
 //
 // Every random choice comes from Campaign.Seed, so a campaign with the same
-// seed, inputs and one worker replays exactly. The package keeps no global
-// mutable state and never panics on bad input or bad files.
+// seed, inputs and one worker replays exactly — unless a run hits the
+// wall-clock limit (Campaign.RunTimeout): a watchdog, the only reader of the
+// clock for runs, cancels it through its context and records a "hang"
+// finding, and the campaign goes on. The package keeps no global mutable
+// state and never panics on bad input or bad files; a resumed campaign
+// removes the temporary files a killed session left behind.
 package engine

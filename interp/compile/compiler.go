@@ -3,8 +3,8 @@ package compile
 import (
 	"fmt"
 	"math"
-	"strings"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 )
@@ -20,6 +20,7 @@ func Compile(f *syntax.File) (*Program, error) {
 		consts:    map[string]int{},
 		captured:  map[*syntax.Symbol]bool{},
 		assigned:  map[*syntax.Symbol]bool{},
+		fnVars:    map[*syntax.Symbol]*syntax.Symbol{},
 	}
 	g, err := c.expandConditionals(f) // #+/#- decided here (readermacros.go)
 	if err != nil {
@@ -46,18 +47,20 @@ type compiler struct {
 	// with the knowledge (bindings are identified by their declaring node).
 	captured, assigned map[*syntax.Symbol]bool
 	redo               bool
+	fnVars             map[*syntax.Symbol]*syntax.Symbol // see fnVar
+	desigCopies        int                               // MAKEDESIGs emitted, see maxDesigCopies
 }
 
 // topForm is a prescanned top-level definition.
 type topForm struct {
-	list   *syntax.List
-	fn     *Func
-	params []*syntax.Symbol
-	body   []syntax.Node
+	list *syntax.List
+	fn   *Func
+	body []syntax.Node
 }
 
 var defKinds = map[string]FuncKind{
-	"defun": KindDefun, "def-plan": KindPlan, "def-check": KindCheck, "def-policy": KindPolicy,
+	"defun": KindDefun, "def-cram-function": KindDefun, "def-plan": KindPlan, "def-check": KindCheck,
+	"def-policy": KindPolicy,
 }
 
 func (c *compiler) errf(n syntax.Node, format string, args ...any) error {
@@ -67,26 +70,47 @@ func (c *compiler) errf(n syntax.Node, format string, args ...any) error {
 func (c *compiler) compileFile() error {
 	var tops []topForm
 	var params []*syntax.List // defparameter forms, in source order
+	fi := forms.ScanFile(c.file)
 	for _, form := range c.file.Forms {
+		if note, skip := fi.Skip(form); skip {
+			if forms.Head(form) == "in-package" {
+				if l := form.(*syntax.List); len(l.Elems) == 2 {
+					c.prog.Package = packageName(l.Elems[1])
+				}
+			}
+			if note != "" {
+				c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(form, "%s", note))
+			}
+			continue
+		}
 		l, ok := form.(*syntax.List)
-		head := syntax.Head(form)
+		head := forms.Head(form)
 		if !ok || head == "" {
 			return c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found %s", describe(form))
 		}
-		if head == "defparameter" {
-			if len(l.Elems) != 3 {
-				return c.errf(l, "defparameter: expected (defparameter *NAME* VALUE)")
+		switch head {
+		case "defparameter", "defvar", "defconstant":
+			// (defparameter *NAME* VALUE [DOC]); defvar's VALUE is optional.
+			if len(l.Elems) < 2 || len(l.Elems) > 4 || (head != "defvar" && len(l.Elems) < 3) {
+				return c.errf(l, "%s: expected (%s *NAME* VALUE [DOCSTRING])", head, head)
 			}
-			name, err := c.varName(l.Elems[1], "defparameter")
+			if len(l.Elems) == 4 {
+				if _, ok := l.Elems[3].(*syntax.String); !ok {
+					return c.errf(l.Elems[3], "%s: expected a docstring after the value, found %s", head, describe(l.Elems[3]))
+				}
+			}
+			name, err := c.varName(l.Elems[1], head)
 			if err != nil {
 				return err
 			}
 			if _, dup := c.globals[name.Name]; dup {
-				return c.errf(name, "defparameter: %s is already defined", name.Name)
+				return c.errf(name, "%s: %s is already defined", head, name.Name)
 			}
 			c.globals[name.Name] = len(c.prog.Globals)
 			c.prog.Globals = append(c.prog.Globals, name.Name)
-			params = append(params, l)
+			if len(l.Elems) >= 3 {
+				params = append(params, l)
+			}
 			continue
 		}
 		kind, ok := defKinds[head]
@@ -100,29 +124,24 @@ func (c *compiler) compileFile() error {
 		if !ok || nameSym.Name == "t" || nameSym.Name == "nil" {
 			return c.errf(l.Elems[1], "%s: the name must be a symbol, found %s", head, describe(l.Elems[1]))
 		}
-		if isSpecialForm(nameSym.Name) {
+		if forms.Lookup(nameSym.Name) != nil {
 			return c.errf(nameSym, "%s: %s is a special form and cannot be redefined", head, nameSym.Name)
 		}
-		if _, dup := c.prog.byName[nameSym.Name]; dup {
-			return c.errf(nameSym, "%s: %s is already defined", head, nameSym.Name)
+		name := forms.Name(nameSym)
+		if _, dup := c.prog.byName[name]; dup {
+			return c.errf(nameSym, "%s: %s is already defined", head, name)
 		}
-		ps, err := c.paramList(l.Elems[2], head)
+		ll, err := c.parseLambdaList(l.Elems[2], head)
 		if err != nil {
 			return err
 		}
-		fn := &Func{Name: nameSym.Name, Kind: kind, Index: len(c.prog.Funcs), Pos: l.Open}
-		for _, p := range ps {
-			fn.Params = append(fn.Params, p.Name)
+		fn := &Func{Name: name, Kind: kind, Index: len(c.prog.Funcs), Pos: l.Open, ll: ll}
+		for _, p := range ll.params {
+			fn.Params = append(fn.Params, p.sym.Name)
 		}
 		c.prog.Funcs = append(c.prog.Funcs, fn)
 		c.prog.byName[fn.Name] = fn
-		body := l.Elems[3:]
-		if len(body) > 1 {
-			if _, doc := body[0].(*syntax.String); doc {
-				body = body[1:] // a leading docstring documents, it does not run
-			}
-		}
-		tops = append(tops, topForm{list: l, fn: fn, params: ps, body: body})
+		tops = append(tops, topForm{list: l, fn: fn, body: bodyForms(l.Elems[3:])})
 	}
 
 	// The initialiser: each defparameter in source order.
@@ -146,13 +165,10 @@ func (c *compiler) compileFile() error {
 	for _, t := range tops {
 		t := t
 		err := c.compileTop(t.fn, func(fs *fstate) error {
-			// Parameters take slots 0..n-1, where the caller put them.
-			for _, p := range t.params {
-				if b := fs.bind(p); b.cell {
-					fs.emit(MAKECELL, int32(b.slot), 0, p.Start)
-				}
+			if err := fs.prologue(t.fn.ll); err != nil {
+				return err
 			}
-			return fs.body(t.body, t.list)
+			return fs.namedBody(t.fn.Name, t.body, t.list.Open)
 		})
 		if err != nil {
 			return err
@@ -181,11 +197,11 @@ func (c *compiler) compileTop(fn *Func, gen func(*fstate) error) error {
 	}
 }
 
-type snapshot struct{ funcs, branches, handlers, desigs, probes int }
+type snapshot struct{ funcs, branches, handlers, desigs, probes, desigCopies int }
 
 func (c *compiler) snapshot() snapshot {
 	p := c.prog
-	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes)}
+	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes), c.desigCopies}
 }
 
 func (c *compiler) restore(s snapshot) {
@@ -195,6 +211,7 @@ func (c *compiler) restore(s snapshot) {
 	p.Handlers = p.Handlers[:s.handlers]
 	p.Desigs = p.Desigs[:s.desigs]
 	p.Probes = p.Probes[:s.probes]
+	c.desigCopies = s.desigCopies
 }
 
 // link appends the code of fs and then of the lambdas it contains to the
@@ -229,32 +246,35 @@ func (c *compiler) link(fs *fstate) {
 	}
 }
 
-// paramList checks a parameter list: distinct plain symbols.
-func (c *compiler) paramList(n syntax.Node, what string) ([]*syntax.Symbol, error) {
-	l, ok := n.(*syntax.List)
-	if !ok {
-		if syntax.IsSymbol(n, "nil") {
-			return nil, nil
-		}
-		return nil, c.errf(n, "%s: expected a parameter list (PARAMS...), found %s", what, describe(n))
+// externalGlobal declares a global variable that the file uses but does
+// not define: by Lisp convention a *special* variable or +constant+
+// defined in another file of the system. It has no initialiser, so
+// reading it before the plan assigns it signals unbound-variable.
+func (c *compiler) externalGlobal(name string) (int, bool) {
+	if len(name) < 3 || !(name[0] == '*' && name[len(name)-1] == '*' || name[0] == '+' && name[len(name)-1] == '+') {
+		return 0, false
 	}
-	var out []*syntax.Symbol
-	seen := map[string]bool{}
-	for _, e := range l.Elems {
-		s, err := c.varName(e, what)
-		if err != nil {
-			return nil, err
-		}
-		if strings.HasPrefix(s.Name, "&") {
-			return nil, c.errf(s, "%s: lambda-list keyword %s is not supported (parameters are required and positional)", what, s.Name)
-		}
-		if seen[s.Name] {
-			return nil, c.errf(s, "%s: duplicate parameter %s", what, s.Name)
-		}
-		seen[s.Name] = true
-		out = append(out, s)
+	if g, ok := c.globals[name]; ok {
+		return g, true
 	}
-	return out, nil
+	g := len(c.prog.Globals)
+	c.globals[name] = g
+	c.prog.Globals = append(c.prog.Globals, name)
+	return g, true
+}
+
+// packageName is the name of (in-package NAME): a symbol, keyword or
+// string, as written without its colon.
+func packageName(n syntax.Node) string {
+	switch n := n.(type) {
+	case *syntax.Symbol:
+		return n.Name
+	case *syntax.Keyword:
+		return n.Name
+	case *syntax.String:
+		return n.Value
+	}
+	return syntax.NodeString(n)
 }
 
 // varName checks that n can name a variable.
@@ -331,7 +351,7 @@ func Literal(n syntax.Node) value.Value {
 func describe(n syntax.Node) string {
 	switch n := n.(type) {
 	case *syntax.List:
-		if h := syntax.Head(n); h != "" {
+		if h := forms.Head(n); h != "" {
 			return "(" + h + " ...)"
 		}
 		if len(n.Elems) == 0 {
@@ -348,6 +368,10 @@ func describe(n syntax.Node) string {
 		return "string " + syntax.NodeString(n)
 	case *syntax.Quote:
 		return "quoted " + syntax.NodeString(n.X)
+	case *syntax.Char:
+		return "character " + syntax.NodeString(n)
+	case *syntax.Prefixed:
+		return syntax.NodeString(n)
 	}
 	return "an expression"
 }

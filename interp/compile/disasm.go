@@ -87,15 +87,22 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		if pr.Not {
 			neg = "not "
 		}
+		x := fmt.Sprintf("local-%d", pr.Slot)
+		if pr.XGlobal {
+			x = p.Globals[pr.Slot]
+		}
 		y := pr.K.String()
-		if pr.YLocal {
+		switch {
+		case pr.YLocal:
 			y = fmt.Sprintf("local-%d", pr.Y)
+		case pr.YGlobal:
+			y = p.Globals[pr.Y]
 		}
 		switch pr.Cmp {
 		case 't':
-			note = fmt.Sprintf("branch %d: %slocal-%d", b, neg, pr.Slot)
+			note = fmt.Sprintf("branch %d: %s%s", b, neg, x)
 		default:
-			note = fmt.Sprintf("branch %d: %s(%s local-%d %s)", b, neg, cmpNames[pr.Cmp], pr.Slot, y)
+			note = fmt.Sprintf("branch %d: %s(%s %s %s)", b, neg, cmpNames[pr.Cmp], x, y)
 		}
 	case PROBEFAIL:
 		operands = fmt.Sprint(b)

@@ -8,6 +8,15 @@
 // depends only on the source text. Every error it returns is a
 // *syntax.Error at the offending node.
 //
+// The special forms are those of the shared table in interp/forms; the
+// compiler attaches one code generator to each (a test checks that the two
+// agree). The Common Lisp and CPL forms (lambda lists, block, unwind-protect,
+// flet, loop, par, ...) compile to the opcodes below; none has an opcode of
+// its own. Top-level forms the compiler does not compile (forms.File.Skip:
+// defmacro, defmethod, definitions that use a macro, ...) are skipped and
+// listed in Program.Notes; reader conditionals are decided against
+// Features first (readermacros.go).
+//
 // # The machine
 //
 // The virtual machine is a stack machine with these registers and areas:
@@ -70,17 +79,31 @@
 // The when remains a counted conditional: PROBEOK is its branch
 // instruction (Branch(i).PC), Form is the position of the (when, Test that
 // of the (ignore-errors, and the true/false counters count exactly what
-// the general compilation's JMPIFNOT would (a failure of P is a nil test).
-// The VM charges a probe's instructions to a separate label budget
+// the general compilation's JMPIFNOT would (a failure of P is a nil test),
+// except that the VM records a probe's counts as bits (covered or not). The
+// VM charges a probe's instructions to a separate label budget
 // (vm.Config.MaxLabelSteps) and refunds its allocations, so a plan with
 // labels is charged exactly the steps and allocations of the plan without
-// them. A plan author who writes the same shape gets the same treatment.
+// them; nothing P executes counts, and probes do not nest (a probe reached
+// while another probe's P runs is skipped). A plan author who writes the
+// same shape gets the same treatment.
 //
 // The commonest labels compare one variable with a constant: a probe whose
 // predicate is (OP x K) or (not (OP x K)), with OP one of < <= > >= = /=
 // and K an integer literal, or eq and K a quoted symbol, keyword, integer,
-// t or nil (K may also be a second local), or x or (not x) (null x), with
-// x a local that is not a cell, is the single instruction
+// t or nil (K may also be a second local or a global), or x or (not x)
+// (null x), with x a local that is not a cell or a global (defparameter;
+// unbound, the predicate fails), is the single instruction
 // PROBECMP (operand A indexes Program.Probes, B is the branch): it counts
 // the branch like PROBEOK, a failure (x not a number) counting false.
+//
+// # Specialization
+//
+// The compiler specializes where the source allows it: immediate operands
+// (ADDI, LTI, ... from INT k followed by the plain opcode), inlined
+// builtins (ADD ... MEMBEQ), counted loops (DOLOOP, INCLOCAL) and compare
+// probes (PROBECMP). The VM adds superinstructions for common sequences
+// (LOAD; LTI; JMPIFNOT and the like) in its own copy of the code at load
+// time (interp/vm/fuse.go), so that the bytecode, its disassembly and the
+// coverage layout stay what this package documents.
 package compile

@@ -3,14 +3,19 @@ package compile
 import (
 	"math"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 )
 
-var specialForms = map[string]func(fs *fstate, l *syntax.List) error{}
+// generators attaches a code generator to each special form of the
+// shared table (interp/forms); a test checks that they name the same forms.
+// Definitions and the top-level forms the compiler skips are errors
+// inside a body (formNested).
+var generators map[string]func(fs *fstate, l *syntax.List) error
 
 func init() {
-	for name, fn := range map[string]func(fs *fstate, l *syntax.List) error{
+	generators = map[string]func(fs *fstate, l *syntax.List) error{
 		"quote": (*fstate).formQuote, "if": (*fstate).formIf, "when": (*fstate).formWhen,
 		"unless": (*fstate).formWhen, "cond": (*fstate).formCond, "case": (*fstate).formCase,
 		"and": (*fstate).formAndOr, "or": (*fstate).formAndOr, "progn": (*fstate).formProgn,
@@ -21,27 +26,26 @@ func init() {
 		"lambda": (*fstate).formLambda, "funcall": (*fstate).formFuncall, "function": (*fstate).formFunction,
 		"a": (*fstate).formDesig, "an": (*fstate).formDesig,
 		"with-failure-handling": (*fstate).formWFH, "retry": (*fstate).formRetry,
-		"ignore-errors": (*fstate).formIgnoreErrors,
-		"defun":         (*fstate).formNested, "def-plan": (*fstate).formNested, "def-check": (*fstate).formNested,
-		"def-policy": (*fstate).formNested, "defparameter": (*fstate).formNested,
-	} {
-		specialForms[name] = fn
+		"ignore-errors": (*fstate).formIgnoreErrors, "handler-case": (*fstate).formHandlerCase,
+		"assert": (*fstate).formAssert, "declare": (*fstate).formDeclare,
+		"ecase": (*fstate).formCase, "typecase": (*fstate).formCase, "etypecase": (*fstate).formCase,
+		"block": (*fstate).formBlock, "return-from": (*fstate).formReturnFrom,
+		"unwind-protect": (*fstate).formUnwindProtect, "values": (*fstate).formValues,
+		"multiple-value-bind": (*fstate).formMVB, "destructuring-bind": (*fstate).formDestructuringBind,
+		"flet": (*fstate).formFlet, "labels": (*fstate).formFlet,
+		"with-retry-counters": (*fstate).formLet, "do-retry": (*fstate).formDoRetry,
+		"ros-info": (*fstate).formLog, "ros-warn": (*fstate).formLog, "ros-error": (*fstate).formLog,
+		"ros-debug": (*fstate).formLog,
+		"par":       (*fstate).formProgn, "seq": (*fstate).formProgn, "top-level": (*fstate).formProgn,
+		"with-simulated-robot": (*fstate).formProgn, "with-real-robot": (*fstate).formProgn,
+		"pursue": (*fstate).formPursue, "try-in-order": (*fstate).formTryInOrder,
+		"loop": (*fstate).formLoop,
 	}
-}
-
-func isSpecialForm(name string) bool {
-	_, ok := specialForms[name]
-	return ok
-}
-
-// SpecialForms lists the names the compiler treats as special forms (they
-// cannot be redefined or called as functions).
-func SpecialForms() []string {
-	out := make([]string, 0, len(specialForms))
-	for k := range specialForms {
-		out = append(out, k)
+	for _, f := range forms.All() {
+		if f.Level == forms.TopLevel {
+			generators[f.Name] = (*fstate).formNested
+		}
 	}
-	return out
 }
 
 // expr compiles n so that it leaves exactly one value on the stack.
@@ -79,10 +83,15 @@ func (fs *fstate) expr(n syntax.Node) error {
 		if !ok {
 			return fs.c.errf(n.Elems[0], "a form must start with a function name or special form, found %s", describe(n.Elems[0]))
 		}
-		if sf, ok := specialForms[head.Name]; ok {
-			return sf(fs, n)
+		name := forms.Name(head)
+		if forms.Lookup(name) != nil {
+			gen := generators[name]
+			if gen == nil {
+				return fs.c.errf(n, "%s is not supported", name)
+			}
+			return gen(fs, n)
 		}
-		return fs.call(head, n)
+		return fs.call(name, n)
 	default:
 		return fs.readerMacro(n) // readermacros.go
 	}
@@ -102,6 +111,7 @@ func (fs *fstate) constant(v value.Value, pos syntax.Pos) {
 
 // progn compiles forms for their last value (nil when there are none).
 func (fs *fstate) progn(forms []syntax.Node, at syntax.Pos) error {
+	forms = dropDeclares(forms)
 	if len(forms) == 0 {
 		fs.emit(NIL, 0, 0, at)
 		return nil
@@ -122,7 +132,7 @@ func (fs *fstate) progn(forms []syntax.Node, at syntax.Pos) error {
 
 // effects compiles forms for their side effects only.
 func (fs *fstate) effects(forms []syntax.Node) error {
-	for _, f := range forms {
+	for _, f := range dropDeclares(forms) {
 		if err := fs.effect(f); err != nil {
 			return err
 		}
@@ -149,16 +159,16 @@ func (fs *fstate) effect(f syntax.Node) error {
 // its test and P, or nils.
 func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
 	l, ok := f.(*syntax.List)
-	if !ok || len(l.Elems) != 2 || syntax.Head(l) != "when" {
+	if !ok || len(l.Elems) != 2 || forms.Head(l) != "when" {
 		return nil, nil, nil
 	}
 	t, ok := l.Elems[1].(*syntax.List)
-	if !ok || len(t.Elems) != 2 || syntax.Head(t) != "ignore-errors" {
+	if !ok || len(t.Elems) != 2 || forms.Head(t) != "ignore-errors" {
 		return nil, nil, nil
 	}
 	escapes := false
 	syntax.Walk(t.Elems[1], func(n syntax.Node) bool {
-		if h := syntax.Head(n); h == "return" || h == "retry" {
+		if h := forms.Head(n); h == "return" || h == "return-from" || h == "retry" || h == "do-retry" || h == "loop" {
 			escapes = true
 		}
 		return !escapes
@@ -173,8 +183,9 @@ var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '
 
 // cmpProbe recognises the predicate of a compare probe: (OP x K),
 // (not (OP x K)), x or (not x) (also null for not), with OP a comparison
-// builtin or eq, x a local that is not a cell, and K an integer literal
-// (for eq also a quoted symbol, a keyword, t or nil) or another such local.
+// builtin or eq, x a local that is not a cell or a global (defparameter),
+// and K an integer literal (for eq also a quoted symbol, a keyword, t or
+// nil) or another such local or global.
 func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	var pc ProbeCmp
 	builtin := func(name string) bool { return fs.c.prog.byName[name] == nil }
@@ -189,32 +200,44 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 		}
 		return int32(idx), true
 	}
+	// operand is a local, or a global (global true).
+	operand := func(n syntax.Node) (idx int32, global, ok bool) {
+		if i, ok := local(n); ok {
+			return i, false, true
+		}
+		if x, ok := n.(*syntax.Symbol); ok && x.Name != "t" && x.Name != "nil" {
+			if ref, g, _, found := fs.lookup(x.Name); found && ref == refGlobal {
+				return int32(g), true, true
+			}
+		}
+		return 0, false, false
+	}
 	if l, ok := pred.(*syntax.List); ok && len(l.Elems) == 2 {
-		if h := syntax.Head(l); (h == "not" || h == "null") && builtin(h) {
+		if h := forms.Head(l); (h == "not" || h == "null") && builtin(h) {
 			pred = l.Elems[1]
 			pc.Not = true
 		}
 	}
-	if slot, ok := local(pred); ok {
-		pc.Slot, pc.Cmp = slot, 't'
+	if slot, global, ok := operand(pred); ok {
+		pc.Slot, pc.XGlobal, pc.Cmp = slot, global, 't'
 		return pc, true
 	}
 	l, ok := pred.(*syntax.List)
 	if !ok {
 		return pc, false
 	}
-	h := syntax.Head(l)
+	h := forms.Head(l)
 	cmp, ok := probeCmps[h]
 	if !ok || len(l.Elems) != 3 || !builtin(h) {
 		return pc, false
 	}
-	slot, ok := local(l.Elems[1])
+	slot, global, ok := operand(l.Elems[1])
 	if !ok {
 		return pc, false
 	}
-	pc.Slot, pc.Cmp = slot, cmp
-	if y, ok := local(l.Elems[2]); ok {
-		pc.Y, pc.YLocal = y, true
+	pc.Slot, pc.XGlobal, pc.Cmp = slot, global, cmp
+	if y, global, ok := operand(l.Elems[2]); ok {
+		pc.Y, pc.YLocal, pc.YGlobal = y, !global, global
 		return pc, true
 	}
 	switch k := l.Elems[2].(type) {
@@ -275,20 +298,21 @@ func (fs *fstate) probe(w, test *syntax.List, pred syntax.Node) error {
 	return nil
 }
 
-// body is a function body: progn, then RET (emitted by compileTop).
-func (fs *fstate) body(forms []syntax.Node, l *syntax.List) error {
-	return fs.progn(forms, l.Open)
-}
-
 // call compiles a call (Lisp-2 resolution: user function, core builtin,
 // external).
-func (fs *fstate) call(head *syntax.Symbol, l *syntax.List) error {
+func (fs *fstate) call(name string, l *syntax.List) error {
 	c := fs.c
+	if ok, err := fs.localCall(name, l); ok {
+		return err
+	}
 	args := l.Elems[1:]
 	n := len(args)
-	if fn := c.prog.byName[head.Name]; fn != nil {
+	if fn := c.prog.byName[name]; fn != nil {
+		if fn.ll != nil && !fn.ll.simple {
+			return fs.callLambdaList(fn, l)
+		}
 		if n != len(fn.Params) {
-			return c.errf(l, "%s takes %d argument%s, called with %d", head.Name, len(fn.Params), plural(len(fn.Params)), n)
+			return c.errf(l, "%s takes %d argument%s, called with %d", name, len(fn.Params), plural(len(fn.Params)), n)
 		}
 		if err := fs.exprs(args); err != nil {
 			return err
@@ -296,15 +320,15 @@ func (fs *fstate) call(head *syntax.Symbol, l *syntax.List) error {
 		fs.emit(CALL, int32(fn.Index), int32(n), l.Open)
 		return nil
 	}
-	if id, ok := CoreBuiltin(head.Name); ok {
+	if id, ok := CoreBuiltin(name); ok {
 		sig := coreBuiltins[id]
 		if n < sig.Min || (sig.Max >= 0 && n > sig.Max) {
-			return c.errf(l, "%s takes %s, called with %d", head.Name, arityText(sig.Min, sig.Max), n)
+			return c.errf(l, "%s takes %s, called with %d", name, arityText(sig.Min, sig.Max), n)
 		}
 		if err := fs.exprs(args); err != nil {
 			return err
 		}
-		if op, ok := inlineOp(head.Name, n); ok {
+		if op, ok := inlineOp(name, n); ok {
 			fs.emit(op, 0, 0, l.Open)
 		} else {
 			fs.emit(CALLB, int32(id), int32(n), l.Open)
@@ -314,7 +338,7 @@ func (fs *fstate) call(head *syntax.Symbol, l *syntax.List) error {
 	if err := fs.exprs(args); err != nil {
 		return err
 	}
-	fs.emit(CALLX, c.external(head.Name), int32(n), l.Open)
+	fs.emit(CALLX, c.external(name), int32(n), l.Open)
 	return nil
 }
 
@@ -348,7 +372,7 @@ func arityText(min, max int) string {
 func itoa(i int) string { return value.Int(int64(i)).String() }
 
 func (fs *fstate) formNested(l *syntax.List) error {
-	return fs.c.errf(l, "%s is only allowed at top level", syntax.Head(l))
+	return fs.c.errf(l, "%s is only allowed at top level", forms.Head(l))
 }
 
 func (fs *fstate) formQuote(l *syntax.List) error {
@@ -389,7 +413,7 @@ func (fs *fstate) formIf(l *syntax.List) error {
 // (when TEST BODY...) and (unless TEST BODY...). An empty body still
 // evaluates TEST and counts its branch: the label engine relies on it.
 func (fs *fstate) formWhen(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "%s: expected (%s TEST BODY...)", head, head)
 	}
@@ -408,15 +432,20 @@ func (fs *fstate) formWhen(l *syntax.List) error {
 		fs.emit(NIL, 0, 0, l.Open)
 		return nil
 	}
-	jSkip := fs.branch(op, head, l, test)
-	if err := fs.progn(body, l.Open); err != nil {
+	return fs.bodyOrNil(fs.branch(op, head, l, test), body, l.Open)
+}
+
+// bodyOrNil compiles the body of a one-armed conditional whose test jumps
+// to skip when the body must not run: the body's value, or nil.
+func (fs *fstate) bodyOrNil(skip int, body []syntax.Node, at syntax.Pos) error {
+	if err := fs.progn(body, at); err != nil {
 		return err
 	}
-	jEnd := fs.emit(JMP, 0, 0, l.Open)
+	end := fs.emit(JMP, 0, 0, at)
 	fs.depth--
-	fs.patch(jSkip)
-	fs.emit(NIL, 0, 0, l.Open)
-	fs.patch(jEnd)
+	fs.patch(skip)
+	fs.emit(NIL, 0, 0, at)
+	fs.patch(end)
 	return nil
 }
 
@@ -486,11 +515,16 @@ func (fs *fstate) endClauses(d int, folded bool, ends []int, at syntax.Pos) {
 	}
 }
 
-// (case KEY (KEYS BODY...)... [(otherwise BODY...)])
+// (case KEY (KEYS BODY...)... [(otherwise BODY...)]), ecase (no
+// otherwise; a key no clause matches is a type-error), typecase and
+// etypecase (clauses name types, see typePredicates).
 func (fs *fstate) formCase(l *syntax.List) error {
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
-		return fs.c.errf(l, "case: expected (case KEY (KEYS BODY...)...)")
+		return fs.c.errf(l, "%s: expected (%s KEY (KEYS BODY...)...)", head, head)
 	}
+	typed := head == "typecase" || head == "etypecase"
+	exhaustive := head == "ecase" || head == "etypecase"
 	if err := fs.expr(l.Elems[1]); err != nil {
 		return err
 	}
@@ -503,40 +537,70 @@ func (fs *fstate) formCase(l *syntax.List) error {
 	for _, cl := range l.Elems[2:] {
 		clause, ok := cl.(*syntax.List)
 		if !ok || len(clause.Elems) == 0 {
-			return fs.c.errf(cl, "case: expected a clause (KEYS BODY...), found %s", describe(cl))
+			return fs.c.errf(cl, "%s: expected a clause (KEYS BODY...), found %s", head, describe(cl))
 		}
 		keys, body := clause.Elems[0], clause.Elems[1:]
 		fs.depth = d
-		if syntax.IsSymbol(keys, "otherwise") || syntax.IsSymbol(keys, "t") {
+		if !exhaustive && (syntax.IsSymbol(keys, "otherwise") || syntax.IsSymbol(keys, "t")) {
 			if err := fs.progn(body, clause.Open); err != nil {
 				return err
 			}
 			folded = true
 			break
 		}
-		var kv []value.Value
-		var keyNodes []syntax.Node
-		if kl, ok := keys.(*syntax.List); ok {
-			keyNodes = kl.Elems
-		} else if !syntax.IsSymbol(keys, "nil") {
-			keyNodes = []syntax.Node{keys}
-		}
-		for _, k := range keyNodes {
-			switch k.(type) {
-			case *syntax.Symbol, *syntax.Keyword, *syntax.Int:
-				kv = append(kv, Literal(k))
-			default:
-				return fs.c.errf(k, "case: keys must be literal symbols, keywords or integers, found %s", describe(k))
+		if typed {
+			ty, ok := keys.(*syntax.Symbol)
+			pred := ""
+			if ok {
+				pred = typePredicates[forms.Name(ty)]
 			}
+			fs.emit(LOAD, int32(tmp), 0, clause.Open)
+			if pred != "" {
+				fs.callBuiltin(pred, 1, clause.Open)
+			} else {
+				// Another type (a class of the system): the external
+				// typep decides, undefined unless a host links it.
+				fs.constant(Literal(keys), clause.Open)
+				fs.emit(CALLX, fs.c.external("typep"), 2, clause.Open)
+			}
+		} else {
+			var kv []value.Value
+			var keyNodes []syntax.Node
+			if kl, ok := keys.(*syntax.List); ok {
+				keyNodes = kl.Elems
+			} else if !syntax.IsSymbol(keys, "nil") {
+				keyNodes = []syntax.Node{keys}
+			}
+			if q, ok := keys.(*syntax.Quote); ok {
+				// 'x reads as (quote x): the keys quote and x.
+				keyNodes = []syntax.Node{&syntax.Symbol{Start: q.Start, Name: "quote"}, q.X}
+			}
+			for _, k := range keyNodes {
+				switch k.(type) {
+				case *syntax.Symbol, *syntax.Keyword, *syntax.Int:
+					kv = append(kv, Literal(k))
+				default:
+					return fs.c.errf(k, "%s: keys must be literal symbols, keywords or integers, found %s", head, describe(k))
+				}
+			}
+			fs.emit(LOAD, int32(tmp), 0, clause.Open)
+			fs.emit(MEMBEQ, fs.c.constIndex(value.List(kv...)), 0, clause.Open)
 		}
-		fs.emit(LOAD, int32(tmp), 0, clause.Open)
-		fs.emit(MEMBEQ, fs.c.constIndex(value.List(kv...)), 0, clause.Open)
 		jNext := fs.branch(JMPIFNOT, "case", clause, keys)
 		end, err := fs.clauseBody(body, clause.Open, jNext)
 		if err != nil {
 			return err
 		}
 		ends = append(ends, end)
+	}
+	if exhaustive {
+		fs.depth = d
+		fs.signal("type-error", "~a: no clause matches ~s", l.Open, func() {
+			fs.constant(value.String(head), l.Open)
+		}, func() {
+			fs.emit(LOAD, int32(tmp), 0, l.Open)
+		})
+		folded = true
 	}
 	fs.endClauses(d, folded, ends, l.Open)
 	fs.slots = saved
@@ -546,7 +610,7 @@ func (fs *fstate) formCase(l *syntax.List) error {
 // (and X...) / (or X...): every operand is a counted test. The deciding
 // operand's value is the form's value.
 func (fs *fstate) formAndOr(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	ops := l.Elems[1:]
 	if len(ops) == 0 {
 		if head == "and" {
@@ -587,7 +651,7 @@ func (fs *fstate) formProgn(l *syntax.List) error {
 
 // (let ((VAR INIT)...) BODY...) binds in parallel; let* in sequence.
 func (fs *fstate) formLet(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "%s: expected (%s ((VAR VALUE)...) BODY...)", head, head)
 	}
@@ -644,19 +708,7 @@ func (fs *fstate) formLet(l *syntax.List) error {
 				return err
 			}
 		}
-		bs := make([]*binding, len(names))
-		for i, s := range names {
-			bs[i] = &binding{name: s.Name, node: s, slot: fs.allocSlot(), cell: fs.c.captured[s] && fs.c.assigned[s]}
-		}
-		for i := len(bs) - 1; i >= 0; i-- {
-			fs.emit(SET, int32(bs[i].slot), 0, names[i].Start)
-		}
-		for i, b := range bs {
-			if b.cell {
-				fs.emit(MAKECELL, int32(b.slot), 0, names[i].Start)
-			}
-		}
-		fs.scope = append(fs.scope, bs...)
+		fs.bindPushed(names)
 	} else {
 		for i, init := range inits {
 			if err := initExpr(init, names[i].Start); err != nil {
@@ -672,7 +724,7 @@ func (fs *fstate) formLet(l *syntax.List) error {
 
 // (setq VAR VALUE...) and (setf VAR VALUE...), pairwise; the last value.
 func (fs *fstate) formSetq(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	args := l.Elems[1:]
 	if len(args) == 0 || len(args)%2 != 0 {
 		return fs.c.errf(l, "%s: expected (%s VAR VALUE...) with pairs of variables and values", head, head)
@@ -680,24 +732,48 @@ func (fs *fstate) formSetq(l *syntax.List) error {
 	for i := 0; i < len(args); i += 2 {
 		sym, ok := args[i].(*syntax.Symbol)
 		if !ok {
-			return fs.c.errf(args[i], "%s: only variables can be assigned, found %s", head, describe(args[i]))
-		}
-		if err := fs.expr(args[i+1]); err != nil {
-			return err
-		}
-		if err := fs.store(sym, head); err != nil {
-			return err
+			if err := fs.setfPlace(head, args[i], args[i+1]); err != nil {
+				return err
+			}
+		} else {
+			if err := fs.expr(args[i+1]); err != nil {
+				return err
+			}
+			if err := fs.store(sym, head); err != nil {
+				return err
+			}
 		}
 		if i+2 < len(args) {
-			fs.emit(POP, 0, 0, sym.Start)
+			fs.emit(POP, 0, 0, startOf(args[i]))
 		}
 	}
 	return nil
 }
 
+// setfPlace compiles (setf (ACCESSOR ARGS...) VALUE) as a call of the
+// external function "(setf ACCESSOR)" with ARGS and then VALUE, evaluated
+// in that order. labelcov's values are immutable (quoted data is shared
+// between runs), so no builtin place is writable: unless a host links
+// such a function, the call signals undefined-function when it runs.
+func (fs *fstate) setfPlace(head string, place, val syntax.Node) error {
+	pl, ok := place.(*syntax.List)
+	acc := forms.Head(place)
+	if head != "setf" || !ok || acc == "" {
+		return fs.c.errf(place, "%s: only variables can be assigned, found %s", head, describe(place))
+	}
+	if err := fs.exprs(pl.Elems[1:]); err != nil {
+		return err
+	}
+	if err := fs.expr(val); err != nil {
+		return err
+	}
+	fs.emit(CALLX, fs.c.external("(setf "+acc+")"), int32(len(pl.Elems)), pl.Open)
+	return nil
+}
+
 // (incf VAR [DELTA]) and (decf VAR [DELTA]).
 func (fs *fstate) formIncf(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 || len(l.Elems) > 3 {
 		return fs.c.errf(l, "%s: expected (%s VAR [DELTA])", head, head)
 	}
@@ -725,14 +801,20 @@ func (fs *fstate) formIncf(l *syntax.List) error {
 	return fs.store(sym, head)
 }
 
-// (push ITEM VAR)
+// (push ITEM PLACE): PLACE is a variable, or a place setf writes through
+// its external (setf ACCESSOR) (see setfPlace; the place's arguments are
+// then evaluated twice).
 func (fs *fstate) formPush(l *syntax.List) error {
 	if len(l.Elems) != 3 {
-		return fs.c.errf(l, "push: expected (push ITEM VAR)")
+		return fs.c.errf(l, "push: expected (push ITEM PLACE)")
 	}
 	sym, ok := l.Elems[2].(*syntax.Symbol)
 	if !ok {
-		return fs.c.errf(l.Elems[2], "push: the place must be a variable, found %s", describe(l.Elems[2]))
+		if forms.Head(l.Elems[2]) == "" {
+			return fs.c.errf(l.Elems[2], "push: the place must be a variable or a form, found %s", describe(l.Elems[2]))
+		}
+		cons := &syntax.List{Open: l.Open, Close: l.Close, Elems: []syntax.Node{&syntax.Symbol{Start: l.Open, Name: "cons"}, l.Elems[1], l.Elems[2]}}
+		return fs.setfPlace("setf", l.Elems[2], cons)
 	}
 	if err := fs.expr(l.Elems[1]); err != nil {
 		return err
@@ -770,7 +852,7 @@ func (fs *fstate) formPop(l *syntax.List) error {
 
 // loopSpec parses (VAR EXPR [RESULT]).
 func (fs *fstate) loopSpec(l *syntax.List) (*syntax.Symbol, syntax.Node, syntax.Node, error) {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return nil, nil, nil, fs.c.errf(l, "%s: expected (%s (VAR EXPR [RESULT]) BODY...)", head, head)
 	}
@@ -789,8 +871,11 @@ func (fs *fstate) loopSpec(l *syntax.List) (*syntax.Symbol, syntax.Node, syntax.
 	return v, spec.Elems[1], result, nil
 }
 
-func (fs *fstate) pushLoop() *loopCtx {
-	lc := &loopCtx{depth: fs.depth, handlers: fs.handlers}
+func (fs *fstate) pushLoop() *loopCtx { return fs.pushBlock("nil") }
+
+// pushBlock opens a block that (return-from NAME) leaves.
+func (fs *fstate) pushBlock(name string) *loopCtx {
+	lc := &loopCtx{name: name, depth: fs.depth, handlers: fs.handlers}
 	fs.loops = append(fs.loops, lc)
 	return lc
 }
@@ -915,28 +1000,73 @@ func (fs *fstate) formWhile(l *syntax.List) error {
 	return nil
 }
 
-// (return [VALUE]) leaves the innermost dolist, dotimes or while.
+// (return [VALUE]) leaves the innermost block named nil: dolist, dotimes,
+// while, loop, (block nil ...) or a with-failure-handling handler.
 func (fs *fstate) formReturn(l *syntax.List) error {
 	if len(l.Elems) > 2 {
 		return fs.c.errf(l, "return: expected (return [VALUE])")
 	}
-	if len(fs.loops) == 0 {
-		return fs.c.errf(l, "return outside of dolist, dotimes or while")
+	return fs.exitBlock(l, "nil", l.Elems[1:])
+}
+
+// (return-from NAME [VALUE])
+func (fs *fstate) formReturnFrom(l *syntax.List) error {
+	if len(l.Elems) < 2 || len(l.Elems) > 3 {
+		return fs.c.errf(l, "return-from: expected (return-from NAME [VALUE])")
 	}
-	lc := fs.loops[len(fs.loops)-1]
+	name, ok := l.Elems[1].(*syntax.Symbol)
+	if !ok {
+		return fs.c.errf(l.Elems[1], "return-from: expected a block name, found %s", describe(l.Elems[1]))
+	}
+	return fs.exitBlock(l, forms.Name(name), l.Elems[2:])
+}
+
+// exitBlock leaves the innermost block called name with the value of
+// val (nil when empty), running the cleanups of the unwind-protects it
+// crosses.
+func (fs *fstate) exitBlock(l *syntax.List, name string, val []syntax.Node) error {
+	var lc *loopCtx
+	for i := len(fs.loops) - 1; i >= 0 && lc == nil; i-- {
+		if fs.loops[i].name == name {
+			lc = fs.loops[i]
+		}
+	}
+	if lc == nil {
+		if name == "nil" {
+			return fs.c.errf(l, "return outside of dolist, dotimes, while, loop or a block nil")
+		}
+		return fs.c.errf(l, "return-from %s outside of a block %s", name, name)
+	}
 	d := fs.depth
-	if len(l.Elems) == 2 {
-		if err := fs.expr(l.Elems[1]); err != nil {
+	if len(val) == 1 {
+		if err := fs.expr(val[0]); err != nil {
 			return err
 		}
 	} else {
 		fs.emit(NIL, 0, 0, l.Open)
 	}
-	for i := lc.handlers; i < fs.handlers; i++ {
-		fs.emit(UNHANDLE, 0, 0, l.Open)
+	if err := fs.unwindTo(lc.handlers, l.Open); err != nil {
+		return err
 	}
 	lc.exits = append(lc.exits, fs.emit(SKIPJMP, 0, int32(fs.depth-1-lc.depth), l.Open))
 	fs.depth = d + 1 // what follows is unreachable; keep the books balanced
+	return nil
+}
+
+// unwindTo removes the handler records above level before a jump out of
+// them, running the cleanup forms of the unwind-protects among them.
+func (fs *fstate) unwindTo(level int, at syntax.Pos) error {
+	saved := fs.handlers
+	defer func() { fs.handlers = saved }()
+	for i := fs.handlers - 1; i >= level; i-- {
+		fs.emit(UNHANDLE, 0, 0, at)
+		fs.handlers = i
+		if cl, ok := fs.cleanups[i]; ok {
+			if err := fs.effects(cl); err != nil {
+				return err
+			}
+		}
+	}
 	return nil
 }
 
@@ -945,12 +1075,27 @@ func (fs *fstate) formLambda(l *syntax.List) error {
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "lambda: expected (lambda (PARAMS...) BODY...)")
 	}
-	ps, err := fs.c.paramList(l.Elems[1], "lambda")
+	return fs.closure("", l.Elems[1], l.Elems[2:], l.Open)
+}
+
+// closure compiles a function with required parameters and pushes its
+// closure. A named one (flet, labels) has its body in a block of its
+// name, as in Common Lisp.
+func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, at syntax.Pos) error {
+	what := name
+	if what == "" {
+		what = "lambda"
+	}
+	ll, err := fs.c.parseLambdaList(params, what)
 	if err != nil {
 		return err
 	}
+	if !ll.simple {
+		return fs.c.errf(params, "%s: only required parameters are supported (a local function is called through funcall, which passes arguments positionally)", what)
+	}
+	ps := ll.syms()
 	p := fs.c.prog
-	fn := &Func{Name: "lambda", Kind: KindLambda, Index: len(p.Funcs), Pos: l.Open}
+	fn := &Func{Name: what, Kind: KindLambda, Index: len(p.Funcs), Pos: at}
 	for _, s := range ps {
 		fn.Params = append(fn.Params, s.Name)
 	}
@@ -962,13 +1107,27 @@ func (fs *fstate) formLambda(l *syntax.List) error {
 			ch.emit(MAKECELL, int32(b.slot), 0, s.Start)
 		}
 	}
-	if err := ch.progn(l.Elems[2:], l.Open); err != nil {
+	if name != "" {
+		err = ch.namedBody(name, bodyForms(body), at)
+	} else {
+		err = ch.progn(bodyForms(body), at)
+	}
+	if err != nil {
 		return err
 	}
-	ch.emit(RET, 0, 0, l.Open)
+	ch.emit(RET, 0, 0, at)
 	fs.children = append(fs.children, ch)
-	fs.emit(CLOSURE, int32(fn.Index), 0, l.Open)
+	fs.emit(CLOSURE, int32(fn.Index), 0, at)
 	return nil
+}
+
+// namedBody compiles a function body inside a block of the function's
+// name, so that (return-from NAME VALUE) returns from it.
+func (fs *fstate) namedBody(name string, body []syntax.Node, at syntax.Pos) error {
+	lc := fs.pushBlock(name)
+	err := fs.progn(body, at)
+	fs.popLoop(lc)
+	return err
 }
 
 // (funcall F ARGS...)
@@ -983,131 +1142,339 @@ func (fs *fstate) formFuncall(l *syntax.List) error {
 	return nil
 }
 
-// (function NAME) or (function (lambda ...)).
+// (function NAME) or (function (lambda ...)); #'X is the same.
 func (fs *fstate) formFunction(l *syntax.List) error {
 	if len(l.Elems) != 2 {
 		return fs.c.errf(l, "function: expected (function NAME)")
 	}
-	switch x := l.Elems[1].(type) {
+	return fs.function(l.Elems[1], l.Open)
+}
+
+func (fs *fstate) function(x syntax.Node, at syntax.Pos) error {
+	switch x := x.(type) {
 	case *syntax.Symbol:
-		if fn := fs.c.prog.byName[x.Name]; fn != nil {
-			fs.emit(FUNCTION, int32(fn.Index), 0, l.Open)
+		name := forms.Name(x)
+		if _, _, _, ok := fs.lookup(localFnName(name)); ok {
+			return fs.load(&syntax.Symbol{Start: x.Start, Name: localFnName(name)})
+		}
+		if fn := fs.c.prog.byName[name]; fn != nil {
+			fs.emit(FUNCTION, int32(fn.Index), 0, at)
 			return nil
 		}
 		// Builtins and externals are called through their name.
-		fs.constant(value.Symbol(x.Name), l.Open)
+		fs.constant(value.Symbol(name), at)
 		return nil
 	case *syntax.List:
-		if syntax.Head(x) == "lambda" {
+		if forms.Head(x) == "lambda" {
 			return fs.formLambda(x)
 		}
 	}
-	return fs.c.errf(l.Elems[1], "function: expected a function name or lambda, found %s", describe(l.Elems[1]))
+	return fs.c.errf(x, "function: expected a function name or lambda, found %s", describe(x))
 }
 
-// (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator.
+// designatorClasses are the classes a designator form may name.
+var designatorClasses = map[string]bool{"action": true, "location": true, "object": true, "motion": true}
+
+// maxDesigWhens bounds the conditional properties of one designator: each
+// doubles the code that builds it (one MAKEDESIG per combination).
+const maxDesigWhens = 4
+
+// maxDesigCopies bounds the MAKEDESIG instructions of a file: designators
+// nested in the properties after a desig:when are compiled once per
+// combination, which would otherwise grow exponentially with nesting.
+const maxDesigCopies = 1 << 14
+
+// (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator. A property
+// (desig:when TEST (KEY VALUE)...) is present only when TEST is true.
 func (fs *fstate) formDesig(l *syntax.List) error {
-	head := syntax.Head(l)
+	head := forms.Head(l)
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "%s: expected (%s CLASS (KEY VALUE)...)", head, head)
 	}
 	cls, ok := l.Elems[1].(*syntax.Symbol)
-	if !ok || (cls.Name != "action" && cls.Name != "location" && cls.Name != "object") {
-		return fs.c.errf(l.Elems[1], "%s: the designator class must be action, location or object, found %s", head, describe(l.Elems[1]))
+	if !ok || !designatorClasses[forms.Name(cls)] {
+		return fs.c.errf(l.Elems[1], "%s: the designator class must be action, location, object or motion, found %s", head, describe(l.Elems[1]))
 	}
-	shape := DesigShape{Class: cls.Name}
+	class := forms.Name(cls)
+	whens := 0
 	for _, e := range l.Elems[2:] {
-		pl, ok := e.(*syntax.List)
-		if !ok || len(pl.Elems) != 2 {
-			return fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, cls.Name, describe(e))
-		}
-		key, ok := pl.Elems[0].(*syntax.Symbol)
-		if !ok || key.Name == "t" || key.Name == "nil" {
-			return fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, cls.Name, describe(pl.Elems[0]))
-		}
-		shape.Keys = append(shape.Keys, key.Name)
-		val := pl.Elems[1]
-		if s, ok := val.(*syntax.Symbol); ok && !isVarRef(s.Name) {
-			// A bare symbol is a literal: (arm left) holds the symbol left.
-			fs.constant(value.Symbol(s.Name), s.Start)
-			continue
-		}
-		if err := fs.expr(val); err != nil {
-			return err
+		if forms.Head(e) == "when" {
+			whens++
 		}
 	}
-	p := fs.c.prog
-	p.Desigs = append(p.Desigs, shape)
-	fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(shape.Keys)), l.Open)
-	return nil
+	if whens > maxDesigWhens {
+		return fs.c.errf(l, "%s %s: at most %d desig:when properties are supported", head, class, maxDesigWhens)
+	}
+	return fs.desigProps(l, class, l.Elems[2:], nil)
 }
 
-// isVarRef tells whether a bare symbol in a designator property is a
-// variable reference (?obj) rather than a literal symbol.
-func isVarRef(name string) bool { return len(name) > 1 && name[0] == '?' }
+// desigProps pushes the values of props (keys collects the keys already
+// pushed) and ends with MAKEDESIG; a desig:when property branches, both
+// ways continuing with the rest.
+func (fs *fstate) desigProps(l *syntax.List, class string, props []syntax.Node, keys []string) error {
+	head := forms.Head(l)
+	if len(props) == 0 {
+		if fs.c.desigCopies++; fs.c.desigCopies > maxDesigCopies {
+			return fs.c.errf(l, "%s %s: too many desig:when combinations in this file (the code that builds them would exceed %d designators)", head, class, maxDesigCopies)
+		}
+		p := fs.c.prog
+		p.Desigs = append(p.Desigs, DesigShape{Class: class, Keys: keys})
+		fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(keys)), l.Open)
+		return nil
+	}
+	e := props[0]
+	if w, ok := e.(*syntax.List); ok && forms.Head(w) == "when" {
+		if len(w.Elems) < 2 {
+			return fs.c.errf(w, "%s %s: expected (desig:when TEST (KEY VALUE)...)", head, class)
+		}
+		d := fs.depth
+		test := w.Elems[1]
+		if err := fs.expr(test); err != nil {
+			return err
+		}
+		skip := fs.branch(JMPIFNOT, "when", w, test)
+		with := append([]string(nil), keys...)
+		for _, pe := range w.Elems[2:] {
+			k, err := fs.desigProp(head, class, pe)
+			if err != nil {
+				return err
+			}
+			with = append(with, k)
+		}
+		if err := fs.desigProps(l, class, props[1:], with); err != nil {
+			return err
+		}
+		end := fs.emit(JMP, 0, 0, w.Open)
+		fs.depth = d
+		fs.patch(skip)
+		if err := fs.desigProps(l, class, props[1:], keys); err != nil {
+			return err
+		}
+		fs.patch(end)
+		return nil
+	}
+	k, err := fs.desigProp(head, class, e)
+	if err != nil {
+		return err
+	}
+	return fs.desigProps(l, class, props[1:], append(keys[:len(keys):len(keys)], k))
+}
+
+// desigProp pushes the value of the property (KEY VALUE) and returns KEY.
+func (fs *fstate) desigProp(head, class string, e syntax.Node) (string, error) {
+	pl, ok := e.(*syntax.List)
+	if !ok || len(pl.Elems) != 2 {
+		return "", fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, class, describe(e))
+	}
+	key, ok := pl.Elems[0].(*syntax.Symbol)
+	if !ok || key.Name == "t" || key.Name == "nil" {
+		return "", fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, class, describe(pl.Elems[0]))
+	}
+	return key.Name, fs.desigValue(pl.Elems[1])
+}
+
+// desigValue pushes a designator property value: a bare symbol is a
+// literal, (arm left) holds the symbol left; a ?variable is evaluated; a
+// literal list (see dataList) is a list, its ?variables evaluated;
+// anything else is an expression.
+func (fs *fstate) desigValue(val syntax.Node) error {
+	if s, ok := val.(*syntax.Symbol); ok && !forms.IsDesignatorVar(s.Name) {
+		fs.constant(value.Symbol(s.Name), s.Start)
+		return nil
+	}
+	l, ok := val.(*syntax.List)
+	if !ok || !fs.dataList(l) {
+		return fs.expr(val)
+	}
+	if _, props := l.Elems[0].(*syntax.List); props {
+		// A list of properties (KEY VALUE...): each a list of its key
+		// and its values.
+		items := make([]func() error, len(l.Elems))
+		for i, e := range l.Elems {
+			p := e.(*syntax.List)
+			items[i] = func() error {
+				sub := make([]func() error, len(p.Elems))
+				for j, x := range p.Elems {
+					sub[j] = func() error { return fs.desigValue(x) }
+				}
+				return fs.pushList(len(p.Elems), sub, p.Open)
+			}
+		}
+		return fs.pushList(len(l.Elems), items, l.Open)
+	}
+	items := make([]func() error, len(l.Elems))
+	for i, e := range l.Elems {
+		items[i] = func() error { return fs.desigValue(e) }
+	}
+	return fs.pushList(len(l.Elems), items, l.Open)
+}
+
+// dataList reports whether a designator property value is literal data
+// rather than a call: a list of property lists, as in (pose ((pose ?p)
+// (frame map))); a list headed by a ?variable, as in (?side right); or a
+// list of symbols, keywords and numbers that are neither ?variables nor
+// variables in scope, headed by no operator of the plan, as in (gripper
+// (left right)). (object-name ?obj) and (pose-of obj) stay calls.
+func (fs *fstate) dataList(l *syntax.List) bool {
+	if !forms.IsDataList(l) {
+		return false
+	}
+	switch h := l.Elems[0].(type) {
+	case *syntax.List:
+		for _, e := range l.Elems {
+			el, ok := e.(*syntax.List)
+			if !ok || len(el.Elems) == 0 {
+				return false
+			}
+			if k, ok := el.Elems[0].(*syntax.Symbol); !ok || forms.IsDesignatorVar(k.Name) {
+				return false // not a property (KEY VALUE...)
+			}
+		}
+		return true
+	case *syntax.Symbol:
+		if forms.IsDesignatorVar(h.Name) {
+			return true
+		}
+		if fs.isOperator(forms.Name(h)) {
+			return false
+		}
+	}
+	for _, e := range l.Elems[1:] {
+		switch e := e.(type) {
+		case *syntax.List:
+			return false
+		case *syntax.Symbol:
+			if forms.IsDesignatorVar(e.Name) {
+				return false
+			}
+			if _, _, _, bound := fs.lookup(e.Name); bound {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// isOperator reports whether name is a special form, a function of the
+// plan (global or local) or a core builtin.
+func (fs *fstate) isOperator(name string) bool {
+	if forms.Lookup(name) != nil || fs.c.prog.byName[name] != nil {
+		return true
+	}
+	if _, ok := CoreBuiltin(name); ok {
+		return true
+	}
+	_, _, _, ok := fs.lookup(localFnName(name))
+	return ok
+}
 
 // (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)
 func (fs *fstate) formWFH(l *syntax.List) error {
+	const what = "with-failure-handling"
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "with-failure-handling: expected (with-failure-handling ((KIND (VAR) HANDLER...)...) BODY...)")
 	}
-	var specs []handlerClause
+	var clauses []syntax.Node
 	switch cl := l.Elems[1].(type) {
 	case *syntax.List:
-		for _, e := range cl.Elems {
-			c, ok := e.(*syntax.List)
-			if !ok || len(c.Elems) < 2 {
-				return fs.c.errf(e, "with-failure-handling: expected a clause (KIND (VAR) HANDLER...), found %s", describe(e))
-			}
-			kind, ok := c.Elems[0].(*syntax.Symbol)
-			if !ok || kind.Name == "nil" || kind.Name == "t" {
-				return fs.c.errf(c.Elems[0], "with-failure-handling: a failure kind must be a symbol, found %s", describe(c.Elems[0]))
-			}
-			spec := handlerClause{kind: kind.Name, body: c.Elems[2:], at: c.Open}
-			switch vl := c.Elems[1].(type) {
-			case *syntax.List:
-				if len(vl.Elems) > 1 {
-					return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
-				}
-				if len(vl.Elems) == 1 {
-					s, err := fs.c.varName(vl.Elems[0], "with-failure-handling")
-					if err != nil {
-						return err
-					}
-					spec.v = s
-				}
-			case *syntax.Symbol:
-				if vl.Name != "nil" {
-					return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
-				}
-			default:
-				return fs.c.errf(vl, "with-failure-handling: expected (VAR) or (), found %s", describe(vl))
-			}
-			specs = append(specs, spec)
-		}
+		clauses = cl.Elems
 	case *syntax.Symbol:
 		if cl.Name != "nil" {
-			return fs.c.errf(cl, "with-failure-handling: expected a clause list, found %s", describe(cl))
+			return fs.c.errf(cl, "%s: expected a clause list, found %s", what, describe(cl))
 		}
 	default:
-		return fs.c.errf(cl, "with-failure-handling: expected a clause list, found %s", describe(cl))
+		return fs.c.errf(cl, "%s: expected a clause list, found %s", what, describe(cl))
 	}
-	return fs.handlerSite(l, specs, l.Elems[2:])
+	specs, err := fs.handlerClauses(what, clauses)
+	if err != nil {
+		return err
+	}
+	return fs.handlerSite(l, specs, l.Elems[2:], nil)
+}
+
+// (handler-case FORM (TYPE (VAR) BODY...)...): Common Lisp's handler-case
+// on labelcov's failures. The types error, condition, serious-condition
+// and simple-error catch every failure.
+func (fs *fstate) formHandlerCase(l *syntax.List) error {
+	if len(l.Elems) < 2 {
+		return fs.c.errf(l, "handler-case: expected (handler-case FORM (TYPE (VAR) BODY...)...)")
+	}
+	specs, err := fs.handlerClauses("handler-case", l.Elems[2:])
+	if err != nil {
+		return err
+	}
+	return fs.handlerSite(l, specs, l.Elems[1:2], nil)
+}
+
+// clTypeKinds maps Common Lisp condition types to labelcov's failure kinds.
+var clTypeKinds = map[string]string{"error": "failure", "condition": "failure", "serious-condition": "failure", "simple-error": "failure"}
+
+// handlerClauses parses clauses (KIND (VAR) BODY...); KIND may be
+// (or KIND...).
+func (fs *fstate) handlerClauses(what string, clauses []syntax.Node) ([]handlerClause, error) {
+	var specs []handlerClause
+	for _, e := range clauses {
+		c, ok := e.(*syntax.List)
+		if !ok || len(c.Elems) < 2 {
+			return nil, fs.c.errf(e, "%s: expected a clause (KIND (VAR) HANDLER...), found %s", what, describe(e))
+		}
+		kinds := []syntax.Node{c.Elems[0]}
+		if forms.Head(c.Elems[0]) == "or" {
+			kinds = c.Elems[0].(*syntax.List).Elems[1:]
+		}
+		spec := handlerClause{body: c.Elems[2:], at: c.Open}
+		for _, k := range kinds {
+			kind, ok := k.(*syntax.Symbol)
+			if !ok || kind.Name == "nil" || kind.Name == "t" {
+				return nil, fs.c.errf(k, "%s: a failure kind must be a symbol, found %s", what, describe(k))
+			}
+			name := kind.Name
+			if what == "handler-case" && clTypeKinds[name] != "" {
+				name = clTypeKinds[name]
+			}
+			spec.kinds = append(spec.kinds, name)
+		}
+		switch vl := c.Elems[1].(type) {
+		case *syntax.List:
+			if len(vl.Elems) > 1 {
+				return nil, fs.c.errf(vl, "%s: expected (VAR) or (), found %s", what, describe(vl))
+			}
+			if len(vl.Elems) == 1 {
+				s, err := fs.c.varName(vl.Elems[0], what)
+				if err != nil {
+					return nil, err
+				}
+				spec.v = s
+			}
+		case *syntax.Symbol:
+			if vl.Name != "nil" {
+				return nil, fs.c.errf(vl, "%s: expected (VAR) or (), found %s", what, describe(vl))
+			}
+		default:
+			return nil, fs.c.errf(vl, "%s: expected (VAR) or (), found %s", what, describe(vl))
+		}
+		specs = append(specs, spec)
+	}
+	return specs, nil
 }
 
 type handlerClause struct {
-	kind string
-	v    *syntax.Symbol
-	body []syntax.Node
-	at   syntax.Pos
+	kinds []string
+	v     *syntax.Symbol
+	body  []syntax.Node
+	gen   func() error // instead of body: code run with the failure value pushed
+	at    syntax.Pos
 }
 
 // handlerSite compiles a handler-protected body:
 //
-//	HANDLER site; BODY; UNHANDLE; JMP end
+//	HANDLER site; BODY; UNHANDLE; [AFTER]; JMP end
 //	clause i: (failure value pushed) SET var | POP; HANDLER-BODY; JMP end
 //	end:
-func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []syntax.Node) error {
+//
+// A (return) in a handler body leaves the whole form, as in CPL, whose
+// with-failure-handling is a block nil around its handlers.
+func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []syntax.Node, after func() error) error {
 	p := fs.c.prog
 	si := len(p.Handlers)
 	p.Handlers = append(p.Handlers, HandlerSite{Pos: l.Open})
@@ -1122,11 +1489,25 @@ func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []sy
 		return err
 	}
 	fs.emit(UNHANDLE, 0, 0, l.Open)
+	if after != nil {
+		if err := after(); err != nil {
+			return err
+		}
+	}
 	ends := []int{fs.emit(JMP, 0, 0, l.Open)}
 	for _, cl := range clauses {
 		fs.depth = d + 1
 		pc := fs.here()
-		p.Handlers[si].Clauses = append(p.Handlers[si].Clauses, HandlerClause{Kind: cl.kind, PC: pc})
+		for _, k := range cl.kinds {
+			p.Handlers[si].Clauses = append(p.Handlers[si].Clauses, HandlerClause{Kind: k, PC: pc})
+		}
+		if cl.gen != nil {
+			if err := cl.gen(); err != nil {
+				return err
+			}
+			ends = append(ends, fs.emit(JMP, 0, 0, cl.at))
+			continue
+		}
 		saved := fs.slots
 		nb := 0
 		if cl.v != nil {
@@ -1136,13 +1517,17 @@ func (fs *fstate) handlerSite(l *syntax.List, clauses []handlerClause, body []sy
 			fs.emit(POP, 0, 0, cl.at)
 		}
 		fs.retries = append(fs.retries, &retryCtx{sitePC: sitePC, depth: d, handlers: fs.handlers})
+		blk := &loopCtx{name: "nil", depth: d, handlers: fs.handlers}
+		fs.loops = append(fs.loops, blk)
 		err := fs.progn(cl.body, cl.at)
+		fs.loops = fs.loops[:len(fs.loops)-1]
 		fs.retries = fs.retries[:len(fs.retries)-1]
 		fs.unbind(nb, saved)
 		if err != nil {
 			return err
 		}
 		ends = append(ends, fs.emit(JMP, 0, 0, cl.at))
+		ends = append(ends, blk.exits...)
 	}
 	fs.depth = d + 1
 	for _, j := range ends {
@@ -1162,8 +1547,8 @@ func (fs *fstate) formRetry(l *syntax.List) error {
 	}
 	rc := fs.retries[len(fs.retries)-1]
 	d := fs.depth
-	for i := rc.handlers; i < fs.handlers; i++ {
-		fs.emit(UNHANDLE, 0, 0, l.Open)
+	if err := fs.unwindTo(rc.handlers, l.Open); err != nil {
+		return err
 	}
 	if n := fs.depth - rc.depth; n > 0 {
 		fs.emit(DROP, int32(n), 0, l.Open)
@@ -1181,7 +1566,7 @@ func (fs *fstate) formIgnoreErrors(l *syntax.List) error {
 	if len(l.Elems) != 2 {
 		return fs.c.errf(l, "ignore-errors: expected (ignore-errors FORM)")
 	}
-	if err := fs.handlerSite(l, []handlerClause{{kind: "failure", at: l.Open}}, l.Elems[1:]); err != nil {
+	if err := fs.handlerSite(l, []handlerClause{{kinds: []string{"failure"}, at: l.Open}}, l.Elems[1:], nil); err != nil {
 		return err
 	}
 	return nil

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
@@ -24,7 +25,10 @@ type fstate struct {
 	depth, maxDepth int // operand temporaries (statically known)
 
 	loops    []*loopCtx
-	handlers int         // with-failure-handling bodies open here
+	handlers int // with-failure-handling bodies open here
+	// cleanups holds, by handler level, the cleanup forms of an
+	// unwind-protect whose body is open: an exit across it runs them.
+	cleanups map[int][]syntax.Node
 	retries  []*retryCtx // handler clauses open here
 
 	labelAt   int // pc that is a jump target (blocks peephole merging)
@@ -45,7 +49,10 @@ type freeVar struct {
 	index int // in the closure's values or cells
 }
 
+// loopCtx is a block that return or return-from leaves: a loop (named
+// nil), a block, or the handlers of a with-failure-handling (nil).
 type loopCtx struct {
+	name     string
 	depth    int   // stack depth at loop entry; the loop's value lands here
 	handlers int   // open handler bodies at loop entry
 	exits    []int // SKIPJMPs to patch to the loop's exit
@@ -200,7 +207,16 @@ func (fs *fstate) capture(b *binding, pref varRef, pidx int) int {
 func (fs *fstate) load(sym *syntax.Symbol) error {
 	ref, idx, b, ok := fs.lookup(sym.Name)
 	if !ok {
-		return fs.c.errf(sym, "undefined variable %s", sym.Name)
+		if forms.Name(sym) == "pi" {
+			fs.constant(piValue, sym.Start)
+			return nil
+		}
+		g, ok := fs.c.externalGlobal(sym.Name)
+		if !ok {
+			return fs.c.errf(sym, "undefined variable %s", sym.Name)
+		}
+		fs.emit(GETVALUE, int32(g), 0, sym.Start)
+		return nil
 	}
 	switch {
 	case ref == refGlobal:
@@ -224,7 +240,11 @@ func (fs *fstate) store(sym *syntax.Symbol, what string) error {
 	}
 	ref, idx, b, ok := fs.lookup(sym.Name)
 	if !ok {
-		return fs.c.errf(sym, "%s: undefined variable %s (declare it with let or defparameter)", what, sym.Name)
+		g, ok := fs.c.externalGlobal(sym.Name)
+		if !ok {
+			return fs.c.errf(sym, "%s: undefined variable %s (declare it with let or defparameter)", what, sym.Name)
+		}
+		ref, idx = refGlobal, g
 	}
 	if b != nil && b.node != nil {
 		fs.c.assigned[b.node] = true

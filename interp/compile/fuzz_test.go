@@ -21,6 +21,16 @@ func FuzzCompile(f *testing.F) {
 	f.Add([]byte("(defun f (x) (let ((y x)) (lambda () (setq y (+ y 1)))))"))
 	f.Add([]byte("(defun f (x) (progn (when (ignore-errors (< (car x) 1))) (dolist (y x) (when (ignore-errors (f y)))) x))"))
 	f.Add([]byte("(def-plan p () (with-failure-handling ((failure (e) (retry))) (dotimes (i 3) (return i))))"))
+	// Reader macros (readermacros.go).
+	f.Add([]byte("(defun f (x ys) `(a ,x ,@ys (b . ,x) ',x ,(+ x 1))) (def-plan p () (f 1 '(2)))"))
+	f.Add([]byte("#+sbcl (defun g () (list #'car #\\a 1/2 #(1 2) #-(or a (not b)) 3)) #+nope (defun g () 1)"))
+	f.Add([]byte("(def-plan p () `(,@1 . ,2) `#'(lambda () ,x) `(#+a ,b))"))
+	scripts, _ := filepath.Glob(filepath.Join("testdata", "scripts", "*.plan"))
+	for _, file := range scripts {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(src)
+		}
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := syntax.Parse("fuzz.plan", src)
 		if err != nil {

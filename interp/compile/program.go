@@ -37,6 +37,8 @@ type Func struct {
 	// closure finds each free variable. Free values and free cells are
 	// numbered separately (LOADV / LOADVC operands), in Captures order.
 	Captures []Capture
+	ll       *lambdaList // parsed parameters (defuns and plans; nil for lambdas)
+
 	// CellParams are the parameter slots that must be boxed on entry
 	// (captured and assigned); the compiler emits MAKECELL for them.
 	CellParams []int
@@ -93,18 +95,21 @@ type HandlerClause struct {
 }
 
 // ProbeCmp is the predicate of a compare probe (PROBECMP): the local in
-// frame slot Slot compared with the constant K, or with the local in slot
-// Y when YLocal. Cmp is '<', 'l' (<=), '>', 'g' (>=), '=' or '!' (/=) for
+// frame slot Slot (the global Slot when XGlobal) compared with the constant
+// K, or with the local in slot Y when YLocal (the global Y when YGlobal; an
+// unbound global makes the predicate fail, i.e. false). Cmp is '<', 'l' (<=), '>', 'g' (>=), '=' or '!' (/=) for
 // the numeric comparisons (a non-number makes the predicate fail, i.e.
 // false), 'e' for eq, or 't' for the truth of the local itself. Not
 // negates the result (not a failure).
 type ProbeCmp struct {
-	Slot   int32
-	Cmp    byte
-	K      value.Value
-	Y      int32
-	YLocal bool
-	Not    bool
+	Slot    int32
+	Cmp     byte
+	K       value.Value
+	Y       int32
+	YLocal  bool
+	Not     bool
+	XGlobal bool
+	YGlobal bool
 }
 
 // DesigShape is the static part of a designator form: class and keys.
@@ -130,6 +135,13 @@ type Program struct {
 	Handlers  []HandlerSite
 	Probes    []ProbeCmp // compare probes, by PROBECMP operand A
 	Init      *Func      // assigns the globals in source order; run at the start of each run
+
+	// Package is the package named by the file's (in-package NAME), or "".
+	Package string
+	// Notes lists the top-level forms the compiler skipped (defmacro,
+	// defmethod, def-fact-group, a top-level call, ...), one note each,
+	// in source order: the file compiles without them.
+	Notes []*syntax.Error
 
 	branches []BranchInfo
 	byName   map[string]*Func // user-callable functions (defun, def-plan, def-check, def-policy)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
@@ -105,7 +106,9 @@ func knownNames(p *compile.Program, queries map[string]bool, extra []string) []s
 	for _, b := range compile.CoreBuiltins() {
 		names = append(names, b.Name)
 	}
-	names = append(names, compile.SpecialForms()...)
+	for _, f := range forms.All() {
+		names = append(names, f.Name)
+	}
 	for q := range queries {
 		names = append(names, q)
 	}

@@ -204,11 +204,7 @@ func TestCPLPlans(t *testing.T) {
 	}
 	marks := map[string]int{}
 	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Parse(name, src)
+		f, src, err := readFile(t, name)
 		if err != nil {
 			t.Fatalf("%v", err)
 		}

@@ -29,11 +29,7 @@ func TestCorpus(t *testing.T) {
 	}
 	read, stable := 0, 0
 	for _, name := range files {
-		src, err := os.ReadFile(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Parse(name, src)
+		f, src, err := readFile(t, name)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue
@@ -45,4 +41,16 @@ func TestCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d files: %d read, %d already in canonical layout", len(files), read, stable)
+}
+
+// readFile reads and parses the file at path; a read error fails the test,
+// a parse error is returned for the caller to judge.
+func readFile(t *testing.T, path string) (*File, []byte, error) {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Parse(path, src)
+	return f, src, err
 }

@@ -57,7 +57,7 @@ var distinguished = map[string]int{
 	"dolist": 1, "dotimes": 1, "case": 1, "ecase": 1, "typecase": 1, "etypecase": 1,
 	"with-failure-handling": 1, "with-retry-counters": 1, "handler-case": 1,
 	"unwind-protect": 1, "block": 1, "define-test": 1,
-	"defparameter": 1, "defvar": 1, "defconstant": 1,
+	"defparameter": 2, "defvar": 2, "defconstant": 2,
 	"a": 1, "an": 1,
 	"defpackage": 1, "multiple-value-prog1": 1,
 	"progn": 0, "par": 0, "pursue": 0, "seq": 0, "try-in-order": 0, "top-level": 0,
@@ -136,7 +136,7 @@ func (p *printer) node(n Node, st style, tail int) {
 		p.write("'")
 		p.node(n.X, styleCall, tail)
 	case *Prefixed:
-		p.write(n.Mark)
+		p.write(prefixText(n))
 		p.node(n.X, st, tail)
 	case *Conditional:
 		col := p.col
@@ -206,7 +206,7 @@ func (p *printer) width(n Node) int {
 	case *Prefixed:
 		w = p.width(n.X)
 		if w >= 0 {
-			w += len(n.Mark)
+			w += len(prefixText(n))
 		}
 	case *Conditional:
 		fw, xw := p.width(n.Feature), p.width(n.X)
@@ -246,7 +246,7 @@ func (p *printer) flat(n Node) {
 		p.write("'")
 		p.flat(n.X)
 	case *Prefixed:
-		p.write(n.Mark)
+		p.write(prefixText(n))
 		p.flat(n.X)
 	case *Conditional:
 		p.write(conditionalMark(n))
@@ -261,16 +261,20 @@ func (p *printer) flat(n Node) {
 // shape is how one list is broken: the first head nodes share the opening
 // line; further nodes go on their own lines.
 type shape struct {
-	head     int  // nodes kept on the first line (head included)
-	align    bool // align nodes under the first argument (ordinary call)
-	fill     bool // keep nodes on the current line unless the author broke it (loop)
-	dist     int  // indent of distinguished args forced onto new lines
-	body     int  // indent of the body, relative to '('
+	head    int  // nodes kept on the first line (head included)
+	align   bool // align nodes under the first argument (ordinary call)
+	fill    bool // keep nodes on the current line unless the author broke it (loop)
+	fitHead bool // a distinguished arg that does not fit flat goes to the next line
+	// fillable: a call or data list; when the author broke it over lines,
+	// nodes stay on the line where the author put them.
+	fillable bool
+	dist     int // indent of distinguished args forced onto new lines
+	body     int // indent of the body, relative to '('
 	children func(i int) style
 }
 
 func (p *printer) shapeOf(l *List, st style) shape {
-	data := shape{head: 1, dist: 1, body: 1, children: func(int) style { return styleCall }}
+	data := shape{head: 1, dist: 1, body: 1, fillable: true, children: func(int) style { return styleCall }}
 	if len(l.Elems) == 0 {
 		return data
 	}
@@ -286,8 +290,13 @@ func (p *printer) shapeOf(l *List, st style) shape {
 		return shape{head: 2, dist: 4, body: 2, children: func(int) style { return styleCall }}
 	}
 	k, special := distinguished[sym.Name]
+	if !special && (strings.HasPrefix(sym.Name, "def-") || strings.HasPrefix(sym.Name, "define-")) {
+		// A definer labelcov does not know (cpm:def-process-module,
+		// def-fact-group): laid out like defun, as SLIME does.
+		return shape{head: 3, dist: 4, body: 2, children: only(2, styleData)}
+	}
 	if !special {
-		call := shape{head: 2, align: true, dist: 1, body: 1, children: func(int) style { return styleCall }}
+		call := shape{head: 2, align: true, fillable: true, dist: 1, body: 1, children: func(int) style { return styleCall }}
 		// loop clauses read as phrases (repeat n do ...): keep the
 		// author's lines rather than one node per line.
 		call.fill = sym.Name == "loop"
@@ -320,8 +329,19 @@ func (p *printer) shapeOf(l *List, st style) shape {
 		}
 	case "with-failure-handling":
 		s.children = only(1, styleClauses)
+	case "defparameter", "defvar", "defconstant":
+		// The value stays after the name if it fits there, else on the
+		// next line indented like the docstring that may follow it.
+		s.dist, s.fitHead = 2, true
 	}
 	return s
+}
+
+// fits reports whether n, printed flat after a space at the current
+// column with tail closing brackets after it, stays within Width.
+func (p *printer) fits(n Node, tail int) bool {
+	w := p.width(n)
+	return w >= 0 && p.col+1+w+tail <= Width
 }
 
 func only(i int, st style) func(int) style {
@@ -353,6 +373,24 @@ func (p *printer) broken(l *List, st style, tail int) {
 			return open + sh.body
 		}
 	}
+	// An ordinary call or a data list the author broke over lines keeps
+	// its nodes on the lines where the author put them: (ros-info (fetch)
+	// "fmt ~a"\n name) and (a b\n &key c d) stay as written. One written
+	// on one line and too long gets a node per line.
+	// Only breaks the output reproduces count: before a node other than
+	// the first, or an own-line comment.
+	fill := false
+	if sh.fillable {
+		nodes := 0
+		for _, it := range items {
+			if it.comment != nil {
+				fill = fill || !it.trailing
+				continue
+			}
+			fill = fill || it.broke && nodes > 0
+			nodes++
+		}
+	}
 	p.write("(")
 	justOpened := true // nothing printed yet after '('
 	mustBreak := false // a line comment ends the current line
@@ -380,7 +418,8 @@ func (p *printer) broken(l *List, st style, tail int) {
 		// A distinguished argument stays on the first line unless a line
 		// comment ends it or the author put the argument on a line of its
 		// own (Emacs's layout of with-failure-handling and friends).
-		if (k < sh.head || sh.fill) && !mustBreak && !(it.broke && k > 0) {
+		head := k < sh.head && (!sh.fitHead || k < 2 || p.fits(it.node, t))
+		if (head || sh.fill || fill) && !mustBreak && !(it.broke && k > 0) {
 			if !justOpened {
 				p.write(" ")
 			}

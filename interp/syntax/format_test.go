@@ -97,6 +97,16 @@ func TestFormatLayout(t *testing.T) {
 		name, src, want string
 	}{
 		{"fits on one line", "(defun  f (x)   (+ x  1) )", "(defun f (x) (+ x 1))\n"},
+		{"a broken call keeps the author's lines", "(ros-info (fetch) \"waiting for ~a\"\n name)",
+			"(ros-info (fetch) \"waiting for ~a\"\n          name)\n"},
+		{"a broken data list keeps the author's lines", "(defun f (a b\n &key c d) a)",
+			"(defun f (a b\n          &key c d)\n  a)\n"},
+		{"defparameter value stays after the name", "(defvar *x* (make-hash-table)\n \"Doc.\")",
+			"(defvar *x* (make-hash-table)\n  \"Doc.\")\n"},
+		{"defparameter value that does not fit", "(defparameter *" + long + "* '(" + long + " " + long + "))",
+			"(defparameter *" + long + "*\n  '(" + long + " " + long + "))\n"},
+		{"unknown definer is laid out like defun", "(cpm:def-process-module wait-pm (d)\n (sleep d))",
+			"(cpm:def-process-module wait-pm (d)\n  (sleep d))\n"},
 		{"author's line breaks are kept", "(defun f (x)\n  (+ x\n     1))", "(defun f (x)\n  (+ x\n     1))\n"},
 		{"author's line breaks are kept, layout canonical", "(defun f (x) (+ x\n 1)\n (g))", "(defun f (x)\n  (+ x\n     1)\n  (g))\n"},
 		{"literals keep raw text", "(list 1.50 007 1e3 \"a\\tb\" :k 'q)", "(list 1.50 007 1e3 \"a\\tb\" :k 'q)\n"},
@@ -188,11 +198,7 @@ func TestRepositoryPlansAreCanonical(t *testing.T) {
 		t.Fatalf("found only %d plans: %v", len(plans), plans)
 	}
 	for _, path := range plans {
-		src, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Parse(path, src)
+		f, src, err := readFile(t, path)
 		if err != nil {
 			t.Errorf("%v", err)
 			continue

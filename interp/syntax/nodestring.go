@@ -31,7 +31,7 @@ func writeNode(b *strings.Builder, n Node) {
 		b.WriteByte('\'')
 		writeNode(b, n.X)
 	case *Prefixed:
-		b.WriteString(n.Mark)
+		b.WriteString(prefixText(n))
 		writeNode(b, n.X)
 	case *Conditional:
 		b.WriteString(conditionalMark(n))
@@ -41,6 +41,36 @@ func writeNode(b *strings.Builder, n Node) {
 	default:
 		b.WriteString(atomString(n))
 	}
+}
+
+// prefixText is the mark of n as printed: the mark itself, followed by a
+// space when X would otherwise fuse with it (", @x" is not ",@x", ", .5"
+// is not ",.5").
+func prefixText(n *Prefixed) string {
+	if n.Mark == MarkUnquote {
+		if c := firstByte(n.X); c == '@' || c == '.' {
+			return ", "
+		}
+	}
+	return n.Mark
+}
+
+// firstByte is the first byte n prints as.
+func firstByte(n Node) byte {
+	switch n := n.(type) {
+	case *List:
+		return '('
+	case *Quote:
+		return '\''
+	case *Prefixed:
+		return n.Mark[0]
+	case *Conditional:
+		return '#'
+	}
+	if s := atomString(n); s != "" {
+		return s[0]
+	}
+	return 0
 }
 
 func conditionalMark(n *Conditional) string {

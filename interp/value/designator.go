@@ -77,19 +77,7 @@ func (d *Designator) Type() string {
 	return v.SymbolName()
 }
 
-// Equal compares class and properties in order.
+// Equal compares class and properties in order (see value.Equal).
 func (d *Designator) Equal(o *Designator) bool {
-	if d == o {
-		return true
-	}
-	if d.Class != o.Class || len(d.Props) != len(o.Props) {
-		return false
-	}
-	for i, p := range d.Props {
-		q := o.Props[i]
-		if p.Key != q.Key || !Equal(p.Val, q.Val) {
-			return false
-		}
-	}
-	return true
+	return Equal(FromDesignator(d), FromDesignator(o))
 }

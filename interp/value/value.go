@@ -289,28 +289,59 @@ func Eql(a, b Value) bool {
 }
 
 // Equal is structural: lists and designators element by element, strings by
-// content, numbers as Eql.
+// content, numbers as Eql. It keeps its own stack of the pairs still to
+// compare (one per level of nesting), so values nested a million deep
+// compare without deep recursion.
 func Equal(a, b Value) bool {
+	eq, _ := EqualSteps(a, b)
+	return eq
+}
+
+// EqualSteps is Equal, also returning how many pairs of values it compared
+// (the work done, for the VM's step budget).
+func EqualSteps(a, b Value) (bool, int) {
+	var todo []Value // pairs still to compare, two by two
+	n := 0
 	for {
+		n++
 		if a.kind != b.kind {
-			return false
+			return false, n
 		}
 		switch a.kind {
 		case KString:
-			return a.ref.(string) == b.ref.(string)
+			if a.ref.(string) != b.ref.(string) {
+				return false, n
+			}
 		case KCons:
 			ca, cb := a.ref.(*Cons), b.ref.(*Cons)
-			if ca == cb {
-				return true
+			if ca != cb {
+				todo = append(todo, ca.Cdr, cb.Cdr)
+				a, b = ca.Car, cb.Car
+				continue
 			}
-			if !Equal(ca.Car, cb.Car) {
-				return false
-			}
-			a, b = ca.Cdr, cb.Cdr
-			continue
 		case KDesignator:
-			return a.ref.(*Designator).Equal(b.ref.(*Designator))
+			da, db := a.ref.(*Designator), b.ref.(*Designator)
+			if da != db {
+				if da.Class != db.Class || len(da.Props) != len(db.Props) {
+					return false, n
+				}
+				for i, p := range da.Props {
+					q := db.Props[i]
+					if p.Key != q.Key {
+						return false, n
+					}
+					todo = append(todo, p.Val, q.Val)
+				}
+			}
+		default:
+			if !Eql(a, b) {
+				return false, n
+			}
 		}
-		return Eql(a, b)
+		if len(todo) == 0 {
+			return true, n
+		}
+		a, b = todo[len(todo)-2], todo[len(todo)-1]
+		todo = todo[:len(todo)-2]
 	}
 }

@@ -2,6 +2,8 @@ package value
 
 import (
 	"math"
+	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -110,5 +112,66 @@ func TestListAccessors(t *testing.T) {
 	}
 	if _, ok := d.Get("arm"); ok {
 		t.Error("absent property reported present")
+	}
+}
+
+// TestDeepValues: printing and comparing values nested 200,000 deep
+// neither recurses (a Go stack overflow kills the process) nor differs
+// from the shallow rules.
+func TestDeepValues(t *testing.T) {
+	// With at most 8 MB of goroutine stack, recursing once per level
+	// would crash the test binary long before the bottom.
+	defer debug.SetMaxStack(debug.SetMaxStack(8 << 20))
+	const depth = 200_000
+	build := func() Value {
+		x := Nil
+		for i := 0; i < depth; i++ {
+			x = List(x)
+		}
+		return x
+	}
+	x, y := build(), build()
+	s := x.String()
+	if len(s) != 2*depth+3 || s != strings.Repeat("(", depth)+"nil"+strings.Repeat(")", depth) {
+		t.Fatalf("deep list printed as %d bytes: %.20s...%s", len(s), s, s[len(s)-20:])
+	}
+	if !Equal(x, y) {
+		t.Fatal("equal deep lists compare unequal")
+	}
+	// The innermost element differs: (((... (1) ...))) versus (((... (nil) ...))).
+	z := List(Int(1))
+	for i := 1; i < depth; i++ {
+		z = List(z)
+	}
+	if Equal(x, z) {
+		t.Fatal("deep lists differing at the bottom compare equal")
+	}
+	d := NewDesignator("action", 2)
+	d.Props[0] = Prop{Key: "type", Val: Symbol("go")}
+	d.Props[1] = Prop{Key: "to", Val: x}
+	if got := FromDesignator(d).String(); got != "(an action (type go) (to "+s+"))" {
+		t.Fatalf("designator around a deep list: %.40s...%s", got, got[len(got)-20:])
+	}
+}
+
+// TestWriteShapes: the iterative printer prints dotted tails, nested
+// designators and empty designators as before.
+func TestWriteShapes(t *testing.T) {
+	loc := NewDesignator("location", 0)
+	d := NewDesignator("action", 2)
+	d.Props[0] = Prop{Key: "at", Val: FromDesignator(loc)}
+	d.Props[1] = Prop{Key: "l", Val: NewCons(Int(1), NewCons(String("s"), Float(2)))}
+	for _, tc := range []struct {
+		v    Value
+		want string
+	}{
+		{NewCons(Int(1), Int(2)), "(1 . 2)"},
+		{List(Nil, List(), List(Keyword("k"), Symbol("x"))), "(nil nil (:k x))"},
+		{FromDesignator(d), `(an action (at (a location)) (l (1 "s" . 2.0)))`},
+		{List(FromDesignator(loc), NewCons(List(Int(1)), Int(3))), "((a location) ((1) . 3))"},
+	} {
+		if got := tc.v.String(); got != tc.want {
+			t.Errorf("got %s, want %s", got, tc.want)
+		}
 	}
 }

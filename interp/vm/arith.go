@@ -61,7 +61,7 @@ func arith(op byte, x, y value.Value) (value.Value, *Failure) {
 		return value.Float(a * b), nil
 	default:
 		if b == 0 {
-			return value.Nil, Fail("division-by-zero", "/: division of %s by zero", x.String())
+			return value.Nil, Fail("division-by-zero", "/: division of %s by zero", value.Abbrev(x, maxShown))
 		}
 		return value.Float(a / b), nil
 	}
@@ -152,7 +152,7 @@ func modRem(name string, x, y value.Value, floored bool) (value.Value, *Failure)
 	}
 	a, b := x.Number(), y.Number()
 	if b == 0 {
-		return value.Nil, Fail("division-by-zero", "%s: %s by zero", name, x.String())
+		return value.Nil, Fail("division-by-zero", "%s: %s by zero", name, value.Abbrev(x, maxShown))
 	}
 	r := math.Mod(a, b)
 	if floored && r != 0 && (r < 0) != (b < 0) {

@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"io"
 	"math"
 	"strings"
 
@@ -124,9 +123,13 @@ func coreImpls() map[string]builtinFn {
 			}
 			return value.T, nil
 		},
-		"eq":    pred2(value.Eq),
-		"eql":   pred2(value.Eql),
-		"equal": pred2(value.Equal),
+		"eq":  pred2(value.Eq),
+		"eql": pred2(value.Eql),
+		"equal": func(m *Machine, a []value.Value) (value.Value, error) {
+			eq, n := value.EqualSteps(a[0], a[1])
+			m.Charge(n)
+			return value.Bool(eq), nil
+		},
 		"string=": func(m *Machine, a []value.Value) (value.Value, error) {
 			for _, x := range a {
 				switch x.Kind() {
@@ -135,6 +138,7 @@ func coreImpls() map[string]builtinFn {
 					return value.Nil, typeError("string=", "a string or symbol", x)
 				}
 			}
+			m.Charge(min(len(a[0].Str()), len(a[1].Str())) / 16)
 			return value.Bool(a[0].Str() == a[1].Str()), nil
 		},
 
@@ -176,9 +180,12 @@ func coreImpls() map[string]builtinFn {
 				return value.Nil, typeError("nth", "a non-negative integer index", a[0])
 			}
 			l := a[1]
+			n := 0
 			for i := a[0].Int(); i > 0 && l.Kind() == value.KCons; i-- {
 				l = l.Cdr()
+				n++
 			}
+			m.Charge(n)
 			if !l.IsList() {
 				return value.Nil, typeError("nth", "a list", a[1])
 			}
@@ -190,6 +197,7 @@ func coreImpls() map[string]builtinFn {
 				return value.Int(int64(len(x.Str()))), nil
 			}
 			n, proper := x.ProperLen()
+			m.Charge(n)
 			if !proper {
 				return value.Nil, typeError("length", "a proper list or string", x)
 			}
@@ -202,6 +210,7 @@ func coreImpls() map[string]builtinFn {
 			total := 0
 			for _, l := range a[:len(a)-1] {
 				n, proper := l.ProperLen()
+				m.Charge(n)
 				if !proper {
 					return value.Nil, typeError("append", "a proper list", l)
 				}
@@ -224,6 +233,7 @@ func coreImpls() map[string]builtinFn {
 		"reverse": func(m *Machine, a []value.Value) (value.Value, error) {
 			x := a[0]
 			if x.Kind() == value.KString {
+				m.Charge(len(x.Str()) / 16)
 				r := []rune(x.Str())
 				for i, j := 0, len(r)-1; i < j; i, j = i+1, j-1 {
 					r[i], r[j] = r[j], r[i]
@@ -234,6 +244,7 @@ func coreImpls() map[string]builtinFn {
 				return value.String(string(r)), nil
 			}
 			n, proper := x.ProperLen()
+			m.Charge(n)
 			if !proper {
 				return value.Nil, typeError("reverse", "a proper list or string", x)
 			}
@@ -255,7 +266,10 @@ func coreImpls() map[string]builtinFn {
 		},
 		"member": func(m *Machine, a []value.Value) (value.Value, error) {
 			l := a[1]
+			n := 0
+			defer func() { m.Charge(n) }()
 			for ; l.Kind() == value.KCons; l = l.Cdr() {
+				n++
 				if value.Eql(a[0], l.Car()) {
 					return l, nil
 				}
@@ -266,7 +280,9 @@ func coreImpls() map[string]builtinFn {
 			return value.Nil, nil
 		},
 		"remove": func(m *Machine, a []value.Value) (value.Value, error) {
-			if _, proper := a[1].ProperLen(); !proper {
+			n, proper := a[1].ProperLen()
+			m.Charge(n)
+			if !proper {
 				return value.Nil, typeError("remove", "a proper list", a[1])
 			}
 			kept := 0
@@ -290,7 +306,10 @@ func coreImpls() map[string]builtinFn {
 		},
 		"assoc": func(m *Machine, a []value.Value) (value.Value, error) {
 			l := a[1]
+			n := 0
+			defer func() { m.Charge(n) }()
 			for ; l.Kind() == value.KCons; l = l.Cdr() {
+				n++
 				if p := l.Car(); p.Kind() == value.KCons && value.Eql(a[0], p.Car()) {
 					return p, nil
 				}
@@ -302,8 +321,13 @@ func coreImpls() map[string]builtinFn {
 		},
 
 		"print": func(m *Machine, a []value.Value) (value.Value, error) {
-			if _, err := io.WriteString(m.stdout, a[0].String()+"\n"); err != nil {
-				return value.Nil, Fail("error", "print: %v", err)
+			var b strings.Builder
+			if !value.WriteLimit(&b, a[0], true, m.room()) {
+				return value.Nil, outputLimit(m.cfg.MaxOutput)
+			}
+			b.WriteByte('\n')
+			if f := m.write(b.String()); f != nil {
+				return value.Nil, f
 			}
 			return a[0], nil
 		},
@@ -311,14 +335,22 @@ func coreImpls() map[string]builtinFn {
 			if a[1].Kind() != value.KString {
 				return value.Nil, typeError("format", "a control string", a[1])
 			}
-			s, f := Format(a[1].Str(), a[2:])
+			max := int(min(m.cfg.MaxAlloc*16, 1<<30)) // a string result is charged one object per 16 bytes
+			if a[0].Kind() == value.KT {
+				max = m.room()
+			}
+			s, f := formatLimit(a[1].Str(), a[2:], max)
 			if f != nil {
+				if f.Kind == KindOutputLimit && a[0].Kind() != value.KT {
+					f = Fail("allocation-limit", "format: the string would exceed the allocation budget of %d objects", m.cfg.MaxAlloc)
+				}
 				return value.Nil, f
 			}
+			m.Charge(len(s) / 16)
 			switch a[0].Kind() {
 			case value.KT:
-				if _, err := io.WriteString(m.stdout, s); err != nil {
-					return value.Nil, Fail("error", "format: %v", err)
+				if f := m.write(s); f != nil {
+					return value.Nil, f
 				}
 				return value.Nil, nil
 			case value.KNil:
@@ -370,10 +402,14 @@ func coreImpls() map[string]builtinFn {
 				if a[1].Kind() != value.KString {
 					return value.Nil, typeError("fail", "a message string", a[1])
 				}
-				s, f := Format(a[1].Str(), a[2:])
+				s, f := formatLimit(a[1].Str(), a[2:], maxMessage)
+				if f != nil && f.Kind == KindOutputLimit {
+					s, f = s+"...", nil // a message of any size costs at most maxMessage bytes
+				}
 				if f != nil {
 					return value.Nil, f
 				}
+				m.Charge(len(s) / 16)
 				msg = s
 			}
 			return value.Nil, &Failure{Kind: kind.Str(), Message: msg}
@@ -513,6 +549,15 @@ func listOp(name string, n int, cdr bool) builtinFn {
 // case-insensitive. A missing argument or unknown directive is a
 // format-error.
 func Format(ctl string, args []value.Value) (string, *Failure) {
+	return formatLimit(ctl, args, -1)
+}
+
+// maxMessage bounds the message of a failure a plan signals.
+const maxMessage = 1 << 16
+
+// formatLimit is Format, failing with KindOutputLimit (and the result's
+// first max bytes) once the result would exceed max bytes (unless max < 0).
+func formatLimit(ctl string, args []value.Value, max int) (string, *Failure) {
 	var b strings.Builder
 	next := 0
 	for i := 0; i < len(ctl); i++ {
@@ -542,12 +587,12 @@ func Format(ctl string, args []value.Value) (string, *Failure) {
 		}
 		v := args[next]
 		next++
-		switch {
-		case d == 's':
-			value.Write(&b, v, true)
-		default:
-			value.Write(&b, v, false)
+		if !value.WriteLimit(&b, v, d == 's', max) && max >= 0 {
+			return b.String()[:max], Fail(KindOutputLimit, "format: the output exceeds %d bytes", max)
 		}
+	}
+	if max >= 0 && b.Len() > max {
+		return b.String()[:max], Fail(KindOutputLimit, "format: the output exceeds %d bytes", max)
 	}
 	return b.String(), nil
 }

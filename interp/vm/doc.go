@@ -1,20 +1,55 @@
 // Package vm runs compiled plans (interp/compile) on a stack machine with
 // coverage counting, limits and plan failures built in.
 //
-// The dispatch loop is one switch over opcodes. Values on the operand stack
-// are value.Value structs, so integer and float arithmetic never allocates;
-// each executed instruction costs one saturating increment of its coverage
-// counter and one step-budget comparison, both inline. Conditional jumps
-// also bump their branch's true/false counter. The context is polled every
-// few thousand steps, never per instruction.
+// # The dispatch loop
 //
-// Label probes (compile.PROBE ... PROBEOK) run like any code but are not
-// charged: PROBE saves the step and allocation counts in its trap record,
-// PROBEOK and the trap restore them, and the difference goes to
-// Result.LabelSteps, bounded by Config.MaxLabelSteps (by default
-// DefaultLabelStepsFactor × MaxSteps; exhausting it ends the run as a
-// timeout naming the label budget). Probes nest: a predicate may call a
-// function whose body carries probes of its own.
+// Machine.loop is the one dispatch loop, and each opcode (and each case of
+// one) is implemented once in it. Its inner hot loop runs the instructions
+// and the cases that need no function call (locals, constants, jumps,
+// integer arithmetic and comparisons, car/cdr, calls of plan functions
+// that need no growing, label probes on integers and names, ...) in one
+// switch, with the registers (pc, sp, fp, the frame, the step count, the
+// code and counter slices) in locals that stay in machine registers;
+// everything else (builtins, allocation, failures, growth, the budget poll)
+// leaves it for the cold switch after it, where the compiler may spill. Values on the operand stack are
+// value.Value structs, so integer and float arithmetic never allocates.
+// Each executed instruction costs one saturating increment of its
+// coverage counter and one step-budget comparison, both inline.
+// Conditional jumps also bump their branch's true/false counter. The
+// context is polled every few thousand steps, never per instruction.
+//
+// Superinstructions (fuse.go) do the work of common short sequences in one
+// dispatch, on the machine's own copy of the code; they bump the counters
+// and charge the steps of every instruction they stand for, so a run is
+// the same step for step as on the plain code (TestFusedMatchesPlain and
+// FuzzVM compare both).
+//
+// Builtins charge steps for the work they do (one per element of a list
+// or character of a string they walk, see Machine.Charge), so the step
+// budget bounds time; output is capped by Config.MaxOutput.
+//
+// # Label probes
+//
+// Label probes (compile.PROBE ... PROBEOK, and the one-instruction
+// PROBECMP) run like any code but are invisible to the run: PROBE saves
+// the step and allocation counts in its trap record, PROBEOK and the trap
+// restore them, and the difference goes to Result.LabelSteps, bounded by
+// Config.MaxLabelSteps (by default DefaultLabelStepsFactor × MaxSteps;
+// exhausting it ends the run as a timeout naming the label budget). While
+// a predicate runs, instructions count into a sink, not the counters, and
+// a failure ends the probe (its branch counts false).
+//
+// Probes do not nest: a label is covered only when the plan itself reaches
+// it. A predicate may call a function whose body carries probes of its
+// own; those are skipped, their predicates unevaluated and their counters
+// untouched.
+//
+// A label's branch counters are bits (covered or not, never hit counts).
+// With Config.RetireLabels (fuzzing processes only), a label whose branch
+// counted true in a run is retired at the next ResetCounters: its probe
+// then costs one instruction that writes the branch counters the label
+// retired with and jumps over the predicate, so the same input gives the
+// same coverage map on every run (AFL++'s stability).
 //
 // A Machine must never read the clock, consult randomness or print except
 // through Config.Stdout: the same program, arguments, host and budget give

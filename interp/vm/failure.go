@@ -34,8 +34,9 @@ func Fail(kind, format string, args ...any) *Failure {
 // Kinds outside the failure tree: they end a run and no handler (not even
 // ignore-errors) can intercept them.
 const (
-	KindTimeout  = "timeout"  // the step budget is exhausted
-	KindCanceled = "canceled" // the context was cancelled
+	KindTimeout     = "timeout"      // the step budget is exhausted
+	KindCanceled    = "canceled"     // the context was cancelled
+	KindOutputLimit = "output-limit" // the run printed more than Config.MaxOutput bytes
 )
 
 // The built-in kind tree. Any other kind descends from plan-failure.
@@ -68,7 +69,7 @@ func ParentKind(kind string) string {
 	if p, ok := kindParent[kind]; ok {
 		return p
 	}
-	if kind == KindTimeout || kind == KindCanceled || kind == "" {
+	if kind == KindTimeout || kind == KindCanceled || kind == KindOutputLimit || kind == "" {
 		return ""
 	}
 	return "plan-failure"
@@ -87,6 +88,9 @@ func IsKind(kind, ancestor string) bool {
 // Catchable reports whether handlers may intercept a failure of kind.
 func Catchable(kind string) bool { return IsKind(kind, "failure") }
 
+// maxShown bounds the bytes of a value a failure message shows.
+const maxShown = 200
+
 // failureValue is how plans see a caught failure: a designator of class
 // failure with properties kind and message, so (desig-prop f 'kind) works.
 func failureValue(f *Failure) value.Value {
@@ -97,5 +101,5 @@ func failureValue(f *Failure) value.Value {
 }
 
 func typeError(what string, want string, got value.Value) *Failure {
-	return Fail("type-error", "%s: expected %s, got %s", what, want, got.String())
+	return Fail("type-error", "%s: expected %s, got %s", what, want, value.Abbrev(got, maxShown))
 }

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
@@ -13,7 +14,8 @@ import (
 
 // FuzzVM: any source that compiles runs every function (arguments nil)
 // under small budgets without panicking, and the run ends with a
-// well-formed Result within the step budget.
+// well-formed Result within the step budget, the same (result, steps,
+// counters) on the fused code as on the plain code.
 func FuzzVM(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "plans", "*.plan"))
 	for _, file := range files {
@@ -24,6 +26,8 @@ func FuzzVM(f *testing.F) {
 	f.Add([]byte("(defun f (n) (if (< n 1) (car n) (f (- n 1)))) (def-plan p () (with-failure-handling ((error (e) (retry))) (f 3)))"))
 	f.Add([]byte("(def-plan p () (let ((l nil)) (dotimes (i 100) (push (lambda () (incf i)) l)) (dolist (g l) (funcall g))))"))
 	f.Add([]byte("(defun g (x) (when (ignore-errors (< x 0))) (* x 2)) (def-plan p () (dotimes (i 9) (when (ignore-errors (= (g i) (car i))))) (when (ignore-errors (while t))) 1)"))
+	// testdata/fuzz/FuzzVM holds hostile inputs (issue 11: deep values,
+	// long lists in loops, output loops) and nested probes.
 	f.Fuzz(func(t *testing.T, src []byte) {
 		file, err := syntax.Parse("fuzz.plan", src)
 		if err != nil {
@@ -34,16 +38,29 @@ func FuzzVM(f *testing.F) {
 			return
 		}
 		const maxSteps = 20_000
-		m, err := New(p, Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000})
+		cfg := Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000, MaxOutput: 1 << 16}
+		m, err := New(p, cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
+		plain, err := New(p, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain.fused = plain.plain
 		for _, fn := range p.Funcs {
 			if fn.Kind == compile.KindLambda || fn.Kind == compile.KindInit {
 				continue
 			}
 			args := make([]value.Value, fn.NumParams())
+			m.ResetCounters()
 			r := m.Run(context.Background(), fn, args)
+			plain.ResetCounters()
+			if rp := plain.Run(context.Background(), fn, args); resultString(rp) != resultString(r) ||
+				rp.LabelSteps != r.LabelSteps || !bytes.Equal(plain.Counters(), m.Counters()) {
+				t.Fatalf("%s: fused %s (label %d), plain %s (label %d), counters equal %v", fn.Name,
+					resultString(r), r.LabelSteps, resultString(rp), rp.LabelSteps, bytes.Equal(plain.Counters(), m.Counters()))
+			}
 			if r.Steps > maxSteps {
 				t.Fatalf("%s ran %d steps, budget %d", fn.Name, r.Steps, maxSteps)
 			}

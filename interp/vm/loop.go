@@ -21,18 +21,25 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 	m.nesting--
 	if m.probeDepth != pd {
 		// The run ended inside a probe of this exec.
-		m.probeDepth = pd
-		if pd == 0 {
-			m.maxSteps = m.cfg.MaxSteps
-		}
+		m.probeDepth = 0
+		m.maxSteps = m.cfg.MaxSteps
 	}
 	m.frames = m.frames[:fb]
 	m.handlers = m.handlers[:hb]
 	return r
 }
 
-// loop is the dispatch loop of exec. The new frame starts at stack slot
-// base; hb is the first handler record that belongs to this exec.
+// loop is the dispatch loop of exec, the only one: every instruction runs
+// through its switch. The new frame starts at stack slot base; hb is the
+// first handler record that belongs to this exec.
+//
+// Speed comes from two places. The registers (pc, sp, fp, the frame, the
+// step count and the next check, the code and counter slices) live in
+// locals, written back to m only where something else needs them, and the
+// set of locals is kept small so that they stay in machine registers.
+// And the code is the machine's fused copy (see fuse.go): a superinstruction
+// does the work of a short sequence of instructions in one dispatch, with
+// exactly their counters and steps.
 func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, hb int) Result {
 	p := m.prog
 	if fn == nil || fn.Index < 0 || fn.Index >= len(p.Funcs) || p.Funcs[fn.Index] != fn {
@@ -53,34 +60,445 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 	copy(m.stack[base:], args)
 	m.frames = append(m.frames, frame{cl: cl, fp: base, ret: base, retpc: -1})
 
-	// Registers, kept in locals for speed and written back to m only
-	// where something else needs them.
+	cnt := m.counters
+	if m.probeDepth > 0 {
+		cnt = m.sink // a Call from a builtin inside a probe's predicate
+	}
 	var (
-		code     = m.code
-		cnt      = m.counters
-		nI       = m.nInstr
-		consts   = p.Consts
-		funcs    = p.Funcs
-		stack    = m.stack
-		cells    = m.cells
-		fr       = &m.frames[len(m.frames)-1]
-		fp       = base
-		sp       = base + fn.NumLocals
-		pc       = fn.Entry
-		steps    = m.steps
-		check    = m.nextCheck(steps)
-		maxDepth = m.cfg.MaxDepth
-		f        *Failure
+		stack       = m.stack
+		fr          = &m.frames[len(m.frames)-1]
+		fp          = base
+		sp          = base + fn.NumLocals
+		pc          = fn.Entry
+		steps       = m.steps
+		check, code = m.nextCheck(steps)
+		in          instr
+		f           *Failure
 	)
 	for {
-		if steps < check && !m.noFast {
-			// Run what needs no calls in fast, then the instruction it
-			// stopped at here.
-			rg := regs{pc: pc, sp: sp, fp: fp, steps: steps, check: check, fr: fr}
-			m.fast(&rg)
-			pc, sp, fp, steps, check, fr = rg.pc, rg.sp, rg.fp, rg.steps, rg.check, rg.fr
+		// The hot loop: the instructions, and the cases of instructions,
+		// that need no function call run here without leaving it, so that
+		// its registers stay in machine registers (the compiler spills
+		// them only on the way out to the cold switch below). Every other
+		// instruction, or case of one, leaves it with in set and pc past
+		// it; so does the step-budget poll, with in.op == opPoll.
+		for {
+			if steps >= check {
+				in.op = opPoll
+				break
+			}
+			steps++
+			count(cnt, pc)
+			in = code[pc]
+			pc++
+		hot:
+			switch in.op {
+			case compile.NOP:
+				continue
+			case compile.NIL:
+				stack[sp] = value.Nil
+				sp++
+				continue
+			case compile.T:
+				stack[sp] = value.T
+				sp++
+				continue
+			case compile.CONST:
+				stack[sp] = p.Consts[in.a]
+				sp++
+				continue
+			case compile.INT:
+				stack[sp] = value.Int(int64(in.a))
+				sp++
+				continue
+			case compile.POP:
+				sp--
+				continue
+			case compile.DUP:
+				stack[sp] = stack[sp-1]
+				sp++
+				continue
+			case compile.DROP:
+				sp -= int(in.a)
+				continue
+
+			case compile.LOAD:
+				stack[sp] = stack[fp+int(in.a)]
+				sp++
+				continue
+			case compile.STORE:
+				stack[fp+int(in.a)] = stack[sp-1]
+				continue
+			case compile.SET:
+				sp--
+				stack[fp+int(in.a)] = stack[sp]
+				continue
+			case compile.LOADC:
+				stack[sp] = m.cells[fp+int(in.a)].v
+				sp++
+				continue
+			case compile.STOREC:
+				m.cells[fp+int(in.a)].v = stack[sp-1]
+				continue
+			case compile.LOADV:
+				stack[sp] = fr.cl.vals[in.a]
+				sp++
+				continue
+			case compile.LOADVC:
+				stack[sp] = fr.cl.cells[in.a].v
+				sp++
+				continue
+			case compile.STOREVC:
+				fr.cl.cells[in.a].v = stack[sp-1]
+				continue
+			case compile.GETVALUE:
+				if m.gset[in.a] {
+					stack[sp] = m.globals[in.a]
+					sp++
+					continue
+				}
+			case compile.SETVALUE:
+				m.globals[in.a] = stack[sp-1]
+				m.gset[in.a] = true
+				continue
+
+			case compile.JMP:
+				pc = int(in.a)
+				continue
+			case compile.JMPIF, compile.JMPIFNOT:
+				sp--
+				t := stack[sp].Truthy()
+				countBranch(cnt, m.nInstr, in.b, t)
+				if t == (in.op == compile.JMPIF) {
+					pc = int(in.a)
+				}
+				continue
+			case compile.JMPIFK:
+				t := stack[sp-1].Truthy()
+				countBranch(cnt, m.nInstr, in.b, t)
+				if t {
+					pc = int(in.a)
+				} else {
+					sp--
+				}
+				continue
+			case compile.JMPIFNOTK:
+				t := stack[sp-1].Truthy()
+				countBranch(cnt, m.nInstr, in.b, t)
+				if t {
+					sp--
+				} else {
+					pc = int(in.a)
+				}
+				continue
+			case compile.JMPNIL:
+				sp--
+				if !stack[sp].Truthy() {
+					pc = int(in.a)
+				}
+				continue
+			case compile.SKIPJMP:
+				x := stack[sp-1]
+				sp -= int(in.b)
+				stack[sp-1] = x
+				pc = int(in.a)
+				continue
+			case compile.DOLOOP:
+				if c := stack[fp+int(in.b)]; c.Kind() == value.KInt {
+					if c.Int() < stack[fp+int(in.b)+1].Int() {
+						pc = int(in.a)
+					}
+					continue
+				}
+			case compile.INCLOCAL:
+				if v := &stack[fp+int(in.a)]; v.Kind() == value.KInt {
+					*v = value.Int(v.Int() + 1)
+					continue
+				}
+			case compile.CHECKINT:
+				if stack[sp-1].Kind() == value.KInt {
+					continue
+				}
+
+			case compile.CALL:
+				callee := p.Funcs[in.a]
+				nfp := sp - int(in.b)
+				if len(m.frames) < cap(m.frames) && len(m.frames) < m.cfg.MaxDepth &&
+					nfp+callee.NumLocals+callee.MaxStack+1 <= len(stack) {
+					m.frames = m.frames[:len(m.frames)+1]
+					fr = &m.frames[len(m.frames)-1]
+					*fr = frame{fp: nfp, ret: nfp, retpc: pc}
+					fp = nfp
+					sp = nfp + callee.NumLocals
+					pc = callee.Entry
+					continue
+				}
+			case compile.RET:
+				if fr.retpc >= 0 {
+					stack[fr.ret] = stack[sp-1]
+					sp = fr.ret + 1
+					pc = fr.retpc
+					fr.cl = nil // drop the closure reference
+					m.frames = m.frames[:len(m.frames)-1]
+					fr = &m.frames[len(m.frames)-1]
+					fp = fr.fp
+					continue
+				}
+
+			case compile.ADD, compile.SUB, compile.MUL:
+				x, y := &stack[sp-2], &stack[sp-1]
+				if x.Kind() == value.KInt && y.Kind() == value.KInt {
+					switch in.op {
+					case compile.ADD:
+						*x = value.Int(x.Int() + y.Int())
+					case compile.SUB:
+						*x = value.Int(x.Int() - y.Int())
+					default:
+						*x = value.Int(x.Int() * y.Int())
+					}
+					sp--
+					continue
+				}
+			case compile.LT, compile.LE, compile.GT, compile.GE, compile.NUMEQ:
+				x, y := &stack[sp-2], &stack[sp-1]
+				if x.Kind() == value.KInt && y.Kind() == value.KInt {
+					*x = value.Bool(compareOrdered(cmpOp(in.op), x.Int(), y.Int()))
+					sp--
+					continue
+				}
+			case compile.ADDI, compile.SUBI:
+				if x := &stack[sp-1]; x.Kind() == value.KInt {
+					k := int64(in.a)
+					if in.op == compile.SUBI {
+						k = -k
+					}
+					*x = value.Int(x.Int() + k)
+					continue
+				}
+			case compile.LTI, compile.LEI, compile.GTI, compile.GEI, compile.NUMEQI:
+				if x := &stack[sp-1]; x.Kind() == value.KInt {
+					*x = value.Bool(compareOrdered(immCmpOp(in.op), x.Int(), int64(in.a)))
+					continue
+				}
+			case compile.MOD:
+				x, y := &stack[sp-2], &stack[sp-1]
+				if x.Kind() == value.KInt && y.Kind() == value.KInt && y.Int() > 0 {
+					*x = value.Int(floorMod(x.Int(), y.Int()))
+					sp--
+					continue
+				}
+			case compile.ADD1, compile.SUB1:
+				if x := &stack[sp-1]; x.Kind() == value.KInt {
+					if in.op == compile.SUB1 {
+						*x = value.Int(x.Int() - 1)
+					} else {
+						*x = value.Int(x.Int() + 1)
+					}
+					continue
+				}
+			case compile.NOT:
+				stack[sp-1] = value.Bool(!stack[sp-1].Truthy())
+				continue
+			case compile.CAR, compile.CDR:
+				x := &stack[sp-1]
+				switch x.Kind() {
+				case value.KCons:
+					if in.op == compile.CAR {
+						*x = x.Car()
+					} else {
+						*x = x.Cdr()
+					}
+					continue
+				case value.KNil:
+					continue
+				}
+			case compile.EQ:
+				stack[sp-2] = value.Bool(value.Eq(stack[sp-2], stack[sp-1]))
+				sp--
+				continue
+			case compile.EQL:
+				stack[sp-2] = value.Bool(value.Eql(stack[sp-2], stack[sp-1]))
+				sp--
+				continue
+			case compile.MEMBEQ:
+				x := stack[sp-1]
+				r := value.Nil
+				for l := p.Consts[in.a]; l.Kind() == value.KCons; l = l.Cdr() {
+					if value.Eql(l.Car(), x) {
+						r = value.T
+						break
+					}
+				}
+				stack[sp-1] = r
+				continue
+
+			// Label probes, in the cases that need no call (the cold
+			// switch has the rest: a full handler stack, a label budget
+			// running out, comparisons of other kinds).
+			case compile.PROBE:
+				if m.probeDepth > 0 {
+					// Probes do not nest: inside another probe's
+					// predicate this one is skipped, its predicate
+					// unevaluated (B is the pc after the probe).
+					pc = int(in.b)
+					continue
+				}
+				// enterProbe, inline.
+				if lim := steps - 1 + m.cfg.MaxLabelSteps - m.labelSteps; len(m.handlers) < cap(m.handlers) && lim-fuseSlack >= check {
+					m.handlers = m.handlers[:len(m.handlers)+1]
+					m.handlers[len(m.handlers)-1] = handlerRec{frames: len(m.frames), sp: sp, site: in.a, probe: true, steps: steps - 1, allocs: m.allocs}
+					m.probeBase, m.maxSteps, m.probeDepth = steps-1, lim, 1
+					cnt = m.sink
+					continue
+				}
+			case compile.PROBEOK:
+				// leaveProbe, inline, when the label budget lasts and
+				// check suits the plan's budget again.
+				h := &m.handlers[len(m.handlers)-1]
+				if d := steps - h.steps; m.labelSteps+d <= m.cfg.MaxLabelSteps && check <= m.cfg.MaxSteps-fuseSlack {
+					sp--
+					t := stack[sp].Truthy()
+					m.labelSteps += d
+					m.allocs = h.allocs
+					m.probeDepth = 0
+					m.maxSteps = m.cfg.MaxSteps
+					steps = h.steps
+					m.handlers = m.handlers[:len(m.handlers)-1]
+					cnt = m.counters
+					setBranch(cnt, m.nInstr, in.b, t)
+					pc = int(in.a)
+					continue
+				}
+			case compile.PROBECMP:
+				if m.probeDepth > 0 {
+					continue // nested: does nothing
+				}
+				// probeCompare on integers, names and truth, inline; its
+				// step is the label budget's.
+				pr := &p.Probes[in.a]
+				x, k, bound := m.probeOperands(pr, stack, fp)
+				if bound && m.labelSteps < m.cfg.MaxLabelSteps {
+					var t bool
+					switch kx := x.Kind(); {
+					case pr.Cmp == 't':
+						t = x.Truthy()
+					case kx == value.KInt && k.Kind() == value.KInt:
+						if pr.Cmp == '!' {
+							t = x.Int() != k.Int()
+						} else { // 'e' (eq) on integers is =
+							t = compareOrdered(pr.Cmp, x.Int(), k.Int())
+						}
+					case pr.Cmp != 'e':
+						break hot // to the cold switch
+					case kx != k.Kind():
+						t = false // value.Eq of different kinds
+					case kx == value.KNil || kx == value.KT:
+						t = true
+					case kx == value.KSymbol || kx == value.KKeyword:
+						// Names byte by byte (== on strings would call
+						// the runtime).
+						a, b := x.Str(), k.Str()
+						t = len(a) == len(b)
+						for i := 0; t && i < len(a); i++ {
+							t = a[i] == b[i]
+						}
+					default:
+						break hot
+					}
+					steps--
+					m.labelSteps++
+					setBranch(cnt, m.nInstr, in.b, t != pr.Not)
+					continue
+				}
+			case opRetired:
+				// A retired label (Config.RetireLabels): write what its
+				// branch counters read when it retired, skip the
+				// predicate. Its step is the label budget's, as
+				// PROBECMP's.
+				if m.probeDepth == 0 {
+					steps--
+					m.labelSteps++
+					bc := m.nInstr + 2*int(in.b)
+					cnt[bc] = in.sub & 1
+					if in.sub&2 != 0 {
+						cnt[bc+1] = 1
+					}
+				}
+				pc = int(in.a)
+				continue
+
+			// Superinstructions (fuse.go). Each does the work of the
+			// instructions at pc-1, pc, ... exactly (counters and steps
+			// included) when its operands are integers; otherwise it
+			// runs as the first of them, whose original is in m.plain.
+			case opLoadLoad:
+				stack[sp] = stack[fp+int(in.a)]
+				stack[sp+1] = stack[fp+int(in.b)]
+				sp += 2
+				steps++
+				count(cnt, pc)
+				pc++
+				continue
+			case opLoadAddI:
+				if x := stack[fp+int(in.a)]; x.Kind() == value.KInt {
+					stack[sp] = value.Int(x.Int() + int64(in.b))
+					sp++
+					steps++
+					count(cnt, pc)
+					pc++
+					continue
+				}
+				in = m.plain[pc-1]
+				goto hot
+			case opLoadCmpIJmp:
+				if x := stack[fp+int(in.a)]; x.Kind() == value.KInt {
+					j := code[pc+1]
+					steps += 2
+					count(cnt, pc)
+					count(cnt, pc+1)
+					t := compareOrdered(in.sub&^jumpOnTrue, x.Int(), int64(in.b))
+					countBranch(cnt, m.nInstr, j.b, t)
+					if t == (in.sub&jumpOnTrue != 0) {
+						pc = int(j.a)
+					} else {
+						pc += 2
+					}
+					continue
+				}
+				in = m.plain[pc-1]
+				goto hot
+			case opModI:
+				if x := &stack[sp-1]; x.Kind() == value.KInt {
+					*x = value.Int(floorMod(x.Int(), int64(in.a)))
+					steps++
+					count(cnt, pc)
+					pc++
+					continue
+				}
+				in = m.plain[pc-1]
+				goto hot
+			case opIncLoop:
+				v := &stack[fp+int(in.a)]
+				j := code[pc]
+				if c := &stack[fp+int(j.b)]; v.Kind() == value.KInt && (c == v || c.Kind() == value.KInt) {
+					*v = value.Int(v.Int() + 1)
+					steps++
+					count(cnt, pc)
+					pc++
+					if c.Int() < stack[fp+int(j.b)+1].Int() {
+						pc = int(j.a)
+					}
+					continue
+				}
+				in = m.plain[pc-1]
+				goto hot
+			}
+			break
 		}
-		if steps >= check {
+
+		// The cold switch: the instructions and cases the hot loop left.
+		switch in.op {
+		case opPoll:
 			if steps >= m.maxSteps {
 				if m.probeDepth > 0 {
 					return m.labelTimeout(steps, pc)
@@ -94,175 +512,59 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				f = m.fill(Fail(KindCanceled, "run cancelled: %v", err), pc)
 				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 			}
-			check = m.nextCheck(steps)
-		}
-		steps++
-		if c := cnt[pc]; c != 255 {
-			cnt[pc] = c + 1
-		}
-		in := code[pc]
-		pc++
-		switch in.op {
-		case compile.NOP:
-		case compile.NIL:
-			stack[sp] = value.Nil
-			sp++
-		case compile.T:
-			stack[sp] = value.T
-			sp++
-		case compile.CONST:
-			stack[sp] = consts[in.a]
-			sp++
-		case compile.INT:
-			stack[sp] = value.Int(int64(in.a))
-			sp++
-		case compile.POP:
-			sp--
-		case compile.DUP:
-			stack[sp] = stack[sp-1]
-			sp++
-		case compile.DROP:
-			sp -= int(in.a)
+			check, code = m.nextCheck(steps)
+			continue
 
-		case compile.LOAD:
-			stack[sp] = stack[fp+int(in.a)]
-			sp++
-		case compile.STORE:
-			stack[fp+int(in.a)] = stack[sp-1]
-		case compile.SET:
-			sp--
-			stack[fp+int(in.a)] = stack[sp]
 		case compile.MAKECELL:
 			if f = m.alloc(1); f != nil {
 				goto fail
 			}
-			cells[fp+int(in.a)] = &cell{v: stack[fp+int(in.a)]}
-		case compile.LOADC:
-			stack[sp] = cells[fp+int(in.a)].v
-			sp++
-		case compile.STOREC:
-			cells[fp+int(in.a)].v = stack[sp-1]
-		case compile.LOADV:
-			stack[sp] = fr.cl.vals[in.a]
-			sp++
-		case compile.LOADVC:
-			stack[sp] = fr.cl.cells[in.a].v
-			sp++
-		case compile.STOREVC:
-			fr.cl.cells[in.a].v = stack[sp-1]
-		case compile.GETVALUE:
-			if !m.gset[in.a] {
-				f = Fail("unbound-variable", "%s is unbound (its defparameter has not run yet)", p.Globals[in.a])
-				goto fail
+			m.cells[fp+int(in.a)] = &cell{v: stack[fp+int(in.a)]}
+		case compile.GETVALUE: // unbound
+			f = Fail("unbound-variable", "%s is unbound (its defparameter has not run yet)", p.Globals[in.a])
+			goto fail
+		case compile.DOLOOP, compile.INCLOCAL: // not an integer
+			x := stack[fp+int(in.b)]
+			if in.op == compile.INCLOCAL {
+				x = stack[fp+int(in.a)]
 			}
-			stack[sp] = m.globals[in.a]
-			sp++
-		case compile.SETVALUE:
-			m.globals[in.a] = stack[sp-1]
-			m.gset[in.a] = true
+			f = typeError("dotimes", "an integer counter", x)
+			goto fail
+		case compile.CHECKINT: // not an integer
+			f = typeError("dotimes", "an integer count", stack[sp-1])
+			goto fail
 
-		case compile.JMP:
-			pc = int(in.a)
-		case compile.JMPIF, compile.JMPIFNOT:
-			sp--
-			bc := nI + 2*int(in.b)
-			if stack[sp].Truthy() {
-				if c := cnt[bc]; c != 255 {
-					cnt[bc] = c + 1
-				}
-				if in.op == compile.JMPIF {
-					pc = int(in.a)
-				}
-			} else {
-				if c := cnt[bc+1]; c != 255 {
-					cnt[bc+1] = c + 1
-				}
-				if in.op == compile.JMPIFNOT {
-					pc = int(in.a)
-				}
-			}
-		case compile.JMPIFK:
-			bc := nI + 2*int(in.b)
-			if stack[sp-1].Truthy() {
-				if c := cnt[bc]; c != 255 {
-					cnt[bc] = c + 1
-				}
-				pc = int(in.a)
-			} else {
-				if c := cnt[bc+1]; c != 255 {
-					cnt[bc+1] = c + 1
-				}
-				sp--
-			}
-		case compile.JMPIFNOTK:
-			bc := nI + 2*int(in.b)
-			if stack[sp-1].Truthy() {
-				if c := cnt[bc]; c != 255 {
-					cnt[bc] = c + 1
-				}
-				sp--
-			} else {
-				if c := cnt[bc+1]; c != 255 {
-					cnt[bc+1] = c + 1
-				}
-				pc = int(in.a)
-			}
-		case compile.JMPNIL:
-			sp--
-			if !stack[sp].Truthy() {
-				pc = int(in.a)
-			}
-		case compile.SKIPJMP:
-			x := stack[sp-1]
-			sp -= int(in.b)
-			stack[sp-1] = x
-			pc = int(in.a)
-		case compile.DOLOOP:
-			c, l := stack[fp+int(in.b)], stack[fp+int(in.b)+1]
-			if c.Kind() != value.KInt {
-				f = typeError("dotimes", "an integer counter", c)
-				goto fail
-			}
-			if c.Int() < l.Int() {
-				pc = int(in.a)
-			}
-		case compile.INCLOCAL:
-			v := &stack[fp+int(in.a)]
-			if v.Kind() != value.KInt {
-				f = typeError("dotimes", "an integer counter", *v)
-				goto fail
-			}
-			*v = value.Int(v.Int() + 1)
-		case compile.CHECKINT:
-			if stack[sp-1].Kind() != value.KInt {
-				f = typeError("dotimes", "an integer count", stack[sp-1])
-				goto fail
-			}
-
-		case compile.CALL:
-			callee := funcs[in.a]
-			if len(m.frames) >= maxDepth {
-				f = Fail("stack-overflow", "call depth exceeds %d", maxDepth)
+		case compile.CALL: // the frames or the stack must grow, or too deep
+			callee := p.Funcs[in.a]
+			if len(m.frames) >= m.cfg.MaxDepth {
+				f = Fail("stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
 				goto fail
 			}
 			nfp := sp - int(in.b)
 			if need := nfp + callee.NumLocals + callee.MaxStack + 1; need > len(stack) {
-				stack, cells = m.grow(need)
+				stack, _ = m.grow(need)
 			}
 			m.frames = append(m.frames, frame{fp: nfp, ret: nfp, retpc: pc})
 			fr = &m.frames[len(m.frames)-1]
 			fp = nfp
 			sp = nfp + callee.NumLocals
 			pc = callee.Entry
+		case compile.RET: // the return that ends this exec
+			x := stack[sp-1]
+			stack[fr.ret] = x
+			m.frames[len(m.frames)-1].cl = nil
+			m.frames = m.frames[:len(m.frames)-1]
+			m.steps = steps
+			return Result{Outcome: OutcomeOK, Value: x, Steps: steps, LabelSteps: m.labelSteps}
 		case compile.CALLB:
 			n := int(in.b)
 			m.sp, m.steps = sp, steps
 			v, err := m.core[in.a](m, stack[sp-n:sp])
-			if in.a == m.performID {
-				// perform runs the host, which may Call plan code.
-				stack, cells, fr = m.stack, m.cells, &m.frames[len(m.frames)-1]
-				steps, check = m.steps, m.nextCheck(m.steps)
-			}
+			// Builtins charge the steps of their work (m.steps; the
+			// next poll sees a budget they exhausted), and perform runs
+			// the host, which may Call plan code.
+			stack, fr = m.stack, &m.frames[len(m.frames)-1]
+			steps = m.steps
 			if err != nil {
 				f = asFailure(err)
 				goto fail
@@ -285,8 +587,8 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			v, err := b.Fn(m, stack[sp-n:sp])
 			// The builtin may have run plan code (a nested Call), which
 			// can grow the stack and the frame array and take steps.
-			stack, cells, fr = m.stack, m.cells, &m.frames[len(m.frames)-1]
-			steps, check = m.steps, m.nextCheck(m.steps)
+			stack, fr = m.stack, &m.frames[len(m.frames)-1]
+			steps = m.steps
 			if err != nil {
 				f = asFailure(err)
 				goto fail
@@ -316,8 +618,8 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				}
 				m.sp, m.steps = sp, steps
 				v, ff := m.callNamed(name, stack[sp-n:sp])
-				stack, cells, fr = m.stack, m.cells, &m.frames[len(m.frames)-1]
-				steps, check = m.steps, m.nextCheck(m.steps)
+				stack, fr = m.stack, &m.frames[len(m.frames)-1]
+				steps = m.steps
 				if ff != nil {
 					f = ff
 					goto fail
@@ -331,13 +633,13 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				f = arityFailure(callee.Name, callee.NumParams(), callee.NumParams(), n)
 				goto fail
 			}
-			if len(m.frames) >= maxDepth {
-				f = Fail("stack-overflow", "call depth exceeds %d", maxDepth)
+			if len(m.frames) >= m.cfg.MaxDepth {
+				f = Fail("stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
 				goto fail
 			}
 			nfp := sp - n
 			if need := nfp + callee.NumLocals + callee.MaxStack + 1; need > len(stack) {
-				stack, cells = m.grow(need)
+				stack, _ = m.grow(need)
 			}
 			m.frames = append(m.frames, frame{cl: ccl, fp: nfp, ret: nfp - 1, retpc: pc})
 			fr = &m.frames[len(m.frames)-1]
@@ -345,218 +647,81 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			sp = nfp + callee.NumLocals
 			pc = callee.Entry
 		case compile.FUNCTION:
-			stack[sp] = value.FromFunc(funcs[in.a])
+			stack[sp] = value.FromFunc(p.Funcs[in.a])
 			sp++
 		case compile.CLOSURE:
 			if f = m.alloc(1); f != nil {
 				goto fail
 			}
-			lf := funcs[in.a]
-			c := &closure{fn: lf}
-			for _, cp := range lf.Captures {
-				switch {
-				case cp.Cell && cp.From == compile.FromLocal:
-					c.cells = append(c.cells, cells[fp+cp.Index])
-				case cp.Cell:
-					c.cells = append(c.cells, fr.cl.cells[cp.Index])
-				case cp.From == compile.FromLocal:
-					c.vals = append(c.vals, stack[fp+cp.Index])
-				default:
-					c.vals = append(c.vals, fr.cl.vals[cp.Index])
-				}
-			}
-			stack[sp] = value.FromFunc(c)
+			stack[sp] = value.FromFunc(m.makeClosure(p.Funcs[in.a], fr, fp))
 			sp++
-		case compile.RET:
-			x := stack[sp-1]
-			stack[fr.ret] = x
-			sp = fr.ret + 1
-			retpc := fr.retpc
-			m.frames = m.frames[:len(m.frames)-1]
-			if retpc < 0 {
-				m.steps = steps
-				return Result{Outcome: OutcomeOK, Value: x, Steps: steps, LabelSteps: m.labelSteps}
-			}
-			fr = &m.frames[len(m.frames)-1]
-			fp = fr.fp
-			pc = retpc
 
-		case compile.ADD, compile.SUB, compile.MUL:
-			x, y := &stack[sp-2], &stack[sp-1]
-			if x.Kind() == value.KInt && y.Kind() == value.KInt {
-				switch in.op {
-				case compile.ADD:
-					stack[sp-2] = value.Int(x.Int() + y.Int())
-				case compile.SUB:
-					stack[sp-2] = value.Int(x.Int() - y.Int())
-				default:
-					stack[sp-2] = value.Int(x.Int() * y.Int())
-				}
-			} else {
-				v, ff := arith(arithOp(in.op), *x, *y)
-				if ff != nil {
-					f = ff
-					goto fail
-				}
-				stack[sp-2] = v
+		case compile.ADD, compile.SUB, compile.MUL: // not both integers
+			v, ff := arith(arithOp(in.op), stack[sp-2], stack[sp-1])
+			if ff != nil {
+				f = ff
+				goto fail
 			}
 			sp--
-		case compile.LT, compile.LE, compile.GT, compile.GE, compile.NUMEQ:
-			x, y := &stack[sp-2], &stack[sp-1]
-			var r bool
-			if x.Kind() == value.KInt && y.Kind() == value.KInt {
-				a, b := x.Int(), y.Int()
-				switch in.op {
-				case compile.LT:
-					r = a < b
-				case compile.LE:
-					r = a <= b
-				case compile.GT:
-					r = a > b
-				case compile.GE:
-					r = a >= b
-				default:
-					r = a == b
-				}
-			} else {
-				rr, ff := numCompare(cmpOp(in.op), *x, *y)
-				if ff != nil {
-					f = ff
-					goto fail
-				}
-				r = rr
-			}
-			if r {
-				stack[sp-2] = value.T
-			} else {
-				stack[sp-2] = value.Nil
+			stack[sp-1] = v
+		case compile.LT, compile.LE, compile.GT, compile.GE, compile.NUMEQ: // not both integers
+			r, ff := numCompare(cmpOp(in.op), stack[sp-2], stack[sp-1])
+			if ff != nil {
+				f = ff
+				goto fail
 			}
 			sp--
-		case compile.ADDI, compile.SUBI:
-			x := &stack[sp-1]
-			k := int64(in.a)
+			stack[sp-1] = value.Bool(r)
+		case compile.ADDI, compile.SUBI: // not an integer
+			op := byte('+')
 			if in.op == compile.SUBI {
-				k = -k
+				op = '-'
 			}
-			if x.Kind() == value.KInt {
-				*x = value.Int(x.Int() + k)
-			} else {
-				op := byte('+')
-				if in.op == compile.SUBI {
-					op = '-'
-				}
-				v, ff := arith(op, *x, value.Int(int64(in.a)))
-				if ff != nil {
-					f = ff
-					goto fail
-				}
-				*x = v
+			v, ff := arith(op, stack[sp-1], value.Int(int64(in.a)))
+			if ff != nil {
+				f = ff
+				goto fail
 			}
-		case compile.LTI, compile.LEI, compile.GTI, compile.GEI, compile.NUMEQI:
-			x := &stack[sp-1]
-			var r bool
-			if x.Kind() == value.KInt {
-				a, b := x.Int(), int64(in.a)
-				switch in.op {
-				case compile.LTI:
-					r = a < b
-				case compile.LEI:
-					r = a <= b
-				case compile.GTI:
-					r = a > b
-				case compile.GEI:
-					r = a >= b
-				default:
-					r = a == b
-				}
-			} else {
-				rr, ff := numCompare(immCmpOp(in.op), *x, value.Int(int64(in.a)))
-				if ff != nil {
-					f = ff
-					goto fail
-				}
-				r = rr
+			stack[sp-1] = v
+		case compile.LTI, compile.LEI, compile.GTI, compile.GEI, compile.NUMEQI: // not an integer
+			r, ff := numCompare(immCmpOp(in.op), stack[sp-1], value.Int(int64(in.a)))
+			if ff != nil {
+				f = ff
+				goto fail
 			}
-			if r {
-				*x = value.T
-			} else {
-				*x = value.Nil
-			}
-		case compile.MOD:
-			x, y := &stack[sp-2], &stack[sp-1]
-			if x.Kind() == value.KInt && y.Kind() == value.KInt && y.Int() > 0 {
-				r := x.Int() % y.Int()
-				if r < 0 {
-					r += y.Int()
-				}
-				*x = value.Int(r)
-			} else {
-				v, ff := modRem("mod", *x, *y, true)
-				if ff != nil {
-					f = ff
-					goto fail
-				}
-				*x = v
+			stack[sp-1] = value.Bool(r)
+		case compile.MOD: // not both integers, or a divisor <= 0
+			v, ff := modRem("mod", stack[sp-2], stack[sp-1], true)
+			if ff != nil {
+				f = ff
+				goto fail
 			}
 			sp--
-		case compile.ADD1, compile.SUB1:
-			x := stack[sp-1]
+			stack[sp-1] = v
+		case compile.ADD1, compile.SUB1: // not an integer
 			d := int64(1)
 			if in.op == compile.SUB1 {
 				d = -1
 			}
-			if x.Kind() == value.KInt {
-				stack[sp-1] = value.Int(x.Int() + d)
-			} else {
-				v, ff := arith('+', x, value.Int(d))
-				if ff != nil {
-					f = ff
-					goto fail
-				}
-				stack[sp-1] = v
-			}
-		case compile.NOT:
-			stack[sp-1] = value.Bool(!stack[sp-1].Truthy())
-		case compile.CAR, compile.CDR:
-			x := stack[sp-1]
-			switch x.Kind() {
-			case value.KCons:
-				if in.op == compile.CAR {
-					stack[sp-1] = x.Car()
-				} else {
-					stack[sp-1] = x.Cdr()
-				}
-			case value.KNil:
-			default:
-				name := "car"
-				if in.op == compile.CDR {
-					name = "cdr"
-				}
-				f = typeError(name, "a list", x)
+			v, ff := arith('+', stack[sp-1], value.Int(d))
+			if ff != nil {
+				f = ff
 				goto fail
 			}
+			stack[sp-1] = v
+		case compile.CAR, compile.CDR: // not a list
+			name := "car"
+			if in.op == compile.CDR {
+				name = "cdr"
+			}
+			f = typeError(name, "a list", stack[sp-1])
+			goto fail
 		case compile.CONS:
 			if f = m.alloc(1); f != nil {
 				goto fail
 			}
 			stack[sp-2] = value.NewCons(stack[sp-2], stack[sp-1])
 			sp--
-		case compile.EQ:
-			stack[sp-2] = value.Bool(value.Eq(stack[sp-2], stack[sp-1]))
-			sp--
-		case compile.EQL:
-			stack[sp-2] = value.Bool(value.Eql(stack[sp-2], stack[sp-1]))
-			sp--
-		case compile.MEMBEQ:
-			x := stack[sp-1]
-			r := value.Nil
-			for l := consts[in.a]; l.Kind() == value.KCons; l = l.Cdr() {
-				if value.Eql(l.Car(), x) {
-					r = value.T
-					break
-				}
-			}
-			stack[sp-1] = r
 
 		case compile.MAKEDESIG:
 			if f = m.alloc(1); f != nil {
@@ -589,57 +754,49 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			m.handlers = append(m.handlers, handlerRec{frames: len(m.frames), sp: sp, site: in.a})
 		case compile.UNHANDLE:
 			m.handlers = m.handlers[:len(m.handlers)-1]
+
 		case compile.PROBE:
-			m.enterProbe(in.a, sp, steps-1)
-			if check > m.maxSteps {
-				check = m.maxSteps
+			// In the machine's code B is the pc after the probe. Probes
+			// do not nest: inside another probe's predicate this one is
+			// skipped, its predicate unevaluated.
+			if m.probeDepth > 0 {
+				pc = int(in.b)
+				continue
 			}
+			m.enterProbe(in.a, sp, steps-1)
+			cnt = m.sink
+			check, code = m.nextCheck(steps)
 		case compile.PROBEOK:
 			sp--
-			bc := nI + 2*int(in.b)
-			if stack[sp].Truthy() {
-				if c := cnt[bc]; c != 255 {
-					cnt[bc] = c + 1
-				}
-			} else {
-				if c := cnt[bc+1]; c != 255 {
-					cnt[bc+1] = c + 1
-				}
-			}
+			t := stack[sp].Truthy()
 			restored, ok := m.leaveProbe(steps)
+			cnt = m.counters
+			setBranch(cnt, m.nInstr, in.b, t)
 			steps = restored
 			if !ok {
 				return m.labelTimeout(steps, pc-1)
 			}
-			check = m.nextCheck(steps)
+			check, code = m.nextCheck(steps)
 			pc = int(in.a)
+		case compile.PROBEFAIL:
+			// Reached from a probe's trap, which restored the counts,
+			// charged this instruction to the label budget and left the
+			// counters invisible for it.
+			cnt = m.counters
+			setBranch(cnt, m.nInstr, in.b, false)
 		case compile.PROBECMP:
 			// A one-instruction probe: its step is the label budget's.
+			// Nested in another probe's predicate it does nothing.
+			if m.probeDepth > 0 {
+				continue
+			}
 			steps--
 			m.labelSteps++
-			if m.probeDepth > 0 {
-				m.maxSteps--
-			}
 			pr := &p.Probes[in.a]
-			bc := nI + 2*int(in.b)
-			k := pr.K
-			if pr.YLocal {
-				k = stack[fp+int(pr.Y)]
-			}
-			if !probeCompare(pr, stack[fp+int(pr.Slot)], k) {
-				bc++
-			}
-			if c := cnt[bc]; c != 255 {
-				cnt[bc] = c + 1
-			}
+			x, k, bound := m.probeOperands(pr, stack, fp)
+			setBranch(cnt, m.nInstr, in.b, bound && probeCompare(pr, x, k))
 			if m.labelSteps > m.cfg.MaxLabelSteps {
 				return m.labelTimeout(steps, pc-1)
-			}
-		case compile.PROBEFAIL:
-			// Reached from a probe's trap, which restored the counts
-			// and charged this instruction to the label budget.
-			if c := cnt[nI+2*int(in.b)+1]; c != 255 {
-				cnt[nI+2*int(in.b)+1] = c + 1
 			}
 		default:
 			f = Fail("error", "invalid opcode %d", in.op)
@@ -653,9 +810,13 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		m.fill(f, pc-1)
 		if !Catchable(f.Kind) {
 			// A budget or cancellation reported by a nested Call through
-			// a host: it ends this run the same way.
+			// a host, or the output limit: it ends this run.
 			m.steps = steps
-			return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
+			out := OutcomeTimeout
+			if f.Kind == KindOutputLimit {
+				out = OutcomeFailure
+			}
+			return Result{Outcome: out, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 		}
 		{
 			handled := false
@@ -666,13 +827,15 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					// is pushed, and the probe's counts are restored.
 					// PROBEFAIL, which runs next, is the probe's too:
 					// charge it to the label budget now, and restore
-					// the steps to one less, which its step brings back.
+					// the steps to one less, which its step brings back;
+					// its instruction counter stays invisible (the sink),
+					// PROBEFAIL switches back.
 					restored, ok := m.leaveProbe(steps + 1)
 					if !ok {
 						return m.labelTimeout(restored, pc-1)
 					}
 					steps = restored - 1
-					check = m.nextCheck(steps)
+					check, code = m.nextCheck(steps)
 					m.frames = m.frames[:h.frames]
 					fr = &m.frames[len(m.frames)-1]
 					fp = fr.fp
@@ -705,10 +868,73 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 	}
 }
 
-func (m *Machine) nextCheck(steps int64) int64 {
+// nextCheck returns the step count at which loop next polls the context
+// and the budget, and the code to run until then: the fused code, or the
+// plain code when fewer than fuseSlack steps are left before the budget,
+// so that a superinstruction never runs past it.
+func (m *Machine) nextCheck(steps int64) (int64, []instr) {
+	lim := m.maxSteps - fuseSlack
+	if steps >= lim {
+		return m.maxSteps, m.plain
+	}
 	c := steps + pollEvery
-	if c > m.maxSteps {
-		c = m.maxSteps
+	if c > lim {
+		c = lim
+	}
+	return c, m.fused
+}
+
+// count increments instruction or branch counter i, saturating at 255.
+func count(cnt []uint8, i int) {
+	if c := cnt[i]; c != 255 {
+		cnt[i] = c + 1
+	}
+}
+
+// countBranch counts outcome t of branch b (n is the number of
+// instructions: branch counters follow the instruction counters).
+func countBranch(cnt []uint8, n int, b int32, t bool) {
+	i := n + 2*int(b)
+	if !t {
+		i++
+	}
+	count(cnt, i)
+}
+
+// setBranch records outcome t of a label's branch b: label counters are
+// bits (covered or not), never hit counts.
+func setBranch(cnt []uint8, n int, b int32, t bool) {
+	i := n + 2*int(b)
+	if !t {
+		i++
+	}
+	cnt[i] = 1
+}
+
+// floorMod is (mod a b) for b > 0.
+func floorMod(a, b int64) int64 {
+	r := a % b
+	if r < 0 {
+		r += b
+	}
+	return r
+}
+
+// makeClosure makes a closure of lf in the frame fr (locals at fp),
+// capturing per lf.Captures.
+func (m *Machine) makeClosure(lf *compile.Func, fr *frame, fp int) *closure {
+	c := &closure{fn: lf}
+	for _, cp := range lf.Captures {
+		switch {
+		case cp.Cell && cp.From == compile.FromLocal:
+			c.cells = append(c.cells, m.cells[fp+cp.Index])
+		case cp.Cell:
+			c.cells = append(c.cells, fr.cl.cells[cp.Index])
+		case cp.From == compile.FromLocal:
+			c.vals = append(c.vals, m.stack[fp+cp.Index])
+		default:
+			c.vals = append(c.vals, fr.cl.vals[cp.Index])
+		}
 	}
 	return c
 }
@@ -774,6 +1000,32 @@ func plural(n int) string {
 }
 
 func itoa(i int) string { return value.Int(int64(i)).String() }
+
+// probeOperands returns the operands of compare probe pr in the frame at
+// fp; bound is false when a global operand is unbound (the predicate
+// fails: false).
+func (m *Machine) probeOperands(pr *compile.ProbeCmp, stack []value.Value, fp int) (x, k value.Value, bound bool) {
+	if pr.XGlobal {
+		x = m.globals[pr.Slot]
+		if !m.gset[pr.Slot] {
+			return x, k, false
+		}
+	} else {
+		x = stack[fp+int(pr.Slot)]
+	}
+	switch {
+	case pr.YLocal:
+		k = stack[fp+int(pr.Y)]
+	case pr.YGlobal:
+		k = m.globals[pr.Y]
+		if !m.gset[pr.Y] {
+			return x, k, false
+		}
+	default:
+		k = pr.K
+	}
+	return x, k, true
+}
 
 // probeCompare evaluates the predicate of a compare probe on x: false
 // when it fails (x not a number for a numeric comparison).

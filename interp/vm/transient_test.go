@@ -57,7 +57,7 @@ func TestTransientDesignatorsAgree(t *testing.T) {
 		}
 		got[i], logs[i] = r.Value.String(), h.log
 		rewritten := 0
-		for _, in := range m.code {
+		for _, in := range m.plain {
 			if in.op == opMakeDesigPerform {
 				rewritten++
 			}

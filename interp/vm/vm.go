@@ -22,6 +22,8 @@ const (
 	// DefaultLabelStepsFactor is MaxLabelSteps per MaxSteps when
 	// Config.MaxLabelSteps is zero.
 	DefaultLabelStepsFactor = 16
+	// DefaultMaxOutput bounds the bytes a run prints (print, format t).
+	DefaultMaxOutput = 4 << 20
 	// pollEvery is how many steps run between context polls.
 	pollEvery = 1 << 14
 )
@@ -69,6 +71,14 @@ type Config struct {
 	MaxAlloc      int64
 	MaxLabelSteps int64
 	Stdout        io.Writer
+	// MaxOutput bounds the bytes one run writes to Stdout; printing more
+	// ends the run with an uncatchable KindOutputLimit failure. Zero
+	// means DefaultMaxOutput.
+	MaxOutput int64
+	// RetireLabels turns on label retirement (see the package comment):
+	// for fuzzing processes only; replay, cover and measurement leave it
+	// off so that every label is evaluated afresh.
+	RetireLabels bool
 }
 
 // Outcome is how a run ended.
@@ -96,7 +106,8 @@ type Result struct {
 type Machine struct {
 	prog   *compile.Program
 	cfg    Config
-	code   []instr
+	plain  []instr // the program's code (with the VM's rewrites, see fuse.go)
+	fused  []instr // plain with superinstructions
 	nInstr int
 	core   []builtinFn
 	ext    []*Builtin // by external index; nil when unlinked
@@ -111,17 +122,26 @@ type Machine struct {
 	frames   []frame
 	handlers []handlerRec
 	counters []uint8
+	// sink is where instructions count while a probe's predicate runs
+	// (same length as counters, never read), so that nothing it executes
+	// is visible.
+	sink []uint8
 
 	steps, maxSteps int64
 	allocs          int64
+	output          int64 // bytes written to stdout in this run
 	ctx             context.Context
 
-	// Label probes (compile.PROBE). While probeDepth > 0, maxSteps is the
-	// label budget's limit expressed in steps: probeBase (the steps when
-	// the outermost probe began) plus what is left of MaxLabelSteps.
+	// Label probes (compile.PROBE). probeDepth is 1 while a probe's
+	// predicate runs (probes do not nest: it is never more); maxSteps is
+	// then the label budget's limit expressed in steps: probeBase (the
+	// steps when the probe began) plus what is left of MaxLabelSteps.
 	labelSteps int64
 	probeDepth int
 	probeBase  int64
+
+	// Retirement (Config.RetireLabels): the label probes not yet retired.
+	live []labelProbe
 
 	// Reentrancy: a builtin or host may Call plan functions (checks,
 	// policies) while a run is in progress. nesting counts active execs;
@@ -136,21 +156,21 @@ type Machine struct {
 	// so that a nested Call performing at the same site never overwrites
 	// a designator its caller is still performing.
 	scratch [][]*value.Designator
-
-	noFast bool    // tests: run every instruction through loop's switch
-	fastB  []uint8 // by core builtin id: how fast runs it (fbNone: it does not)
 }
 
-// opMakeDesigPerform is MAKEDESIG for a designator that only a perform
-// consumes (see TransientHost): it fills a reused designator. The VM
-// rewrites such MAKEDESIGs in its own copy of the code. It follows the
-// last compile opcode: opcodes must stay dense for the dispatch switch to
-// compile to a jump table (TestDispatchOpcodesAreDense).
-const opMakeDesigPerform = compile.PROBECMP + 1
-
+// instr is an instruction in the machine's copies of the code. sub is a
+// superinstruction's or a retired probe's extra operand (fuse.go).
 type instr struct {
 	op   compile.Op
+	sub  uint8
 	a, b int32
+}
+
+// labelProbe is a label probe of the program: its first instruction (a
+// PROBE or a PROBECMP), the pc after it and its branch.
+type labelProbe struct {
+	entry, end int
+	branch     int32
 }
 
 type builtinFn = func(m *Machine, args []value.Value) (value.Value, error)
@@ -197,6 +217,9 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 	if cfg.MaxAlloc <= 0 {
 		cfg.MaxAlloc = DefaultMaxAlloc
 	}
+	if cfg.MaxOutput <= 0 {
+		cfg.MaxOutput = DefaultMaxOutput
+	}
 	if cfg.MaxLabelSteps <= 0 {
 		cfg.MaxLabelSteps = DefaultLabelStepsFactor * cfg.MaxSteps
 		if cfg.MaxLabelSteps/DefaultLabelStepsFactor != cfg.MaxSteps {
@@ -221,21 +244,31 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 		m.extBy[b.Name] = b
 	}
 	m.core = coreTable()
-	m.fastB = fastBuiltinTable()
 	id, _ := compile.CoreBuiltin("perform")
 	m.performID = int32(id)
 	m.ext = make([]*Builtin, len(p.Externals))
 	for i, name := range p.Externals {
 		m.ext[i] = m.extBy[name] // nil: undefined-function when called
 	}
-	m.code = make([]instr, len(p.Code))
+	m.plain = make([]instr, len(p.Code))
 	for pc := range p.Code {
-		m.code[pc] = instr{op: p.Code[pc], a: p.A[pc], b: p.B[pc]}
+		m.plain[pc] = instr{op: p.Code[pc], a: p.A[pc], b: p.B[pc]}
 	}
 	if th, ok := cfg.Host.(TransientHost); ok && th.TransientDesignators() {
 		m.markTransientDesignators()
 	}
+	probes := m.labelProbes()
+	for _, lp := range probes {
+		if m.plain[lp.entry].op == compile.PROBE {
+			m.plain[lp.entry].b = int32(lp.end) // where a nested PROBE skips to
+		}
+	}
+	if cfg.RetireLabels {
+		m.live = probes
+	}
+	m.fused = fuse(m.plain)
 	m.counters = make([]uint8, p.NumCounters())
+	m.sink = make([]uint8, len(m.counters))
 	m.globals = make([]value.Value, len(p.Globals))
 	m.gset = make([]bool, len(p.Globals))
 	m.stack = make([]value.Value, 256)
@@ -251,11 +284,61 @@ func (m *Machine) Stdout() io.Writer { return m.stdout }
 
 // Counters returns the live coverage counters: NumInstructions() counters,
 // one per instruction, then two per branch (test true, test false). Hit
-// counts saturate at 255. Fuzzers read this slice after each run.
+// counts saturate at 255; the branch counters of label probes are bits
+// (0 or 1). Fuzzers read this slice after each run.
 func (m *Machine) Counters() []uint8 { return m.counters }
 
-// ResetCounters zeroes the counters.
-func (m *Machine) ResetCounters() { clear(m.counters) }
+// ResetCounters zeroes the counters. With Config.RetireLabels, it first
+// retires every label probe whose branch counted true since the last
+// reset (see retire).
+func (m *Machine) ResetCounters() {
+	if len(m.live) > 0 {
+		m.retire()
+	}
+	clear(m.counters)
+}
+
+// labelProbes lists the label probes of the code, in pc order.
+func (m *Machine) labelProbes() []labelProbe {
+	var out []labelProbe
+	for pc, in := range m.plain {
+		switch in.op {
+		case compile.PROBECMP:
+			out = append(out, labelProbe{entry: pc, end: pc + 1, branch: in.b})
+		case compile.PROBE:
+			fail := m.prog.Handlers[in.a].Clauses[0].PC // PROBEOK; PROBEFAIL; end
+			out = append(out, labelProbe{entry: pc, end: fail + 1, branch: m.plain[fail-1].b})
+		}
+	}
+	return out
+}
+
+// retire retires the live label probes whose true counter is set: their
+// first instruction becomes opRetired, in both copies of the code, which
+// skips the predicate and writes the branch counters as they read now.
+//
+// Retiring between runs, from what a whole run counted, keeps the
+// coverage map stable: an input that made a label fire writes the same
+// counters on every later run (its run that retired the label wrote them
+// too), as AFL++'s calibration requires; any other input reaching the
+// label writes the same counters on every run after the retirement.
+func (m *Machine) retire() {
+	live := m.live[:0]
+	for _, lp := range m.live {
+		bc := m.nInstr + 2*int(lp.branch)
+		if m.counters[bc] == 0 {
+			live = append(live, lp)
+			continue
+		}
+		in := instr{op: opRetired, sub: 1, a: int32(lp.end), b: lp.branch}
+		if m.counters[bc+1] != 0 {
+			in.sub |= 2
+		}
+		m.plain[lp.entry], m.fused[lp.entry] = in, in
+	}
+	clear(m.live[len(live):])
+	m.live = live
+}
 
 // Alloc charges n allocations to the run's budget; builtins that allocate
 // call it and return its failure.
@@ -264,6 +347,40 @@ func (m *Machine) Alloc(n int) error {
 		return f
 	}
 	return nil
+}
+
+// Charge charges n steps of work to the run: builtins that walk a list or
+// a string call it (one step per element, or per 16 bytes of text), so that
+// the step budget bounds time however long the values are. A charge past
+// the budget ends the run, as a timeout, before the next instruction.
+func (m *Machine) Charge(n int) {
+	m.steps += int64(n)
+	if m.steps > m.maxSteps {
+		m.steps = m.maxSteps
+	}
+}
+
+// room is how many more bytes the run may print.
+func (m *Machine) room() int {
+	return int(min(m.cfg.MaxOutput-m.output, 1<<30))
+}
+
+// write prints s to the plan's output, charging one step per 16 bytes;
+// more than Config.MaxOutput bytes in a run is an output-limit failure.
+func (m *Machine) write(s string) *Failure {
+	if int64(len(s)) > m.cfg.MaxOutput-m.output {
+		return outputLimit(m.cfg.MaxOutput)
+	}
+	m.output += int64(len(s))
+	m.Charge(len(s) / 16)
+	if _, err := io.WriteString(m.stdout, s); err != nil {
+		return Fail("error", "writing output: %v", err)
+	}
+	return nil
+}
+
+func outputLimit(max int64) *Failure {
+	return Fail(KindOutputLimit, "output limit of %d bytes per run exceeded", max)
 }
 
 // allocString charges a string of n bytes: one object per 16 bytes, so
@@ -330,38 +447,36 @@ func (m *Machine) begin(ctx context.Context) {
 	m.steps = 0
 	m.maxSteps = m.cfg.MaxSteps
 	m.allocs = 0
+	m.output = 0
 	m.labelSteps = 0
 	m.probeDepth = 0
 }
 
 // enterProbe saves steps and allocations in a new probe trap record for
-// handler site; steps is the count before the PROBE instruction.
+// handler site, steps being the count before the PROBE instruction, and
+// sets probeDepth (the loop then counts into the sink). Only called
+// outside probes: probes do not nest. loop's hot PROBE does the same
+// inline when the handler stack has room.
 func (m *Machine) enterProbe(site int32, sp int, steps int64) {
 	m.handlers = append(m.handlers, handlerRec{frames: len(m.frames), sp: sp, site: site, probe: true, steps: steps, allocs: m.allocs})
-	if m.probeDepth == 0 {
-		m.probeBase = steps
-		m.maxSteps = steps + m.cfg.MaxLabelSteps - m.labelSteps
-	}
-	m.probeDepth++
+	m.probeBase = steps
+	m.maxSteps = steps + m.cfg.MaxLabelSteps - m.labelSteps
+	m.probeDepth = 1
 }
 
 // leaveProbe removes the newest handler record, a probe's, when the probe
 // ends after steps (its own instructions included): the steps since the
 // PROBE go to the label budget, and steps and allocations are restored.
 // It returns the restored step count, and false when the label budget is
-// exhausted.
+// exhausted. The loop switches back to the counters: PROBEOK at once,
+// PROBEFAIL after its own instruction counted invisibly.
 func (m *Machine) leaveProbe(steps int64) (int64, bool) {
 	h := m.handlers[len(m.handlers)-1]
 	m.handlers = m.handlers[:len(m.handlers)-1]
-	d := steps - h.steps
-	m.labelSteps += d
+	m.labelSteps += steps - h.steps
 	m.allocs = h.allocs
-	m.probeDepth--
-	if m.probeDepth == 0 {
-		m.maxSteps = m.cfg.MaxSteps
-	} else {
-		m.maxSteps -= d
-	}
+	m.probeDepth = 0
+	m.maxSteps = m.cfg.MaxSteps
 	return h.steps, m.labelSteps <= m.cfg.MaxLabelSteps
 }
 
@@ -416,7 +531,7 @@ func (m *Machine) funcFailure(fn *compile.Func, kind, format string, args ...any
 // result only a perform consumes. Control always falls through from a
 // MAKEDESIG to the next instruction, so jumps elsewhere do not matter.
 func (m *Machine) markTransientDesignators() {
-	code := m.code
+	code := m.plain
 	for pc := len(code) - 1; pc >= 0; pc-- {
 		if code[pc].op != compile.MAKEDESIG || pc+1 >= len(code) {
 			continue

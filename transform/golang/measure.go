@@ -25,9 +25,11 @@ type MeasureOptions struct {
 	Dir string
 	// Env is the go command's environment (nil = os.Environ()).
 	Env []string
-	// Fuzz names a fuzz target (FuzzX): instead of the package's tests,
-	// run that target over its seed corpus (testdata/fuzz/FuzzX and f.Add)
-	// and the corpus `go test -fuzz` keeps in GOCACHE/fuzz.
+	// Fuzz names a fuzz target (FuzzX), defined in the tests of one of the
+	// packages: instead of the tests, run that target over its seed corpus
+	// (f.Add and testdata/fuzz/FuzzX) and the corpus `go test -fuzz` keeps
+	// in GOCACHE/fuzz, in its package directory of a copy of the module,
+	// with a coverage profile of every package.
 	Fuzz string
 	// FuzzCache is the root of the corpora `go test -fuzz` generates (the
 	// target's entries are in FuzzCache/IMPORTPATH/FuzzX); "" means

@@ -2,15 +2,14 @@ package vm
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"testing"
 )
 
-// fastPrograms exercise every instruction fast runs, on its fast and its
+// fusePrograms exercise every instruction fast runs, on its fast and its
 // bail-out paths (wrong kinds, failures, budgets, growth of the stack,
 // frames and handler records).
-var fastPrograms = []string{
+var fusePrograms = []string{
 	`(defun fib (n) (if (< n 2) n (+ (fib (- n 1)) (fib (- n 2)))))
 (def-plan main () (fib 15))`,
 	`(def-plan main () (let ((s 0)) (dotimes (i 3000) (setq s (+ s (* i 2)))) s))`,
@@ -89,21 +88,15 @@ var fastPrograms = []string{
 	`(def-plan main () (let ((n 0)) (when (ignore-errors (while t (setq n (+ n 1))))) n))`,
 }
 
-// TestFastMatchesLoop runs programs with and without fast: results,
+// TestFusedMatchesPlain runs programs on the fused and on the plain code: results,
 // failures, step counts and coverage counters must be identical.
-func TestFastMatchesLoop(t *testing.T) {
-	for i, src := range fastPrograms {
+func TestFusedMatchesPlain(t *testing.T) {
+	for i, src := range fusePrograms {
 		for _, cfg := range []Config{{MaxSteps: 300_000}, {MaxSteps: 1000}, {MaxSteps: 1_000_000, MaxDepth: 500}, {MaxSteps: 37}, {MaxAlloc: 30, MaxSteps: 50_000}} {
 			var res [2]string
 			var counters [2][]uint8
-			for k, noFast := range []bool{true, false} {
-				p := compileSrc(t, src)
-				m, err := New(p, cfg)
-				if err != nil {
-					t.Fatal(err)
-				}
-				m.noFast = noFast
-				r := m.Run(context.Background(), p.Plan("main"), nil)
+			for k, unfused := range []bool{true, false} {
+				r, m := runProbe(t, src, cfg, unfused)
 				f := ""
 				if r.Failure != nil {
 					f = fmt.Sprintf("%s %s %s:%s", r.Failure.Kind, r.Failure.Message, r.Failure.File, r.Failure.Pos)
@@ -112,7 +105,7 @@ func TestFastMatchesLoop(t *testing.T) {
 				counters[k] = append([]uint8(nil), m.Counters()...)
 			}
 			if res[0] != res[1] || !bytes.Equal(counters[0], counters[1]) {
-				t.Errorf("program %d, %+v:\nloop %s\nfast %s\ncounters equal: %v", i, cfg, res[0], res[1], bytes.Equal(counters[0], counters[1]))
+				t.Errorf("program %d, %+v:\nplain %s\nfused %s\ncounters equal: %v", i, cfg, res[0], res[1], bytes.Equal(counters[0], counters[1]))
 			}
 		}
 	}
@@ -121,7 +114,7 @@ func TestFastMatchesLoop(t *testing.T) {
 func init() {
 	// Compare probes nested in a probe (a predicate calling a function
 	// that carries labels), near the label budget.
-	fastPrograms = append(fastPrograms,
+	fusePrograms = append(fusePrograms,
 		`(defun h (x) (when (ignore-errors (< x 3))) (when (ignore-errors (not (eq x 'a)))) (* x 2))
 (def-plan main () (let ((s 0)) (dotimes (i 3000) (when (ignore-errors (= (h i) (h (+ i 1))))) (setq s (+ s (h i)))) s))`)
 }

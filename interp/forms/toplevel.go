@@ -1,0 +1,109 @@
+package forms
+
+import (
+	"strings"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+)
+
+// File is what the top-level forms of a file say about the others: the
+// macros it defines and the functions it defines.
+type File struct {
+	macros map[string]bool
+	funcs  map[string]bool
+}
+
+// ScanFile collects the names f defines with defmacro and with the
+// function definitions (defun, def-plan, ...).
+func ScanFile(f *syntax.File) *File {
+	fi := &File{macros: map[string]bool{}, funcs: map[string]bool{}}
+	for _, form := range f.Forms {
+		l, ok := form.(*syntax.List)
+		if !ok || len(l.Elems) < 2 {
+			continue
+		}
+		name, ok := l.Elems[1].(*syntax.Symbol)
+		if !ok {
+			continue
+		}
+		switch h := Head(l); {
+		case h == "defmacro":
+			fi.macros[Name(name)] = true
+		case Lookup(h) != nil && Lookup(h).Params > 0:
+			fi.funcs[Name(name)] = true
+		}
+	}
+	return fi
+}
+
+// Skip reports whether top-level form n is left alone: the compiler does
+// not compile it and normalize and labels do not touch it, so fmt, labels
+// and annotate pass it through byte for byte. note explains why for the
+// user ("" for in-package and defpackage, which are understood: they
+// only name packages). A form that is not a list is never skipped (the
+// compiler reports it).
+//
+// Skipped are the forms the table marks Skipped (defmacro, defmethod,
+// def-fact-group, ...), any other form that is not a definition (a
+// top-level call, an unknown macro), and a definition whose code uses a
+// macro: one the file defines with defmacro, or an operator named with-...
+// that is neither a special form nor a function of the file — by Lisp
+// convention a macro, whose expansion labelcov cannot know.
+func (fi *File) Skip(n syntax.Node) (note string, skip bool) {
+	switch n.(type) {
+	case *syntax.Prefixed, *syntax.Quote:
+		return "note: " + syntax.NodeString(n)[:min(len(syntax.NodeString(n)), 30)] + "... is not compiled, labelled or annotated; it is passed through", true
+	}
+	l, ok := n.(*syntax.List)
+	h := Head(n)
+	if !ok || h == "" {
+		return "", false
+	}
+	f := Lookup(h)
+	switch {
+	case h == "in-package" || h == "defpackage":
+		return "", true
+	case f == nil || f.Skipped || f.Level != TopLevel:
+		return "note: (" + h + " ...) is not compiled, labelled or annotated; it is passed through", true
+	}
+	var macro string
+	for _, e := range l.Elems[1:] {
+		macro = fi.macroUse(e)
+		if macro != "" {
+			break
+		}
+	}
+	if macro == "" {
+		return "", false
+	}
+	what := h
+	if len(l.Elems) > 1 {
+		what += " " + syntax.NodeString(l.Elems[1])
+	}
+	return "note: (" + what + " ...) uses the macro " + macro + ": it is not compiled, labelled or annotated; it is passed through", true
+}
+
+// macroUse returns the name of the first macro used in n (outside quoted
+// data), or "".
+func (fi *File) macroUse(n syntax.Node) string {
+	found := ""
+	syntax.Walk(n, func(x syntax.Node) bool {
+		if found != "" {
+			return false
+		}
+		if _, ok := x.(*syntax.Quote); ok {
+			return false
+		}
+		h := Head(x)
+		switch {
+		case h == "quote":
+			return false
+		case fi.macros[h]:
+			found = h
+		case strings.HasPrefix(h, "with-") && Lookup(h) == nil && !fi.funcs[h]:
+			found = h
+		}
+		return found == ""
+	})
+	return found
+}

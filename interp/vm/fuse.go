@@ -1,0 +1,93 @@
+package vm
+
+import "github.com/labelcov/labelcov/interp/compile"
+
+// Superinstructions. New makes two copies of the program's code: plain,
+// the compiled instructions as they are, and fused, where the first
+// instruction of some common sequences is replaced by one instruction
+// doing the work of the whole sequence:
+//
+//	LOAD a; LOAD b                       opLoadLoad a b
+//	LOAD a; ADDI k (SUBI k)              opLoadAddI a k (-k)
+//	LOAD a; LTI..NUMEQI k; JMPIF(NOT) t  opLoadCmpIJmp a k       (t, branch: the jump's)
+//	INT k; MOD  (k > 0)                  opModI k
+//	INCLOCAL a; DOLOOP t b               opIncLoop a             (t, b: the DOLOOP's)
+//
+// Only the first instruction is replaced: the rest stay in place, so a
+// jump into the middle of a sequence runs the plain instructions, and a
+// superinstruction whose operands are not integers runs as its first
+// instruction (the original, from plain) instead. A superinstruction
+// bumps the counter of every instruction it stands for and charges its
+// steps, so counters, steps, failures and their positions are exactly
+// those of the plain code. loop runs the plain code when fewer than
+// fuseSlack steps are left before the step budget, so that a
+// superinstruction never steps past it.
+//
+// This is specialization the compiler could do, done where it cannot
+// change the bytecode format, the disassembly or the coverage layout: the
+// program stays what the compiler made, and the label engine and the
+// reports never see a superinstruction.
+
+// VM-only opcodes: they follow the last compile opcode, densely, so that
+// the dispatch switch stays a jump table (TestDispatchOpcodesAreDense).
+const (
+	// opMakeDesigPerform is MAKEDESIG for a designator that only a
+	// perform consumes (see TransientHost): it fills a reused designator.
+	opMakeDesigPerform = compile.PROBECMP + 1 + iota
+	// opRetired replaces the first instruction of a retired label probe
+	// (Config.RetireLabels): it writes the branch counters the label
+	// retired with (sub: bit 0 true, bit 1 false) for branch B and jumps
+	// to A, after the probe.
+	opRetired
+	opLoadLoad
+	opLoadAddI
+	opLoadCmpIJmp
+	opModI
+	opIncLoop
+	// opPoll is never in the code: it tells loop's cold switch that the
+	// hot loop stopped to poll the context and the step budget.
+	opPoll
+)
+
+// fuseSlack is one less than the longest sequence a superinstruction
+// stands for.
+const fuseSlack = 2
+
+// jumpOnTrue marks, in opLoadCmpIJmp's sub, that the jump is a JMPIF.
+const jumpOnTrue = 0x80
+
+// fuse returns a copy of code with superinstructions.
+func fuse(code []instr) []instr {
+	out := append([]instr(nil), code...)
+	for pc := 0; pc+1 < len(code); pc++ {
+		in, next := code[pc], code[pc+1]
+		switch {
+		case in.op == compile.LOAD && pc+2 < len(code) && isCmpI(next.op) &&
+			(code[pc+2].op == compile.JMPIF || code[pc+2].op == compile.JMPIFNOT):
+			sub := immCmpOp(next.op)
+			if code[pc+2].op == compile.JMPIF {
+				sub |= jumpOnTrue
+			}
+			out[pc] = instr{op: opLoadCmpIJmp, sub: sub, a: in.a, b: next.a}
+		case in.op == compile.LOAD && next.op == compile.LOAD:
+			out[pc] = instr{op: opLoadLoad, a: in.a, b: next.a}
+		case in.op == compile.LOAD && next.op == compile.ADDI:
+			out[pc] = instr{op: opLoadAddI, a: in.a, b: next.a}
+		case in.op == compile.LOAD && next.op == compile.SUBI && next.a != -next.a:
+			out[pc] = instr{op: opLoadAddI, a: in.a, b: -next.a}
+		case in.op == compile.INT && in.a > 0 && next.op == compile.MOD:
+			out[pc] = instr{op: opModI, a: in.a}
+		case in.op == compile.INCLOCAL && next.op == compile.DOLOOP:
+			out[pc] = instr{op: opIncLoop, a: in.a}
+		}
+	}
+	return out
+}
+
+func isCmpI(op compile.Op) bool {
+	switch op {
+	case compile.LTI, compile.LEI, compile.GTI, compile.GEI, compile.NUMEQI:
+		return true
+	}
+	return false
+}
