@@ -12,6 +12,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -304,4 +305,25 @@ func testHostileBinary(t *testing.T, bin string) {
 			t.Errorf("resume left temporaries: %v", temps)
 		}
 	})
+}
+
+// The CLI bounds its heap softly: GOGC=400 alone let a campaign's RSS reach
+// five times what its runs keep live. The environment still wins.
+func TestTuneGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	tuneGC(func(string) string { return "" })
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != softMemoryLimit {
+		t.Errorf("memory limit %d, want %d", got, softMemoryLimit)
+	}
+	if got := debug.SetGCPercent(100); got != 400 {
+		t.Errorf("GOGC %d, want 400", got)
+	}
+	tuneGC(func(k string) string { return map[string]string{"GOGC": "50", "GOMEMLIMIT": "1GiB"}[k] })
+	if got := debug.SetMemoryLimit(math.MaxInt64); got != math.MaxInt64 {
+		t.Errorf("GOMEMLIMIT set: limit changed to %d", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: percent changed to %d", got)
+	}
 }
