@@ -9,7 +9,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -37,15 +36,8 @@ func noCrash(t *testing.T, what, stderr string) {
 // runPlanJSON is run --json with args, read as the doc examples read it.
 func runPlanJSON(t *testing.T, plan string, args ...string) docRunReport {
 	t.Helper()
-	code, out, errs := execLabelcov(append([]string{"run", plan, "--json"}, args...)...)
+	r, errs := cliJSON[docRunReport](t, append([]string{"run", plan, "--json"}, args...)...)
 	noCrash(t, "run --json", errs)
-	if code != exitOK {
-		t.Fatalf("run --json %v: exit %d\n%s", args, code, errs)
-	}
-	var r docRunReport
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("run --json output: %v\n%.500s", err, out)
-	}
 	return r
 }
 
