@@ -319,3 +319,24 @@ func TestTuneGC(t *testing.T) {
 		t.Errorf("GOGC set: percent changed to %d", got)
 	}
 }
+
+// Under AFL++, the O(n) loop of a plan without parameters is a finding for
+// every input, seeds included: afl-fuzz (4.04c) gives up in its dry run,
+// and labelcov says why in one sentence instead of pasting afl-fuzz's
+// coloured log and reporting 0 findings.
+func TestHostileAFLEverySeedAFinding(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs afl-fuzz")
+	}
+	useAFL(t)
+	p := tempPlan(t, "(def-plan main ()\n  (let ((l nil) (n 0))\n    (dotimes (i 100000) (push i l))\n    (while t (setq n (length l)))))\n")
+	code, _, errs := execLabelcov("fuzz", p, "--engine", "afl", "--budget", "10s", "--workers", "1", "--max-steps", "3000000",
+		"--progress", "0", "--out", filepath.Join(t.TempDir(), "out"))
+	noCrash(t, "fuzz --engine afl", errs)
+	if code != exitError || !strings.Contains(errs, "gave up before fuzzing: every seed input is a finding or a hang") {
+		t.Errorf("exit %d, want 1 and the dry-run explanation:\n%s", code, errs)
+	}
+	if strings.Contains(errs, "\x1b") {
+		t.Errorf("terminal escapes in the error:\n%q", errs)
+	}
+}
