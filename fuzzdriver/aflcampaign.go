@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -253,7 +254,7 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	for i, name := range names {
 		st, err := afl.ReadFuzzerStats(filepath.Join(out, name, "fuzzer_stats"))
 		if err != nil {
-			runErr = errors.Join(runErr, fmt.Errorf("afl-fuzz %s: %v; %v\n%s", name, errs[i], err, tail(logs[i], 8192)))
+			runErr = errors.Join(runErr, aflStartError(name, errs[i], err, logs[i]))
 			continue
 		}
 		st.Name = name
@@ -425,6 +426,26 @@ func writeJSONFile(path string, v any) error {
 }
 
 // tail returns the last n bytes of a file (for error messages).
+// aflStartError explains an afl-fuzz instance that wrote no fuzzer_stats:
+// waitErr is how it exited, statsErr why its stats are missing, log its
+// output. The commonest cause gets a sentence of its own: AFL++ (4.04c)
+// gives up when every seed crashes or hangs in its dry run, which is the
+// case for a plan whose every input is a finding.
+func aflStartError(name string, waitErr, statsErr error, log string) error {
+	out := ansiEscape.ReplaceAllString(tail(log, 8192), "")
+	// The main instance says the first, a secondary (-S) the second.
+	if strings.Contains(out, "All test cases time out or crash") || strings.Contains(out, "at least one valid input seed that does not crash") {
+		return fmt.Errorf("afl-fuzz %s gave up before fuzzing: every seed input is a finding or a hang (afl-fuzz stops "+
+			"on such a corpus); replay the seeds with labelcov replay, give seeds that pass with --corpus, or use "+
+			"--engine builtin, which saves such inputs as findings and goes on (afl-fuzz's output: %s)", name, log)
+	}
+	return fmt.Errorf("afl-fuzz %s: %v; %v (its output: %s)\n%s", name, waitErr, statsErr, log, out)
+}
+
+// ansiEscape matches the terminal colour and cursor sequences afl-fuzz
+// writes even with AFL_NO_UI, which are noise in an error message.
+var ansiEscape = regexp.MustCompile(`\x0f|\x1b(\[[0-9;?]*[A-Za-z]|[()][A-Z0-9])`)
+
 func tail(path string, n int64) string {
 	f, err := os.Open(path)
 	if err != nil {

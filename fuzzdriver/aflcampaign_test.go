@@ -165,3 +165,43 @@ func TestReadCorpus(t *testing.T) {
 		t.Errorf("corpus %q, %v: want the two visible files in name order", got, err)
 	}
 }
+
+// An afl-fuzz that gave up in its dry run because every seed crashed is
+// explained in a sentence, not by 8 KB of its coloured output; any other
+// start failure keeps the log's tail, without terminal escapes.
+func TestAFLStartError(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "afl-fuzz-main.log")
+	abort := "\x1b[1;92m[+] \x1b[0mEnabled environment variable AFL_NO_UI with value 1\x1b[0m\n" +
+		"\x1b[?25h\x1b[0m\x1b[1;91m\n[-] PROGRAM ABORT : \x1b[0mAll test cases time out or crash, giving up!\x1b[1;91m\n" +
+		"         Location : \x1b[0mperform_dry_run(), src/afl-fuzz-init.c:1135\n"
+	if err := os.WriteFile(log, []byte(abort), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := aflStartError("main", os.ErrProcessDone, os.ErrNotExist, log)
+	for _, want := range []string{"afl-fuzz main gave up before fuzzing: every seed input is a finding or a hang", "--engine builtin", log} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if strings.Contains(err.Error(), "\x1b") || strings.Contains(err.Error(), "Enabled environment") {
+		t.Errorf("error carries afl-fuzz's log:\n%q", err)
+	}
+
+	secondary := "[+] All test cases processed.\x1b[0m\n\x0f\x1b)B\x1b[?25h\x1b[0m\x1b[1;91m\n[-] PROGRAM ABORT : \x1b[0mWe need at least one valid input seed that does not crash!\n"
+	if err := os.WriteFile(log, []byte(secondary), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := aflStartError("sec1", os.ErrProcessDone, os.ErrNotExist, log); !strings.Contains(err.Error(), "afl-fuzz sec1 gave up before fuzzing") {
+		t.Errorf("secondary: %v", err)
+	}
+
+	other := "\x1b[1;91m[-] PROGRAM ABORT : \x1b[0mNo instrumentation detected\x0f\x1b)B\n"
+	if err := os.WriteFile(log, []byte(other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err = aflStartError("main", os.ErrProcessDone, os.ErrNotExist, log)
+	if !strings.Contains(err.Error(), "[-] PROGRAM ABORT : No instrumentation detected") || strings.Contains(err.Error(), "\x1b") {
+		t.Errorf("other failure: %q", err)
+	}
+}

@@ -79,6 +79,8 @@ func TestAFLTargetStandalone(t *testing.T) {
 		}
 	}
 
+	testHostileBinary(t, bin)
+
 	t.Run("afl-showmap", func(t *testing.T) {
 		showmap := testenv.AFL(t, "afl-showmap")[0]
 		aflShowmap(t, bin, showmap, dir, clean)

@@ -82,11 +82,17 @@ func TestUndefinedFunctionUpFront(t *testing.T) {
 	if err := os.WriteFile(in, []byte("1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, args := range [][]string{{"sample", p, "--n", "5"}, {"replay", p, in}, {"cover", p, "--tests", in}} {
+	out2 := filepath.Join(t.TempDir(), "campaign")
+	for _, args := range [][]string{{"sample", p, "--n", "5"}, {"replay", p, in}, {"cover", p, "--tests", in},
+		{"fuzz", p, "--runs", "10", "--progress", "0", "--out", out2}} {
 		code, _, errs := execLabelcov(args...)
 		if code != 1 || !strings.Contains(errs, p+":2:4: undefined function whn") || !strings.Contains(errs, "   ^\n") {
 			t.Errorf("%s: code %d err %q", args[0], code, errs)
 		}
+	}
+	// fuzz refused before the campaign starts: no directory, no findings.
+	if _, err := os.Stat(out2); !os.IsNotExist(err) {
+		t.Errorf("fuzz of a plan calling an undefined function created %s (err %v)", out2, err)
 	}
 	for _, verb := range []string{"labels", "annotate"} {
 		code, out, errs := execLabelcov(verb, p)

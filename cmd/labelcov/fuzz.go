@@ -170,7 +170,8 @@ Exit status: 1 when the campaign has findings, like go test -fuzz, with a
 "labelcov replay ..." line per finding on stderr (--allow-findings exits 0).
 A run longer than --timeout is cancelled and saved as a hang finding. A plan
 that acts on a world (perform, simulator queries) needs --world; without it
-fuzz fails up front.
+fuzz fails up front, as it does (like run) for a call to a function defined
+nowhere, with file:line:col and a caret.
 
 --engine afl keeps labelcov's files in DIR/labelcov-afl: afl-fuzz's output
 (afl-fuzz-NAME.log), stats.json, summary.json and each finding's minimized
@@ -247,6 +248,11 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	}
 	for _, w := range pf.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
+	}
+	// As run and replay do: a misspelled function is a mistake to show with
+	// its caret now, not an undefined-function finding of every input.
+	if err := checkCalls(stderr, pf.Setup.Plan, pf.Original, sim.LinkOptions{World: pf.Setup.World != nil}); err != nil {
+		return err
 	}
 	if pf.Setup.World == nil && pf.Plan().NumParams() == 0 {
 		fmt.Fprintf(stderr, "warning: plan %s takes no parameters and no --world is given: every input runs the same test\n", pf.Plan().Name)

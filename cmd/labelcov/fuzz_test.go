@@ -50,15 +50,7 @@ func fuzzJSON(t *testing.T, args ...string) (jsonSummary, string) {
 	t.Helper()
 	// Campaigns without --out write to a temporary directory.
 	t.Setenv("TMPDIR", t.TempDir())
-	code, out, errs := execLabelcov(append([]string{"fuzz", "--json", "--progress", "0", "--allow-findings"}, args...)...)
-	if code != exitOK {
-		t.Fatalf("fuzz %v: exit %d\n%s", args, code, errs)
-	}
-	var s jsonSummary
-	if err := json.Unmarshal([]byte(out), &s); err != nil {
-		t.Fatalf("fuzz --json output: %v\n%s", err, out)
-	}
-	return s, errs
+	return cliJSON[jsonSummary](t, append([]string{"fuzz", "--json", "--progress", "0", "--allow-findings"}, args...)...)
 }
 
 func TestFuzzCampaignLayoutAndReplay(t *testing.T) {

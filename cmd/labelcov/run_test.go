@@ -16,6 +16,21 @@ func execLabelcov(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errb.String()
 }
 
+// cliJSON runs labelcov with args, wants exit 0 and decodes standard
+// output as a T; it returns standard error beside.
+func cliJSON[T any](t *testing.T, args ...string) (T, string) {
+	t.Helper()
+	var v T
+	code, out, errs := execLabelcov(args...)
+	if code != exitOK {
+		t.Fatalf("labelcov %v: exit %d\n%s", args, code, errs)
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("labelcov %v: bad JSON: %v\n%.500s", args, err, out)
+	}
+	return v, errs
+}
+
 func tempPlan(t *testing.T, src string) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "p.plan")

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"testing"
 )
 
@@ -18,14 +17,7 @@ type sampleOut struct {
 
 func sampleJSON(t *testing.T, args ...string) sampleOut {
 	t.Helper()
-	code, out, errs := execLabelcov(append([]string{"sample"}, args...)...)
-	if code != 0 {
-		t.Fatalf("sample %v: code %d err %q", args, code, errs)
-	}
-	var r sampleOut
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatalf("bad JSON %v: %s", err, out)
-	}
+	r, _ := cliJSON[sampleOut](t, append([]string{"sample"}, args...)...)
 	return r
 }
 

@@ -193,13 +193,17 @@ func TestSeveralWorkers(t *testing.T) {
 func TestCancelAndBudgetStopCleanly(t *testing.T) {
 	c := mazeCampaign("LABELCOV-IS-A-LONG-MAZE", 0, 1, 0)
 	c.Budget = 150 * time.Millisecond
-	start := time.Now()
-	sum, err := c.Run(context.Background())
+	// No wall-clock assertion (a loaded machine makes any bound flaky): a
+	// campaign that ignored its budget would run into this backstop and
+	// stop "canceled", not "budget".
+	backstop, stop := context.WithTimeout(context.Background(), time.Minute)
+	defer stop()
+	sum, err := c.Run(backstop)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sum.Stop != "budget" || time.Since(start) > 2*time.Second {
-		t.Fatalf("stop %q after %v", sum.Stop, time.Since(start))
+	if sum.Stop != "budget" {
+		t.Fatalf("stop %q, want budget", sum.Stop)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(100*time.Millisecond, cancel)
