@@ -67,6 +67,7 @@ touched. See docs/go.md.
 			if err != nil {
 				return err
 			}
+			notes := printNotes(cmd.ErrOrStderr(), p)
 			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
@@ -74,9 +75,7 @@ touched. See docs/go.md.
 			if err != nil {
 				return err
 			}
-			for _, w := range res.Labels.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), w)
-			}
+			printWarnings(cmd.ErrOrStderr(), res.Labels.Warnings, notes)
 			if manifest != "" {
 				var b bytes.Buffer
 				if err := res.Manifest(out).Write(&b); err != nil {

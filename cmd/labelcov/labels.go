@@ -104,6 +104,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 			if err != nil {
 				return err
 			}
+			notes := printNotes(cmd.ErrOrStderr(), p)
 			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
@@ -115,9 +116,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 			if err != nil {
 				return err
 			}
-			for _, w := range set.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), w)
-			}
+			printWarnings(cmd.ErrOrStderr(), set.Warnings, notes)
 			if asJSON {
 				return set.Manifest().Write(cmd.OutOrStdout())
 			}

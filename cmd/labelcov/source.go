@@ -56,6 +56,29 @@ func readPlan(stdin io.Reader, name string) (*syntax.File, error) {
 	return f, err
 }
 
+// printNotes prints the compiler's notes on p (top-level forms passed
+// through, variables taken as globals of another file), each at
+// file:line:col, and returns them as a set so that a later stage that
+// repeats one (labels' warnings) does not print it twice.
+func printNotes(stderr io.Writer, p *compile.Program) map[string]bool {
+	seen := map[string]bool{}
+	for _, n := range p.Notes {
+		fmt.Fprintln(stderr, "labelcov:", n)
+		seen[n.Error()] = true
+	}
+	return seen
+}
+
+// printWarnings prints the warnings ws of a later stage that printNotes
+// did not print already.
+func printWarnings(stderr io.Writer, ws []*syntax.Error, printed map[string]bool) {
+	for _, w := range ws {
+		if !printed[w.Error()] {
+			fmt.Fprintln(stderr, "labelcov:", w)
+		}
+	}
+}
+
 // checkCalls prints, with a caret, every call of p to a function defined
 // nowhere (sim.CheckCalls decides which names link) and fails when one of
 // them can only end in undefined-function; warnings are printed only.

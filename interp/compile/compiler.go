@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -30,6 +31,9 @@ func Compile(f *syntax.File) (*Program, error) {
 	if err := c.compileFile(); err != nil {
 		return nil, err
 	}
+	// Notes come from the prescan and from the code, in compilation
+	// order; the user reads them in source order.
+	sort.SliceStable(c.prog.Notes, func(i, j int) bool { return c.prog.Notes[i].Pos.Offset < c.prog.Notes[j].Pos.Offset })
 	return c.prog, nil
 }
 
@@ -261,6 +265,25 @@ func (c *compiler) externalGlobal(name string) (int, bool) {
 	c.globals[name] = g
 	c.prog.Globals = append(c.prog.Globals, name)
 	return g, true
+}
+
+// freeGlobal returns the global that free variable sym names: a variable
+// neither bound around it nor defined in the file. Common Lisp compiles
+// such a reference as one to a special variable defined elsewhere (SBCL
+// warns "undefined variable"), and CRAM's files use variables of other
+// files of their system freely, so it becomes a global without an
+// initialiser: reading it before the plan assigns it signals
+// unbound-variable. A name without the *earmuffs* of the convention gets
+// a note (once), since it may as well be a typo.
+func (c *compiler) freeGlobal(sym *syntax.Symbol) int {
+	if g, ok := c.externalGlobal(sym.Name); ok {
+		return g
+	}
+	g := len(c.prog.Globals)
+	c.globals[sym.Name] = g
+	c.prog.Globals = append(c.prog.Globals, sym.Name)
+	c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(sym, "note: %s is not defined in this file: taken as a global variable of another file (unbound until set)", sym.Name))
+	return g
 }
 
 // packageName is the name of (in-package NAME): a symbol, keyword or

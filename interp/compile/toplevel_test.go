@@ -42,3 +42,32 @@ func TestTopLevelPassThrough(t *testing.T) {
 		t.Errorf("definitions missing: go-to %v main %v globals %v", p.Func("go-to"), p.Plan("main"), p.Globals)
 	}
 }
+
+// A free variable is a global of another file, with one note per name;
+// a definition with a keyword-headed form in it (a macro's syntax) is
+// passed through with a note.
+func TestFreeVariablesAndKeywordForms(t *testing.T) {
+	src := `(defun f () (setq y (1+ z)) y)
+(defun g () z)
+(defparameter *x* z)
+(def-plan p () (:tag k (f)))
+(def-plan q () (case 1 (:a 2) ((:b) 3)))
+`
+	p, err := compileString(t, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range p.Notes {
+		got = append(got, n.Pos.String()+" "+strings.Join(strings.Fields(n.Msg)[:2], " "))
+	}
+	if want := "1:19 note: y|3:19 note: z|4:1 note: (def-plan"; strings.Join(got, "|") != want {
+		t.Errorf("notes %q, want %s", strings.Join(got, "|"), want)
+	}
+	if p.Plan("p") != nil || p.Plan("q") == nil || p.Func("g") == nil {
+		t.Errorf("p must be skipped, q and g compiled")
+	}
+	if strings.Join(p.Globals, " ") != "*x* z y" {
+		t.Errorf("globals %v", p.Globals)
+	}
+}
