@@ -63,6 +63,27 @@ var cplPlans = map[string]string{
                 (cpl:try-in-order (if (< x y) (fail 'navigation-failure) 'direct) 'fallback)
                 *log*))))))`,
 
+	"many-whens-and-free-globals": `(in-package :cpl-demo)
+(defun note (x) (push x *log*) x)
+(defun extra-property (x)
+  (when (> x 1) (list 'range x)))
+(def-plan main (x y)
+  (setf *log* nil)
+  (let* ((?extra (extra-property (note x)))
+         (d (desig:a motion
+                     (type going)
+                     (desig:when (> (note x) 0) (w1 1))
+                     (desig:when (and (> x 1) (< y 2)) (w2 2))
+                     (desig:when (or (= x y) (> y 2)) (w3 3) (w3b 33))
+                     ?extra
+                     (desig:when (< (note y) 0) (w4 4))
+                     (desig:when (= x 3) (w5 5))
+                     (desig:when (/= y 1) (w6 6))
+                     (desig:when (> (+ x y) 2) (w7 7)))))
+    (list d (length *log*)
+          (remove 2 (list 1 2 3 x y) :test #'=)
+          (member (abs y) (list '(1) '(2) '(3)) :key #'car))))`,
+
 	"handlers": `(in-package :cpl-demo)
 (defparameter *n* 0)
 (def-plan main (x y)

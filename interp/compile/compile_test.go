@@ -68,6 +68,10 @@ func TestCompileErrors(t *testing.T) {
 		{"(defun f () (quote))", "1:13", "(quote X)"},
 		{"(defun f () (incf 5))", "1:19", "only variables can be updated"},
 		{"(defun f () (push 1 5))", "1:21", "place must be a variable"},
+		{"(defun f () (remove 1 '(1) :count 1))", "1:28", "keyword :count is not supported"},
+		{"(defun f () (find 1 '(1) :key))", "1:13", "expected (find ITEM LIST"},
+		{"(defun f () (member 1 '(1) 'key #'car))", "1:28", "expected a keyword"},
+		{"(defun f () (position 1 '(1) :key #'car :key #'car))", "1:41", "only once"},
 		{"(defparameter *x*)", "1:1", "(defparameter *NAME* VALUE [DOCSTRING])"},
 		{"(defparameter *x* 1)\n(defparameter *x* 2)", "2:15", "already defined"},
 	} {

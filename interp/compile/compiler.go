@@ -52,7 +52,6 @@ type compiler struct {
 	captured, assigned map[*syntax.Symbol]bool
 	redo               bool
 	fnVars             map[*syntax.Symbol]*syntax.Symbol // see fnVar
-	desigCopies        int                               // MAKEDESIGs emitted, see maxDesigCopies
 }
 
 // topForm is a prescanned top-level definition.
@@ -201,11 +200,11 @@ func (c *compiler) compileTop(fn *Func, gen func(*fstate) error) error {
 	}
 }
 
-type snapshot struct{ funcs, branches, handlers, desigs, probes, desigCopies int }
+type snapshot struct{ funcs, branches, handlers, desigs, probes int }
 
 func (c *compiler) snapshot() snapshot {
 	p := c.prog
-	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes), c.desigCopies}
+	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes)}
 }
 
 func (c *compiler) restore(s snapshot) {
@@ -215,7 +214,6 @@ func (c *compiler) restore(s snapshot) {
 	p.Handlers = p.Handlers[:s.handlers]
 	p.Desigs = p.Desigs[:s.desigs]
 	p.Probes = p.Probes[:s.probes]
-	c.desigCopies = s.desigCopies
 }
 
 // link appends the code of fs and then of the lambdas it contains to the

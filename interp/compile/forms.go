@@ -320,6 +320,9 @@ func (fs *fstate) call(name string, l *syntax.List) error {
 		fs.emit(CALL, int32(fn.Index), int32(n), l.Open)
 		return nil
 	}
+	if _, builtin := CoreBuiltin(name); seqSearches[name] && (n != 2 || !builtin) {
+		return fs.seqSearch(name, l)
+	}
 	if id, ok := CoreBuiltin(name); ok {
 		sig := coreBuiltins[id]
 		if n < sig.Min || (sig.Max >= 0 && n > sig.Max) {
@@ -1175,17 +1178,17 @@ func (fs *fstate) function(x syntax.Node, at syntax.Pos) error {
 // designatorClasses are the classes a designator form may name.
 var designatorClasses = map[string]bool{"action": true, "location": true, "object": true, "motion": true}
 
-// maxDesigWhens bounds the conditional properties of one designator: each
-// doubles the code that builds it (one MAKEDESIG per combination).
-const maxDesigWhens = 4
-
-// maxDesigCopies bounds the MAKEDESIG instructions of a file: designators
-// nested in the properties after a desig:when are compiled once per
-// combination, which would otherwise grow exponentially with nesting.
-const maxDesigCopies = 1 << 14
+// IsDesignatorClass reports whether class names a designator class.
+func IsDesignatorClass(class string) bool { return designatorClasses[class] }
 
 // (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator. A property
-// (desig:when TEST (KEY VALUE)...) is present only when TEST is true.
+// (desig:when TEST (KEY VALUE)...) is present only when TEST is true; a
+// bare ?variable is a property computed at run time, as CPL's macro
+// evaluates it: its value is one property (KEY VALUE), or nil for none.
+// A designator whose properties are all fixed is one MAKEDESIG with its
+// keys in the shape; any other builds its property list and calls
+// make-designator (desigDynamic), so that n desig:when properties cost
+// code linear in n.
 func (fs *fstate) formDesig(l *syntax.List) error {
 	head := forms.Head(l)
 	if len(l.Elems) < 2 {
@@ -1196,34 +1199,59 @@ func (fs *fstate) formDesig(l *syntax.List) error {
 		return fs.c.errf(l.Elems[1], "%s: the designator class must be action, location, object or motion, found %s", head, describe(l.Elems[1]))
 	}
 	class := forms.Name(cls)
-	whens := 0
 	for _, e := range l.Elems[2:] {
-		if forms.Head(e) == "when" {
-			whens++
+		if isDynamicProp(e) {
+			return fs.desigDynamic(l, class)
 		}
 	}
-	if whens > maxDesigWhens {
-		return fs.c.errf(l, "%s %s: at most %d desig:when properties are supported", head, class, maxDesigWhens)
+	var keys []string
+	for _, e := range l.Elems[2:] {
+		k, err := fs.desigProp(head, class, e)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, k)
 	}
-	return fs.desigProps(l, class, l.Elems[2:], nil)
+	p := fs.c.prog
+	p.Desigs = append(p.Desigs, DesigShape{Class: class, Keys: keys})
+	fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(keys)), l.Open)
+	return nil
 }
 
-// desigProps pushes the values of props (keys collects the keys already
-// pushed) and ends with MAKEDESIG; a desig:when property branches, both
-// ways continuing with the rest.
-func (fs *fstate) desigProps(l *syntax.List, class string, props []syntax.Node, keys []string) error {
-	head := forms.Head(l)
-	if len(props) == 0 {
-		if fs.c.desigCopies++; fs.c.desigCopies > maxDesigCopies {
-			return fs.c.errf(l, "%s %s: too many desig:when combinations in this file (the code that builds them would exceed %d designators)", head, class, maxDesigCopies)
-		}
-		p := fs.c.prog
-		p.Desigs = append(p.Desigs, DesigShape{Class: class, Keys: keys})
-		fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(keys)), l.Open)
-		return nil
+// isDynamicProp reports whether designator property e is decided at run
+// time: a (desig:when ...) or a bare ?variable.
+func isDynamicProp(e syntax.Node) bool {
+	if s, ok := e.(*syntax.Symbol); ok {
+		return forms.IsDesignatorVar(s.Name)
 	}
-	e := props[0]
-	if w, ok := e.(*syntax.List); ok && forms.Head(w) == "when" {
+	return forms.Head(e) == "when"
+}
+
+// desigDynamic compiles designator l as (make-designator 'CLASS (list
+// P...)) where each P is a property (list 'KEY VALUE), the value of a
+// ?variable, or, for each property of a desig:when whose test is false,
+// nil; make-designator skips the nils. Both ways of a desig:when push
+// as many values, so the code is linear in the number of properties.
+func (fs *fstate) desigDynamic(l *syntax.List, class string) error {
+	head := forms.Head(l)
+	fs.constant(value.Symbol(class), l.Open)
+	n := 0
+	for _, e := range l.Elems[2:] {
+		if s, ok := e.(*syntax.Symbol); ok && forms.IsDesignatorVar(s.Name) {
+			if err := fs.load(s); err != nil {
+				return err
+			}
+			n++
+			continue
+		}
+		w, ok := e.(*syntax.List)
+		if !ok || forms.Head(w) != "when" {
+			if err := fs.desigPropList(head, class, e); err != nil {
+				return err
+			}
+			n++
+			continue
+		}
 		if len(w.Elems) < 2 {
 			return fs.c.errf(w, "%s %s: expected (desig:when TEST (KEY VALUE)...)", head, class)
 		}
@@ -1233,44 +1261,59 @@ func (fs *fstate) desigProps(l *syntax.List, class string, props []syntax.Node, 
 			return err
 		}
 		skip := fs.branch(JMPIFNOT, "when", w, test)
-		with := append([]string(nil), keys...)
 		for _, pe := range w.Elems[2:] {
-			k, err := fs.desigProp(head, class, pe)
-			if err != nil {
+			if err := fs.desigPropList(head, class, pe); err != nil {
 				return err
 			}
-			with = append(with, k)
-		}
-		if err := fs.desigProps(l, class, props[1:], with); err != nil {
-			return err
 		}
 		end := fs.emit(JMP, 0, 0, w.Open)
 		fs.depth = d
 		fs.patch(skip)
-		if err := fs.desigProps(l, class, props[1:], keys); err != nil {
-			return err
+		for range w.Elems[2:] {
+			fs.emit(NIL, 0, 0, w.Open)
 		}
 		fs.patch(end)
-		return nil
+		n += len(w.Elems) - 2
 	}
-	k, err := fs.desigProp(head, class, e)
+	fs.callBuiltin("list", n, l.Open)
+	fs.callBuiltin("make-designator", 2, l.Open)
+	return nil
+}
+
+// desigPropList pushes the property (KEY VALUE) e as the list (KEY VALUE).
+func (fs *fstate) desigPropList(head, class string, e syntax.Node) error {
+	key, val, err := fs.propParts(head, class, e)
 	if err != nil {
 		return err
 	}
-	return fs.desigProps(l, class, props[1:], append(keys[:len(keys):len(keys)], k))
+	fs.constant(value.Symbol(key.Name), key.Start)
+	if err := fs.desigValue(val); err != nil {
+		return err
+	}
+	fs.callBuiltin("list", 2, startOf(e))
+	return nil
 }
 
 // desigProp pushes the value of the property (KEY VALUE) and returns KEY.
 func (fs *fstate) desigProp(head, class string, e syntax.Node) (string, error) {
+	key, val, err := fs.propParts(head, class, e)
+	if err != nil {
+		return "", err
+	}
+	return key.Name, fs.desigValue(val)
+}
+
+// propParts checks that e is a property (KEY VALUE) and returns its parts.
+func (fs *fstate) propParts(head, class string, e syntax.Node) (*syntax.Symbol, syntax.Node, error) {
 	pl, ok := e.(*syntax.List)
 	if !ok || len(pl.Elems) != 2 {
-		return "", fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, class, describe(e))
+		return nil, nil, fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, class, describe(e))
 	}
 	key, ok := pl.Elems[0].(*syntax.Symbol)
 	if !ok || key.Name == "t" || key.Name == "nil" {
-		return "", fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, class, describe(pl.Elems[0]))
+		return nil, nil, fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, class, describe(pl.Elems[0]))
 	}
-	return key.Name, fs.desigValue(pl.Elems[1])
+	return key, pl.Elems[1], nil
 }
 
 // desigValue pushes a designator property value: a bare symbol is a
