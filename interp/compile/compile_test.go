@@ -72,6 +72,9 @@ func TestCompileErrors(t *testing.T) {
 		{"(defun f () (find 1 '(1) :key))", "1:13", "expected (find ITEM LIST"},
 		{"(defun f () (member 1 '(1) 'key #'car))", "1:28", "expected a keyword"},
 		{"(defun f () (position 1 '(1) :key #'car :key #'car))", "1:41", "only once"},
+		{"(defun f () (loop for x in '(1) sum x into y collect x into y))", "1:46", "already accumulates"},
+		{"(defun f () (loop for x in '(1) sum x collect x))", "1:39", "one kind of accumulation"},
+		{"(defun f () (loop for x being the keys of y))", "1:35", "expected [element elements"},
 		{"(defparameter *x*)", "1:1", "(defparameter *NAME* VALUE [DOCSTRING])"},
 		{"(defparameter *x* 1)\n(defparameter *x* 2)", "2:15", "already defined"},
 	} {
