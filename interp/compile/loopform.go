@@ -318,33 +318,57 @@ func (p *loopParser) forClause(st *loopState) (func() error, error) {
 			return nil
 		}, nil
 	case "=":
+		// As in Common Lisp, the clause is evaluated at the top of each
+		// iteration, after the for clauses before it stepped: INIT the
+		// first time and THEN afterwards (INIT each time without THEN).
 		p.i++
 		init, err := p.next()
 		if err != nil {
 			return nil, err
 		}
-		if err := fs.expr(init); err != nil {
-			return nil, err
-		}
-		fs.initBinding(fs.bind(v), at)
+		var then syntax.Node
 		if p.kw(p.i) == "then" {
 			p.i++
-			then, err := p.next()
-			if err != nil {
+			if then, err = p.next(); err != nil {
 				return nil, err
 			}
-			st.steps = append(st.steps, func() error {
+		}
+		fs.emit(NIL, 0, 0, at)
+		fs.initBinding(fs.bind(v), at)
+		first := -1
+		if then != nil {
+			first = fs.allocSlot()
+			fs.emit(T, 0, 0, at)
+			fs.emit(SET, int32(first), 0, at)
+		}
+		return func() error {
+			if then == nil {
+				if err := fs.expr(init); err != nil {
+					return err
+				}
+			} else {
+				fs.emit(LOAD, int32(first), 0, at)
+				later := fs.emit(JMPNIL, 0, 0, at)
+				d := fs.depth
+				if err := fs.expr(init); err != nil {
+					return err
+				}
+				fs.emit(NIL, 0, 0, at)
+				fs.emit(SET, int32(first), 0, at)
+				done := fs.emit(JMP, 0, 0, at)
+				fs.depth = d
+				fs.patch(later)
 				if err := fs.expr(then); err != nil {
 					return err
 				}
-				if err := fs.store(v, "loop"); err != nil {
-					return err
-				}
-				fs.emit(POP, 0, 0, at)
-				return nil
-			})
-		}
-		return func() error { return nil }, nil
+				fs.patch(done)
+			}
+			if err := fs.store(v, "loop"); err != nil {
+				return err
+			}
+			fs.emit(POP, 0, 0, at)
+			return nil
+		}, nil
 	default:
 		return nil, p.errf("unsupported for clause %q (supported: in, on, being the elements of, from ... to/below/downto/above ... by, =)", w)
 	}
