@@ -84,6 +84,18 @@ var cplPlans = map[string]string{
           (remove 2 (list 1 2 3 x y) :test #'=)
           (member (abs y) (list '(1) '(2) '(3)) :key #'car))))`,
 
+	"local-lambda-lists": `(in-package :cpl-demo)
+(defparameter *g* 0)
+(def-plan main (x y)
+  (flet ((approach (d &key (speed (if (> d 2) 2 1)) (margin 0 margin-p))
+           (list (if (and margin-p (< (incf *g*) margin)) 'careful 'plain) speed))
+         (grip (arm &optional (force (* 2 y)) &rest more)
+           (list arm (when (> force x) 'hard) more)))
+    (labels ((count-down (n &optional acc)
+               (if (or (<= n 0) (> (length acc) 5)) acc (count-down (- n 1) (cons n acc)))))
+      (list (approach x) (approach y :margin x) (grip 'left) (grip 'right x y)
+            (count-down (abs x)) *g*))))`,
+
 	"handlers": `(in-package :cpl-demo)
 (defparameter *n* 0)
 (def-plan main (x y)

@@ -14,14 +14,15 @@ import (
 // offending node.
 func Compile(f *syntax.File) (*Program, error) {
 	c := &compiler{
-		file:      f,
-		prog:      &Program{File: f.Name, byName: map[string]*Func{}},
-		globals:   map[string]int{},
-		externals: map[string]int{},
-		consts:    map[string]int{},
-		captured:  map[*syntax.Symbol]bool{},
-		assigned:  map[*syntax.Symbol]bool{},
-		fnVars:    map[*syntax.Symbol]*syntax.Symbol{},
+		file:       f,
+		prog:       &Program{File: f.Name, byName: map[string]*Func{}},
+		globals:    map[string]int{},
+		externals:  map[string]int{},
+		consts:     map[string]int{},
+		captured:   map[*syntax.Symbol]bool{},
+		assigned:   map[*syntax.Symbol]bool{},
+		fnVars:     map[*syntax.Symbol]*syntax.Symbol{},
+		localLists: map[*syntax.Symbol]*lambdaList{},
 	}
 	g, err := c.expandConditionals(f) // #+/#- decided here (readermacros.go)
 	if err != nil {
@@ -52,6 +53,9 @@ type compiler struct {
 	captured, assigned map[*syntax.Symbol]bool
 	redo               bool
 	fnVars             map[*syntax.Symbol]*syntax.Symbol // see fnVar
+	// localLists holds the lambda lists of local functions (flet,
+	// labels) with &optional, &rest or &key, by their hidden variable.
+	localLists map[*syntax.Symbol]*lambdaList
 }
 
 // topForm is a prescanned top-level definition.

@@ -1078,13 +1078,17 @@ func (fs *fstate) formLambda(l *syntax.List) error {
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "lambda: expected (lambda (PARAMS...) BODY...)")
 	}
-	return fs.closure("", l.Elems[1], l.Elems[2:], l.Open)
+	return fs.closure("", l.Elems[1], l.Elems[2:], l.Open, nil)
 }
 
 // closure compiles a function with required parameters and pushes its
 // closure. A named one (flet, labels) has its body in a block of its
 // name, as in Common Lisp.
-func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, at syntax.Pos) error {
+//
+// A local function (lists not nil) may have &optional, &rest and &key
+// parameters: its calls by name resolve them statically as calls of a
+// defun do (localCall), and *lists receives its lambda list.
+func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, at syntax.Pos, lists **lambdaList) error {
 	what := name
 	if what == "" {
 		what = "lambda"
@@ -1093,8 +1097,11 @@ func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, a
 	if err != nil {
 		return err
 	}
-	if !ll.simple {
-		return fs.c.errf(params, "%s: only required parameters are supported (a local function is called through funcall, which passes arguments positionally)", what)
+	if !ll.simple && lists == nil {
+		return fs.c.errf(params, "%s: only required parameters are supported (a lambda is called through funcall, which passes arguments positionally)", what)
+	}
+	if lists != nil {
+		*lists = ll
 	}
 	ps := ll.syms()
 	p := fs.c.prog
@@ -1104,11 +1111,8 @@ func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, a
 	}
 	p.Funcs = append(p.Funcs, fn)
 	ch := &fstate{c: fs.c, parent: fs, fn: fn, labelAt: -1}
-	for _, s := range ps {
-		b := ch.bind(s)
-		if b.cell {
-			ch.emit(MAKECELL, int32(b.slot), 0, s.Start)
-		}
+	if err := ch.prologue(ll); err != nil {
+		return err
 	}
 	if name != "" {
 		err = ch.namedBody(name, bodyForms(body), at)
@@ -1157,7 +1161,10 @@ func (fs *fstate) function(x syntax.Node, at syntax.Pos) error {
 	switch x := x.(type) {
 	case *syntax.Symbol:
 		name := forms.Name(x)
-		if _, _, _, ok := fs.lookup(localFnName(name)); ok {
+		if _, _, b, ok := fs.lookup(localFnName(name)); ok {
+			if b != nil && fs.c.localLists[b.node] != nil {
+				return fs.c.errf(x, "function: #'%s has &optional, &rest or &key parameters and can only be called by name (funcall passes arguments positionally)", name)
+			}
 			return fs.load(&syntax.Symbol{Start: x.Start, Name: localFnName(name)})
 		}
 		if fn := fs.c.prog.byName[name]; fn != nil {
