@@ -323,6 +323,9 @@ func (fs *fstate) call(name string, l *syntax.List) error {
 	if _, builtin := CoreBuiltin(name); seqSearches[name] && (n != 2 || !builtin) {
 		return fs.seqSearch(name, l)
 	}
+	if name == "mapcar" || name == "mapc" {
+		return fs.mapcar(name, l)
+	}
 	if id, ok := CoreBuiltin(name); ok {
 		sig := coreBuiltins[id]
 		if n < sig.Min || (sig.Max >= 0 && n > sig.Max) {

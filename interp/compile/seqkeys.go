@@ -10,7 +10,9 @@ import (
 // keyword arguments :test, :test-not and :key, compiled inline by
 // seqSearch. remove, member and assoc are also core builtins; a call of
 // them with two arguments stays a builtin call.
-var seqSearches = map[string]bool{"remove": true, "member": true, "assoc": true, "find": true, "position": true}
+var seqSearches = map[string]bool{"remove": true, "member": true, "assoc": true, "find": true, "position": true,
+	"remove-if": true, "remove-if-not": true, "member-if": true, "member-if-not": true,
+	"find-if": true, "find-if-not": true, "position-if": true, "position-if-not": true}
 
 // seqSearch compiles (NAME ITEM LIST [:test F] [:test-not F] [:key F])
 // for the names of seqSearches as a loop over LIST, as Common Lisp defines
@@ -19,6 +21,8 @@ var seqSearches = map[string]bool{"remove": true, "member": true, "assoc": true,
 // each non-nil element. member returns the first tail whose car
 // satisfies, find the element, assoc the pair, position its index (or
 // nil); remove returns a fresh list without the elements that satisfy.
+// The -if and -if-not variants take a predicate instead of ITEM (and only
+// :key): x satisfies when (PRED (KEY x)) is true, or false.
 // Arguments are evaluated left to right, as written. The loop's jumps are
 // uncounted plumbing (JMPNIL), like dolist's: the call is one expression
 // for the coverage counters. Other keywords (:count, :start, :from-end,
@@ -26,7 +30,13 @@ var seqSearches = map[string]bool{"remove": true, "member": true, "assoc": true,
 func (fs *fstate) seqSearch(name string, l *syntax.List) error {
 	c := fs.c
 	args := l.Elems[1:]
+	what := name
+	pred, predNot := strings.HasSuffix(name, "-if"), strings.HasSuffix(name, "-if-not")
+	name = strings.TrimSuffix(strings.TrimSuffix(name, "-not"), "-if")
 	if len(args) < 2 || len(args)%2 != 0 {
+		if pred || predNot {
+			return c.errf(l, "%s: expected (%s PREDICATE LIST [:key F])", what, what)
+		}
 		return c.errf(l, "%s: expected (%s ITEM LIST [:test F] [:test-not F] [:key F])", name, name)
 	}
 	saved := fs.slots
@@ -59,6 +69,8 @@ func (fs *fstate) seqSearch(name string, l *syntax.List) error {
 			return err
 		}
 		switch {
+		case (pred || predNot) && kw != "key":
+			return c.errf(args[i], "%s: keyword :%s is not supported (supported: :key)", what, k.Name)
 		case kw == "key" && key < 0:
 			key = s
 		case (kw == "test" || kw == "test-not") && test < 0:
@@ -94,11 +106,17 @@ func (fs *fstate) seqSearch(name string, l *syntax.List) error {
 		elem()
 		jSkip = fs.emit(JMPNIL, 0, 0, pos)
 	}
-	// The test: (TEST ITEM (KEY x)), x the element or, for assoc, its car.
+	// The test: (TEST ITEM (KEY x)), x the element or, for assoc, its car;
+	// (PRED (KEY x)) for the -if variants.
+	if pred || predNot {
+		test, negate = item, predNot
+	}
 	if test >= 0 {
 		fs.emit(LOAD, int32(test), 0, pos)
 	}
-	fs.emit(LOAD, int32(item), 0, pos)
+	if !pred && !predNot {
+		fs.emit(LOAD, int32(item), 0, pos)
+	}
 	if key >= 0 {
 		fs.emit(LOAD, int32(key), 0, pos)
 	}
@@ -109,9 +127,12 @@ func (fs *fstate) seqSearch(name string, l *syntax.List) error {
 	if key >= 0 {
 		fs.emit(FUNCALL, 1, 0, pos)
 	}
-	if test >= 0 {
+	switch {
+	case pred || predNot:
+		fs.emit(FUNCALL, 1, 0, pos)
+	case test >= 0:
 		fs.emit(FUNCALL, 2, 0, pos)
-	} else {
+	default:
 		fs.emit(EQL, 0, 0, pos)
 	}
 	if negate {
@@ -161,5 +182,73 @@ func (fs *fstate) seqSearch(name string, l *syntax.List) error {
 	}
 	fs.emit(NIL, 0, 0, pos)
 	fs.patch(jDone)
+	return nil
+}
+
+// mapcar compiles (mapcar F LIST...) and (mapc F LIST...) as a loop that
+// calls F on the first elements of the lists, then the second ones, ...,
+// until one list ends: mapcar returns the values in a fresh list, mapc
+// its first list. The loop's jumps are uncounted, as in seqSearch.
+func (fs *fstate) mapcar(name string, l *syntax.List) error {
+	c := fs.c
+	args := l.Elems[1:]
+	if len(args) < 2 {
+		return c.errf(l, "%s: expected (%s FUNCTION LIST...)", name, name)
+	}
+	saved := fs.slots
+	defer func() { fs.slots = saved }()
+	pos := l.Open
+	slots := make([]int, len(args))
+	for i, a := range args {
+		if err := fs.expr(a); err != nil {
+			return err
+		}
+		slots[i] = fs.allocSlot()
+		fs.emit(SET, int32(slots[i]), 0, startOf(a))
+	}
+	lists := slots[1:]
+	first := -1 // mapc's value
+	if name == "mapc" {
+		first = fs.allocSlot()
+		fs.emit(LOAD, int32(lists[0]), 0, pos)
+		fs.emit(SET, int32(first), 0, pos)
+	}
+	acc := fs.allocSlot()
+	fs.emit(NIL, 0, 0, pos)
+	fs.emit(SET, int32(acc), 0, pos)
+	top := fs.here()
+	var ends []int
+	for _, s := range lists {
+		fs.emit(LOAD, int32(s), 0, pos)
+		ends = append(ends, fs.emit(JMPNIL, 0, 0, pos))
+	}
+	fs.emit(LOAD, int32(slots[0]), 0, pos)
+	for _, s := range lists {
+		fs.emit(LOAD, int32(s), 0, pos)
+		fs.emit(CAR, 0, 0, pos)
+	}
+	fs.emit(FUNCALL, int32(len(lists)), 0, pos)
+	if name == "mapc" {
+		fs.emit(POP, 0, 0, pos)
+	} else {
+		fs.emit(LOAD, int32(acc), 0, pos)
+		fs.emit(CONS, 0, 0, pos)
+		fs.emit(SET, int32(acc), 0, pos)
+	}
+	for _, s := range lists {
+		fs.emit(LOAD, int32(s), 0, pos)
+		fs.emit(CDR, 0, 0, pos)
+		fs.emit(SET, int32(s), 0, pos)
+	}
+	fs.emit(JMP, int32(top), 0, pos)
+	for _, j := range ends {
+		fs.patch(j)
+	}
+	if name == "mapc" {
+		fs.emit(LOAD, int32(first), 0, pos)
+		return nil
+	}
+	fs.emit(LOAD, int32(acc), 0, pos)
+	fs.callBuiltin("reverse", 1, pos)
 	return nil
 }
