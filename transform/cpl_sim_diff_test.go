@@ -2,12 +2,10 @@ package transform_test
 
 import (
 	"math/rand/v2"
-	"os"
 	"strings"
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/syntax"
 )
 
 // TestDifferentialCPLWarehouse runs CPL-style plans (testdata/cpl) in the
@@ -22,14 +20,7 @@ import (
 func TestDifferentialCPLWarehouse(t *testing.T) {
 	for _, planPath := range []string{"testdata/cpl/warehouse-cpl.lisp", "testdata/cpl/warehouse-cpl-idioms.lisp"} {
 		t.Run(planPath, func(t *testing.T) {
-			src, err := os.ReadFile(planPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := syntax.Parse(planPath, src)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := parsePlanFile(t, planPath)
 			w, err := sim.LoadWorld("../testdata/worlds/warehouse.world")
 			if err != nil {
 				t.Fatal(err)
