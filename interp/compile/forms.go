@@ -323,7 +323,7 @@ func (fs *fstate) call(name string, l *syntax.List) error {
 	if _, builtin := CoreBuiltin(name); seqSearches[name] && (n != 2 || !builtin) {
 		return fs.seqSearch(name, l)
 	}
-	if name == "mapcar" || name == "mapc" {
+	if name == "mapcar" || name == "mapc" || name == "some" || name == "every" {
 		return fs.mapcar(name, l)
 	}
 	if id, ok := CoreBuiltin(name); ok {

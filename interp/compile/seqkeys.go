@@ -185,10 +185,12 @@ func (fs *fstate) seqSearch(name string, l *syntax.List) error {
 	return nil
 }
 
-// mapcar compiles (mapcar F LIST...) and (mapc F LIST...) as a loop that
-// calls F on the first elements of the lists, then the second ones, ...,
-// until one list ends: mapcar returns the values in a fresh list, mapc
-// its first list. The loop's jumps are uncounted, as in seqSearch.
+// mapcar compiles (mapcar F LIST...), (mapc F LIST...), (some F LIST...)
+// and (every F LIST...) as a loop that calls F on the first elements of
+// the lists, then the second ones, ..., until one list ends: mapcar
+// returns the values in a fresh list, mapc its first list; some returns
+// the first true value (else nil), every nil at the first false value
+// (else t). The loop's jumps are uncounted, as in seqSearch.
 func (fs *fstate) mapcar(name string, l *syntax.List) error {
 	c := fs.c
 	args := l.Elems[1:]
@@ -228,9 +230,29 @@ func (fs *fstate) mapcar(name string, l *syntax.List) error {
 		fs.emit(CAR, 0, 0, pos)
 	}
 	fs.emit(FUNCALL, int32(len(lists)), 0, pos)
-	if name == "mapc" {
+	d := fs.depth
+	var found []int // some, every: leave with the value on the stack
+	switch name {
+	case "mapc":
 		fs.emit(POP, 0, 0, pos)
-	} else {
+	case "some":
+		fs.emit(DUP, 0, 0, pos)
+		next := fs.emit(JMPNIL, 0, 0, pos)
+		found = append(found, fs.emit(JMP, 0, 0, pos))
+		fs.depth = d
+		fs.patch(next)
+		fs.emit(POP, 0, 0, pos)
+	case "every":
+		fs.emit(DUP, 0, 0, pos)
+		no := fs.emit(JMPNIL, 0, 0, pos)
+		fs.emit(POP, 0, 0, pos)
+		next := fs.emit(JMP, 0, 0, pos)
+		fs.depth = d
+		fs.patch(no)
+		found = append(found, fs.emit(JMP, 0, 0, pos))
+		fs.depth = d - 1
+		fs.patch(next)
+	default:
 		fs.emit(LOAD, int32(acc), 0, pos)
 		fs.emit(CONS, 0, 0, pos)
 		fs.emit(SET, int32(acc), 0, pos)
@@ -244,8 +266,19 @@ func (fs *fstate) mapcar(name string, l *syntax.List) error {
 	for _, j := range ends {
 		fs.patch(j)
 	}
-	if name == "mapc" {
+	switch name {
+	case "mapc":
 		fs.emit(LOAD, int32(first), 0, pos)
+		return nil
+	case "some", "every":
+		if name == "some" {
+			fs.emit(NIL, 0, 0, pos)
+		} else {
+			fs.emit(T, 0, 0, pos)
+		}
+		for _, j := range found {
+			fs.patch(j)
+		}
 		return nil
 	}
 	fs.emit(LOAD, int32(acc), 0, pos)
