@@ -138,9 +138,11 @@ type Program struct {
 
 	// Package is the package named by the file's (in-package NAME), or "".
 	Package string
-	// Notes lists the top-level forms the compiler skipped (defmacro,
-	// defmethod, def-fact-group, a top-level call, ...), one note each,
-	// in source order: the file compiles without them.
+	// Notes lists, in source order, the top-level forms the compiler
+	// skipped (defmacro, defmethod, def-fact-group, a top-level call, a
+	// definition using a macro, ...: the file compiles without them) and
+	// the first use of each free variable without earmuffs, taken as a
+	// global of another file.
 	Notes []*syntax.Error
 
 	branches []BranchInfo
