@@ -63,7 +63,7 @@ touched. See docs/go.md.
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
 			}
-			f, p, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
+			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}

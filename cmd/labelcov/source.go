@@ -34,6 +34,11 @@ func readSource(stdin io.Reader, name string) (string, []byte, error) {
 // Compiling here reports a malformed form (an (if) without a test, say) at
 // its position before any command labels or runs the plan.
 func loadPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, error) {
+	return loadPlanWith(stdin, name, compile.Options{})
+}
+
+// loadPlanWith is loadPlan with compile options.
+func loadPlanWith(stdin io.Reader, name string, opts compile.Options) (*syntax.File, *compile.Program, error) {
 	display, src, err := readSource(stdin, name)
 	if err != nil {
 		return nil, nil, err
@@ -42,7 +47,7 @@ func loadPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, err
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := compile.Compile(f)
+	p, err := compile.CompileWith(f, opts)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -12,8 +13,27 @@ import (
 
 // Compile translates f into a Program. Errors are *syntax.Error at the
 // offending node.
-func Compile(f *syntax.File) (*Program, error) {
+func Compile(f *syntax.File) (*Program, error) { return CompileWith(f, Options{}) }
+
+// Options change how CompileWith treats a file.
+type Options struct {
+	// PassThrough passes a definition (defun, def-plan, ...) of a file
+	// with (in-package ...) that does not compile through like the
+	// top-level forms forms.File.Skip leaves alone: it gets a note with
+	// the error and is listed in Program.PassedThrough, and the rest of
+	// the file compiles. Its function exists but does nothing (returns
+	// nil), so such a Program is for reading a plan (labels, annotate),
+	// never for running it. A file with a package is part of a larger
+	// Lisp system, whose other files may define macros labelcov cannot
+	// see; in a plan of labelcov's own (no in-package) an error stays an
+	// error.
+	PassThrough bool
+}
+
+// CompileWith is Compile with options.
+func CompileWith(f *syntax.File, opts Options) (*Program, error) {
 	c := &compiler{
+		opts:      opts,
 		file:       f,
 		prog:       &Program{File: f.Name, byName: map[string]*Func{}},
 		globals:    map[string]int{},
@@ -39,6 +59,7 @@ func Compile(f *syntax.File) (*Program, error) {
 }
 
 type compiler struct {
+	opts      Options
 	file      *syntax.File
 	prog      *Program
 	globals   map[string]int
@@ -124,31 +145,14 @@ func (c *compiler) compileFile() error {
 		if !ok {
 			return c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found (%s ...)", head)
 		}
-		if len(l.Elems) < 3 {
-			return c.errf(l, "%s: expected (%s NAME (PARAMS...) BODY...)", head, head)
-		}
-		nameSym, ok := l.Elems[1].(*syntax.Symbol)
-		if !ok || nameSym.Name == "t" || nameSym.Name == "nil" {
-			return c.errf(l.Elems[1], "%s: the name must be a symbol, found %s", head, describe(l.Elems[1]))
-		}
-		if forms.Lookup(nameSym.Name) != nil {
-			return c.errf(nameSym, "%s: %s is a special form and cannot be redefined", head, nameSym.Name)
-		}
-		name := forms.Name(nameSym)
-		if _, dup := c.prog.byName[name]; dup {
-			return c.errf(nameSym, "%s: %s is already defined", head, name)
-		}
-		ll, err := c.parseLambdaList(l.Elems[2], head)
+		t, err := c.prescanDef(l, head, kind)
 		if err != nil {
+			if c.passThrough(l, err) {
+				continue
+			}
 			return err
 		}
-		fn := &Func{Name: name, Kind: kind, Index: len(c.prog.Funcs), Pos: l.Open, ll: ll}
-		for _, p := range ll.params {
-			fn.Params = append(fn.Params, p.sym.Name)
-		}
-		c.prog.Funcs = append(c.prog.Funcs, fn)
-		c.prog.byName[fn.Name] = fn
-		tops = append(tops, topForm{list: l, fn: fn, body: bodyForms(l.Elems[3:])})
+		tops = append(tops, t)
 	}
 
 	// The initialiser: each defparameter in source order.
@@ -171,6 +175,7 @@ func (c *compiler) compileFile() error {
 	}
 	for _, t := range tops {
 		t := t
+		snap := c.snapshot()
 		err := c.compileTop(t.fn, func(fs *fstate) error {
 			if err := fs.prologue(t.fn.ll); err != nil {
 				return err
@@ -178,10 +183,63 @@ func (c *compiler) compileFile() error {
 			return fs.namedBody(t.fn.Name, t.body, t.list.Open)
 		})
 		if err != nil {
-			return err
+			if !c.passThrough(t.list, err) {
+				return err
+			}
+			// The function stays (other code calls it by index) with
+			// a body that returns nil.
+			c.restore(snap)
+			if err := c.compileTop(t.fn, func(fs *fstate) error {
+				fs.emit(NIL, 0, 0, t.list.Open)
+				return nil
+			}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// prescanDef checks definition l (head, kind) and registers its function.
+func (c *compiler) prescanDef(l *syntax.List, head string, kind FuncKind) (topForm, error) {
+	if len(l.Elems) < 3 {
+		return topForm{}, c.errf(l, "%s: expected (%s NAME (PARAMS...) BODY...)", head, head)
+	}
+	nameSym, ok := l.Elems[1].(*syntax.Symbol)
+	if !ok || nameSym.Name == "t" || nameSym.Name == "nil" {
+		return topForm{}, c.errf(l.Elems[1], "%s: the name must be a symbol, found %s", head, describe(l.Elems[1]))
+	}
+	if forms.Lookup(nameSym.Name) != nil {
+		return topForm{}, c.errf(nameSym, "%s: %s is a special form and cannot be redefined", head, nameSym.Name)
+	}
+	name := forms.Name(nameSym)
+	if _, dup := c.prog.byName[name]; dup {
+		return topForm{}, c.errf(nameSym, "%s: %s is already defined", head, name)
+	}
+	ll, err := c.parseLambdaList(l.Elems[2], head)
+	if err != nil {
+		return topForm{}, err
+	}
+	fn := &Func{Name: name, Kind: kind, Index: len(c.prog.Funcs), Pos: l.Open, ll: ll}
+	for _, p := range ll.params {
+		fn.Params = append(fn.Params, p.sym.Name)
+	}
+	c.prog.Funcs = append(c.prog.Funcs, fn)
+	c.prog.byName[fn.Name] = fn
+	return topForm{list: l, fn: fn, body: bodyForms(l.Elems[3:])}, nil
+}
+
+// passThrough, with Options.PassThrough, records that top-level form l
+// does not compile (err) and is passed through, and reports true; without
+// it, false (the error fails the file).
+func (c *compiler) passThrough(l *syntax.List, err error) bool {
+	var serr *syntax.Error
+	if !c.opts.PassThrough || c.prog.Package == "" || !errors.As(err, &serr) {
+		return false
+	}
+	c.prog.PassedThrough = append(c.prog.PassedThrough, l)
+	c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(l, "note: (%s ...) is not compiled, labelled or annotated (%s at %s); it is passed through", forms.DescribeDef(l), serr.Msg, serr.Pos))
+	return true
 }
 
 // compileTop compiles one top-level function, recompiling it once more if

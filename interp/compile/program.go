@@ -144,6 +144,9 @@ type Program struct {
 	// the first use of each free variable without earmuffs, taken as a
 	// global of another file.
 	Notes []*syntax.Error
+	// PassedThrough lists the definitions that did not compile, passed
+	// through under Options.PassThrough (each also has a note).
+	PassedThrough []syntax.Node
 
 	branches []BranchInfo
 	byName   map[string]*Func // user-callable functions (defun, def-plan, def-check, def-policy)

@@ -3,6 +3,8 @@ package compile
 import (
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/interp/syntax"
 )
 
 // A CPL file: the package is recorded, forms labelcov does not compile are
@@ -69,5 +71,40 @@ func TestFreeVariablesAndKeywordForms(t *testing.T) {
 	}
 	if strings.Join(p.Globals, " ") != "*x* z y" {
 		t.Errorf("globals %v", p.Globals)
+	}
+}
+
+// PassThrough: in a file of a Lisp system, a definition that does not
+// compile is passed through with a note; its callers still compile. In a
+// file without in-package the error stays an error.
+func TestPassThroughDefinitions(t *testing.T) {
+	src := `(in-package :demo)
+(defun broken (x) (let ((1 x)) x))
+(defun bad-list (&aux y) y)
+(defun caller (x) (broken x))
+`
+	f, err := syntax.Parse("t.lisp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Compile(f); err == nil {
+		t.Fatal("Compile without PassThrough accepted the file")
+	}
+	p, err := CompileWith(f, Options{PassThrough: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.PassedThrough) != 2 || len(p.Notes) != 2 || p.Func("caller") == nil || p.Func("broken") == nil {
+		t.Fatalf("passed through %d, notes %v", len(p.PassedThrough), p.Notes)
+	}
+	if !strings.Contains(p.Notes[0].Msg, "(defun broken ...) is not compiled") || !strings.Contains(p.Notes[1].Msg, "&aux") {
+		t.Errorf("notes %v", p.Notes)
+	}
+	own, err := syntax.Parse("t.plan", []byte("(defun broken (x) (let ((1 x)) x))"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CompileWith(own, Options{PassThrough: true}); err == nil {
+		t.Error("a plan without in-package must stay strict")
 	}
 }

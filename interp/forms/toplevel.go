@@ -75,11 +75,11 @@ func (fi *File) Skip(n syntax.Node) (note string, skip bool) {
 	}
 	if macro == "" {
 		if k := keywordForm(l); k != nil {
-			return "note: (" + describeDef(l) + " ...) has the form (" + syntax.NodeString(k.Elems[0]) + " ...), which only a macro around it can take apart: it is not compiled, labelled or annotated; it is passed through", true
+			return "note: (" + DescribeDef(l) + " ...) has the form (" + syntax.NodeString(k.Elems[0]) + " ...), which only a macro around it can take apart: it is not compiled, labelled or annotated; it is passed through", true
 		}
 		return "", false
 	}
-	return "note: (" + describeDef(l) + " ...) uses the macro " + macro + ": it is not compiled, labelled or annotated; it is passed through", true
+	return "note: (" + DescribeDef(l) + " ...) uses the macro " + macro + ": it is not compiled, labelled or annotated; it is passed through", true
 }
 
 // macroUse returns the name of the first macro used in n (outside quoted
@@ -107,8 +107,8 @@ func (fi *File) macroUse(n syntax.Node) string {
 	return found
 }
 
-// describeDef names top-level form l for a note: its head and name.
-func describeDef(l *syntax.List) string {
+// DescribeDef names top-level form l for a note: its head and name.
+func DescribeDef(l *syntax.List) string {
 	what := Head(l)
 	if len(l.Elems) > 1 {
 		what += " " + syntax.NodeString(l.Elems[1])
