@@ -33,7 +33,7 @@ type Options struct {
 // CompileWith is Compile with options.
 func CompileWith(f *syntax.File, opts Options) (*Program, error) {
 	c := &compiler{
-		opts:      opts,
+		opts:       opts,
 		file:       f,
 		prog:       &Program{File: f.Name, byName: map[string]*Func{}},
 		globals:    map[string]int{},
