@@ -1145,11 +1145,56 @@ func (fs *fstate) formFuncall(l *syntax.List) error {
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "funcall: expected (funcall FUNCTION ARGS...)")
 	}
+	if name, local, ok := fs.staticCallee(l.Elems[1]); ok {
+		// A function with &optional, &rest or &key named literally:
+		// call it by name, which parses its arguments as a call of it
+		// would (through FUNCALL they would land in its slots by
+		// position).
+		call := &syntax.List{Open: l.Open, Close: l.Close, Elems: append([]syntax.Node{name}, l.Elems[2:]...)}
+		if local {
+			_, err := fs.localCall(forms.Name(name), call)
+			return err
+		}
+		return fs.callLambdaList(fs.c.prog.byName[forms.Name(name)], call)
+	}
 	if err := fs.exprs(l.Elems[1:]); err != nil {
 		return err
 	}
 	fs.emit(FUNCALL, int32(len(l.Elems)-2), 0, l.Open)
 	return nil
+}
+
+// staticCallee recognises a funcall's function form that names, as
+// #'NAME, (function NAME) or 'NAME, a function with a lambda list that
+// is not simple: a local one (local; not for 'NAME, which names the
+// global function) or a defun.
+func (fs *fstate) staticCallee(f syntax.Node) (name *syntax.Symbol, local, ok bool) {
+	var quoted bool
+	switch x := f.(type) {
+	case *syntax.Prefixed:
+		if x.Mark == syntax.MarkFunction {
+			name, _ = x.X.(*syntax.Symbol)
+		}
+	case *syntax.Quote:
+		name, _ = x.X.(*syntax.Symbol)
+		quoted = true
+	case *syntax.List:
+		if forms.Head(x) == "function" && len(x.Elems) == 2 {
+			name, _ = x.Elems[1].(*syntax.Symbol)
+		} else if forms.Head(x) == "quote" && len(x.Elems) == 2 {
+			name, _ = x.Elems[1].(*syntax.Symbol)
+			quoted = true
+		}
+	}
+	if name == nil {
+		return nil, false, false
+	}
+	n := forms.Name(name)
+	if _, _, b, found := fs.lookup(localFnName(n)); found && !quoted {
+		return name, true, b != nil && fs.c.localLists[b.node] != nil
+	}
+	fn := fs.c.prog.byName[n]
+	return name, false, fn != nil && fn.ll != nil && !fn.ll.simple
 }
 
 // (function NAME) or (function (lambda ...)); #'X is the same.
