@@ -94,7 +94,7 @@ var cplPlans = map[string]string{
     (labels ((count-down (n &optional acc)
                (if (or (<= n 0) (> (length acc) 5)) acc (count-down (- n 1) (cons n acc)))))
       (list (approach x) (approach y :margin x) (grip 'left) (grip 'right x y)
-            (count-down (abs x)) *g*))))`,
+            (count-down (abs x)) (funcall #'approach (+ x y) :margin y) (funcall #'grip 'up y) *g*))))`,
 
 	"handlers": `(in-package :cpl-demo)
 (defparameter *n* 0)
