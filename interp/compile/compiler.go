@@ -118,21 +118,12 @@ func (c *compiler) compileFile() error {
 		}
 		switch head {
 		case "defparameter", "defvar", "defconstant":
-			// (defparameter *NAME* VALUE [DOC]); defvar's VALUE is optional.
-			if len(l.Elems) < 2 || len(l.Elems) > 4 || (head != "defvar" && len(l.Elems) < 3) {
-				return c.errf(l, "%s: expected (%s *NAME* VALUE [DOCSTRING])", head, head)
-			}
-			if len(l.Elems) == 4 {
-				if _, ok := l.Elems[3].(*syntax.String); !ok {
-					return c.errf(l.Elems[3], "%s: expected a docstring after the value, found %s", head, describe(l.Elems[3]))
-				}
-			}
-			name, err := c.varName(l.Elems[1], head)
+			name, err := c.prescanParam(l, head)
 			if err != nil {
+				if c.passThrough(l, err) {
+					continue
+				}
 				return err
-			}
-			if _, dup := c.globals[name.Name]; dup {
-				return c.errf(name, "%s: %s is already defined", head, name.Name)
 			}
 			c.globals[name.Name] = len(c.prog.Globals)
 			c.prog.Globals = append(c.prog.Globals, name.Name)
@@ -159,19 +150,31 @@ func (c *compiler) compileFile() error {
 	init := &Func{Name: "<init>", Kind: KindInit, Index: len(c.prog.Funcs), Pos: syntax.Pos{Line: 1, Col: 1}}
 	c.prog.Funcs = append(c.prog.Funcs, init)
 	c.prog.Init = init
-	err := c.compileTop(init, func(fs *fstate) error {
-		for _, l := range params {
-			if err := fs.expr(l.Elems[2]); err != nil {
-				return err
+	for {
+		snap := c.snapshot()
+		err := c.compileTop(init, func(fs *fstate) error {
+			for _, l := range params {
+				if err := fs.expr(l.Elems[2]); err != nil {
+					return err
+				}
+				fs.emit(SETVALUE, int32(c.globals[l.Elems[1].(*syntax.Symbol).Name]), 0, l.Open)
+				fs.emit(POP, 0, 0, l.Open)
 			}
-			fs.emit(SETVALUE, int32(c.globals[l.Elems[1].(*syntax.Symbol).Name]), 0, l.Open)
-			fs.emit(POP, 0, 0, l.Open)
+			fs.emit(NIL, 0, 0, init.Pos)
+			return nil
+		})
+		if err == nil {
+			break
 		}
-		fs.emit(NIL, 0, 0, init.Pos)
-		return nil
-	})
-	if err != nil {
-		return err
+		// Under PassThrough, the defparameter whose value does not
+		// compile is passed through (its global stays unbound) and the
+		// initialiser is compiled again without it.
+		i := containing(params, err)
+		if i < 0 || !c.passThrough(params[i], err) {
+			return err
+		}
+		c.restore(snap)
+		params = append(params[:i:i], params[i+1:]...)
 	}
 	for _, t := range tops {
 		t := t
@@ -198,6 +201,28 @@ func (c *compiler) compileFile() error {
 		}
 	}
 	return nil
+}
+
+// prescanParam checks (defparameter *NAME* VALUE [DOC]) l (head is
+// defparameter, defvar or defconstant) and returns its name.
+func (c *compiler) prescanParam(l *syntax.List, head string) (*syntax.Symbol, error) {
+	// (defparameter *NAME* VALUE [DOC]); defvar's VALUE is optional.
+	if len(l.Elems) < 2 || len(l.Elems) > 4 || (head != "defvar" && len(l.Elems) < 3) {
+		return nil, c.errf(l, "%s: expected (%s *NAME* VALUE [DOCSTRING])", head, head)
+	}
+	if len(l.Elems) == 4 {
+		if _, ok := l.Elems[3].(*syntax.String); !ok {
+			return nil, c.errf(l.Elems[3], "%s: expected a docstring after the value, found %s", head, describe(l.Elems[3]))
+		}
+	}
+	name, err := c.varName(l.Elems[1], head)
+	if err != nil {
+		return nil, err
+	}
+	if _, dup := c.globals[name.Name]; dup {
+		return nil, c.errf(name, "%s: %s is already defined", head, name.Name)
+	}
+	return name, nil
 }
 
 // prescanDef checks definition l (head, kind) and registers its function.
@@ -240,6 +265,21 @@ func (c *compiler) passThrough(l *syntax.List, err error) bool {
 	c.prog.PassedThrough = append(c.prog.PassedThrough, l)
 	c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(l, "note: (%s ...) is not compiled, labelled or annotated (%s at %s); it is passed through", forms.DescribeDef(l), serr.Msg, serr.Pos))
 	return true
+}
+
+// containing returns the index of the form of forms whose text holds the
+// position of err (a *syntax.Error), or -1.
+func containing(forms []*syntax.List, err error) int {
+	var serr *syntax.Error
+	if !errors.As(err, &serr) {
+		return -1
+	}
+	for i, l := range forms {
+		if l.Open.Offset <= serr.Pos.Offset && serr.Pos.Offset <= l.Close.Offset {
+			return i
+		}
+	}
+	return -1
 }
 
 // compileTop compiles one top-level function, recompiling it once more if

@@ -82,6 +82,10 @@ func TestPassThroughDefinitions(t *testing.T) {
 (defun broken (x) (let ((1 x)) x))
 (defun bad-list (&aux y) y)
 (defun caller (x) (broken x))
+(defparameter *ok* 1)
+(defparameter *bad* (funcall (lambda (&optional y) y)))
+(defparameter *also-ok* (list *ok*))
+(defparameter *shapeless*)
 `
 	f, err := syntax.Parse("t.lisp", []byte(src))
 	if err != nil {
@@ -94,10 +98,11 @@ func TestPassThroughDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.PassedThrough) != 2 || len(p.Notes) != 2 || p.Func("caller") == nil || p.Func("broken") == nil {
+	if len(p.PassedThrough) != 4 || len(p.Notes) != 4 || p.Func("caller") == nil || p.Func("broken") == nil {
 		t.Fatalf("passed through %d, notes %v", len(p.PassedThrough), p.Notes)
 	}
-	if !strings.Contains(p.Notes[0].Msg, "(defun broken ...) is not compiled") || !strings.Contains(p.Notes[1].Msg, "&aux") {
+	if !strings.Contains(p.Notes[0].Msg, "(defun broken ...) is not compiled") || !strings.Contains(p.Notes[1].Msg, "&aux") ||
+		!strings.Contains(p.Notes[2].Msg, "(defparameter *bad* ...) is not compiled") || !strings.Contains(p.Notes[3].Msg, "*shapeless*") {
 		t.Errorf("notes %v", p.Notes)
 	}
 	own, err := syntax.Parse("t.plan", []byte("(defun broken (x) (let ((1 x)) x))"))
