@@ -114,7 +114,11 @@ func (c *compiler) compileFile() error {
 		l, ok := form.(*syntax.List)
 		head := forms.Head(form)
 		if !ok || head == "" {
-			return c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found %s", describe(form))
+			err := c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found %s", describe(form))
+			if c.passThrough(form, err) {
+				continue
+			}
+			return err
 		}
 		switch head {
 		case "defparameter", "defvar", "defconstant":
@@ -257,13 +261,17 @@ func (c *compiler) prescanDef(l *syntax.List, head string, kind FuncKind) (topFo
 // passThrough, with Options.PassThrough, records that top-level form l
 // does not compile (err) and is passed through, and reports true; without
 // it, false (the error fails the file).
-func (c *compiler) passThrough(l *syntax.List, err error) bool {
+func (c *compiler) passThrough(n syntax.Node, err error) bool {
 	var serr *syntax.Error
 	if !c.opts.PassThrough || c.prog.Package == "" || !errors.As(err, &serr) {
 		return false
 	}
-	c.prog.PassedThrough = append(c.prog.PassedThrough, l)
-	c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(l, "note: (%s ...) is not compiled, labelled or annotated (%s at %s); it is passed through", forms.DescribeDef(l), serr.Msg, serr.Pos))
+	what := describe(n)
+	if l, ok := n.(*syntax.List); ok && forms.Head(l) != "" {
+		what = "(" + forms.DescribeDef(l) + " ...)"
+	}
+	c.prog.PassedThrough = append(c.prog.PassedThrough, n)
+	c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(n, "note: %s is not compiled, labelled or annotated (%s at %s); it is passed through", what, serr.Msg, serr.Pos))
 	return true
 }
 

@@ -86,6 +86,7 @@ func TestPassThroughDefinitions(t *testing.T) {
 (defparameter *bad* (funcall (lambda (&optional y) y)))
 (defparameter *also-ok* (list *ok*))
 (defparameter *shapeless*)
+"a stray string"
 `
 	f, err := syntax.Parse("t.lisp", []byte(src))
 	if err != nil {
@@ -98,7 +99,7 @@ func TestPassThroughDefinitions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.PassedThrough) != 4 || len(p.Notes) != 4 || p.Func("caller") == nil || p.Func("broken") == nil {
+	if len(p.PassedThrough) != 5 || len(p.Notes) != 5 || p.Func("caller") == nil || p.Func("broken") == nil {
 		t.Fatalf("passed through %d, notes %v", len(p.PassedThrough), p.Notes)
 	}
 	if !strings.Contains(p.Notes[0].Msg, "(defun broken ...) is not compiled") || !strings.Contains(p.Notes[1].Msg, "&aux") ||
