@@ -5,29 +5,17 @@ import (
 	"math"
 
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels/domain"
 	"github.com/labelcov/labelcov/normalize"
 )
 
-// Range is a closed interval of numbers.
-type Range struct{ Lo, Hi float64 }
-
-func (r Range) String() string { return fmt.Sprintf("[%g, %g]", r.Lo, r.Hi) }
-
-// Domain is what the caller knows of the numeric results of a function the
-// plan calls (a simulator query, say): labels that cannot hold within it
-// are infeasible. This package never asks where the knowledge comes from;
-// interp/sim derives it from a world (sim.LabelDomains).
-type Domain struct {
-	// Value is the range of a numeric result; nil when the result is not
-	// a number or its range is unknown.
-	Value *Range
-	// Elems are the ranges of the elements of a list result, by position:
-	// (first (object-cell o)) lies in Elems[0].
-	Elems []Range
-	// Why says where the domain comes from, for reasons ("the world's
-	// grids").
-	Why string
-}
+// Range and Domain describe what the caller knows of the numeric results
+// of a function the plan calls (see package domain, which imports only the
+// standard library so that the simulator can build them).
+type (
+	Range  = domain.Range
+	Domain = domain.Domain
+)
 
 // domains answers "what range can this expression take?" from
 // Options.Domains: a call of a function with a domain, an element of its
@@ -117,7 +105,7 @@ func (d *domains) rangeOf(n syntax.Node, depth int) (Range, string, bool) {
 	switch n := n.(type) {
 	case *syntax.Int, *syntax.Float:
 		v, _ := numOf(n)
-		return Range{v.float(), v.float()}, "", true
+		return Range{Lo: v.float(), Hi: v.float()}, "", true
 	case *syntax.Symbol:
 		if init, ok := d.vars[n.Name]; ok {
 			return d.rangeOf(init, depth+1)
@@ -251,7 +239,7 @@ func (d *domains) exprRange(n syntax.Node) (Range, string, bool) {
 			} else if r.Hi < 0 {
 				lo = -r.Hi
 			}
-			return Range{lo, math.Max(math.Abs(r.Lo), math.Abs(r.Hi))}, why, true
+			return Range{Lo: lo, Hi: math.Max(math.Abs(r.Lo), math.Abs(r.Hi))}, why, true
 		case (h == "-" || h == "+") && len(l.Elems) == 3:
 			a, wa, oka := d.exprRange(l.Elems[1])
 			b, wb, okb := d.exprRange(l.Elems[2])
@@ -263,9 +251,9 @@ func (d *domains) exprRange(n syntax.Node) (Range, string, bool) {
 				why = wb
 			}
 			if h == "-" {
-				return Range{a.Lo - b.Hi, a.Hi - b.Lo}, why, true
+				return Range{Lo: a.Lo - b.Hi, Hi: a.Hi - b.Lo}, why, true
 			}
-			return Range{a.Lo + b.Lo, a.Hi + b.Hi}, why, true
+			return Range{Lo: a.Lo + b.Lo, Hi: a.Hi + b.Hi}, why, true
 		}
 	}
 	return d.rangeOf(n, 0)

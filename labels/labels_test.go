@@ -523,7 +523,7 @@ func TestDistLadder(t *testing.T) {
 // (a cell column in [0, 9]) are infeasible with the reason; a variable
 // assigned elsewhere, or no domains, prune nothing.
 func TestDomainPruning(t *testing.T) {
-	doms := map[string]Domain{"object-cell": {Elems: []Range{{0, 9}, {0, 4}}, Why: "grids"}}
+	doms := map[string]Domain{"object-cell": {Elems: []Range{{Lo: 0, Hi: 9}, {Lo: 0, Hi: 4}}, Why: "grids"}}
 	run := func(src string, d map[string]Domain) map[string]string {
 		f, err := syntax.Parse("t.plan", []byte(src))
 		if err != nil {

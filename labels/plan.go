@@ -97,6 +97,11 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	}
 	e.set.Warnings = append(e.set.Warnings, res.Notes...)
 	e.warnShadowed()
+	if e.frozen != nil {
+		at, _ := e.frozen.Span()
+		e.set.Warnings = append(e.set.Warnings, syntax.Errorf(res.Orig.Name, res.Orig.Src, at,
+			"warning: the plan nests too deep from here on to move side effects out of its conditions (the annotated plan would nest deeper than %d): the deepest parts carry no labels", syntax.MaxDepth))
+	}
 	ls := e.set.Labels
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Pos.Offset < ls[j].Pos.Offset })
 	id := 0
@@ -136,6 +141,8 @@ type enumerator struct {
 	dom    *domains
 	// globals counts the globals named for SharedAtoms.
 	globals int
+	// frozen is the first part of the plan normalize left as written.
+	frozen syntax.Node
 	// lastGuard is the guard node add rendered last, as lastGuardStr.
 	lastGuard    syntax.Node
 	lastGuardStr string
@@ -447,6 +454,14 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 	if !ok || len(l.Elems) == 0 {
 		return
 	}
+	if e.res.Frozen(l) {
+		// Normalize left it as written (too deep to move effects out):
+		// no labels in it.
+		if e.frozen == nil {
+			e.frozen = l
+		}
+		return
+	}
 	if region != nil {
 		e.region[l] = region
 	} else {
@@ -463,7 +478,7 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 				e.region[c] = region // a variable: ABS labels sit on it
 			}
 		}
-		if s.Test && original {
+		if s.Test && original && !e.res.Frozen(e.res.Origin(c)) && !e.res.Frozen(c) {
 			d := e.res.Unwrap(c)
 			if d == c && sub != nil {
 				e.region[d] = sub

@@ -51,8 +51,9 @@ type Result struct {
 	lets    map[*syntax.List]bool         // the let* forms normalize introduced
 	reqs    map[string][]Requirement      // temp -> what its truth requires
 	pur     *purity
-	sizes   map[syntax.Node]int // memo of size
-	globals []string            // DeclareGlobals
+	sizes   map[syntax.Node]int  // memo of size
+	frozen  map[syntax.Node]bool // see Frozen
+	globals []string             // DeclareGlobals
 }
 
 // Plan normalizes a parsed plan. A plan whose label sites are all pure
@@ -87,6 +88,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		reqs:    map[string][]Requirement{},
 		pur:     newPurity(f, skipped, ext, opts.HoistCalls),
 		sizes:   map[syntax.Node]int{},
+		frozen:  map[syntax.Node]bool{},
 	}
 	names := map[string]bool{}
 	for _, form := range f.Forms {
@@ -117,20 +119,93 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		// becoming unreadable (syntax.MaxDepth).
 		limit := max(formsDepth(f.Forms), syntax.MaxDepth/2)
 		if formsDepth(r.Forms) > limit {
-			r.origin, r.copyOf = map[syntax.Node]syntax.Node{}, map[*syntax.List]*syntax.List{}
-			r.lets, r.reqs = map[*syntax.List]bool{}, map[string][]Requirement{}
-			r.Temps = 0
-			z = &normalizer{r: r, keepBig: true}
-			for i, form := range f.Forms {
-				if !skipped[form] {
-					r.Forms[i] = z.expr(form, false)
-				}
+			r.redo(f, &normalizer{r: r, keepBig: true})
+		}
+	}
+	// The normalized plan may nest as deep as the original or to the
+	// limit less a margin for labels, whichever is deeper.
+	fits := min(max(formsDepth(f.Forms), syntax.MaxDepth-maxDepthMargin), syntax.MaxDepth)
+	if r.Temps > 0 && formsDepth(r.Forms) > fits {
+		// Moving effects out of sites nests a let* per site; around
+		// special forms (a sum of an if of a progn of a sum ...) these
+		// add up. Leave the deepest parts of the plan as they are,
+		// without labels (Frozen), at the largest depth that keeps the
+		// plan readable.
+		depth := originalDepths(f)
+		lo, hi := 0, formsDepth(f.Forms) // lo always fits: nothing normalized
+		for lo < hi {
+			mid := (lo + hi + 1) / 2
+			r.redo(f, &normalizer{r: r, keepBig: true, depth: depth, freezeAt: mid})
+			if formsDepth(r.Forms) <= fits {
+				lo = mid
+			} else {
+				hi = mid - 1
 			}
 		}
+		r.redo(f, &normalizer{r: r, keepBig: true, depth: depth, freezeAt: lo})
 	}
 	r.Source = r.Render(nil)
 	return r, nil
 }
+
+// maxDepthMargin is the nesting normalize leaves for the forms that
+// labels add around their points (transform skips labels that would not
+// fit).
+const maxDepthMargin = 16
+
+// redo normalizes f again with z, forgetting the previous attempt.
+func (r *Result) redo(f *syntax.File, z *normalizer) {
+	r.origin, r.copyOf = map[syntax.Node]syntax.Node{}, map[*syntax.List]*syntax.List{}
+	r.lets, r.reqs = map[*syntax.List]bool{}, map[string][]Requirement{}
+	r.frozen = map[syntax.Node]bool{}
+	r.Temps = 0
+	for i, form := range f.Forms {
+		if !r.skipped[form] {
+			r.Forms[i] = z.expr(form, false)
+		}
+	}
+}
+
+// originalDepths maps every list of f to how many forms enclose it.
+func originalDepths(f *syntax.File) map[syntax.Node]int {
+	out := map[syntax.Node]int{}
+	var walk func(n syntax.Node, d int)
+	walk = func(n syntax.Node, d int) {
+		if _, ok := n.(*syntax.List); ok {
+			out[n] = d
+		}
+		Subforms(n, func(c syntax.Node) { walk(c, d+1) })
+	}
+	for _, form := range f.Forms {
+		walk(form, 0)
+	}
+	return out
+}
+
+// Subforms calls fn on each form directly inside n, one nesting level
+// down as the reader counts (syntax.MaxDepth): the elements of a list,
+// the form under a quote or a reader-macro prefix, a conditional's
+// feature and form.
+func Subforms(n syntax.Node, fn func(syntax.Node)) {
+	switch n := n.(type) {
+	case *syntax.List:
+		for _, e := range n.Elems {
+			fn(e)
+		}
+	case *syntax.Quote:
+		fn(n.X)
+	case *syntax.Prefixed:
+		fn(n.X)
+	case *syntax.Conditional:
+		fn(n.Feature)
+		fn(n.X)
+	}
+}
+
+// Frozen reports whether normalize left n (an original list) and
+// everything in it as written because the plan nests too deep to move
+// its effects out: no label may be put in it.
+func (r *Result) Frozen(n syntax.Node) bool { return r.frozen[n] }
 
 // Depth is how many forms n nests, as the reader counts them against
 // syntax.MaxDepth: 0 for an atom, 1 for a list of atoms; a quote, a
@@ -310,6 +385,23 @@ type normalizer struct {
 	r *Result
 	// keepBig leaves big operands in place (see Plan and flattens).
 	keepBig bool
+	// depth, when set, gives the nesting of each original list; lists at
+	// freezeAt or deeper are left as they are and marked frozen.
+	depth    map[syntax.Node]int
+	freezeAt int
+}
+
+// freeze reports (and records) whether n is left as written.
+func (z *normalizer) freeze(n syntax.Node) bool {
+	if z.depth == nil {
+		return false
+	}
+	d, ok := z.depth[n]
+	if !ok || d < z.freezeAt {
+		return false
+	}
+	z.r.frozen[n] = true
+	return true
 }
 
 type binding struct {
@@ -403,6 +495,9 @@ func (z *normalizer) callDecomposes(h string) bool {
 
 // expr normalizes n in an expression slot; test marks decision tests.
 func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
+	if z.freeze(n) {
+		return n
+	}
 	if (test || z.isSite(n)) && z.flattens(n) && !z.r.isNormalLet(n) {
 		return z.anf(n)
 	}
@@ -497,6 +592,11 @@ func use(t *syntax.Symbol) *syntax.Symbol { return sym(t.Name) }
 func (z *normalizer) decompose(n syntax.Node) ([]binding, syntax.Node) {
 	if z.r.pur.cheap(n) && !z.flattens(n) {
 		return nil, n
+	}
+	if z.freeze(n) {
+		// Left as written, evaluated once, in order, into a temporary.
+		t := z.temp(n)
+		return []binding{{t, n}}, use2(z, t, n)
 	}
 	l, ok := n.(*syntax.List)
 	if !ok {

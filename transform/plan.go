@@ -268,23 +268,11 @@ func (in *injector) limitDepth(nr *normalize.Result, set *labels.Set) error {
 				d++ // the progn
 			}
 		}
-		switch n := n.(type) {
-		case *syntax.List:
-			if d+1 > syntax.MaxDepth {
-				tooDeep = n
-				return
-			}
-			for _, e := range n.Elems {
-				walk(e, d+1)
-			}
-		case *syntax.Quote:
-			walk(n.X, d+1)
-		case *syntax.Prefixed:
-			walk(n.X, d+1)
-		case *syntax.Conditional:
-			walk(n.Feature, d+1)
-			walk(n.X, d+1)
+		if _, ok := n.(*syntax.List); ok && d+1 > syntax.MaxDepth {
+			tooDeep = n
+			return
 		}
+		normalize.Subforms(n, func(c syntax.Node) { walk(c, d+1) })
 	}
 	for _, f := range nr.Forms {
 		walk(f, 0)

@@ -309,8 +309,7 @@ func (t *tickMarks) DataRange() (xmin, xmax, ymin, ymax float64) {
 	for _, x := range t.xs {
 		xmin, xmax = math.Min(xmin, x), math.Max(xmax, x)
 	}
-	if len(t.xs) == 0 {
-		xmin, xmax = 0, 0
-	}
+	// No ticks: +Inf/-Inf leave the axis as it is (0 would drag a
+	// logarithmic axis to 0, which gonum refuses with a panic).
 	return xmin, xmax, t.y0, t.y1
 }

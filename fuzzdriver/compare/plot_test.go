@@ -65,3 +65,23 @@ func TestTimeAxisMin(t *testing.T) {
 		}
 	}
 }
+
+// A criterion without a single find has no tick marks: its empty row must
+// not drag the logarithmic time axis to 0 (gonum panics on that).
+func TestCoveragePlotCriterionWithoutFinds(t *testing.T) {
+	s := Series{ElapsedS: []float64{0.1, 1, 3}, Covered: map[string][]int{"branches": {10, 20, 30}}}
+	r := &Report{Criteria: []string{"none", "dist"}, BudgetS: 3}
+	br := BenchReport{Bench: "b", Measures: []string{"branches"}, Totals: map[string]int{"branches": 40},
+		Runs: []RunReport{{Criterion: "none", Run: 1, Series: s},
+			{Criterion: "dist", Run: 1, Series: s, Findings: []FindTime{{Key: "k", TimeS: 0.5}}}}}
+	fig, err := r.coveragePlot(br, "branches")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fig.p.X.Min <= 0 {
+		t.Fatalf("time axis starts at %v", fig.p.X.Min)
+	}
+	if err := fig.save(18*vg.Centimeter, 10*vg.Centimeter, filepath.Join(t.TempDir(), "plot.png")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -101,6 +101,19 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		switch pr.Cmp {
 		case 't':
 			note = fmt.Sprintf("branch %d: %s%s", b, neg, x)
+		case '&':
+			var terms strings.Builder
+			for _, t := range pr.Terms {
+				v := fmt.Sprintf("local-%d", t.Slot)
+				if t.Global {
+					v = p.Globals[t.Slot]
+				}
+				if t.Not {
+					v = "(not " + v + ")"
+				}
+				terms.WriteString(" " + v)
+			}
+			note = fmt.Sprintf("branch %d: %s(and%s)", b, neg, terms.String())
 		default:
 			note = fmt.Sprintf("branch %d: %s(%s %s %s)", b, neg, cmpNames[pr.Cmp], x, y)
 		}

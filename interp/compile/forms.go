@@ -185,7 +185,8 @@ var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '
 // (not (OP x K)), x or (not x) (also null for not), with OP a comparison
 // builtin or eq, x a local that is not a cell or a global (defparameter),
 // and K an integer literal (for eq also a quoted symbol, a keyword, t or
-// nil) or another such local or global.
+// nil) or another such local or global; or (and T1 ... Tn) (also under
+// not), each Ti such an x or (not x).
 func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	var pc ProbeCmp
 	builtin := func(name string) bool { return fs.c.prog.byName[name] == nil }
@@ -227,6 +228,24 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 		return pc, false
 	}
 	h := forms.Head(l)
+	if h == "and" && len(l.Elems) >= 2 {
+		for _, e := range l.Elems[1:] {
+			var t ProbeTerm
+			if el, ok := e.(*syntax.List); ok && len(el.Elems) == 2 {
+				if hh := forms.Head(el); (hh == "not" || hh == "null") && builtin(hh) {
+					e, t.Not = el.Elems[1], true
+				}
+			}
+			slot, global, ok := operand(e)
+			if !ok {
+				return pc, false
+			}
+			t.Slot, t.Global = slot, global
+			pc.Terms = append(pc.Terms, t)
+		}
+		pc.Cmp = '&'
+		return pc, true
+	}
 	cmp, ok := probeCmps[h]
 	if !ok || len(l.Elems) != 3 || !builtin(h) {
 		return pc, false

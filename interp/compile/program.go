@@ -97,10 +97,13 @@ type HandlerClause struct {
 // ProbeCmp is the predicate of a compare probe (PROBECMP): the local in
 // frame slot Slot (the global Slot when XGlobal) compared with the constant
 // K, or with the local in slot Y when YLocal (the global Y when YGlobal; an
-// unbound global makes the predicate fail, i.e. false). Cmp is '<', 'l' (<=), '>', 'g' (>=), '=' or '!' (/=) for
-// the numeric comparisons (a non-number makes the predicate fail, i.e.
-// false), 'e' for eq, or 't' for the truth of the local itself. Not
-// negates the result (not a failure).
+// unbound global makes the predicate fail, i.e. false). Cmp is '<', 'l'
+// (<=), '>', 'g' (>=), '=' or '!' (/=) for the numeric comparisons (a
+// non-number makes the predicate fail, i.e. false), 'e' for eq, 't' for
+// the truth of the local itself, or '&' for (and T1 ... Tn) over Terms,
+// each the truth of a local or global or its negation (the MCC and CC
+// labels over atoms held in temporaries). Not negates the result (not a
+// failure).
 type ProbeCmp struct {
 	Slot    int32
 	Cmp     byte
@@ -110,6 +113,15 @@ type ProbeCmp struct {
 	Not     bool
 	XGlobal bool
 	YGlobal bool
+	Terms   []ProbeTerm // Cmp '&'
+}
+
+// ProbeTerm is one operand of a conjunction probe: the truth of the local
+// in slot Slot (the global Slot when Global), negated when Not.
+type ProbeTerm struct {
+	Slot   int32
+	Global bool
+	Not    bool
 }
 
 // DesigShape is the static part of a designator form: class and keys.

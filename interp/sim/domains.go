@@ -3,7 +3,7 @@ package sim
 import (
 	"slices"
 
-	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/domain"
 )
 
 // LabelDomains lists what w guarantees about the numbers its queries
@@ -12,7 +12,7 @@ import (
 // of the world's orientations. Labels that ask for anything else (ABS
 // (< col 0) on a cell column) are listed as infeasible instead of
 // injected.
-func LabelDomains(w *World) map[string]labels.Domain {
+func LabelDomains(w *World) map[string]domain.Domain {
 	if w == nil || len(w.Regions) == 0 {
 		return nil
 	}
@@ -22,22 +22,22 @@ func LabelDomains(w *World) map[string]labels.Domain {
 		minC, maxC = min(minC, r.Cols), max(maxC, r.Cols)
 		minR, maxR = min(minR, r.Rows), max(maxR, r.Rows)
 	}
-	cell := labels.Domain{
-		Elems: []labels.Range{{Lo: 0, Hi: float64(maxC - 1)}, {Lo: 0, Hi: float64(maxR - 1)}},
+	cell := domain.Domain{
+		Elems: []domain.Range{{Lo: 0, Hi: float64(maxC - 1)}, {Lo: 0, Hi: float64(maxR - 1)}},
 		Why:   "cells lie inside the world's region grids",
 	}
-	out := map[string]labels.Domain{
+	out := map[string]domain.Domain{
 		"object-cell":  cell,
 		"initial-cell": cell,
 		"region-grid": {
-			Elems: []labels.Range{{Lo: float64(minC), Hi: float64(maxC)}, {Lo: float64(minR), Hi: float64(maxR)}},
+			Elems: []domain.Range{{Lo: float64(minC), Hi: float64(maxC)}, {Lo: float64(minR), Hi: float64(maxR)}},
 			Why:   "the world's region grids",
 		},
 	}
 	if len(w.Orientations) > 0 {
 		lo, hi := slices.Min(w.Orientations), slices.Max(w.Orientations)
-		out["object-orientation"] = labels.Domain{
-			Value: &labels.Range{Lo: float64(lo), Hi: float64(hi)},
+		out["object-orientation"] = domain.Domain{
+			Value: &domain.Range{Lo: float64(lo), Hi: float64(hi)},
 			Why:   "the world's orientations",
 		}
 	}

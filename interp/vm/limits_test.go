@@ -3,6 +3,7 @@ package vm
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -214,6 +215,51 @@ func TestRetireLabels(t *testing.T) {
 	for b := 0; b < p.NumBranches(); b++ {
 		if p.Branch(b).Test.Line >= 3 && p.Branch(b).Test.Line <= 5 && cf[p.BranchCounter(b, true)] != 0 {
 			t.Errorf("without retirement label %d reads true for x=1", b)
+		}
+	}
+}
+
+// TestRetireAtomProbes: a probe that only computes atoms for the labels
+// after it (globals no plan code reads) retires once all those labels
+// have; a probe whose globals the plan reads never does.
+func TestRetireAtomProbes(t *testing.T) {
+	const tmpl = `(defparameter %%g1 nil)
+(defparameter %%g2 nil)
+(def-plan main (x)
+  (when (ignore-errors (progn (setq %%g1 (> x 3)) (setq %%g2 (< x 10)) nil)))
+  (when (ignore-errors (and %%g1 %%g2)))
+  (when (ignore-errors (and %%g1 (not %%g2))))
+  (when (ignore-errors (and (not %%g1) %%g2)))
+  %s)`
+	for _, tc := range []struct {
+		result      string
+		atomRetires bool
+	}{
+		{"x", true},    // four retired probes: one label step each
+		{"%g1", false}, // the plan reads %g1: the atom probe stays
+	} {
+		p := compileSrc(t, fmt.Sprintf(tmpl, tc.result))
+		m, err := New(p, Config{RetireLabels: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func(x int64) ([]uint8, Result) {
+			m.ResetCounters()
+			r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)})
+			if r.Outcome != OutcomeOK {
+				t.Fatal(resultString(r))
+			}
+			return append([]uint8(nil), m.Counters()...), r
+		}
+		for _, x := range []int64{5, 5, 20, 20, 1, 1, 7, 7} {
+			c1, _ := run(x)
+			c2, _ := run(x)
+			if !bytes.Equal(c1, c2) {
+				t.Errorf("result %s, x=%d: one input, two maps", tc.result, x)
+			}
+		}
+		if _, r := run(0); (r.LabelSteps == 4) != tc.atomRetires {
+			t.Errorf("result %s: %d label steps per run after every label fired", tc.result, r.LabelSteps)
 		}
 	}
 }

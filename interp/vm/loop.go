@@ -376,6 +376,15 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				// probeCompare on integers, names and truth, inline; its
 				// step is the label budget's.
 				pr := &p.Probes[in.a]
+				if pr.Cmp == '&' {
+					if m.labelSteps < m.cfg.MaxLabelSteps {
+						steps--
+						m.labelSteps++
+						setBranch(cnt, m.nInstr, in.b, m.probeAll(pr, stack, fp))
+						continue
+					}
+					break hot
+				}
 				x, k, bound := m.probeOperands(pr, stack, fp)
 				if bound && m.labelSteps < m.cfg.MaxLabelSteps {
 					var t bool
@@ -793,8 +802,12 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			steps--
 			m.labelSteps++
 			pr := &p.Probes[in.a]
-			x, k, bound := m.probeOperands(pr, stack, fp)
-			setBranch(cnt, m.nInstr, in.b, bound && probeCompare(pr, x, k))
+			if pr.Cmp == '&' {
+				setBranch(cnt, m.nInstr, in.b, m.probeAll(pr, stack, fp))
+			} else {
+				x, k, bound := m.probeOperands(pr, stack, fp)
+				setBranch(cnt, m.nInstr, in.b, bound && probeCompare(pr, x, k))
+			}
 			if m.labelSteps > m.cfg.MaxLabelSteps {
 				return m.labelTimeout(steps, pc-1)
 			}
@@ -1025,6 +1038,25 @@ func (m *Machine) probeOperands(pr *compile.ProbeCmp, stack []value.Value, fp in
 		k = pr.K
 	}
 	return x, k, true
+}
+
+// probeAll evaluates the conjunction probe pr (Cmp '&') in the frame at
+// fp: (and T1 ... Tn), negated when pr.Not; false when it fails (an
+// unbound global among the terms it evaluates).
+func (m *Machine) probeAll(pr *compile.ProbeCmp, stack []value.Value, fp int) bool {
+	for i := range pr.Terms {
+		t := &pr.Terms[i]
+		var v value.Value
+		if !t.Global {
+			v = stack[fp+int(t.Slot)]
+		} else if v = m.globals[t.Slot]; !m.gset[t.Slot] {
+			return false
+		}
+		if v.Truthy() == t.Not {
+			return pr.Not
+		}
+	}
+	return !pr.Not
 }
 
 // probeCompare evaluates the predicate of a compare probe on x: false

@@ -227,12 +227,15 @@ func TestCompareProbe(t *testing.T) {
 	}
 }
 
-// TestCompareProbeGlobals: compare probes on globals (defparameter), also
-// unbound ones (a failing predicate: false), count like the when they
-// stand for.
+// TestCompareProbeGlobals: compare and conjunction probes on globals
+// (defparameter), also unbound ones (a failing predicate: false), count
+// like the when they stand for.
 func TestCompareProbeGlobals(t *testing.T) {
 	preds := []string{"(< x *g*)", "(= *g* 3)", "(/= *g* x)", "(eq *s* 'a)", "(not (eq x *s*))", "*s*", "(not *g*)",
-		"(< *late* 1)", "(eq x *late*)", "*late*"}
+		"(< *late* 1)", "(eq x *late*)", "*late*",
+		// Conjunctions of truths, the MCC labels over atoms in temporaries.
+		"(and x *g*)", "(and (not x) *s*)", "(not (and x (null *s*)))", "(and x *late*)", "(and *late* x)",
+		"(not (and *late*))", "(and x)", "(and *s* (not *g*) x)"}
 	const tmpl = `(defparameter *g* 3)
 (defparameter *s* 'a)
 (defparameter *early* (let ((x 1)) (when (ignore-errors %[1]s)%[2]s) 1))
@@ -256,14 +259,31 @@ func TestCompareProbeGlobals(t *testing.T) {
 			if rp.Value.String() != "7" || rw.Value.String() != "7" {
 				t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
 			}
+			// The whens' branches, in order: a conjunction probe has no
+			// branches of its and, which the general compilation has.
 			pp, pw := mp.Program(), mw.Program()
-			for b := 0; b < pp.NumBranches(); b++ {
+			wp, ww := whenBranches(pp), whenBranches(pw)
+			if len(wp) != 2 || len(ww) != 2 {
+				t.Fatalf("%s: %d and %d when branches", pred, len(wp), len(ww))
+			}
+			for i := range wp {
 				for _, outcome := range []bool{true, false} {
-					if cp, cw := mp.Counters()[pp.BranchCounter(b, outcome)], mw.Counters()[pw.BranchCounter(b, outcome)]; cp != min(cw, 1) {
-						t.Errorf("%s (unfused %v): branch %d %v: probe %d, when %d", pred, unfused, b, outcome, cp, cw)
+					if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
+						t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
 					}
 				}
 			}
 		}
 	}
+}
+
+// whenBranches are the branches of p's when forms, in order.
+func whenBranches(p *compile.Program) []int {
+	var out []int
+	for b := 0; b < p.NumBranches(); b++ {
+		if p.Branch(b).Head == "when" {
+			out = append(out, b)
+		}
+	}
+	return out
 }

@@ -140,8 +140,11 @@ type Machine struct {
 	probeDepth int
 	probeBase  int64
 
-	// Retirement (Config.RetireLabels): the label probes not yet retired.
-	live []labelProbe
+	// Retirement (Config.RetireLabels, retire.go).
+	probes  []labelProbe // every label probe
+	retired []bool       // by index in probes
+	live    []int        // probes not yet retired
+	atoms   []atomProbe  // atom probes whose readers are not all retired
 
 	// Reentrancy: a builtin or host may Call plan functions (checks,
 	// policies) while a run is in progress. nesting counts active execs;
@@ -164,13 +167,6 @@ type instr struct {
 	op   compile.Op
 	sub  uint8
 	a, b int32
-}
-
-// labelProbe is a label probe of the program: its first instruction (a
-// PROBE or a PROBECMP), the pc after it and its branch.
-type labelProbe struct {
-	entry, end int
-	branch     int32
 }
 
 type builtinFn = func(m *Machine, args []value.Value) (value.Value, error)
@@ -264,7 +260,7 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 		}
 	}
 	if cfg.RetireLabels {
-		m.live = probes
+		m.setupRetirement(probes)
 	}
 	m.fused = fuse(m.plain)
 	m.counters = make([]uint8, p.NumCounters())
@@ -292,52 +288,10 @@ func (m *Machine) Counters() []uint8 { return m.counters }
 // retires every label probe whose branch counted true since the last
 // reset (see retire).
 func (m *Machine) ResetCounters() {
-	if len(m.live) > 0 {
+	if len(m.live) > 0 || len(m.atoms) > 0 {
 		m.retire()
 	}
 	clear(m.counters)
-}
-
-// labelProbes lists the label probes of the code, in pc order.
-func (m *Machine) labelProbes() []labelProbe {
-	var out []labelProbe
-	for pc, in := range m.plain {
-		switch in.op {
-		case compile.PROBECMP:
-			out = append(out, labelProbe{entry: pc, end: pc + 1, branch: in.b})
-		case compile.PROBE:
-			fail := m.prog.Handlers[in.a].Clauses[0].PC // PROBEOK; PROBEFAIL; end
-			out = append(out, labelProbe{entry: pc, end: fail + 1, branch: m.plain[fail-1].b})
-		}
-	}
-	return out
-}
-
-// retire retires the live label probes whose true counter is set: their
-// first instruction becomes opRetired, in both copies of the code, which
-// skips the predicate and writes the branch counters as they read now.
-//
-// Retiring between runs, from what a whole run counted, keeps the
-// coverage map stable: an input that made a label fire writes the same
-// counters on every later run (its run that retired the label wrote them
-// too), as AFL++'s calibration requires; any other input reaching the
-// label writes the same counters on every run after the retirement.
-func (m *Machine) retire() {
-	live := m.live[:0]
-	for _, lp := range m.live {
-		bc := m.nInstr + 2*int(lp.branch)
-		if m.counters[bc] == 0 {
-			live = append(live, lp)
-			continue
-		}
-		in := instr{op: opRetired, sub: 1, a: int32(lp.end), b: lp.branch}
-		if m.counters[bc+1] != 0 {
-			in.sub |= 2
-		}
-		m.plain[lp.entry], m.fused[lp.entry] = in, in
-	}
-	clear(m.live[len(live):])
-	m.live = live
 }
 
 // Alloc charges n allocations to the run's budget; builtins that allocate

@@ -31,10 +31,12 @@
 //     `for init; ; post { if !(c) { break }; body }` so the condition — and
 //     the code in front of it — runs before every iteration.
 //
-// In a function with goto, what is hoisted in front of a statement goes
-// into a block with it (`L: { … }` when goto jumps to L), so no goto jumps
-// over a new declaration; a statement that itself declares and would need
-// hoisting is left alone. Also left alone: switches with fallthrough whose
+// In a function with goto, what is hoisted in front of a statement that a
+// goto target follows in its block goes into a block with it, and a
+// statement labelled L that goto jumps to becomes `L: { …; st }`: no goto
+// jumps over a new declaration, and goto L runs the hoisted code again.
+// Such a statement that itself declares and would need hoisting is left
+// alone. Also left alone: switches with fallthrough whose
 // case expressions have effects, statements whose rewrite could not keep
 // their types (multi-value calls among other calls, && or || over named
 // boolean types outside conditions). Result.Skipped lists them so label

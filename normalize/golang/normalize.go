@@ -166,21 +166,47 @@ func (n *normalizer) slot(s dst.Stmt) bool { return n.opts.Slot != nil && n.opts
 // stmts normalizes a statement list, returning the new list.
 func (n *normalizer) stmts(list []dst.Stmt) []dst.Stmt {
 	out := make([]dst.Stmt, 0, len(list))
-	for _, s := range list {
-		out = append(out, n.stmt(s)...)
+	for i, s := range list {
+		out = append(out, n.stmtAt(s, n.targetIn(list[i+1:]))...)
 	}
 	return out
 }
 
-// stmt returns the statements replacing s in its list.
-func (n *normalizer) stmt(s dst.Stmt) []dst.Stmt {
+// targetIn reports whether a statement of list is labelled with a label
+// goto jumps to: a goto before it could jump over a declaration in front
+// of it (a goto cannot jump into a block, so only labels of the same list
+// matter).
+func (n *normalizer) targetIn(list []dst.Stmt) bool {
+	if n.gotoTargets == nil {
+		return false
+	}
+	for _, s := range list {
+		for l, ok := s.(*dst.LabeledStmt); ok; l, ok = l.Stmt.(*dst.LabeledStmt) {
+			if n.gotoTargets[l.Label.Name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stmt returns the statements replacing s in a list where no goto target
+// follows it.
+func (n *normalizer) stmt(s dst.Stmt) []dst.Stmt { return n.stmtAt(s, false) }
+
+// stmtAt returns the statements replacing s in its list; jumped says that
+// a goto target follows s there, so a goto could jump over declarations
+// put in front of s.
+func (n *normalizer) stmtAt(s dst.Stmt, jumped bool) []dst.Stmt {
 	inner := s
 	var lbl *dst.LabeledStmt
 	if l, ok := s.(*dst.LabeledStmt); ok {
 		lbl, inner = l, l.Stmt
 	}
+	// A goto to s's own label must run what is hoisted in front of s.
+	target := lbl != nil && n.gotoTargets[lbl.Label.Name]
 	wrap := func(pre []dst.Stmt, st dst.Stmt) []dst.Stmt {
-		if n.gotoTargets != nil && len(pre) > 0 {
+		if (jumped || target) && len(pre) > 0 {
 			// { pre; L: st }, or L: { pre; st } when goto jumps to L (a
 			// goto may not jump into a block).
 			if lbl != nil && !n.gotoTargets[lbl.Label.Name] {
@@ -228,7 +254,7 @@ func (n *normalizer) stmt(s dst.Stmt) []dst.Stmt {
 		x.List = n.stmts(x.List)
 	case *dst.AssignStmt, *dst.ExprStmt, *dst.ReturnStmt, *dst.IncDecStmt, *dst.SendStmt, *dst.DeclStmt:
 		if n.opts.Statements || n.opts.Decisions {
-			if n.gotoTargets != nil && declares(inner) {
+			if (jumped || target) && declares(inner) {
 				// Its hoisted code cannot go into a block with it.
 				if n.wouldHoist(inner) {
 					n.res.Skipped[inner] = "declaration in a function with goto"

@@ -122,6 +122,8 @@ func TestNormalizeConditions(t *testing.T) {
 		"lc2 := lc1 == 0\n\tvar lc4 bool\n\tif lc2 {\n\t\tlc3 := id(b)\n\t\tlc4 = lc3 == 0\n\t}\n\tvar lc6 bool\n\tif lc2 && lc4 {\n\t\tlc5 := id(c)\n\t\tlc6 = lc5 == 0\n\t}\n\tif lc2 && lc4 && lc6 {",
 		// goto: nothing declared where goto could jump over it
 		"\t{\n\t\tlc",
+		// goto to a statement with hoisted code runs that code again
+		"again:\n\t{\n\t\tlc",
 	} {
 		if !strings.Contains(src, want) {
 			t.Errorf("normalized conditions lack\n%s\n--- got:\n%s", want, src)

@@ -56,6 +56,7 @@ func TestConditionsCountedRight(t *testing.T) {
 		{"for post statement", 55, labels.WMAOR, 6, 0},
 		{"goto", 65, labels.CC, 4, 0},
 		{"goto, behind calls", 69, labels.CC, 4, 0},
+		{"goto target, behind calls", 87, labels.CC, 4, 0},
 		{"equivalent mutants", 79, labels.WMAOR, 6, 3}, // 2 equivalent, x / 0 trivial
 	} {
 		all, inactive := count(res, c.line, c.k, ""), count(res, c.line, c.k, "")-count(res, c.line, c.k, labels.Active)

@@ -365,16 +365,23 @@ func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
 		return
 	}
 	var as []atom
-	seen := map[string]bool{}
+	// index maps each atom node of d to its condition (an atom written
+	// twice is one condition); constants map to -1.
+	index := map[dst.Expr]int{}
+	seen := map[string]int{}
 	for _, a := range decisionAtoms(d, nil, nil) {
 		if e.t.Const(a.e) != nil {
+			index[a.e] = -1
 			continue
 		}
 		k := ExprString(a.e)
-		if !seen[k] {
-			seen[k] = true
+		i, ok := seen[k]
+		if !ok {
+			i = len(as)
+			seen[k] = i
 			as = append(as, a)
 		}
+		index[a.e] = i
 	}
 	if len(as) == 0 {
 		return
@@ -397,14 +404,13 @@ func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
 	for i, a := range as {
 		operands[i] = a.e
 	}
+	val := make([]bool, n)
 	for m := 0; m < 1<<n; m++ {
 		conj := make([]pe, n)
-		val := map[string]bool{}
 		var op strings.Builder
 		for i, a := range as {
-			t := m&(1<<(n-1-i)) == 0
-			val[ExprString(a.e)] = t
-			if t {
+			val[i] = m&(1<<(n-1-i)) == 0
+			if val[i] {
 				conj[i] = of(a.e)
 				op.WriteByte('T')
 			} else {
@@ -413,17 +419,17 @@ func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
 			}
 		}
 		gl := e.addConj(labels.MCC, op.String(), point, d, conj, lz, operands)
-		if why := e.shortCircuit(d, as, val); why != "" {
+		if why := e.shortCircuit(d, as, index, val); why != "" {
 			e.setStatus(gl, labels.Infeasible, why)
 		}
 	}
 }
 
-// shortCircuit says why the combination val of the atoms of d cannot
-// occur — a temporary of an operand Go does not evaluate under val holds
-// another value — or "".
-func (e *enumerator) shortCircuit(d dst.Expr, as []atom, val map[string]bool) string {
-	reached := map[string]bool{}
+// shortCircuit says why the combination val of the atoms as of d (index
+// maps atom nodes to positions in as) cannot occur — a temporary of an
+// operand Go does not evaluate under val holds another value — or "".
+func (e *enumerator) shortCircuit(d dst.Expr, as []atom, index map[dst.Expr]int, val []bool) string {
+	reached := make([]bool, len(as))
 	var eval func(x dst.Expr) bool
 	eval = func(x dst.Expr) bool {
 		switch y := gonorm.Unparen(x).(type) {
@@ -440,14 +446,16 @@ func (e *enumerator) shortCircuit(d dst.Expr, as []atom, val map[string]bool) st
 				return !eval(y.X)
 			}
 		}
-		k := ExprString(gonorm.Unparen(x))
-		reached[k] = true
-		return val[k]
+		i := index[gonorm.Unparen(x)]
+		if i < 0 {
+			return constant.BoolVal(e.t.Const(x))
+		}
+		reached[i] = true
+		return val[i]
 	}
 	eval(d)
-	for _, a := range as {
-		k := ExprString(a.e)
-		if def, ok := e.lazyDefault(a.e); ok && !reached[k] && val[k] != def {
+	for i, a := range as {
+		if def, ok := e.lazyDefault(a.e); ok && !reached[i] && val[i] != def {
 			return fmt.Sprintf("%s is only evaluated when %s (short-circuit)", e.source(a.e), e.reachText(a.reach))
 		}
 	}

@@ -78,3 +78,15 @@ done:
 func Same(x int, f float64) bool {
 	return (x+0) > 3 || f*1 > 2
 }
+
+// Retry jumps back to a decision behind a call: what is hoisted out of it
+// must run again after goto.
+func Retry(n int) int {
+	tries := 0
+again:
+	if id(tries) < n && tries < 10 {
+		tries++
+		goto again
+	}
+	return tries
+}

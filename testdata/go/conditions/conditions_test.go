@@ -21,4 +21,7 @@ func TestConditions(t *testing.T) {
 	if !Same(4, 0) || Same(0, 0) {
 		t.Error("Same")
 	}
+	if got := Retry(3); got != 3 {
+		t.Errorf("Retry(3) = %d, want 3", got)
+	}
 }

@@ -1,0 +1,170 @@
+package vm
+
+import "github.com/labelcov/labelcov/interp/compile"
+
+// Retirement (Config.RetireLabels). A label probe whose branch counted
+// true in a run is retired at the next ResetCounters: its first
+// instruction becomes opRetired, in both copies of the code, which skips
+// the predicate and writes the branch counters as they read then.
+//
+// Retiring between runs, from what a whole run counted, keeps the coverage
+// map stable: an input that made a label fire writes the same counters on
+// every later run (its run that retired the label wrote them too), as
+// AFL++'s calibration requires; any other input reaching the label writes
+// the same counters on every run after the retirement.
+//
+// Atom probes are retired too, once they are useless. The label pipeline
+// evaluates the atoms of a decision once, in a probe that stores them in
+// globals only label probes read (its predicate is false: it is no label
+// anyone covers), and the decision's labels read those globals. Such a
+// probe never fires; it is retired when every probe reading its globals
+// is retired, after which nobody reads what it would compute.
+
+// labelProbe is a label probe of the program: its first instruction (a
+// PROBE or a PROBECMP), the pc after it and its branch.
+type labelProbe struct {
+	entry, end int
+	branch     int32
+}
+
+// atomProbe is a probe that stores globals read only by label probes, and
+// the probes (indexes in Machine.probes) reading them.
+type atomProbe struct {
+	probe   int
+	readers []int
+}
+
+// labelProbes lists the label probes of the code, in pc order.
+func (m *Machine) labelProbes() []labelProbe {
+	var out []labelProbe
+	for pc, in := range m.plain {
+		switch in.op {
+		case compile.PROBECMP:
+			out = append(out, labelProbe{entry: pc, end: pc + 1, branch: in.b})
+		case compile.PROBE:
+			fail := m.prog.Handlers[in.a].Clauses[0].PC // PROBEOK; PROBEFAIL; end
+			out = append(out, labelProbe{entry: pc, end: fail + 1, branch: m.plain[fail-1].b})
+		}
+	}
+	return out
+}
+
+// setupRetirement makes every probe live and finds the atom probes: a
+// PROBE whose predicate sets globals that no code outside label probes
+// reads, and the probes that read them.
+func (m *Machine) setupRetirement(probes []labelProbe) {
+	m.probes = probes
+	m.retired = make([]bool, len(probes))
+	m.live = make([]int, len(probes))
+	for i := range m.live {
+		m.live[i] = i
+	}
+	inProbe := make([]bool, len(m.plain))
+	for _, lp := range probes {
+		for pc := lp.entry; pc < lp.end; pc++ {
+			inProbe[pc] = true
+		}
+	}
+	visible := make([]bool, len(m.prog.Globals)) // read outside probes
+	for pc, in := range m.plain {
+		if in.op == compile.GETVALUE && !inProbe[pc] {
+			visible[in.a] = true
+		}
+	}
+	reads := func(lp labelProbe, g int32) bool {
+		if in := m.plain[lp.entry]; in.op == compile.PROBECMP {
+			pr := &m.prog.Probes[in.a]
+			if pr.XGlobal && pr.Slot == g || pr.YGlobal && pr.Y == g {
+				return true
+			}
+			for _, t := range pr.Terms {
+				if t.Global && t.Slot == g {
+					return true
+				}
+			}
+			return false
+		}
+		for pc := lp.entry; pc < lp.end; pc++ {
+			if m.plain[pc].op == compile.GETVALUE && m.plain[pc].a == g {
+				return true
+			}
+		}
+		return false
+	}
+	for i, lp := range probes {
+		if m.plain[lp.entry].op != compile.PROBE {
+			continue
+		}
+		var sets []int32
+		atom := true
+		for pc := lp.entry; pc < lp.end && atom; pc++ {
+			if in := m.plain[pc]; in.op == compile.SETVALUE {
+				sets = append(sets, in.a)
+				atom = !visible[in.a]
+			}
+		}
+		if !atom || len(sets) == 0 {
+			continue
+		}
+		a := atomProbe{probe: i}
+		for j, r := range probes {
+			if j == i {
+				continue
+			}
+			for _, g := range sets {
+				if reads(r, g) {
+					a.readers = append(a.readers, j)
+					break
+				}
+			}
+		}
+		if len(a.readers) > 0 {
+			m.atoms = append(m.atoms, a)
+		}
+	}
+}
+
+// retire retires the live label probes whose true counter is set, then
+// the atom probes all of whose readers are retired.
+func (m *Machine) retire() {
+	live := m.live[:0]
+	for _, i := range m.live {
+		if m.retired[i] {
+			continue
+		}
+		if m.counters[m.nInstr+2*int(m.probes[i].branch)] == 0 {
+			live = append(live, i)
+			continue
+		}
+		m.retireProbe(i)
+	}
+	m.live = live
+	atoms := m.atoms[:0]
+	for _, a := range m.atoms {
+		done := true
+		for _, r := range a.readers {
+			done = done && m.retired[r]
+		}
+		if done {
+			m.retireProbe(a.probe)
+		} else {
+			atoms = append(atoms, a)
+		}
+	}
+	m.atoms = atoms
+}
+
+// retireProbe retires probe i with the branch counters it reads now.
+func (m *Machine) retireProbe(i int) {
+	lp := m.probes[i]
+	bc := m.nInstr + 2*int(lp.branch)
+	in := instr{op: opRetired, a: int32(lp.end), b: lp.branch}
+	if m.counters[bc] != 0 {
+		in.sub |= 1
+	}
+	if m.counters[bc+1] != 0 {
+		in.sub |= 2
+	}
+	m.plain[lp.entry], m.fused[lp.entry] = in, in
+	m.retired[i] = true
+}

@@ -1,0 +1,27 @@
+// Package domain holds what a caller knows of the numeric results of the
+// functions a plan calls (the simulator's queries), for label pruning
+// (labels.Options.Domains). It imports only the standard library, so the
+// simulator describes its world (sim.LabelDomains) without importing the
+// label packages.
+package domain
+
+import "fmt"
+
+// Range is a closed interval of numbers.
+type Range struct{ Lo, Hi float64 }
+
+func (r Range) String() string { return fmt.Sprintf("[%g, %g]", r.Lo, r.Hi) }
+
+// Domain is what is known of a function's numeric results: labels that
+// cannot hold within it are infeasible.
+type Domain struct {
+	// Value is the range of a numeric result; nil when the result is not
+	// a number or its range is unknown.
+	Value *Range
+	// Elems are the ranges of the elements of a list result, by position:
+	// (first (object-cell o)) lies in Elems[0].
+	Elems []Range
+	// Why says where the domain comes from, for reasons ("the world's
+	// grids").
+	Why string
+}
