@@ -19,6 +19,11 @@ type Options struct {
 	// relational or arithmetic call, and/or), pure or not, so that labels
 	// read their values instead of calling again. transform.Plan sets it.
 	HoistCalls bool
+	// PassThrough lists more top-level forms to leave alone, besides
+	// those forms.File.Skip names: the definitions the compiler passed
+	// through (compile.Program.PassedThrough), which have their notes
+	// there.
+	PassThrough []syntax.Node
 }
 
 // Result is a normalized plan. Forms is the rewritten tree: nodes that did
@@ -61,6 +66,9 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	fi := forms.ScanFile(f)
 	skipped := map[syntax.Node]bool{}
 	var notes []*syntax.Error
+	for _, form := range opts.PassThrough {
+		skipped[form] = true
+	}
 	for _, form := range f.Forms {
 		if note, skip := fi.Skip(form); skip {
 			skipped[form] = true

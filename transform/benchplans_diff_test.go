@@ -42,17 +42,24 @@ func TestDifferentialBenchmarkPlans(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			planPath := filepath.Join(dir, name+".plan")
-			src, err := os.ReadFile(planPath)
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := syntax.Parse(planPath, src)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := parsePlanFile(t, planPath)
 			diffAgainstOriginal(t, planPath, f, benchWorld(t, truth), []string{"mcc", "cc", "wm", "all"}, n)
 		})
 	}
+}
+
+// parsePlanFile reads and parses the plan file at path.
+func parsePlanFile(t *testing.T, path string) *syntax.File {
+	t.Helper()
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // diffAgainstOriginal annotates f (read from planPath) for each criterion

@@ -63,6 +63,39 @@ var cplPlans = map[string]string{
                 (cpl:try-in-order (if (< x y) (fail 'navigation-failure) 'direct) 'fallback)
                 *log*))))))`,
 
+	"many-whens-and-free-globals": `(in-package :cpl-demo)
+(defun note (x) (push x *log*) x)
+(defun extra-property (x)
+  (when (> x 1) (list 'range x)))
+(def-plan main (x y)
+  (setf *log* nil)
+  (let* ((?extra (extra-property (note x)))
+         (d (desig:a motion
+                     (type going)
+                     (desig:when (> (note x) 0) (w1 1))
+                     (desig:when (and (> x 1) (< y 2)) (w2 2))
+                     (desig:when (or (= x y) (> y 2)) (w3 3) (w3b 33))
+                     ?extra
+                     (desig:when (< (note y) 0) (w4 4))
+                     (desig:when (= x 3) (w5 5))
+                     (desig:when (/= y 1) (w6 6))
+                     (desig:when (> (+ x y) 2) (w7 7)))))
+    (list d (length *log*)
+          (remove 2 (list 1 2 3 x y) :test #'=)
+          (member (abs y) (list '(1) '(2) '(3)) :key #'car))))`,
+
+	"local-lambda-lists": `(in-package :cpl-demo)
+(defparameter *g* 0)
+(def-plan main (x y)
+  (flet ((approach (d &key (speed (if (> d 2) 2 1)) (margin 0 margin-p))
+           (list (if (and margin-p (< (incf *g*) margin)) 'careful 'plain) speed))
+         (grip (arm &optional (force (* 2 y)) &rest more)
+           (list arm (when (> force x) 'hard) more)))
+    (labels ((count-down (n &optional acc)
+               (if (or (<= n 0) (> (length acc) 5)) acc (count-down (- n 1) (cons n acc)))))
+      (list (approach x) (approach y :margin x) (grip 'left) (grip 'right x y)
+            (count-down (abs x)) (funcall #'approach (+ x y) :margin y) (funcall #'grip 'up y) *g*))))`,
+
 	"handlers": `(in-package :cpl-demo)
 (defparameter *n* 0)
 (def-plan main (x y)

@@ -63,10 +63,11 @@ touched. See docs/go.md.
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
 			}
-			f, p, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
+			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}
+			notes := printNotes(cmd.ErrOrStderr(), p)
 			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
@@ -74,9 +75,7 @@ touched. See docs/go.md.
 			if err != nil {
 				return err
 			}
-			for _, w := range res.Labels.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), w)
-			}
+			printWarnings(cmd.ErrOrStderr(), res.Labels.Warnings, notes)
 			if manifest != "" {
 				var b bytes.Buffer
 				if err := res.Manifest(out).Write(&b); err != nil {

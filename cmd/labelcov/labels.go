@@ -59,6 +59,22 @@ func (lf *labelFlags) readPlan(stdin io.Reader, name string) (*syntax.File, *com
 	return f, p, lo, no, err
 }
 
+// readPlanToLabel is readPlan for labels and annotate, which only read
+// the plan: a definition that does not compile (it rests on macros of
+// other files, say) is passed through with a note, as the forms labelcov
+// does not compile are, instead of failing the file.
+func (lf *labelFlags) readPlanToLabel(stdin io.Reader, name string) (*syntax.File, *compile.Program, labels.Options, normalize.Options, error) {
+	lo, no, err := lf.options()
+	if err != nil {
+		return nil, nil, lo, no, err
+	}
+	f, p, err := loadPlanWith(stdin, name, compile.Options{PassThrough: true})
+	if p != nil {
+		no.PassThrough = p.PassedThrough
+	}
+	return f, p, lo, no, err
+}
+
 // laterLink is what labels and annotate assume about linking: the plan is
 // only read, and its real host may give it functions labelcov does not
 // know (CRAM's), so a call to an unknown function is a warning.
@@ -100,10 +116,11 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
   labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, p, lo, no, err := lf.readPlan(cmd.InOrStdin(), args[0])
+			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}
+			notes := printNotes(cmd.ErrOrStderr(), p)
 			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
@@ -115,9 +132,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 			if err != nil {
 				return err
 			}
-			for _, w := range set.Warnings {
-				fmt.Fprintln(cmd.ErrOrStderr(), w)
-			}
+			printWarnings(cmd.ErrOrStderr(), set.Warnings, notes)
 			if asJSON {
 				return set.Manifest().Write(cmd.OutOrStdout())
 			}

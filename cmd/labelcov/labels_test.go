@@ -66,6 +66,21 @@ func TestLabelsBadInput(t *testing.T) {
 	if code, _, errs := execLabelcov("labels", malformed, "--criteria", "mcc"); code != 1 || !strings.Contains(errs, malformed+":2:3: if: expected") {
 		t.Errorf("malformed form: code %d err %q", code, errs)
 	}
+	// In a file of a Lisp system (in-package), a definition that does
+	// not compile is passed through with a note; the rest is labelled.
+	system := tempPlan(t, "(in-package :demo)\n(def-plan broken ()\n  (if))\n(defun f (x) (if (< x 1) x 0))")
+	code, out, errs := execLabelcov("labels", system, "--criteria", "cc")
+	if code != 0 || !strings.Contains(errs, system+":2:1: note: (def-plan broken ...) is not compiled") || !strings.Contains(errs, "if: expected (if TEST THEN [ELSE]) at 3:3") ||
+		!strings.Contains(out, system+":4:18") || strings.Contains(out, ":3:") {
+		t.Errorf("passed through: code %d out %q err %q", code, out, errs)
+	}
+	code, out, _ = execLabelcov("annotate", system, "--criteria", "cc")
+	if code != 0 || !strings.Contains(out, "(def-plan broken ()\n  (if))") || !strings.Contains(out, "; label 1 cc true") {
+		t.Errorf("annotate passes it through: code %d out %q", code, out)
+	}
+	if code, _, errs := execLabelcov("run", system, "--plan", "broken"); code != 1 || !strings.Contains(errs, system+":3:3: if: expected") {
+		t.Errorf("run stays strict: code %d err %q", code, errs)
+	}
 	p := tempPlan(t, "(defun f (x)\n  (if (< x 1) x))\n)")
 	if code, _, errs := execLabelcov("labels", p, "--criteria", "cc"); code != 1 || !strings.Contains(errs, p+":3:1: unbalanced ')'") {
 		t.Errorf("syntax error: code %d err %q", code, errs)

@@ -126,6 +126,7 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if err != nil {
 		return err
 	}
+	printNotes(stderr, p)
 	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
 		return err
 	}

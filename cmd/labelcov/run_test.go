@@ -134,10 +134,17 @@ func TestRunPlanSelection(t *testing.T) {
 }
 
 func TestRunBadInput(t *testing.T) {
-	p := tempPlan(t, "(def-plan main (x)\n  (+ x y))")
+	p := tempPlan(t, "(def-plan main (x)\n  (car x x))")
 	code, _, errs := execLabelcov("run", p, "--arg", "1")
-	if code != 1 || !strings.Contains(errs, p+":2:8: undefined variable y") || !strings.Contains(errs, "       ^") {
+	if code != 1 || !strings.Contains(errs, p+":2:3: car takes 1 argument, called with 2") || !strings.Contains(errs, "  ^") {
 		t.Errorf("compile error: code %d err %q", code, errs)
+	}
+	// A free variable is a global of another file: a note, then
+	// unbound-variable when the plan reads it.
+	free := tempPlan(t, "(def-plan main (x)\n  (+ x y))")
+	code, out, errs := execLabelcov("run", free, "--arg", "1")
+	if code != 0 || !strings.Contains(errs, free+":2:8: note: y is not defined in this file") || !strings.Contains(out+errs, "unbound-variable") {
+		t.Errorf("free variable: code %d out %q err %q", code, out, errs)
 	}
 	ok := tempPlan(t, "(def-plan main (x) x)")
 	for _, args := range [][]string{

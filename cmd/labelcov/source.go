@@ -34,6 +34,11 @@ func readSource(stdin io.Reader, name string) (string, []byte, error) {
 // Compiling here reports a malformed form (an (if) without a test, say) at
 // its position before any command labels or runs the plan.
 func loadPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, error) {
+	return loadPlanWith(stdin, name, compile.Options{})
+}
+
+// loadPlanWith is loadPlan with compile options.
+func loadPlanWith(stdin io.Reader, name string, opts compile.Options) (*syntax.File, *compile.Program, error) {
 	display, src, err := readSource(stdin, name)
 	if err != nil {
 		return nil, nil, err
@@ -42,7 +47,7 @@ func loadPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, err
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := compile.Compile(f)
+	p, err := compile.CompileWith(f, opts)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -54,6 +59,29 @@ func loadPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, err
 func readPlan(stdin io.Reader, name string) (*syntax.File, error) {
 	f, _, err := loadPlan(stdin, name)
 	return f, err
+}
+
+// printNotes prints the compiler's notes on p (top-level forms passed
+// through, variables taken as globals of another file), each at
+// file:line:col, and returns them as a set so that a later stage that
+// repeats one (labels' warnings) does not print it twice.
+func printNotes(stderr io.Writer, p *compile.Program) map[string]bool {
+	seen := map[string]bool{}
+	for _, n := range p.Notes {
+		fmt.Fprintln(stderr, "labelcov:", n)
+		seen[n.Error()] = true
+	}
+	return seen
+}
+
+// printWarnings prints the warnings ws of a later stage that printNotes
+// did not print already.
+func printWarnings(stderr io.Writer, ws []*syntax.Error, printed map[string]bool) {
+	for _, w := range ws {
+		if !printed[w.Error()] {
+			fmt.Fprintln(stderr, "labelcov:", w)
+		}
+	}
 }
 
 // checkCalls prints, with a caret, every call of p to a function defined

@@ -31,6 +31,7 @@ var coreBuiltins = [...]BuiltinSig{
 	{"print", 1, 1}, {"format", 2, -1},
 	// CPL and failures
 	{"desig-prop", 2, 2}, {"perform", 1, 1}, {"fail", 1, -1},
+	{"make-designator", 2, 3},
 }
 
 // CoreBuiltins returns the signatures of the core builtins; the index of a

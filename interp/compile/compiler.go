@@ -1,8 +1,10 @@
 package compile
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -11,16 +13,36 @@ import (
 
 // Compile translates f into a Program. Errors are *syntax.Error at the
 // offending node.
-func Compile(f *syntax.File) (*Program, error) {
+func Compile(f *syntax.File) (*Program, error) { return CompileWith(f, Options{}) }
+
+// Options change how CompileWith treats a file.
+type Options struct {
+	// PassThrough passes a definition (defun, def-plan, ...) of a file
+	// with (in-package ...) that does not compile through like the
+	// top-level forms forms.File.Skip leaves alone: it gets a note with
+	// the error and is listed in Program.PassedThrough, and the rest of
+	// the file compiles. Its function exists but does nothing (returns
+	// nil), so such a Program is for reading a plan (labels, annotate),
+	// never for running it. A file with a package is part of a larger
+	// Lisp system, whose other files may define macros labelcov cannot
+	// see; in a plan of labelcov's own (no in-package) an error stays an
+	// error.
+	PassThrough bool
+}
+
+// CompileWith is Compile with options.
+func CompileWith(f *syntax.File, opts Options) (*Program, error) {
 	c := &compiler{
-		file:      f,
-		prog:      &Program{File: f.Name, byName: map[string]*Func{}},
-		globals:   map[string]int{},
-		externals: map[string]int{},
-		consts:    map[string]int{},
-		captured:  map[*syntax.Symbol]bool{},
-		assigned:  map[*syntax.Symbol]bool{},
-		fnVars:    map[*syntax.Symbol]*syntax.Symbol{},
+		opts:       opts,
+		file:       f,
+		prog:       &Program{File: f.Name, byName: map[string]*Func{}},
+		globals:    map[string]int{},
+		externals:  map[string]int{},
+		consts:     map[string]int{},
+		captured:   map[*syntax.Symbol]bool{},
+		assigned:   map[*syntax.Symbol]bool{},
+		fnVars:     map[*syntax.Symbol]*syntax.Symbol{},
+		localLists: map[*syntax.Symbol]*lambdaList{},
 	}
 	g, err := c.expandConditionals(f) // #+/#- decided here (readermacros.go)
 	if err != nil {
@@ -30,10 +52,14 @@ func Compile(f *syntax.File) (*Program, error) {
 	if err := c.compileFile(); err != nil {
 		return nil, err
 	}
+	// Notes come from the prescan and from the code, in compilation
+	// order; the user reads them in source order.
+	sort.SliceStable(c.prog.Notes, func(i, j int) bool { return c.prog.Notes[i].Pos.Offset < c.prog.Notes[j].Pos.Offset })
 	return c.prog, nil
 }
 
 type compiler struct {
+	opts      Options
 	file      *syntax.File
 	prog      *Program
 	globals   map[string]int
@@ -48,7 +74,9 @@ type compiler struct {
 	captured, assigned map[*syntax.Symbol]bool
 	redo               bool
 	fnVars             map[*syntax.Symbol]*syntax.Symbol // see fnVar
-	desigCopies        int                               // MAKEDESIGs emitted, see maxDesigCopies
+	// localLists holds the lambda lists of local functions (flet,
+	// labels) with &optional, &rest or &key, by their hidden variable.
+	localLists map[*syntax.Symbol]*lambdaList
 }
 
 // topForm is a prescanned top-level definition.
@@ -86,25 +114,20 @@ func (c *compiler) compileFile() error {
 		l, ok := form.(*syntax.List)
 		head := forms.Head(form)
 		if !ok || head == "" {
-			return c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found %s", describe(form))
+			err := c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found %s", describe(form))
+			if c.passThrough(form, err) {
+				continue
+			}
+			return err
 		}
 		switch head {
 		case "defparameter", "defvar", "defconstant":
-			// (defparameter *NAME* VALUE [DOC]); defvar's VALUE is optional.
-			if len(l.Elems) < 2 || len(l.Elems) > 4 || (head != "defvar" && len(l.Elems) < 3) {
-				return c.errf(l, "%s: expected (%s *NAME* VALUE [DOCSTRING])", head, head)
-			}
-			if len(l.Elems) == 4 {
-				if _, ok := l.Elems[3].(*syntax.String); !ok {
-					return c.errf(l.Elems[3], "%s: expected a docstring after the value, found %s", head, describe(l.Elems[3]))
-				}
-			}
-			name, err := c.varName(l.Elems[1], head)
+			name, err := c.prescanParam(l, head)
 			if err != nil {
+				if c.passThrough(l, err) {
+					continue
+				}
 				return err
-			}
-			if _, dup := c.globals[name.Name]; dup {
-				return c.errf(name, "%s: %s is already defined", head, name.Name)
 			}
 			c.globals[name.Name] = len(c.prog.Globals)
 			c.prog.Globals = append(c.prog.Globals, name.Name)
@@ -117,53 +140,49 @@ func (c *compiler) compileFile() error {
 		if !ok {
 			return c.errf(form, "expected a top-level definition (defun, def-plan, def-check, def-policy or defparameter), found (%s ...)", head)
 		}
-		if len(l.Elems) < 3 {
-			return c.errf(l, "%s: expected (%s NAME (PARAMS...) BODY...)", head, head)
-		}
-		nameSym, ok := l.Elems[1].(*syntax.Symbol)
-		if !ok || nameSym.Name == "t" || nameSym.Name == "nil" {
-			return c.errf(l.Elems[1], "%s: the name must be a symbol, found %s", head, describe(l.Elems[1]))
-		}
-		if forms.Lookup(nameSym.Name) != nil {
-			return c.errf(nameSym, "%s: %s is a special form and cannot be redefined", head, nameSym.Name)
-		}
-		name := forms.Name(nameSym)
-		if _, dup := c.prog.byName[name]; dup {
-			return c.errf(nameSym, "%s: %s is already defined", head, name)
-		}
-		ll, err := c.parseLambdaList(l.Elems[2], head)
+		t, err := c.prescanDef(l, head, kind)
 		if err != nil {
+			if c.passThrough(l, err) {
+				continue
+			}
 			return err
 		}
-		fn := &Func{Name: name, Kind: kind, Index: len(c.prog.Funcs), Pos: l.Open, ll: ll}
-		for _, p := range ll.params {
-			fn.Params = append(fn.Params, p.sym.Name)
-		}
-		c.prog.Funcs = append(c.prog.Funcs, fn)
-		c.prog.byName[fn.Name] = fn
-		tops = append(tops, topForm{list: l, fn: fn, body: bodyForms(l.Elems[3:])})
+		tops = append(tops, t)
 	}
 
 	// The initialiser: each defparameter in source order.
 	init := &Func{Name: "<init>", Kind: KindInit, Index: len(c.prog.Funcs), Pos: syntax.Pos{Line: 1, Col: 1}}
 	c.prog.Funcs = append(c.prog.Funcs, init)
 	c.prog.Init = init
-	err := c.compileTop(init, func(fs *fstate) error {
-		for _, l := range params {
-			if err := fs.expr(l.Elems[2]); err != nil {
-				return err
+	for {
+		snap := c.snapshot()
+		err := c.compileTop(init, func(fs *fstate) error {
+			for _, l := range params {
+				if err := fs.expr(l.Elems[2]); err != nil {
+					return err
+				}
+				fs.emit(SETVALUE, int32(c.globals[l.Elems[1].(*syntax.Symbol).Name]), 0, l.Open)
+				fs.emit(POP, 0, 0, l.Open)
 			}
-			fs.emit(SETVALUE, int32(c.globals[l.Elems[1].(*syntax.Symbol).Name]), 0, l.Open)
-			fs.emit(POP, 0, 0, l.Open)
+			fs.emit(NIL, 0, 0, init.Pos)
+			return nil
+		})
+		if err == nil {
+			break
 		}
-		fs.emit(NIL, 0, 0, init.Pos)
-		return nil
-	})
-	if err != nil {
-		return err
+		// Under PassThrough, the defparameter whose value does not
+		// compile is passed through (its global stays unbound) and the
+		// initialiser is compiled again without it.
+		i := containing(params, err)
+		if i < 0 || !c.passThrough(params[i], err) {
+			return err
+		}
+		c.restore(snap)
+		params = append(params[:i:i], params[i+1:]...)
 	}
 	for _, t := range tops {
 		t := t
+		snap := c.snapshot()
 		err := c.compileTop(t.fn, func(fs *fstate) error {
 			if err := fs.prologue(t.fn.ll); err != nil {
 				return err
@@ -171,10 +190,104 @@ func (c *compiler) compileFile() error {
 			return fs.namedBody(t.fn.Name, t.body, t.list.Open)
 		})
 		if err != nil {
-			return err
+			if !c.passThrough(t.list, err) {
+				return err
+			}
+			// The function stays (other code calls it by index) with
+			// a body that returns nil.
+			c.restore(snap)
+			if err := c.compileTop(t.fn, func(fs *fstate) error {
+				fs.emit(NIL, 0, 0, t.list.Open)
+				return nil
+			}); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
+}
+
+// prescanParam checks (defparameter *NAME* VALUE [DOC]) l (head is
+// defparameter, defvar or defconstant) and returns its name.
+func (c *compiler) prescanParam(l *syntax.List, head string) (*syntax.Symbol, error) {
+	// (defparameter *NAME* VALUE [DOC]); defvar's VALUE is optional.
+	if len(l.Elems) < 2 || len(l.Elems) > 4 || (head != "defvar" && len(l.Elems) < 3) {
+		return nil, c.errf(l, "%s: expected (%s *NAME* VALUE [DOCSTRING])", head, head)
+	}
+	if len(l.Elems) == 4 {
+		if _, ok := l.Elems[3].(*syntax.String); !ok {
+			return nil, c.errf(l.Elems[3], "%s: expected a docstring after the value, found %s", head, describe(l.Elems[3]))
+		}
+	}
+	name, err := c.varName(l.Elems[1], head)
+	if err != nil {
+		return nil, err
+	}
+	if _, dup := c.globals[name.Name]; dup {
+		return nil, c.errf(name, "%s: %s is already defined", head, name.Name)
+	}
+	return name, nil
+}
+
+// prescanDef checks definition l (head, kind) and registers its function.
+func (c *compiler) prescanDef(l *syntax.List, head string, kind FuncKind) (topForm, error) {
+	if len(l.Elems) < 3 {
+		return topForm{}, c.errf(l, "%s: expected (%s NAME (PARAMS...) BODY...)", head, head)
+	}
+	nameSym, ok := l.Elems[1].(*syntax.Symbol)
+	if !ok || nameSym.Name == "t" || nameSym.Name == "nil" {
+		return topForm{}, c.errf(l.Elems[1], "%s: the name must be a symbol, found %s", head, describe(l.Elems[1]))
+	}
+	if forms.Lookup(nameSym.Name) != nil {
+		return topForm{}, c.errf(nameSym, "%s: %s is a special form and cannot be redefined", head, nameSym.Name)
+	}
+	name := forms.Name(nameSym)
+	if _, dup := c.prog.byName[name]; dup {
+		return topForm{}, c.errf(nameSym, "%s: %s is already defined", head, name)
+	}
+	ll, err := c.parseLambdaList(l.Elems[2], head)
+	if err != nil {
+		return topForm{}, err
+	}
+	fn := &Func{Name: name, Kind: kind, Index: len(c.prog.Funcs), Pos: l.Open, ll: ll}
+	for _, p := range ll.params {
+		fn.Params = append(fn.Params, p.sym.Name)
+	}
+	c.prog.Funcs = append(c.prog.Funcs, fn)
+	c.prog.byName[fn.Name] = fn
+	return topForm{list: l, fn: fn, body: bodyForms(l.Elems[3:])}, nil
+}
+
+// passThrough, with Options.PassThrough, records that top-level form l
+// does not compile (err) and is passed through, and reports true; without
+// it, false (the error fails the file).
+func (c *compiler) passThrough(n syntax.Node, err error) bool {
+	var serr *syntax.Error
+	if !c.opts.PassThrough || c.prog.Package == "" || !errors.As(err, &serr) {
+		return false
+	}
+	what := describe(n)
+	if l, ok := n.(*syntax.List); ok && forms.Head(l) != "" {
+		what = "(" + forms.DescribeDef(l) + " ...)"
+	}
+	c.prog.PassedThrough = append(c.prog.PassedThrough, n)
+	c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(n, "note: %s is not compiled, labelled or annotated (%s at %s); it is passed through", what, serr.Msg, serr.Pos))
+	return true
+}
+
+// containing returns the index of the form of forms whose text holds the
+// position of err (a *syntax.Error), or -1.
+func containing(forms []*syntax.List, err error) int {
+	var serr *syntax.Error
+	if !errors.As(err, &serr) {
+		return -1
+	}
+	for i, l := range forms {
+		if l.Open.Offset <= serr.Pos.Offset && serr.Pos.Offset <= l.Close.Offset {
+			return i
+		}
+	}
+	return -1
 }
 
 // compileTop compiles one top-level function, recompiling it once more if
@@ -197,11 +310,11 @@ func (c *compiler) compileTop(fn *Func, gen func(*fstate) error) error {
 	}
 }
 
-type snapshot struct{ funcs, branches, handlers, desigs, probes, desigCopies int }
+type snapshot struct{ funcs, branches, handlers, desigs, probes int }
 
 func (c *compiler) snapshot() snapshot {
 	p := c.prog
-	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes), c.desigCopies}
+	return snapshot{len(p.Funcs), len(p.branches), len(p.Handlers), len(p.Desigs), len(p.Probes)}
 }
 
 func (c *compiler) restore(s snapshot) {
@@ -211,7 +324,6 @@ func (c *compiler) restore(s snapshot) {
 	p.Handlers = p.Handlers[:s.handlers]
 	p.Desigs = p.Desigs[:s.desigs]
 	p.Probes = p.Probes[:s.probes]
-	c.desigCopies = s.desigCopies
 }
 
 // link appends the code of fs and then of the lambdas it contains to the
@@ -261,6 +373,25 @@ func (c *compiler) externalGlobal(name string) (int, bool) {
 	c.globals[name] = g
 	c.prog.Globals = append(c.prog.Globals, name)
 	return g, true
+}
+
+// freeGlobal returns the global that free variable sym names: a variable
+// neither bound around it nor defined in the file. Common Lisp compiles
+// such a reference as one to a special variable defined elsewhere (SBCL
+// warns "undefined variable"), and CRAM's files use variables of other
+// files of their system freely, so it becomes a global without an
+// initialiser: reading it before the plan assigns it signals
+// unbound-variable. A name without the *earmuffs* of the convention gets
+// a note (once), since it may as well be a typo.
+func (c *compiler) freeGlobal(sym *syntax.Symbol) int {
+	if g, ok := c.externalGlobal(sym.Name); ok {
+		return g
+	}
+	g := len(c.prog.Globals)
+	c.globals[sym.Name] = g
+	c.prog.Globals = append(c.prog.Globals, sym.Name)
+	c.prog.Notes = append(c.prog.Notes, c.file.NodeErrorf(sym, "note: %s is not defined in this file: taken as a global variable of another file (unbound until set)", sym.Name))
+	return g
 }
 
 // packageName is the name of (in-package NAME): a symbol, keyword or

@@ -361,9 +361,21 @@ func (fs *fstate) formFlet(l *syntax.List) error {
 	for i, d := range defs {
 		vars[i] = fs.c.fnVar(d.Elems[0].(*syntax.Symbol))
 	}
+	// The lambda lists first: labels' functions call each other (and
+	// themselves) by name before their closures exist.
+	for i, d := range defs {
+		ll, err := fs.c.parseLambdaList(d.Elems[1], forms.Name(d.Elems[0].(*syntax.Symbol)))
+		if err != nil {
+			return err
+		}
+		if !ll.simple {
+			fs.c.localLists[vars[i]] = ll
+		}
+	}
 	closure := func(d *syntax.List) error {
 		name := forms.Name(d.Elems[0].(*syntax.Symbol))
-		return fs.closure(name, d.Elems[1], d.Elems[2:], d.Open)
+		var ll *lambdaList
+		return fs.closure(name, d.Elems[1], d.Elems[2:], d.Open, &ll)
 	}
 	if head == "labels" {
 		for _, v := range vars {
@@ -395,11 +407,22 @@ func (fs *fstate) formFlet(l *syntax.List) error {
 // localCall compiles a call of a local function (flet, labels) if name
 // is one in scope.
 func (fs *fstate) localCall(name string, l *syntax.List) (bool, error) {
-	if _, _, _, ok := fs.lookup(localFnName(name)); !ok {
+	_, _, b, ok := fs.lookup(localFnName(name))
+	if !ok {
 		return false, nil
 	}
 	if err := fs.load(&syntax.Symbol{Start: l.Open, Name: localFnName(name)}); err != nil {
 		return true, err
+	}
+	if b != nil {
+		if ll := fs.c.localLists[b.node]; ll != nil {
+			// &optional, &rest or &key: resolved here, as for a defun.
+			if err := fs.pushSlotArgs(name, ll, l); err != nil {
+				return true, err
+			}
+			fs.emit(FUNCALL, int32(len(ll.params)), 0, l.Open)
+			return true, nil
+		}
 	}
 	if err := fs.exprs(l.Elems[1:]); err != nil {
 		return true, err

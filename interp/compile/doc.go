@@ -15,7 +15,11 @@
 // its own. Top-level forms the compiler does not compile (forms.File.Skip:
 // defmacro, defmethod, definitions that use a macro, ...) are skipped and
 // listed in Program.Notes; reader conditionals are decided against
-// Features first (readermacros.go).
+// Features first (readermacros.go). A free variable is a global of
+// another file, unbound until set (with a note unless it has earmuffs).
+// Designators with desig:when or ?variable properties, the sequence
+// functions with :test/:key (seqkeys.go), mapcar and friends compile to
+// existing opcodes and builtins.
 //
 // # The machine
 //

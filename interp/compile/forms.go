@@ -339,6 +339,12 @@ func (fs *fstate) call(name string, l *syntax.List) error {
 		fs.emit(CALL, int32(fn.Index), int32(n), l.Open)
 		return nil
 	}
+	if _, builtin := CoreBuiltin(name); seqSearches[name] && (n != 2 || !builtin) {
+		return fs.seqSearch(name, l)
+	}
+	if name == "mapcar" || name == "mapc" || name == "some" || name == "every" {
+		return fs.mapcar(name, l)
+	}
 	if id, ok := CoreBuiltin(name); ok {
 		sig := coreBuiltins[id]
 		if n < sig.Min || (sig.Max >= 0 && n > sig.Max) {
@@ -1094,13 +1100,17 @@ func (fs *fstate) formLambda(l *syntax.List) error {
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "lambda: expected (lambda (PARAMS...) BODY...)")
 	}
-	return fs.closure("", l.Elems[1], l.Elems[2:], l.Open)
+	return fs.closure("", l.Elems[1], l.Elems[2:], l.Open, nil)
 }
 
 // closure compiles a function with required parameters and pushes its
 // closure. A named one (flet, labels) has its body in a block of its
 // name, as in Common Lisp.
-func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, at syntax.Pos) error {
+//
+// A local function (lists not nil) may have &optional, &rest and &key
+// parameters: its calls by name resolve them statically as calls of a
+// defun do (localCall), and *lists receives its lambda list.
+func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, at syntax.Pos, lists **lambdaList) error {
 	what := name
 	if what == "" {
 		what = "lambda"
@@ -1109,8 +1119,11 @@ func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, a
 	if err != nil {
 		return err
 	}
-	if !ll.simple {
-		return fs.c.errf(params, "%s: only required parameters are supported (a local function is called through funcall, which passes arguments positionally)", what)
+	if !ll.simple && lists == nil {
+		return fs.c.errf(params, "%s: only required parameters are supported (a lambda is called through funcall, which passes arguments positionally)", what)
+	}
+	if lists != nil {
+		*lists = ll
 	}
 	ps := ll.syms()
 	p := fs.c.prog
@@ -1120,11 +1133,8 @@ func (fs *fstate) closure(name string, params syntax.Node, body []syntax.Node, a
 	}
 	p.Funcs = append(p.Funcs, fn)
 	ch := &fstate{c: fs.c, parent: fs, fn: fn, labelAt: -1}
-	for _, s := range ps {
-		b := ch.bind(s)
-		if b.cell {
-			ch.emit(MAKECELL, int32(b.slot), 0, s.Start)
-		}
+	if err := ch.prologue(ll); err != nil {
+		return err
 	}
 	if name != "" {
 		err = ch.namedBody(name, bodyForms(body), at)
@@ -1154,11 +1164,56 @@ func (fs *fstate) formFuncall(l *syntax.List) error {
 	if len(l.Elems) < 2 {
 		return fs.c.errf(l, "funcall: expected (funcall FUNCTION ARGS...)")
 	}
+	if name, local, ok := fs.staticCallee(l.Elems[1]); ok {
+		// A function with &optional, &rest or &key named literally:
+		// call it by name, which parses its arguments as a call of it
+		// would (through FUNCALL they would land in its slots by
+		// position).
+		call := &syntax.List{Open: l.Open, Close: l.Close, Elems: append([]syntax.Node{name}, l.Elems[2:]...)}
+		if local {
+			_, err := fs.localCall(forms.Name(name), call)
+			return err
+		}
+		return fs.callLambdaList(fs.c.prog.byName[forms.Name(name)], call)
+	}
 	if err := fs.exprs(l.Elems[1:]); err != nil {
 		return err
 	}
 	fs.emit(FUNCALL, int32(len(l.Elems)-2), 0, l.Open)
 	return nil
+}
+
+// staticCallee recognises a funcall's function form that names, as
+// #'NAME, (function NAME) or 'NAME, a function with a lambda list that
+// is not simple: a local one (local; not for 'NAME, which names the
+// global function) or a defun.
+func (fs *fstate) staticCallee(f syntax.Node) (name *syntax.Symbol, local, ok bool) {
+	var quoted bool
+	switch x := f.(type) {
+	case *syntax.Prefixed:
+		if x.Mark == syntax.MarkFunction {
+			name, _ = x.X.(*syntax.Symbol)
+		}
+	case *syntax.Quote:
+		name, _ = x.X.(*syntax.Symbol)
+		quoted = true
+	case *syntax.List:
+		if forms.Head(x) == "function" && len(x.Elems) == 2 {
+			name, _ = x.Elems[1].(*syntax.Symbol)
+		} else if forms.Head(x) == "quote" && len(x.Elems) == 2 {
+			name, _ = x.Elems[1].(*syntax.Symbol)
+			quoted = true
+		}
+	}
+	if name == nil {
+		return nil, false, false
+	}
+	n := forms.Name(name)
+	if _, _, b, found := fs.lookup(localFnName(n)); found && !quoted {
+		return name, true, b != nil && fs.c.localLists[b.node] != nil
+	}
+	fn := fs.c.prog.byName[n]
+	return name, false, fn != nil && fn.ll != nil && !fn.ll.simple
 }
 
 // (function NAME) or (function (lambda ...)); #'X is the same.
@@ -1173,7 +1228,10 @@ func (fs *fstate) function(x syntax.Node, at syntax.Pos) error {
 	switch x := x.(type) {
 	case *syntax.Symbol:
 		name := forms.Name(x)
-		if _, _, _, ok := fs.lookup(localFnName(name)); ok {
+		if _, _, b, ok := fs.lookup(localFnName(name)); ok {
+			if b != nil && fs.c.localLists[b.node] != nil {
+				return fs.c.errf(x, "function: #'%s has &optional, &rest or &key parameters and can only be called by name (funcall passes arguments positionally)", name)
+			}
 			return fs.load(&syntax.Symbol{Start: x.Start, Name: localFnName(name)})
 		}
 		if fn := fs.c.prog.byName[name]; fn != nil {
@@ -1194,17 +1252,17 @@ func (fs *fstate) function(x syntax.Node, at syntax.Pos) error {
 // designatorClasses are the classes a designator form may name.
 var designatorClasses = map[string]bool{"action": true, "location": true, "object": true, "motion": true}
 
-// maxDesigWhens bounds the conditional properties of one designator: each
-// doubles the code that builds it (one MAKEDESIG per combination).
-const maxDesigWhens = 4
-
-// maxDesigCopies bounds the MAKEDESIG instructions of a file: designators
-// nested in the properties after a desig:when are compiled once per
-// combination, which would otherwise grow exponentially with nesting.
-const maxDesigCopies = 1 << 14
+// IsDesignatorClass reports whether class names a designator class.
+func IsDesignatorClass(class string) bool { return designatorClasses[class] }
 
 // (a CLASS (KEY VALUE)...) / (an CLASS ...): a designator. A property
-// (desig:when TEST (KEY VALUE)...) is present only when TEST is true.
+// (desig:when TEST (KEY VALUE)...) is present only when TEST is true; a
+// bare ?variable is a property computed at run time, as CPL's macro
+// evaluates it: its value is one property (KEY VALUE), or nil for none.
+// A designator whose properties are all fixed is one MAKEDESIG with its
+// keys in the shape; any other builds its property list and calls
+// make-designator (desigDynamic), so that n desig:when properties cost
+// code linear in n.
 func (fs *fstate) formDesig(l *syntax.List) error {
 	head := forms.Head(l)
 	if len(l.Elems) < 2 {
@@ -1215,34 +1273,59 @@ func (fs *fstate) formDesig(l *syntax.List) error {
 		return fs.c.errf(l.Elems[1], "%s: the designator class must be action, location, object or motion, found %s", head, describe(l.Elems[1]))
 	}
 	class := forms.Name(cls)
-	whens := 0
 	for _, e := range l.Elems[2:] {
-		if forms.Head(e) == "when" {
-			whens++
+		if isDynamicProp(e) {
+			return fs.desigDynamic(l, class)
 		}
 	}
-	if whens > maxDesigWhens {
-		return fs.c.errf(l, "%s %s: at most %d desig:when properties are supported", head, class, maxDesigWhens)
+	var keys []string
+	for _, e := range l.Elems[2:] {
+		k, err := fs.desigProp(head, class, e)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, k)
 	}
-	return fs.desigProps(l, class, l.Elems[2:], nil)
+	p := fs.c.prog
+	p.Desigs = append(p.Desigs, DesigShape{Class: class, Keys: keys})
+	fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(keys)), l.Open)
+	return nil
 }
 
-// desigProps pushes the values of props (keys collects the keys already
-// pushed) and ends with MAKEDESIG; a desig:when property branches, both
-// ways continuing with the rest.
-func (fs *fstate) desigProps(l *syntax.List, class string, props []syntax.Node, keys []string) error {
-	head := forms.Head(l)
-	if len(props) == 0 {
-		if fs.c.desigCopies++; fs.c.desigCopies > maxDesigCopies {
-			return fs.c.errf(l, "%s %s: too many desig:when combinations in this file (the code that builds them would exceed %d designators)", head, class, maxDesigCopies)
-		}
-		p := fs.c.prog
-		p.Desigs = append(p.Desigs, DesigShape{Class: class, Keys: keys})
-		fs.emit(MAKEDESIG, int32(len(p.Desigs)-1), int32(len(keys)), l.Open)
-		return nil
+// isDynamicProp reports whether designator property e is decided at run
+// time: a (desig:when ...) or a bare ?variable.
+func isDynamicProp(e syntax.Node) bool {
+	if s, ok := e.(*syntax.Symbol); ok {
+		return forms.IsDesignatorVar(s.Name)
 	}
-	e := props[0]
-	if w, ok := e.(*syntax.List); ok && forms.Head(w) == "when" {
+	return forms.Head(e) == "when"
+}
+
+// desigDynamic compiles designator l as (make-designator 'CLASS (list
+// P...)) where each P is a property (list 'KEY VALUE), the value of a
+// ?variable, or, for each property of a desig:when whose test is false,
+// nil; make-designator skips the nils. Both ways of a desig:when push
+// as many values, so the code is linear in the number of properties.
+func (fs *fstate) desigDynamic(l *syntax.List, class string) error {
+	head := forms.Head(l)
+	fs.constant(value.Symbol(class), l.Open)
+	n := 0
+	for _, e := range l.Elems[2:] {
+		if s, ok := e.(*syntax.Symbol); ok && forms.IsDesignatorVar(s.Name) {
+			if err := fs.load(s); err != nil {
+				return err
+			}
+			n++
+			continue
+		}
+		w, ok := e.(*syntax.List)
+		if !ok || forms.Head(w) != "when" {
+			if err := fs.desigPropList(head, class, e); err != nil {
+				return err
+			}
+			n++
+			continue
+		}
 		if len(w.Elems) < 2 {
 			return fs.c.errf(w, "%s %s: expected (desig:when TEST (KEY VALUE)...)", head, class)
 		}
@@ -1252,44 +1335,59 @@ func (fs *fstate) desigProps(l *syntax.List, class string, props []syntax.Node, 
 			return err
 		}
 		skip := fs.branch(JMPIFNOT, "when", w, test)
-		with := append([]string(nil), keys...)
 		for _, pe := range w.Elems[2:] {
-			k, err := fs.desigProp(head, class, pe)
-			if err != nil {
+			if err := fs.desigPropList(head, class, pe); err != nil {
 				return err
 			}
-			with = append(with, k)
-		}
-		if err := fs.desigProps(l, class, props[1:], with); err != nil {
-			return err
 		}
 		end := fs.emit(JMP, 0, 0, w.Open)
 		fs.depth = d
 		fs.patch(skip)
-		if err := fs.desigProps(l, class, props[1:], keys); err != nil {
-			return err
+		for range w.Elems[2:] {
+			fs.emit(NIL, 0, 0, w.Open)
 		}
 		fs.patch(end)
-		return nil
+		n += len(w.Elems) - 2
 	}
-	k, err := fs.desigProp(head, class, e)
+	fs.callBuiltin("list", n, l.Open)
+	fs.callBuiltin("make-designator", 2, l.Open)
+	return nil
+}
+
+// desigPropList pushes the property (KEY VALUE) e as the list (KEY VALUE).
+func (fs *fstate) desigPropList(head, class string, e syntax.Node) error {
+	key, val, err := fs.propParts(head, class, e)
 	if err != nil {
 		return err
 	}
-	return fs.desigProps(l, class, props[1:], append(keys[:len(keys):len(keys)], k))
+	fs.constant(value.Symbol(key.Name), key.Start)
+	if err := fs.desigValue(val); err != nil {
+		return err
+	}
+	fs.callBuiltin("list", 2, startOf(e))
+	return nil
 }
 
 // desigProp pushes the value of the property (KEY VALUE) and returns KEY.
 func (fs *fstate) desigProp(head, class string, e syntax.Node) (string, error) {
+	key, val, err := fs.propParts(head, class, e)
+	if err != nil {
+		return "", err
+	}
+	return key.Name, fs.desigValue(val)
+}
+
+// propParts checks that e is a property (KEY VALUE) and returns its parts.
+func (fs *fstate) propParts(head, class string, e syntax.Node) (*syntax.Symbol, syntax.Node, error) {
 	pl, ok := e.(*syntax.List)
 	if !ok || len(pl.Elems) != 2 {
-		return "", fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, class, describe(e))
+		return nil, nil, fs.c.errf(e, "%s %s: expected a property (KEY VALUE), found %s", head, class, describe(e))
 	}
 	key, ok := pl.Elems[0].(*syntax.Symbol)
 	if !ok || key.Name == "t" || key.Name == "nil" {
-		return "", fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, class, describe(pl.Elems[0]))
+		return nil, nil, fs.c.errf(pl.Elems[0], "%s %s: a property key must be a symbol, found %s", head, class, describe(pl.Elems[0]))
 	}
-	return key.Name, fs.desigValue(pl.Elems[1])
+	return key, pl.Elems[1], nil
 }
 
 // desigValue pushes a designator property value: a bare symbol is a

@@ -211,11 +211,7 @@ func (fs *fstate) load(sym *syntax.Symbol) error {
 			fs.constant(piValue, sym.Start)
 			return nil
 		}
-		g, ok := fs.c.externalGlobal(sym.Name)
-		if !ok {
-			return fs.c.errf(sym, "undefined variable %s", sym.Name)
-		}
-		fs.emit(GETVALUE, int32(g), 0, sym.Start)
+		fs.emit(GETVALUE, int32(fs.c.freeGlobal(sym)), 0, sym.Start)
 		return nil
 	}
 	switch {
@@ -240,11 +236,7 @@ func (fs *fstate) store(sym *syntax.Symbol, what string) error {
 	}
 	ref, idx, b, ok := fs.lookup(sym.Name)
 	if !ok {
-		g, ok := fs.c.externalGlobal(sym.Name)
-		if !ok {
-			return fs.c.errf(sym, "%s: undefined variable %s (declare it with let or defparameter)", what, sym.Name)
-		}
-		ref, idx = refGlobal, g
+		ref, idx = refGlobal, fs.c.freeGlobal(sym)
 	}
 	if b != nil && b.node != nil {
 		fs.c.assigned[b.node] = true

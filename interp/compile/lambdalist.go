@@ -236,8 +236,19 @@ func (fs *fstate) prologue(ll *lambdaList) error {
 // simple: arguments are evaluated in source order, then the slots are
 // pushed in fn's parameter order.
 func (fs *fstate) callLambdaList(fn *Func, l *syntax.List) error {
+	if err := fs.pushSlotArgs(fn.Name, fn.ll, l); err != nil {
+		return err
+	}
+	fs.emit(CALL, int32(fn.Index), int32(len(fn.ll.params)), l.Open)
+	return nil
+}
+
+// pushSlotArgs evaluates the arguments of call l, in source order, of a
+// function called name with lambda list ll, and pushes one value per
+// parameter slot (see the comment at the top of this file).
+func (fs *fstate) pushSlotArgs(name string, ll *lambdaList, l *syntax.List) error {
 	c := fs.c
-	ll := fn.ll
+	fn := struct{ Name string }{name}
 	args := l.Elems[1:]
 	npos := ll.nreq + ll.nopt
 	if len(args) < ll.nreq {
@@ -268,7 +279,6 @@ func (fs *fstate) callLambdaList(fn *Func, l *syntax.List) error {
 				return err
 			}
 		}
-		fs.emit(CALL, int32(fn.Index), int32(len(ll.params)), l.Open)
 		return nil
 	}
 	// Keyword arguments: KEY VALUE pairs with literal keywords, evaluated
@@ -325,7 +335,6 @@ func (fs *fstate) callLambdaList(fn *Func, l *syntax.List) error {
 			fs.constant(unsupplied, l.Open)
 		}
 	}
-	fs.emit(CALL, int32(fn.Index), int32(len(ll.params)), l.Open)
 	fs.slots = saved
 	return nil
 }

@@ -150,10 +150,15 @@ type Program struct {
 
 	// Package is the package named by the file's (in-package NAME), or "".
 	Package string
-	// Notes lists the top-level forms the compiler skipped (defmacro,
-	// defmethod, def-fact-group, a top-level call, ...), one note each,
-	// in source order: the file compiles without them.
+	// Notes lists, in source order, the top-level forms the compiler
+	// skipped (defmacro, defmethod, def-fact-group, a top-level call, a
+	// definition using a macro, ...: the file compiles without them) and
+	// the first use of each free variable without earmuffs, taken as a
+	// global of another file.
 	Notes []*syntax.Error
+	// PassedThrough lists the definitions that did not compile, passed
+	// through under Options.PassThrough (each also has a note).
+	PassedThrough []syntax.Node
 
 	branches []BranchInfo
 	byName   map[string]*Func // user-callable functions (defun, def-plan, def-check, def-policy)

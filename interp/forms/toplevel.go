@@ -74,13 +74,12 @@ func (fi *File) Skip(n syntax.Node) (note string, skip bool) {
 		}
 	}
 	if macro == "" {
+		if k := keywordForm(l); k != nil {
+			return "note: (" + DescribeDef(l) + " ...) has the form (" + syntax.NodeString(k.Elems[0]) + " ...), which only a macro around it can take apart: it is not compiled, labelled or annotated; it is passed through", true
+		}
 		return "", false
 	}
-	what := h
-	if len(l.Elems) > 1 {
-		what += " " + syntax.NodeString(l.Elems[1])
-	}
-	return "note: (" + what + " ...) uses the macro " + macro + ": it is not compiled, labelled or annotated; it is passed through", true
+	return "note: (" + DescribeDef(l) + " ...) uses the macro " + macro + ": it is not compiled, labelled or annotated; it is passed through", true
 }
 
 // macroUse returns the name of the first macro used in n (outside quoted
@@ -106,4 +105,36 @@ func (fi *File) macroUse(n syntax.Node) string {
 		return found == ""
 	})
 	return found
+}
+
+// DescribeDef names top-level form l for a note: its head and name.
+func DescribeDef(l *syntax.List) string {
+	what := Head(l)
+	if len(l.Elems) > 1 {
+		what += " " + syntax.NodeString(l.Elems[1])
+	}
+	return what
+}
+
+// keywordForm returns the first list headed by a keyword in an evaluated
+// place of l (its Slots, recursively), or nil. Such a list is no Common
+// Lisp form — a keyword names no function — so the operator around it is
+// a macro that gives it a meaning of its own, like CPL's (:tag NAME
+// BODY...) in a plan or the option list of a retry macro. Where a keyword
+// heads a list that is not evaluated (case keys, quoted data, lambda
+// lists), Slots does not lead there.
+func keywordForm(l *syntax.List) *syntax.List {
+	if len(l.Elems) > 0 {
+		if _, ok := l.Elems[0].(*syntax.Keyword); ok {
+			return l
+		}
+	}
+	for _, s := range Slots(l) {
+		if sub, ok := At(l, s.Path).(*syntax.List); ok {
+			if k := keywordForm(sub); k != nil {
+				return k
+			}
+		}
+	}
+	return nil
 }

@@ -375,6 +375,52 @@ func coreImpls() map[string]builtinFn {
 			v, _ := d.Get(a[1].Str())
 			return v, nil
 		},
+		// (make-designator CLASS PROPERTIES): CPL's constructor, which its
+		// a/an macro expands to; the compiler calls it for designators
+		// with desig:when or ?variable properties. A nil property is
+		// skipped, as CPL's (remove nil ...) does. CPL's optional third
+		// argument, a parent designator the new one succeeds, is accepted
+		// and has no effect: labelcov's designators are values without a
+		// history.
+		"make-designator": func(m *Machine, a []value.Value) (value.Value, error) {
+			switch a[0].Kind() {
+			case value.KSymbol, value.KKeyword:
+			default:
+				return value.Nil, typeError("make-designator", "a designator class (symbol)", a[0])
+			}
+			class := a[0].Str()
+			if !compile.IsDesignatorClass(class) {
+				return value.Nil, Fail("type-error", "make-designator: the class must be action, location, object or motion, got %s", a[0].String())
+			}
+			n, proper := a[1].ProperLen()
+			m.Charge(n)
+			if !proper {
+				return value.Nil, typeError("make-designator", "a list of properties", a[1])
+			}
+			props := 0
+			for l := a[1]; l.Kind() == value.KCons; l = l.Cdr() {
+				p := l.Car()
+				if p.IsNil() {
+					continue
+				}
+				if k, ok := p.ProperLen(); !ok || k != 2 || (p.Car().Kind() != value.KSymbol && p.Car().Kind() != value.KKeyword) {
+					return value.Nil, typeError("make-designator", "a property (KEY VALUE)", p)
+				}
+				props++
+			}
+			if f := m.alloc(1); f != nil {
+				return value.Nil, f
+			}
+			d := value.NewDesignator(class, props)
+			i := 0
+			for l := a[1]; l.Kind() == value.KCons; l = l.Cdr() {
+				if p := l.Car(); !p.IsNil() {
+					d.Props[i] = value.Prop{Key: p.Car().Str(), Val: p.Cdr().Car()}
+					i++
+				}
+			}
+			return value.FromDesignator(d), nil
+		},
 		"perform": func(m *Machine, a []value.Value) (value.Value, error) {
 			d := a[0].Designator()
 			if d == nil || d.Class != "action" {
