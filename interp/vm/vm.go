@@ -143,8 +143,9 @@ type Machine struct {
 	// Retirement (Config.RetireLabels, retire.go).
 	probes  []labelProbe // every label probe
 	retired []bool       // by index in probes
-	live    []int        // probes not yet retired
+	live    []liveProbe  // probes not yet retired
 	atoms   []atomProbe  // atom probes whose readers are not all retired
+	groups  []probeGroup // chains of probes run in one dispatch (group.go)
 
 	// Reentrancy: a builtin or host may Call plan functions (checks,
 	// policies) while a run is in progress. nesting counts active execs;
@@ -263,6 +264,7 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 		m.setupRetirement(probes)
 	}
 	m.fused = fuse(m.plain)
+	m.regroup()
 	m.counters = make([]uint8, p.NumCounters())
 	m.sink = make([]uint8, len(m.counters))
 	m.globals = make([]value.Value, len(p.Globals))
@@ -288,8 +290,8 @@ func (m *Machine) Counters() []uint8 { return m.counters }
 // retires every label probe whose branch counted true since the last
 // reset (see retire).
 func (m *Machine) ResetCounters() {
-	if len(m.live) > 0 || len(m.atoms) > 0 {
-		m.retire()
+	if (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
+		m.regroup()
 	}
 	clear(m.counters)
 }

@@ -1,0 +1,184 @@
+package vm
+
+import (
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// Probe groups. The labels of one program point are a chain of probes,
+// each starting where the one before ends: `(progn (when (ignore-errors
+// P1)) (when (ignore-errors P2)) … X)` compiles to PROBECMP, PROBECMP, …
+// (or PROBE blocks), and once retired each of them is one opRetired
+// jumping to the next. Dispatching them one by one costs more than what
+// most of them do. So the fused code replaces the first probe of every
+// chain of two or more one-instruction probes (PROBECMP, or retired) by
+// opProbeGroup, which runs the chain in one dispatch: for each member it
+// bumps the member's instruction counter and charges its label step, as
+// the plain code does, then writes the branch counters a retired member
+// retired with or evaluates a live one. A live PROBE block ends the chain
+// (its predicate needs the dispatch loop), and so does a member the group
+// cannot evaluate without the cold switch (a comparison of floats, an
+// unbound global, the label budget running out): the group stops before
+// it and the loop continues at its pc, in the plain instructions. So the
+// counters, steps and label steps are exactly those of the plain code
+// (TestFusedMatchesPlain, FuzzVM, TestProbeGroupsMatchPlain).
+//
+// Groups are recomputed whenever probes retire (regroup), so that a chain
+// broken by a live PROBE block joins up once that probe retires.
+
+// probeGroup is a chain of one-instruction label probes; live counts
+// its members not retired.
+type probeGroup struct {
+	members []groupMember
+	end     int // the pc after the last member
+	live    int
+}
+
+// groupMember is one probe of a group: its entry pc, the index of its
+// branch's true counter, and either its compare predicate (live) or,
+// retired (pr nil), the branch counters it retired with (sub as
+// opRetired's).
+type groupMember struct {
+	pc      int32
+	counter int32
+	sub     uint8
+	pr      *compile.ProbeCmp
+}
+
+// regroup rebuilds the probe groups from the plain code and writes their
+// heads into the fused code. Tests that run the plain code make fused
+// the same slice as plain; there are no groups then.
+func (m *Machine) regroup() {
+	if len(m.fused) == 0 || &m.fused[0] == &m.plain[0] {
+		return
+	}
+	for _, g := range m.groups {
+		head := g.members[0].pc
+		m.fused[head] = m.plain[head]
+	}
+	m.groups = m.groups[:0]
+	var chain []groupMember
+	flush := func(end int) {
+		if len(chain) >= 2 {
+			g := probeGroup{members: append([]groupMember(nil), chain...), end: end}
+			for _, mb := range chain {
+				if mb.pr != nil {
+					g.live++
+				}
+			}
+			m.fused[chain[0].pc] = instr{op: opProbeGroup, a: int32(len(m.groups))}
+			m.groups = append(m.groups, g)
+		}
+		chain = chain[:0]
+	}
+	for pc := 0; pc < len(m.plain); {
+		switch in := m.plain[pc]; in.op {
+		case compile.PROBECMP:
+			chain = append(chain, groupMember{pc: int32(pc), counter: m.counter(in.b), pr: &m.prog.Probes[in.a]})
+			pc++
+			continue
+		case opRetired:
+			chain = append(chain, groupMember{pc: int32(pc), counter: m.counter(in.b), sub: in.sub})
+			pc = int(in.a)
+			continue
+		}
+		flush(pc)
+		pc++
+	}
+	flush(len(m.plain))
+}
+
+// runGroup runs the members of g from the first, outside any probe, as
+// the plain code would, and returns the pc to continue at: g.end, or the
+// entry of the first member it could not run. The first member's
+// instruction counter has been bumped by the dispatch loop already.
+func (m *Machine) runGroup(g *probeGroup, stack []value.Value, fp int, cnt []uint8) int {
+	ms := g.members
+	if g.live == 0 {
+		// Every member retired: opRetired's work for each, the common
+		// case of a fuzzing campaign, without a test per member.
+		m.labelSteps += int64(len(ms))
+		for i := range ms {
+			mb := &ms[i]
+			c := int(mb.counter)
+			cnt[c] = mb.sub & 1
+			if mb.sub&2 != 0 {
+				cnt[c+1] = 1
+			}
+			if i > 0 {
+				count(cnt, int(mb.pc))
+			}
+		}
+		return g.end
+	}
+	for i := range ms {
+		mb := &ms[i]
+		c := int(mb.counter)
+		if mb.pr == nil {
+			// opRetired's work.
+			cnt[c] = mb.sub & 1
+			if mb.sub&2 != 0 {
+				cnt[c+1] = 1
+			}
+		} else {
+			if m.labelSteps >= m.cfg.MaxLabelSteps {
+				return int(mb.pc)
+			}
+			t, ok := m.probeFast(mb.pr, stack, fp)
+			if !ok {
+				return int(mb.pc)
+			}
+			if !t {
+				c++
+			}
+			cnt[c] = 1 // setBranch
+		}
+		if i > 0 {
+			count(cnt, int(mb.pc))
+		}
+		m.labelSteps++
+	}
+	return g.end
+}
+
+// counter is the index of branch b's true counter.
+func (m *Machine) counter(b int32) int32 { return int32(m.nInstr) + 2*b }
+
+// probeFast evaluates the compare probe pr in the frame at fp where that
+// needs no call into the runtime (integers, names, truth, conjunctions):
+// ok is false when the cold switch must do it.
+func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (t, ok bool) {
+	if pr.Cmp == '&' {
+		return m.probeAll(pr, stack, fp), true
+	}
+	x, k, bound := m.probeOperands(pr, stack, fp)
+	if !bound {
+		return false, false
+	}
+	switch kx := x.Kind(); {
+	case pr.Cmp == 't':
+		t = x.Truthy()
+	case kx == value.KInt && k.Kind() == value.KInt:
+		if pr.Cmp == '!' {
+			t = x.Int() != k.Int()
+		} else { // 'e' (eq) on integers is =
+			t = compareOrdered(pr.Cmp, x.Int(), k.Int())
+		}
+	case pr.Cmp != 'e':
+		return false, false
+	case kx != k.Kind():
+		t = false // value.Eq of different kinds
+	case kx == value.KNil || kx == value.KT:
+		t = true
+	case kx == value.KSymbol || kx == value.KKeyword:
+		// Names byte by byte (== on strings would call the runtime).
+		a, b := x.Str(), k.Str()
+		t = len(a) == len(b)
+		for i := 0; t && i < len(a); i++ {
+			t = a[i] == b[i]
+		}
+	default:
+		return false, false
+	}
+	return t != pr.Not, true
+}
