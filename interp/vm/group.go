@@ -43,6 +43,30 @@ type groupMember struct {
 	counter int32
 	sub     uint8
 	pr      *compile.ProbeCmp
+	// The commonest live label, a local or global compared with an
+	// integer constant (ABS and ROR labels on a variable), decoded:
+	// intK is set, k the constant, op the comparison for
+	// compareOrdered, not whether its result is negated.
+	intK, global, not bool
+	op                byte
+	slot              int32
+	k                 int64
+}
+
+// member decodes the live compare probe pr at pc with branch b.
+func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
+	mb := groupMember{pc: int32(pc), counter: m.counter(b), pr: pr}
+	if pr.Cmp == '&' || pr.Cmp == 't' || pr.YLocal || pr.YGlobal || pr.K.Kind() != value.KInt {
+		return mb
+	}
+	mb.intK, mb.global, mb.slot, mb.k, mb.op, mb.not = true, pr.XGlobal, pr.Slot, pr.K.Int(), pr.Cmp, pr.Not
+	switch pr.Cmp {
+	case '!':
+		mb.op, mb.not = '=', !pr.Not
+	case 'e': // eq on integers is =
+		mb.op = '='
+	}
+	return mb
 }
 
 // regroup rebuilds the probe groups from the plain code and writes their
@@ -74,7 +98,7 @@ func (m *Machine) regroup() {
 	for pc := 0; pc < len(m.plain); {
 		switch in := m.plain[pc]; in.op {
 		case compile.PROBECMP:
-			chain = append(chain, groupMember{pc: int32(pc), counter: m.counter(in.b), pr: &m.prog.Probes[in.a]})
+			chain = append(chain, m.member(pc, in.b, &m.prog.Probes[in.a]))
 			pc++
 			continue
 		case opRetired:
@@ -124,9 +148,22 @@ func (m *Machine) runGroup(g *probeGroup, stack []value.Value, fp int, cnt []uin
 			if m.labelSteps >= m.cfg.MaxLabelSteps {
 				return int(mb.pc)
 			}
-			t, ok := m.probeFast(mb.pr, stack, fp)
+			var t, ok bool
+			if mb.intK {
+				var x *value.Value
+				if mb.global {
+					x, ok = &m.globals[mb.slot], m.gset[mb.slot]
+				} else {
+					x, ok = &stack[fp+int(mb.slot)], true
+				}
+				if ok = ok && x.Kind() == value.KInt; ok {
+					t = compareOrdered(mb.op, x.Int(), mb.k) != mb.not
+				}
+			}
 			if !ok {
-				return int(mb.pc)
+				if t, ok = m.probeFast(mb.pr, stack, fp); !ok {
+					return int(mb.pc)
+				}
 			}
 			if !t {
 				c++
