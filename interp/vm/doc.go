@@ -57,7 +57,10 @@
 // (group.go): one dispatch for the chain, with the counters and label
 // steps of the plain code; nested in another probe's predicate, the chain
 // is skipped in one step. Retirement regroups, so a chain that a live
-// PROBE block broke joins up once that probe retires.
+// PROBE block broke joins up once that probe retires. An atom probe (the
+// label pipeline's probe that evaluates a decision's atoms once for its
+// MCC labels) stops as soon as none of its live readers can be true any
+// more (atomexit.go).
 //
 // A Machine must never read the clock, consult randomness or print except
 // through Config.Stdout: the same program, arguments, host and budget give

@@ -48,6 +48,10 @@ const (
 	// opProbeGroup replaces the first probe of a chain of label probes
 	// (group.go): it runs the chain m.groups[A] in one dispatch.
 	opProbeGroup
+	// opAtomSet is the SETVALUE of an atom probe's flag or atom (with
+	// RetireLabels, atomexit.go): A the global, B the atom site, sub
+	// which set it is (0: the flag's clearing).
+	opAtomSet
 	// opPoll is never in the code: it tells loop's cold switch that the
 	// hot loop stopped to poll the context and the step budget.
 	opPoll

@@ -771,6 +771,15 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			check, code = m.nextCheck(steps)
 			pc = int(in.a)
+		case opAtomSet:
+			m.globals[in.a] = stack[sp-1]
+			m.gset[in.a] = true
+			if m.atomSet(in, stack, fp, sp) {
+				// No live reader can be true: end the probe as if its
+				// predicate returned nil, now.
+				stack[sp-1] = value.Nil
+				pc = m.atomSites[in.b].okPC
+			}
 		case compile.PROBEFAIL:
 			// Reached from a probe's trap, which restored the counts,
 			// charged this instruction to the label budget and left the

@@ -128,6 +128,7 @@ func (m *Machine) setupRetirement(probes []labelProbe) {
 			m.atoms = append(m.atoms, a)
 		}
 	}
+	m.setupAtomExits(visible)
 }
 
 // retire retires the live label probes whose true counter is set, then

@@ -146,6 +146,10 @@ type Machine struct {
 	live    []liveProbe  // probes not yet retired
 	atoms   []atomProbe  // atom probes whose readers are not all retired
 	groups  []probeGroup // chains of probes run in one dispatch (group.go)
+	// Early exits from atom probes (atomexit.go).
+	atomSites  []atomSite
+	atomGlobal []bool // globals that atom probes set
+	atomMask   uint64 // the live readers of the atom probe running that can still be true
 
 	// Reentrancy: a builtin or host may Call plan functions (checks,
 	// policies) while a run is in progress. nesting counts active execs;
@@ -292,6 +296,7 @@ func (m *Machine) Counters() []uint8 { return m.counters }
 func (m *Machine) ResetCounters() {
 	if (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
 		m.regroup()
+		m.refreshAtomSites()
 	}
 	clear(m.counters)
 }
