@@ -128,6 +128,20 @@ func (m *Machine) setupRetirement(probes []labelProbe) {
 			m.atoms = append(m.atoms, a)
 		}
 	}
+	// Atom probes never fire (their predicate is nil): they retire with
+	// their readers, not from their counters, so retire need not look at
+	// them.
+	live := m.live[:0]
+	isAtom := make([]bool, len(probes))
+	for _, a := range m.atoms {
+		isAtom[a.probe] = true
+	}
+	for _, lv := range m.live {
+		if !isAtom[lv.probe] {
+			live = append(live, lv)
+		}
+	}
+	m.live = live
 	m.setupAtomExits(visible)
 }
 
@@ -138,18 +152,14 @@ func (m *Machine) setupRetirement(probes []labelProbe) {
 // when a label retired.
 func (m *Machine) retire() bool {
 	live := m.live[:0]
-	any := false
 	for _, lv := range m.live {
-		switch {
-		case m.retired[lv.probe]: // an atom probe, retired below
-			any = true
-		case m.counters[lv.counter] == 0:
+		if m.counters[lv.counter] == 0 {
 			live = append(live, lv)
-		default:
+		} else {
 			m.retireProbe(int(lv.probe))
-			any = true
 		}
 	}
+	any := len(live) < len(m.live)
 	m.live = live
 	if !any {
 		return false
