@@ -25,6 +25,14 @@ import (
 //
 // Groups are recomputed whenever probes retire (regroup), so that a chain
 // broken by a live PROBE block joins up once that probe retires.
+//
+// A group whose members are all retired (the commonest group of a
+// campaign) does no work per visit beyond its dispatch: what its members
+// write is fixed (each member's instruction counter reads what the
+// group's first instruction's reads, every member runs each time the
+// group does; its branch counters read what they retired with), so
+// Counters writes it once, after the run, for every such group that ran
+// (completeRetired).
 
 // probeGroup is a chain of one-instruction label probes; live counts
 // its members not retired.
@@ -81,6 +89,7 @@ func (m *Machine) regroup() {
 		m.fused[head] = m.plain[head]
 	}
 	m.groups = m.groups[:0]
+	m.retiredGroups = m.retiredGroups[:0]
 	var chain []groupMember
 	flush := func(end int) {
 		if len(chain) >= 2 {
@@ -89,6 +98,9 @@ func (m *Machine) regroup() {
 				if mb.pr != nil {
 					g.live++
 				}
+			}
+			if g.live == 0 {
+				m.retiredGroups = append(m.retiredGroups, len(m.groups))
 			}
 			m.fused[chain[0].pc] = instr{op: opProbeGroup, a: int32(len(m.groups))}
 			m.groups = append(m.groups, g)
@@ -112,29 +124,36 @@ func (m *Machine) regroup() {
 	flush(len(m.plain))
 }
 
+// completeRetired writes the counters of the groups whose members are
+// all retired and that ran since the last ResetCounters, as their members
+// would have run. Writing them again is harmless (the plain code, which
+// the loop runs near the step budget, writes them at each visit).
+func (m *Machine) completeRetired() {
+	cnt := m.counters
+	for _, gi := range m.retiredGroups {
+		ms := m.groups[gi].members
+		n := cnt[ms[0].pc]
+		if n == 0 {
+			continue
+		}
+		for i := range ms {
+			mb := &ms[i]
+			cnt[mb.pc] = n
+			c := int(mb.counter)
+			cnt[c] = mb.sub & 1
+			if mb.sub&2 != 0 {
+				cnt[c+1] = 1
+			}
+		}
+	}
+}
+
 // runGroup runs the members of g from the first, outside any probe, as
 // the plain code would, and returns the pc to continue at: g.end, or the
 // entry of the first member it could not run. The first member's
 // instruction counter has been bumped by the dispatch loop already.
 func (m *Machine) runGroup(g *probeGroup, stack []value.Value, fp int, cnt []uint8) int {
 	ms := g.members
-	if g.live == 0 {
-		// Every member retired: opRetired's work for each, the common
-		// case of a fuzzing campaign, without a test per member.
-		m.labelSteps += int64(len(ms))
-		for i := range ms {
-			mb := &ms[i]
-			c := int(mb.counter)
-			cnt[c] = mb.sub & 1
-			if mb.sub&2 != 0 {
-				cnt[c+1] = 1
-			}
-			if i > 0 {
-				count(cnt, int(mb.pc))
-			}
-		}
-		return g.end
-	}
 	for i := range ms {
 		mb := &ms[i]
 		c := int(mb.counter)

@@ -403,6 +403,15 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			case opProbeGroup:
 				// A chain of one-instruction label probes (group.go).
 				g := &m.groups[in.a]
+				if g.live == 0 && m.probeDepth == 0 {
+					// Every member retired: its counters are written
+					// after the run (completeRetired), its label steps
+					// charged now.
+					steps--
+					m.labelSteps += int64(len(g.members))
+					pc = g.end
+					continue
+				}
 				if m.probeDepth == 0 {
 					if next := m.runGroup(g, stack, fp, cnt); next != int(g.members[0].pc) {
 						steps-- // the first member's step is the label budget's

@@ -146,6 +146,8 @@ type Machine struct {
 	live    []liveProbe  // probes not yet retired
 	atoms   []atomProbe  // atom probes whose readers are not all retired
 	groups  []probeGroup // chains of probes run in one dispatch (group.go)
+	// retiredGroups are the groups whose members are all retired.
+	retiredGroups []int
 	// Early exits from atom probes (atomexit.go).
 	atomSites  []atomSite
 	atomGlobal []bool // globals that atom probes set
@@ -284,11 +286,19 @@ func (m *Machine) Program() *compile.Program { return m.prog }
 // Stdout is where plan output goes (print, format t).
 func (m *Machine) Stdout() io.Writer { return m.stdout }
 
-// Counters returns the live coverage counters: NumInstructions() counters,
-// one per instruction, then two per branch (test true, test false). Hit
-// counts saturate at 255; the branch counters of label probes are bits
-// (0 or 1). Fuzzers read this slice after each run.
-func (m *Machine) Counters() []uint8 { return m.counters }
+// Counters returns the coverage counters of the runs since the last
+// ResetCounters: NumInstructions() counters, one per instruction, then
+// two per branch (test true, test false). Hit counts saturate at 255; the
+// branch counters of label probes are bits (0 or 1). Fuzzers call it
+// after each run: it completes the counters of retired label probes,
+// which the run itself does not write (see completeRetired), so the
+// slice is complete only when returned by a call after the run.
+func (m *Machine) Counters() []uint8 {
+	if len(m.retiredGroups) > 0 {
+		m.completeRetired()
+	}
+	return m.counters
+}
 
 // ResetCounters zeroes the counters. With Config.RetireLabels, it first
 // retires every label probe whose branch counted true since the last
