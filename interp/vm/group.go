@@ -53,12 +53,13 @@ type groupMember struct {
 	pr      *compile.ProbeCmp
 	// The commonest live label, a local or global compared with an
 	// integer constant (ABS and ROR labels on a variable), decoded:
-	// intK is set, k the constant, op the comparison for
-	// compareOrdered, not whether its result is negated.
-	intK, global, not bool
-	op                byte
-	slot              int32
-	k                 int64
+	// intK is set, k the constant, outcomes the outcomes of the
+	// comparison with k (bit 0 less, 1 equal, 2 greater) for which the
+	// label holds.
+	intK, global bool
+	outcomes     uint8
+	slot         int32
+	k            int64
 }
 
 // member decodes the live compare probe pr at pc with branch b.
@@ -67,13 +68,29 @@ func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 	if pr.Cmp == '&' || pr.Cmp == 't' || pr.YLocal || pr.YGlobal || pr.K.Kind() != value.KInt {
 		return mb
 	}
-	mb.intK, mb.global, mb.slot, mb.k, mb.op, mb.not = true, pr.XGlobal, pr.Slot, pr.K.Int(), pr.Cmp, pr.Not
+	// The outcomes (bit 0: less, 1: equal, 2: greater) the comparison
+	// accepts; eq on integers is =.
+	var outcomes uint8
 	switch pr.Cmp {
+	case '<':
+		outcomes = 1
+	case 'l':
+		outcomes = 3
+	case '>':
+		outcomes = 4
+	case 'g':
+		outcomes = 6
+	case '=', 'e':
+		outcomes = 2
 	case '!':
-		mb.op, mb.not = '=', !pr.Not
-	case 'e': // eq on integers is =
-		mb.op = '='
+		outcomes = 5
+	default:
+		return mb
 	}
+	if pr.Not {
+		outcomes ^= 7
+	}
+	mb.intK, mb.global, mb.slot, mb.k, mb.outcomes = true, pr.XGlobal, pr.Slot, pr.K.Int(), outcomes
 	return mb
 }
 
@@ -154,6 +171,8 @@ func (m *Machine) completeRetired() {
 // instruction counter has been bumped by the dispatch loop already.
 func (m *Machine) runGroup(g *probeGroup, stack []value.Value, fp int, cnt []uint8) int {
 	ms := g.members
+	// The label steps in a register; written back on every way out.
+	ls, limit := m.labelSteps, m.cfg.MaxLabelSteps
 	for i := range ms {
 		mb := &ms[i]
 		c := int(mb.counter)
@@ -164,7 +183,8 @@ func (m *Machine) runGroup(g *probeGroup, stack []value.Value, fp int, cnt []uin
 				cnt[c+1] = 1
 			}
 		} else {
-			if m.labelSteps >= m.cfg.MaxLabelSteps {
+			if ls >= limit {
+				m.labelSteps = ls
 				return int(mb.pc)
 			}
 			var t, ok bool
@@ -176,11 +196,15 @@ func (m *Machine) runGroup(g *probeGroup, stack []value.Value, fp int, cnt []uin
 					x, ok = &stack[fp+int(mb.slot)], true
 				}
 				if ok = ok && x.Kind() == value.KInt; ok {
-					t = compareOrdered(mb.op, x.Int(), mb.k) != mb.not
+					// Bit 0, 1 or 2 of the outcome mask for x < k,
+					// x = k, x > k: no branch on the operator.
+					v := x.Int()
+					t = mb.outcomes>>(b2u(v >= mb.k)+b2u(v > mb.k))&1 != 0
 				}
 			}
 			if !ok {
 				if t, ok = m.probeFast(mb.pr, stack, fp); !ok {
+					m.labelSteps = ls
 					return int(mb.pc)
 				}
 			}
@@ -192,9 +216,17 @@ func (m *Machine) runGroup(g *probeGroup, stack []value.Value, fp int, cnt []uin
 		if i > 0 {
 			count(cnt, int(mb.pc))
 		}
-		m.labelSteps++
+		ls++
 	}
+	m.labelSteps = ls
 	return g.end
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // counter is the index of branch b's true counter.
