@@ -41,15 +41,7 @@ func FuzzVM(f *testing.F) {
 		}
 		const maxSteps = 20_000
 		cfg := Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000, MaxOutput: 1 << 16}
-		m, err := New(p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain, err := New(p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain.fused = plain.plain
+		m, plain := fusedAndPlain(t, p, cfg)
 		for _, fn := range p.Funcs {
 			if fn.Kind == compile.KindLambda || fn.Kind == compile.KindInit {
 				continue

@@ -47,15 +47,7 @@ func TestProbeGroupsMatchPlain(t *testing.T) {
 	p := compileSrc(t, groupPlan)
 	inputs := []int64{1, 5, 5, 0, 7, 3, 9, 2, 4, 4, 6, -1, 8, 5, 1}
 	for _, cfg := range []Config{{}, {RetireLabels: true}, {RetireLabels: true, MaxSteps: 60}, {MaxLabelSteps: 40}, {RetireLabels: true, MaxLabelSteps: 25}} {
-		fused, err := New(p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain, err := New(p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain.fused = plain.plain
+		fused, plain := fusedAndPlain(t, p, cfg)
 		if len(fused.groups) == 0 {
 			t.Fatalf("%+v: no probe groups", cfg)
 		}
