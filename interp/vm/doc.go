@@ -57,7 +57,10 @@
 // (group.go): one dispatch for the chain, with the counters and label
 // steps of the plain code; nested in another probe's predicate, the chain
 // is skipped in one step. Retirement regroups, so a chain that a live
-// PROBE block broke joins up once that probe retires. An atom probe (the
+// PROBE block broke joins up once that probe retires. A group of retired
+// probes only charges their label steps: the counters they write are
+// fixed, so Machine.Counters writes them after the run, for every such
+// group that ran. An atom probe (the
 // label pipeline's probe that evaluates a decision's atoms once for its
 // MCC labels) stops as soon as none of its live readers can be true any
 // more (atomexit.go).
