@@ -51,6 +51,20 @@
 // retired with and jumps over the predicate, so the same input gives the
 // same coverage map on every run (AFL++'s stability).
 //
+// The labels of one point compile to a chain of probes, one after the
+// other. In the fused code a chain of one-instruction probes (compare
+// probes and retired probes) runs as one superinstruction, a probe group
+// (group.go): one dispatch for the chain, with the counters and label
+// steps of the plain code; nested in another probe's predicate, the chain
+// is skipped in one step. Retirement regroups, so a chain that a live
+// PROBE block broke joins up once that probe retires. A group of retired
+// probes only charges their label steps: the counters they write are
+// fixed, so Machine.Counters writes them after the run, for every such
+// group that ran. An atom probe (the
+// label pipeline's probe that evaluates a decision's atoms once for its
+// MCC labels) stops as soon as none of its live readers can be true any
+// more (atomexit.go).
+//
 // A Machine must never read the clock, consult randomness or print except
 // through Config.Stdout: the same program, arguments, host and budget give
 // the same run, step for step. A Machine is not safe for concurrent use;

@@ -12,6 +12,7 @@ import "github.com/labelcov/labelcov/interp/compile"
 //	LOAD a; LTI..NUMEQI k; JMPIF(NOT) t  opLoadCmpIJmp a k       (t, branch: the jump's)
 //	INT k; MOD  (k > 0)                  opModI k
 //	INCLOCAL a; DOLOOP t b               opIncLoop a             (t, b: the DOLOOP's)
+//	two or more probes in a chain        opProbeGroup g          (group.go)
 //
 // Only the first instruction is replaced: the rest stay in place, so a
 // jump into the middle of a sequence runs the plain instructions, and a
@@ -44,6 +45,13 @@ const (
 	opLoadCmpIJmp
 	opModI
 	opIncLoop
+	// opProbeGroup replaces the first probe of a chain of label probes
+	// (group.go): it runs the chain m.groups[A] in one dispatch.
+	opProbeGroup
+	// opAtomSet is the SETVALUE of an atom probe's flag or atom (with
+	// RetireLabels, atomexit.go): A the global, B the atom site, sub
+	// which set it is (0: the flag's clearing).
+	opAtomSet
 	// opPoll is never in the code: it tells loop's cold switch that the
 	// hot loop stopped to poll the context and the step budget.
 	opPoll

@@ -26,6 +26,8 @@ func FuzzVM(f *testing.F) {
 	f.Add([]byte("(defun f (n) (if (< n 1) (car n) (f (- n 1)))) (def-plan p () (with-failure-handling ((error (e) (retry))) (f 3)))"))
 	f.Add([]byte("(def-plan p () (let ((l nil)) (dotimes (i 100) (push (lambda () (incf i)) l)) (dolist (g l) (funcall g))))"))
 	f.Add([]byte("(defun g (x) (when (ignore-errors (< x 0))) (* x 2)) (def-plan p () (dotimes (i 9) (when (ignore-errors (= (g i) (car i))))) (when (ignore-errors (while t))) 1)"))
+	// Chains of label probes (probe groups), nested in another probe too.
+	f.Add([]byte("(defun h (y) (when (ignore-errors (< y 0))) (when (ignore-errors (> y 1.5))) (when (ignore-errors (eq y 'a))) y) (def-plan p () (dotimes (i 4) (when (ignore-errors (= i 2))) (when (ignore-errors (> (h i) (h 2)))) (when (ignore-errors (/= i 0))) (when (ignore-errors (< i 3)))) (h 'a))"))
 	// testdata/fuzz/FuzzVM holds hostile inputs (issue 11: deep values,
 	// long lists in loops, output loops) and nested probes.
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -39,15 +41,7 @@ func FuzzVM(f *testing.F) {
 		}
 		const maxSteps = 20_000
 		cfg := Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000, MaxOutput: 1 << 16}
-		m, err := New(p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain, err := New(p, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		plain.fused = plain.plain
+		m, plain := fusedAndPlain(t, p, cfg)
 		for _, fn := range p.Funcs {
 			if fn.Kind == compile.KindLambda || fn.Kind == compile.KindInit {
 				continue

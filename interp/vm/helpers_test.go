@@ -64,3 +64,20 @@ func coreTableNames() []string {
 	}
 	return out
 }
+
+// fusedAndPlain makes two machines for p with cfg: one running the fused
+// code, one the plain code (its fused copy is the plain one), for
+// differential tests of the superinstructions.
+func fusedAndPlain(t testing.TB, p *compile.Program, cfg Config) (fused, plain *Machine) {
+	t.Helper()
+	fused, err := New(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err = New(p, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain.fused = plain.plain
+	return fused, plain
+}

@@ -375,49 +375,13 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				}
 				// probeCompare on integers, names and truth, inline; its
 				// step is the label budget's.
-				pr := &p.Probes[in.a]
-				if pr.Cmp == '&' {
-					if m.labelSteps < m.cfg.MaxLabelSteps {
+				if m.labelSteps < m.cfg.MaxLabelSteps {
+					if t, ok := m.probeFast(&p.Probes[in.a], stack, fp); ok {
 						steps--
 						m.labelSteps++
-						setBranch(cnt, m.nInstr, in.b, m.probeAll(pr, stack, fp))
+						setBranch(cnt, m.nInstr, in.b, t)
 						continue
 					}
-					break hot
-				}
-				x, k, bound := m.probeOperands(pr, stack, fp)
-				if bound && m.labelSteps < m.cfg.MaxLabelSteps {
-					var t bool
-					switch kx := x.Kind(); {
-					case pr.Cmp == 't':
-						t = x.Truthy()
-					case kx == value.KInt && k.Kind() == value.KInt:
-						if pr.Cmp == '!' {
-							t = x.Int() != k.Int()
-						} else { // 'e' (eq) on integers is =
-							t = compareOrdered(pr.Cmp, x.Int(), k.Int())
-						}
-					case pr.Cmp != 'e':
-						break hot // to the cold switch
-					case kx != k.Kind():
-						t = false // value.Eq of different kinds
-					case kx == value.KNil || kx == value.KT:
-						t = true
-					case kx == value.KSymbol || kx == value.KKeyword:
-						// Names byte by byte (== on strings would call
-						// the runtime).
-						a, b := x.Str(), k.Str()
-						t = len(a) == len(b)
-						for i := 0; t && i < len(a); i++ {
-							t = a[i] == b[i]
-						}
-					default:
-						break hot
-					}
-					steps--
-					m.labelSteps++
-					setBranch(cnt, m.nInstr, in.b, t != pr.Not)
-					continue
 				}
 			case opRetired:
 				// A retired label (Config.RetireLabels): write what its
@@ -435,6 +399,35 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				}
 				pc = int(in.a)
 				continue
+
+			case opProbeGroup:
+				// A chain of one-instruction label probes (group.go).
+				g := &m.groups[in.a]
+				if g.live == 0 && m.probeDepth == 0 {
+					// Every member retired: its counters are written
+					// after the run (completeRetired), its label steps
+					// charged now.
+					steps--
+					m.labelSteps += int64(len(g.members))
+					pc = g.end
+					continue
+				}
+				if m.probeDepth == 0 {
+					if next := m.runGroup(g, stack, fp, cnt); next != int(g.members[0].pc) {
+						steps-- // the first member's step is the label budget's
+						pc = next
+						continue
+					}
+				} else if k := int64(len(g.members) - 1); steps+k <= check {
+					// Nested in a probe's predicate, each member is
+					// skipped for one step (counted into the sink): the
+					// whole chain at once, when no poll falls inside it.
+					steps += k
+					pc = g.end
+					continue
+				}
+				in = m.plain[pc-1]
+				goto hot
 
 			// Superinstructions (fuse.go). Each does the work of the
 			// instructions at pc-1, pc, ... exactly (counters and steps
@@ -787,6 +780,15 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			check, code = m.nextCheck(steps)
 			pc = int(in.a)
+		case opAtomSet:
+			m.globals[in.a] = stack[sp-1]
+			m.gset[in.a] = true
+			if m.atomSet(in, stack, fp, sp) {
+				// No live reader can be true: end the probe as if its
+				// predicate returned nil, now.
+				stack[sp-1] = value.Nil
+				pc = m.atomSites[in.b].okPC
+			}
 		case compile.PROBEFAIL:
 			// Reached from a probe's trap, which restored the counts,
 			// charged this instruction to the label budget and left the

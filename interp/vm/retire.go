@@ -27,6 +27,12 @@ type labelProbe struct {
 	branch     int32
 }
 
+// liveProbe is a probe not yet retired (an index in Machine.probes) and
+// the index of its branch's true counter.
+type liveProbe struct {
+	probe, counter int32
+}
+
 // atomProbe is a probe that stores globals read only by label probes, and
 // the probes (indexes in Machine.probes) reading them.
 type atomProbe struct {
@@ -55,9 +61,9 @@ func (m *Machine) labelProbes() []labelProbe {
 func (m *Machine) setupRetirement(probes []labelProbe) {
 	m.probes = probes
 	m.retired = make([]bool, len(probes))
-	m.live = make([]int, len(probes))
-	for i := range m.live {
-		m.live[i] = i
+	m.live = make([]liveProbe, len(probes))
+	for i, lp := range probes {
+		m.live[i] = liveProbe{probe: int32(i), counter: int32(m.nInstr + 2*int(lp.branch))}
 	}
 	inProbe := make([]bool, len(m.plain))
 	for _, lp := range probes {
@@ -122,23 +128,42 @@ func (m *Machine) setupRetirement(probes []labelProbe) {
 			m.atoms = append(m.atoms, a)
 		}
 	}
+	// Atom probes never fire (their predicate is nil): they retire with
+	// their readers, not from their counters, so retire need not look at
+	// them.
+	live := m.live[:0]
+	isAtom := make([]bool, len(probes))
+	for _, a := range m.atoms {
+		isAtom[a.probe] = true
+	}
+	for _, lv := range m.live {
+		if !isAtom[lv.probe] {
+			live = append(live, lv)
+		}
+	}
+	m.live = live
+	m.setupAtomExits(visible)
 }
 
 // retire retires the live label probes whose true counter is set, then
-// the atom probes all of whose readers are retired.
-func (m *Machine) retire() {
+// the atom probes all of whose readers are retired, and reports whether
+// it retired any. It runs before every run of a fuzzing process, so it
+// looks at each live probe's counter once and at the atom probes only
+// when a label retired.
+func (m *Machine) retire() bool {
 	live := m.live[:0]
-	for _, i := range m.live {
-		if m.retired[i] {
-			continue
+	for _, lv := range m.live {
+		if m.counters[lv.counter] == 0 {
+			live = append(live, lv)
+		} else {
+			m.retireProbe(int(lv.probe))
 		}
-		if m.counters[m.nInstr+2*int(m.probes[i].branch)] == 0 {
-			live = append(live, i)
-			continue
-		}
-		m.retireProbe(i)
 	}
+	any := len(live) < len(m.live)
 	m.live = live
+	if !any {
+		return false
+	}
 	atoms := m.atoms[:0]
 	for _, a := range m.atoms {
 		done := true
@@ -152,6 +177,7 @@ func (m *Machine) retire() {
 		}
 	}
 	m.atoms = atoms
+	return true
 }
 
 // retireProbe retires probe i with the branch counters it reads now.

@@ -143,8 +143,15 @@ type Machine struct {
 	// Retirement (Config.RetireLabels, retire.go).
 	probes  []labelProbe // every label probe
 	retired []bool       // by index in probes
-	live    []int        // probes not yet retired
+	live    []liveProbe  // probes not yet retired
 	atoms   []atomProbe  // atom probes whose readers are not all retired
+	groups  []probeGroup // chains of probes run in one dispatch (group.go)
+	// retiredGroups are the groups whose members are all retired.
+	retiredGroups []int
+	// Early exits from atom probes (atomexit.go).
+	atomSites  []atomSite
+	atomGlobal []bool // globals that atom probes set
+	atomMask   uint64 // the live readers of the atom probe running that can still be true
 
 	// Reentrancy: a builtin or host may Call plan functions (checks,
 	// policies) while a run is in progress. nesting counts active execs;
@@ -263,6 +270,7 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 		m.setupRetirement(probes)
 	}
 	m.fused = fuse(m.plain)
+	m.regroup()
 	m.counters = make([]uint8, p.NumCounters())
 	m.sink = make([]uint8, len(m.counters))
 	m.globals = make([]value.Value, len(p.Globals))
@@ -278,18 +286,27 @@ func (m *Machine) Program() *compile.Program { return m.prog }
 // Stdout is where plan output goes (print, format t).
 func (m *Machine) Stdout() io.Writer { return m.stdout }
 
-// Counters returns the live coverage counters: NumInstructions() counters,
-// one per instruction, then two per branch (test true, test false). Hit
-// counts saturate at 255; the branch counters of label probes are bits
-// (0 or 1). Fuzzers read this slice after each run.
-func (m *Machine) Counters() []uint8 { return m.counters }
+// Counters returns the coverage counters of the runs since the last
+// ResetCounters: NumInstructions() counters, one per instruction, then
+// two per branch (test true, test false). Hit counts saturate at 255; the
+// branch counters of label probes are bits (0 or 1). Fuzzers call it
+// after each run: it completes the counters of retired label probes,
+// which the run itself does not write (see completeRetired), so the
+// slice is complete only when returned by a call after the run.
+func (m *Machine) Counters() []uint8 {
+	if len(m.retiredGroups) > 0 {
+		m.completeRetired()
+	}
+	return m.counters
+}
 
 // ResetCounters zeroes the counters. With Config.RetireLabels, it first
 // retires every label probe whose branch counted true since the last
 // reset (see retire).
 func (m *Machine) ResetCounters() {
-	if len(m.live) > 0 || len(m.atoms) > 0 {
-		m.retire()
+	if (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
+		m.regroup()
+		m.refreshAtomSites()
 	}
 	clear(m.counters)
 }

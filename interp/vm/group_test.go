@@ -1,0 +1,75 @@
+package vm
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// groupPlan has chains of label probes in every shape a group meets:
+// compare probes on integers, floats (the cold switch), names, globals and
+// conjunctions, a PROBE block inside a chain, and a function
+// whose chains run nested in another probe's predicate.
+const groupPlan = `(defparameter *k* 5)
+(defun h (y)
+  (when (ignore-errors (< y 0)))
+  (when (ignore-errors (> y 3)))
+  (when (ignore-errors (= y 7)))
+  (* y 2))
+(def-plan main (x)
+  (let ((f (* x 0.5)) (s (if (> x 4) 'big 'small)) (a (> x 2)) (b (< x 6)))
+    (when (ignore-errors (< x 3)))
+    (when (ignore-errors (= x *k*)))
+    (when (ignore-errors (> f 1)))
+    (when (ignore-errors (eq s 'big)))
+    (when (ignore-errors (and a (not b))))
+    (when (ignore-errors (= (h x) 8)))
+    (when (ignore-errors (/= x 1)))
+    (when (ignore-errors (<= x 9)))
+    (when (ignore-errors (< *k* 9)))
+    (when (ignore-errors (>= x 5)))
+    (when (ignore-errors (> *k* x)))
+    (when (ignore-errors (eq x 4)))
+    (when (ignore-errors (not (eq x 6))))
+    (dotimes (i 3)
+      (when (ignore-errors (= i x)))
+      (when (ignore-errors (> (h i) (h x))))
+      (when (ignore-errors (< i 1))))
+    (list (h x) s)))`
+
+// TestProbeGroupsMatchPlain runs the same inputs on the fused code, where
+// chains of probes run as groups, and on the plain code, with and without
+// retirement and under small budgets: results, steps, label steps and
+// every counter must be identical run by run.
+func TestProbeGroupsMatchPlain(t *testing.T) {
+	p := compileSrc(t, groupPlan)
+	inputs := []int64{1, 5, 5, 0, 7, 3, 9, 2, 4, 4, 6, -1, 8, 5, 1}
+	for _, cfg := range []Config{{}, {RetireLabels: true}, {RetireLabels: true, MaxSteps: 60}, {MaxLabelSteps: 40}, {RetireLabels: true, MaxLabelSteps: 25}} {
+		fused, plain := fusedAndPlain(t, p, cfg)
+		if len(fused.groups) == 0 {
+			t.Fatalf("%+v: no probe groups", cfg)
+		}
+		allRetired := false
+		for _, x := range inputs {
+			var res [2]string
+			var cnt [2][]uint8
+			for k, m := range []*Machine{fused, plain} {
+				m.ResetCounters()
+				r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)})
+				res[k] = resultString(r) + " label=" + value.Int(r.LabelSteps).String()
+				cnt[k] = append([]uint8(nil), m.Counters()...)
+			}
+			if res[0] != res[1] || !bytes.Equal(cnt[0], cnt[1]) {
+				t.Errorf("%+v, x=%d:\ngroups %s\nplain  %s\ncounters equal: %v", cfg, x, res[0], res[1], bytes.Equal(cnt[0], cnt[1]))
+			}
+			for _, g := range fused.groups {
+				allRetired = allRetired || g.live == 0
+			}
+		}
+		if cfg.RetireLabels && cfg.MaxSteps == 0 && cfg.MaxLabelSteps == 0 && !allRetired {
+			t.Errorf("%+v: no group ever had all its members retired", cfg)
+		}
+	}
+}
