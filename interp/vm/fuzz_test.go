@@ -18,7 +18,9 @@ import (
 // counters) on the fused code as on the plain code.
 func FuzzVM(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "plans", "*.plan"))
-	for _, file := range files {
+	// The language scripts (run by compile's TestScripts) reach every form.
+	scripts, _ := filepath.Glob(filepath.Join("..", "compile", "testdata", "scripts", "*.plan"))
+	for _, file := range append(files, scripts...) {
 		if src, err := os.ReadFile(file); err == nil {
 			f.Add(src)
 		}
