@@ -217,14 +217,6 @@ func TestRunArgsAndArity(t *testing.T) {
 	}
 }
 
-func TestOutputOnlyToStdout(t *testing.T) {
-	_, out, _ := runMain(t, `(def-plan main () (print '(1 2.5 "s" :k sym nil t)) (format t "x=~a~%" 3) (format nil "silent") (print 1.0))`, Config{})
-	want := "(1 2.5 \"s\" :k sym nil t)\nx=3\n1.0\n"
-	if out != want {
-		t.Errorf("output %q, want %q", out, want)
-	}
-}
-
 type recordingHost struct {
 	seen []string
 	fail string
