@@ -18,11 +18,19 @@ import (
 // counters) on the fused code as on the plain code.
 func FuzzVM(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "plans", "*.plan"))
-	// The language scripts (run by compile's TestScripts) reach every form.
-	scripts, _ := filepath.Glob(filepath.Join("..", "compile", "testdata", "scripts", "*.plan"))
-	for _, file := range append(files, scripts...) {
+	for _, file := range files {
 		if src, err := os.ReadFile(file); err == nil {
 			f.Add(src)
+		}
+	}
+	// The language scripts (run by compile's TestScripts) reach every form;
+	// like TestScripts, append the prelude that defines their helpers.
+	scripts := filepath.Join("..", "compile", "testdata", "scripts")
+	prelude, _ := os.ReadFile(filepath.Join(scripts, "prelude.lisp"))
+	files, _ = filepath.Glob(filepath.Join(scripts, "*.plan"))
+	for _, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(append(append(src, '\n'), prelude...))
 		}
 	}
 	f.Add([]byte("(defun f (n) (if (< n 1) (car n) (f (- n 1)))) (def-plan p () (with-failure-handling ((error (e) (retry))) (f 3)))"))
