@@ -110,4 +110,14 @@
 // (LOAD; LTI; JMPIFNOT and the like) in its own copy of the code at load
 // time (interp/vm/fuse.go), so that the bytecode, its disassembly and the
 // coverage layout stay what this package documents.
+//
+// # Language tests
+//
+// The language's behaviour (values of forms, failures, printing) is tested
+// by scripts, in starlark-go's style: testdata/scripts/TOPIC.plan defines
+// plans test-... that check themselves with assert, run by TestScripts on
+// the VM; expected failures use failure-kind from testdata/scripts/prelude.lisp,
+// and TOPIC.out, when present, holds the expected printed output. Go tests
+// keep what a script cannot see: compile errors, program tables, and (in
+// interp/vm) budgets, counters, hosts and fused-versus-plain code.
 package compile

@@ -17,11 +17,19 @@ import (
 // starlark-go's testdata/*.star: each NAME.plan file defines plans named
 // test-...; every one of them must finish without failure (they check
 // their results with assert). When NAME.out exists, the output the plans
-// print, in source order, must equal it.
+// print, in source order, must equal it. The runner appends
+// testdata/scripts/prelude.lisp to each script (after its last line, so
+// positions in the script stay true), as starlark-go's runner provides
+// assert.star: it defines failure-kind, with which scripts check expected
+// failures.
 func TestScripts(t *testing.T) {
 	files, err := filepath.Glob("testdata/scripts/*.plan")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no scripts: %v", err)
+	}
+	prelude, err := os.ReadFile("testdata/scripts/prelude.lisp")
+	if err != nil {
+		t.Fatal(err)
 	}
 	for _, file := range files {
 		name := strings.TrimSuffix(filepath.Base(file), ".plan")
@@ -30,6 +38,7 @@ func TestScripts(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			src = append(append(src, '\n'), prelude...)
 			f, err := syntax.Parse(file, src)
 			if err != nil {
 				t.Fatal(err)

@@ -242,6 +242,3 @@ func Head(n syntax.Node) string {
 	}
 	return ""
 }
-
-// IsHead reports whether n is a list headed by (a spelling of) name.
-func IsHead(n syntax.Node, name string) bool { return Head(n) == name }

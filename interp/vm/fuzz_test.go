@@ -23,6 +23,16 @@ func FuzzVM(f *testing.F) {
 			f.Add(src)
 		}
 	}
+	// The language scripts (run by compile's TestScripts) reach every form;
+	// like TestScripts, append the prelude that defines their helpers.
+	scripts := filepath.Join("..", "compile", "testdata", "scripts")
+	prelude, _ := os.ReadFile(filepath.Join(scripts, "prelude.lisp"))
+	files, _ = filepath.Glob(filepath.Join(scripts, "*.plan"))
+	for _, file := range files {
+		if src, err := os.ReadFile(file); err == nil {
+			f.Add(append(append(src, '\n'), prelude...))
+		}
+	}
 	f.Add([]byte("(defun f (n) (if (< n 1) (car n) (f (- n 1)))) (def-plan p () (with-failure-handling ((error (e) (retry))) (f 3)))"))
 	f.Add([]byte("(def-plan p () (let ((l nil)) (dotimes (i 100) (push (lambda () (incf i)) l)) (dolist (g l) (funcall g))))"))
 	f.Add([]byte("(defun g (x) (when (ignore-errors (< x 0))) (* x 2)) (def-plan p () (dotimes (i 9) (when (ignore-errors (= (g i) (car i))))) (when (ignore-errors (while t))) 1)"))
