@@ -86,7 +86,7 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	}
 	// Presized: a plan has a few labels per node, and rehashing these
 	// maps dominated enumeration on large plans.
-	e := &enumerator{res: res, opts: opts, seen: make(map[dedupKey]*Label, 2*res.Nodes()), skipped: map[string]int{},
+	e := &enumerator{res: res, opts: opts, seen: make(map[dedupKey]*Label, 2*res.Nodes()), skipped: map[string]int{}, ops: map[string]string{},
 		region: make(map[syntax.Node]syntax.Node, res.Nodes()),
 		dom:    newDomains(res, opts.Domains),
 		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
@@ -146,6 +146,8 @@ type enumerator struct {
 	// lastGuard is the guard node add rendered last, as lastGuardStr.
 	lastGuard    syntax.Node
 	lastGuardStr string
+	// ops interns operator names (see intern).
+	ops map[string]string
 }
 
 // regionOf returns the region root of n (n itself when it has none).
@@ -343,11 +345,12 @@ func (e *enumerator) writeExpr(b *strings.Builder, n syntax.Node) bool {
 // predicate and guard) exists, and returns it (nil when it was not added).
 func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where) *Label {
 	pred = Simplify(pred)
+	op = e.intern(op)
 	if name := e.shadowed(pred); name != "" {
 		e.skipped[name]++
 		return nil
 	}
-	l := &Label{Criterion: crit, Operator: op, Point: point, Cond: pred, Pos: at.pos, Source: at.src, Status: Active}
+	l := &Label{Criterion: crit, Operator: op, Point: point, Depth: normalize.Depth(pred, syntax.MaxDepth), Pos: at.pos, Source: at.src, Status: Active}
 	big := tooBig(pred, MaxPredicate)
 	if big {
 		var b strings.Builder
@@ -393,6 +396,16 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 	e.seen[k] = l
 	e.set.Labels = append(e.set.Labels, l)
 	return l
+}
+
+// intern returns the one copy of operator name op, which callers build
+// by concatenation: a plan has few distinct operators and a label each.
+func (e *enumerator) intern(op string) string {
+	if s, ok := e.ops[op]; ok {
+		return s
+	}
+	e.ops[op] = op
+	return op
 }
 
 // addAlso records that l also stands for the label at p.
@@ -639,8 +652,9 @@ func (e *enumerator) readShared(l *Label, sh *SharedAtoms, lits []signed) {
 	if l.Expr == "" {
 		l.Expr = l.Predicate
 	}
-	l.Cond = call("and", conj...)
-	l.Predicate = syntax.NodeString(l.Cond)
+	cond := call("and", conj...)
+	l.Depth = normalize.Depth(cond, syntax.MaxDepth)
+	l.Predicate = syntax.NodeString(cond)
 	l.Shared = sh
 }
 

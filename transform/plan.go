@@ -116,7 +116,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
 	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}, at: map[*labels.Label]int{}}
 	for _, l := range set.Active() {
-		if l.Point == nil || l.Cond == nil {
+		if l.Point == nil {
 			return nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
 		}
 		inj.byPoint[l.Point] = append(inj.byPoint[l.Point], l)
@@ -204,7 +204,7 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 		// instructions are not charged to the plan's step budget.
 		at := out.Len()
 		out.WriteString("(when (ignore-errors ")
-		out.WriteString(l.Predicate) // syntax.NodeString(l.Cond), rendered once by labels
+		out.WriteString(l.Predicate) // rendered once by labels
 		out.WriteString("))")
 		for j := i; j < len(ls); j++ {
 			if done[j] || ls[j].Predicate != l.Predicate {
@@ -324,7 +324,7 @@ func sharedOf(ls []*labels.Label) *labels.SharedAtoms {
 // atoms the probe that computes them,
 // (progn (when (ignore-errors (progn (setq G ATOM) ...)))).
 func need(l *labels.Label) int {
-	d := wrapDepth + normalize.Depth(l.Cond, syntax.MaxDepth)
+	d := wrapDepth + l.Depth
 	if l.Shared != nil {
 		for _, a := range l.Shared.Atoms {
 			if a != nil {
