@@ -84,9 +84,10 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	if opts.MCCMaxAtoms <= 0 {
 		opts.MCCMaxAtoms = DefaultMCCMaxAtoms
 	}
-	// Presized: a plan has a few labels per node, and rehashing these
-	// maps dominated enumeration on large plans.
-	e := &enumerator{res: res, opts: opts, seen: make(map[dedupKey]*Label, 2*res.Nodes()), skipped: map[string]int{}, ops: map[string]string{},
+	// region is presized: a plan has a few labels per node, and
+	// rehashing it dominated enumeration on large plans. seen only holds
+	// the keys of the regions being visited (see forget).
+	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]*Label{}, skipped: map[string]int{}, ops: map[string]string{},
 		region: make(map[syntax.Node]syntax.Node, res.Nodes()),
 		dom:    newDomains(res, opts.Domains),
 		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
@@ -146,6 +147,8 @@ type enumerator struct {
 	// lastGuard is the guard node add rendered last, as lastGuardStr.
 	lastGuard    syntax.Node
 	lastGuardStr string
+	// keys lists the keys of seen in the order add made them.
+	keys []dedupKey
 	// ops interns operator names (see intern).
 	ops map[string]string
 }
@@ -394,8 +397,26 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 		return nil
 	}
 	e.seen[k] = l
+	e.keys = append(e.keys, k)
 	e.set.Labels = append(e.set.Labels, l)
 	return l
+}
+
+// forget drops from seen the keys of region root, made since keys[mark],
+// once visit is done with the region: no later label has its region, and
+// a million labels' keys cost more than the labels themselves. Keys made
+// before the mark (a decision's, added before its test is visited) stay.
+func (e *enumerator) forget(root syntax.Node, mark int) {
+	keep := e.keys[:mark]
+	for _, k := range e.keys[mark:] {
+		if k.region == root {
+			delete(e.seen, k)
+		} else {
+			keep = append(keep, k)
+		}
+	}
+	clear(e.keys[len(keep):])
+	e.keys = keep
 }
 
 // intern returns the one copy of operator name op, which callers build
@@ -479,6 +500,7 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 		e.region[l] = region
 	} else {
 		region = l
+		defer e.forget(l, len(e.keys))
 	}
 	original := e.res.Origin(l) != nil
 	h := syntax.Head(l)
