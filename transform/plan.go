@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -114,7 +115,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 // at the whole decision test, so short-circuiting inside the decision does
 // not guard them.
 func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
-	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}, at: map[*labels.Label]int{}}
+	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}}
 	for _, l := range set.Active() {
 		if l.Point == nil {
 			return nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
@@ -125,10 +126,17 @@ func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
 		return nil, err
 	}
 	src := nr.Render(inj)
-	lines := lineStarts(src)
-	for l, off := range inj.at {
-		p := posAt(lines, off)
-		l.Annotated = &labels.Position{Line: p.Line, Col: p.Col, Offset: off}
+	// One pass over the text, counting lines up to each when in turn
+	// (Wrap records them in output order; the sort only makes sure).
+	sort.SliceStable(inj.at, func(i, j int) bool { return inj.at[i].off < inj.at[j].off })
+	line, bol, i := 1, 0, 0
+	for _, p := range inj.at {
+		for ; i < p.off; i++ {
+			if src[i] == '\n' {
+				line, bol = line+1, i+1
+			}
+		}
+		p.l.Annotated = &labels.Position{Line: line, Col: p.off - bol + 1, Offset: p.off}
 	}
 	return src, nil
 }
@@ -144,7 +152,14 @@ const (
 
 type injector struct {
 	byPoint map[syntax.Node][]*labels.Label
-	at      map[*labels.Label]int
+	// at lists the offset of each injected label's when, in output order.
+	at []placed
+}
+
+// placed is a label and the offset of its when in the annotated text.
+type placed struct {
+	l   *labels.Label
+	off int
 }
 
 func (in *injector) Wraps(n syntax.Node) bool { return len(in.byPoint[n]) > 0 }
@@ -211,7 +226,7 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 				continue
 			}
 			done[j] = true
-			in.at[ls[j]] = at
+			in.at = append(in.at, placed{ls[j], at})
 			if j == i {
 				out.WriteString(" ; label ")
 			} else {
@@ -333,27 +348,4 @@ func need(l *labels.Label) int {
 		}
 	}
 	return d
-}
-
-func lineStarts(src []byte) []int {
-	ls := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, i+1)
-		}
-	}
-	return ls
-}
-
-func posAt(lines []int, off int) syntax.Pos {
-	lo, hi := 0, len(lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return syntax.Pos{Offset: off, Line: lo + 1, Col: off - lines[lo] + 1}
 }
