@@ -402,21 +402,19 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 	return l
 }
 
-// forget drops from seen the keys of region root, made since keys[mark],
-// once visit is done with the region: no later label has its region, and
-// a million labels' keys cost more than the labels themselves. Keys made
-// before the mark (a decision's, added before its test is visited) stay.
-func (e *enumerator) forget(root syntax.Node, mark int) {
-	keep := e.keys[:mark]
+// forgetSince drops from seen the keys made since keys[mark]. visit
+// calls it once it is done with a slot that is not in its parent's
+// region: every key made meanwhile has a region inside the slot (the
+// slot's decision or a node the slot's visit reached), and no later label
+// has such a region. So seen only holds the keys of the open regions, not
+// one per label (a million labels' keys cost more than the labels), and
+// each key is dropped once.
+func (e *enumerator) forgetSince(mark int) {
 	for _, k := range e.keys[mark:] {
-		if k.region == root {
-			delete(e.seen, k)
-		} else {
-			keep = append(keep, k)
-		}
+		delete(e.seen, k)
 	}
-	clear(e.keys[len(keep):])
-	e.keys = keep
+	clear(e.keys[mark:])
+	e.keys = e.keys[:mark]
 }
 
 // intern returns the one copy of operator name op, which callers build
@@ -500,7 +498,6 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 		e.region[l] = region
 	} else {
 		region = l
-		defer e.forget(l, len(e.keys))
 	}
 	original := e.res.Origin(l) != nil
 	h := syntax.Head(l)
@@ -513,6 +510,7 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 				e.region[c] = region // a variable: ABS labels sit on it
 			}
 		}
+		mark := len(e.keys)
 		if s.Test && original && !e.res.Frozen(e.res.Origin(c)) && !e.res.Frozen(c) {
 			d := e.res.Unwrap(c)
 			if d == c && sub != nil {
@@ -521,6 +519,9 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 			e.decision(d)
 		}
 		e.visit(c, sub)
+		if sub == nil {
+			e.forgetSince(mark)
+		}
 	}
 	if original && !e.res.IsUserFunc(h) && !normalize.Opaque(l) {
 		e.mutations(l, h)
