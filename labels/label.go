@@ -86,10 +86,13 @@ type Label struct {
 	Annotated *Position `json:"annotated,omitempty"`
 
 	// Point is the node of the normalized tree before which the label is
-	// evaluated; Cond is the predicate as a tree. Both are nil for labels
-	// read from a manifest.
+	// evaluated (nil for labels read from a manifest). Depth is how deeply
+	// the predicate nests (normalize.Depth, at most syntax.MaxDepth + 1),
+	// which is all the annotator needs of its tree: the tree itself is not
+	// kept, since a plan has a million labels where it has a few MB of
+	// text, and Predicate is its rendering.
 	Point syntax.Node `json:"-"`
-	Cond  syntax.Node `json:"-"`
+	Depth int         `json:"-"`
 	// Shared, for an MCC label, is the probe that computes the atoms it
 	// reads (nil when the label evaluates its atoms itself).
 	Shared *SharedAtoms `json:"-"`

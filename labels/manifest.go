@@ -1,6 +1,8 @@
 package labels
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -47,12 +49,53 @@ func (s *Set) Manifest() *Manifest {
 	return m
 }
 
-// Write writes m as indented JSON.
+// Write writes m as indented JSON. Labels are encoded one at a time, so
+// that a plan with a million labels never holds its whole manifest (some
+// hundred MB of JSON) in memory; the bytes are those of encoding m whole.
 func (m *Manifest) Write(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	head := *m
+	head.Labels = []*Label{}
+	var hb bytes.Buffer
+	if err := newManifestEncoder(&hb, "").Encode(&head); err != nil {
+		return fmt.Errorf("writing label manifest: %w", err)
+	}
+	// The labels go into the empty list; the field is unique.
+	const open = "\n  \"labels\": ["
+	h := hb.Bytes()
+	i := bytes.Index(h, []byte(open+"]"))
+	if i < 0 || len(m.Labels) == 0 {
+		bw.Write(h)
+		return flushManifest(bw)
+	}
+	bw.Write(h[:i+len(open)])
+	var lb bytes.Buffer
+	enc := newManifestEncoder(&lb, "    ")
+	for j, l := range m.Labels {
+		lb.Reset()
+		if err := enc.Encode(l); err != nil {
+			return fmt.Errorf("writing label manifest: %w", err)
+		}
+		bw.WriteString("\n    ")
+		bw.Write(bytes.TrimSuffix(lb.Bytes(), []byte("\n")))
+		if j < len(m.Labels)-1 {
+			bw.WriteByte(',')
+		}
+	}
+	bw.WriteString("\n  ")
+	bw.Write(h[i+len(open):]) // from the ]
+	return flushManifest(bw)
+}
+
+func newManifestEncoder(w io.Writer, prefix string) *json.Encoder {
 	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
+	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false) // predicates are full of < and >
-	if err := enc.Encode(m); err != nil {
+	return enc
+}
+
+func flushManifest(bw *bufio.Writer) error {
+	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing label manifest: %w", err)
 	}
 	return nil

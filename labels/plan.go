@@ -84,9 +84,10 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	if opts.MCCMaxAtoms <= 0 {
 		opts.MCCMaxAtoms = DefaultMCCMaxAtoms
 	}
-	// Presized: a plan has a few labels per node, and rehashing these
-	// maps dominated enumeration on large plans.
-	e := &enumerator{res: res, opts: opts, seen: make(map[dedupKey]*Label, 2*res.Nodes()), skipped: map[string]int{},
+	// region is presized: a plan has a few labels per node, and
+	// rehashing it dominated enumeration on large plans. seen only holds
+	// the keys of the regions being visited (see forget).
+	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]*Label{}, skipped: map[string]int{}, ops: map[string]string{},
 		region: make(map[syntax.Node]syntax.Node, res.Nodes()),
 		dom:    newDomains(res, opts.Domains),
 		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
@@ -146,6 +147,10 @@ type enumerator struct {
 	// lastGuard is the guard node add rendered last, as lastGuardStr.
 	lastGuard    syntax.Node
 	lastGuardStr string
+	// keys lists the keys of seen in the order add made them.
+	keys []dedupKey
+	// ops interns operator names (see intern).
+	ops map[string]string
 }
 
 // regionOf returns the region root of n (n itself when it has none).
@@ -343,11 +348,12 @@ func (e *enumerator) writeExpr(b *strings.Builder, n syntax.Node) bool {
 // predicate and guard) exists, and returns it (nil when it was not added).
 func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where) *Label {
 	pred = Simplify(pred)
+	op = e.intern(op)
 	if name := e.shadowed(pred); name != "" {
 		e.skipped[name]++
 		return nil
 	}
-	l := &Label{Criterion: crit, Operator: op, Point: point, Cond: pred, Pos: at.pos, Source: at.src, Status: Active}
+	l := &Label{Criterion: crit, Operator: op, Point: point, Depth: normalize.Depth(pred, syntax.MaxDepth), Pos: at.pos, Source: at.src, Status: Active}
 	big := tooBig(pred, MaxPredicate)
 	if big {
 		var b strings.Builder
@@ -391,8 +397,34 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 		return nil
 	}
 	e.seen[k] = l
+	e.keys = append(e.keys, k)
 	e.set.Labels = append(e.set.Labels, l)
 	return l
+}
+
+// forgetSince drops from seen the keys made since keys[mark]. visit
+// calls it once it is done with a slot that is not in its parent's
+// region: every key made meanwhile has a region inside the slot (the
+// slot's decision or a node the slot's visit reached), and no later label
+// has such a region. So seen only holds the keys of the open regions, not
+// one per label (a million labels' keys cost more than the labels), and
+// each key is dropped once.
+func (e *enumerator) forgetSince(mark int) {
+	for _, k := range e.keys[mark:] {
+		delete(e.seen, k)
+	}
+	clear(e.keys[mark:])
+	e.keys = e.keys[:mark]
+}
+
+// intern returns the one copy of operator name op, which callers build
+// by concatenation: a plan has few distinct operators and a label each.
+func (e *enumerator) intern(op string) string {
+	if s, ok := e.ops[op]; ok {
+		return s
+	}
+	e.ops[op] = op
+	return op
 }
 
 // addAlso records that l also stands for the label at p.
@@ -478,6 +510,7 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 				e.region[c] = region // a variable: ABS labels sit on it
 			}
 		}
+		mark := len(e.keys)
 		if s.Test && original && !e.res.Frozen(e.res.Origin(c)) && !e.res.Frozen(c) {
 			d := e.res.Unwrap(c)
 			if d == c && sub != nil {
@@ -486,6 +519,9 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 			e.decision(d)
 		}
 		e.visit(c, sub)
+		if sub == nil {
+			e.forgetSince(mark)
+		}
 	}
 	if original && !e.res.IsUserFunc(h) && !normalize.Opaque(l) {
 		e.mutations(l, h)
@@ -639,8 +675,9 @@ func (e *enumerator) readShared(l *Label, sh *SharedAtoms, lits []signed) {
 	if l.Expr == "" {
 		l.Expr = l.Predicate
 	}
-	l.Cond = call("and", conj...)
-	l.Predicate = syntax.NodeString(l.Cond)
+	cond := call("and", conj...)
+	l.Depth = normalize.Depth(cond, syntax.MaxDepth)
+	l.Predicate = syntax.NodeString(cond)
 	l.Shared = sh
 }
 

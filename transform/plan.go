@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -114,9 +115,9 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 // at the whole decision test, so short-circuiting inside the decision does
 // not guard them.
 func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
-	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}, at: map[*labels.Label]int{}}
+	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}}
 	for _, l := range set.Active() {
-		if l.Point == nil || l.Cond == nil {
+		if l.Point == nil {
 			return nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
 		}
 		inj.byPoint[l.Point] = append(inj.byPoint[l.Point], l)
@@ -125,10 +126,17 @@ func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
 		return nil, err
 	}
 	src := nr.Render(inj)
-	lines := lineStarts(src)
-	for l, off := range inj.at {
-		p := posAt(lines, off)
-		l.Annotated = &labels.Position{Line: p.Line, Col: p.Col, Offset: off}
+	// One pass over the text, counting lines up to each when in turn
+	// (Wrap records them in output order; the sort only makes sure).
+	sort.SliceStable(inj.at, func(i, j int) bool { return inj.at[i].off < inj.at[j].off })
+	line, bol, i := 1, 0, 0
+	for _, p := range inj.at {
+		for ; i < p.off; i++ {
+			if src[i] == '\n' {
+				line, bol = line+1, i+1
+			}
+		}
+		p.l.Annotated = &labels.Position{Line: line, Col: p.off - bol + 1, Offset: p.off}
 	}
 	return src, nil
 }
@@ -144,7 +152,14 @@ const (
 
 type injector struct {
 	byPoint map[syntax.Node][]*labels.Label
-	at      map[*labels.Label]int
+	// at lists the offset of each injected label's when, in output order.
+	at []placed
+}
+
+// placed is a label and the offset of its when in the annotated text.
+type placed struct {
+	l   *labels.Label
+	off int
 }
 
 func (in *injector) Wraps(n syntax.Node) bool { return len(in.byPoint[n]) > 0 }
@@ -204,14 +219,14 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 		// instructions are not charged to the plan's step budget.
 		at := out.Len()
 		out.WriteString("(when (ignore-errors ")
-		out.WriteString(l.Predicate) // syntax.NodeString(l.Cond), rendered once by labels
+		out.WriteString(l.Predicate) // rendered once by labels
 		out.WriteString("))")
 		for j := i; j < len(ls); j++ {
 			if done[j] || ls[j].Predicate != l.Predicate {
 				continue
 			}
 			done[j] = true
-			in.at[ls[j]] = at
+			in.at = append(in.at, placed{ls[j], at})
 			if j == i {
 				out.WriteString(" ; label ")
 			} else {
@@ -324,7 +339,7 @@ func sharedOf(ls []*labels.Label) *labels.SharedAtoms {
 // atoms the probe that computes them,
 // (progn (when (ignore-errors (progn (setq G ATOM) ...)))).
 func need(l *labels.Label) int {
-	d := wrapDepth + normalize.Depth(l.Cond, syntax.MaxDepth)
+	d := wrapDepth + l.Depth
 	if l.Shared != nil {
 		for _, a := range l.Shared.Atoms {
 			if a != nil {
@@ -333,27 +348,4 @@ func need(l *labels.Label) int {
 		}
 	}
 	return d
-}
-
-func lineStarts(src []byte) []int {
-	ls := []int{0}
-	for i, c := range src {
-		if c == '\n' {
-			ls = append(ls, i+1)
-		}
-	}
-	return ls
-}
-
-func posAt(lines []int, off int) syntax.Pos {
-	lo, hi := 0, len(lines)-1
-	for lo < hi {
-		mid := (lo + hi + 1) / 2
-		if lines[mid] <= off {
-			lo = mid
-		} else {
-			hi = mid - 1
-		}
-	}
-	return syntax.Pos{Offset: off, Line: lo + 1, Col: off - lines[lo] + 1}
 }

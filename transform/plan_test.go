@@ -163,7 +163,7 @@ func TestAnnotatedPositionsPointAtWhens(t *testing.T) {
 		}
 		rest := string(r.Source[a.Offset:])
 		line := rest[:strings.IndexByte(rest, '\n')]
-		if !(strings.HasPrefix(line, "(when (ignore-errors "+l.Predicate+"))") || labels.CannotFail(l.Cond) && strings.HasPrefix(line, "(when "+l.Predicate+")")) ||
+		if !strings.HasPrefix(line, "(when (ignore-errors "+l.Predicate+"))") ||
 			!strings.Contains(line, "; label "+strconv.Itoa(l.ID)+" "+string(l.Criterion)+" "+l.Operator) {
 			t.Errorf("label %d at %d:%d: %q", l.ID, a.Line, a.Col, line)
 		}

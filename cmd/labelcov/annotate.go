@@ -1,7 +1,7 @@
 package main
 
 import (
-	"bytes"
+	"errors"
 	"fmt"
 	"os"
 
@@ -77,11 +77,14 @@ touched. See docs/go.md.
 			}
 			printWarnings(cmd.ErrOrStderr(), res.Labels.Warnings, notes)
 			if manifest != "" {
-				var b bytes.Buffer
-				if err := res.Manifest(out).Write(&b); err != nil {
-					return err
+				// Streamed to the file: a plan's manifest can be some
+				// hundred MB (issue 11).
+				mf, err := os.Create(manifest)
+				if err != nil {
+					return fmt.Errorf("writing manifest: %w", err)
 				}
-				if err := os.WriteFile(manifest, b.Bytes(), 0o644); err != nil {
+				werr := res.Manifest(out).Write(mf)
+				if err := errors.Join(werr, mf.Close()); err != nil {
 					return fmt.Errorf("writing manifest: %w", err)
 				}
 			}

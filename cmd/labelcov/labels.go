@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
@@ -144,20 +147,37 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 	return cmd
 }
 
-func printLabels(w io.Writer, set *labels.Set) error {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "POSITION\tID\tCRITERION\tOPERATOR\tON\tPREDICATE\tSTATUS")
-	for _, l := range set.Labels {
-		id := "-"
-		if l.Status == labels.Active {
-			id = fmt.Sprint(l.ID)
-		}
-		status := string(l.Status)
-		if l.Reason != "" {
-			status += " (" + l.Reason + ")"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", l.Pos, id, l.Criterion, l.Operator, l.Source, oneLine(l.Predicate), status)
+// labelHeader names the columns of printLabels' table.
+var labelHeader = [...]string{"POSITION", "ID", "CRITERION", "OPERATOR", "ON", "PREDICATE", "STATUS"}
+
+// labelRow is the table row of l.
+func labelRow(l *labels.Label) [len(labelHeader)]string {
+	id := "-"
+	if l.Status == labels.Active {
+		id = strconv.Itoa(l.ID)
 	}
+	status := string(l.Status)
+	if l.Reason != "" {
+		status += " (" + l.Reason + ")"
+	}
+	return [...]string{l.Pos.String(), id, string(l.Criterion), l.Operator, l.Source, oneLine(l.Predicate), status}
+}
+
+func printLabels(w io.Writer, set *labels.Set) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if !printLabelTable(bw, set) {
+		// A cell tabwriter would read as markup: let it lay the table out.
+		tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, strings.Join(labelHeader[:], "\t"))
+		for _, l := range set.Labels {
+			r := labelRow(l)
+			fmt.Fprintln(tw, strings.Join(r[:], "\t"))
+		}
+		if err := tw.Flush(); err != nil {
+			return fmt.Errorf("writing labels: %w", err)
+		}
+	}
+	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "CRITERION\tACTIVE\tTRIVIAL\tINFEASIBLE\t\t\t")
 	sum := set.Summary()
@@ -168,7 +188,54 @@ func printLabels(w io.Writer, set *labels.Set) error {
 	if err := tw.Flush(); err != nil {
 		return fmt.Errorf("writing labels: %w", err)
 	}
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing labels: %w", err)
+	}
 	return nil
+}
+
+// printLabelTable writes the label table exactly as tabwriter (minwidth
+// 0, padding 2, ' ') would, in two passes over the labels, without
+// holding the table: tabwriter keeps every cell of a block until it ends,
+// some hundred MB for a plan with a million labels. It writes nothing and
+// returns false when a cell holds a byte tabwriter treats as markup.
+func printLabelTable(w *bufio.Writer, set *labels.Set) bool {
+	var widths [len(labelHeader) - 1]int
+	measure := func(r [len(labelHeader)]string) bool {
+		for j, c := range r {
+			if strings.ContainsAny(c, "\t\v\f\n\xff") {
+				return false
+			}
+			if j < len(widths) {
+				widths[j] = max(widths[j], utf8.RuneCountInString(c)+2)
+			}
+		}
+		return true
+	}
+	if !measure(labelHeader) {
+		return false
+	}
+	for _, l := range set.Labels {
+		if !measure(labelRow(l)) {
+			return false
+		}
+	}
+	write := func(r [len(labelHeader)]string) {
+		for j, c := range r {
+			w.WriteString(c)
+			if j < len(widths) {
+				for n := widths[j] - utf8.RuneCountInString(c); n > 0; n-- {
+					w.WriteByte(' ')
+				}
+			}
+		}
+		w.WriteByte('\n')
+	}
+	write(labelHeader)
+	for _, l := range set.Labels {
+		write(labelRow(l))
+	}
+	return true
 }
 
 // oneLine keeps a predicate on one table row.
