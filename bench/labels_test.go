@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/binary"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -61,11 +60,7 @@ func annotate(tb testing.TB, f *syntax.File, crit, name string) (*syntax.File, i
 
 func parseFile(tb testing.TB, path string) *syntax.File {
 	tb.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	f, err := syntax.Parse(path, src)
+	f, err := syntax.ParseFile(path)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package fuzzdriver
 
 import (
 	"context"
-	"os"
 	"strings"
 	"testing"
 
@@ -13,11 +12,7 @@ import (
 
 func readPlanFile(t *testing.T, path string) *syntax.File {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.Parse(path, src)
+	f, err := syntax.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

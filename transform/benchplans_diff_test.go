@@ -51,11 +51,7 @@ func TestDifferentialBenchmarkPlans(t *testing.T) {
 // parsePlanFile reads and parses the plan file at path.
 func parsePlanFile(t *testing.T, path string) *syntax.File {
 	t.Helper()
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.Parse(path, src)
+	f, err := syntax.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,9 @@
 package syntax
 
 import (
+	"fmt"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"unicode"
@@ -15,6 +17,16 @@ import (
 // another counts: a list, a quote, every reader-macro prefix (#' ` , ,@ #.
 // #( ...) and a #+/#- conditional.
 const MaxDepth = 1000
+
+// ParseFile reads the file at path and parses it with Parse; errors name
+// path. A read error is returned wrapped (errors.Is works on it).
+func ParseFile(path string) (*File, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("reading %w", err)
+	}
+	return Parse(path, src)
+}
 
 // Parse reads src, the contents of the file named filename. On error it
 // returns a *Error (reachable with errors.As) naming file:line:col. Errors
