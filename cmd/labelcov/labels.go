@@ -26,7 +26,7 @@ type labelFlags struct {
 
 func (lf *labelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&lf.criteria, "criteria", "all",
-		"criteria to label: comma-separated mcc, cc, wm (= wm:abs,wm:aor,wm:cor,wm:ror), wm:abs, wm:aor, wm:cor, wm:ror, all")
+		"criteria to label: comma-separated mcc, cc, wm (= wm:abs,wm:aor,wm:cor,wm:ror), wm:abs, wm:aor, wm:cor, wm:ror, dist, all (= mcc, cc, wm)")
 	cmd.Flags().IntVar(&lf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms,
 		"decisions with more atoms than this get CC labels instead of MCC (with a warning)")
 	cmd.Flags().StringSliceVar(&lf.pure, "pure", nil,
@@ -95,6 +95,8 @@ that reaches the point with the predicate true):
   wm:cor   each and/or: swapped with the other (their truthiness differs)
   wm:abs   each variable operand of an arithmetic or relational builtin:
            (< x 0), (> x 0), (= x 0)
+  dist     each numeric relation: a ladder (< (abs (- a b)) 2^k) for k = 16,
+           8, 4, 2, 1, 0, stepping stones toward the exact relation (not in all)
 Labels whose predicate is constant are listed as trivial (always true) or
 infeasible (never true, with a reason) and are not injected.`
 
