@@ -53,7 +53,7 @@ buckets of the original plan and the labels of all criteria (mcc, cc, wm).
 A benchmark is a folder of --bench-dir holding NAME.plan and truth.json (its
 error categories and world). --bench also takes a path to such a folder.
 
-Criteria: none, or label criteria joined by "+" (mcc, cc, wm, wm:ror, ..., all),
+Criteria: none, or label criteria joined by "+" (mcc, cc, wm, wm:ror, ..., dist, all),
 e.g. --criteria none,mcc,wm,mcc+wm. "action" cannot guide (the engine would have
 to look at the simulator's buckets) and is left out with a message.
 
