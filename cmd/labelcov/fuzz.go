@@ -249,6 +249,11 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	for _, w := range pf.Warnings {
 		fmt.Fprintln(stderr, "warning:", w)
 	}
+	// A missing world is the one error to show (Fuzz checks it too, but
+	// after this point every world query would first print a warning).
+	if err := pf.NeedsWorld(); err != nil {
+		return err
+	}
 	// As run and replay do: a misspelled function is a mistake to show with
 	// its caret now, not an undefined-function finding of every input.
 	if err := checkCalls(stderr, pf.Setup.Plan, pf.Original, sim.LinkOptions{World: pf.Setup.World != nil}); err != nil {

@@ -242,6 +242,10 @@ func TestFuzzNeedsWorldUpFront(t *testing.T) {
 		!strings.Contains(errs, "^") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
+	// The missing world is the one message: no warning per world query first.
+	if strings.Contains(errs, "warning") {
+		t.Errorf("warnings before the missing-world error:\n%s", errs)
+	}
 }
 
 func TestFuzzErrors(t *testing.T) {
