@@ -3,6 +3,9 @@ package labels
 import (
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels/domain"
@@ -17,244 +20,260 @@ type (
 	Domain = domain.Domain
 )
 
-// domains answers "what range can this expression take?" from
-// Options.Domains: a call of a function with a domain, an element of its
-// list result taken with first/second/third/car/nth, and a variable bound
-// once (let, let*) to such an expression and never assigned or rebound
-// anywhere in the plan — temporaries included.
+// domains decides labels from ranges: those of the plan's own arithmetic
+// (the value analysis, values.go) and those Options.Domains gives for the
+// functions the plan calls (a call of a function with a domain, an
+// element of its list result taken with first/second/third/car/nth).
+// Without either it knows nothing.
 type domains struct {
-	fns  map[string]Domain
-	res  *normalize.Result
-	vars map[string]syntax.Node // variable -> the one expression bound to it
+	a *valueAnalysis // nil: no value analysis (Options.NoValues)
+	// show renders an operand for reasons (temporaries as the source
+	// they hold).
+	show func(syntax.Node) string
 }
 
-func newDomains(res *normalize.Result, fns map[string]Domain) *domains {
-	d := &domains{fns: fns, res: res, vars: map[string]syntax.Node{}}
-	if len(fns) == 0 {
-		return d
-	}
-	bound := map[string]int{}
-	assigned := map[string]bool{}
-	for _, f := range res.Forms {
-		syntax.Walk(f, func(n syntax.Node) bool {
-			l, ok := n.(*syntax.List)
-			if !ok {
-				return true
-			}
-			switch syntax.Head(l) {
-			case "let", "let*":
-				if len(l.Elems) > 1 {
-					if bl, ok := l.Elems[1].(*syntax.List); ok {
-						for _, b := range bl.Elems {
-							switch b := b.(type) {
-							case *syntax.Symbol:
-								bound[b.Name] += 2 // bound to nil: no range
-							case *syntax.List:
-								if len(b.Elems) == 2 {
-									if s, ok := b.Elems[0].(*syntax.Symbol); ok {
-										bound[s.Name]++
-										d.vars[s.Name] = b.Elems[1]
-									}
-								}
-							}
-						}
-					}
-				}
-			case "setq", "setf", "incf", "decf", "push", "pop":
-				for _, a := range l.Elems[1:] {
-					if s, ok := a.(*syntax.Symbol); ok {
-						assigned[s.Name] = true
-					}
-				}
-			case "defun", "def-plan", "def-check", "def-policy", "lambda", "dolist", "dotimes", "defparameter":
-				// Parameters, loop variables and globals are bound by
-				// other means: never trust a let of the same name.
-				i := 2
-				if syntax.Head(l) == "lambda" || syntax.Head(l) == "defparameter" {
-					i = 1
-				}
-				if i < len(l.Elems) {
-					switch p := l.Elems[i].(type) {
-					case *syntax.List:
-						for _, x := range p.Elems {
-							if s, ok := x.(*syntax.Symbol); ok {
-								bound[s.Name] += 2
-							}
-						}
-					case *syntax.Symbol:
-						bound[p.Name] += 2
-					}
-				}
-			}
-			return true
-		})
-	}
-	for name := range d.vars {
-		if bound[name] != 1 || assigned[name] {
-			delete(d.vars, name)
+func newDomains(res *normalize.Result, fns map[string]Domain, off bool) *domains {
+	d := &domains{show: syntax.NodeString}
+	if !off {
+		d.a = analyzeValues(res, fns)
+		if !d.a.ok {
+			d.a = nil // no fixpoint: no verdicts
 		}
 	}
 	return d
 }
 
-// rangeOf returns the range of n, with the domain it comes from.
-func (d *domains) rangeOf(n syntax.Node, depth int) (Range, string, bool) {
-	if depth > 8 || len(d.fns) == 0 {
-		return Range{}, "", false
+// Outcomes of comparing two operands: less, equal, greater (relMask's
+// bits) and unordered (a NaN).
+const unordered = 8
+
+// outcomes are the outcomes (a op b) may meet in a run: as relMask bits
+// plus unordered, with sure set when both always evaluate to numbers
+// without failing (the predicate then holds or not, never fails).
+func (d *domains) outcomes(a, b syntax.Node) (va, vb aval, mask int, sure, ok bool) {
+	if d.a == nil {
+		return
 	}
-	switch n := n.(type) {
-	case *syntax.Int, *syntax.Float:
-		v, _ := numOf(n)
-		return Range{Lo: v.float(), Hi: v.float()}, "", true
-	case *syntax.Symbol:
-		if init, ok := d.vars[n.Name]; ok {
-			return d.rangeOf(init, depth+1)
-		}
-		if d.res.IsTemp(n.Name) {
-			if o := d.res.Origin(n); o != nil && o != syntax.Node(n) {
-				return d.rangeOf(o, depth+1)
-			}
-		}
-	case *syntax.List:
-		h := syntax.Head(n)
-		if dom, ok := d.fns[h]; ok && dom.Value != nil && !d.res.IsUserFunc(h) {
-			return *dom.Value, dom.Why, true
-		}
-		idx := -1
-		var arg syntax.Node
-		switch {
-		case (h == "first" || h == "car") && len(n.Elems) == 2:
-			idx, arg = 0, n.Elems[1]
-		case h == "second" && len(n.Elems) == 2:
-			idx, arg = 1, n.Elems[1]
-		case h == "third" && len(n.Elems) == 2:
-			idx, arg = 2, n.Elems[1]
-		case h == "nth" && len(n.Elems) == 3:
-			if k, ok := n.Elems[1].(*syntax.Int); ok && k.Value >= 0 && k.Value < 1<<20 {
-				idx, arg = int(k.Value), n.Elems[2]
-			}
-		}
-		if idx < 0 || d.res.IsUserFunc(h) {
-			return Range{}, "", false
-		}
-		if s, ok := arg.(*syntax.Symbol); ok {
-			if init, ok := d.vars[s.Name]; ok {
-				arg = init
-			} else if d.res.IsTemp(s.Name) {
-				if o := d.res.Origin(s); o != nil {
-					arg = o
-				}
-			}
-		}
-		if l, ok := arg.(*syntax.List); ok {
-			if dom, ok := d.fns[syntax.Head(l)]; ok && idx < len(dom.Elems) && !d.res.IsUserFunc(syntax.Head(l)) {
-				return dom.Elems[idx], dom.Why, true
-			}
-		}
+	va, vb = d.a.ev(a, 0), d.a.ev(b, 0)
+	if !va.num || !vb.num {
+		return va, vb, 0, false, true // never two numbers: the relation fails
 	}
-	return Range{}, "", false
+	if va.lo < vb.hi {
+		mask |= 1
+	}
+	if va.lo <= vb.hi && vb.lo <= va.hi {
+		mask |= 2
+	}
+	if va.hi > vb.lo {
+		mask |= 4
+	}
+	if va.nan || vb.nan {
+		mask |= unordered
+	}
+	sure = !va.other && !vb.other && d.cannotFail(a) && d.cannotFail(b)
+	return va, vb, mask, sure, true
 }
 
-// judge decides a simplified predicate (OP a b), OP relational, from the
-// ranges of a and b (abs, + and - of ranged operands included): it
-// returns a reason when no values in the domains satisfy it. It never
-// calls a label trivial: a query may return nil (no cell while held), and
-// a label on a non-number is false.
-func (d *domains) judge(p syntax.Node) (string, bool) {
-	l, isList := p.(*syntax.List)
-	if !isList || len(l.Elems) != 3 || len(d.fns) == 0 {
-		return "", false
+// cannotFail reports whether evaluating n cannot fail: variables that
+// always hold numbers, literals, and + - * abs min max 1+ 1- of such (no
+// division, no call).
+func (d *domains) cannotFail(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.Symbol:
+		v := d.a.ev(n, 0)
+		return v.num && !v.other
+	case *syntax.Int, *syntax.Float:
+		return true
+	case *syntax.List:
+		switch syntax.Head(n) {
+		case "+", "-", "*", "abs", "min", "max", "1+", "1-":
+			if len(n.Elems) < 2 {
+				return false
+			}
+			for _, x := range n.Elems[1:] {
+				if !d.cannotFail(x) {
+					return false
+				}
+			}
+			return true
+		}
 	}
-	op := syntax.Head(l)
-	if _, rel := relMask[op]; !rel {
-		return "", false
+	return false
+}
+
+// informative reports whether v says more than "any number".
+func informative(v aval) bool {
+	return !v.num || v.lo > minInt || v.hi < maxInt
+}
+
+// judge decides the relation (op a b), negated when neg (the (not REL)
+// of CC and MCC: true on unordered operands, false on failures). It
+// returns "never" or "always" with a reason, or "" when the ranges do not
+// decide it. It calls a relation always true only when both operands are
+// always numbers that cannot fail to evaluate.
+func (d *domains) judge(op string, a, b syntax.Node, neg bool) (string, string) {
+	m, rel := relMask[op]
+	if !rel {
+		return "", ""
 	}
-	ra, wa, oka := d.exprRange(l.Elems[1])
-	rb, wb, okb := d.exprRange(l.Elems[2])
-	if !oka || !okb || (wa == "" && wb == "") {
-		return "", false
+	va, vb, mask, sure, ok := d.outcomes(a, b)
+	_, la := numOf(a)
+	_, lb := numOf(b)
+	if !ok || la && lb || !(!la && informative(va) || !lb && informative(vb)) {
+		return "", ""
 	}
-	// The outcomes (less, equal, greater) that a in ra and b in rb allow.
-	if ra.Lo < rb.Hi && holds(op, -1) ||
-		ra.Lo <= rb.Hi && rb.Lo <= ra.Hi && holds(op, 0) ||
-		ra.Hi > rb.Lo && holds(op, 1) {
-		return "", false
+	accept := m // the outcomes the predicate holds on
+	if mask&unordered != 0 && op == "/=" {
+		accept |= unordered
 	}
-	desc := fmt.Sprintf("%s is in %s", syntax.NodeString(l.Elems[1]), ra)
-	if wb != "" {
-		desc += fmt.Sprintf(" and %s in %s", syntax.NodeString(l.Elems[2]), rb)
+	if neg {
+		accept = (7 | unordered) &^ accept
 	}
-	why := wa
-	if why == "" || (wb != "" && wb != wa) {
+	var verdict string
+	switch {
+	case mask&accept == 0:
+		verdict = "never"
+	case sure && mask&^accept == 0:
+		verdict = "always"
+	default:
+		return "", ""
+	}
+	return verdict, d.reason(verdict, a, b, va, vb, la, lb)
+}
+
+// reason explains a verdict: the operands' ranges and where they come
+// from — the world's domains, or the plan's own expressions.
+func (d *domains) reason(verdict string, a, b syntax.Node, va, vb aval, la, lb bool) string {
+	var desc []string
+	var world []string
+	var srcs []vsrc
+	more := false
+	for _, x := range []struct {
+		n   syntax.Node
+		v   aval
+		lit bool
+	}{{a, va, la}, {b, vb, lb}} {
+		if x.lit {
+			continue
+		}
+		name := d.show(x.n)
+		if len(desc) > 0 {
+			desc = append(desc, fmt.Sprintf("%s %s", name, describeVal(x.v, true)))
+		} else {
+			desc = append(desc, fmt.Sprintf("%s %s", name, describeVal(x.v, false)))
+		}
+		if x.v.world != "" && !slices.Contains(world, x.v.world) {
+			world = append(world, x.v.world)
+		}
+		for _, s := range x.v.src {
+			if s.n != nil && d.a.res.Origin(s.n) == nil {
+				continue // a copy the labels made: no place in the plan
+			}
+			if s.n != nil && len(srcs) < 2 && !slices.ContainsFunc(srcs, func(t vsrc) bool { return t.n == s.n }) {
+				srcs = append(srcs, s)
+			} else if s.n != nil && !slices.ContainsFunc(srcs, func(t vsrc) bool { return t.n == s.n }) {
+				more = true
+			}
+		}
+		more = more || x.v.more
+	}
+	what := strings.Join(desc, " and ")
+	var from []string
+	for _, s := range srcs {
+		from = append(from, d.a.where(s.n))
+	}
+	why := strings.Join(world, "; ")
+	if len(from) > 0 {
 		if why != "" {
 			why += "; "
 		}
-		why += wb
+		why += "from " + strings.Join(from, ", ")
+		if more {
+			why += ", ..."
+		}
 	}
-	return fmt.Sprintf("cannot hold in the world: %s (%s)", desc, why), true
+	if why != "" {
+		why = " (" + why + ")"
+	}
+	in := ""
+	if len(world) > 0 {
+		in = " in the world"
+	}
+	if verdict == "always" {
+		return "always holds" + in + ": " + what + why
+	}
+	return "cannot hold" + in + ": " + what + why
 }
 
-// never reports, with a reason, a predicate that no values in the
-// domains satisfy: a relation judge rules out, its negation (not REL), or
-// a conjunction with such a conjunct (an MCC label).
-func (d *domains) never(p syntax.Node) (string, bool) {
+// describeVal says what is known of v: "is in [0, 4095]", "is 150", "is
+// never a number"; short (without "is") for a second operand.
+func describeVal(v aval, short bool) string {
+	is := "is "
+	if short {
+		is = ""
+	}
+	switch {
+	case !v.num:
+		return is + "never a number"
+	case v.lo == v.hi:
+		return "is " + fmtBound(v.lo, v.intOnly())
+	}
+	return fmt.Sprintf("%sin [%s, %s]", is, fmtBound(v.lo, v.intOnly()), fmtBound(v.hi, v.intOnly()))
+}
+
+// fmtBound writes a bound: integers in full (2^63 as MaxInt64).
+func fmtBound(x float64, isInt bool) string {
+	switch {
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	case isInt && x >= maxInt:
+		return "9223372036854775807"
+	case isInt && x <= minInt:
+		return "-9223372036854775808"
+	case x == math.Trunc(x) && math.Abs(x) < 1e18:
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', -1, 64)
+}
+
+// decide returns a verdict on predicate p ("never", "always" or "") with
+// its reason: a relation judge decides, its negation (not REL), or a
+// conjunction (an MCC label): never when a conjunct never holds, always
+// when all always do.
+func (d *domains) decide(p syntax.Node) (string, string) {
 	l, ok := p.(*syntax.List)
-	if !ok || len(d.fns) == 0 {
-		return "", false
+	if !ok || d.a == nil {
+		return "", ""
 	}
 	switch syntax.Head(l) {
 	case "and":
+		all, first := true, ""
 		for _, c := range l.Elems[1:] {
-			if why, ok := d.never(c); ok {
-				return why, true
+			v, why := d.decide(c)
+			if v == "never" {
+				return v, why
 			}
+			if v != "always" {
+				all = false
+			} else if first == "" {
+				first = why
+			}
+		}
+		if all && len(l.Elems) > 1 {
+			return "always", first
 		}
 	case "not":
 		if len(l.Elems) == 2 {
 			if r, ok := l.Elems[1].(*syntax.List); ok && len(r.Elems) == 3 {
-				if m, rel := relMask[syntax.Head(r)]; rel {
-					return d.judge(call(relOf(7&^m), r.Elems[1], r.Elems[2]))
-				}
+				return d.judge(syntax.Head(r), r.Elems[1], r.Elems[2], true)
 			}
 		}
 	default:
-		return d.judge(l)
-	}
-	return "", false
-}
-
-// exprRange extends rangeOf with (abs x) and (- a b), the shapes of the
-// dist criterion's predicates.
-func (d *domains) exprRange(n syntax.Node) (Range, string, bool) {
-	if l, ok := n.(*syntax.List); ok && !d.res.IsUserFunc(syntax.Head(l)) {
-		switch h := syntax.Head(l); {
-		case h == "abs" && len(l.Elems) == 2:
-			r, why, ok := d.exprRange(l.Elems[1])
-			if !ok {
-				return r, why, false
-			}
-			lo := 0.0
-			if r.Lo > 0 {
-				lo = r.Lo
-			} else if r.Hi < 0 {
-				lo = -r.Hi
-			}
-			return Range{Lo: lo, Hi: math.Max(math.Abs(r.Lo), math.Abs(r.Hi))}, why, true
-		case (h == "-" || h == "+") && len(l.Elems) == 3:
-			a, wa, oka := d.exprRange(l.Elems[1])
-			b, wb, okb := d.exprRange(l.Elems[2])
-			if !oka || !okb {
-				return Range{}, "", false
-			}
-			why := wa
-			if why == "" {
-				why = wb
-			}
-			if h == "-" {
-				return Range{Lo: a.Lo - b.Hi, Hi: a.Hi - b.Lo}, why, true
-			}
-			return Range{Lo: a.Lo + b.Lo, Hi: a.Hi + b.Hi}, why, true
+		if len(l.Elems) == 3 {
+			return d.judge(syntax.Head(l), l.Elems[1], l.Elems[2], false)
 		}
 	}
-	return d.rangeOf(n, 0)
+	return "", ""
 }

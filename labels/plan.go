@@ -25,6 +25,10 @@ type Options struct {
 	// within them are infeasible. The caller that knows the world fills
 	// it (sim.LabelDomains); nil knows nothing.
 	Domains map[string]Domain
+	// NoValues turns the value analysis off: no label is infeasible or
+	// trivial for the ranges of the plan's own arithmetic or of Domains
+	// (docs/labels.md), only for constant predicates and short-circuits.
+	NoValues bool
 }
 
 // Set is the outcome of enumerating the labels of one plan.
@@ -89,8 +93,14 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	// the keys of the regions being visited (see forget).
 	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]*Label{}, skipped: map[string]int{}, ops: map[string]string{},
 		region: make(map[syntax.Node]syntax.Node, res.Nodes()),
-		dom:    newDomains(res, opts.Domains),
+		dom:    newDomains(res, opts.Domains, opts.NoValues),
 		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
+	e.dom.show = func(n syntax.Node) string {
+		if s := e.exprString(n); s != "" {
+			return s
+		}
+		return syntax.NodeString(n)
+	}
 	for _, f := range res.Forms {
 		if !res.Skipped(f) { // not compiled: nothing in it is labelled
 			e.visit(f, nil)
@@ -381,8 +391,11 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 		}
 	}
 	if l.Status == Active {
-		if why, never := e.dom.never(pred); never {
+		switch verdict, why := e.dom.decide(pred); verdict {
+		case "never":
 			l.Status, l.Reason = Infeasible, why
+		case "always":
+			l.Status, l.Reason = Trivial, why
 		}
 	}
 	if l.Status == Active && big {
