@@ -55,6 +55,11 @@ func (d *domains) outcomes(a, b syntax.Node) (va, vb aval, mask int, sure, ok bo
 		return
 	}
 	va, vb = d.a.ev(a, 0), d.a.ev(b, 0)
+	if !va.num && !va.other || !vb.num && !vb.other {
+		// No value at all: code no run reaches (a function never
+		// called) or a call that never returns; not worth a verdict.
+		return va, vb, 0, false, false
+	}
 	if !va.num || !vb.num {
 		return va, vb, 0, false, true // never two numbers: the relation fails
 	}
