@@ -88,8 +88,20 @@ func intConst(i int64, n syntax.Node) aval { return numRange(float64(i), float64
 func (v aval) intOnly() bool { return !v.frac && !v.nan }
 
 // bounded reports whether v's numbers lie in finite bounds, NaN excluded.
-func (v aval) bounded() bool {
-	return !v.nan && !math.IsInf(v.lo, 0) && !math.IsInf(v.hi, 0)
+func (v aval) bounded() bool { return !v.nan && v.finite() }
+
+// finite reports whether v's numbers other than NaN lie in finite bounds.
+func (v aval) finite() bool { return !math.IsInf(v.lo, 0) && !math.IsInf(v.hi, 0) }
+
+// orNaN adds NaN to v when any of ws may be NaN: float arithmetic
+// propagates it.
+func orNaN(v aval, ws ...aval) aval {
+	for _, w := range ws {
+		if w.nan && v.num {
+			v.nan = true
+		}
+	}
+	return v
 }
 
 // same reports whether v and w say the same (sources aside).
@@ -212,7 +224,7 @@ func arith2(op byte, a, b aval, n syntax.Node) aval {
 		return aval{} // always fails
 	}
 	ints := a.intOnly() && b.intOnly()
-	if !ints && (!a.bounded() || !b.bounded()) {
+	if !ints && (!a.finite() || !b.finite() || b.nan && op == '/') {
 		return anyNum()
 	}
 	var lo, hi float64
@@ -230,14 +242,14 @@ func arith2(op byte, a, b aval, n syntax.Node) aval {
 				return anyNum()
 			}
 			c := [4]float64{a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi}
-			return withWorld(fixFloat(min(c[0], c[1], c[2], c[3]), max(c[0], c[1], c[2], c[3]), n), a, b)
+			return withWorld(orNaN(fixFloat(min(c[0], c[1], c[2], c[3]), max(c[0], c[1], c[2], c[3]), n), a, b), a, b)
 		}
 		return withWorld(intDiv(a, b, math.Trunc, n), a, b)
 	}
 	if ints {
 		return withWorld(fixInt(lo, hi, n), a, b)
 	}
-	return withWorld(fixFloat(lo, hi, n), a, b)
+	return withWorld(orNaN(fixFloat(lo, hi, n), a, b), a, b)
 }
 
 // intDiv divides integers rounding with rnd (truncation for /, floor for
@@ -325,7 +337,7 @@ func modRem(floored bool, a, b aval, n syntax.Node) aval {
 		hi = 0
 	}
 	v := numRange(lo, hi, true, n)
-	v.nan = !a.bounded() // (mod inf b) is NaN; finite dividends stay in range
+	v.nan = !a.bounded() // (mod inf b) and (mod NaN b) are NaN; finite dividends stay in range
 	return withWorld(v, a, b)
 }
 

@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/labelcov/labelcov/fuzzdriver"
@@ -263,4 +265,147 @@ func benchWorld(t *testing.T, truthPath string) *sim.World {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// genPlan writes a random plan of integer and float arithmetic over
+// parameters, globals, let variables, loop variables and a helper
+// function, each statement under ignore-errors so that a failing one
+// (division by zero, a type error) leaves the rest running.
+func genPlan(rng *rand.Rand) string {
+	leaves := []string{"a", "b", "c", "v1", "v2", "*g*", "*h*", "(f1 a b)", "i"}
+	lits := []string{"0", "1", "-1", "2", "3", "7", "-7", "16", "255", "4096", "4294967296", "65536",
+		"9223372036854775807", "-9223372036854775808", "4611686018427387904", "0.5", "-2.5", "1e300", "-1e300", "1.0", "0.0"}
+	var expr func(d int) string
+	expr = func(d int) string {
+		if d <= 0 || rng.IntN(4) == 0 {
+			if rng.IntN(3) == 0 {
+				return lits[rng.IntN(len(lits))]
+			}
+			return leaves[rng.IntN(len(leaves))]
+		}
+		e := func() string { return expr(d - 1) }
+		switch rng.IntN(17) {
+		case 0:
+			return "(+ " + e() + " " + e() + ")"
+		case 1:
+			return "(- " + e() + " " + e() + ")"
+		case 2:
+			return "(* " + e() + " " + e() + ")"
+		case 3:
+			return "(/ " + e() + " " + e() + ")"
+		case 4:
+			return "(mod " + e() + " " + e() + ")"
+		case 5:
+			return "(rem " + e() + " " + e() + ")"
+		case 6:
+			return "(abs " + e() + ")"
+		case 7:
+			return "(min " + e() + " " + e() + ")"
+		case 8:
+			return "(max " + e() + " " + e() + ")"
+		case 9:
+			return "(floor " + e() + ")"
+		case 10:
+			return "(floor " + e() + " " + e() + ")"
+		case 11:
+			return "(round " + e() + ")"
+		case 12:
+			return "(1+ " + e() + ")"
+		case 13:
+			return "(- " + e() + ")"
+		case 14:
+			return "(if (< " + e() + " " + e() + ") " + e() + " " + e() + ")"
+		case 15:
+			return "(sqrt " + e() + ")"
+		default:
+			return "(mod " + e() + " " + lits[rng.IntN(12)] + ")"
+		}
+	}
+	rel := func() string {
+		ops := []string{"<", "<=", ">", ">=", "=", "/="}
+		return "(" + ops[rng.IntN(len(ops))] + " " + expr(2) + " " + expr(2) + ")"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "(defparameter *g* %s)\n(defparameter *h* %s)\n", lits[rng.IntN(len(lits))], expr(1))
+	fmt.Fprintf(&b, "(defun f1 (x y) (if %s %s %s))\n", rel(), strings.NewReplacer("a", "x", "b", "y").Replace(expr(2)), "x")
+	fmt.Fprintf(&b, "(defun f2 (x y) (- x %s))\n(defun f3 () (+ *g* 1))\n", expr(1))
+	b.WriteString("(def-plan main (a b c)\n  (let ((v1 " + expr(3) + ") (v2 0) (i 0))\n")
+	for k := 0; k < 6; k++ {
+		switch rng.IntN(9) {
+		case 5:
+			fmt.Fprintf(&b, "    (ignore-errors (setq v2 (funcall (if %s #'f1 #'f2) %s %s)))\n", rel(), expr(2), expr(2))
+		case 6:
+			fmt.Fprintf(&b, "    (ignore-errors (setq v1 (block blk (when %s (return-from blk %s)) %s)))\n", rel(), expr(2), expr(2))
+		case 7:
+			fmt.Fprintf(&b, "    (ignore-errors (let ((*g* %s)) (setq v2 (f3))))\n", expr(2))
+		case 8:
+			fmt.Fprintf(&b, "    (ignore-errors (loop for k from 0 below 3 do (setq v2 (+ v2 %s))))\n", expr(2))
+		case 0:
+			fmt.Fprintf(&b, "    (ignore-errors (setq v2 %s))\n", expr(3))
+		case 1:
+			fmt.Fprintf(&b, "    (ignore-errors (setq *g* %s))\n", expr(3))
+		case 2:
+			fmt.Fprintf(&b, "    (ignore-errors (dotimes (i (mod %s 5)) (incf v2 %s)))\n", expr(1), expr(2))
+		case 3:
+			fmt.Fprintf(&b, "    (ignore-errors (when (and %s %s) (setq v1 %s)))\n", rel(), rel(), expr(2))
+		default:
+			fmt.Fprintf(&b, "    (ignore-errors (if %s (setq c %s) (setq *h* %s)))\n", rel(), expr(3), expr(2))
+		}
+	}
+	b.WriteString("    (list v1 v2 *g* *h*)))\n")
+	return b.String()
+}
+
+// checkGenerated annotates one generated plan with and without the value
+// analysis and runs it on inputs argument vectors.
+func checkGenerated(t *testing.T, seed uint64, inputs int) {
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	src := genPlan(rng)
+	f, err := syntax.Parse("gen.plan", []byte(src))
+	if err != nil {
+		t.Fatalf("seed %d: %v\n%s", seed, err, src)
+	}
+	c, _ := labels.ParseCriteria("mcc,cc,wm,dist")
+	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{})
+	tg, err := fuzzdriver.NewArgsTarget(p.AnnProg, "", vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: 20000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hits := make([]bool, p.AnnProg.NumCounters())
+	for i := 0; i < inputs; i++ {
+		input := argInput(rng, 3)
+		if _, err := tg.Run(context.Background(), input); err != nil {
+			t.Fatal(err)
+		}
+		collect(hits, tg.Counters())
+		if !checkVerdicts(t, fmt.Sprintf("seed %d", seed), p, verdicts, hits, string(hexOf(input))) {
+			t.Logf("plan:\n%s", src)
+			return
+		}
+	}
+}
+
+// TestValueVerdictsSoundOnGeneratedPlans checks the value verdicts on
+// random arithmetic plans (wrap-around, floats, NaN, zero divisors,
+// loops, a helper function called with several arguments).
+func TestValueVerdictsSoundOnGeneratedPlans(t *testing.T) {
+	plans, inputs := 1000, 300
+	if testing.Short() {
+		plans, inputs = 40, 100
+	}
+	for seed := uint64(1); seed <= uint64(plans); seed++ {
+		checkGenerated(t, seed, inputs)
+		if t.Failed() {
+			return
+		}
+	}
+}
+
+// FuzzValueVerdicts searches generated plans for a value verdict a run
+// contradicts: go test -fuzz FuzzValueVerdicts ./labels.
+func FuzzValueVerdicts(f *testing.F) {
+	for _, s := range []uint64{1, 2, 3, 42} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64) { checkGenerated(t, seed, 50) })
 }
