@@ -158,17 +158,14 @@ func mergeSrc(a, b aval) ([2]vsrc, bool) {
 		}
 	}
 	out := [2]vsrc{lo}
-	kept := 1
 	if hi.n != lo.n {
 		out[1] = hi
-		kept = 2
 	}
 	for _, s := range cs {
 		if s.n != lo.n && s.n != hi.n {
 			more = true
 		}
 	}
-	_ = kept
 	return out, more
 }
 
@@ -482,10 +479,69 @@ func (a *valueAnalysis) prepare() {
 			return true
 		})
 	}
+	if a.dynamicCalls() {
+		// A function computed at run time may be a symbol from outside
+		// the plan (an argument, a world query) naming any function.
+		for _, fi := range a.funcs {
+			fi.free = true
+		}
+	}
 	if len(a.fns) > 0 {
 		a.findOnce()
 	}
 }
+
+// funcArgHeads call a function value given as their first argument.
+var funcArgHeads = map[string]bool{"funcall": true, "apply": true, "mapcar": true, "mapc": true, "mapcan": true,
+	"maplist": true, "some": true, "every": true, "notany": true, "notevery": true, "reduce": true, "sort": true,
+	"remove-if": true, "remove-if-not": true, "member-if": true, "member-if-not": true, "find-if": true,
+	"find-if-not": true, "position-if": true, "position-if-not": true, "count-if": true, "count-if-not": true}
+
+// dynamicCalls reports whether the plan calls a function value that is
+// not written in place (#'f, 'f, a lambda): funcall of a variable, a
+// :key or :test argument computed at run time.
+func (a *valueAnalysis) dynamicCalls() bool {
+	dynamic := false
+	for _, f := range a.res.Forms {
+		syntax.Walk(f, func(n syntax.Node) bool {
+			l, ok := n.(*syntax.List)
+			if !ok || dynamic || forms.Head(l) == "quote" {
+				return !dynamic && ok
+			}
+			if funcArgHeads[forms.Head(l)] && len(l.Elems) > 1 && !staticFunction(l.Elems[1]) {
+				dynamic = true
+			}
+			for i := 1; i+1 < len(l.Elems); i++ {
+				if k, ok := l.Elems[i].(*syntax.Keyword); ok && (k.Name == "key" || k.Name == "test" || k.Name == "test-not") && !staticFunction(l.Elems[i+1]) {
+					dynamic = true
+				}
+			}
+			return !dynamic
+		})
+	}
+	return dynamic
+}
+
+// staticFunction reports whether n names its function in place.
+func staticFunction(n syntax.Node) bool {
+	switch n := n.(type) {
+	case *syntax.Prefixed:
+		return n.Mark == syntax.MarkFunction
+	case *syntax.Quote:
+		_, ok := n.X.(*syntax.Symbol)
+		return ok
+	case *syntax.List:
+		switch forms.Head(n) {
+		case "function", "lambda":
+			return true
+		case "quote":
+			return len(n.Elems) == 2 && isSymbolNode(n.Elems[1])
+		}
+	}
+	return false
+}
+
+func isSymbolNode(n syntax.Node) bool { _, ok := n.(*syntax.Symbol); return ok }
 
 // findOnce fills once: variables bound by exactly one let binding (NAME
 // EXPR) and bound or assigned nowhere else.
@@ -746,8 +802,8 @@ func (a *valueAnalysis) evList(l *syntax.List, depth int) aval {
 	}
 	h := forms.Name(head)
 	args := l.Elems[1:]
-	if f := forms.Lookup(h); f != nil {
-		return a.special(h, f, l, depth)
+	if forms.Lookup(h) != nil {
+		return a.special(h, l, depth)
 	}
 	vals := make([]aval, len(args))
 	for i, x := range args {
@@ -975,8 +1031,8 @@ func (a *valueAnalysis) element(h string, l *syntax.List) aval {
 	return top()
 }
 
-// special walks special form l (named h, described by f).
-func (a *valueAnalysis) special(h string, f *forms.Form, l *syntax.List, depth int) aval {
+// special walks special form l (named h).
+func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 	el := l.Elems
 	n := len(el)
 	d := depth + 1
@@ -1299,7 +1355,6 @@ func (a *valueAnalysis) special(h string, f *forms.Form, l *syntax.List, depth i
 			a.taintBinders(x, ev)
 		}
 	}
-	_ = f
 	return top()
 }
 
