@@ -2,8 +2,9 @@
 // for the criteria MCC, CC, weak mutation (ABS, AOR, COR, ROR) and the
 // dist stepping stones towards exact relations: their enumeration over a
 // normalized plan, the merging of identical labels evaluated together,
-// the simplification (and, given Options.Domains, the domain reasoning)
-// that tells trivial and infeasible labels apart, the versioned JSON
+// the simplification and the value analysis (an interval analysis of the
+// plan's own arithmetic, values.go, fed also by Options.Domains) that tell
+// trivial and infeasible labels apart, the versioned JSON
 // manifest, and the coverage arithmetic (covered/total, Hill diversity
 // numbers).
 //

@@ -22,6 +22,7 @@ type labelFlags struct {
 	criteria string
 	maxAtoms int
 	pure     []string
+	noValues bool
 }
 
 func (lf *labelFlags) register(cmd *cobra.Command) {
@@ -31,6 +32,8 @@ func (lf *labelFlags) register(cmd *cobra.Command) {
 		"decisions with more atoms than this get CC labels instead of MCC (with a warning)")
 	cmd.Flags().StringSliceVar(&lf.pure, "pure", nil,
 		"external functions known to have no effects, besides the simulator's queries; repeatable or comma-separated")
+	cmd.Flags().BoolVar(&lf.noValues, "no-values", false,
+		"keep active the labels the value analysis proves infeasible or trivial from the ranges of the plan's arithmetic and the world's domains")
 }
 
 func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
@@ -47,7 +50,7 @@ func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
 	for _, q := range sim.Queries() {
 		pure = append(pure, q.Name)
 	}
-	return labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}, normalize.Options{PureFuncs: pure}, nil
+	return labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms, NoValues: lf.noValues}, normalize.Options{PureFuncs: pure}, nil
 }
 
 // readPlan checks the flags, then reads, parses and compiles the plan file
