@@ -11,7 +11,8 @@ import (
 	"github.com/labelcov/labelcov/normalize"
 )
 
-func enumerate(t *testing.T, src, crit string, maxAtoms int) *Set {
+// normalized parses and normalizes src as t.plan.
+func normalized(t *testing.T, src string) *normalize.Result {
 	t.Helper()
 	f, err := syntax.Parse("t.plan", []byte(src))
 	if err != nil {
@@ -21,6 +22,12 @@ func enumerate(t *testing.T, src, crit string, maxAtoms int) *Set {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return nr
+}
+
+func enumerate(t *testing.T, src, crit string, maxAtoms int) *Set {
+	t.Helper()
+	nr := normalized(t, src)
 	c, err := ParseCriteria(crit)
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,6 @@ package labels_test
 import (
 	"context"
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -142,7 +141,14 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		world := benchWorld(t, truth)
+		var world *sim.World
+		if path, err := sim.WorldBeside(filepath.Join(dir, name+".plan")); err != nil {
+			t.Fatal(err)
+		} else if path != "" {
+			if world, err = sim.LoadWorld(path); err != nil {
+				t.Fatal(err)
+			}
+		}
 		lo := labels.Options{Criteria: c, Domains: sim.LabelDomains(world)}
 		p, verdicts := valueVerdicts(t, f, lo, normalize.Options{PureFuncs: sim.QueryNames()})
 		total += len(verdicts)
@@ -242,29 +248,6 @@ func hexOf(b []byte) []byte {
 		out = append(out, digits[x>>4], digits[x&15])
 	}
 	return out
-}
-
-// benchWorld loads the world a benchmark's truth.json names, or nil.
-func benchWorld(t *testing.T, truthPath string) *sim.World {
-	t.Helper()
-	data, err := os.ReadFile(truthPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var truth struct {
-		World string `json:"world"`
-	}
-	if err := json.Unmarshal(data, &truth); err != nil {
-		t.Fatal(err)
-	}
-	if truth.World == "" {
-		return nil
-	}
-	w, err := sim.LoadWorld(filepath.Join(filepath.Dir(truthPath), truth.World))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return w
 }
 
 // genPlan writes a random plan of integer and float arithmetic over

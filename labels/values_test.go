@@ -4,23 +4,12 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/normalize"
 )
 
 // analyze runs the value analysis on src.
 func analyze(t *testing.T, src string) *valueAnalysis {
 	t.Helper()
-	f, err := syntax.Parse("v.plan", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nr, err := normalize.Plan(f, normalize.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := analyzeValues(nr, nil)
+	a := analyzeValues(normalized(t, src), nil)
 	if !a.ok {
 		t.Fatalf("no fixpoint for\n%s", src)
 	}
@@ -171,10 +160,8 @@ func TestValueVerdictsAndReasons(t *testing.T) {
 		}
 	}
 	// NoValues turns it off.
-	f, _ := syntax.Parse("t.plan", []byte(src))
-	nr, _ := normalize.Plan(f, normalize.Options{})
 	c, _ := ParseCriteria("wm:abs")
-	off, err := Enumerate(nr, Options{Criteria: c, NoValues: true})
+	off, err := Enumerate(normalized(t, src), Options{Criteria: c, NoValues: true})
 	if err != nil {
 		t.Fatal(err)
 	}
