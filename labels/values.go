@@ -389,8 +389,13 @@ func analyzeValues(res *normalize.Result, fns map[string]Domain) *valueAnalysis 
 	a.record = true
 	for round := 0; round < maxRounds; round++ {
 		a.changed = false
-		for _, f := range res.Forms {
-			if !res.Skipped(f) {
+		// Alternate directions: a chain of calls settles in a few rounds
+		// whether callers come before their callees or after.
+		for i := range res.Forms {
+			if round%2 == 1 {
+				i = len(res.Forms) - 1 - i
+			}
+			if f := res.Forms[i]; !res.Skipped(f) {
 				a.ev(f, 0)
 			}
 		}

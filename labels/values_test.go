@@ -1,9 +1,12 @@
 package labels
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/interp/syntax"
 )
 
 // analyze runs the value analysis on src.
@@ -217,6 +220,39 @@ func TestFmtBound(t *testing.T) {
 		{math.Inf(1), false, "inf"}, {0.5, false, "0.5"}, {-3, false, "-3"}} {
 		if got := fmtBound(c.x, c.isInt); got != c.want {
 			t.Errorf("%g: got %s, want %s", c.x, got, c.want)
+		}
+	}
+}
+
+// TestValueDeepAndLongPlans: the analysis walks plans nesting near the
+// reader's limit and long call chains (one round per call level) without
+// a stack overflow, and still decides their labels.
+func TestValueDeepAndLongPlans(t *testing.T) {
+	d := syntax.MaxDepth - 8
+	deep := "(def-plan main (x) (let ((y (mod (length x) 10))) " + strings.Repeat("(+ 1 ", d) + "y" + strings.Repeat(")", d) + "))"
+	var long strings.Builder
+	for i := 0; i < 40; i++ { // f0 calls f1 ... f40, each defined before its caller
+		fmt.Fprintf(&long, "(defun f%d (x%d) (f%d (mod x%d 10)))\n", 39-i, 39-i, 40-i, 39-i)
+	}
+	long.WriteString("(defun f40 (y) (if (< y 0) 1 2))\n(def-plan main (a) (f0 a))\n")
+	for name, c := range map[string]struct {
+		src     string
+		decided bool
+	}{
+		"deep": {deep, true},
+		// 40 call levels, more than maxRounds: walking the plan in
+		// both directions settles them anyway.
+		"long": {long.String(), true},
+	} {
+		s := enumerate(t, c.src, "wm:abs", 0)
+		decided := 0
+		for _, l := range s.Labels {
+			if l.Status == Infeasible {
+				decided++
+			}
+		}
+		if (decided > 0) != c.decided {
+			t.Errorf("%s: %d labels decided, want decided=%v", name, decided, c.decided)
 		}
 	}
 }
