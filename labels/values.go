@@ -369,7 +369,6 @@ type slot struct {
 }
 
 type fnInfo struct {
-	kind   string
 	params []string // nil unless a defun with a simple lambda list
 	result slot
 	// free: parameters are unknown (not a defun, a complex lambda list,
@@ -430,7 +429,7 @@ func (a *valueAnalysis) prepare() {
 			if !ok {
 				continue
 			}
-			fi := &fnInfo{kind: h, free: h != "defun"}
+			fi := &fnInfo{free: h != "defun"}
 			if ps, ok := l.Elems[2].(*syntax.List); ok && h == "defun" {
 				fi.params = []string{}
 				for _, p := range ps.Elems {
@@ -1312,8 +1311,10 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		fi := a.funcs[forms.Name(s)]
 		var names []string
 		if fi.params == nil || fi.free {
-			for _, x := range a.slots(l) {
-				a.ev(x, d) // &optional and &key defaults
+			for _, sl := range forms.Slots(l) {
+				if sl.Path[0] == 2 { // &optional and &key defaults
+					a.ev(forms.At(l, sl.Path), d)
+				}
 			}
 			a.taint(el[2])
 		}
