@@ -839,6 +839,10 @@ func zero() syntax.Node { return &syntax.Int{Value: 0, Raw: "0"} }
 // and IJON_CMP guide AFL.
 var DistLadder = []int{16, 8, 4, 2, 1, 0}
 
+// DistOperator is the operator field of the dist label |a-b| < 2^k, the
+// same for every front end.
+func DistOperator(k int) string { return "|a-b| < " + strconv.Itoa(1<<k) }
+
 // distLadder adds the dist labels of relation (h a b). The operands are
 // written in a canonical order, so (< a b) and (> b a) share a ladder.
 func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
@@ -850,6 +854,6 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 	for _, k := range DistLadder {
 		bound := &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
 		pred := call("<", call("abs", call("-", a, b)), bound)
-		e.add(DIST, "|a-b| < "+bound.Raw, l, pred, g, at)
+		e.add(DIST, DistOperator(k), l, pred, g, at)
 	}
 }

@@ -322,7 +322,7 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 	// enumerating.
 	hidden := hideSkipped(files, names, skip)
 	nres, err := gonorm.Package(ctx, files, t, gonorm.Options{
-		Statements: e.wm(),
+		Statements: e.ops(),
 		Decisions:  e.dec(),
 		Slot:       func(s dst.Stmt) bool { return e.wantsSlot(s) },
 	})
@@ -344,7 +344,7 @@ func (e *enumerator) wantsSlot(s dst.Stmt) bool {
 		if c == nil || e.t.Const(c) != nil {
 			return false
 		}
-		return hasDec || (e.wm() && gonorm.HasOperator(c))
+		return hasDec || (e.ops() && gonorm.HasOperator(c))
 	}
 	// An init statement with something to label must become a statement
 	// of its own (`if init; c` → `{ init; if c }`).
@@ -354,7 +354,7 @@ func (e *enumerator) wantsSlot(s dst.Stmt) bool {
 		}
 		lhs, roots := gonorm.SimpleExprs(init)
 		for _, p := range append(lhs, roots...) {
-			if (e.wm() && gonorm.HasOperator(*p)) || (hasDec && gonorm.HasDecision(*p)) {
+			if (e.ops() && gonorm.HasOperator(*p)) || (hasDec && gonorm.HasDecision(*p)) {
 				return true
 			}
 		}

@@ -72,8 +72,12 @@ type enumerator struct {
 // dec reports whether decision criteria (CC, MCC) are selected.
 func (e *enumerator) dec() bool { return e.crit.Has(labels.CC) || e.crit.Has(labels.MCC) }
 
-func (e *enumerator) wm() bool {
-	return e.crit.Has(labels.WMABS) || e.crit.Has(labels.WMAOR) || e.crit.Has(labels.WMCOR) || e.crit.Has(labels.WMROR)
+// ops reports whether criteria on operators are selected (the weak
+// mutation operators and dist): their labels sit on the operators of
+// expressions, so they share normalization and walks.
+func (e *enumerator) ops() bool {
+	return e.crit.Has(labels.WMABS) || e.crit.Has(labels.WMAOR) || e.crit.Has(labels.WMCOR) || e.crit.Has(labels.WMROR) ||
+		e.crit.Has(labels.DIST)
 }
 
 // position is where n was in the original source; for code normalization
@@ -285,10 +289,7 @@ func (e *enumerator) checks(x dst.Expr, out *[]pe, seen map[string]bool) {
 			}
 			// Another integer type (uint8, a named int, ...): compare as
 			// uint64, where a negative index becomes too large.
-			u64 := func(x pe) pe {
-				return pe{&dst.CallExpr{Fun: dst.NewIdent("uint64"), Args: []dst.Expr{x.d}}, "uint64(" + x.s + ")"}
-			}
-			addc(bin(u64(of(n.Index)), token.LSS, u64(lenX)))
+			addc(bin(conv("uint64", of(n.Index)), token.LSS, conv("uint64", lenX)))
 			return false
 		case *dst.StarExpr:
 			e.checks(n.X, out, seen)
@@ -633,10 +634,10 @@ func (e *enumerator) abs(x dst.Expr, lz []lazy, point dst.Stmt) {
 	}
 }
 
-// mutations adds the weak-mutation labels of the operators in x, which
+// mutations adds the weak-mutation and dist labels of the operators in x, which
 // the original evaluates when lz holds.
 func (e *enumerator) mutations(x dst.Expr, lz []lazy, point dst.Stmt) {
-	if x == nil || !e.wm() || e.t.IsType(x) || e.t.Const(x) != nil {
+	if x == nil || !e.ops() || e.t.IsType(x) || e.t.Const(x) != nil {
 		return
 	}
 	switch n := x.(type) {
@@ -672,6 +673,9 @@ func (e *enumerator) mutations(x dst.Expr, lz []lazy, point dst.Stmt) {
 		arith := n.Op == token.ADD || n.Op == token.SUB || n.Op == token.MUL || n.Op == token.QUO
 		if rel && e.crit.Has(labels.WMROR) {
 			e.ror(n.X, n.Op, n.Y, n, lz, point)
+		}
+		if rel && e.crit.Has(labels.DIST) {
+			e.dist(n.X, n.Y, n, lz, point)
 		}
 		if arith && e.crit.Has(labels.WMAOR) {
 			e.aor(n.X, n.Op, n.Y, n, lz, point)

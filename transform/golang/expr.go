@@ -35,6 +35,11 @@ func ident(name string) pe { return pe{dst.NewIdent(name), name} }
 
 func lit(kind token.Token, v string) pe { return pe{&dst.BasicLit{Kind: kind, Value: v}, v} }
 
+// conv converts x to the type named typ (a predeclared type).
+func conv(typ string, x pe) pe {
+	return pe{&dst.CallExpr{Fun: dst.NewIdent(typ), Args: []dst.Expr{x.d}}, typ + "(" + x.s + ")"}
+}
+
 func prec(e dst.Expr) int {
 	if b, ok := e.(*dst.BinaryExpr); ok {
 		return b.Op.Precedence()

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/dave/dst"
+	"github.com/labelcov/labelcov/labels"
 	gonorm "github.com/labelcov/labelcov/normalize/golang"
 )
 
@@ -78,7 +79,7 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 			}
 		}
 		e.list(&x.Body.List)
-		if x.Post != nil && e.wm() {
+		if x.Post != nil && e.ops() {
 			e.post(x)
 		}
 	case *dst.RangeStmt:
@@ -143,7 +144,7 @@ func (e *enumerator) callArgs(c *dst.CallExpr, point dst.Stmt) {
 		}
 	}
 	for _, a := range c.Args {
-		if e.wm() {
+		if e.ops() {
 			e.mutations(a, nil, point)
 		}
 		e.decisions(a, nil, point)
@@ -183,7 +184,7 @@ func roots(s dst.Stmt) []dst.Expr {
 // impure part, if any, is one call at its root (so labels in front of it
 // see the values the statement computes with).
 func (e *enumerator) simple(s, point dst.Stmt) {
-	if !e.wm() && !e.dec() {
+	if !e.ops() && !e.dec() {
 		return
 	}
 	rs := roots(s)
@@ -207,7 +208,7 @@ func (e *enumerator) simple(s, point dst.Stmt) {
 		return
 	}
 	for _, r := range rs {
-		if e.wm() {
+		if e.ops() {
 			e.mutations(r, nil, point)
 		}
 		if !e.norm.Derived[s] {
@@ -275,8 +276,11 @@ func (e *enumerator) switchLabels(x *dst.SwitchStmt, point dst.Stmt) {
 				cond = eq
 				e.caseDecision(x.Tag, ce, lz, point)
 				e.mutations(ce, lz, point)
-				if e.crit.Has("wm-ror") {
+				if e.crit.Has(labels.WMROR) {
 					e.ror(x.Tag, token.EQL, ce, ce, lz, point)
+				}
+				if e.crit.Has(labels.DIST) {
+					e.dist(x.Tag, ce, ce, lz, point)
 				}
 			}
 			if !long {

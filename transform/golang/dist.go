@@ -1,0 +1,158 @@
+package golang
+
+import (
+	"fmt"
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+
+	"github.com/dave/dst"
+	"github.com/labelcov/labelcov/labels"
+)
+
+// dist adds the dist labels of the relation x op y on numbers: for each k
+// of labels.DistLadder, |x - y| < 2^k, written so that it cannot overflow
+// or panic and without calls:
+//
+//   - floats: x - y < K && y - x < K (false for NaN, as |NaN| < K is);
+//   - integers against a constant c: x > c-K && x < c+K, a side that
+//     always holds left out (a side beyond 32 bits is written on int64(x)
+//     or uint64(x) when x is an int, uint or uintptr, whose size depends on
+//     the platform);
+//   - two signed integers: (x >= y && uint64(x)-uint64(y) < K) ||
+//     (x < y && uint64(y)-uint64(x) < K), where the uint64 difference is
+//     exact (below 2^64) although x - y may overflow; unsigned ones
+//     subtract in their own type, which cannot wrap once x >= y.
+//
+// A rung that holds for every pair of values of the type (2^k beyond an
+// 8- or 16-bit range, or both sides left out) is trivial. The operands are
+// written in a canonical order (a constant last), so a < b and b > a
+// evaluated together share one ladder.
+func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt) {
+	for _, o := range []dst.Expr{x, y} {
+		if isUntyped(e.t.TypeOf(o)) && e.t.Const(o) == nil {
+			return // a shift of an untyped constant: its type is the context's
+		}
+	}
+	b := e.basicOf(x, y)
+	if b == nil || b.Info()&(types.IsInteger|types.IsFloat) == 0 {
+		return
+	}
+	if e.t.Const(x) != nil || (e.t.Const(y) == nil && ExprString(y) < ExprString(x)) {
+		x, y = y, x
+	}
+	c := e.t.Const(y)
+	isFloat := b.Info()&types.IsFloat != 0
+	bits, _ := intBits(b.Kind())
+	for _, k := range labels.DistLadder {
+		if k < 0 || k > 62 {
+			continue // not a bound an integer literal of every type holds
+		}
+		bound := uint64(1) << k
+		// A dst node has one place in the tree: each use is a fresh one.
+		kl := func() pe { return lit(token.INT, strconv.FormatUint(bound, 10)) }
+		op := labels.DistOperator(k)
+		var conj []pe
+		why := ""
+		switch {
+		case isFloat:
+			conj = []pe{bin(bin(of(x), token.SUB, of(y)), token.LSS, kl()), bin(bin(of(y), token.SUB, of(x)), token.LSS, kl())}
+		case k >= bits:
+			// |x-y| <= 2^bits - 1 < 2^k; the predicate is not injected (K
+			// may not even be a value of the type).
+			conj = []pe{bin(bin(of(x), token.SUB, of(y)), token.LSS, kl())}
+			why = fmt.Sprintf("predicate is constant true: %d-bit integers differ by less than %d", bits, bound)
+		case c != nil:
+			var ok bool
+			conj, ok = distConst(func() pe { return of(x) }, b, constant.ToInt(c), bound)
+			if !ok {
+				why = fmt.Sprintf("predicate is constant true: every %s is within %d of %s", b.Name(), bound, ExprString(y))
+			}
+		default:
+			diff := func(x, y pe) pe {
+				if b.Info()&types.IsUnsigned == 0 {
+					x, y = conv("uint64", x), conv("uint64", y)
+				}
+				return bin(bin(x, token.SUB, y), token.LSS, kl())
+			}
+			conj = []pe{bin(paren(and(bin(of(x), token.GEQ, of(y)), diff(of(x), of(y)))), token.LOR,
+				paren(and(bin(of(x), token.LSS, of(y)), diff(of(y), of(x)))))}
+		}
+		gl := e.addConj(labels.DIST, op, point, at, conj, lz, []dst.Expr{x, y})
+		if why != "" {
+			e.setStatus(gl, labels.Trivial, why)
+		}
+	}
+}
+
+// distConst writes |x - c| < bound for x (fresh each call) of integer type b and the integer
+// constant c as the conjuncts x > c-bound, x < c+bound without the sides that hold for
+// every value of b; ok is false when both do (the result then has both,
+// for the manifest only: its literals may not be values of b).
+func distConst(x func() pe, b *types.Basic, c constant.Value, bound uint64) (conj []pe, ok bool) {
+	kv := constant.MakeUint64(bound)
+	lo, hi := constant.BinaryOp(c, token.SUB, kv), constant.BinaryOp(c, token.ADD, kv)
+	wide := "int64"
+	if b.Info()&types.IsUnsigned != 0 {
+		wide = "uint64"
+	}
+	bits, fixed := intBits(b.Kind())
+	min, max := intRange(b, bits)
+	smin, smax := min, max
+	if !fixed { // int, uint, uintptr: 32 bits on some platforms
+		smin, smax = intRange(b, 32)
+	}
+	var parts []pe
+	side := func(v constant.Value, op token.Token, always bool) {
+		if always {
+			return
+		}
+		xv := x()
+		if constant.Compare(v, token.LSS, smin) || constant.Compare(v, token.GTR, smax) {
+			xv = conv(wide, x())
+		}
+		parts = append(parts, bin(xv, op, intLit(v)))
+	}
+	side(lo, token.GTR, constant.Compare(lo, token.LSS, min))
+	side(hi, token.LSS, constant.Compare(hi, token.GTR, max))
+	if len(parts) == 0 {
+		return []pe{bin(x(), token.GTR, intLit(lo)), bin(x(), token.LSS, intLit(hi))}, false
+	}
+	return parts, true
+}
+
+// intBits is the size in bits of integer kind k; fixed is false for int,
+// uint and uintptr, whose size is the platform's (64 bits at most).
+func intBits(k types.BasicKind) (bits int, fixed bool) {
+	switch k {
+	case types.Int8, types.Uint8:
+		return 8, true
+	case types.Int16, types.Uint16:
+		return 16, true
+	case types.Int32, types.Uint32:
+		return 32, true
+	case types.Int64, types.Uint64:
+		return 64, true
+	}
+	return 64, false
+}
+
+// intRange is the range of the integers of b's signedness with bits bits.
+func intRange(b *types.Basic, bits int) (min, max constant.Value) {
+	one := constant.MakeInt64(1)
+	if b.Info()&types.IsUnsigned != 0 {
+		return constant.MakeInt64(0), constant.BinaryOp(constant.Shift(one, token.SHL, uint(bits)), token.SUB, one)
+	}
+	half := constant.Shift(one, token.SHL, uint(bits-1))
+	return constant.UnaryOp(token.SUB, half, 0), constant.BinaryOp(half, token.SUB, one)
+}
+
+// intLit writes the integer constant v (a negative one as -n).
+func intLit(v constant.Value) pe {
+	if constant.Sign(v) < 0 {
+		abs := lit(token.INT, constant.UnaryOp(token.SUB, v, 0).ExactString())
+		return pe{&dst.UnaryExpr{Op: token.SUB, X: abs.d}, "-" + abs.s}
+	}
+	return lit(token.INT, v.ExactString())
+}
