@@ -1,0 +1,346 @@
+package golang
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/labels"
+)
+
+// lineOf is the 1-based line of the first line of src containing marker.
+func lineOf(t *testing.T, src, marker string) int {
+	t.Helper()
+	for i, l := range strings.Split(src, "\n") {
+		if strings.Contains(l, marker) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line with %q", marker)
+	return 0
+}
+
+const distSrc = `package m
+
+type Celsius int
+
+const Boiling Celsius = 100
+
+func g(n int) int { return n * 2 }
+
+func F(a, b int, s8 int8, u uint, u8 uint8, x float64, f32 float32, c Celsius, t int64) int {
+	n := 0
+	if a < b { // L:ab
+		n++
+	}
+	if s8 == 100 { // L:s8
+		n++
+	}
+	if u8 >= 250 { // L:u8
+		n++
+	}
+	if u > 3 { // L:uint
+		n++
+	}
+	if x <= 1.5 { // L:x
+		n++
+	}
+	if f32 != 2 { // L:f32
+		n++
+	}
+	if c > Boiling { // L:c
+		n++
+	}
+	if t == -9223372036854775808 { // L:tmin
+		n++
+	}
+	if 3 > a && b > a { // L:shared
+		n++
+	}
+	if g(a) < b { // L:call
+		n++
+	}
+	if "s" < "t" && 1+1 > a && x == x { // L:mixed
+		n++
+	}
+	switch a {
+	case 7: // L:switch
+		n++
+	}
+	return n
+}
+`
+
+// TestDistLabels: dist puts the ladder on each relation between numbers
+// (also against typed, untyped and named constants, on hoisted calls and
+// switch cases), leaves out rungs no value can miss, shares one ladder
+// between a < b and b > a, and the annotated package builds and passes
+// its tests.
+func TestDistLabels(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{
+		"m.go": distSrc,
+		"m_test.go": `package m
+
+import "testing"
+
+func TestF(t *testing.T) {
+	if n := F(1, 2, 100, 4, 251, 1, 2, 101, -9223372036854775808); n != 9 {
+		t.Fatalf("F = %d", n)
+	}
+	if n := F(7, 0, 0, 0, 0, 3, 2, 0, 0); n != 1 {
+		t.Fatalf("F = %d", n)
+	}
+}
+`})
+	res := annotate(t, dir, "dist")
+	for _, p := range res.Packages {
+		if len(p.Skipped) > 0 {
+			t.Errorf("skipped: %v", p.Skipped)
+		}
+	}
+	for _, c := range []struct {
+		marker          string
+		active, trivial int
+		preds           map[string]string // operator -> predicate (of an active label)
+	}{
+		{"L:ab", 6, 0, map[string]string{
+			"|a-b| < 16": "(a >= b && uint64(a) - uint64(b) < 16) || (a < b && uint64(b) - uint64(a) < 16)"}},
+		{"L:s8", 4, 2, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
+		{"L:u8", 4, 2, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
+		{"L:uint", 6, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
+		{"L:x", 6, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
+		{"L:f32", 6, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
+		{"L:c", 6, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
+		{"L:tmin", 6, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
+		// 3 > a, then b > a behind it: two ladders, not three.
+		{"L:shared", 12, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
+		{"L:call", 6, 0, nil},
+		{"L:mixed", 12, 0, nil}, // strings have no distance; x == x has one
+		{"L:switch", 6, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
+	} {
+		line := lineOf(t, distSrc, c.marker)
+		if got := count(res, line, labels.DIST, labels.Active); got != c.active {
+			t.Errorf("%s: %d active dist labels, want %d", c.marker, got, c.active)
+		}
+		if got := count(res, line, labels.DIST, labels.Trivial); got != c.trivial {
+			t.Errorf("%s: %d trivial dist labels, want %d", c.marker, got, c.trivial)
+		}
+		ops := byOp(res, line)
+		for op, pred := range c.preds {
+			if got := ops["dist "+op]; !strings.Contains(got, pred+"|active") {
+				t.Errorf("%s %s: %q, want %q", c.marker, op, got, pred)
+			}
+		}
+	}
+	// Labels on a hoisted call show the original expression.
+	for _, l := range res.Labels {
+		if l.Pos.Line == lineOf(t, distSrc, "L:call") && !strings.Contains(l.Source, "g(a)") {
+			t.Errorf("label on a call: source %q", l.Source)
+		}
+	}
+	ov, err := res.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	goTest(t, dir, "-overlay", ov, ".")
+}
+
+// distType is an integer or float type of the differential test, with
+// constants to compare against (64-bit int, uint and uintptr).
+type distType struct {
+	name, kind string // kind: Int, Uint or Float (the reference helper)
+	consts     []string
+	min, max   string
+}
+
+var distTypes = []distType{
+	{"int8", "Int", []string{"-128", "-125", "-1", "0", "5", "124", "127"}, "-128", "127"},
+	{"int16", "Int", []string{"-32768", "-32760", "0", "32767", "32700"}, "-32768", "32767"},
+	{"int32", "Int", []string{"-2147483648", "0", "70000", "2147483647"}, "-2147483648", "2147483647"},
+	{"int64", "Int", []string{"-9223372036854775808", "-9223372036854775800", "0", "9223372036854775807"}, "-9223372036854775808", "9223372036854775807"},
+	{"int", "Int", []string{"-9223372036854775808", "-2147483649", "-2147483648", "0", "2147483647", "2147483648", "9223372036854775807"}, "-9223372036854775808", "9223372036854775807"},
+	{"uint8", "Uint", []string{"0", "3", "250", "255"}, "0", "255"},
+	{"uint16", "Uint", []string{"0", "65535", "65530", "300"}, "0", "65535"},
+	{"uint32", "Uint", []string{"0", "4294967295", "4294967290", "65536"}, "0", "4294967295"},
+	{"uint64", "Uint", []string{"0", "18446744073709551615", "18446744073709551610", "9223372036854775808"}, "0", "18446744073709551615"},
+	{"uint", "Uint", []string{"0", "4294967295", "4294967296", "18446744073709551615"}, "0", "18446744073709551615"},
+	{"uintptr", "Uint", []string{"0", "4294967300", "18446744073709551615"}, "0", "18446744073709551615"},
+	{"float32", "Float", []string{"1.5", "-3", "0"}, "-3.4e38", "3.4e38"},
+	{"float64", "Float", []string{"1.5", "-1e300", "65536"}, "-1.7e308", "1.7e308"},
+}
+
+// TestDistLadderMatchesBigInt: the injected dist predicates of relations
+// between two variables and between a variable and a constant, for every
+// integer width, agree with |a-b| < 2^k computed on big.Int (floats: with
+// math.Abs of the difference the program computes) on edge values, random
+// values and values close to each other — so no rung overflows — and a
+// trivial rung holds on every pair.
+func TestDistLadderMatchesBigInt(t *testing.T) {
+	needGo(t)
+	if strconv.IntSize != 64 {
+		t.Skip("the constants of int, uint and uintptr are 64-bit")
+	}
+	var src strings.Builder
+	src.WriteString("package m\n")
+	type fn struct {
+		name, typ, kind, c string // c: the constant, "" for a relation between a and b
+		line                    int
+	}
+	var fns []fn
+	line := 1
+	emit := func(f fn, text string) {
+		src.WriteString(text)
+		f.line = line + 3
+		line += strings.Count(text, "\n")
+		fns = append(fns, f)
+	}
+	for _, ty := range distTypes {
+		emit(fn{name: "V_" + ty.name, typ: ty.name, kind: ty.kind},
+			fmt.Sprintf("\nfunc V_%s(a, b %s) bool {\n\treturn a < b\n}\n", ty.name, ty.name))
+		for i, c := range ty.consts {
+			emit(fn{name: fmt.Sprintf("C_%s_%d", ty.name, i), typ: ty.name, kind: ty.kind, c: c},
+				fmt.Sprintf("\nfunc C_%s_%d(a %s) bool {\n\treturn a <= %s\n}\n", ty.name, i, ty.name, c))
+		}
+	}
+	dir := writeModule(t, map[string]string{"m.go": src.String()})
+	res := annotate(t, dir, "dist")
+	ov, err := res.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var chk strings.Builder
+	chk.WriteString(distCheckHeader)
+	total := 0
+	for _, f := range fns {
+		var ty distType
+		for _, d := range distTypes {
+			if d.name == f.typ {
+				ty = d
+			}
+		}
+		center, b := "0", "pick(r, vs)"
+		if f.c != "" {
+			center, b = f.c, f.c
+		}
+		fmt.Fprintf(&chk, "\nfunc Test%s(t *testing.T) {\n\tr := rand.New(rand.NewPCG(1, 2))\n", f.name)
+		fmt.Fprintf(&chk, "\tvs := vals%s[%s](r, %s, %s, %s)\n", ty.kind, f.typ, ty.min, ty.max, center)
+		fmt.Fprintf(&chk, "\tfor i := 0; i < 20000; i++ {\n\t\ta := pick(r, vs)\n\t\tvar b %s = %s\n", f.typ, b)
+		if f.c == "" {
+			fmt.Fprintf(&chk, "\t\tif i%%2 == 0 {\n\t\t\tb = a + %s(near(r))\n\t\t}\n", f.typ)
+		}
+		n := 0
+		for _, l := range res.Labels {
+			if l.Pos.Line != f.line || l.Criterion != labels.DIST {
+				continue
+			}
+			k := strings.TrimPrefix(l.Operator, "|a-b| < ")
+			bound, err := strconv.ParseUint(k, 10, 64)
+			if err != nil {
+				t.Fatalf("operator %q", l.Operator)
+			}
+			exp := strconv.Itoa(len(strconv.FormatUint(bound, 2)) - 1)
+			pred := l.Predicate
+			switch l.Status {
+			case labels.Trivial:
+				pred = "true"
+			case labels.Active:
+			default:
+				t.Errorf("%s: label %d is %s: %s", f.name, l.ID, l.Status, l.Reason)
+				continue
+			}
+			fmt.Fprintf(&chk, "\t\tif got, want := %s, dist%s(a, b, %s); got != want {\n\t\t\tt.Fatalf(\"label %d %s: a=%%v b=%%v: %%v, want %%v\", a, b, got, want)\n\t\t}\n",
+				pred, ty.kind, exp, l.ID, strings.ReplaceAll(pred, `"`, `\"`))
+			n++
+		}
+		if n != len(labels.DistLadder) {
+			t.Errorf("%s: %d dist labels, want %d", f.name, n, len(labels.DistLadder))
+		}
+		total += n
+		chk.WriteString("\t}\n}\n")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "check_test.go"), []byte(chk.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := goTest(t, dir, "-overlay", ov, "-v", ".")
+	if got := strings.Count(out, "--- PASS"); got != len(fns) {
+		t.Fatalf("%d tests passed, want %d (%d labels)\n%s", got, len(fns), total, out)
+	}
+}
+
+// distCheckHeader holds the references and value generators of the
+// checks TestDistLadderMatchesBigInt writes.
+const distCheckHeader = `package m
+
+import (
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"testing"
+)
+
+type sint interface{ ~int8 | ~int16 | ~int32 | ~int64 | ~int }
+type uint_ interface{ ~uint8 | ~uint16 | ~uint32 | ~uint64 | ~uint | ~uintptr }
+
+func below(d *big.Int, k uint) bool {
+	return d.Abs(d).Cmp(new(big.Int).Lsh(big.NewInt(1), k)) < 0
+}
+
+func distInt[T sint](a, b T, k uint) bool {
+	return below(new(big.Int).Sub(big.NewInt(int64(a)), big.NewInt(int64(b))), k)
+}
+
+func distUint[T uint_](a, b T, k uint) bool {
+	return below(new(big.Int).Sub(new(big.Int).SetUint64(uint64(a)), new(big.Int).SetUint64(uint64(b))), k)
+}
+
+func distFloat[T ~float32 | ~float64](a, b T, k uint) bool {
+	return math.Abs(float64(a-b)) < math.Ldexp(1, int(k))
+}
+
+// near is a small signed offset, at most beyond the largest rung.
+func near(r *rand.Rand) int64 {
+	if r.IntN(2) == 0 {
+		return r.Int64N(41) - 20
+	}
+	return r.Int64N(140001) - 70000
+}
+
+func pick[T any](r *rand.Rand, vs []T) T { return vs[r.IntN(len(vs))] }
+
+func edges[T sint | uint_](min, max, c T) []T {
+	out := []T{min, min + 1, max, max - 1, 0, 1, c}
+	for _, d := range []int64{1, 2, 3, 4, 15, 16, 17, 255, 256, 257, 65535, 65536, 65537} {
+		out = append(out, c+T(d), c-T(d), min+T(d), max-T(d))
+	}
+	return out
+}
+
+func valsInt[T sint](r *rand.Rand, min, max, c T) []T {
+	out := edges(min, max, c)
+	for i := 0; i < 2000; i++ {
+		out = append(out, T(r.Uint64()), c+T(near(r)))
+	}
+	return out
+}
+
+func valsUint[T uint_](r *rand.Rand, min, max, c T) []T {
+	out := edges(min, max, c)
+	for i := 0; i < 2000; i++ {
+		out = append(out, T(r.Uint64()), c+T(near(r)))
+	}
+	return out
+}
+
+func valsFloat[T ~float32 | ~float64](r *rand.Rand, min, max, c T) []T {
+	nan, inf := T(math.NaN()), T(math.Inf(1))
+	out := []T{min, max, 0, c, nan, inf, -inf, c + 0.5, c - 0.5, c + 1, c - 1, c + 65536, c - 65535.5}
+	for i := 0; i < 2000; i++ {
+		out = append(out, T(r.NormFloat64()*1e5), c+T(r.NormFloat64()*20), T(math.Float64frombits(r.Uint64())))
+	}
+	return out
+}
+`
