@@ -188,7 +188,7 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 	src.WriteString("package m\n")
 	type fn struct {
 		name, typ, kind, c string // c: the constant, "" for a relation between a and b
-		line                    int
+		line               int
 	}
 	var fns []fn
 	line := 1
