@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -122,12 +123,24 @@ func Annotate(ctx context.Context, patterns []string, opts Options) (*Result, er
 	return AnnotatePackages(ctx, pkgs, opts)
 }
 
+// implemented lists the criteria the Go front end enumerates.
+func implemented() []labels.Key {
+	return []labels.Key{labels.MCC, labels.CC, labels.WMABS, labels.WMAOR, labels.WMCOR, labels.WMROR, labels.DIST}
+}
+
 // AnnotatePackages annotates loaded packages (see Load for the mode they
 // need). Functions whose annotated form does not type-check (a labelcov
 // limitation) are left unlabelled and reported in Package.Skipped.
 func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Options) (*Result, error) {
 	if opts.Criteria == 0 {
 		return nil, errors.New("annotate: no criterion selected")
+	}
+	for _, k := range opts.Criteria.Keys() {
+		if !slices.Contains(implemented(), k) {
+			// A criterion enumerated nowhere would give an empty manifest
+			// that reads as "nothing to label".
+			return nil, fmt.Errorf("annotate: criterion %s is not implemented for Go packages", k)
+		}
 	}
 	if opts.MCCMaxAtoms <= 0 {
 		opts.MCCMaxAtoms = labels.DefaultMCCMaxAtoms

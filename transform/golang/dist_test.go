@@ -1,9 +1,11 @@
 package golang
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -344,3 +346,32 @@ func valsFloat[T ~float32 | ~float64](r *rand.Rand, min, max, c T) []T {
 	return out
 }
 `
+
+// TestEveryCriterionLabelsOrFails: each criterion labels knows either
+// gives the sample labels of its own or makes annotation fail naming it —
+// never an empty manifest that reads as "nothing to label".
+func TestEveryCriterionLabelsOrFails(t *testing.T) {
+	needGo(t)
+	dir := sampleDir(t)
+	for _, k := range labels.AllKeys() {
+		res, err := Annotate(context.Background(), []string{"./..."}, Options{Criteria: crit(t, string(k)), Dir: dir})
+		if !slices.Contains(implemented(), k) {
+			if err == nil || !strings.Contains(err.Error(), string(k)) {
+				t.Errorf("%s: not implemented, yet annotation gave %v", k, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", k, err)
+		}
+		n := 0
+		for _, l := range res.Labels {
+			if l.Criterion == k && l.Status == labels.Active {
+				n++
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no active labels on the sample", k)
+		}
+	}
+}

@@ -102,7 +102,7 @@ func byOp(res *Result, line int) map[string]string {
 func TestSampleOverlayPassesTestsEveryCriterion(t *testing.T) {
 	needGo(t)
 	dir := sampleDir(t)
-	for _, c := range []string{"mcc", "cc", "wm:abs", "wm:aor", "wm:cor", "wm:ror", "all"} {
+	for _, c := range []string{"mcc", "cc", "wm:abs", "wm:aor", "wm:cor", "wm:ror", "dist", "all"} {
 		t.Run(c, func(t *testing.T) {
 			res := annotate(t, dir, c)
 			if res.Active() == 0 {
@@ -323,12 +323,7 @@ func TestEmptyIfGetsFuzzCounter(t *testing.T) {
 		t.Skip("reads the ELF section of the counters")
 	}
 	dir := sampleDir(t)
-	res := annotate(t, dir, "cc")
-	ov, err := res.WriteOverlay(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	counters := func(overlay string) uint64 {
+	counters := func(t *testing.T, overlay string) uint64 {
 		bin := filepath.Join(t.TempDir(), "s.test")
 		args := []string{"test", "-c", "-o", bin, "-gcflags=-d=libfuzzer"}
 		if overlay != "" {
@@ -350,10 +345,21 @@ func TestEmptyIfGetsFuzzCounter(t *testing.T) {
 		}
 		return s.Size
 	}
-	orig, ann := counters(""), counters(ov)
-	t.Logf("fuzz counters: original %d, annotated %d, %d active labels", orig, ann, res.Active())
-	if ann < orig+uint64(res.Active()) {
-		t.Fatalf("annotated has %d counters, want at least %d + %d labels", ann, orig, res.Active())
+	orig := counters(t, "")
+	// dist labels are the rungs a fuzzer climbs: each must be a counter.
+	for _, c := range []string{"cc", "dist"} {
+		t.Run(c, func(t *testing.T) {
+			res := annotate(t, dir, c)
+			ov, err := res.WriteOverlay(t.TempDir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ann := counters(t, ov)
+			t.Logf("fuzz counters: original %d, annotated %d, %d active labels", orig, ann, res.Active())
+			if ann < orig+uint64(res.Active()) {
+				t.Fatalf("annotated has %d counters, want at least %d + %d labels", ann, orig, res.Active())
+			}
+		})
 	}
 }
 
