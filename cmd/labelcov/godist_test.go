@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestGoCoverDist: `labelcov cover --criteria dist` on a Go package
+// reports the dist ladders (per rung, in the table, JSON and LCOV), some
+// covered by the package's tests and the near rungs not all.
+func TestGoCoverDist(t *testing.T) {
+	needGo(t)
+	lcov := filepath.Join(t.TempDir(), "cover.lcov")
+	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", sampleDir(t), "--criteria", "dist", "--json", "--lcov", lcov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Criteria map[string]struct{ Covered, Total int }
+		Labels   []struct {
+			Criterion, Operator string
+			Covered             bool
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	d := rep.Criteria["dist"]
+	if d.Total == 0 || d.Covered == 0 || d.Covered == d.Total || len(rep.Criteria) != 1 {
+		t.Fatalf("criteria %+v", rep.Criteria)
+	}
+	rungs := map[string][2]int{}
+	for _, l := range rep.Labels {
+		if l.Criterion != "dist" {
+			t.Fatalf("label of %s", l.Criterion)
+		}
+		r := rungs[l.Operator]
+		r[1]++
+		if l.Covered {
+			r[0]++
+		}
+		rungs[l.Operator] = r
+	}
+	far, near := rungs["|a-b| < 65536"], rungs["|a-b| < 1"]
+	if len(rungs) != 6 || far[1] != d.Total/6 || near[1] != far[1] || near[0] >= far[0] {
+		t.Errorf("rungs (covered, total): %v", rungs)
+	}
+	b, err := os.ReadFile(lcov)
+	if err != nil || strings.Count(string(b), "BRDA:") != d.Total {
+		t.Errorf("LCOV: %v, %d branches for %d labels", err, strings.Count(string(b), "BRDA:"), d.Total)
+	}
+}
