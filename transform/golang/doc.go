@@ -36,6 +36,11 @@
 //   - ABS on variables of signed integer or float type that are operands
 //     of arithmetic or comparisons: x < 0, x > 0, x == 0;
 //   - COR on && and ||: the operands differ (a != b);
+//   - dist (opt-in) on relations between integers or floats: the ladder
+//     |a-b| < 2^k of labels.DistLadder at the place of the ROR labels,
+//     written without overflow (a uint64 difference of two signed
+//     integers, x > c-K && x < c+K against a constant c, a-b < K && b-a < K
+//     on floats, false on NaN); rungs no values can miss are trivial;
 //   - no label on constant expressions; WM labels inside the lazy operand
 //     of && / || or a later switch case are guarded by the condition under
 //     which the original evaluates them.
@@ -56,7 +61,8 @@
 // panic: it wraps.) Labels evaluate only pure expressions, after the code
 // normalization hoisted in front of their statement.
 //
-// AnnotatePackages type-checks its output; a function whose annotated form
+// AnnotatePackages refuses a criterion it does not enumerate (an error, not
+// an empty manifest) and type-checks its output; a function whose annotated form
 // does not type-check is left unlabelled (Package.Skipped), so annotation
 // never breaks a build. WriteOverlay writes the annotated files, an
 // overlay.json for `go build -overlay` and the label manifest (making the

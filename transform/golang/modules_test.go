@@ -67,7 +67,7 @@ func fetchModule(t *testing.T, modVersion string) string {
 }
 
 // TestRealModulesPassOnOverlay annotates real modules with every criterion
-// and runs their own test suites on the overlay (and on the original
+// (dist too) and runs their own test suites on the overlay (and on the original
 // first: a suite that fails there says nothing, so the module is skipped).
 // Opt-in (testenv.NetworkVar): it needs the module proxy.
 func TestRealModulesPassOnOverlay(t *testing.T) {
@@ -87,7 +87,7 @@ func TestRealModulesPassOnOverlay(t *testing.T) {
 				t.Skipf("the unannotated module's own tests fail here (%v), so the annotated run would say nothing:\n%s", err, tail(out))
 			}
 			start := time.Now()
-			res := annotate(t, dir, "all")
+			res := annotate(t, dir, "all,dist")
 			took := time.Since(start)
 			ov, err := res.WriteOverlay(t.TempDir())
 			if err != nil {
@@ -104,8 +104,8 @@ func TestRealModulesPassOnOverlay(t *testing.T) {
 			for _, p := range res.Packages {
 				skipped += len(p.Skipped)
 			}
-			t.Logf("%s: %d packages, %d active labels (mcc %d, cc %d, abs %d, aor %d, cor %d, ror %d), %d skipped, annotated in %v",
-				mv, len(res.Packages), res.Active(), sum["mcc"], sum["cc"], sum["wm-abs"], sum["wm-aor"], sum["wm-cor"], sum["wm-ror"],
+			t.Logf("%s: %d packages, %d active labels (mcc %d, cc %d, abs %d, aor %d, cor %d, ror %d, dist %d), %d skipped, annotated in %v",
+				mv, len(res.Packages), res.Active(), sum["mcc"], sum["cc"], sum["wm-abs"], sum["wm-aor"], sum["wm-cor"], sum["wm-ror"], sum["dist"],
 				skipped, took.Round(time.Millisecond))
 			if !measured[mv] {
 				return
