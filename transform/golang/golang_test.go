@@ -56,6 +56,19 @@ func annotate(t testing.TB, dir, criteria string) *Result {
 	return res
 }
 
+// annotateWhole annotates like annotate and fails t when a function was
+// left unlabelled.
+func annotateWhole(t testing.TB, dir, criteria string) *Result {
+	t.Helper()
+	res := annotate(t, dir, criteria)
+	for _, p := range res.Packages {
+		if len(p.Skipped) > 0 {
+			t.Errorf("skipped: %v", p.Skipped)
+		}
+	}
+	return res
+}
+
 // goTest runs go test in dir with args and fails t when the tests fail.
 func goTest(t testing.TB, dir string, args ...string) string {
 	t.Helper()
