@@ -19,16 +19,21 @@ var (
 )
 
 // TestFuzzExperiment runs `go test -fuzz FuzzAlarm` on testdata/go/fuzzexp,
-// original and annotated (every criterion), LABELCOV_FUZZ_RUNS times each
+// original and annotated, LABELCOV_FUZZ_RUNS times each
 // (alternating), each run at most LABELCOV_FUZZ_TIME (default 20s) with one
-// worker and a fresh corpus, and logs the time to crash. Off by default:
-// it takes minutes.
+// worker and a fresh corpus, and logs the time to crash. The annotation's
+// criteria are LABELCOV_FUZZ_CRITERIA (default all; dist for the ladders).
+// Off by default: it takes minutes.
 func TestFuzzExperiment(t *testing.T) {
 	runs, _ := strconv.Atoi(os.Getenv("LABELCOV_FUZZ_RUNS"))
 	if runs <= 0 {
 		t.Skip("set LABELCOV_FUZZ_RUNS=N to run the fuzz experiment")
 	}
 	needGo(t)
+	criteria := os.Getenv("LABELCOV_FUZZ_CRITERIA")
+	if criteria == "" {
+		criteria = "all"
+	}
 	limit := os.Getenv("LABELCOV_FUZZ_TIME")
 	if limit == "" {
 		limit = "20s"
@@ -59,7 +64,7 @@ func TestFuzzExperiment(t *testing.T) {
 			}
 			args := []string{"test", "-run", "^$", "-fuzz", "^FuzzAlarm$", "-fuzztime", limit, "-parallel", "1"}
 			if annotated {
-				res := annotate(t, dir, "all")
+				res := annotate(t, dir, criteria)
 				ov, err := res.WriteOverlay(filepath.Join(t.TempDir(), "ov"))
 				if err != nil {
 					t.Fatal(err)
