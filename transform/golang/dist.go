@@ -86,10 +86,11 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 	}
 }
 
-// distConst writes |x - c| < bound for x (fresh each call) of integer type b and the integer
-// constant c as the conjuncts x > c-bound, x < c+bound without the sides that hold for
-// every value of b; ok is false when both do (the result then has both,
-// for the manifest only: its literals may not be values of b).
+// distConst writes |x - c| < bound, for x (a fresh copy at each call) of
+// integer type b and the integer constant c, as the conjuncts x > c-bound
+// and x < c+bound without the sides every value of b satisfies; ok is
+// false when both are left out (the result then has both, for the
+// manifest only: its literals may not be values of b).
 func distConst(x func() pe, b *types.Basic, c constant.Value, bound uint64) (conj []pe, ok bool) {
 	kv := constant.MakeUint64(bound)
 	lo, hi := constant.BinaryOp(c, token.SUB, kv), constant.BinaryOp(c, token.ADD, kv)
