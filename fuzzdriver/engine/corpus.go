@@ -14,6 +14,10 @@ type entry struct {
 	cov   []uint32
 	picks int  // times scheduled for mutation
 	favor bool // smallest input hitting some counter (AFL's "favored")
+	// rarity is the fewest entries hitting any one of e's counters: 1 when
+	// e alone reaches some counter (FairFuzz's rare branches, counted
+	// over the corpus rather than over every run).
+	rarity int32
 }
 
 // corpus is the set of kept inputs plus what scheduling needs. It is guarded
@@ -21,8 +25,10 @@ type entry struct {
 type corpus struct {
 	entries []*entry
 	top     []int32 // per counter: index in entries of the smallest input hitting it
+	hits    []int32 // per counter: number of entries hitting it
 	weights []float64
 	dirty   bool // favor flags need recomputing
+	rare    bool // rarity needs recomputing
 }
 
 // add appends e, whose run left counters, and updates the smallest-input
@@ -32,13 +38,16 @@ func (c *corpus) add(e *entry, counters []uint8) {
 	c.entries = append(c.entries, e)
 	for len(c.top) < len(counters) {
 		c.top = append(c.top, -1)
+		c.hits = append(c.hits, 0)
 	}
+	c.rare = true
 	e.cov = e.cov[:0]
 	for i, n := range counters {
 		if n == 0 {
 			continue
 		}
 		e.cov = append(e.cov, uint32(i))
+		c.hits[i]++
 		if t := c.top[i]; t < 0 || len(e.data) < len(c.entries[t].data) {
 			c.top[i] = idx
 			c.dirty = true
@@ -63,16 +72,34 @@ func (c *corpus) refavor() {
 	c.dirty = false
 }
 
+// rerate recomputes every entry's rarity after entries were added.
+func (c *corpus) rerate() {
+	if !c.rare {
+		return
+	}
+	for _, e := range c.entries {
+		e.rarity = int32(len(c.entries))
+		for _, i := range e.cov {
+			e.rarity = min(e.rarity, c.hits[i])
+		}
+	}
+	c.rare = false
+}
+
 // pick chooses the next entry to mutate and a splice partner. Weights favour
 // recent entries (a new entry opened new code, its neighbourhood is
 // unexplored), small entries (cheaper, and mutations hit the bytes that
-// matter more often), favored entries, and entries picked few times.
+// matter more often), favored entries, entries reaching a counter few
+// other entries reach (the frontier: a comparison one step closer to
+// flipping sits behind such a counter, FairFuzz's rare-branch insight), and
+// entries picked few times.
 func (c *corpus) pick(r *rand.Rand) (parent, other *entry) {
 	n := len(c.entries)
 	if n == 0 {
 		return nil, nil
 	}
 	c.refavor()
+	c.rerate()
 	c.weights = c.weights[:0]
 	sum := 0.0
 	for i, e := range c.entries {
@@ -81,6 +108,7 @@ func (c *corpus) pick(r *rand.Rand) (parent, other *entry) {
 			w *= 4
 		}
 		w *= 64 / float64(64+len(e.data))
+		w *= 1 + 7/float64(max(e.rarity, 1))
 		w /= 1 + float64(e.picks)/16
 		sum += w
 		c.weights = append(c.weights, sum)

@@ -1,7 +1,8 @@
 // Package engine is labelcov's built-in fuzzer: it runs coverage-guided
 // campaigns against a Target (bytes in, VM coverage counters and an outcome
-// out). It holds the loop (libFuzzer/AFL-style: corpus, byte-level
-// mutations, havoc stacking, splicing, hit-count buckets), finding
+// out). It holds the loop (libFuzzer/AFL-style: corpus, byte- and
+// word-level mutations, havoc stacking, splicing, hit-count buckets,
+// scheduling by recency, size, favored and rare counters), finding
 // minimization, the campaign directory (AFL++-compatible queue and sync
 // layout, stats.json) and the Summary every campaign reports, whichever
 // engine ran it. It knows nothing of plans: package fuzzdriver makes plans

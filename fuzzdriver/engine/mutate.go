@@ -37,6 +37,8 @@ const (
 	OpCopyBlock
 	OpInsertCopy
 	OpSpliceCopy // overwrite or insert a block taken from another corpus entry
+	OpArithWord  // add a small step, scaled by 1, 256, 65536 or 2^24, to an aligned 64-bit word
+	OpCopyWord   // copy one aligned 64-bit word onto another
 	numByteOps
 	OpSplice // crossover: head of one entry, tail of another, then havoc
 	OpHavoc
@@ -47,7 +49,8 @@ var opNames = [...]string{
 	OpInteresting16: "int16", OpInteresting32: "int32", OpInteresting64: "int64",
 	OpArith8: "arith8", OpArith16: "arith16", OpArith32: "arith32",
 	OpInsert: "insert", OpErase: "erase", OpCopyBlock: "copy",
-	OpInsertCopy: "clone", OpSpliceCopy: "xcopy", numByteOps: "?",
+	OpInsertCopy: "clone", OpSpliceCopy: "xcopy", OpArithWord: "arith64",
+	OpCopyWord: "copy64", numByteOps: "?",
 	OpSplice: "splice", OpHavoc: "havoc",
 }
 
@@ -140,7 +143,7 @@ func (m *Mutator) apply(b []byte, op Op, other []byte) []byte {
 	r := m.rng
 	n := len(b)
 	if n < op.minLen() {
-		op = OpInsert
+		op = op.fallback(n)
 	}
 	be := r.IntN(2) == 0 // multi-byte values go in either byte order
 	switch op {
@@ -203,6 +206,28 @@ func (m *Mutator) apply(b []byte, op Op, other []byte) []byte {
 		from, at := r.IntN(n-k+1), r.IntN(n+1)
 		m.scratch = append(m.scratch[:0], b[from:from+k]...)
 		b = insertAt(b, at, m.scratch)
+	case OpArithWord:
+		// Inputs of fixed-width fields (a plan's int64 parameters) keep
+		// their values in aligned words: stepping a whole word, with carry,
+		// walks a value towards a constant it is compared with, and the
+		// scaled steps close a distance byte by byte (AFL's arith stages
+		// step 8 to 32 bits at any offset and never carry into a word's
+		// upper bytes).
+		p := b[8*r.IntN(n/8):]
+		step := uint64(int64(m.delta()))
+		if r.IntN(2) == 0 {
+			step <<= 8 * r.IntN(4)
+		}
+		put64(p, get64(p, be)+step, be)
+	case OpCopyWord:
+		// Equal fields are what exact relations between two of them need
+		// (input-to-state in miniature: a value the input already holds).
+		words := n / 8
+		from, to := r.IntN(words), r.IntN(words)
+		if from == to {
+			to = (to + 1) % words
+		}
+		copy(b[8*to:8*to+8], b[8*from:8*from+8])
 	case OpSpliceCopy:
 		if len(other) == 0 {
 			return m.apply(b, OpInsert, nil)
@@ -229,6 +254,23 @@ func (m *Mutator) delta() int {
 	return d
 }
 
+// fallback is the operator that stands in for o on an input of n bytes,
+// too short for o: the byte-sized relative of a word operator, else an
+// insertion (which grows the input towards what o needs).
+func (o Op) fallback(n int) Op {
+	switch o {
+	case OpArithWord:
+		if n >= OpArith8.minLen() {
+			return OpArith8
+		}
+	case OpCopyWord:
+		if n >= OpCopyBlock.minLen() {
+			return OpCopyBlock
+		}
+	}
+	return OpInsert
+}
+
 // minLen is the input length an operator needs to work in place.
 func (o Op) minLen() int {
 	switch o {
@@ -238,8 +280,10 @@ func (o Op) minLen() int {
 		return 2
 	case OpInteresting32, OpArith32:
 		return 4
-	case OpInteresting64:
+	case OpInteresting64, OpArithWord:
 		return 8
+	case OpCopyWord:
+		return 16
 	}
 	return 1
 }
@@ -275,6 +319,13 @@ func put32(p []byte, v uint32, be bool) {
 	} else {
 		binary.LittleEndian.PutUint32(p, v)
 	}
+}
+
+func get64(p []byte, be bool) uint64 {
+	if be {
+		return binary.BigEndian.Uint64(p)
+	}
+	return binary.LittleEndian.Uint64(p)
 }
 
 func put64(p []byte, v uint64, be bool) {

@@ -49,6 +49,71 @@ func TestEveryOperatorAtEveryLength(t *testing.T) {
 	}
 }
 
+// The word operators act on whole aligned 64-bit words: arith64 changes the
+// bytes of one word only, by a small step possibly scaled by a power of 256
+// (carrying into the word's upper bytes); copy64 makes one word equal
+// another.
+func TestWordOperators(t *testing.T) {
+	m := NewMutator(5, 64)
+	in := make([]byte, 24)
+	for i := range in {
+		in[i] = byte(0x10 * (i/8 + 1)) // words 0x10.., 0x20.., 0x30..
+	}
+	carried := false
+	for k := 0; k < 2000; k++ {
+		b := m.apply(append([]byte(nil), in...), OpArithWord, nil)
+		var changed []int
+		for w := 0; w < 3; w++ {
+			if !bytes.Equal(b[8*w:8*w+8], in[8*w:8*w+8]) {
+				changed = append(changed, w)
+			}
+		}
+		if len(b) != len(in) || len(changed) != 1 {
+			t.Fatalf("arith64 changed words %v of %x", changed, b)
+		}
+		w := changed[0]
+		for _, be := range []bool{false, true} {
+			d := int64(get64(b[8*w:], be) - get64(in[8*w:], be))
+			for d%256 == 0 && d != 0 {
+				d /= 256
+			}
+			if d >= -arithMax && d <= arithMax {
+				goto ok
+			}
+		}
+		t.Fatalf("arith64 step from %x to %x is not a scaled small step", in[8*w:8*w+8], b[8*w:8*w+8])
+	ok:
+		// A step that changed more than one byte carried (or borrowed).
+		n := 0
+		for i := 8 * w; i < 8*w+8; i++ {
+			if b[i] != in[i] {
+				n++
+			}
+		}
+		carried = carried || n > 1
+	}
+	if !carried {
+		t.Error("arith64 never carried into a neighbouring byte")
+	}
+	for k := 0; k < 200; k++ {
+		b := m.apply(append([]byte(nil), in...), OpCopyWord, nil)
+		equal := bytes.Equal(b[0:8], b[8:16]) || bytes.Equal(b[8:16], b[16:24]) || bytes.Equal(b[0:8], b[16:24])
+		if !equal || len(b) != len(in) {
+			t.Fatalf("copy64 made no two words equal: %x", b)
+		}
+	}
+	// Too short for a word: the byte-sized relatives stand in, the input
+	// keeps its length.
+	for k := 0; k < 200; k++ {
+		if b := m.apply([]byte{1, 2, 3}, OpArithWord, nil); len(b) != 3 {
+			t.Fatalf("arith64 on 3 bytes gave %x", b)
+		}
+		if b := m.apply([]byte{1, 2, 3}, OpCopyWord, nil); len(b) != 3 {
+			t.Fatalf("copy64 on 3 bytes gave %x", b)
+		}
+	}
+}
+
 func TestInterestingValuesAppear(t *testing.T) {
 	// A 32-bit interesting value lands in a 4-byte input within a few
 	// thousand mutations: the mechanism that passes magic-number checks.
