@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/labels"
 )
 
 // TestGoCoverDist: `labelcov cover --criteria dist` on a Go package
@@ -45,7 +47,7 @@ func TestGoCoverDist(t *testing.T) {
 		rungs[l.Operator] = r
 	}
 	far, near := rungs["|a-b| < 65536"], rungs["|a-b| < 1"]
-	if len(rungs) != 6 || far[1] != d.Total/6 || near[1] != far[1] || near[0] >= far[0] {
+	if n := len(labels.DistLadder()); len(rungs) != n || far[1] != d.Total/n || near[1] != far[1] || near[0] >= far[0] {
 		t.Errorf("rungs (covered, total): %v", rungs)
 	}
 	b, err := os.ReadFile(lcov)

@@ -99,7 +99,8 @@ that reaches the point with the predicate true):
   wm:abs   each variable operand of an arithmetic or relational builtin:
            (< x 0), (> x 0), (= x 0)
   dist     each numeric relation: a ladder (< (abs (- a b)) 2^k) for k = 16,
-           8, 4, 2, 1, 0, stepping stones toward the exact relation (not in all)
+           13, 10, 8, 6, 4, 2, 1, 0: stepping stones toward the exact relation
+           (not in all)
 Labels whose predicate is constant are listed as trivial (always true) or
 infeasible (never true, with a reason) and are not injected.`
 

@@ -45,7 +45,7 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 	c := e.t.Const(y)
 	isFloat := b.Info()&types.IsFloat != 0
 	bits, _ := intBits(b.Kind())
-	for _, k := range labels.DistLadder {
+	for _, k := range labels.DistLadder() {
 		if k < 0 || k > 62 {
 			continue // not a bound an integer literal of every type holds
 		}
