@@ -237,3 +237,56 @@ func withoutSteps(s string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestSharedAtomGlobalsCostNoSteps: the globals of labels' shared atoms
+// are declared without initialisation, so the annotated plan's global
+// initialiser takes the original's steps exactly (it used to take two or
+// three more per global, every run).
+func TestSharedAtomGlobalsCostNoSteps(t *testing.T) {
+	planPath := filepath.Join("..", "testdata", "bench", "docking", "docking.plan")
+	f := parsePlanFile(t, planPath)
+	c, err := labels.ParseCriteria("mcc,wm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := transform.Plan(f, transform.Options{
+		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
+		Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Labels.Globals) == 0 {
+		t.Fatal("docking's mcc labels share no atoms: the test proves nothing")
+	}
+	initSteps := func(name string, src []byte) int64 {
+		af, err := syntax.Parse(name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := compile.Compile(af)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := vm.New(p, vm.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.Call(context.Background(), p.Init, nil)
+		if r.Outcome != vm.OutcomeOK {
+			t.Fatalf("%s: initialiser: %v", name, r.Failure)
+		}
+		for _, g := range res.Labels.Globals {
+			if _, bound := m.Global(g); bound && name != "original" {
+				t.Errorf("%s: %s is bound before any probe assigned it", name, g)
+			}
+		}
+		return r.Steps
+	}
+	orig := initSteps("original", f.Src)
+	for name, src := range map[string][]byte{"annotated": res.Source, "normalized": res.Normalized.Source} {
+		if got := initSteps(name, src); got != orig {
+			t.Errorf("%s plan's initialiser takes %d steps, the original's %d", name, got, orig)
+		}
+	}
+}
