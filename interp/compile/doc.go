@@ -88,8 +88,10 @@
 // VM charges a probe's instructions to a separate label budget
 // (vm.Config.MaxLabelSteps) and refunds its allocations, so a plan with
 // labels is charged exactly the steps and allocations of the plan without
-// them; nothing P executes counts, and probes do not nest (a probe reached
-// while another probe's P runs is skipped). A plan author who writes the
+// them; nothing P executes counts, nor do the probe's own instructions
+// (the VM leaves their instruction counters at 0: the branch is the
+// label), and probes do not nest (a probe reached while another probe's
+// P runs is skipped). A plan author who writes the
 // same shape gets the same treatment.
 //
 // The commonest labels compare one variable with a constant: a probe whose

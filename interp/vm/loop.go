@@ -336,6 +336,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// switch has the rest: a full handler stack, a label budget
 			// running out, comparisons of other kinds).
 			case compile.PROBE:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				if m.probeDepth > 0 {
 					// Probes do not nest: inside another probe's
 					// predicate this one is skipped, its predicate
@@ -365,11 +366,12 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					steps = h.steps
 					m.handlers = m.handlers[:len(m.handlers)-1]
 					cnt = m.counters
-					setBranch(cnt, m.nInstr, in.b, t)
+					m.setBranch(cnt, in.b, t)
 					pc = int(in.a)
 					continue
 				}
 			case compile.PROBECMP:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				if m.probeDepth > 0 {
 					continue // nested: does nothing
 				}
@@ -379,11 +381,12 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					if t, ok := m.probeFast(&p.Probes[in.a], stack, fp); ok {
 						steps--
 						m.labelSteps++
-						setBranch(cnt, m.nInstr, in.b, t)
+						m.setBranch(cnt, in.b, t)
 						continue
 					}
 				}
 			case opRetired:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				// A retired label (Config.RetireLabels): write what its
 				// branch counters read when it retired, skip the
 				// predicate. Its step is the label budget's, as
@@ -401,28 +404,19 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				continue
 
 			case opProbeGroup:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				// A chain of one-instruction label probes (group.go).
-				g := &m.groups[in.a]
-				if g.live == 0 && m.probeDepth == 0 {
-					// Every member retired: its counters are written
-					// after the run (completeRetired), its label steps
-					// charged now.
-					steps--
-					m.labelSteps += int64(len(g.members))
-					pc = g.end
-					continue
-				}
 				if m.probeDepth == 0 {
-					if next := m.runGroup(g, stack, fp, cnt); next != int(g.members[0].pc) {
+					if next := m.runGroup(in.a, stack, fp, cnt); next != pc-1 {
 						steps-- // the first member's step is the label budget's
 						pc = next
 						continue
 					}
-				} else if k := int64(len(g.members) - 1); steps+k <= check {
+				} else if g := &m.groups[in.a]; steps+int64(len(g.members)-1) <= check {
 					// Nested in a probe's predicate, each member is
 					// skipped for one step (counted into the sink): the
 					// whole chain at once, when no poll falls inside it.
-					steps += k
+					steps += int64(len(g.members) - 1)
 					pc = g.end
 					continue
 				}
@@ -773,7 +767,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			t := stack[sp].Truthy()
 			restored, ok := m.leaveProbe(steps)
 			cnt = m.counters
-			setBranch(cnt, m.nInstr, in.b, t)
+			m.setBranch(cnt, in.b, t)
 			steps = restored
 			if !ok {
 				return m.labelTimeout(steps, pc-1)
@@ -794,7 +788,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// charged this instruction to the label budget and left the
 			// counters invisible for it.
 			cnt = m.counters
-			setBranch(cnt, m.nInstr, in.b, false)
+			m.setBranch(cnt, in.b, false)
 		case compile.PROBECMP:
 			// A one-instruction probe: its step is the label budget's.
 			// Nested in another probe's predicate it does nothing.
@@ -805,10 +799,10 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			m.labelSteps++
 			pr := &p.Probes[in.a]
 			if pr.Cmp == '&' {
-				setBranch(cnt, m.nInstr, in.b, m.probeAll(pr, stack, fp))
+				m.setBranch(cnt, in.b, m.probeAll(pr, stack, fp))
 			} else {
 				x, k, bound := m.probeOperands(pr, stack, fp)
-				setBranch(cnt, m.nInstr, in.b, bound && probeCompare(pr, x, k))
+				m.setBranch(cnt, in.b, bound && probeCompare(pr, x, k))
 			}
 			if m.labelSteps > m.cfg.MaxLabelSteps {
 				return m.labelTimeout(steps, pc-1)
@@ -917,11 +911,14 @@ func countBranch(cnt []uint8, n int, b int32, t bool) {
 }
 
 // setBranch records outcome t of a label's branch b: label counters are
-// bits (covered or not), never hit counts.
-func setBranch(cnt []uint8, n int, b int32, t bool) {
-	i := n + 2*int(b)
+// bits (covered or not), never hit counts. A label true since the last
+// ResetCounters may retire (fired).
+func (m *Machine) setBranch(cnt []uint8, b int32, t bool) {
+	i := m.nInstr + 2*int(b)
 	if !t {
 		i++
+	} else {
+		m.fired = true
 	}
 	cnt[i] = 1
 }
