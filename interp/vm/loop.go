@@ -407,6 +407,16 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				// A chain of one-instruction label probes (group.go).
 				if m.probeDepth == 0 {
+					g := &m.groups[in.a]
+					if n := int64(len(g.members)); len(g.live) == 0 && g.ran && m.labelSteps+n <= m.cfg.MaxLabelSteps {
+						// Every member retired, and their counters
+						// are due after the run already: the label
+						// steps are all there is to do.
+						steps--
+						m.labelSteps += n
+						pc = g.end
+						continue
+					}
 					if next := m.runGroup(in.a, stack, fp, cnt); next != pc-1 {
 						steps-- // the first member's step is the label budget's
 						pc = next
