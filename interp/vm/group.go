@@ -38,10 +38,13 @@ import (
 // broken by a live PROBE block joins up once that probe retires.
 
 // probeGroup is a chain of one-instruction label probes: every member,
-// and the live (not retired) and the retired ones again, in order.
+// in order, and what a run of it does: the tests of its live members, in
+// order, and the counters its retired members set.
 type probeGroup struct {
-	members, live, retired []groupMember
-	end                    int // the pc after the last member
+	members []groupMember
+	tests   []groupTest
+	ones    []int32 // the branch counters the retired members set (to 1)
+	end     int     // the pc after the last member
 	// ran tells that the group ran since its retired members' counters
 	// were last written (completeGroups); it is then in Machine.visited.
 	ran bool
@@ -66,6 +69,30 @@ type groupMember struct {
 	outcomes     uint8
 	slot         int32
 	k            int64
+}
+
+// groupTest is what a group run evaluates for some of its live members:
+// either one member's predicate pr (its label labels[0]), or, pr nil, the
+// comparison of one local or global (global, slot) with the integer k
+// shared by the members labels stand for (an ABS triple or an ROR
+// quadruple on one variable is one comparison). idx is the index of its
+// first member in the group: a run that cannot evaluate the test stops
+// there.
+type groupTest struct {
+	idx    int32
+	pr     *compile.ProbeCmp
+	global bool
+	slot   int32
+	k      int64
+	labels []groupLabel
+}
+
+// groupLabel is a live member in a groupTest: its branch's true counter
+// and, for a comparison, the outcomes for which it holds (as
+// groupMember's).
+type groupLabel struct {
+	counter  int32
+	outcomes uint8
 }
 
 // member decodes the live compare probe pr at pc with branch b.
@@ -120,11 +147,7 @@ func (m *Machine) regroup() {
 			for i := range g.members {
 				mb := &g.members[i]
 				mb.idx = int32(i)
-				if mb.pr != nil {
-					g.live = append(g.live, *mb)
-				} else {
-					g.retired = append(g.retired, *mb)
-				}
+				g.add(mb)
 			}
 			m.fused[chain[0].pc] = instr{op: opProbeGroup, a: int32(len(m.groups))}
 			m.groups = append(m.groups, g)
@@ -148,23 +171,41 @@ func (m *Machine) regroup() {
 	flush(len(m.plain))
 }
 
-// writeRetired writes the branch counters of the retired member mb.
-func writeRetired(cnt []uint8, mb *groupMember) {
-	c := int(mb.counter)
-	cnt[c] = mb.sub & 1
-	if mb.sub&2 != 0 {
-		cnt[c+1] = 1
+// add adds member mb, the last so far, to what a run of g does.
+func (g *probeGroup) add(mb *groupMember) {
+	switch {
+	case mb.pr == nil:
+		if mb.sub&1 != 0 {
+			g.ones = append(g.ones, mb.counter)
+		}
+		if mb.sub&2 != 0 {
+			g.ones = append(g.ones, mb.counter+1)
+		}
+		return
+	case mb.intK:
+		if n := len(g.tests); n > 0 {
+			if last := &g.tests[n-1]; last.pr == nil && last.global == mb.global && last.slot == mb.slot && last.k == mb.k {
+				last.labels = append(last.labels, groupLabel{mb.counter, mb.outcomes})
+				return
+			}
+		}
+		g.tests = append(g.tests, groupTest{idx: mb.idx, global: mb.global, slot: mb.slot, k: mb.k})
+	default:
+		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr})
 	}
+	t := &g.tests[len(g.tests)-1]
+	t.labels = append(t.labels, groupLabel{counter: mb.counter, outcomes: mb.outcomes})
 }
 
 // completeGroups writes the counters of the retired members of the
-// groups that ran since the last call (see the comment at the top).
+// groups that ran since the last call (see the comment at the top):
+// those that read 1; the others read 0 already.
 func (m *Machine) completeGroups() {
 	cnt := m.counters
 	for _, gi := range m.visited {
 		g := &m.groups[gi]
-		for i := range g.retired {
-			writeRetired(cnt, &g.retired[i])
+		for _, c := range g.ones {
+			cnt[c] = 1
 		}
 		g.ran = false
 	}
@@ -189,40 +230,49 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 	if m.labelSteps+int64(len(g.members)) > m.cfg.MaxLabelSteps {
 		return int(g.members[0].pc)
 	}
-	fired := false
-	for i := range g.live {
-		mb := &g.live[i]
-		var t, ok bool
-		if mb.intK {
-			var x *value.Value
-			if mb.global {
-				x, ok = &m.globals[mb.slot], m.gset[mb.slot]
-			} else {
-				x, ok = &stack[fp+int(mb.slot)], true
+	fired := uint8(0)
+	for i := range g.tests {
+		ts := &g.tests[i]
+		if ts.pr != nil {
+			t, ok := m.probeFast(ts.pr, stack, fp)
+			if !ok {
+				m.fired = m.fired || fired != 0
+				return m.stopGroup(g, int(ts.idx), cnt)
 			}
-			if ok = ok && x.Kind() == value.KInt; ok {
-				// Bit 0, 1 or 2 of the outcome mask for x < k,
-				// x = k, x > k: no branch on the operator.
-				v := x.Int()
-				t = mb.outcomes>>(b2u(v >= mb.k)+b2u(v > mb.k))&1 != 0
+			c := int(ts.labels[0].counter)
+			if !t {
+				c++
 			}
+			cnt[c] = 1 // setBranch
+			fired |= b2u(t)
+			continue
 		}
-		if !ok {
-			if t, ok = m.probeFast(mb.pr, stack, fp); !ok {
-				m.fired = m.fired || fired
-				return m.stopGroup(g, int(mb.idx), cnt)
-			}
+		var x *value.Value
+		ok := true
+		if ts.global {
+			x, ok = &m.globals[ts.slot], m.gset[ts.slot]
+		} else {
+			x = &stack[fp+int(ts.slot)]
 		}
-		c := int(mb.counter)
-		if !t {
-			c++
+		if !ok || x.Kind() != value.KInt {
+			// The plain code from the test's first member on (a
+			// float, an unbound global: the cold switch).
+			m.fired = m.fired || fired != 0
+			return m.stopGroup(g, int(ts.idx), cnt)
 		}
-		cnt[c] = 1 // setBranch
-		fired = fired || t
+		// o is 0, 1 or 2 for x < k, x = k, x > k; a label holds when
+		// bit o of its outcomes is set: no branch on the operator.
+		v := x.Int()
+		o := b2u(v >= ts.k) + b2u(v > ts.k)
+		for _, l := range ts.labels {
+			h := l.outcomes >> o & 1
+			cnt[int(l.counter)+int(h^1)] = 1 // setBranch
+			fired |= h
+		}
 	}
-	m.fired = m.fired || fired
+	m.fired = m.fired || fired != 0
 	m.labelSteps += int64(len(g.members))
-	if !g.ran && len(g.retired) > 0 {
+	if !g.ran && len(g.ones) > 0 {
 		g.ran = true
 		m.visited = append(m.visited, gi)
 	}
@@ -235,7 +285,11 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 func (m *Machine) stopGroup(g *probeGroup, i int, cnt []uint8) int {
 	for j := range g.members[:i] {
 		if mb := &g.members[j]; mb.pr == nil {
-			writeRetired(cnt, mb)
+			c := int(mb.counter)
+			cnt[c] = mb.sub & 1
+			if mb.sub&2 != 0 {
+				cnt[c+1] = 1
+			}
 		}
 	}
 	m.labelSteps += int64(i)

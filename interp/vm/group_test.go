@@ -10,7 +10,8 @@ import (
 
 // groupPlan has chains of label probes in every shape a group meets:
 // compare probes on integers, floats (the cold switch), names, globals and
-// conjunctions, a PROBE block inside a chain, and a function
+// conjunctions, several on one variable and one constant (one test of
+// the group), a PROBE block inside a chain, and a function
 // whose chains run nested in another probe's predicate.
 const groupPlan = `(defparameter *k* 5)
 (defun h (y)
@@ -33,6 +34,14 @@ const groupPlan = `(defparameter *k* 5)
     (when (ignore-errors (> *k* x)))
     (when (ignore-errors (eq x 4)))
     (when (ignore-errors (not (eq x 6))))
+    (when (ignore-errors (< x 0)))
+    (when (ignore-errors (> x 0)))
+    (when (ignore-errors (= x 0)))
+    (when (ignore-errors (< f 0)))
+    (when (ignore-errors (> f 0)))
+    (when (ignore-errors (= f 0)))
+    (when (ignore-errors (<= *k* 5)))
+    (when (ignore-errors (/= *k* 5)))
     (dotimes (i 3)
       (when (ignore-errors (= i x)))
       (when (ignore-errors (> (h i) (h x))))
@@ -65,7 +74,7 @@ func TestProbeGroupsMatchPlain(t *testing.T) {
 				t.Errorf("%+v, x=%d:\ngroups %s\nplain  %s\ncounters equal: %v", cfg, x, res[0], res[1], bytes.Equal(cnt[0], cnt[1]))
 			}
 			for _, g := range fused.groups {
-				allRetired = allRetired || len(g.live) == 0
+				allRetired = allRetired || len(g.tests) == 0
 			}
 		}
 		if cfg.RetireLabels && cfg.MaxSteps == 0 && cfg.MaxLabelSteps == 0 && !allRetired {
@@ -137,8 +146,8 @@ func TestProbesCountNoInstruction(t *testing.T) {
 		if got := cnt[p.BranchCounter(1, true)] + 2*cnt[p.BranchCounter(1, false)]; got != 2 {
 			t.Errorf("run %d, x=%d: (= x 9) reads true %d false %d, want false only", i, x, got&1, got>>1)
 		}
-		if i > 0 && len(m.groups[0].retired) != 1 {
-			t.Errorf("run %d: %d retired members, want 1", i, len(m.groups[0].retired))
+		if i > 0 && len(m.groups[0].tests) != 1 {
+			t.Errorf("run %d: %d live tests, want 1", i, len(m.groups[0].tests))
 		}
 	}
 }

@@ -408,7 +408,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				// A chain of one-instruction label probes (group.go).
 				if m.probeDepth == 0 {
 					g := &m.groups[in.a]
-					if n := int64(len(g.members)); len(g.live) == 0 && g.ran && m.labelSteps+n <= m.cfg.MaxLabelSteps {
+					if n := int64(len(g.members)); len(g.tests) == 0 && (g.ran || len(g.ones) == 0) && m.labelSteps+n <= m.cfg.MaxLabelSteps {
 						// Every member retired, and their counters
 						// are due after the run already: the label
 						// steps are all there is to do.
