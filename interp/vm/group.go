@@ -18,7 +18,11 @@ import (
 // A group run does only what can differ from one visit to the next: it
 // evaluates its live members (skipping the retired ones) and sets their
 // branch counters, and charges every member's label step (probes count no
-// instruction: their instruction counters stay 0). What its retired
+// instruction: their instruction counters stay 0). Live members that
+// compare one variable with one integer constant (the three ABS labels of
+// a variable, the four ROR labels of a relation with a constant) share
+// one test: the comparison is made once, and each label reads its
+// outcome. What its retired
 // members write is the same on every visit (the branch counters they
 // retired with), so Counters writes it after the run (completeGroups),
 // once for every group that ran: the counters read exactly as if the
@@ -27,10 +31,12 @@ import (
 // A group that cannot run whole leaves the work to the plain
 // instructions: when the label budget has less room than the group has
 // members, it does not start (the loop runs its first member plain), and
-// a live member the group cannot evaluate without the cold switch (a
-// comparison of floats, an unbound global) stops it before that member,
-// having written the retired members before it (stopGroup); the loop
-// continues at that member, in the plain instructions. So the counters,
+// a live member (or test) the group cannot evaluate without the cold
+// switch (a comparison of floats, an unbound global) stops it before that
+// member (the test's first), having written the retired members before it
+// (stopGroup); the loop continues at that member, in the plain
+// instructions. (A test's members are consecutive among the live ones,
+// so the group has evaluated no member after it.) So the counters,
 // steps and label steps are exactly those of the plain code
 // (TestFusedMatchesPlain, FuzzVM, TestProbeGroupsMatchPlain).
 //
