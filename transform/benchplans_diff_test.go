@@ -48,6 +48,24 @@ func TestDifferentialBenchmarkPlans(t *testing.T) {
 	}
 }
 
+// annotateAsFuzz annotates f with the criteria crit as labelcov fuzz
+// does (simulator queries pure).
+func annotateAsFuzz(t *testing.T, f *syntax.File, crit string) *transform.Result {
+	t.Helper()
+	c, err := labels.ParseCriteria(crit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := transform.Plan(f, transform.Options{
+		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
+		Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", crit, err)
+	}
+	return res
+}
+
 // parsePlanFile reads and parses the plan file at path.
 func parsePlanFile(t *testing.T, path string) *syntax.File {
 	t.Helper()
@@ -65,17 +83,7 @@ func diffAgainstOriginal(t *testing.T, planPath string, f *syntax.File, world *s
 	t.Helper()
 	name := strings.TrimSuffix(filepath.Base(planPath), filepath.Ext(planPath))
 	for _, crit := range crits {
-		c, err := labels.ParseCriteria(crit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := transform.Plan(f, transform.Options{
-			Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
-			Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", crit, err)
-		}
+		res := annotateAsFuzz(t, f, crit)
 		af, err := syntax.Parse(planPath+"."+crit+".annotated", res.Source)
 		if err != nil {
 			t.Fatalf("%s: annotated plan does not parse: %v", crit, err)
@@ -245,17 +253,7 @@ func withoutSteps(s string) string {
 func TestSharedAtomGlobalsCostNoSteps(t *testing.T) {
 	planPath := filepath.Join("..", "testdata", "bench", "docking", "docking.plan")
 	f := parsePlanFile(t, planPath)
-	c, err := labels.ParseCriteria("mcc,wm")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := transform.Plan(f, transform.Options{
-		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
-		Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := annotateAsFuzz(t, f, "mcc,wm")
 	if len(res.Labels.Globals) == 0 {
 		t.Fatal("docking's mcc labels share no atoms: the test proves nothing")
 	}
