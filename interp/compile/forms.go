@@ -286,6 +286,7 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 
 // probe compiles the label probe (when (ignore-errors P)) for effect:
 //
+//	[PROBEGUARD guard branch]   (P is (and C P2 ...), C a compare probe's)
 //	PROBE site; P; PROBEOK end branch
 //	fail: PROBEFAIL branch      (the site's failure clause)
 //	end:
@@ -301,6 +302,20 @@ func (fs *fstate) probe(w, test *syntax.List, pred syntax.Node) error {
 		p.Probes = append(p.Probes, pc)
 		return nil
 	}
+	// (and C P2 ...) with C a compare probe's predicate: PROBEGUARD C,
+	// then the block of (and P2 ...), which runs only when C holds (MCC
+	// conjunctions are false at their first atom on most runs).
+	guard, gpc := -1, 0
+	if l, ok := pred.(*syntax.List); ok && forms.Head(l) == "and" && len(l.Elems) >= 3 {
+		if c, ok := fs.cmpProbe(l.Elems[1]); ok {
+			guard = len(p.Probes)
+			p.Probes = append(p.Probes, c)
+			gpc = fs.emit(PROBEGUARD, int32(guard), 0, w.Open)
+			rest := *l
+			rest.Elems = append([]syntax.Node{l.Elems[0]}, l.Elems[2:]...)
+			pred = &rest
+		}
+	}
 	si := len(p.Handlers)
 	p.Handlers = append(p.Handlers, HandlerSite{Pos: test.Open, Probe: true})
 	fs.siteIdx = append(fs.siteIdx, si)
@@ -314,6 +329,10 @@ func (fs *fstate) probe(w, test *syntax.List, pred syntax.Node) error {
 	p.Handlers[si].Clauses = []HandlerClause{{Kind: "failure", PC: pc}}
 	fs.emit(PROBEFAIL, 0, bi, w.Open)
 	fs.patch(ok)
+	if guard >= 0 {
+		fs.b[gpc] = bi
+		p.Probes[guard].Skip = int32(fs.here()) // relocated by link
+	}
 	return nil
 }
 

@@ -103,7 +103,8 @@ type HandlerClause struct {
 // the truth of the local itself, or '&' for (and T1 ... Tn) over Terms,
 // each the truth of a local or global or its negation (the MCC and CC
 // labels over atoms held in temporaries). Not negates the result (not a
-// failure).
+// failure). Skip is set for a PROBEGUARD's predicate: the pc after the
+// PROBE block it guards.
 type ProbeCmp struct {
 	Slot    int32
 	Cmp     byte
@@ -114,6 +115,7 @@ type ProbeCmp struct {
 	XGlobal bool
 	YGlobal bool
 	Terms   []ProbeTerm // Cmp '&'
+	Skip    int32
 }
 
 // ProbeTerm is one operand of a conjunction probe: the truth of the local

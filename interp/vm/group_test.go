@@ -11,7 +11,8 @@ import (
 // groupPlan has chains of label probes in every shape a group meets:
 // compare probes on integers, floats (the cold switch), names, globals and
 // conjunctions, several on one variable and one constant (one test of
-// the group), a PROBE block inside a chain, and a function
+// the group), a PROBE block inside a chain, guarded PROBE blocks
+// (conjunctions led by a comparison), and a function
 // whose chains run nested in another probe's predicate.
 const groupPlan = `(defparameter *k* 5)
 (defun h (y)
@@ -42,6 +43,9 @@ const groupPlan = `(defparameter *k* 5)
     (when (ignore-errors (= f 0)))
     (when (ignore-errors (<= *k* 5)))
     (when (ignore-errors (/= *k* 5)))
+    (when (ignore-errors (and (> x 2) (= (h x) 8))))
+    (when (ignore-errors (and (< x 3) (car x))))
+    (when (ignore-errors (and b (> (h x) 4) a)))
     (dotimes (i 3)
       (when (ignore-errors (= i x)))
       (when (ignore-errors (> (h i) (h x))))

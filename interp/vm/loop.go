@@ -385,6 +385,29 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 						continue
 					}
 				}
+			case compile.PROBEGUARD:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
+				pr := &p.Probes[in.a]
+				if m.probeDepth > 0 {
+					// Nested: the probe is skipped, as PROBE would be.
+					pc = int(pr.Skip)
+					continue
+				}
+				// The guard of a PROBE block (a conjunction's first
+				// conjunct), inline as PROBECMP; false, the probe is
+				// false and its block skipped. Its step is the label
+				// budget's.
+				if m.labelSteps < m.cfg.MaxLabelSteps {
+					if t, ok := m.probeFast(pr, stack, fp); ok {
+						steps--
+						m.labelSteps++
+						if !t {
+							m.setBranch(cnt, in.b, false)
+							pc = int(pr.Skip)
+						}
+						continue
+					}
+				}
 			case opRetired:
 				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				// A retired label (Config.RetireLabels): write what its
@@ -799,6 +822,26 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// counters invisible for it.
 			cnt = m.counters
 			m.setBranch(cnt, in.b, false)
+		case compile.PROBEGUARD:
+			// As the hot case, in the cases probeFast cannot do and
+			// when the label budget runs out.
+			pr, at := &p.Probes[in.a], pc-1
+			steps--
+			m.labelSteps++
+			var t bool
+			if pr.Cmp == '&' {
+				t = m.probeAll(pr, stack, fp)
+			} else {
+				x, k, bound := m.probeOperands(pr, stack, fp)
+				t = bound && probeCompare(pr, x, k)
+			}
+			if !t {
+				m.setBranch(cnt, in.b, false)
+				pc = int(pr.Skip)
+			}
+			if m.labelSteps > m.cfg.MaxLabelSteps {
+				return m.labelTimeout(steps, at)
+			}
 		case compile.PROBECMP:
 			// A one-instruction probe: its step is the label budget's.
 			// Nested in another probe's predicate it does nothing.

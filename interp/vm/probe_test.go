@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/value"
 )
 
 // probePlans pairs plans with the same plans carrying label probes,
@@ -286,4 +287,75 @@ func whenBranches(p *compile.Program) []int {
 		}
 	}
 	return out
+}
+
+// guardedBody has probes whose predicates are conjunctions led by a
+// compare probe's predicate (compiled to PROBEGUARD and the block of the
+// rest): a comparison of two locals, eq with a constant whose rest fails
+// (car of an integer), and a local's truth before two more conjuncts; %s
+// is the when's body.
+const guardedBody = `(def-plan main (x)
+  (let ((s 0) (l (if (> x 4) (list 1) nil)))
+    (dotimes (i 10)
+      (when (ignore-errors (and (< i x) (> (nth i '(1 a 2 b 3 c 4 d 5 e)) 2)))%[1]s)
+      (when (ignore-errors (and (eq i 3) (car i)))%[1]s)
+      (when (ignore-errors (and l (< i 5) (oddp i)))%[1]s)
+      (setq s (+ s i)))
+    s))`
+
+// TestGuardedProbeCountsLikeWhen: a guarded probe counts its when's
+// branch as the general compilation does (as bits), fused and plain, and
+// skips its block when the guard is false.
+func TestGuardedProbeCountsLikeWhen(t *testing.T) {
+	pp := compileSrc(t, fmt.Sprintf(guardedBody, ""))
+	pw := compileSrc(t, fmt.Sprintf(guardedBody, " nil"))
+	var dis bytes.Buffer
+	pp.Disasm(&dis)
+	if n := strings.Count(dis.String(), "PROBEGUARD "); n != 3 {
+		t.Fatalf("%d PROBEGUARDs, want 3:\n%s", n, dis.String())
+	}
+	// The guard's conjunct is no branch of its own (nothing inside a
+	// predicate counts): the branches are matched by position.
+	byPos := map[string]int{}
+	for b := 0; b < pw.NumBranches(); b++ {
+		br := pw.Branch(b)
+		byPos[fmt.Sprint(br.Form, br.Test, br.Head)] = b
+	}
+	for _, x := range []int64{0, 3, 5, 9} {
+		args := []value.Value{value.Int(x)}
+		mw, err := New(pw, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rw := mw.Run(context.Background(), pw.Plan("main"), args)
+		for _, unfused := range []bool{false, true} {
+			mp, err := New(pp, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if unfused {
+				mp.fused = mp.plain
+			}
+			rp := mp.Run(context.Background(), pp.Plan("main"), args)
+			if rp.Outcome != OutcomeOK || rp.Value.String() != rw.Value.String() {
+				t.Fatalf("x=%d: %s, the when with a body %s", x, resultString(rp), resultString(rw))
+			}
+			for b := 0; b < pp.NumBranches(); b++ {
+				br := pp.Branch(b)
+				if br.Head != "when" {
+					continue // inside a predicate: counts nothing in a probe
+				}
+				bw, ok := byPos[fmt.Sprint(br.Form, br.Test, br.Head)]
+				if !ok {
+					t.Fatalf("branch %d (%s at %s) is not in the general compilation", b, br.Head, br.Test)
+				}
+				for _, outcome := range []bool{true, false} {
+					cp, cw := mp.Counters()[pp.BranchCounter(b, outcome)], mw.Counters()[pw.BranchCounter(bw, outcome)]
+					if cp != min(cw, 1) {
+						t.Errorf("x=%d unfused=%v: branch %d (%s at %s) %v: probe counted %d, when %d", x, unfused, b, pp.Branch(b).Head, pp.Branch(b).Test, outcome, cp, cw)
+					}
+				}
+			}
+		}
+	}
 }

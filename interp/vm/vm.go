@@ -264,12 +264,12 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 	if th, ok := cfg.Host.(TransientHost); ok && th.TransientDesignators() {
 		m.markTransientDesignators()
 	}
-	probes := m.labelProbes()
-	for _, lp := range probes {
-		if m.plain[lp.entry].op == compile.PROBE {
-			m.plain[lp.entry].b = int32(lp.end) // where a nested PROBE skips to
+	for pc, in := range m.plain {
+		if in.op == compile.PROBE {
+			m.plain[pc].b = int32(m.probeEnd(pc)) // where a nested PROBE skips to
 		}
 	}
+	probes := m.labelProbes()
 	if cfg.RetireLabels {
 		m.setupRetirement(probes)
 	}
