@@ -103,12 +103,20 @@
 // PROBECMP (operand A indexes Program.Probes, B is the branch): it counts
 // the branch like PROBEOK, a failure (x not a number) counting false.
 //
+// A probe whose predicate is a conjunction (and C P2 ...) led by such a
+// comparison C (an MCC label's first atom, say) starts with PROBEGUARD
+// (A indexes Program.Probes, whose Skip is the pc after the probe; B is
+// the branch): it evaluates C as PROBECMP would and, false, counts the
+// branch false and jumps over the PROBE block of (and P2 ...) that
+// follows, which runs only when C holds. The conjunct C is no branch of
+// its own (nothing inside a predicate counts anyway).
+//
 // # Specialization
 //
 // The compiler specializes where the source allows it: immediate operands
 // (ADDI, LTI, ... from INT k followed by the plain opcode), inlined
-// builtins (ADD ... MEMBEQ), counted loops (DOLOOP, INCLOCAL) and compare
-// probes (PROBECMP). The VM adds superinstructions for common sequences
+// builtins (ADD ... MEMBEQ), counted loops (DOLOOP, INCLOCAL), compare
+// probes (PROBECMP) and guarded probes (PROBEGUARD). The VM adds superinstructions for common sequences
 // (LOAD; LTI; JMPIFNOT and the like) in its own copy of the code at load
 // time (interp/vm/fuse.go), so that the bytecode, its disassembly and the
 // coverage layout stay what this package documents.

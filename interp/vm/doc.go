@@ -30,8 +30,9 @@
 //
 // # Label probes
 //
-// Label probes (compile.PROBE ... PROBEOK, and the one-instruction
-// PROBECMP) run like any code but are invisible to the run: PROBE saves
+// Label probes (compile.PROBE ... PROBEOK, possibly led by a PROBEGUARD
+// that skips the block when the conjunct it tests is false, and the
+// one-instruction PROBECMP) run like any code but are invisible to the run: PROBE saves
 // the step and allocation counts in its trap record, PROBEOK and the trap
 // restore them, and the difference goes to Result.LabelSteps, bounded by
 // Config.MaxLabelSteps (by default DefaultLabelStepsFactor × MaxSteps;
