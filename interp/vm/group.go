@@ -49,8 +49,9 @@ import (
 type probeGroup struct {
 	members []groupMember
 	tests   []groupTest
-	ones    []int32 // the branch counters the retired members set (to 1)
-	end     int     // the pc after the last member
+	labels  []groupLabel // the tests' labels, test after test
+	ones    []int32      // the branch counters the retired members set (to 1)
+	end     int          // the pc after the last member
 	// ran tells that the group ran since its retired members' counters
 	// were last written (completeGroups); it is then in Machine.visited.
 	ran bool
@@ -77,20 +78,19 @@ type groupMember struct {
 	k            int64
 }
 
-// groupTest is what a group run evaluates for some of its live members:
-// either one member's predicate pr (its label labels[0]), or, pr nil, the
-// comparison of one local or global (global, slot) with the integer k
-// shared by the members labels stand for (an ABS triple or an ROR
-// quadruple on one variable is one comparison). idx is the index of its
-// first member in the group: a run that cannot evaluate the test stops
-// there.
+// groupTest is what a group run evaluates for some of its live members,
+// whose labels are the group's labels[lo:hi]: either one member's
+// predicate pr, or, pr nil, the comparison of one local or global
+// (global, slot) with the integer k shared by the members (an ABS triple
+// or an ROR quadruple on one variable is one comparison). idx is the
+// index of its first member in the group: a run that cannot evaluate the
+// test stops there.
 type groupTest struct {
-	idx    int32
-	pr     *compile.ProbeCmp
-	global bool
-	slot   int32
-	k      int64
-	labels []groupLabel
+	idx, lo, hi int32
+	pr          *compile.ProbeCmp
+	global      bool
+	slot        int32
+	k           int64
 }
 
 // groupLabel is a live member in a groupTest: its branch's true counter
@@ -191,7 +191,8 @@ func (g *probeGroup) add(mb *groupMember) {
 	case mb.intK:
 		if n := len(g.tests); n > 0 {
 			if last := &g.tests[n-1]; last.pr == nil && last.global == mb.global && last.slot == mb.slot && last.k == mb.k {
-				last.labels = append(last.labels, groupLabel{mb.counter, mb.outcomes})
+				g.labels = append(g.labels, groupLabel{mb.counter, mb.outcomes})
+				last.hi++
 				return
 			}
 		}
@@ -200,7 +201,9 @@ func (g *probeGroup) add(mb *groupMember) {
 		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr})
 	}
 	t := &g.tests[len(g.tests)-1]
-	t.labels = append(t.labels, groupLabel{counter: mb.counter, outcomes: mb.outcomes})
+	t.lo = int32(len(g.labels))
+	t.hi = t.lo + 1
+	g.labels = append(g.labels, groupLabel{counter: mb.counter, outcomes: mb.outcomes})
 }
 
 // completeGroups writes the counters of the retired members of the
@@ -245,7 +248,7 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 				m.fired = m.fired || fired != 0
 				return m.stopGroup(g, int(ts.idx), cnt)
 			}
-			c := int(ts.labels[0].counter)
+			c := int(g.labels[ts.lo].counter)
 			if !t {
 				c++
 			}
@@ -270,7 +273,7 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 		// bit o of its outcomes is set: no branch on the operator.
 		v := x.Int()
 		o := b2u(v >= ts.k) + b2u(v > ts.k)
-		for _, l := range ts.labels {
+		for _, l := range g.labels[ts.lo:ts.hi] {
 			h := l.outcomes >> o & 1
 			cnt[int(l.counter)+int(h^1)] = 1 // setBranch
 			fired |= h
