@@ -14,7 +14,8 @@
 // leaves it for the cold switch after it, where the compiler may spill. Values on the operand stack are
 // value.Value structs, so integer and float arithmetic never allocates.
 // Each executed instruction costs one saturating increment of its
-// coverage counter and one step-budget comparison, both inline.
+// coverage counter (set back to 0 for a label probe's, see below) and one
+// step-budget comparison, both inline.
 // Conditional jumps also bump their branch's true/false counter. The
 // context is polled every few thousand steps, never per instruction.
 //

@@ -359,3 +359,35 @@ func TestGuardedProbeCountsLikeWhen(t *testing.T) {
 		}
 	}
 }
+
+// TestGuardedProbeRetires: a guarded probe that fired retires whole (its
+// guard becomes the retired instruction jumping over the block), and
+// writes its true counter on every later run.
+func TestGuardedProbeRetires(t *testing.T) {
+	p := compileSrc(t, fmt.Sprintf(guardedBody, ""))
+	m, err := New(p, Config{RetireLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var guards []int
+	for pc, op := range p.Code {
+		if op == compile.PROBEGUARD {
+			guards = append(guards, pc)
+		}
+	}
+	first := guards[0] // (and (< i x) (> (nth i ...) 2)): fires for x=9
+	for i, x := range []int64{0, 9, 0, 0} {
+		m.ResetCounters()
+		if r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)}); r.Outcome != OutcomeOK {
+			t.Fatal(resultString(r))
+		}
+		retired := m.plain[first].op == opRetired
+		if retired != (i >= 2) {
+			t.Errorf("run %d (x=%d): guard retired %v", i, x, retired)
+		}
+		b := p.B[first]
+		if got := m.Counters()[p.BranchCounter(int(b), true)]; got != uint8(min(i, 1)) {
+			t.Errorf("run %d (x=%d): label true counter %d", i, x, got)
+		}
+	}
+}
