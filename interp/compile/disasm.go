@@ -44,7 +44,7 @@ func (p *Program) Disasm(w io.Writer) error {
 	return bw.Flush()
 }
 
-var cmpNames = map[byte]string{'<': "<", 'l': "<=", '>': ">", 'g': ">=", '=': "=", '!': "/=", 'e': "eq"}
+var cmpNames = map[byte]string{'<': "<", 'l': "<=", '>': ">", 'g': ">=", '=': "=", '!': "/=", 'e': "eq", 'm': "member"}
 
 func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 	op, a, b := p.Code[pc], p.A[pc], p.B[pc]

@@ -97,7 +97,8 @@
 // The commonest labels compare one variable with a constant: a probe whose
 // predicate is (OP x K) or (not (OP x K)), with OP one of < <= > >= = /=
 // and K an integer literal, or eq and K a quoted symbol, keyword, integer,
-// t or nil (K may also be a second local or a global), or x or (not x)
+// t or nil (K may also be a second local or a global), or member and K a
+// quoted list of symbols, keywords and integers, or x or (not x)
 // (null x), with x a local that is not a cell or a global (defparameter;
 // unbound, the predicate fails), is the single instruction
 // PROBECMP (operand A indexes Program.Probes, B is the branch): it counts

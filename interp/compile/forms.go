@@ -185,7 +185,8 @@ var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '
 // (not (OP x K)), x or (not x) (also null for not), with OP a comparison
 // builtin or eq, x a local that is not a cell or a global (defparameter),
 // and K an integer literal (for eq also a quoted symbol, a keyword, t or
-// nil) or another such local or global; or (and T1 ... Tn) (also under
+// nil) or another such local or global; (member x '(K1 ... Kn)) with
+// the Ki symbols, keywords or integers; or (and T1 ... Tn) (also under
 // not), each Ti such an x or (not x).
 func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	var pc ProbeCmp
@@ -244,6 +245,35 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 			pc.Terms = append(pc.Terms, t)
 		}
 		pc.Cmp = '&'
+		return pc, true
+	}
+	if h == "member" && len(l.Elems) == 3 && builtin(h) {
+		// (member x '(K1 ... Kn)), the Ki symbols, keywords or
+		// integers: true when x is eql to one of them (the list is
+		// proper, so member cannot fail).
+		slot, global, ok := operand(l.Elems[1])
+		q, isQuote := l.Elems[2].(*syntax.Quote)
+		if !ok || !isQuote {
+			return pc, false
+		}
+		ql, ok := q.X.(*syntax.List)
+		if !ok {
+			return pc, false
+		}
+		ks := make([]value.Value, 0, len(ql.Elems))
+		for _, e := range ql.Elems {
+			switch k := e.(type) {
+			case *syntax.Int:
+				ks = append(ks, value.Int(k.Value))
+			case *syntax.Keyword:
+				ks = append(ks, value.Keyword(k.Name))
+			case *syntax.Symbol:
+				ks = append(ks, value.Symbol(k.Name))
+			default:
+				return pc, false
+			}
+		}
+		pc.Slot, pc.XGlobal, pc.Cmp, pc.K = slot, global, 'm', value.List(ks...)
 		return pc, true
 	}
 	cmp, ok := probeCmps[h]

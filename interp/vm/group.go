@@ -329,6 +329,8 @@ func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (
 	switch kx := x.Kind(); {
 	case pr.Cmp == 't':
 		t = x.Truthy()
+	case pr.Cmp == 'm':
+		t = isMember(x, k)
 	case kx == value.KInt && k.Kind() == value.KInt:
 		if pr.Cmp == '!' {
 			t = x.Int() != k.Int()
@@ -352,4 +354,14 @@ func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (
 		return false, false
 	}
 	return t != pr.Not, true
+}
+
+// isMember is (member x l) of a compare probe's constant list l.
+func isMember(x, l value.Value) bool {
+	for ; l.Kind() == value.KCons; l = l.Cdr() {
+		if value.Eql(x, l.Car()) {
+			return true
+		}
+	}
+	return false
 }

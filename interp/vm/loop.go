@@ -1118,6 +1118,8 @@ func probeCompare(pr *compile.ProbeCmp, x, k value.Value) bool {
 	switch pr.Cmp {
 	case 't':
 		r = x.Truthy()
+	case 'm':
+		r = isMember(x, k)
 	case 'e':
 		r = value.Eq(x, k)
 	default:

@@ -292,14 +292,19 @@ func whenBranches(p *compile.Program) []int {
 // guardedBody has probes whose predicates are conjunctions led by a
 // compare probe's predicate (compiled to PROBEGUARD and the block of the
 // rest): a comparison of two locals, eq with a constant whose rest fails
-// (car of an integer), and a local's truth before two more conjuncts; %s
-// is the when's body.
+// (car of an integer), a local's truth before two more conjuncts, and
+// member of a constant list; and member compare probes (on integers,
+// symbols, keywords and a float, negated too); %s is the when's body.
 const guardedBody = `(def-plan main (x)
-  (let ((s 0) (l (if (> x 4) (list 1) nil)))
+  (let ((s 0) (l (if (> x 4) (list 1) nil)) (k (if (> x 4) 'a :k)) (f (* x 0.5)))
     (dotimes (i 10)
       (when (ignore-errors (and (< i x) (> (nth i '(1 a 2 b 3 c 4 d 5 e)) 2)))%[1]s)
       (when (ignore-errors (and (eq i 3) (car i)))%[1]s)
       (when (ignore-errors (and l (< i 5) (oddp i)))%[1]s)
+      (when (ignore-errors (and (member s '(0 1 3 6 a :k)) (> i 2)))%[1]s)
+      (when (ignore-errors (member k '(b a)))%[1]s)
+      (when (ignore-errors (member f '(0 1 2)))%[1]s)
+      (when (ignore-errors (not (member i '(2 4 :k))))%[1]s)
       (setq s (+ s i)))
     s))`
 
@@ -311,8 +316,11 @@ func TestGuardedProbeCountsLikeWhen(t *testing.T) {
 	pw := compileSrc(t, fmt.Sprintf(guardedBody, " nil"))
 	var dis bytes.Buffer
 	pp.Disasm(&dis)
-	if n := strings.Count(dis.String(), "PROBEGUARD "); n != 3 {
-		t.Fatalf("%d PROBEGUARDs, want 3:\n%s", n, dis.String())
+	if n := strings.Count(dis.String(), "PROBEGUARD "); n != 4 {
+		t.Fatalf("%d PROBEGUARDs, want 4:\n%s", n, dis.String())
+	}
+	if n := strings.Count(dis.String(), "(member "); n != 4 {
+		t.Fatalf("%d member compare probes, want 4:\n%s", n, dis.String())
 	}
 	// The guard's conjunct is no branch of its own (nothing inside a
 	// predicate counts): the branches are matched by position.
