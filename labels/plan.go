@@ -52,9 +52,9 @@ type Set struct {
 //
 //	(when (ignore-errors (progn (setq FLAG nil) (setq G1 A1) ... (setq FLAG t) nil)))
 //
-// Globals, not let-bound temporaries: a global costs the plan its
-// initialisation once a run, a let binding would cost steps at every
-// evaluation of the decision.
+// Globals, not let-bound temporaries: a global (declared by a defvar
+// without value) costs the plan nothing, a let binding would cost steps
+// at every evaluation of the decision.
 type SharedAtoms struct {
 	Flag string
 	// Globals[i] holds atom i; Atoms[i] is the atom the probe evaluates

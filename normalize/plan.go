@@ -361,11 +361,14 @@ func (r *Result) IsTemp(name string) bool { return strings.HasPrefix(name, r.Pre
 // evaluate again.
 func (r *Result) Calls(n syntax.Node) bool { return r.pur.scan(n).calls }
 
-// DeclareGlobals adds (defparameter NAME nil) for each name after the
-// last form of the plan, for globals that later passes assign (labels'
-// shared atoms), and renders Source again. Declarations cost the plan
-// their initialisation at the start of every run, so the normalized plan
-// declares what the annotated plan declares.
+// DeclareGlobals adds (defvar NAME) for each name after the last form of
+// the plan, for globals that later passes assign (labels' shared atoms),
+// and renders Source again. A defvar without a value compiles to nothing
+// (the global stays unbound until assigned), so the declarations cost the
+// plan no step: labels' shared atoms are assigned (flag first) before
+// anything reads them, and a label reading an unbound global is false, as
+// it is on nil. The normalized plan declares what the annotated plan
+// declares.
 func (r *Result) DeclareGlobals(names []string) {
 	if len(names) == 0 {
 		return

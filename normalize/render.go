@@ -42,7 +42,7 @@ func (r *Result) Render(w Wrapper) []byte {
 		// After a newline: the plan may end in a line comment.
 		rd.out.WriteString("\n;; labelcov: globals of shared label atoms\n")
 		for _, g := range r.globals {
-			rd.out.WriteString("(defparameter " + g + " nil)\n")
+			rd.out.WriteString("(defvar " + g + ")\n")
 		}
 	}
 	return rd.out.Bytes()

@@ -48,6 +48,24 @@ func TestDifferentialBenchmarkPlans(t *testing.T) {
 	}
 }
 
+// annotateAsFuzz annotates f with the criteria crit as labelcov fuzz
+// does (simulator queries pure).
+func annotateAsFuzz(t *testing.T, f *syntax.File, crit string) *transform.Result {
+	t.Helper()
+	c, err := labels.ParseCriteria(crit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := transform.Plan(f, transform.Options{
+		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
+		Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
+	})
+	if err != nil {
+		t.Fatalf("%s: %v", crit, err)
+	}
+	return res
+}
+
 // parsePlanFile reads and parses the plan file at path.
 func parsePlanFile(t *testing.T, path string) *syntax.File {
 	t.Helper()
@@ -65,17 +83,7 @@ func diffAgainstOriginal(t *testing.T, planPath string, f *syntax.File, world *s
 	t.Helper()
 	name := strings.TrimSuffix(filepath.Base(planPath), filepath.Ext(planPath))
 	for _, crit := range crits {
-		c, err := labels.ParseCriteria(crit)
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := transform.Plan(f, transform.Options{
-			Labels:    labels.Options{Criteria: c, MCCMaxAtoms: labels.DefaultMCCMaxAtoms},
-			Normalize: normalize.Options{PureFuncs: sim.QueryNames()},
-		})
-		if err != nil {
-			t.Fatalf("%s: %v", crit, err)
-		}
+		res := annotateAsFuzz(t, f, crit)
 		af, err := syntax.Parse(planPath+"."+crit+".annotated", res.Source)
 		if err != nil {
 			t.Fatalf("%s: annotated plan does not parse: %v", crit, err)
@@ -236,4 +244,47 @@ func withoutSteps(s string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestSharedAtomGlobalsCostNoSteps: the globals of labels' shared atoms
+// are declared without initialisation, so the annotated plan's global
+// initialiser takes the original's steps exactly (it used to take two or
+// three more per global, every run).
+func TestSharedAtomGlobalsCostNoSteps(t *testing.T) {
+	planPath := filepath.Join("..", "testdata", "bench", "docking", "docking.plan")
+	f := parsePlanFile(t, planPath)
+	res := annotateAsFuzz(t, f, "mcc,wm")
+	if len(res.Labels.Globals) == 0 {
+		t.Fatal("docking's mcc labels share no atoms: the test proves nothing")
+	}
+	initSteps := func(name string, src []byte) int64 {
+		af, err := syntax.Parse(name, src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := compile.Compile(af)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := vm.New(p, vm.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.Call(context.Background(), p.Init, nil)
+		if r.Outcome != vm.OutcomeOK {
+			t.Fatalf("%s: initialiser: %v", name, r.Failure)
+		}
+		for _, g := range res.Labels.Globals {
+			if _, bound := m.Global(g); bound && name != "original" {
+				t.Errorf("%s: %s is bound before any probe assigned it", name, g)
+			}
+		}
+		return r.Steps
+	}
+	orig := initSteps("original", f.Src)
+	for name, src := range map[string][]byte{"annotated": res.Source, "normalized": res.Normalized.Source} {
+		if got := initSteps(name, src); got != orig {
+			t.Errorf("%s plan's initialiser takes %d steps, the original's %d", name, got, orig)
+		}
+	}
 }

@@ -336,6 +336,9 @@ func (c *compiler) link(fs *fstate) {
 		if op.IsJump() {
 			a += base
 		}
+		if op == PROBEGUARD {
+			p.Probes[a].Skip += base
+		}
 		p.Code = append(p.Code, op)
 		p.A = append(p.A, a)
 		p.B = append(p.B, fs.b[i])

@@ -44,7 +44,7 @@ func (p *Program) Disasm(w io.Writer) error {
 	return bw.Flush()
 }
 
-var cmpNames = map[byte]string{'<': "<", 'l': "<=", '>': ">", 'g': ">=", '=': "=", '!': "/=", 'e': "eq"}
+var cmpNames = map[byte]string{'<': "<", 'l': "<=", '>': ">", 'g': ">=", '=': "=", '!': "/=", 'e': "eq", 'm': "member"}
 
 func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 	op, a, b := p.Code[pc], p.A[pc], p.B[pc]
@@ -80,7 +80,7 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		operands = fmt.Sprintf("%d %d", a, b)
 		br := p.branches[b]
 		note = fmt.Sprintf("branch %d: %s test at %s", b, br.Head, br.Test)
-	case PROBECMP:
+	case PROBECMP, PROBEGUARD:
 		operands = fmt.Sprintf("%d %d", a, b)
 		pr := p.Probes[a]
 		neg := ""
@@ -116,6 +116,9 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 			note = fmt.Sprintf("branch %d: %s(and%s)", b, neg, terms.String())
 		default:
 			note = fmt.Sprintf("branch %d: %s(%s %s %s)", b, neg, cmpNames[pr.Cmp], x, y)
+		}
+		if op == PROBEGUARD {
+			note += fmt.Sprintf(", guard: false->%d", pr.Skip)
 		}
 	case PROBEFAIL:
 		operands = fmt.Sprint(b)

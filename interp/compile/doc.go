@@ -88,25 +88,36 @@
 // VM charges a probe's instructions to a separate label budget
 // (vm.Config.MaxLabelSteps) and refunds its allocations, so a plan with
 // labels is charged exactly the steps and allocations of the plan without
-// them; nothing P executes counts, and probes do not nest (a probe reached
-// while another probe's P runs is skipped). A plan author who writes the
+// them; nothing P executes counts, nor do the probe's own instructions
+// (the VM leaves their instruction counters at 0: the branch is the
+// label), and probes do not nest (a probe reached while another probe's
+// P runs is skipped). A plan author who writes the
 // same shape gets the same treatment.
 //
 // The commonest labels compare one variable with a constant: a probe whose
 // predicate is (OP x K) or (not (OP x K)), with OP one of < <= > >= = /=
 // and K an integer literal, or eq and K a quoted symbol, keyword, integer,
-// t or nil (K may also be a second local or a global), or x or (not x)
+// t or nil (K may also be a second local or a global), or member and K a
+// quoted list of symbols, keywords and integers, or x or (not x)
 // (null x), with x a local that is not a cell or a global (defparameter;
 // unbound, the predicate fails), is the single instruction
 // PROBECMP (operand A indexes Program.Probes, B is the branch): it counts
 // the branch like PROBEOK, a failure (x not a number) counting false.
 //
+// A probe whose predicate is a conjunction (and C P2 ...) led by such a
+// comparison C (an MCC label's first atom, say) starts with PROBEGUARD
+// (A indexes Program.Probes, whose Skip is the pc after the probe; B is
+// the branch): it evaluates C as PROBECMP would and, false, counts the
+// branch false and jumps over the PROBE block of (and P2 ...) that
+// follows, which runs only when C holds. The conjunct C is no branch of
+// its own (nothing inside a predicate counts anyway).
+//
 // # Specialization
 //
 // The compiler specializes where the source allows it: immediate operands
 // (ADDI, LTI, ... from INT k followed by the plain opcode), inlined
-// builtins (ADD ... MEMBEQ), counted loops (DOLOOP, INCLOCAL) and compare
-// probes (PROBECMP). The VM adds superinstructions for common sequences
+// builtins (ADD ... MEMBEQ), counted loops (DOLOOP, INCLOCAL), compare
+// probes (PROBECMP) and guarded probes (PROBEGUARD). The VM adds superinstructions for common sequences
 // (LOAD; LTI; JMPIFNOT and the like) in its own copy of the code at load
 // time (interp/vm/fuse.go), so that the bytecode, its disassembly and the
 // coverage layout stay what this package documents.

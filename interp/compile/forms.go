@@ -185,7 +185,8 @@ var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '
 // (not (OP x K)), x or (not x) (also null for not), with OP a comparison
 // builtin or eq, x a local that is not a cell or a global (defparameter),
 // and K an integer literal (for eq also a quoted symbol, a keyword, t or
-// nil) or another such local or global; or (and T1 ... Tn) (also under
+// nil) or another such local or global; (member x '(K1 ... Kn)) with
+// the Ki symbols, keywords or integers; or (and T1 ... Tn) (also under
 // not), each Ti such an x or (not x).
 func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	var pc ProbeCmp
@@ -246,6 +247,35 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 		pc.Cmp = '&'
 		return pc, true
 	}
+	if h == "member" && len(l.Elems) == 3 && builtin(h) {
+		// (member x '(K1 ... Kn)), the Ki symbols, keywords or
+		// integers: true when x is eql to one of them (the list is
+		// proper, so member cannot fail).
+		slot, global, ok := operand(l.Elems[1])
+		q, isQuote := l.Elems[2].(*syntax.Quote)
+		if !ok || !isQuote {
+			return pc, false
+		}
+		ql, ok := q.X.(*syntax.List)
+		if !ok {
+			return pc, false
+		}
+		ks := make([]value.Value, 0, len(ql.Elems))
+		for _, e := range ql.Elems {
+			switch k := e.(type) {
+			case *syntax.Int:
+				ks = append(ks, value.Int(k.Value))
+			case *syntax.Keyword:
+				ks = append(ks, value.Keyword(k.Name))
+			case *syntax.Symbol:
+				ks = append(ks, value.Symbol(k.Name))
+			default:
+				return pc, false
+			}
+		}
+		pc.Slot, pc.XGlobal, pc.Cmp, pc.K = slot, global, 'm', value.List(ks...)
+		return pc, true
+	}
 	cmp, ok := probeCmps[h]
 	if !ok || len(l.Elems) != 3 || !builtin(h) {
 		return pc, false
@@ -286,6 +316,7 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 
 // probe compiles the label probe (when (ignore-errors P)) for effect:
 //
+//	[PROBEGUARD guard branch]   (P is (and C P2 ...), C a compare probe's)
 //	PROBE site; P; PROBEOK end branch
 //	fail: PROBEFAIL branch      (the site's failure clause)
 //	end:
@@ -301,6 +332,20 @@ func (fs *fstate) probe(w, test *syntax.List, pred syntax.Node) error {
 		p.Probes = append(p.Probes, pc)
 		return nil
 	}
+	// (and C P2 ...) with C a compare probe's predicate: PROBEGUARD C,
+	// then the block of (and P2 ...), which runs only when C holds (MCC
+	// conjunctions are false at their first atom on most runs).
+	guard, gpc := -1, 0
+	if l, ok := pred.(*syntax.List); ok && forms.Head(l) == "and" && len(l.Elems) >= 3 {
+		if c, ok := fs.cmpProbe(l.Elems[1]); ok {
+			guard = len(p.Probes)
+			p.Probes = append(p.Probes, c)
+			gpc = fs.emit(PROBEGUARD, int32(guard), 0, w.Open)
+			rest := *l
+			rest.Elems = append([]syntax.Node{l.Elems[0]}, l.Elems[2:]...)
+			pred = &rest
+		}
+	}
 	si := len(p.Handlers)
 	p.Handlers = append(p.Handlers, HandlerSite{Pos: test.Open, Probe: true})
 	fs.siteIdx = append(fs.siteIdx, si)
@@ -314,6 +359,10 @@ func (fs *fstate) probe(w, test *syntax.List, pred syntax.Node) error {
 	p.Handlers[si].Clauses = []HandlerClause{{Kind: "failure", PC: pc}}
 	fs.emit(PROBEFAIL, 0, bi, w.Open)
 	fs.patch(ok)
+	if guard >= 0 {
+		fs.b[gpc] = bi
+		p.Probes[guard].Skip = int32(fs.here()) // relocated by link
+	}
 	return nil
 }
 

@@ -110,6 +110,13 @@ const (
 	// branch B as PROBEOK would (a failure, x not a number, counts false)
 	// and is charged to the label budget, not the plan's steps.
 	PROBECMP // - PROBECMP -          compare probe Probes[A], count branch B
+	// A probe whose predicate is (and C P2 ...) with C a compare probe's
+	// predicate starts with PROBEGUARD, the PROBE block of (and P2 ...)
+	// after it: it evaluates C as PROBECMP would (charged to the label
+	// budget); false, it counts branch B false and jumps over the block
+	// (to Probes[A].Skip), as the block would have ended; true, the
+	// block runs.
+	PROBEGUARD // - PROBEGUARD -        guard Probes[A] of the PROBE block after it, branch B
 
 	numOps
 )
@@ -130,6 +137,7 @@ var opNames = [...]string{
 	ADDI: "ADDI", SUBI: "SUBI", LTI: "LTI", LEI: "LEI", GTI: "GTI", GEI: "GEI", NUMEQI: "NUMEQI",
 	MAKEDESIG: "MAKEDESIG", HANDLER: "HANDLER", UNHANDLE: "UNHANDLE",
 	PROBE: "PROBE", PROBEOK: "PROBEOK", PROBEFAIL: "PROBEFAIL", PROBECMP: "PROBECMP",
+	PROBEGUARD: "PROBEGUARD",
 }
 
 func (op Op) String() string {
@@ -149,8 +157,9 @@ func (op Op) IsJump() bool {
 }
 
 // IsBranch reports whether op is a counted conditional jump (B is its
-// branch index, and the branch's PC is this instruction). PROBEFAIL also
-// counts branch B (its false side) but is not the branch's instruction.
+// branch index, and the branch's PC is this instruction). PROBEFAIL and
+// PROBEGUARD also count branch B (its false side) but are not the
+// branch's instruction.
 func (op Op) IsBranch() bool {
 	switch op {
 	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK, PROBECMP:

@@ -99,11 +99,13 @@ type HandlerClause struct {
 // K, or with the local in slot Y when YLocal (the global Y when YGlobal; an
 // unbound global makes the predicate fail, i.e. false). Cmp is '<', 'l'
 // (<=), '>', 'g' (>=), '=' or '!' (/=) for the numeric comparisons (a
-// non-number makes the predicate fail, i.e. false), 'e' for eq, 't' for
+// non-number makes the predicate fail, i.e. false), 'e' for eq, 'm' for
+// member (K a proper list of symbols, keywords or integers), 't' for
 // the truth of the local itself, or '&' for (and T1 ... Tn) over Terms,
 // each the truth of a local or global or its negation (the MCC and CC
 // labels over atoms held in temporaries). Not negates the result (not a
-// failure).
+// failure). Skip is set for a PROBEGUARD's predicate: the pc after the
+// PROBE block it guards.
 type ProbeCmp struct {
 	Slot    int32
 	Cmp     byte
@@ -114,6 +116,7 @@ type ProbeCmp struct {
 	XGlobal bool
 	YGlobal bool
 	Terms   []ProbeTerm // Cmp '&'
+	Skip    int32
 }
 
 // ProbeTerm is one operand of a conjunction probe: the truth of the local

@@ -14,7 +14,8 @@
 // leaves it for the cold switch after it, where the compiler may spill. Values on the operand stack are
 // value.Value structs, so integer and float arithmetic never allocates.
 // Each executed instruction costs one saturating increment of its
-// coverage counter and one step-budget comparison, both inline.
+// coverage counter (set back to 0 for a label probe's, see below) and one
+// step-budget comparison, both inline.
 // Conditional jumps also bump their branch's true/false counter. The
 // context is polled every few thousand steps, never per instruction.
 //
@@ -30,14 +31,18 @@
 //
 // # Label probes
 //
-// Label probes (compile.PROBE ... PROBEOK, and the one-instruction
-// PROBECMP) run like any code but are invisible to the run: PROBE saves
+// Label probes (compile.PROBE ... PROBEOK, possibly led by a PROBEGUARD
+// that skips the block when the conjunct it tests is false, and the
+// one-instruction PROBECMP) run like any code but are invisible to the run: PROBE saves
 // the step and allocation counts in its trap record, PROBEOK and the trap
 // restore them, and the difference goes to Result.LabelSteps, bounded by
 // Config.MaxLabelSteps (by default DefaultLabelStepsFactor × MaxSteps;
 // exhausting it ends the run as a timeout naming the label budget). While
 // a predicate runs, instructions count into a sink, not the counters, and
-// a failure ends the probe (its branch counts false).
+// a failure ends the probe (its branch counts false). A probe's own
+// instructions count nothing either (their instruction counters stay 0):
+// a label's only trace in the counters is its branch, and where the plan
+// reached the label its own instructions around it tell.
 //
 // Probes do not nest: a label is covered only when the plan itself reaches
 // it. A predicate may call a function whose body carries probes of its
@@ -46,24 +51,24 @@
 //
 // A label's branch counters are bits (covered or not, never hit counts).
 // With Config.RetireLabels (fuzzing processes only), a label whose branch
-// counted true in a run is retired at the next ResetCounters: its probe
-// then costs one instruction that writes the branch counters the label
-// retired with and jumps over the predicate, so the same input gives the
-// same coverage map on every run (AFL++'s stability).
+// counted true in a run is retired at the next ResetCounters (which looks
+// only when some label counted true since the last one): its probe then
+// costs one instruction that writes the branch counters the label retired
+// with and jumps over the predicate, so the same input gives the same
+// coverage map on every run (AFL++'s stability).
 //
 // The labels of one point compile to a chain of probes, one after the
 // other. In the fused code a chain of one-instruction probes (compare
 // probes and retired probes) runs as one superinstruction, a probe group
-// (group.go): one dispatch for the chain, with the counters and label
-// steps of the plain code; nested in another probe's predicate, the chain
-// is skipped in one step. Retirement regroups, so a chain that a live
-// PROBE block broke joins up once that probe retires. A group of retired
-// probes only charges their label steps: the counters they write are
-// fixed, so Machine.Counters writes them after the run, for every such
-// group that ran. An atom probe (the
-// label pipeline's probe that evaluates a decision's atoms once for its
-// MCC labels) stops as soon as none of its live readers can be true any
-// more (atomexit.go).
+// (group.go): one dispatch for the chain, which evaluates only its live
+// members; nested in another probe's predicate, the chain is skipped in
+// one step. Retirement regroups, so a chain that a live PROBE block broke
+// joins up once that probe retires. What a group's retired members write
+// is fixed, so Machine.Counters writes it after the run, once for every
+// group that ran: the counters and label steps are those of the plain
+// code. An atom probe (the label pipeline's probe that evaluates a
+// decision's atoms once for its MCC labels) stops as soon as none of its
+// live readers can be true any more (atomexit.go).
 //
 // A Machine must never read the clock, consult randomness or print except
 // through Config.Stdout: the same program, arguments, host and budget give

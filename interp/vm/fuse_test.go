@@ -116,5 +116,7 @@ func init() {
 	// that carries labels), near the label budget.
 	fusePrograms = append(fusePrograms,
 		`(defun h (x) (when (ignore-errors (< x 3))) (when (ignore-errors (not (eq x 'a)))) (* x 2))
-(def-plan main () (let ((s 0)) (dotimes (i 3000) (when (ignore-errors (= (h i) (h (+ i 1))))) (setq s (+ s (h i)))) s))`)
+(def-plan main () (let ((s 0)) (dotimes (i 3000) (when (ignore-errors (= (h i) (h (+ i 1))))) (setq s (+ s (h i)))) s))`,
+		`(defun h (x) (when (ignore-errors (and (< x 3) (car x)))) (* x 2))
+(def-plan main () (let ((s 0)) (dotimes (i 3000) (when (ignore-errors (and (> i 5) (= (h i) (h (+ i 1)))))) (setq s (+ s (h i)))) s))`)
 }

@@ -38,6 +38,8 @@ func FuzzVM(f *testing.F) {
 	f.Add([]byte("(defun g (x) (when (ignore-errors (< x 0))) (* x 2)) (def-plan p () (dotimes (i 9) (when (ignore-errors (= (g i) (car i))))) (when (ignore-errors (while t))) 1)"))
 	// Chains of label probes (probe groups), nested in another probe too.
 	f.Add([]byte("(defun h (y) (when (ignore-errors (< y 0))) (when (ignore-errors (> y 1.5))) (when (ignore-errors (eq y 'a))) y) (def-plan p () (dotimes (i 4) (when (ignore-errors (= i 2))) (when (ignore-errors (> (h i) (h 2)))) (when (ignore-errors (/= i 0))) (when (ignore-errors (< i 3)))) (h 'a))"))
+	// Guarded probes (conjunctions led by a comparison), nested too.
+	f.Add([]byte("(defun h (y) (when (ignore-errors (and (< y 2) (car y)))) y) (def-plan p () (dotimes (i 4) (when (ignore-errors (and (> i 1) (= (h i) 2)))) (when (ignore-errors (and i (< i 3) (h 'a))))) (h 1))"))
 	// testdata/fuzz/FuzzVM holds hostile inputs (issue 11: deep values,
 	// long lists in loops, output loops) and nested probes.
 	f.Fuzz(func(t *testing.T, src []byte) {

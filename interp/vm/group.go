@@ -12,42 +12,58 @@ import (
 // jumping to the next. Dispatching them one by one costs more than what
 // most of them do. So the fused code replaces the first probe of every
 // chain of two or more one-instruction probes (PROBECMP, or retired) by
-// opProbeGroup, which runs the chain in one dispatch: for each member it
-// bumps the member's instruction counter and charges its label step, as
-// the plain code does, then writes the branch counters a retired member
-// retired with or evaluates a live one. A live PROBE block ends the chain
-// (its predicate needs the dispatch loop), and so does a member the group
-// cannot evaluate without the cold switch (a comparison of floats, an
-// unbound global, the label budget running out): the group stops before
-// it and the loop continues at its pc, in the plain instructions. So the
-// counters, steps and label steps are exactly those of the plain code
+// opProbeGroup, which runs the chain in one dispatch. A live PROBE block
+// ends the chain (its predicate needs the dispatch loop).
+//
+// A group run does only what can differ from one visit to the next: it
+// evaluates its live members (skipping the retired ones) and sets their
+// branch counters, and charges every member's label step (probes count no
+// instruction: their instruction counters stay 0). Live members that
+// compare one variable with one integer constant (the three ABS labels of
+// a variable, the four ROR labels of a relation with a constant) share
+// one test: the comparison is made once, and each label reads its
+// outcome. What its retired
+// members write is the same on every visit (the branch counters they
+// retired with), so Counters writes it after the run (completeGroups),
+// once for every group that ran: the counters read exactly as if the
+// plain code had run.
+//
+// A group that cannot run whole leaves the work to the plain
+// instructions: when the label budget has less room than the group has
+// members, it does not start (the loop runs its first member plain), and
+// a live member (or test) the group cannot evaluate without the cold
+// switch (a comparison of floats, an unbound global) stops it before that
+// member (the test's first), having written the retired members before it
+// (stopGroup); the loop continues at that member, in the plain
+// instructions. (A test's members are consecutive among the live ones,
+// so the group has evaluated no member after it.) So the counters,
+// steps and label steps are exactly those of the plain code
 // (TestFusedMatchesPlain, FuzzVM, TestProbeGroupsMatchPlain).
 //
 // Groups are recomputed whenever probes retire (regroup), so that a chain
 // broken by a live PROBE block joins up once that probe retires.
-//
-// A group whose members are all retired (the commonest group of a
-// campaign) does no work per visit beyond its dispatch: what its members
-// write is fixed (each member's instruction counter reads what the
-// group's first instruction's reads, every member runs each time the
-// group does; its branch counters read what they retired with), so
-// Counters writes it once, after the run, for every such group that ran
-// (completeRetired).
 
-// probeGroup is a chain of one-instruction label probes; live counts
-// its members not retired.
+// probeGroup is a chain of one-instruction label probes: every member,
+// in order, and what a run of it does: the tests of its live members, in
+// order, and the counters its retired members set.
 type probeGroup struct {
 	members []groupMember
-	end     int // the pc after the last member
-	live    int
+	tests   []groupTest
+	labels  []groupLabel // the tests' labels, test after test
+	ones    []int32      // the branch counters the retired members set (to 1)
+	end     int          // the pc after the last member
+	// ran tells that the group ran since its retired members' counters
+	// were last written (completeGroups); it is then in Machine.visited.
+	ran bool
 }
 
-// groupMember is one probe of a group: its entry pc, the index of its
-// branch's true counter, and either its compare predicate (live) or,
-// retired (pr nil), the branch counters it retired with (sub as
-// opRetired's).
+// groupMember is one probe of a group: its entry pc, its index in the
+// group, the index of its branch's true counter, and either its compare
+// predicate (live) or, retired (pr nil), the branch counters it retired
+// with (sub as opRetired's).
 type groupMember struct {
 	pc      int32
+	idx     int32
 	counter int32
 	sub     uint8
 	pr      *compile.ProbeCmp
@@ -60,6 +76,29 @@ type groupMember struct {
 	outcomes     uint8
 	slot         int32
 	k            int64
+}
+
+// groupTest is what a group run evaluates for some of its live members,
+// whose labels are the group's labels[lo:hi]: either one member's
+// predicate pr, or, pr nil, the comparison of one local or global
+// (global, slot) with the integer k shared by the members (an ABS triple
+// or an ROR quadruple on one variable is one comparison). idx is the
+// index of its first member in the group: a run that cannot evaluate the
+// test stops there.
+type groupTest struct {
+	idx, lo, hi int32
+	pr          *compile.ProbeCmp
+	global      bool
+	slot        int32
+	k           int64
+}
+
+// groupLabel is a live member in a groupTest: its branch's true counter
+// and, for a comparison, the outcomes for which it holds (as
+// groupMember's).
+type groupLabel struct {
+	counter  int32
+	outcomes uint8
 }
 
 // member decodes the live compare probe pr at pc with branch b.
@@ -96,7 +135,8 @@ func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 
 // regroup rebuilds the probe groups from the plain code and writes their
 // heads into the fused code. Tests that run the plain code make fused
-// the same slice as plain; there are no groups then.
+// the same slice as plain; there are no groups then. The fixed counters
+// of the old groups must have been written or dropped (visited empty).
 func (m *Machine) regroup() {
 	if len(m.fused) == 0 || &m.fused[0] == &m.plain[0] {
 		return
@@ -106,18 +146,14 @@ func (m *Machine) regroup() {
 		m.fused[head] = m.plain[head]
 	}
 	m.groups = m.groups[:0]
-	m.retiredGroups = m.retiredGroups[:0]
 	var chain []groupMember
 	flush := func(end int) {
 		if len(chain) >= 2 {
 			g := probeGroup{members: append([]groupMember(nil), chain...), end: end}
-			for _, mb := range chain {
-				if mb.pr != nil {
-					g.live++
-				}
-			}
-			if g.live == 0 {
-				m.retiredGroups = append(m.retiredGroups, len(m.groups))
+			for i := range g.members {
+				mb := &g.members[i]
+				mb.idx = int32(i)
+				g.add(mb)
 			}
 			m.fused[chain[0].pc] = instr{op: opProbeGroup, a: int32(len(m.groups))}
 			m.groups = append(m.groups, g)
@@ -141,21 +177,123 @@ func (m *Machine) regroup() {
 	flush(len(m.plain))
 }
 
-// completeRetired writes the counters of the groups whose members are
-// all retired and that ran since the last ResetCounters, as their members
-// would have run. Writing them again is harmless (the plain code, which
-// the loop runs near the step budget, writes them at each visit).
-func (m *Machine) completeRetired() {
+// add adds member mb, the last so far, to what a run of g does.
+func (g *probeGroup) add(mb *groupMember) {
+	switch {
+	case mb.pr == nil:
+		if mb.sub&1 != 0 {
+			g.ones = append(g.ones, mb.counter)
+		}
+		if mb.sub&2 != 0 {
+			g.ones = append(g.ones, mb.counter+1)
+		}
+		return
+	case mb.intK:
+		if n := len(g.tests); n > 0 {
+			if last := &g.tests[n-1]; last.pr == nil && last.global == mb.global && last.slot == mb.slot && last.k == mb.k {
+				g.labels = append(g.labels, groupLabel{mb.counter, mb.outcomes})
+				last.hi++
+				return
+			}
+		}
+		g.tests = append(g.tests, groupTest{idx: mb.idx, global: mb.global, slot: mb.slot, k: mb.k})
+	default:
+		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr})
+	}
+	t := &g.tests[len(g.tests)-1]
+	t.lo = int32(len(g.labels))
+	t.hi = t.lo + 1
+	g.labels = append(g.labels, groupLabel{counter: mb.counter, outcomes: mb.outcomes})
+}
+
+// completeGroups writes the counters of the retired members of the
+// groups that ran since the last call (see the comment at the top):
+// those that read 1; the others read 0 already.
+func (m *Machine) completeGroups() {
 	cnt := m.counters
-	for _, gi := range m.retiredGroups {
-		ms := m.groups[gi].members
-		n := cnt[ms[0].pc]
-		if n == 0 {
+	for _, gi := range m.visited {
+		g := &m.groups[gi]
+		for _, c := range g.ones {
+			cnt[c] = 1
+		}
+		g.ran = false
+	}
+	m.visited = m.visited[:0]
+}
+
+// dropVisits forgets the group runs whose counters were not completed
+// (the counters are about to be cleared).
+func (m *Machine) dropVisits() {
+	for _, gi := range m.visited {
+		m.groups[gi].ran = false
+	}
+	m.visited = m.visited[:0]
+}
+
+// runGroup runs group gi from the first member, outside any probe, as
+// the plain code would, and returns the pc to continue at: the group's
+// end, or the entry of the first member it could not run (the first
+// member's own: the group did not start).
+func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) int {
+	g := &m.groups[gi]
+	if m.labelSteps+int64(len(g.members)) > m.cfg.MaxLabelSteps {
+		return int(g.members[0].pc)
+	}
+	fired := uint8(0)
+	for i := range g.tests {
+		ts := &g.tests[i]
+		if ts.pr != nil {
+			t, ok := m.probeFast(ts.pr, stack, fp)
+			if !ok {
+				m.fired = m.fired || fired != 0
+				return m.stopGroup(g, int(ts.idx), cnt)
+			}
+			c := int(g.labels[ts.lo].counter)
+			if !t {
+				c++
+			}
+			cnt[c] = 1 // setBranch
+			fired |= b2u(t)
 			continue
 		}
-		for i := range ms {
-			mb := &ms[i]
-			cnt[mb.pc] = n
+		var x *value.Value
+		ok := true
+		if ts.global {
+			x, ok = &m.globals[ts.slot], m.gset[ts.slot]
+		} else {
+			x = &stack[fp+int(ts.slot)]
+		}
+		if !ok || x.Kind() != value.KInt {
+			// The plain code from the test's first member on (a
+			// float, an unbound global: the cold switch).
+			m.fired = m.fired || fired != 0
+			return m.stopGroup(g, int(ts.idx), cnt)
+		}
+		// o is 0, 1 or 2 for x < k, x = k, x > k; a label holds when
+		// bit o of its outcomes is set: no branch on the operator.
+		v := x.Int()
+		o := b2u(v >= ts.k) + b2u(v > ts.k)
+		for _, l := range g.labels[ts.lo:ts.hi] {
+			h := l.outcomes >> o & 1
+			cnt[int(l.counter)+int(h^1)] = 1 // setBranch
+			fired |= h
+		}
+	}
+	m.fired = m.fired || fired != 0
+	m.labelSteps += int64(len(g.members))
+	if !g.ran && len(g.ones) > 0 {
+		g.ran = true
+		m.visited = append(m.visited, gi)
+	}
+	return g.end
+}
+
+// stopGroup ends a run of g before its member i: it writes the counters
+// of the retired members before i and charges the label steps of the
+// members before i, and returns member i's entry.
+func (m *Machine) stopGroup(g *probeGroup, i int, cnt []uint8) int {
+	for j := range g.members[:i] {
+		if mb := &g.members[j]; mb.pr == nil {
 			c := int(mb.counter)
 			cnt[c] = mb.sub & 1
 			if mb.sub&2 != 0 {
@@ -163,63 +301,8 @@ func (m *Machine) completeRetired() {
 			}
 		}
 	}
-}
-
-// runGroup runs the members of g from the first, outside any probe, as
-// the plain code would, and returns the pc to continue at: g.end, or the
-// entry of the first member it could not run. The first member's
-// instruction counter has been bumped by the dispatch loop already.
-func (m *Machine) runGroup(g *probeGroup, stack []value.Value, fp int, cnt []uint8) int {
-	ms := g.members
-	// The label steps in a register; written back on every way out.
-	ls, limit := m.labelSteps, m.cfg.MaxLabelSteps
-	for i := range ms {
-		mb := &ms[i]
-		c := int(mb.counter)
-		if mb.pr == nil {
-			// opRetired's work.
-			cnt[c] = mb.sub & 1
-			if mb.sub&2 != 0 {
-				cnt[c+1] = 1
-			}
-		} else {
-			if ls >= limit {
-				m.labelSteps = ls
-				return int(mb.pc)
-			}
-			var t, ok bool
-			if mb.intK {
-				var x *value.Value
-				if mb.global {
-					x, ok = &m.globals[mb.slot], m.gset[mb.slot]
-				} else {
-					x, ok = &stack[fp+int(mb.slot)], true
-				}
-				if ok = ok && x.Kind() == value.KInt; ok {
-					// Bit 0, 1 or 2 of the outcome mask for x < k,
-					// x = k, x > k: no branch on the operator.
-					v := x.Int()
-					t = mb.outcomes>>(b2u(v >= mb.k)+b2u(v > mb.k))&1 != 0
-				}
-			}
-			if !ok {
-				if t, ok = m.probeFast(mb.pr, stack, fp); !ok {
-					m.labelSteps = ls
-					return int(mb.pc)
-				}
-			}
-			if !t {
-				c++
-			}
-			cnt[c] = 1 // setBranch
-		}
-		if i > 0 {
-			count(cnt, int(mb.pc))
-		}
-		ls++
-	}
-	m.labelSteps = ls
-	return g.end
+	m.labelSteps += int64(i)
+	return int(g.members[i].pc)
 }
 
 func b2u(b bool) uint8 {
@@ -246,6 +329,8 @@ func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (
 	switch kx := x.Kind(); {
 	case pr.Cmp == 't':
 		t = x.Truthy()
+	case pr.Cmp == 'm':
+		t = isMember(x, k)
 	case kx == value.KInt && k.Kind() == value.KInt:
 		if pr.Cmp == '!' {
 			t = x.Int() != k.Int()
@@ -269,4 +354,14 @@ func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (
 		return false, false
 	}
 	return t != pr.Not, true
+}
+
+// isMember is (member x l) of a compare probe's constant list l.
+func isMember(x, l value.Value) bool {
+	for ; l.Kind() == value.KCons; l = l.Cdr() {
+		if value.Eql(x, l.Car()) {
+			return true
+		}
+	}
+	return false
 }

@@ -10,7 +10,9 @@ import (
 
 // groupPlan has chains of label probes in every shape a group meets:
 // compare probes on integers, floats (the cold switch), names, globals and
-// conjunctions, a PROBE block inside a chain, and a function
+// conjunctions, several on one variable and one constant (one test of
+// the group), a PROBE block inside a chain, guarded PROBE blocks
+// (conjunctions led by a comparison), and a function
 // whose chains run nested in another probe's predicate.
 const groupPlan = `(defparameter *k* 5)
 (defun h (y)
@@ -33,6 +35,17 @@ const groupPlan = `(defparameter *k* 5)
     (when (ignore-errors (> *k* x)))
     (when (ignore-errors (eq x 4)))
     (when (ignore-errors (not (eq x 6))))
+    (when (ignore-errors (< x 0)))
+    (when (ignore-errors (> x 0)))
+    (when (ignore-errors (= x 0)))
+    (when (ignore-errors (< f 0)))
+    (when (ignore-errors (> f 0)))
+    (when (ignore-errors (= f 0)))
+    (when (ignore-errors (<= *k* 5)))
+    (when (ignore-errors (/= *k* 5)))
+    (when (ignore-errors (and (> x 2) (= (h x) 8))))
+    (when (ignore-errors (and (< x 3) (car x))))
+    (when (ignore-errors (and b (> (h x) 4) a)))
     (dotimes (i 3)
       (when (ignore-errors (= i x)))
       (when (ignore-errors (> (h i) (h x))))
@@ -65,11 +78,80 @@ func TestProbeGroupsMatchPlain(t *testing.T) {
 				t.Errorf("%+v, x=%d:\ngroups %s\nplain  %s\ncounters equal: %v", cfg, x, res[0], res[1], bytes.Equal(cnt[0], cnt[1]))
 			}
 			for _, g := range fused.groups {
-				allRetired = allRetired || g.live == 0
+				allRetired = allRetired || len(g.tests) == 0
 			}
 		}
 		if cfg.RetireLabels && cfg.MaxSteps == 0 && cfg.MaxLabelSteps == 0 && !allRetired {
 			t.Errorf("%+v: no group ever had all its members retired", cfg)
+		}
+	}
+}
+
+// TestProbesCountNoInstruction: a label probe leaves no trace but its
+// branch counters: the instruction counters of its instructions (PROBECMP,
+// PROBE to PROBEFAIL, retired or in a group) stay 0, fused or plain, with
+// or without retirement, while the plan's own instructions count. And a
+// group with a retired member and a live one writes the retired member's
+// true counter (after the run, on Counters) and the live member's
+// evaluation on every run.
+func TestProbesCountNoInstruction(t *testing.T) {
+	p := compileSrc(t, groupPlan)
+	for _, cfg := range []Config{{}, {RetireLabels: true}} {
+		fused, plain := fusedAndPlain(t, p, cfg)
+		inProbe := make([]bool, p.NumInstructions())
+		for _, lp := range fused.labelProbes() {
+			for pc := lp.entry; pc < lp.end; pc++ {
+				inProbe[pc] = true
+			}
+		}
+		for _, x := range []int64{5, 5, 1, 7, 3} {
+			for k, m := range []*Machine{fused, plain} {
+				m.ResetCounters()
+				m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)})
+				cnt := m.Counters()
+				planCounted := 0
+				for pc, in := range inProbe {
+					switch {
+					case in && cnt[pc] != 0:
+						t.Errorf("%+v, x=%d, fused=%v: probe instruction %d (%s) counted %d", cfg, x, k == 0, pc, p.Code[pc], cnt[pc])
+					case !in && cnt[pc] != 0:
+						planCounted++
+					}
+				}
+				if planCounted == 0 {
+					t.Fatalf("%+v, x=%d: the plan's instructions counted nothing", cfg, x)
+				}
+			}
+		}
+	}
+
+	// (= x 5) fires on 5 and retires; (= x 9) never fires.
+	p = compileSrc(t, `(def-plan main (x)
+  (when (ignore-errors (= x 5)))
+  (when (ignore-errors (= x 9)))
+  (list x))`)
+	m, err := New(p, Config{RetireLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.groups) != 1 {
+		t.Fatalf("%d groups, want 1", len(m.groups))
+	}
+	for i, x := range []int64{5, 7, 7} {
+		m.ResetCounters()
+		r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)})
+		if r.Outcome != OutcomeOK || r.LabelSteps != 2 {
+			t.Fatalf("x=%d: %s, %d label steps", x, resultString(r), r.LabelSteps)
+		}
+		cnt := m.Counters()
+		if got := cnt[p.BranchCounter(0, true)]; got != 1 {
+			t.Errorf("run %d, x=%d: (= x 5) reads %d true, want 1 (fired, then retired)", i, x, got)
+		}
+		if got := cnt[p.BranchCounter(1, true)] + 2*cnt[p.BranchCounter(1, false)]; got != 2 {
+			t.Errorf("run %d, x=%d: (= x 9) reads true %d false %d, want false only", i, x, got&1, got>>1)
+		}
+		if i > 0 && len(m.groups[0].tests) != 1 {
+			t.Errorf("run %d: %d live tests, want 1", i, len(m.groups[0].tests))
 		}
 	}
 }

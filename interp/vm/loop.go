@@ -336,6 +336,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// switch has the rest: a full handler stack, a label budget
 			// running out, comparisons of other kinds).
 			case compile.PROBE:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				if m.probeDepth > 0 {
 					// Probes do not nest: inside another probe's
 					// predicate this one is skipped, its predicate
@@ -365,11 +366,12 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					steps = h.steps
 					m.handlers = m.handlers[:len(m.handlers)-1]
 					cnt = m.counters
-					setBranch(cnt, m.nInstr, in.b, t)
+					m.setBranch(cnt, in.b, t)
 					pc = int(in.a)
 					continue
 				}
 			case compile.PROBECMP:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				if m.probeDepth > 0 {
 					continue // nested: does nothing
 				}
@@ -379,11 +381,35 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					if t, ok := m.probeFast(&p.Probes[in.a], stack, fp); ok {
 						steps--
 						m.labelSteps++
-						setBranch(cnt, m.nInstr, in.b, t)
+						m.setBranch(cnt, in.b, t)
+						continue
+					}
+				}
+			case compile.PROBEGUARD:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
+				pr := &p.Probes[in.a]
+				if m.probeDepth > 0 {
+					// Nested: the probe is skipped, as PROBE would be.
+					pc = int(pr.Skip)
+					continue
+				}
+				// The guard of a PROBE block (a conjunction's first
+				// conjunct), inline as PROBECMP; false, the probe is
+				// false and its block skipped. Its step is the label
+				// budget's.
+				if m.labelSteps < m.cfg.MaxLabelSteps {
+					if t, ok := m.probeFast(pr, stack, fp); ok {
+						steps--
+						m.labelSteps++
+						if !t {
+							m.setBranch(cnt, in.b, false)
+							pc = int(pr.Skip)
+						}
 						continue
 					}
 				}
 			case opRetired:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				// A retired label (Config.RetireLabels): write what its
 				// branch counters read when it retired, skip the
 				// predicate. Its step is the label budget's, as
@@ -401,28 +427,29 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				continue
 
 			case opProbeGroup:
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				// A chain of one-instruction label probes (group.go).
-				g := &m.groups[in.a]
-				if g.live == 0 && m.probeDepth == 0 {
-					// Every member retired: its counters are written
-					// after the run (completeRetired), its label steps
-					// charged now.
-					steps--
-					m.labelSteps += int64(len(g.members))
-					pc = g.end
-					continue
-				}
 				if m.probeDepth == 0 {
-					if next := m.runGroup(g, stack, fp, cnt); next != int(g.members[0].pc) {
+					g := &m.groups[in.a]
+					if n := int64(len(g.members)); len(g.tests) == 0 && (g.ran || len(g.ones) == 0) && m.labelSteps+n <= m.cfg.MaxLabelSteps {
+						// Every member retired, and their counters
+						// are due after the run already: the label
+						// steps are all there is to do.
+						steps--
+						m.labelSteps += n
+						pc = g.end
+						continue
+					}
+					if next := m.runGroup(in.a, stack, fp, cnt); next != pc-1 {
 						steps-- // the first member's step is the label budget's
 						pc = next
 						continue
 					}
-				} else if k := int64(len(g.members) - 1); steps+k <= check {
+				} else if g := &m.groups[in.a]; steps+int64(len(g.members)-1) <= check {
 					// Nested in a probe's predicate, each member is
 					// skipped for one step (counted into the sink): the
 					// whole chain at once, when no poll falls inside it.
-					steps += k
+					steps += int64(len(g.members) - 1)
 					pc = g.end
 					continue
 				}
@@ -773,7 +800,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			t := stack[sp].Truthy()
 			restored, ok := m.leaveProbe(steps)
 			cnt = m.counters
-			setBranch(cnt, m.nInstr, in.b, t)
+			m.setBranch(cnt, in.b, t)
 			steps = restored
 			if !ok {
 				return m.labelTimeout(steps, pc-1)
@@ -794,7 +821,27 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			// charged this instruction to the label budget and left the
 			// counters invisible for it.
 			cnt = m.counters
-			setBranch(cnt, m.nInstr, in.b, false)
+			m.setBranch(cnt, in.b, false)
+		case compile.PROBEGUARD:
+			// As the hot case, in the cases probeFast cannot do and
+			// when the label budget runs out.
+			pr, at := &p.Probes[in.a], pc-1
+			steps--
+			m.labelSteps++
+			var t bool
+			if pr.Cmp == '&' {
+				t = m.probeAll(pr, stack, fp)
+			} else {
+				x, k, bound := m.probeOperands(pr, stack, fp)
+				t = bound && probeCompare(pr, x, k)
+			}
+			if !t {
+				m.setBranch(cnt, in.b, false)
+				pc = int(pr.Skip)
+			}
+			if m.labelSteps > m.cfg.MaxLabelSteps {
+				return m.labelTimeout(steps, at)
+			}
 		case compile.PROBECMP:
 			// A one-instruction probe: its step is the label budget's.
 			// Nested in another probe's predicate it does nothing.
@@ -805,10 +852,10 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			m.labelSteps++
 			pr := &p.Probes[in.a]
 			if pr.Cmp == '&' {
-				setBranch(cnt, m.nInstr, in.b, m.probeAll(pr, stack, fp))
+				m.setBranch(cnt, in.b, m.probeAll(pr, stack, fp))
 			} else {
 				x, k, bound := m.probeOperands(pr, stack, fp)
-				setBranch(cnt, m.nInstr, in.b, bound && probeCompare(pr, x, k))
+				m.setBranch(cnt, in.b, bound && probeCompare(pr, x, k))
 			}
 			if m.labelSteps > m.cfg.MaxLabelSteps {
 				return m.labelTimeout(steps, pc-1)
@@ -917,11 +964,14 @@ func countBranch(cnt []uint8, n int, b int32, t bool) {
 }
 
 // setBranch records outcome t of a label's branch b: label counters are
-// bits (covered or not), never hit counts.
-func setBranch(cnt []uint8, n int, b int32, t bool) {
-	i := n + 2*int(b)
+// bits (covered or not), never hit counts. A label true since the last
+// ResetCounters may retire (fired).
+func (m *Machine) setBranch(cnt []uint8, b int32, t bool) {
+	i := m.nInstr + 2*int(b)
 	if !t {
 		i++
+	} else {
+		m.fired = true
 	}
 	cnt[i] = 1
 }
@@ -1068,6 +1118,8 @@ func probeCompare(pr *compile.ProbeCmp, x, k value.Value) bool {
 	switch pr.Cmp {
 	case 't':
 		r = x.Truthy()
+	case 'm':
+		r = isMember(x, k)
 	case 'e':
 		r = value.Eq(x, k)
 	default:

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/value"
 )
 
 // probePlans pairs plans with the same plans carrying label probes,
@@ -286,4 +287,115 @@ func whenBranches(p *compile.Program) []int {
 		}
 	}
 	return out
+}
+
+// guardedBody has probes whose predicates are conjunctions led by a
+// compare probe's predicate (compiled to PROBEGUARD and the block of the
+// rest): a comparison of two locals, eq with a constant whose rest fails
+// (car of an integer), a local's truth before two more conjuncts, and
+// member of a constant list; and member compare probes (on integers,
+// symbols, keywords and a float, negated too); %s is the when's body.
+const guardedBody = `(def-plan main (x)
+  (let ((s 0) (l (if (> x 4) (list 1) nil)) (k (if (> x 4) 'a :k)) (f (* x 0.5)))
+    (dotimes (i 10)
+      (when (ignore-errors (and (< i x) (> (nth i '(1 a 2 b 3 c 4 d 5 e)) 2)))%[1]s)
+      (when (ignore-errors (and (eq i 3) (car i)))%[1]s)
+      (when (ignore-errors (and l (< i 5) (oddp i)))%[1]s)
+      (when (ignore-errors (and (member s '(0 1 3 6 a :k)) (> i 2)))%[1]s)
+      (when (ignore-errors (member k '(b a)))%[1]s)
+      (when (ignore-errors (member f '(0 1 2)))%[1]s)
+      (when (ignore-errors (not (member i '(2 4 :k))))%[1]s)
+      (setq s (+ s i)))
+    s))`
+
+// TestGuardedProbeCountsLikeWhen: a guarded probe counts its when's
+// branch as the general compilation does (as bits), fused and plain, and
+// skips its block when the guard is false.
+func TestGuardedProbeCountsLikeWhen(t *testing.T) {
+	pp := compileSrc(t, fmt.Sprintf(guardedBody, ""))
+	pw := compileSrc(t, fmt.Sprintf(guardedBody, " nil"))
+	var dis bytes.Buffer
+	pp.Disasm(&dis)
+	if n := strings.Count(dis.String(), "PROBEGUARD "); n != 4 {
+		t.Fatalf("%d PROBEGUARDs, want 4:\n%s", n, dis.String())
+	}
+	if n := strings.Count(dis.String(), "(member "); n != 4 {
+		t.Fatalf("%d member compare probes, want 4:\n%s", n, dis.String())
+	}
+	// The guard's conjunct is no branch of its own (nothing inside a
+	// predicate counts): the branches are matched by position.
+	byPos := map[string]int{}
+	for b := 0; b < pw.NumBranches(); b++ {
+		br := pw.Branch(b)
+		byPos[fmt.Sprint(br.Form, br.Test, br.Head)] = b
+	}
+	for _, x := range []int64{0, 3, 5, 9} {
+		args := []value.Value{value.Int(x)}
+		mw, err := New(pw, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rw := mw.Run(context.Background(), pw.Plan("main"), args)
+		for _, unfused := range []bool{false, true} {
+			mp, err := New(pp, Config{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if unfused {
+				mp.fused = mp.plain
+			}
+			rp := mp.Run(context.Background(), pp.Plan("main"), args)
+			if rp.Outcome != OutcomeOK || rp.Value.String() != rw.Value.String() {
+				t.Fatalf("x=%d: %s, the when with a body %s", x, resultString(rp), resultString(rw))
+			}
+			for b := 0; b < pp.NumBranches(); b++ {
+				br := pp.Branch(b)
+				if br.Head != "when" {
+					continue // inside a predicate: counts nothing in a probe
+				}
+				bw, ok := byPos[fmt.Sprint(br.Form, br.Test, br.Head)]
+				if !ok {
+					t.Fatalf("branch %d (%s at %s) is not in the general compilation", b, br.Head, br.Test)
+				}
+				for _, outcome := range []bool{true, false} {
+					cp, cw := mp.Counters()[pp.BranchCounter(b, outcome)], mw.Counters()[pw.BranchCounter(bw, outcome)]
+					if cp != min(cw, 1) {
+						t.Errorf("x=%d unfused=%v: branch %d (%s at %s) %v: probe counted %d, when %d", x, unfused, b, pp.Branch(b).Head, pp.Branch(b).Test, outcome, cp, cw)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestGuardedProbeRetires: a guarded probe that fired retires whole (its
+// guard becomes the retired instruction jumping over the block), and
+// writes its true counter on every later run.
+func TestGuardedProbeRetires(t *testing.T) {
+	p := compileSrc(t, fmt.Sprintf(guardedBody, ""))
+	m, err := New(p, Config{RetireLabels: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var guards []int
+	for pc, op := range p.Code {
+		if op == compile.PROBEGUARD {
+			guards = append(guards, pc)
+		}
+	}
+	first := guards[0] // (and (< i x) (> (nth i ...) 2)): fires for x=9
+	for i, x := range []int64{0, 9, 0, 0} {
+		m.ResetCounters()
+		if r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)}); r.Outcome != OutcomeOK {
+			t.Fatal(resultString(r))
+		}
+		retired := m.plain[first].op == opRetired
+		if retired != (i >= 2) {
+			t.Errorf("run %d (x=%d): guard retired %v", i, x, retired)
+		}
+		b := p.B[first]
+		if got := m.Counters()[p.BranchCounter(int(b), true)]; got != uint8(min(i, 1)) {
+			t.Errorf("run %d (x=%d): label true counter %d", i, x, got)
+		}
+	}
 }

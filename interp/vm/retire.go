@@ -40,19 +40,30 @@ type atomProbe struct {
 	readers []int
 }
 
-// labelProbes lists the label probes of the code, in pc order.
+// labelProbes lists the label probes of the code, in pc order: a
+// PROBECMP, a PROBE block, or a PROBEGUARD and the block it guards.
 func (m *Machine) labelProbes() []labelProbe {
 	var out []labelProbe
 	for pc, in := range m.plain {
 		switch in.op {
 		case compile.PROBECMP:
 			out = append(out, labelProbe{entry: pc, end: pc + 1, branch: in.b})
+		case compile.PROBEGUARD:
+			out = append(out, labelProbe{entry: pc, end: int(m.prog.Probes[in.a].Skip), branch: in.b})
 		case compile.PROBE:
-			fail := m.prog.Handlers[in.a].Clauses[0].PC // PROBEOK; PROBEFAIL; end
-			out = append(out, labelProbe{entry: pc, end: fail + 1, branch: m.plain[fail-1].b})
+			if pc > 0 && m.plain[pc-1].op == compile.PROBEGUARD {
+				continue // its guard's
+			}
+			end := m.probeEnd(pc)
+			out = append(out, labelProbe{entry: pc, end: end, branch: m.plain[end-2].b})
 		}
 	}
 	return out
+}
+
+// probeEnd is the pc after the PROBE block at pc: PROBEOK; PROBEFAIL; end.
+func (m *Machine) probeEnd(pc int) int {
+	return m.prog.Handlers[m.plain[pc].a].Clauses[0].PC + 1
 }
 
 // setupRetirement makes every probe live and finds the atom probes: a
@@ -78,7 +89,7 @@ func (m *Machine) setupRetirement(probes []labelProbe) {
 		}
 	}
 	reads := func(lp labelProbe, g int32) bool {
-		if in := m.plain[lp.entry]; in.op == compile.PROBECMP {
+		if in := m.plain[lp.entry]; in.op == compile.PROBECMP || in.op == compile.PROBEGUARD {
 			pr := &m.prog.Probes[in.a]
 			if pr.XGlobal && pr.Slot == g || pr.YGlobal && pr.Y == g {
 				return true
@@ -88,7 +99,9 @@ func (m *Machine) setupRetirement(probes []labelProbe) {
 					return true
 				}
 			}
-			return false
+			if in.op == compile.PROBECMP {
+				return false
+			}
 		}
 		for pc := lp.entry; pc < lp.end; pc++ {
 			if m.plain[pc].op == compile.GETVALUE && m.plain[pc].a == g {

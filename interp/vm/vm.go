@@ -146,8 +146,12 @@ type Machine struct {
 	live    []liveProbe  // probes not yet retired
 	atoms   []atomProbe  // atom probes whose readers are not all retired
 	groups  []probeGroup // chains of probes run in one dispatch (group.go)
-	// retiredGroups are the groups whose members are all retired.
-	retiredGroups []int
+	// visited are the groups that ran since their fixed counters were
+	// last written (completeGroups).
+	visited []int32
+	// fired tells that a label's branch counted true since the last
+	// ResetCounters: only then may a label retire.
+	fired bool
 	// Early exits from atom probes (atomexit.go).
 	atomSites  []atomSite
 	atomGlobal []bool // globals that atom probes set
@@ -260,12 +264,12 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 	if th, ok := cfg.Host.(TransientHost); ok && th.TransientDesignators() {
 		m.markTransientDesignators()
 	}
-	probes := m.labelProbes()
-	for _, lp := range probes {
-		if m.plain[lp.entry].op == compile.PROBE {
-			m.plain[lp.entry].b = int32(lp.end) // where a nested PROBE skips to
+	for pc, in := range m.plain {
+		if in.op == compile.PROBE {
+			m.plain[pc].b = int32(m.probeEnd(pc)) // where a nested PROBE skips to
 		}
 	}
+	probes := m.labelProbes()
 	if cfg.RetireLabels {
 		m.setupRetirement(probes)
 	}
@@ -290,12 +294,13 @@ func (m *Machine) Stdout() io.Writer { return m.stdout }
 // ResetCounters: NumInstructions() counters, one per instruction, then
 // two per branch (test true, test false). Hit counts saturate at 255; the
 // branch counters of label probes are bits (0 or 1). Fuzzers call it
-// after each run: it completes the counters of retired label probes,
-// which the run itself does not write (see completeRetired), so the
-// slice is complete only when returned by a call after the run.
+// after each run: it completes the counters that groups of label probes
+// write the same on every visit, which the run itself does not write
+// (see completeGroups), so the slice is complete only when returned by a
+// call after the run.
 func (m *Machine) Counters() []uint8 {
-	if len(m.retiredGroups) > 0 {
-		m.completeRetired()
+	if len(m.visited) > 0 {
+		m.completeGroups()
 	}
 	return m.counters
 }
@@ -304,10 +309,12 @@ func (m *Machine) Counters() []uint8 {
 // retires every label probe whose branch counted true since the last
 // reset (see retire).
 func (m *Machine) ResetCounters() {
-	if (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
+	m.dropVisits()
+	if m.fired && (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
 		m.regroup()
 		m.refreshAtomSites()
 	}
+	m.fired = false
 	clear(m.counters)
 }
 
