@@ -24,7 +24,7 @@ type Report struct {
 	Alpha    float64  `json:"alpha"`
 	// Correction names the multiple-comparison adjustment behind
 	// TestRow.PAdj and the verdicts; the family is every test of one
-	// benchmark (see Holm below).
+	// benchmark (see the constant Correction).
 	Correction string `json:"correction"`
 	// Note is free text shown under the title (labelcov compare --note).
 	Note    string        `json:"note,omitempty"`
