@@ -22,6 +22,10 @@ type Report struct {
 	BudgetS  float64  `json:"budget_s"`
 	Seed     uint64   `json:"seed"`
 	Alpha    float64  `json:"alpha"`
+	// Correction names the multiple-comparison adjustment behind
+	// TestRow.PAdj and the verdicts; the family is every test of one
+	// benchmark (see the constant Correction).
+	Correction string `json:"correction"`
 	// Note is free text shown under the title (labelcov compare --note).
 	Note    string        `json:"note,omitempty"`
 	Sources []Source      `json:"sources"`
@@ -152,17 +156,33 @@ type TestRow struct {
 	Values   []float64 `json:"values"`
 	Baseline []float64 `json:"baseline"`
 	U        float64   `json:"u"`
-	P        float64   `json:"p"`
-	Exact    bool      `json:"exact"`
+	P        float64   `json:"p"` // raw
+	// PAdj is P Holm-adjusted over the benchmark's family of tests (every
+	// row of BenchReport.Tests).
+	PAdj  float64 `json:"p_adj"`
+	Exact bool    `json:"exact"`
 	// A12 is the probability that a run guided by the criterion does
 	// better than a run of none — finds sooner, or covers more — ties ½.
-	A12         float64 `json:"a12"`
-	Magnitude   string  `json:"magnitude"`
-	Significant bool    `json:"significant"`
-	// Outcome: "better", "worse" (significant either way), "no
-	// significant difference", or "identical" (every value equal).
+	A12       float64 `json:"a12"`
+	Magnitude string  `json:"magnitude"`
+	// Significant is PAdj < α; SignificantUncorrected is P < α, shown
+	// apart so that what the correction removed stays visible.
+	Significant            bool `json:"significant"`
+	SignificantUncorrected bool `json:"significant_uncorrected"`
+	// Outcome: "better", "worse" (significant after correction either
+	// way), "no significant difference", or "identical" (every value
+	// equal).
 	Outcome string `json:"outcome"`
 }
+
+// Correction is Report.Correction: Holm-Bonferroni (see
+// significance.Holm for why not Benjamini-Hochberg) over one family per
+// benchmark, every test of every guiding criterion against none — time and
+// execs to find per category, final coverage per measure. Per benchmark
+// because the benchmarks are separate questions (issue 10 asks it of each);
+// all criteria together because "is any criterion worse than none here" is
+// the question the family answers.
+const Correction = "holm per benchmark"
 
 // measureOrder is the report order of the known measuring criteria.
 var measureOrder = []string{"branches", "instructions", "actions", "labels", "labels:mcc", "labels:cc", "labels:wm"}
@@ -170,7 +190,8 @@ var measureOrder = []string{"branches", "instructions", "actions", "labels", "la
 // Analyze computes the report of d.
 func Analyze(d *Data) *Report {
 	r := &Report{Version: Version, Benches: d.Grid.Benches, Criteria: d.Grid.Criteria, Runs: d.Grid.Runs,
-		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Alpha: significance.Alpha, Missing: d.Missing}
+		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Alpha: significance.Alpha,
+		Correction: Correction, Missing: d.Missing}
 	if r.Missing == nil {
 		r.Missing = []Cell{}
 	}
@@ -366,21 +387,18 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 	}
 
 	baseRuns := byCrit[Baseline]
+	var compared []string
 	for _, crit := range d.Grid.Criteria {
 		if crit == Baseline || len(baseRuns) == 0 || len(byCrit[crit]) == 0 {
 			continue
 		}
-		var better, worse, ns int
+		compared = append(compared, crit)
 		for _, cat := range br.Categories {
 			_, x := ttf(byCrit[crit], cat)
 			_, y := ttf(baseRuns, cat)
 			// Sooner is better: Â12 of none's times against the criterion's.
-			t := test("time_to_find", cat, crit, x, y, significance.A12(y, x))
-			br.Tests = append(br.Tests, t)
-			better, worse, ns = tally(t, better, worse, ns)
+			br.Tests = append(br.Tests, test("time_to_find", cat, crit, x, y, significance.A12(y, x)))
 		}
-		// The same on execs (not tallied in the verdict: it is the same
-		// question measured without the clock).
 		for _, cat := range br.Categories {
 			censor := maxExecs(byCrit[crit], baseRuns)
 			_, x := etf(byCrit[crit], cat, censor)
@@ -389,53 +407,95 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 		}
 		for _, m := range br.Measures {
 			x, y := finals(byCrit[crit], m), finals(baseRuns, m)
-			t := test("coverage", m, crit, x, y, significance.A12(x, y))
-			br.Tests = append(br.Tests, t)
-			better, worse, ns = tally(t, better, worse, ns)
+			br.Tests = append(br.Tests, test("coverage", m, crit, x, y, significance.A12(x, y)))
 		}
-		br.Verdicts[crit] = verdict(crit, better, worse, ns, len(byCrit[crit]), len(baseRuns))
+	}
+	// The family is every test of the benchmark (Correction), execs to find
+	// included: each is shown as significant or not.
+	raw := make([]float64, len(br.Tests))
+	for i, t := range br.Tests {
+		raw[i] = t.P
+	}
+	for i, p := range significance.Holm(raw) {
+		decide(&br.Tests[i], round6(p))
+	}
+	for _, crit := range compared {
+		var now, unc tallies
+		for _, t := range br.Tests {
+			// Execs to find is not tallied in the verdict: it is the same
+			// question as time to find, measured without the clock.
+			if t.Criterion != crit || t.Kind == "execs_to_find" {
+				continue
+			}
+			now.add(t.Outcome)
+			unc.add(uncorrectedOutcome(t))
+		}
+		br.Verdicts[crit] = verdict(crit, now, unc, len(br.Tests), len(byCrit[crit]), len(baseRuns))
 	}
 	return br
 }
 
-func tally(t TestRow, better, worse, ns int) (int, int, int) {
-	switch t.Outcome {
+// tallies counts the outcomes of one criterion's tests.
+type tallies struct{ better, worse, ns int }
+
+func (c *tallies) add(outcome string) {
+	switch outcome {
 	case "better":
-		better++
+		c.better++
 	case "worse":
-		worse++
+		c.worse++
 	default:
-		ns++
+		c.ns++
 	}
-	return better, worse, ns
 }
 
-func verdict(crit string, better, worse, ns, n1, n2 int) string {
+// verdict is the one-line summary of crit against none over family tests:
+// the corrected counts, then, when they differ, the uncorrected ones.
+func verdict(crit string, c, unc tallies, family, n1, n2 int) string {
 	var b strings.Builder
 	b.WriteString(crit + " against none: ")
 	switch {
-	case better == 0 && worse == 0:
+	case c.better == 0 && c.worse == 0:
 		b.WriteString("no significant difference on any category or measure")
 	default:
-		b.WriteString(plural(better, "significant improvement") + ", " + plural(worse, "significant deterioration") +
-			", " + plural(ns, "comparison") + " without significant difference")
+		b.WriteString(plural(c.better, "significant improvement") + ", " + plural(c.worse, "significant deterioration") +
+			", " + plural(c.ns, "comparison") + " without significant difference")
 	}
-	b.WriteString(" (α = 0.05")
-	if p := significance.MinExactP(n1, n2); p >= significance.Alpha {
-		b.WriteString("; with " + itoa(n1) + " and " + itoa(n2) + " runs the smallest attainable p is " +
-			fmtFloat(p, 3) + ", so no difference can be significant: more runs are needed")
+	b.WriteString(" (α = 0.05, Holm-adjusted over the " + plural(family, "test") + " of this benchmark")
+	if unc != c {
+		b.WriteString("; uncorrected: " + itoa(unc.better) + " better, " + itoa(unc.worse) + " worse")
+	}
+	// Holm multiplies the smallest p by the family size.
+	if p := significance.MinExactP(n1, n2) * float64(max(family, 1)); p >= significance.Alpha {
+		b.WriteString("; with " + itoa(n1) + " and " + itoa(n2) + " runs the smallest attainable adjusted p is " +
+			fmtFloat(min(p, 1), 3) + ", so no difference can be significant: more runs are needed")
 	}
 	b.WriteString(").")
 	return b.String()
 }
 
+// uncorrectedOutcome is t's outcome had p not been adjusted.
+func uncorrectedOutcome(t TestRow) string {
+	decide(&t, t.P)
+	return t.Outcome
+}
+
 func test(kind, subject, crit string, x, y []float64, a12 float64) TestRow {
 	mw := significance.MannWhitney(x, y)
 	t := TestRow{Kind: kind, Subject: subject, Criterion: crit, N1: len(x), N2: len(y), Values: x, Baseline: y,
-		U: mw.U, P: round6(mw.P), Exact: mw.Exact, A12: round6(a12), Magnitude: significance.Magnitude(a12), Significant: mw.Significant()}
+		U: mw.U, P: round6(mw.P), Exact: mw.Exact, A12: round6(a12), Magnitude: significance.Magnitude(a12),
+		SignificantUncorrected: round6(mw.P) < significance.Alpha} // the p shown, as uncorrectedOutcome
+	decide(&t, t.P) // a family of one until analyzeBench adjusts it
+	return t
+}
+
+// decide sets t's adjusted p and the verdicts that follow from it.
+func decide(t *TestRow, pAdj float64) {
+	t.PAdj = pAdj
+	t.Significant = t.PAdj < significance.Alpha
 	identical := true
-	for _, v := range append(append([]float64{}, x...), y...) {
-		if v != x[0] {
+	for _, v := range append(append([]float64{}, t.Values...), t.Baseline...) {
+		if v != t.Values[0] {
 			identical = false
 		}
 	}
@@ -444,12 +504,11 @@ func test(kind, subject, crit string, x, y []float64, a12 float64) TestRow {
 		t.Outcome = "identical"
 	case !t.Significant:
 		t.Outcome = "no significant difference"
-	case a12 > 0.5:
+	case t.A12 > 0.5:
 		t.Outcome = "better"
 	default:
 		t.Outcome = "worse"
 	}
-	return t
 }
 
 func runReport(c Cell, rd *RunData) RunReport {

@@ -345,7 +345,9 @@ func TestReportGolden(t *testing.T) {
 
 // The statistics in the report are those of the samples: mcc finds cat-a
 // in 1-3 s in every run, none in 8-27 s, so Â12 is 1 and with 4 runs each
-// the exact p is 2/C(8,4) = 0.0286, significant.
+// the exact p is 2/C(8,4) = 0.0286 — significant alone, but not in a
+// family of 22 tests (2 criteria × (4 categories × time and execs + 3
+// measures)): Holm makes the smallest p 22 × 0.028571 = 0.628562.
 func TestReportStatistics(t *testing.T) {
 	out := t.TempDir()
 	runSynth(t, out, testGrid(), All, nil)
@@ -358,7 +360,8 @@ func TestReportStatistics(t *testing.T) {
 	for _, tr := range r.Results[0].Tests {
 		if tr.Kind == "time_to_find" && tr.Subject == "cat-a" && tr.Criterion == "mcc" {
 			found = true
-			if tr.A12 != 1 || !tr.Exact || tr.P != 0.028571 || tr.Outcome != "better" {
+			if tr.A12 != 1 || !tr.Exact || tr.P != 0.028571 || tr.PAdj != 0.628562 || !tr.SignificantUncorrected ||
+				tr.Significant || tr.Outcome != "no significant difference" {
 				t.Errorf("mcc on cat-a: %+v", tr)
 			}
 		}
@@ -368,12 +371,28 @@ func TestReportStatistics(t *testing.T) {
 		if tr.Kind == "time_to_find" && tr.Subject == "cat-c" && tr.Outcome != "identical" {
 			t.Errorf("never found by anyone: %+v", tr)
 		}
-		if tr.Kind == "coverage" && tr.Subject == "branches" && tr.Criterion == "mcc" && (tr.A12 != 1 || tr.Outcome != "better") {
+		if tr.Kind == "coverage" && tr.Subject == "branches" && tr.Criterion == "mcc" && (tr.A12 != 1 || tr.Significant) {
 			t.Errorf("coverage: %+v", tr)
 		}
 	}
 	if !found {
 		t.Error("no test of mcc on cat-a")
+	}
+	if len(r.Results[0].Tests) != 22 {
+		t.Errorf("%d tests on alpha, want 22", len(r.Results[0].Tests))
+	}
+	v := r.Results[0].Verdicts["mcc"]
+	if !strings.Contains(v, "no significant difference") || !strings.Contains(v, "Holm-adjusted over the 22 tests") ||
+		!strings.Contains(v, "uncorrected: ") {
+		t.Errorf("verdict %q", v)
+	}
+	var md strings.Builder
+	if err := r.Markdown(&md, ""); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "Significant differences (Holm") ||
+		!strings.Contains(md.String(), "alpha, mcc, time to find cat-a: better than none (Â12 1.00, large; p 0.029, adj 0.629)") {
+		t.Errorf("report lists corrected/uncorrected differences wrongly:\n%s", md.String())
 	}
 	for _, tr := range r.Results[0].Throughput {
 		if tr.Criterion == "mcc" && (tr.Ratio == nil || *tr.Ratio != 0.8) {
@@ -390,6 +409,39 @@ func TestReportStatistics(t *testing.T) {
 		if sr.Measure == "branches" && sr.Criterion == "all" && sr.RunsAfter != sr.N {
 			t.Errorf("saturation: %+v", sr)
 		}
+	}
+}
+
+// With 12 runs per cell the strong effects (mcc finds cat-a in 1-3 s, none
+// in 8-27 s; mcc covers 75-79 branches, none 60-64) stay significant after
+// Holm over the family.
+func TestReportStrongEffectSurvivesCorrection(t *testing.T) {
+	out := t.TempDir()
+	g := testGrid()
+	g.Benches, g.Runs = []string{"alpha"}, 12
+	runSynth(t, out, g, All, nil)
+	d, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Analyze(d)
+	if r.Correction != Correction {
+		t.Errorf("correction %q", r.Correction)
+	}
+	n := 0
+	for _, tr := range r.Results[0].Tests {
+		if tr.PAdj < tr.P || tr.Significant && !tr.SignificantUncorrected {
+			t.Errorf("adjusted p below raw: %+v", tr)
+		}
+		if tr.Criterion == "mcc" && (tr.Kind == "time_to_find" && tr.Subject == "cat-a" || tr.Kind == "coverage" && tr.Subject == "branches") {
+			n++
+			if tr.Outcome != "better" || tr.PAdj >= 0.05 {
+				t.Errorf("strong effect not significant after correction: %+v", tr)
+			}
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d strong-effect tests found, want 2", n)
 	}
 }
 

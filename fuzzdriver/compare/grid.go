@@ -3,7 +3,7 @@
 // first find per error category, final coverage on every measuring
 // criterion, errors found after a criterion saturated, throughput, and
 // Mann-Whitney U / Vargha-Delaney Â12 statistics against the unguided
-// baseline, rendered as Markdown, HTML, JSON and plots.
+// baseline (p-values Holm-adjusted per benchmark), rendered as Markdown, HTML, JSON and plots.
 //
 // Guiding a campaign by a criterion means fuzzing the plan annotated with
 // that criterion's labels: the engine itself stays label-blind. Coverage is

@@ -222,8 +222,12 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 	}
 	if len(sum) > 0 {
 		add(heading{2, "Summary"}, bullets{sum})
-		if sig := r.significant(); len(sig) > 0 {
-			add(para{"Significant differences (p < 0.05):"}, bullets{sig})
+		if sig := r.significant(true); len(sig) > 0 {
+			add(para{"Significant differences (Holm-adjusted p < 0.05):"}, bullets{sig})
+		}
+		if sig := r.significant(false); len(sig) > 0 {
+			add(para{"Significant only without correction (raw p < 0.05, Holm-adjusted p ≥ 0.05; " +
+				"not evidence of a difference, listed so that nothing is hidden):"}, bullets{sig})
 		}
 	}
 	for _, br := range r.Results {
@@ -243,9 +247,15 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			"Â12 of each criterion against `none`, following Klees et al. (2018). Â12 is the probability that a run guided by " +
 			"the criterion does better than a run of `none` (finds sooner, or covers more), ties counting ½: 0.5 is no effect, " +
 			"1 always better, 0 always worse; magnitude by Vargha and Delaney (negligible, small ≥ 0.56, medium ≥ 0.64, large ≥ 0.71). " +
-			"For time to find, a run that never found the category counts at the budget. **Significant** means p < 0.05.",
-		"**Caveats**: p-values are not corrected for multiple comparisons — among many tests at α = 0.05 about one in " +
-			"twenty shows \"significant\" by chance when nothing differs. Times to find below about a second mostly measure " +
+			"For time to find, a run that never found the category counts at the budget.",
+		"**Multiple comparisons**: at α = 0.05 about one uncorrected test in twenty is \"significant\" by chance when " +
+			"nothing differs, and a benchmark has dozens of tests. So p-values are Holm-Bonferroni adjusted per benchmark, " +
+			"over the family of every test on that benchmark (each guiding criterion against `none` on time and execs to " +
+			"find per category and final coverage per measure); this holds the chance of even one false \"significant\" " +
+			"per benchmark below 0.05, whatever the dependence between tests. Cells show the raw p and, as `adj`, the " +
+			"adjusted one; **significant** (better, worse, and the counts of the summary) means adjusted p < 0.05. Tests " +
+			"significant only without correction are listed apart under the summary.",
+		"**Caveats**: Times to find below about a second mostly measure " +
 			"how fast the first few hundred inputs run (annotated plans run slower, see throughput) rather than guidance; " +
 			"compare execs to find there.",
 	}})
@@ -341,7 +351,7 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 		}
 	}
 	if len(br.Tests) > 0 {
-		add(heading{3, "Against none: Â12 (magnitude), p"})
+		add(heading{3, "Against none: Â12 (magnitude), p, Holm-adjusted p"})
 		for _, kind := range []struct{ kind, first, note string }{
 			{"time_to_find", "time to find", "sooner is better; never found counts at the budget"},
 			{"execs_to_find", "execs to find", "the same in campaign execs, which machine load does not change; never found counts at the largest execs of the runs compared"},
@@ -387,12 +397,20 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 	return out
 }
 
-// significant lists the significant tests, one line each.
-func (r *Report) significant() []string {
+// significant lists, one line each, the tests significant after correction
+// (corrected) or significant only without it (!corrected).
+func (r *Report) significant(corrected bool) []string {
 	var out []string
 	for _, br := range r.Results {
 		for _, t := range br.Tests {
-			if !t.Significant {
+			outcome := t.Outcome
+			if !corrected {
+				if t.Significant {
+					continue
+				}
+				outcome = uncorrectedOutcome(t)
+			}
+			if outcome != "better" && outcome != "worse" {
 				continue
 			}
 			what := "final " + t.Subject + " coverage"
@@ -402,9 +420,8 @@ func (r *Report) significant() []string {
 			case "execs_to_find":
 				what = "execs to find " + t.Subject
 			}
-			out = append(out, fmt.Sprintf("%s, %s, %s: %s than none (Â12 %s, %s; p %s)",
-				br.Bench, t.Criterion, what, map[string]string{"better": "better", "worse": "worse"}[t.Outcome],
-				fmtFloat(t.A12, 2), t.Magnitude, fmtP(t.P)))
+			out = append(out, fmt.Sprintf("%s, %s, %s: %s than none (Â12 %s, %s; p %s, adj %s)",
+				br.Bench, t.Criterion, what, outcome, fmtFloat(t.A12, 2), t.Magnitude, fmtP(t.P), fmtP(t.PAdj)))
 		}
 	}
 	return out
@@ -414,7 +431,7 @@ func testCell(t TestRow) string {
 	if t.Outcome == "identical" {
 		return "identical"
 	}
-	s := fmt.Sprintf("%s (%s), p %s", fmtFloat(t.A12, 2), t.Magnitude, fmtP(t.P))
+	s := fmt.Sprintf("%s (%s), p %s, adj %s", fmtFloat(t.A12, 2), t.Magnitude, fmtP(t.P), fmtP(t.PAdj))
 	switch t.Outcome {
 	case "better":
 		s += " **better**"

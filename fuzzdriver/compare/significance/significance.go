@@ -6,6 +6,9 @@
 // Both are rank statistics: they make no assumption about the shape of the
 // distributions, which matters for fuzzing, where time-to-find is often
 // censored at the budget and coverage piles up at a few values.
+//
+// Holm adjusts the p-values of a family of such tests for multiple
+// comparisons (family-wise error rate, valid under any dependence).
 package significance
 
 import (
