@@ -149,7 +149,10 @@ func TestLabelSitesBecomePure(t *testing.T) {
 	src := `(defun f (v) (print v) v)
 (def-plan main (x) (when (and (> x 0) (f x) (< x 9)) (print (+ x (f 1)))))`
 	r := mustNormalize(t, src)
-	want := `(def-plan main (x) (when (let* ((%lc1 (> x 0)) (%lc2 (if %lc1 (f x) nil))) (and %lc1 %lc2 (< x 9))) (print (let* ((%lc3 x) (%lc4 (f 1))) (+ %lc3 %lc4)))))`
+	want := `(def-plan main (x) (when (let* ((%lc1 (> x 0)) (%lc2 (if %lc1 (f x) nil))) (and %lc1 %lc2 (< x 9))) (print (let* ((%lc3 x) (%lc4 (f 1))) (+ %lc3 %lc4)))))
+;; labelcov: normalize's temporaries cost no step
+(declaim (labelcov-temporaries "%lc"))
+`
 	if got := string(r.Source); !strings.HasSuffix(got, want) {
 		t.Errorf("got\n%s\nwant suffix\n%s", got, want)
 	}
@@ -170,7 +173,10 @@ func TestCostlyCallsLeaveLabelSites(t *testing.T) {
 	r := mustNormalize(t, src)
 	want := `(defun fib (n) (if (< n 2) n (let* ((%lc1 (fib (- n 1))) (%lc2 (fib (- n 2)))) (+ %lc1 %lc2))))
 (defun sq (x) (* x x))
-(def-plan main (n) (if (let* ((%lc3 (fib n))) (< (sq n) %lc3)) 'a 'b))`
+(def-plan main (n) (if (let* ((%lc3 (fib n))) (< (sq n) %lc3)) 'a 'b))
+;; labelcov: normalize's temporaries cost no step
+(declaim (labelcov-temporaries "%lc"))
+`
 	if string(r.Source) != want {
 		t.Errorf("got\n%s\nwant\n%s", r.Source, want)
 	}

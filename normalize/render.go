@@ -2,6 +2,9 @@ package normalize
 
 import (
 	"bytes"
+	"strconv"
+
+	"github.com/labelcov/labelcov/interp/compile"
 
 	"github.com/labelcov/labelcov/interp/syntax"
 )
@@ -38,6 +41,12 @@ func (r *Result) Render(w Wrapper) []byte {
 		pos = end.Offset
 	}
 	rd.out.Write(rd.src[pos:])
+	if r.Temps > 0 {
+		// After a newline, as the globals below. The compiler reads it
+		// (compile.TempsDeclared): the temporaries cost no step.
+		rd.out.WriteString("\n;; labelcov: normalize's temporaries cost no step\n")
+		rd.out.WriteString("(declaim (" + compile.TempsHead + " " + strconv.Quote(r.Prefix) + "))\n")
+	}
 	if len(r.globals) > 0 {
 		// After a newline: the plan may end in a line comment.
 		rd.out.WriteString("\n;; labelcov: globals of shared label atoms\n")

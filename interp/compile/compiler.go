@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -59,12 +60,16 @@ func CompileWith(f *syntax.File, opts Options) (*Program, error) {
 }
 
 type compiler struct {
-	opts      Options
-	file      *syntax.File
-	prog      *Program
-	globals   map[string]int
-	externals map[string]int
-	consts    map[string]int // atom constants, deduplicated by kind and text
+	opts Options
+	// tempPrefix is the prefix of normalize's temporaries, as the plan
+	// declares it (declaim (labelcov-temporaries "PREFIX")); "" in a plan
+	// that declares none, whose variables are all ordinary.
+	tempPrefix string
+	file       *syntax.File
+	prog       *Program
+	globals    map[string]int
+	externals  map[string]int
+	consts     map[string]int // atom constants, deduplicated by kind and text
 
 	// Closure analysis without a separate resolver pass: while compiling a
 	// top-level form we learn which bindings are captured by a lambda and
@@ -91,6 +96,38 @@ var defKinds = map[string]FuncKind{
 	"def-policy": KindPolicy,
 }
 
+// TempsHead is the declaration normalize writes into a plan that has
+// temporaries: (declaim (labelcov-temporaries "PREFIX")). Every variable a
+// let or let* of such a plan binds whose name starts with PREFIX is one of
+// normalize's temporaries: binding it and reading it back cost no step
+// (SETT, LOADT). A plan without the declaration has no temporaries, however
+// its variables are named.
+const TempsHead = "labelcov-temporaries"
+
+// TempsDeclared reports whether form is the temporaries declaration, and
+// its prefix.
+func TempsDeclared(form syntax.Node) (string, bool) {
+	l, ok := form.(*syntax.List)
+	if !ok || forms.Head(l) != "declaim" || len(l.Elems) != 2 {
+		return "", false
+	}
+	d, ok := l.Elems[1].(*syntax.List)
+	if !ok || forms.Head(d) != TempsHead || len(d.Elems) != 2 {
+		return "", false
+	}
+	s, ok := d.Elems[1].(*syntax.String)
+	if !ok || s.Value == "" {
+		return "", false
+	}
+	return s.Value, true
+}
+
+// isTemp reports whether a variable named name is one of normalize's
+// temporaries (TempsHead).
+func (c *compiler) isTemp(name string) bool {
+	return c.tempPrefix != "" && strings.HasPrefix(name, c.tempPrefix)
+}
+
 func (c *compiler) errf(n syntax.Node, format string, args ...any) error {
 	return c.file.NodeErrorf(n, format, args...)
 }
@@ -100,6 +137,10 @@ func (c *compiler) compileFile() error {
 	var params []*syntax.List // defparameter forms, in source order
 	fi := forms.ScanFile(c.file)
 	for _, form := range c.file.Forms {
+		if p, ok := TempsDeclared(form); ok {
+			c.tempPrefix = p
+			continue
+		}
 		if note, skip := fi.Skip(form); skip {
 			if forms.Head(form) == "in-package" {
 				if l := form.(*syntax.List); len(l.Elems) == 2 {

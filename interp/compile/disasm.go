@@ -55,7 +55,7 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		note = p.Consts[a].String()
 	case INT, ADDI, SUBI, LTI, LEI, GTI, GEI, NUMEQI, DROP:
 		operands = fmt.Sprint(a)
-	case LOAD, STORE, SET, MAKECELL, LOADC, STOREC, INCLOCAL:
+	case LOAD, STORE, SET, MAKECELL, LOADC, STOREC, INCLOCAL, LOADT, SETT:
 		operands = fmt.Sprint(a)
 		if int(a) < len(f.Params) {
 			note = f.Params[a]
@@ -76,7 +76,9 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		note = p.Globals[a]
 	case JMP, JMPNIL:
 		operands = fmt.Sprint(a)
-	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK:
+	case SKIPT, SKIPNILT, SKIPTF:
+		operands = fmt.Sprintf("%d %d", a, b)
+	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK, JMPIFKF, JMPIFNOTKF:
 		operands = fmt.Sprintf("%d %d", a, b)
 		br := p.branches[b]
 		note = fmt.Sprintf("branch %d: %s test at %s", b, br.Head, br.Test)

@@ -112,6 +112,25 @@
 // follows, which runs only when C holds. The conjunct C is no branch of
 // its own (nothing inside a predicate counts anyway).
 //
+// # Normalize's temporaries
+//
+// A plan that ends with (declaim (labelcov-temporaries "PREFIX")), as
+// normalize writes it when it introduced temporaries (TempsDeclared), has
+// its let/let* variables named with PREFIX compiled as temporaries, which
+// cost the plan no step: SETT binds and LOADT reads one (free). A
+// temporary bound to (if G X nil) or (if G nil X), G a temporary or
+// (or G1 ... Gn) of temporaries, is normalize's short-circuit of an
+// and/or operand: the guards are SKIPNILT or SKIPT on Gn (charged when
+// they fall through, to X, free when they skip it) and SKIPTF on the
+// others (free), and the and/or over the temporaries after the bindings
+// jumps with JMPIFKF/JMPIFNOTKF after an operand whose guard took the
+// step (charged when they jump, free when they fall through). So each of
+// the original's and/or jumps is charged once, where it was, and the
+// steps of a normalized plan are the original's. All these jump forward
+// only: any loop holds a charged instruction, and the step budget still
+// bounds time. Without the declaration none of this applies, whatever
+// the variables are named.
+//
 // # Specialization
 //
 // The compiler specializes where the source allows it: immediate operands

@@ -704,7 +704,16 @@ func (fs *fstate) formAndOr(l *syntax.List) error {
 			return err
 		}
 		if i < len(ops)-1 {
-			ends = append(ends, fs.branch(keep, head, l, x))
+			op := keep
+			if b, next := fs.tempVar(x), fs.tempVar(ops[i+1]); b != nil && next != nil && next.guard == b.slot {
+				// The guard of the next operand's temporary charged
+				// this jump's step already (tempGuard).
+				op = JMPIFKF
+				if keep == JMPIFNOTK {
+					op = JMPIFNOTKF
+				}
+			}
+			ends = append(ends, fs.branch(op, head, l, x))
 			continue
 		}
 		// The last operand decides the value either way; it is still a
@@ -785,15 +794,102 @@ func (fs *fstate) formLet(l *syntax.List) error {
 		fs.bindPushed(names)
 	} else {
 		for i, init := range inits {
-			if err := initExpr(init, names[i].Start); err != nil {
+			guard, err := fs.tempGuard(names[i], init)
+			if err != nil {
 				return err
 			}
-			fs.initBinding(fs.bind(names[i]), names[i].Start)
+			if guard < 0 {
+				if err := initExpr(init, names[i].Start); err != nil {
+					return err
+				}
+			}
+			b := fs.bindTemp(names[i])
+			b.guard = guard
+			fs.initBinding(b, names[i].Start)
 		}
 	}
 	err := fs.progn(l.Elems[2:], l.Open)
 	fs.unbind(len(names), saved)
 	return err
+}
+
+// tempGuard compiles init, the value of temporary name, when it is
+// normalize's short-circuit of an and/or operand, (if G X nil) or
+// (if G nil X) with G a temporary or (or G1 ... Gn) of temporaries: the
+// guards are SKIPT, SKIPNILT and SKIPTF (see their doc) and X is the
+// plan's own work. It returns the slot of the temporary whose guard is
+// charged (G, Gn), or -1, emitting nothing, for any other init.
+func (fs *fstate) tempGuard(name *syntax.Symbol, init syntax.Node) (int, error) {
+	l, ok := init.(*syntax.List)
+	if !fs.c.isTemp(name.Name) || fs.c.captured[name] || !ok || len(l.Elems) != 4 || forms.Head(l) != "if" {
+		return -1, nil
+	}
+	isNil := func(n syntax.Node) bool { s, ok := n.(*syntax.Symbol); return ok && s.Name == "nil" }
+	op, x := SKIPNILT, l.Elems[2] // (if G X nil): X when G is true
+	if isNil(l.Elems[2]) {
+		op, x = SKIPT, l.Elems[3] // (if G nil X): X when G is nil
+	} else if !isNil(l.Elems[3]) {
+		return -1, nil
+	}
+	guards := []syntax.Node{l.Elems[1]}
+	if g, ok := l.Elems[1].(*syntax.List); ok && forms.Head(g) == "or" && op == SKIPT && len(g.Elems) > 1 {
+		guards = g.Elems[1:]
+	}
+	var slots []int32
+	for _, g := range guards {
+		s, ok := g.(*syntax.Symbol)
+		if !ok {
+			return -1, nil
+		}
+		b := fs.tempVar(s)
+		if b == nil {
+			return -1, nil
+		}
+		slots = append(slots, int32(b.slot))
+	}
+	var jumps []int
+	for i, s := range slots {
+		o := op
+		if i < len(slots)-1 {
+			o = SKIPTF
+		}
+		jumps = append(jumps, fs.emit(o, 0, s, l.Open))
+	}
+	if err := fs.expr(x); err != nil {
+		return -1, err
+	}
+	fs.here()
+	for _, j := range jumps {
+		fs.patch(j)
+	}
+	return int(slots[len(slots)-1]), nil
+}
+
+// tempVar is the binding of n when n is one of normalize's temporaries,
+// a local not in a cell, after any label probes (progn PROBE... n); nil
+// otherwise.
+func (fs *fstate) tempVar(n syntax.Node) *binding {
+	for {
+		l, ok := n.(*syntax.List)
+		if !ok || forms.Head(l) != "progn" || len(l.Elems) < 2 {
+			break
+		}
+		for _, p := range l.Elems[1 : len(l.Elems)-1] {
+			if w, _, _ := probeForm(p); w == nil {
+				return nil
+			}
+		}
+		n = l.Elems[len(l.Elems)-1]
+	}
+	s, ok := n.(*syntax.Symbol)
+	if !ok {
+		return nil
+	}
+	ref, _, b, found := fs.lookup(s.Name)
+	if !found || ref != refLocal || !b.temp || b.cell {
+		return nil
+	}
+	return b
 }
 
 // (setq VAR VALUE...) and (setf VAR VALUE...), pairwise; the last value.

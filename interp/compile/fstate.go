@@ -42,6 +42,11 @@ type binding struct {
 	node *syntax.Symbol // declaring node; nil for hidden temporaries
 	slot int
 	cell bool
+	temp bool // one of normalize's temporaries (compiler.isTemp)
+	// guard is, for a temporary whose value is a guarded and/or operand
+	// (fstate.tempGuard), the slot of the temporary whose guard was
+	// charged; -1 otherwise.
+	guard int
 }
 
 type freeVar struct {
@@ -137,6 +142,14 @@ func (fs *fstate) bind(s *syntax.Symbol) *binding {
 	return b
 }
 
+// bindTemp is bind for a let/let* variable, marking normalize's temporaries.
+func (fs *fstate) bindTemp(s *syntax.Symbol) *binding {
+	b := fs.bind(s)
+	b.temp = fs.c.isTemp(s.Name)
+	b.guard = -1
+	return b
+}
+
 // bindAt declares s in an existing slot.
 func (fs *fstate) bindAt(s *syntax.Symbol, slot int) *binding {
 	b := &binding{name: s.Name, node: s, slot: slot, cell: fs.c.captured[s] && fs.c.assigned[s]}
@@ -219,6 +232,8 @@ func (fs *fstate) load(sym *syntax.Symbol) error {
 		fs.emit(GETVALUE, int32(idx), 0, sym.Start)
 	case ref == refLocal && b.cell:
 		fs.emit(LOADC, int32(idx), 0, sym.Start)
+	case ref == refLocal && b.temp:
+		fs.emit(LOADT, int32(idx), 0, sym.Start)
 	case ref == refLocal:
 		fs.emit(LOAD, int32(idx), 0, sym.Start)
 	case b.cell:
@@ -263,6 +278,10 @@ func (fs *fstate) store(sym *syntax.Symbol, what string) error {
 
 // initBinding pops the value on top of the stack into binding b's slot.
 func (fs *fstate) initBinding(b *binding, pos syntax.Pos) {
+	if b.temp && !b.cell {
+		fs.emit(SETT, int32(b.slot), 0, pos)
+		return
+	}
 	fs.emit(SET, int32(b.slot), 0, pos)
 	if b.cell {
 		fs.emit(MAKECELL, int32(b.slot), 0, pos)

@@ -2,7 +2,7 @@ package compile
 
 // Version identifies the bytecode format. Bump it whenever an opcode, its
 // operands or the coverage layout changes meaning.
-const Version = 2
+const Version = 3
 
 // Op is an opcode. Each comment gives the stack picture: operands before the
 // name are popped (top of stack last), results after it are pushed. A and B
@@ -118,6 +118,34 @@ const (
 	// block runs.
 	PROBEGUARD // - PROBEGUARD -        guard Probes[A] of the PROBE block after it, branch B
 
+	// Normalize's temporaries (a plan declaring (declaim
+	// (labelcov-temporaries "PREFIX")), as normalize writes it): binding a
+	// temporary and reading it back exist only because normalize moved a
+	// side effect out of a condition, so they are charged no step and an
+	// annotated or normalized plan takes exactly the original's steps. The
+	// value computation itself keeps its steps. Neither jumps, so every
+	// loop still holds a charged instruction and MaxSteps bounds time.
+	// A temporary bound to (if G X nil) or (if G nil X), with G a
+	// temporary or (or G1 ... Gn) of temporaries, is normalize's
+	// short-circuit of an and/or operand X: each guard is one
+	// instruction that, when local[B] has the given truth, pushes nil
+	// and jumps forward to A (the temporary's SETT), over X. The guard on
+	// Gn (the operand before X) is charged a step: it stands for the
+	// jump the original and/or made after that operand, so the original's
+	// steps are taken in the same order (a failure or a timeout in X
+	// sees the same count); the guards on G1..Gn-1 are free (SKIPTF). The
+	// and/or of temporaries after the bindings (the residue) then jumps
+	// for free (JMPIFKF, JMPIFNOTKF) after each operand whose jump a
+	// guard already charged, and counts its branches as JMPIFK and
+	// JMPIFNOTK do.
+	SETT       // x SETT -              local[A] = x, free (a temporary's binding)
+	LOADT      // - LOADT local[A]      free (a temporary's read)
+	SKIPT      // - SKIPT - | nil       local[B] true: push nil, jump to A
+	SKIPNILT   // - SKIPNILT - | nil    local[B] nil: push nil, jump to A
+	SKIPTF     // - SKIPTF - | nil      SKIPT, free
+	JMPIFKF    // x JMPIFKF x | -        JMPIFK, free
+	JMPIFNOTKF // x JMPIFNOTKF x | -     JMPIFNOTK, free
+
 	numOps
 )
 
@@ -137,7 +165,7 @@ var opNames = [...]string{
 	ADDI: "ADDI", SUBI: "SUBI", LTI: "LTI", LEI: "LEI", GTI: "GTI", GEI: "GEI", NUMEQI: "NUMEQI",
 	MAKEDESIG: "MAKEDESIG", HANDLER: "HANDLER", UNHANDLE: "UNHANDLE",
 	PROBE: "PROBE", PROBEOK: "PROBEOK", PROBEFAIL: "PROBEFAIL", PROBECMP: "PROBECMP",
-	PROBEGUARD: "PROBEGUARD",
+	PROBEGUARD: "PROBEGUARD", SETT: "SETT", LOADT: "LOADT", SKIPT: "SKIPT", SKIPNILT: "SKIPNILT", SKIPTF: "SKIPTF", JMPIFKF: "JMPIFKF", JMPIFNOTKF: "JMPIFNOTKF",
 }
 
 func (op Op) String() string {
@@ -150,7 +178,7 @@ func (op Op) String() string {
 // IsJump reports whether A of op is a jump target pc.
 func (op Op) IsJump() bool {
 	switch op {
-	case JMP, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL, SKIPJMP, DOLOOP, PROBEOK:
+	case JMP, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL, SKIPJMP, DOLOOP, PROBEOK, SKIPT, SKIPNILT, SKIPTF, JMPIFKF, JMPIFNOTKF:
 		return true
 	}
 	return false
@@ -162,7 +190,7 @@ func (op Op) IsJump() bool {
 // branch's instruction.
 func (op Op) IsBranch() bool {
 	switch op {
-	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK, PROBECMP:
+	case JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, PROBEOK, PROBECMP, JMPIFKF, JMPIFNOTKF:
 		return true
 	}
 	return false
@@ -171,9 +199,9 @@ func (op Op) IsBranch() bool {
 // stackEffect is the change of operand stack depth when op falls through.
 func stackEffect(op Op, a, b int32) int {
 	switch op {
-	case NIL, T, CONST, INT, DUP, LOAD, LOADC, LOADV, LOADVC, GETVALUE, FUNCTION, CLOSURE:
+	case NIL, T, CONST, INT, DUP, LOAD, LOADT, LOADC, LOADV, LOADVC, GETVALUE, FUNCTION, CLOSURE:
 		return 1
-	case POP, SET, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL, PROBEOK,
+	case POP, SET, SETT, JMPIF, JMPIFNOT, JMPIFK, JMPIFNOTK, JMPNIL, PROBEOK,
 		ADD, SUB, MUL, LT, LE, GT, GE, NUMEQ, CONS, EQ, EQL, MOD:
 		return -1
 	case DROP:

@@ -44,6 +44,14 @@
 // a label's only trace in the counters is its branch, and where the plan
 // reached the label its own instructions around it tell.
 //
+// Normalize's temporaries (compile's doc, "Normalize's temporaries") are
+// free the same way, without a dispatch of their own: SETT, LOADT, SKIPTF
+// and the free sides of SKIPT, SKIPNILT, JMPIFKF and JMPIFNOTKF give back
+// the step the loop took for them (steps--). They count no label step:
+// they are the plan's own bookkeeping, not a label's. None jumps
+// backwards, so no loop is made of them alone and MaxSteps still bounds a
+// run's instructions.
+//
 // Probes do not nest: a label is covered only when the plan itself reaches
 // it. A predicate may call a function whose body carries probes of its
 // own; those are skipped, their predicates unevaluated and their counters

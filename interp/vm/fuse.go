@@ -34,7 +34,7 @@ import "github.com/labelcov/labelcov/interp/compile"
 const (
 	// opMakeDesigPerform is MAKEDESIG for a designator that only a
 	// perform consumes (see TransientHost): it fills a reused designator.
-	opMakeDesigPerform = compile.PROBEGUARD + 1 + iota
+	opMakeDesigPerform = compile.JMPIFNOTKF + 1 + iota
 	// opRetired replaces the first instruction of a retired label probe
 	// (Config.RetireLabels): it writes the branch counters the label
 	// retired with (sub: bit 0 true, bit 1 false) for branch B and jumps

@@ -133,6 +133,47 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				sp--
 				stack[fp+int(in.a)] = stack[sp]
 				continue
+			case compile.SETT:
+				// A temporary's binding is free (compile/opcode.go):
+				// the step just taken is given back. It never jumps,
+				// so a loop always holds a charged instruction.
+				steps--
+				sp--
+				stack[fp+int(in.a)] = stack[sp]
+				continue
+			case compile.LOADT:
+				steps-- // free, as SETT
+				stack[sp] = stack[fp+int(in.a)]
+				sp++
+				continue
+			case compile.SKIPT, compile.SKIPNILT, compile.SKIPTF:
+				// A guard of a temporary (compile/opcode.go): free
+				// when it jumps (SKIPTF always). Its jump is forward
+				// only (the compiler never emits it backwards), so it
+				// makes no loop.
+				if stack[fp+int(in.b)].Truthy() == (in.op != compile.SKIPNILT) {
+					steps--
+					stack[sp] = value.Nil
+					sp++
+					pc = int(in.a)
+					continue
+				}
+				if in.op == compile.SKIPTF {
+					steps--
+				}
+				continue
+			case compile.JMPIFKF, compile.JMPIFNOTKF:
+				// JMPIFK, JMPIFNOTK, free when they fall through (a
+				// temporary's guard took that step; compile/opcode.go).
+				t := stack[sp-1].Truthy()
+				countBranch(cnt, m.nInstr, in.b, t)
+				if t == (in.op == compile.JMPIFKF) {
+					pc = int(in.a)
+				} else {
+					steps--
+					sp--
+				}
+				continue
 			case compile.LOADC:
 				stack[sp] = m.cells[fp+int(in.a)].v
 				sp++
