@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"strconv"
 
-	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/forms"
 
 	"github.com/labelcov/labelcov/interp/syntax"
 )
@@ -43,9 +43,9 @@ func (r *Result) Render(w Wrapper) []byte {
 	rd.out.Write(rd.src[pos:])
 	if r.Temps > 0 {
 		// After a newline, as the globals below. The compiler reads it
-		// (compile.TempsDeclared): the temporaries cost no step.
+		// (forms.TempsDeclared): the temporaries cost no step.
 		rd.out.WriteString("\n;; labelcov: normalize's temporaries cost no step\n")
-		rd.out.WriteString("(declaim (" + compile.TempsHead + " " + strconv.Quote(r.Prefix) + "))\n")
+		rd.out.WriteString("(declaim (" + forms.TempsHead + " " + strconv.Quote(r.Prefix) + "))\n")
 	}
 	if len(r.globals) > 0 {
 		// After a newline: the plan may end in a line comment.

@@ -96,34 +96,8 @@ var defKinds = map[string]FuncKind{
 	"def-policy": KindPolicy,
 }
 
-// TempsHead is the declaration normalize writes into a plan that has
-// temporaries: (declaim (labelcov-temporaries "PREFIX")). Every variable a
-// let or let* of such a plan binds whose name starts with PREFIX is one of
-// normalize's temporaries: binding it and reading it back cost no step
-// (SETT, LOADT). A plan without the declaration has no temporaries, however
-// its variables are named.
-const TempsHead = "labelcov-temporaries"
-
-// TempsDeclared reports whether form is the temporaries declaration, and
-// its prefix.
-func TempsDeclared(form syntax.Node) (string, bool) {
-	l, ok := form.(*syntax.List)
-	if !ok || forms.Head(l) != "declaim" || len(l.Elems) != 2 {
-		return "", false
-	}
-	d, ok := l.Elems[1].(*syntax.List)
-	if !ok || forms.Head(d) != TempsHead || len(d.Elems) != 2 {
-		return "", false
-	}
-	s, ok := d.Elems[1].(*syntax.String)
-	if !ok || s.Value == "" {
-		return "", false
-	}
-	return s.Value, true
-}
-
 // isTemp reports whether a variable named name is one of normalize's
-// temporaries (TempsHead).
+// temporaries (forms.TempsHead).
 func (c *compiler) isTemp(name string) bool {
 	return c.tempPrefix != "" && strings.HasPrefix(name, c.tempPrefix)
 }
@@ -137,7 +111,7 @@ func (c *compiler) compileFile() error {
 	var params []*syntax.List // defparameter forms, in source order
 	fi := forms.ScanFile(c.file)
 	for _, form := range c.file.Forms {
-		if p, ok := TempsDeclared(form); ok {
+		if p, ok := forms.TempsDeclared(form); ok {
 			c.tempPrefix = p
 			continue
 		}

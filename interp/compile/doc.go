@@ -115,7 +115,7 @@
 // # Normalize's temporaries
 //
 // A plan that ends with (declaim (labelcov-temporaries "PREFIX")), as
-// normalize writes it when it introduced temporaries (TempsDeclared), has
+// normalize writes it when it introduced temporaries (forms.TempsDeclared), has
 // its let/let* variables named with PREFIX compiled as temporaries, which
 // cost the plan no step: SETT binds and LOADT reads one (free). A
 // temporary bound to (if G X nil) or (if G nil X), G a temporary or

@@ -10,6 +10,11 @@
 // folded and the prefixes of CPL's and Common Lisp's own packages (cpl:,
 // desig:, cl:, roslisp:, ...) are dropped, so cpl:par is par.
 //
+// It also holds the one top-level declaration the two sides share:
+// normalize writes (declaim (labelcov-temporaries "PREFIX")) into a plan
+// whose temporaries it introduced (TempsHead), and the compiler reads it
+// (TempsDeclared) to make binding and reading them cost no step.
+//
 // The package only reads syntax trees; it never evaluates anything and
 // imports nothing but interp/syntax.
 package forms

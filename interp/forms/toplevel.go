@@ -138,3 +138,29 @@ func keywordForm(l *syntax.List) *syntax.List {
 	}
 	return nil
 }
+
+// TempsHead is the declaration normalize writes into a plan that has
+// temporaries: (declaim (labelcov-temporaries "PREFIX")). Every variable a
+// let or let* of such a plan binds whose name starts with PREFIX is one of
+// normalize's temporaries: binding it and reading it back cost no step
+// (SETT, LOADT). A plan without the declaration has no temporaries, however
+// its variables are named.
+const TempsHead = "labelcov-temporaries"
+
+// TempsDeclared reports whether form is the temporaries declaration, and
+// its prefix.
+func TempsDeclared(form syntax.Node) (string, bool) {
+	l, ok := form.(*syntax.List)
+	if !ok || Head(l) != "declaim" || len(l.Elems) != 2 {
+		return "", false
+	}
+	d, ok := l.Elems[1].(*syntax.List)
+	if !ok || Head(d) != TempsHead || len(d.Elems) != 2 {
+		return "", false
+	}
+	s, ok := d.Elems[1].(*syntax.String)
+	if !ok || s.Value == "" {
+		return "", false
+	}
+	return s.Value, true
+}
