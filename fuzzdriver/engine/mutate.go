@@ -145,7 +145,7 @@ func (m *Mutator) apply(b []byte, op Op, other []byte) []byte {
 	if n < op.minLen() {
 		op = op.fallback(n)
 	}
-	be := r.IntN(2) == 0 // multi-byte values go in either byte order
+	bo := byteOrder(r.IntN(2) == 0) // multi-byte values go in either byte order
 	switch op {
 	case OpFlipBit:
 		b[r.IntN(n)] ^= 1 << r.IntN(8)
@@ -155,23 +155,23 @@ func (m *Mutator) apply(b []byte, op Op, other []byte) []byte {
 	case OpInteresting8:
 		b[r.IntN(n)] = byte(interesting8[r.IntN(len(interesting8))])
 	case OpInteresting16:
-		put16(b[r.IntN(n-1):], uint16(interesting16[r.IntN(len(interesting16))]), be)
+		bo.PutUint16(b[r.IntN(n-1):], uint16(interesting16[r.IntN(len(interesting16))]))
 	case OpInteresting32:
-		put32(b[r.IntN(n-3):], uint32(interesting32[r.IntN(len(interesting32))]), be)
+		bo.PutUint32(b[r.IntN(n-3):], uint32(interesting32[r.IntN(len(interesting32))]))
 	case OpInteresting64:
 		v := uint64(interesting64[r.IntN(len(interesting64))])
 		if r.IntN(2) == 0 {
 			v = uint64(int64(interesting32[r.IntN(len(interesting32))]))
 		}
-		put64(b[r.IntN(n-7):], v, be)
+		bo.PutUint64(b[r.IntN(n-7):], v)
 	case OpArith8:
 		b[r.IntN(n)] += byte(m.delta())
 	case OpArith16:
 		p := b[r.IntN(n-1):]
-		put16(p, get16(p, be)+uint16(m.delta()), be)
+		bo.PutUint16(p, bo.Uint16(p)+uint16(m.delta()))
 	case OpArith32:
 		p := b[r.IntN(n-3):]
-		put32(p, get32(p, be)+uint32(m.delta()), be)
+		bo.PutUint32(p, bo.Uint32(p)+uint32(m.delta()))
 	case OpInsert:
 		if n >= m.maxLen {
 			break
@@ -218,7 +218,7 @@ func (m *Mutator) apply(b []byte, op Op, other []byte) []byte {
 		if r.IntN(2) == 0 {
 			step <<= 8 * r.IntN(4)
 		}
-		put64(p, get64(p, be)+step, be)
+		bo.PutUint64(p, bo.Uint64(p)+step)
 	case OpCopyWord:
 		// Equal fields are what exact relations between two of them need
 		// (input-to-state in miniature: a value the input already holds).
@@ -288,50 +288,11 @@ func (o Op) minLen() int {
 	return 1
 }
 
-// The fuzzer does not know which byte order a decoder uses, so multi-byte
-// operators pick one at random (be = big-endian).
-
-func get16(p []byte, be bool) uint16 {
+// byteOrder is big-endian when be is set. The fuzzer does not know which
+// byte order a decoder uses, so multi-byte operators pick one at random.
+func byteOrder(be bool) binary.ByteOrder {
 	if be {
-		return binary.BigEndian.Uint16(p)
+		return binary.BigEndian
 	}
-	return binary.LittleEndian.Uint16(p)
-}
-
-func put16(p []byte, v uint16, be bool) {
-	if be {
-		binary.BigEndian.PutUint16(p, v)
-	} else {
-		binary.LittleEndian.PutUint16(p, v)
-	}
-}
-
-func get32(p []byte, be bool) uint32 {
-	if be {
-		return binary.BigEndian.Uint32(p)
-	}
-	return binary.LittleEndian.Uint32(p)
-}
-
-func put32(p []byte, v uint32, be bool) {
-	if be {
-		binary.BigEndian.PutUint32(p, v)
-	} else {
-		binary.LittleEndian.PutUint32(p, v)
-	}
-}
-
-func get64(p []byte, be bool) uint64 {
-	if be {
-		return binary.BigEndian.Uint64(p)
-	}
-	return binary.LittleEndian.Uint64(p)
-}
-
-func put64(p []byte, v uint64, be bool) {
-	if be {
-		binary.BigEndian.PutUint64(p, v)
-	} else {
-		binary.LittleEndian.PutUint64(p, v)
-	}
+	return binary.LittleEndian
 }

@@ -73,7 +73,7 @@ func TestWordOperators(t *testing.T) {
 		}
 		w := changed[0]
 		for _, be := range []bool{false, true} {
-			d := int64(get64(b[8*w:], be) - get64(in[8*w:], be))
+			d := int64(byteOrder(be).Uint64(b[8*w:]) - byteOrder(be).Uint64(in[8*w:]))
 			for d%256 == 0 && d != 0 {
 				d /= 256
 			}
