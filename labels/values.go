@@ -452,7 +452,7 @@ func (a *valueAnalysis) prepare() {
 			if !ok {
 				continue
 			}
-			if !literal(l.Elems[2]) {
+			if !normalize.IsConstant(l.Elems[2]) {
 				frozen = true
 			}
 			if !frozen {
@@ -608,19 +608,6 @@ func countSymbols(n syntax.Node, bound map[string]int) {
 		}
 		return true
 	})
-}
-
-// literal reports whether n evaluates no code.
-func literal(n syntax.Node) bool {
-	switch n := n.(type) {
-	case *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword, *syntax.Quote, *syntax.Char:
-		return true
-	case *syntax.Symbol:
-		return n.Name == "t" || n.Name == "nil"
-	case *syntax.List:
-		return forms.Head(n) == "quote"
-	}
-	return false
 }
 
 func (a *valueAnalysis) slotOf(m map[string]*slot, name string) *slot {
@@ -1101,7 +1088,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			} else {
 				v = join(v, a.body(cl.Elems[1:], d))
 			}
-			if i == n-2 && literal(cl.Elems[0]) && !syntax.IsSymbol(cl.Elems[0], "nil") {
+			if i == n-2 && normalize.IsConstant(cl.Elems[0]) && !syntax.IsSymbol(cl.Elems[0], "nil") {
 				exhaustive = true
 			}
 		}

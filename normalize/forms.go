@@ -54,10 +54,10 @@ func setOf(names ...string) map[string]bool {
 }
 
 // IsConstant reports whether n is a literal whose value never changes:
-// numbers, strings, keywords, quoted data, t and nil.
+// numbers, strings, characters, keywords, quoted data, t and nil.
 func IsConstant(n syntax.Node) bool {
 	switch n := n.(type) {
-	case *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword, *syntax.Quote:
+	case *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword, *syntax.Quote, *syntax.Char:
 		return true
 	case *syntax.Symbol:
 		return n.Name == "t" || n.Name == "nil"
