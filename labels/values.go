@@ -572,16 +572,18 @@ func (a *valueAnalysis) findOnce() {
 						countSymbols(b, bound)
 					}
 				}
-			case "setq", "setf", "incf", "decf", "push", "pop":
-				for _, x := range l.Elems[1:] {
-					if s, ok := x.(*syntax.Symbol); ok {
-						assigned[s.Name] = true
-					}
-				}
 			default:
-				// Any other binder (parameters, loop variables, handler
-				// variables, globals, loop clauses) rules a name out.
-				if f := forms.Lookup(h); f != nil && f.Effect != forms.Plain && f.Effect != forms.Exit && f.Effect != forms.Constant {
+				f := forms.Lookup(h)
+				if f != nil && f.Effect == forms.Assign {
+					for _, x := range l.Elems[1:] {
+						if s, ok := x.(*syntax.Symbol); ok {
+							assigned[s.Name] = true
+						}
+					}
+				} else if f != nil && f.Effect != forms.Plain && f.Effect != forms.Exit && f.Effect != forms.Constant {
+					// Any other binder (parameters, loop variables,
+					// handler variables, globals, loop clauses) rules a
+					// name out.
 					for i, x := range l.Elems[1:] {
 						if f.From > 0 && i+1 >= f.From && h != "loop" {
 							break
