@@ -66,7 +66,13 @@ interrupted ones restart from scratch with their seed.
 Beyond one machine: --shard i/n runs every n-th campaign of the grid from the
 i-th, so GNU parallel, a Slurm or a Kubernetes job array can spread the grid;
 then "compare --merge DIR... --out REPORT" assembles the report from the shards'
-output folders. See docs/compare.md.`,
+output folders. See docs/compare.md.
+
+Statistics: each guiding criterion is compared with none per category (time
+and execs to first find) and per coverage measure, with the Vargha-Delaney
+Â12 effect size and a Mann-Whitney U test. The p-values are Holm-adjusted over
+all tests of a benchmark, and "significant" means adjusted p < 0.05; results
+significant only without the correction are listed apart.`,
 		Example: `  # 5 runs of 2 minutes, 4 guiding criteria, two benchmarks, all cores
   labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --out cmp
 

@@ -40,7 +40,7 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	f.StringVar(&pf.world, "world", "", "world file: inputs decode into its environments (without it, the input gives the plan's int parameters)")
 	f.StringVar(&pf.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
 	f.StringVar(&pf.criteria, "criteria", criteriaDefault,
-		"annotate the plan in memory with these labels before running it: none, or comma-separated mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror, all")
+		"annotate the plan in memory with these labels before running it: none, or comma-separated mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror, dist, all (all leaves out dist)")
 	if measure {
 		f.StringVar(&pf.measure, "measure", "mcc,cc,wm", "criteria whose label coverage is measured by replaying kept inputs (the yardstick, whatever --criteria guide)")
 	}
@@ -135,8 +135,10 @@ the plan runs in the simulator and the def-checks judge the final state; without
 
 The fuzzer is a stock one: it keeps an input when the VM's branch counters reach a
 new (counter, hit-count bucket) pair, and knows nothing of labels. --criteria
-annotates the plan in memory first, so that MCC, CC or weak-mutation labels reach
-the fuzzer as ordinary branches (none, the default, fuzzes the original plan).
+annotates the plan in memory first, so that MCC, CC, weak-mutation or dist labels
+reach the fuzzer as ordinary branches (none, the default, fuzzes the original plan);
+labels the value analysis proves can never hold are not injected (labelcov labels
+lists them), and a label that has fired is retired: it costs nothing more.
 
 Findings are grouped by key: a def-check's error category, or the failure kind
 and position (file:line:col of the original plan) of an unhandled plan failure
