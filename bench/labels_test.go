@@ -19,10 +19,12 @@ import (
 
 // The label-cost benchmark: the same inputs run on the plan as written
 // (variant=none) and on the plan annotated in memory with --criteria
-// mcc,wm, with label retirement on (variant=mcc+wm, what a fuzzing
-// process runs) and off (variant=mcc+wm-no-retire, what replay, cover and
-// measurement run). Its figure is cpu-ns/op of none over each annotated
-// variant: the throughput a fuzzer keeps when labels guide it.
+// mcc,wm, with labels counting as in the built-in engine's workers
+// (fired only), with label retirement on
+// (variant=mcc+wm, what `labelcov fuzz` runs: silent retirement) and off
+// (variant=mcc+wm-no-retire, `labelcov fuzz --no-retire`). Its figure is
+// cpu-ns/op of none over each annotated variant: the throughput a fuzzer
+// keeps when labels guide it.
 
 var dockingPlan = filepath.Join("..", "testdata", "bench", "docking", "docking.plan")
 
@@ -123,13 +125,16 @@ func dockingInputs(n int) [][]byte {
 type labelVariant struct {
 	name   string
 	crit   string
-	retire bool
+	labels vm.LabelMode
 }
 
+// labelVariants: the annotated variants' modes are
+// fuzzdriver.EngineLabels(false) and (true), written out because the
+// bench module does not import fuzzdriver (and its dependencies).
 var labelVariants = []labelVariant{
-	{"none", "", false},
-	{"mcc+wm", labelCriteria, true},
-	{"mcc+wm-no-retire", labelCriteria, false},
+	{"none", "", vm.LabelMode{}},
+	{"mcc+wm", labelCriteria, vm.LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}},
+	{"mcc+wm-no-retire", labelCriteria, vm.LabelMode{FiredOnly: true}},
 }
 
 // BenchmarkLabels measures the CPU cost of labels per run on docking
@@ -145,7 +150,7 @@ func BenchmarkLabels(b *testing.B) {
 				if v.crit != "" {
 					f, _ = annotate(b, orig, v.crit, "annotated.plan")
 				}
-				run := argsRunner(b, compileFile(b, f), vm.Config{RetireLabels: v.retire})
+				run := argsRunner(b, compileFile(b, f), vm.Config{Labels: v.labels})
 				benchRuns(b, len(inputs), func(i int) int64 { return run(inputs[i]) })
 			})
 		}
@@ -163,7 +168,7 @@ func BenchmarkLabels(b *testing.B) {
 				if v.crit != "" {
 					f, _ = annotate(b, orig, v.crit, "annotated.plan")
 				}
-				r, err := sim.NewRunner(compileFile(b, f), world, sim.Options{RetireLabels: v.retire})
+				r, err := sim.NewRunner(compileFile(b, f), world, sim.Options{Labels: v.labels})
 				if err != nil {
 					b.Fatal(err)
 				}

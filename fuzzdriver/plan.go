@@ -70,8 +70,9 @@ type PlanSetup struct {
 	RunTimeout time.Duration
 	// NoRetire keeps every label evaluated in the fuzzing targets
 	// (NewTarget, NewExecutor), for research comparisons. By default they
-	// retire labels that fired (vm.Config.RetireLabels); replay, meters
-	// and measurement never retire.
+	// retire labels that fired (vm.LabelMode.Retire); replay, meters
+	// and measurement never retire. Either way the fuzzing targets record
+	// only that a label fired (vm.LabelMode.FiredOnly).
 	NoRetire bool
 }
 
@@ -189,17 +190,17 @@ func (p *PlanFuzz) MaxLen() int {
 }
 
 // newTarget makes a target running prog with the given step budget,
-// retiring labels that fired if retire is set.
-func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, retire bool) (engine.Target, error) {
+// its labels counting as lm says.
+func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, lm vm.LabelMode) (engine.Target, error) {
 	s := p.Setup
 	if s.World != nil {
-		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects, RetireLabels: retire})
+		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects, Labels: lm})
 		if err != nil {
 			return nil, err
 		}
 		return NewPlanTarget(r), nil
 	}
-	t, err := NewArgsTarget(prog, s.PlanName, vm.Config{MaxSteps: maxSteps, Builtins: sim.NoWorldBuiltins(), RetireLabels: retire})
+	t, err := NewArgsTarget(prog, s.PlanName, vm.Config{MaxSteps: maxSteps, Builtins: sim.NoWorldBuiltins(), Labels: lm})
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +209,7 @@ func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, retire bool)
 
 // NewOriginalTarget runs the original plan.
 func (p *PlanFuzz) NewOriginalTarget() (engine.Target, error) {
-	return p.newTarget(p.Original, p.Setup.MaxSteps, false)
+	return p.newTarget(p.Original, p.Setup.MaxSteps, vm.LabelMode{})
 }
 
 // NewTarget runs the fuzzed plan (for Campaign.NewTarget). When the plan is
@@ -216,11 +217,29 @@ func (p *PlanFuzz) NewOriginalTarget() (engine.Target, error) {
 // original plan's text, so that findings of campaigns guided by different
 // criteria have the same keys: the first time a (kind, position) shows up,
 // the input is rerun on the original plan to learn the original position.
-// It retires labels that fired unless Setup.NoRetire.
-func (p *PlanFuzz) NewTarget() (engine.Target, error) { return p.fuzzedTarget(!p.Setup.NoRetire) }
+// Its labels count as the built-in engine needs (EngineLabels).
+func (p *PlanFuzz) NewTarget() (engine.Target, error) {
+	return p.fuzzedTarget(EngineLabels(p.Setup.NoRetire))
+}
 
-func (p *PlanFuzz) fuzzedTarget(retire bool) (engine.Target, error) {
-	t, err := p.newTarget(p.Fuzzed, p.Setup.MaxSteps, retire)
+// EngineLabels is how labels count in the built-in engine's targets: a
+// label records only that it fired, and, unless noRetire, retires once it
+// has, silently (it writes nothing afterwards: the engine, which never
+// runs an input twice to compare maps, has its true counter already).
+func EngineLabels(noRetire bool) vm.LabelMode {
+	return vm.LabelMode{Retire: !noRetire, FiredOnly: true, SilentRetire: !noRetire}
+}
+
+// AFLLabels is how labels count in the AFL++ worker (NewExecutor): as
+// EngineLabels, but a retired label writes its true counter whenever it
+// is reached, so that an input gives the same map on every run, as
+// AFL++'s calibration requires.
+func AFLLabels(noRetire bool) vm.LabelMode {
+	return vm.LabelMode{Retire: !noRetire, FiredOnly: true}
+}
+
+func (p *PlanFuzz) fuzzedTarget(lm vm.LabelMode) (engine.Target, error) {
+	t, err := p.newTarget(p.Fuzzed, p.Setup.MaxSteps, lm)
 	if err != nil || p.Fuzzed == p.Original {
 		return t, err
 	}
@@ -332,7 +351,7 @@ func (p *PlanFuzz) Campaign() (engine.Campaign, *Meter, error) {
 // category, a policy violation, an unhandled plan failure, a timeout) is a
 // crash.
 func (p *PlanFuzz) NewExecutor() (afl.Executor, error) {
-	t, err := p.NewTarget()
+	t, err := p.fuzzedTarget(AFLLabels(p.Setup.NoRetire))
 	if err != nil {
 		return nil, err
 	}
@@ -432,7 +451,7 @@ type Meter struct {
 func (p *PlanFuzz) NewMeter() (*Meter, error) {
 	// The annotated plan spends steps on its labels: give it room, so that
 	// an input the original runs to its end covers the labels to the end.
-	ann, err := p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps, false)
+	ann, err := p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps, vm.LabelMode{})
 	if err != nil {
 		return nil, err
 	}
@@ -569,7 +588,7 @@ type Replayed struct {
 // Replay runs one input as the fuzzer does and again to collect the details
 // of the run.
 func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) {
-	t, err := p.fuzzedTarget(false)
+	t, err := p.fuzzedTarget(vm.LabelMode{})
 	if err != nil {
 		return nil, err
 	}

@@ -89,6 +89,14 @@ func diffAgainstOriginal(t *testing.T, planPath string, f *syntax.File, world *s
 			t.Fatalf("%s: annotated plan does not parse: %v", crit, err)
 		}
 		orig, ann := newDiffRunner(t, f, world), newDiffRunner(t, af, world)
+		// The annotated plan as the fuzzers run it: labels fire only,
+		// retire (silently for the built-in engine), and the fused
+		// code skips them (interp/vm, "Label probes in fuzzing
+		// processes"): still the original's run, input after input.
+		fuzzing := []*diffRunner{
+			newDiffRunnerLabels(t, af, world, vm.LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}),
+			newDiffRunnerLabels(t, af, world, vm.LabelMode{Retire: true, FiredOnly: true}),
+		}
 		// Label probes are not charged steps, nor are normalize's
 		// temporaries (compile.SETT, LOADT), so the annotated and
 		// the normalized plan take exactly the original's steps;
@@ -117,6 +125,13 @@ func diffAgainstOriginal(t *testing.T, planPath string, f *syntax.File, world *s
 				differ++
 				t.Errorf("%s, criteria %s, input %x: original and annotated differ\n--- original\n%s\n--- annotated\n%s",
 					name, crit, input, a, b)
+			}
+			for k, fz := range fuzzing {
+				if c := fz.run(input); c != a {
+					differ++
+					t.Errorf("%s, criteria %s, input %x: original and annotated (fuzzing labels %d) differ\n--- original\n%s\n--- annotated\n%s",
+						name, crit, input, k, a, c)
+				}
 			}
 		}
 	}
@@ -156,6 +171,12 @@ type diffRunner struct {
 }
 
 func newDiffRunner(t *testing.T, f *syntax.File, w *sim.World) *diffRunner {
+	return newDiffRunnerLabels(t, f, w, vm.LabelMode{})
+}
+
+// newDiffRunnerLabels is newDiffRunner with labels counting as lm says:
+// with retirement, labels retire from one run to the next.
+func newDiffRunnerLabels(t *testing.T, f *syntax.File, w *sim.World, lm vm.LabelMode) *diffRunner {
 	t.Helper()
 	p, err := compile.Compile(f)
 	if err != nil {
@@ -163,7 +184,7 @@ func newDiffRunner(t *testing.T, f *syntax.File, w *sim.World) *diffRunner {
 	}
 	d := &diffRunner{world: w, prog: p}
 	if w != nil {
-		d.runner, err = sim.NewRunner(p, w, sim.Options{Stdout: &d.out})
+		d.runner, err = sim.NewRunner(p, w, sim.Options{Stdout: &d.out, Labels: lm})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +193,7 @@ func newDiffRunner(t *testing.T, f *syntax.File, w *sim.World) *diffRunner {
 	if d.plan, err = sim.SelectPlan(p, ""); err != nil {
 		t.Fatal(err)
 	}
-	if d.m, err = vm.New(p, vm.Config{Stdout: &d.out, Builtins: sim.NoWorldBuiltins()}); err != nil {
+	if d.m, err = vm.New(p, vm.Config{Stdout: &d.out, Builtins: sim.NoWorldBuiltins(), Labels: lm}); err != nil {
 		t.Fatal(err)
 	}
 	return d
@@ -215,6 +236,7 @@ func (d *diffRunner) run(input []byte) string {
 	for i := range args {
 		args[i] = value.Int(int64(binary.LittleEndian.Uint64(input[8*i:])))
 	}
+	d.m.ResetCounters() // retires labels, as a fuzzing target does
 	writeVM(&b, d.m.Run(context.Background(), d.plan, args))
 	fmt.Fprintf(&b, "output %q\n", d.out.String())
 	return b.String()

@@ -21,9 +21,8 @@ type Options struct {
 	MaxObjects int           // object slots read from bytes; DefaultMaxObjects when 0
 	Stdout     io.Writer     // plan output; discarded when nil
 	Builtins   []vm.Builtin  // extra builtins besides the queries
-	// RetireLabels is vm.Config.RetireLabels: on in fuzzing processes
-	// only.
-	RetireLabels bool
+	// Labels is vm.Config.Labels: set in fuzzing processes only.
+	Labels vm.LabelMode
 }
 
 // Runner runs one compiled plan on one world many times: parse and compile
@@ -143,7 +142,7 @@ func NewRunner(p *compile.Program, w *World, opts Options) (*Runner, error) {
 	s := NewState(w)
 	r := &Runner{prog: p, world: w, plan: plan, checks: p.Checks(), policies: p.Policies(), state: s, opts: opts}
 	builtins := append(s.Builtins(), opts.Builtins...)
-	m, err := vm.New(p, vm.Config{Host: runnerHost{r: r, keep: keepDesignators}, Builtins: builtins, MaxSteps: opts.MaxSteps, Stdout: opts.Stdout, RetireLabels: opts.RetireLabels})
+	m, err := vm.New(p, vm.Config{Host: runnerHost{r: r, keep: keepDesignators}, Builtins: builtins, MaxSteps: opts.MaxSteps, Stdout: opts.Stdout, Labels: opts.Labels})
 	if err != nil {
 		return nil, fmt.Errorf("linking plan to world: %w", err)
 	}

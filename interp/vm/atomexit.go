@@ -5,7 +5,7 @@ import (
 	"github.com/labelcov/labelcov/interp/value"
 )
 
-// Early exit from atom probes (Config.RetireLabels). An atom probe
+// Early exit from atom probes (Config.Labels.Retire). An atom probe
 // (retire.go) evaluates the atoms of a decision into globals, between
 // clearing and setting a flag global:
 //

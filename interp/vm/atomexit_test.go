@@ -29,20 +29,20 @@ const atomPlan = `(defparameter %g1 nil)
     (when (ignore-errors (and %g1 (not a) (not %g2) (not %g3))))
     (list a x)))`
 
-// TestAtomProbeEarlyExit: with RetireLabels, an atom probe whose live
+// TestAtomProbeEarlyExit: with Labels.Retire, an atom probe whose live
 // readers can no longer be true stops early. Runs are the same as with the
 // probe run whole (results, steps, every counter), with fewer label
 // steps once readers retired.
 func TestAtomProbeEarlyExit(t *testing.T) {
 	p := compileSrc(t, atomPlan)
-	exits, err := New(p, Config{RetireLabels: true})
+	exits, err := New(p, Config{Labels: LabelMode{Retire: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(exits.atomSites) != 1 {
 		t.Fatalf("%d atom sites, want 1", len(exits.atomSites))
 	}
-	whole, err := New(p, Config{RetireLabels: true})
+	whole, err := New(p, Config{Labels: LabelMode{Retire: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

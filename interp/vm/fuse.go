@@ -13,6 +13,7 @@ import "github.com/labelcov/labelcov/interp/compile"
 //	INT k; MOD  (k > 0)                  opModI k
 //	INCLOCAL a; DOLOOP t b               opIncLoop a             (t, b: the DOLOOP's)
 //	two or more probes in a chain        opProbeGroup g          (group.go)
+//	X; silently retired probes           opThenSkip              (dead.go)
 //
 // Only the first instruction is replaced: the rest stay in place, so a
 // jump into the middle of a sequence runs the plain instructions, and a
@@ -36,10 +37,19 @@ const (
 	// perform consumes (see TransientHost): it fills a reused designator.
 	opMakeDesigPerform = compile.JMPIFNOTKF + 1 + iota
 	// opRetired replaces the first instruction of a retired label probe
-	// (Config.RetireLabels): it writes the branch counters the label
+	// (Config.Labels.Retire): it writes the branch counters the label
 	// retired with (sub: bit 0 true, bit 1 false) for branch B and jumps
 	// to A, after the probe.
 	opRetired
+	// opDead replaces the first instruction of a silently retired label
+	// probe (Config.Labels.SilentRetire): it costs nothing, writes
+	// nothing and jumps to A, after the probe (dead.go).
+	opDead
+	// opThenSkip replaces, in the fused code, an instruction that falls
+	// through into a run of silently retired probes (dead.go): it does
+	// the instruction's work (op from the plain code, A and B its own)
+	// and continues after the run.
+	opThenSkip
 	opLoadLoad
 	opLoadAddI
 	opLoadCmpIJmp
@@ -49,7 +59,7 @@ const (
 	// (group.go): it runs the chain m.groups[A] in one dispatch.
 	opProbeGroup
 	// opAtomSet is the SETVALUE of an atom probe's flag or atom (with
-	// RetireLabels, atomexit.go): A the global, B the atom site, sub
+	// Labels.Retire, atomexit.go): A the global, B the atom site, sub
 	// which set it is (0: the flag's clearing).
 	opAtomSet
 	// opPoll is never in the code: it tells loop's cold switch that the
@@ -64,9 +74,10 @@ const fuseSlack = 2
 // jumpOnTrue marks, in opLoadCmpIJmp's sub, that the jump is a JMPIF.
 const jumpOnTrue = 0x80
 
-// fuse returns a copy of code with superinstructions.
-func fuse(code []instr) []instr {
-	out := append([]instr(nil), code...)
+// fuse writes into out (as long as code) a copy of code with
+// superinstructions.
+func fuse(out, code []instr) {
+	copy(out, code)
 	for pc := 0; pc+1 < len(code); pc++ {
 		in, next := code[pc], code[pc+1]
 		switch {
@@ -89,7 +100,6 @@ func fuse(code []instr) []instr {
 			out[pc] = instr{op: opIncLoop, a: in.a}
 		}
 	}
-	return out
 }
 
 func isCmpI(op compile.Op) bool {

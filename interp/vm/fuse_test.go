@@ -108,6 +108,12 @@ func TestFusedMatchesPlain(t *testing.T) {
 				t.Errorf("program %d, %+v:\nplain %s\nfused %s\ncounters equal: %v", i, cfg, res[0], res[1], bytes.Equal(counters[0], counters[1]))
 			}
 		}
+		// With the built-in engine's labels, run after run as labels
+		// retire and the fused code skips them (dead.go).
+		p := compileSrc(t, src)
+		for _, steps := range []int64{300_000, 1000, 37} {
+			fuzzRun(t, p, Config{MaxSteps: steps, MaxDepth: 500, Labels: LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}})
+		}
 	}
 }
 

@@ -15,7 +15,10 @@ import (
 // FuzzVM: any source that compiles runs every function (arguments nil)
 // under small budgets without panicking, and the run ends with a
 // well-formed Result within the step budget, the same (result, steps,
-// counters) on the fused code as on the plain code.
+// counters) on the fused code as on the plain code; also with labels
+// counting as the built-in engine's (fired only, silently retired, the
+// fused code skipping dead probes), every function run twice so that
+// labels retire.
 func FuzzVM(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "plans", "*.plan"))
 	for _, file := range files {
@@ -52,8 +55,21 @@ func FuzzVM(f *testing.F) {
 			return
 		}
 		const maxSteps = 20_000
-		cfg := Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000, MaxOutput: 1 << 16}
-		m, plain := fusedAndPlain(t, p, cfg)
+		for _, lm := range []LabelMode{{}, {Retire: true, FiredOnly: true, SilentRetire: true}} {
+			fuzzRun(t, p, Config{MaxSteps: maxSteps, MaxDepth: 200, MaxAlloc: 20_000, MaxOutput: 1 << 16, Labels: lm})
+		}
+	})
+}
+
+// fuzzRun is FuzzVM on one configuration.
+func fuzzRun(t *testing.T, p *compile.Program, cfg Config) {
+	maxSteps := cfg.MaxSteps
+	m, plain := fusedAndPlain(t, p, cfg)
+	rounds := 1
+	if cfg.Labels.Retire {
+		rounds = 2
+	}
+	for range rounds {
 		for _, fn := range p.Funcs {
 			if fn.Kind == compile.KindLambda || fn.Kind == compile.KindInit {
 				continue
@@ -62,10 +78,10 @@ func FuzzVM(f *testing.F) {
 			m.ResetCounters()
 			r := m.Run(context.Background(), fn, args)
 			plain.ResetCounters()
-			if rp := plain.Run(context.Background(), fn, args); resultString(rp) != resultString(r) ||
+			if rp := plain.Run(context.Background(), fn, args); resultString(rp) != resultString(r) || failurePos(rp) != failurePos(r) ||
 				rp.LabelSteps != r.LabelSteps || !bytes.Equal(plain.Counters(), m.Counters()) {
-				t.Fatalf("%s: fused %s (label %d), plain %s (label %d), counters equal %v", fn.Name,
-					resultString(r), r.LabelSteps, resultString(rp), rp.LabelSteps, bytes.Equal(plain.Counters(), m.Counters()))
+				t.Fatalf("%s: fused %s %s (label %d), plain %s %s (label %d), counters equal %v", fn.Name,
+					resultString(r), failurePos(r), r.LabelSteps, resultString(rp), failurePos(rp), rp.LabelSteps, bytes.Equal(plain.Counters(), m.Counters()))
 			}
 			if r.Steps > maxSteps {
 				t.Fatalf("%s ran %d steps, budget %d", fn.Name, r.Steps, maxSteps)
@@ -86,5 +102,5 @@ func FuzzVM(f *testing.F) {
 				t.Fatalf("%s: unknown outcome %q", fn.Name, r.Outcome)
 			}
 		}
-	})
+	}
 }

@@ -58,13 +58,16 @@ type probeGroup struct {
 }
 
 // groupMember is one probe of a group: its entry pc, its index in the
-// group, the index of its branch's true counter, and either its compare
-// predicate (live) or, retired (pr nil), the branch counters it retired
-// with (sub as opRetired's).
+// group, the index of its branch's true counter and where its false
+// outcome goes (the false counter, or the machine's trash with
+// Labels.FiredOnly), and either its compare predicate (live) or,
+// retired (pr nil), the branch counters it retired with (sub as
+// opRetired's).
 type groupMember struct {
 	pc      int32
 	idx     int32
 	counter int32
+	falseC  int32
 	sub     uint8
 	pr      *compile.ProbeCmp
 	// The commonest live label, a local or global compared with an
@@ -93,17 +96,21 @@ type groupTest struct {
 	k           int64
 }
 
-// groupLabel is a live member in a groupTest: its branch's true counter
-// and, for a comparison, the outcomes for which it holds (as
-// groupMember's).
+// groupLabel is a live member in a groupTest: its branch's true counter,
+// where its false outcome goes and, for a comparison, the outcomes for
+// which it holds (as groupMember's).
 type groupLabel struct {
-	counter  int32
-	outcomes uint8
+	counter, falseC int32
+	outcomes        uint8
 }
 
 // member decodes the live compare probe pr at pc with branch b.
 func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 	mb := groupMember{pc: int32(pc), counter: m.counter(b), pr: pr}
+	mb.falseC = mb.counter + 1
+	if m.cfg.Labels.FiredOnly {
+		mb.falseC = m.trash
+	}
 	if pr.Cmp == '&' || pr.Cmp == 't' || pr.YLocal || pr.YGlobal || pr.K.Kind() != value.KInt {
 		return mb
 	}
@@ -133,23 +140,33 @@ func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 	return mb
 }
 
-// regroup rebuilds the probe groups from the plain code and writes their
-// heads into the fused code. Tests that run the plain code make fused
-// the same slice as plain; there are no groups then. The fixed counters
-// of the old groups must have been written or dropped (visited empty).
+// regroup rebuilds the fused code from the plain code (fuse.go), the
+// probe groups, and what the fused code does about silently retired
+// probes (dead.go). Tests that run the plain code make fused the same
+// slice as plain; there are no groups then, and no skipping of dead
+// probes. The fixed counters of the old groups must have been written or
+// dropped (visited empty).
+//
+// With Labels.SilentRetire a retired probe is no member (it does
+// nothing): a chain's live members make a group when there are two or
+// more, or one followed by retired probes in the chain (the group then
+// ends past them); a group starts at its first live member, the
+// retired probes before it being a dead run like any other.
 func (m *Machine) regroup() {
+	m.findDead()
+	for i, fn := range m.prog.Funcs {
+		m.entry[i] = int32(fn.Entry)
+	}
 	if len(m.fused) == 0 || &m.fused[0] == &m.plain[0] {
 		return
 	}
-	for _, g := range m.groups {
-		head := g.members[0].pc
-		m.fused[head] = m.plain[head]
-	}
+	fuse(m.fused, m.plain)
 	m.groups = m.groups[:0]
 	var chain []groupMember
+	deadAfter := false // a silently retired probe follows chain[0] in the chain
 	flush := func(end int) {
-		if len(chain) >= 2 {
-			g := probeGroup{members: append([]groupMember(nil), chain...), end: end}
+		if len(chain) >= 2 || len(chain) == 1 && deadAfter {
+			g := probeGroup{members: append([]groupMember(nil), chain...), end: m.pastDead(end)}
 			for i := range g.members {
 				mb := &g.members[i]
 				mb.idx = int32(i)
@@ -158,7 +175,7 @@ func (m *Machine) regroup() {
 			m.fused[chain[0].pc] = instr{op: opProbeGroup, a: int32(len(m.groups))}
 			m.groups = append(m.groups, g)
 		}
-		chain = chain[:0]
+		chain, deadAfter = chain[:0], false
 	}
 	for pc := 0; pc < len(m.plain); {
 		switch in := m.plain[pc]; in.op {
@@ -170,11 +187,16 @@ func (m *Machine) regroup() {
 			chain = append(chain, groupMember{pc: int32(pc), counter: m.counter(in.b), sub: in.sub})
 			pc = int(in.a)
 			continue
+		case opDead:
+			deadAfter = deadAfter || len(chain) > 0
+			pc = int(in.a)
+			continue
 		}
 		flush(pc)
 		pc++
 	}
 	flush(len(m.plain))
+	m.skipDead()
 }
 
 // add adds member mb, the last so far, to what a run of g does.
@@ -191,7 +213,7 @@ func (g *probeGroup) add(mb *groupMember) {
 	case mb.intK:
 		if n := len(g.tests); n > 0 {
 			if last := &g.tests[n-1]; last.pr == nil && last.global == mb.global && last.slot == mb.slot && last.k == mb.k {
-				g.labels = append(g.labels, groupLabel{mb.counter, mb.outcomes})
+				g.labels = append(g.labels, groupLabel{mb.counter, mb.falseC, mb.outcomes})
 				last.hi++
 				return
 			}
@@ -203,7 +225,7 @@ func (g *probeGroup) add(mb *groupMember) {
 	t := &g.tests[len(g.tests)-1]
 	t.lo = int32(len(g.labels))
 	t.hi = t.lo + 1
-	g.labels = append(g.labels, groupLabel{counter: mb.counter, outcomes: mb.outcomes})
+	g.labels = append(g.labels, groupLabel{counter: mb.counter, falseC: mb.falseC, outcomes: mb.outcomes})
 }
 
 // completeGroups writes the counters of the retired members of the
@@ -248,9 +270,10 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 				m.fired = m.fired || fired != 0
 				return m.stopGroup(g, int(ts.idx), cnt)
 			}
-			c := int(g.labels[ts.lo].counter)
+			l := &g.labels[ts.lo]
+			c := l.counter
 			if !t {
-				c++
+				c = l.falseC
 			}
 			cnt[c] = 1 // setBranch
 			fired |= b2u(t)
@@ -275,7 +298,11 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 		o := b2u(v >= ts.k) + b2u(v > ts.k)
 		for _, l := range g.labels[ts.lo:ts.hi] {
 			h := l.outcomes >> o & 1
-			cnt[int(l.counter)+int(h^1)] = 1 // setBranch
+			c := l.counter
+			if h == 0 {
+				c = l.falseC
+			}
+			cnt[c] = 1 // setBranch
 			fired |= h
 		}
 	}

@@ -59,7 +59,10 @@ const groupPlan = `(defparameter *k* 5)
 func TestProbeGroupsMatchPlain(t *testing.T) {
 	p := compileSrc(t, groupPlan)
 	inputs := []int64{1, 5, 5, 0, 7, 3, 9, 2, 4, 4, 6, -1, 8, 5, 1}
-	for _, cfg := range []Config{{}, {RetireLabels: true}, {RetireLabels: true, MaxSteps: 60}, {MaxLabelSteps: 40}, {RetireLabels: true, MaxLabelSteps: 25}} {
+	engine := LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}
+	for _, cfg := range []Config{{}, {Labels: LabelMode{Retire: true}}, {Labels: LabelMode{Retire: true}, MaxSteps: 60}, {MaxLabelSteps: 40}, {Labels: LabelMode{Retire: true}, MaxLabelSteps: 25},
+		{Labels: LabelMode{FiredOnly: true}}, {Labels: LabelMode{Retire: true, FiredOnly: true}}, {Labels: engine}, {Labels: engine, MaxSteps: 60},
+		{Labels: engine, MaxSteps: 150}, {Labels: engine, MaxLabelSteps: 25}, {Labels: LabelMode{Retire: true, SilentRetire: true}}} {
 		fused, plain := fusedAndPlain(t, p, cfg)
 		if len(fused.groups) == 0 {
 			t.Fatalf("%+v: no probe groups", cfg)
@@ -71,7 +74,7 @@ func TestProbeGroupsMatchPlain(t *testing.T) {
 			for k, m := range []*Machine{fused, plain} {
 				m.ResetCounters()
 				r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)})
-				res[k] = resultString(r) + " label=" + value.Int(r.LabelSteps).String()
+				res[k] = resultString(r) + " " + failurePos(r) + " label=" + value.Int(r.LabelSteps).String()
 				cnt[k] = append([]uint8(nil), m.Counters()...)
 			}
 			if res[0] != res[1] || !bytes.Equal(cnt[0], cnt[1]) {
@@ -81,7 +84,7 @@ func TestProbeGroupsMatchPlain(t *testing.T) {
 				allRetired = allRetired || len(g.tests) == 0
 			}
 		}
-		if cfg.RetireLabels && cfg.MaxSteps == 0 && cfg.MaxLabelSteps == 0 && !allRetired {
+		if cfg.Labels.Retire && !cfg.Labels.SilentRetire && cfg.MaxSteps == 0 && cfg.MaxLabelSteps == 0 && !allRetired {
 			t.Errorf("%+v: no group ever had all its members retired", cfg)
 		}
 	}
@@ -96,7 +99,7 @@ func TestProbeGroupsMatchPlain(t *testing.T) {
 // evaluation on every run.
 func TestProbesCountNoInstruction(t *testing.T) {
 	p := compileSrc(t, groupPlan)
-	for _, cfg := range []Config{{}, {RetireLabels: true}} {
+	for _, cfg := range []Config{{}, {Labels: LabelMode{Retire: true}}, {Labels: LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}}} {
 		fused, plain := fusedAndPlain(t, p, cfg)
 		inProbe := make([]bool, p.NumInstructions())
 		for _, lp := range fused.labelProbes() {
@@ -130,7 +133,7 @@ func TestProbesCountNoInstruction(t *testing.T) {
   (when (ignore-errors (= x 5)))
   (when (ignore-errors (= x 9)))
   (list x))`)
-	m, err := New(p, Config{RetireLabels: true})
+	m, err := New(p, Config{Labels: LabelMode{Retire: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -147,10 +147,10 @@ func TestProbesDoNotNest(t *testing.T) {
 	}
 }
 
-// TestRetireLabels: with RetireLabels, a label that fired is retired at the
+// TestRetireLabels: with Labels.Retire, a label that fired is retired at the
 // next ResetCounters; the same input then gives the same counters on every
 // run (AFL++'s calibration), retired labels cost one step, and without
-// RetireLabels every label is evaluated afresh.
+// Labels.Retire every label is evaluated afresh.
 func TestRetireLabels(t *testing.T) {
 	const src = `(defun f (x) (* x 2))
 (def-plan main (x)
@@ -167,7 +167,7 @@ func TestRetireLabels(t *testing.T) {
 		}
 		return append([]uint8(nil), m.Counters()...), r
 	}
-	retiring, err := New(p, Config{RetireLabels: true})
+	retiring, err := New(p, Config{Labels: LabelMode{Retire: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestRetireAtomProbes(t *testing.T) {
 		{"%g1", false}, // the plan reads %g1: the atom probe stays
 	} {
 		p := compileSrc(t, fmt.Sprintf(tmpl, tc.result))
-		m, err := New(p, Config{RetireLabels: true})
+		m, err := New(p, Config{Labels: LabelMode{Retire: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

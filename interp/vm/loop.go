@@ -69,7 +69,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		fr          = &m.frames[len(m.frames)-1]
 		fp          = base
 		sp          = base + fn.NumLocals
-		pc          = fn.Entry
+		pc          = int(m.entry[fn.Index])
 		steps       = m.steps
 		check, code = m.nextCheck(steps)
 		in          instr
@@ -271,7 +271,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					*fr = frame{fp: nfp, ret: nfp, retpc: pc}
 					fp = nfp
 					sp = nfp + callee.NumLocals
-					pc = callee.Entry
+					pc = int(m.entry[in.a])
 					continue
 				}
 			case compile.RET:
@@ -449,9 +449,24 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 						continue
 					}
 				}
+			case opDead:
+				// A silently retired label (dead.go): free and
+				// invisible, as if it were not there. The fused code
+				// has one only where something it could not retarget
+				// reaches a run of them, and jumps over the whole run.
+				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
+				steps--
+				pc = int(in.a)
+				continue
+			case opThenSkip:
+				// The instruction before a run of dead probes, in the
+				// fused code (dead.go): its work, with pc past the run.
+				in.op = m.plain[pc-1].op
+				pc = int(m.deadEnd[pc])
+				goto hot
 			case opRetired:
 				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
-				// A retired label (Config.RetireLabels): write what its
+				// A retired label (Config.Labels.Retire): write what its
 				// branch counters read when it retired, skip the
 				// predicate. Its step is the label budget's, as
 				// PROBECMP's.
@@ -569,17 +584,21 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		// The cold switch: the instructions and cases the hot loop left.
 		switch in.op {
 		case opPoll:
+			// The loop stands at pc, which is past any dead probes
+			// in the fused code: report the same pc from the plain
+			// code (dead.go).
 			if steps >= m.maxSteps {
 				if m.probeDepth > 0 {
-					return m.labelTimeout(steps, pc)
+					return m.labelTimeout(steps, m.pastDead(pc))
 				}
 				m.steps = steps
-				f = m.fill(Fail(KindTimeout, "step budget of %d instructions exhausted", m.maxSteps), pc)
+				f = m.fill(Fail(KindTimeout, "step budget of %d instructions exhausted", m.maxSteps), m.pastDead(pc))
 				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 			}
 			if err := m.ctx.Err(); err != nil {
 				m.steps = steps
-				f = m.fill(Fail(KindCanceled, "run cancelled: %v", err), pc)
+				m.cancelled = true
+				f = m.fill(Fail(KindCanceled, "run cancelled: %v", err), m.pastDead(pc))
 				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 			}
 			check, code = m.nextCheck(steps)
@@ -618,7 +637,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			fr = &m.frames[len(m.frames)-1]
 			fp = nfp
 			sp = nfp + callee.NumLocals
-			pc = callee.Entry
+			pc = int(m.entry[in.a])
 		case compile.RET: // the return that ends this exec
 			x := stack[sp-1]
 			stack[fr.ret] = x
@@ -715,7 +734,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			fr = &m.frames[len(m.frames)-1]
 			fp = nfp
 			sp = nfp + callee.NumLocals
-			pc = callee.Entry
+			pc = int(m.entry[callee.Index])
 		case compile.FUNCTION:
 			stack[sp] = value.FromFunc(p.Funcs[in.a])
 			sp++
@@ -910,7 +929,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 	fail:
 		// A failure: find the newest handler whose clause kinds match,
 		// unwind to it and run the clause with the failure value pushed.
-		m.fill(f, pc-1)
+		m.fill(f, m.ranAt(pc-1))
 		if !Catchable(f.Kind) {
 			// A budget or cancellation reported by a nested Call through
 			// a host, or the output limit: it ends this run.
@@ -935,7 +954,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 					// PROBEFAIL switches back.
 					restored, ok := m.leaveProbe(steps + 1)
 					if !ok {
-						return m.labelTimeout(restored, pc-1)
+						return m.labelTimeout(restored, m.ranAt(pc-1))
 					}
 					steps = restored - 1
 					check, code = m.nextCheck(steps)
@@ -1005,11 +1024,15 @@ func countBranch(cnt []uint8, n int, b int32, t bool) {
 }
 
 // setBranch records outcome t of a label's branch b: label counters are
-// bits (covered or not), never hit counts. A label true since the last
-// ResetCounters may retire (fired).
+// bits (covered or not), never hit counts; with Labels.FiredOnly a false
+// outcome is not recorded. A label true since the last ResetCounters may
+// retire (fired).
 func (m *Machine) setBranch(cnt []uint8, b int32, t bool) {
 	i := m.nInstr + 2*int(b)
 	if !t {
+		if m.cfg.Labels.FiredOnly {
+			return
+		}
 		i++
 	} else {
 		m.fired = true

@@ -59,6 +59,14 @@ func resultString(r Result) string {
 	return fmt.Sprintf("%s %s steps=%d %s", r.Outcome, r.Value, r.Steps, f)
 }
 
+// failurePos is where r's failure is, for comparing runs of one program.
+func failurePos(r Result) string {
+	if r.Failure == nil {
+		return ""
+	}
+	return r.Failure.File + ":" + r.Failure.Pos.String()
+}
+
 // TestProbeExactSteps: an annotated plan is charged exactly the original's
 // steps and allocations, so it ends the same way under every step and
 // allocation budget: a timeout at exactly N steps, an allocation-limit
@@ -373,7 +381,7 @@ func TestGuardedProbeCountsLikeWhen(t *testing.T) {
 // writes its true counter on every later run.
 func TestGuardedProbeRetires(t *testing.T) {
 	p := compileSrc(t, fmt.Sprintf(guardedBody, ""))
-	m, err := New(p, Config{RetireLabels: true})
+	m, err := New(p, Config{Labels: LabelMode{Retire: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

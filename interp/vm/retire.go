@@ -2,16 +2,27 @@ package vm
 
 import "github.com/labelcov/labelcov/interp/compile"
 
-// Retirement (Config.RetireLabels). A label probe whose branch counted
+// Retirement (Config.Labels.Retire). A label probe whose branch counted
 // true in a run is retired at the next ResetCounters: its first
-// instruction becomes opRetired, in both copies of the code, which skips
-// the predicate and writes the branch counters as they read then.
+// instruction becomes opRetired in the plain code (and so in the fused
+// copy regroup rebuilds from it), which skips the predicate and writes
+// the branch counters as they read then.
 //
 // Retiring between runs, from what a whole run counted, keeps the coverage
 // map stable: an input that made a label fire writes the same counters on
 // every later run (its run that retired the label wrote them too), as
 // AFL++'s calibration requires; any other input reaching the label writes
 // the same counters on every run after the retirement.
+//
+// With Labels.SilentRetire (the built-in engine, which never runs an
+// input twice to compare maps) the first instruction becomes opDead
+// instead: the label writes nothing and charges no step, and in the
+// fused code it is not even dispatched (dead.go). The engine lost
+// nothing: the run that made the label fire showed it the label's true
+// counter, and no later run can show it more. The counters stay a
+// function of the input for a given set of retired labels; only
+// retirement itself changes them. A run cancelled by its context (a
+// hang, whose counters the engine drops) retires nothing.
 //
 // Atom probes are retired too, once they are useless. The label pipeline
 // evaluates the atoms of a decision once, in a probe that stores them in
@@ -193,17 +204,21 @@ func (m *Machine) retire() bool {
 	return true
 }
 
-// retireProbe retires probe i with the branch counters it reads now.
+// retireProbe retires probe i with the branch counters it reads now, or
+// silently. The fused code follows at the next regroup.
 func (m *Machine) retireProbe(i int) {
 	lp := m.probes[i]
-	bc := m.nInstr + 2*int(lp.branch)
-	in := instr{op: opRetired, a: int32(lp.end), b: lp.branch}
-	if m.counters[bc] != 0 {
-		in.sub |= 1
+	in := instr{op: opDead, a: int32(lp.end)}
+	if !m.cfg.Labels.SilentRetire {
+		bc := m.nInstr + 2*int(lp.branch)
+		in = instr{op: opRetired, a: int32(lp.end), b: lp.branch}
+		if m.counters[bc] != 0 {
+			in.sub |= 1
+		}
+		if m.counters[bc+1] != 0 {
+			in.sub |= 2
+		}
 	}
-	if m.counters[bc+1] != 0 {
-		in.sub |= 2
-	}
-	m.plain[lp.entry], m.fused[lp.entry] = in, in
+	m.plain[lp.entry] = in
 	m.retired[i] = true
 }

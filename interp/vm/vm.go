@@ -75,10 +75,31 @@ type Config struct {
 	// ends the run with an uncatchable KindOutputLimit failure. Zero
 	// means DefaultMaxOutput.
 	MaxOutput int64
-	// RetireLabels turns on label retirement (see the package comment):
-	// for fuzzing processes only; replay, cover and measurement leave it
-	// off so that every label is evaluated afresh.
-	RetireLabels bool
+	// Labels is how label probes count in a fuzzing process (see the
+	// package comment, "Label probes in fuzzing processes"). The zero
+	// value, every label evaluated afresh and both its counters written,
+	// is for run, cover, replay and measurement.
+	Labels LabelMode
+}
+
+// LabelMode is how label probes count in a fuzzing process. For a
+// fuzzer a label's false counter says nothing the plan's own counters do
+// not (the label was reached), and a label it has seen fire can never
+// show it anything new: the built-in engine's workers set all three, the
+// AFL++ worker Retire and FiredOnly (see the package comment).
+type LabelMode struct {
+	// Retire retires a label probe whose branch counted true at the
+	// next ResetCounters (retire.go).
+	Retire bool
+	// FiredOnly makes a label probe write its true counter when it
+	// holds and nothing otherwise: its false counter stays 0.
+	FiredOnly bool
+	// SilentRetire (with Retire) makes a retired label free: it writes
+	// no counter and charges no step, and the fused code does not even
+	// dispatch it (dead.go). Without it a retired label writes the
+	// counters it retired with whenever it is reached (the same input
+	// gives the same map before and after, as AFL++'s calibration needs).
+	SilentRetire bool
 }
 
 // Outcome is how a run ended.
@@ -140,7 +161,7 @@ type Machine struct {
 	probeDepth int
 	probeBase  int64
 
-	// Retirement (Config.RetireLabels, retire.go).
+	// Retirement (Config.Labels.Retire, retire.go).
 	probes  []labelProbe // every label probe
 	retired []bool       // by index in probes
 	live    []liveProbe  // probes not yet retired
@@ -150,8 +171,17 @@ type Machine struct {
 	// last written (completeGroups).
 	visited []int32
 	// fired tells that a label's branch counted true since the last
-	// ResetCounters: only then may a label retire.
-	fired bool
+	// ResetCounters: only then may a label retire; cancelled that a run
+	// since then was cancelled (ResetCounters).
+	fired, cancelled bool
+	// trash is the counter past the program's, where probe groups write
+	// the false outcomes that Config.Labels.FiredOnly drops.
+	trash int32
+	// entry is each function's entry pc in the fused code, and deadEnd,
+	// for each pc in a run of silently retired probes, the pc after the
+	// run, 0 elsewhere (dead.go).
+	entry   []int32
+	deadEnd []int32
 	// Early exits from atom probes (atomexit.go).
 	atomSites  []atomSite
 	atomGlobal []bool // globals that atom probes set
@@ -270,13 +300,18 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 		}
 	}
 	probes := m.labelProbes()
-	if cfg.RetireLabels {
+	if cfg.Labels.Retire {
 		m.setupRetirement(probes)
 	}
-	m.fused = fuse(m.plain)
+	// One counter more than the program has: where FiredOnly probe
+	// groups write a false outcome, unseen (Counters leaves it out).
+	n := p.NumCounters()
+	m.trash = int32(n)
+	m.counters = make([]uint8, n+1)
+	m.sink = make([]uint8, n+1)
+	m.entry = make([]int32, len(p.Funcs))
+	m.fused = make([]instr, len(m.plain))
 	m.regroup()
-	m.counters = make([]uint8, p.NumCounters())
-	m.sink = make([]uint8, len(m.counters))
 	m.globals = make([]value.Value, len(p.Globals))
 	m.gset = make([]bool, len(p.Globals))
 	m.stack = make([]value.Value, 256)
@@ -302,19 +337,21 @@ func (m *Machine) Counters() []uint8 {
 	if len(m.visited) > 0 {
 		m.completeGroups()
 	}
-	return m.counters
+	return m.counters[:m.trash]
 }
 
-// ResetCounters zeroes the counters. With Config.RetireLabels, it first
+// ResetCounters zeroes the counters. With Config.Labels.Retire, it first
 // retires every label probe whose branch counted true since the last
-// reset (see retire).
+// reset (see retire), unless a run since then was cancelled: a fuzzer
+// drops the counters of a run cut short (a hang), so it may not have
+// seen the label fire.
 func (m *Machine) ResetCounters() {
 	m.dropVisits()
-	if m.fired && (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
+	if m.fired && !m.cancelled && (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
 		m.regroup()
 		m.refreshAtomSites()
 	}
-	m.fired = false
+	m.fired, m.cancelled = false, false
 	clear(m.counters)
 }
 
