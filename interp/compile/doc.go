@@ -112,6 +112,14 @@
 // follows, which runs only when C holds. The conjunct C is no branch of
 // its own (nothing inside a predicate counts anyway).
 //
+// What a probe writes is the VM's choice, not the bytecode's: run, cover,
+// replay and measurement write both of the branch's counters, as above;
+// a fuzzing process (vm.Config.Labels) writes only the true counter
+// (that the label fired), retires a label once it fired, and in the
+// built-in engine a retired label writes nothing, charges no label step,
+// and is not even dispatched (interp/vm, "Label probes in fuzzing
+// processes"). The bytecode and its coverage layout are the same.
+//
 // # Normalize's temporaries
 //
 // A plan that ends with (declaim (labelcov-temporaries "PREFIX")), as

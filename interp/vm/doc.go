@@ -58,12 +58,6 @@
 // untouched.
 //
 // A label's branch counters are bits (covered or not, never hit counts).
-// With Config.RetireLabels (fuzzing processes only), a label whose branch
-// counted true in a run is retired at the next ResetCounters (which looks
-// only when some label counted true since the last one): its probe then
-// costs one instruction that writes the branch counters the label retired
-// with and jumps over the predicate, so the same input gives the same
-// coverage map on every run (AFL++'s stability).
 //
 // The labels of one point compile to a chain of probes, one after the
 // other. In the fused code a chain of one-instruction probes (compare
@@ -77,6 +71,36 @@
 // code. An atom probe (the label pipeline's probe that evaluates a
 // decision's atoms once for its MCC labels) stops as soon as none of its
 // live readers can be true any more (atomexit.go).
+//
+// # Label probes in fuzzing processes
+//
+// Config.Labels (a LabelMode) changes what probes write, for fuzzers
+// only; its zero value, for run, cover, replay and measurement, evaluates
+// every label afresh and writes both its counters.
+//
+// FiredOnly: a probe writes its true counter when the label holds and
+// nothing otherwise. For a fuzzer a label's false counter carries no
+// information (the plan's own instruction counters already say the point
+// was reached), and writing it only lengthens the map the fuzzer scans.
+//
+// Retire: a label whose branch counted true in a run is retired at the
+// next ResetCounters (which looks only when some label counted true since
+// the last one, and not after a run cancelled by its context: a fuzzer
+// drops the counters of a hang). Its probe then costs one instruction
+// that writes the branch counters the label retired with and jumps over
+// the predicate, so the same input gives the same coverage map on every
+// run (AFL++'s stability; the AFL++ worker runs this way).
+//
+// SilentRetire (with Retire; the built-in engine, which never reruns an
+// input to compare maps): a retired label writes nothing at all and
+// charges no step, plan or label, and the fused code does not dispatch
+// it: jumps, calls and the instructions falling into a run of retired
+// probes go past it (dead.go). The engine saw the label's true counter in
+// the run that retired it; no later run could show it more. The map is
+// still a function of the input for a given set of retired labels.
+//
+// Either way the plan's steps, output, result, failures and their
+// positions, and its own counters are those of the plan without labels.
 //
 // A Machine must never read the clock, consult randomness or print except
 // through Config.Stdout: the same program, arguments, host and budget give

@@ -41,7 +41,9 @@ import (
 // (TestFusedMatchesPlain, FuzzVM, TestProbeGroupsMatchPlain).
 //
 // Groups are recomputed whenever probes retire (regroup), so that a chain
-// broken by a live PROBE block joins up once that probe retires.
+// broken by a live PROBE block joins up once that probe retires. With
+// Labels.SilentRetire a retired probe is no member at all (it writes
+// nothing, and a run of them is skipped, dead.go).
 
 // probeGroup is a chain of one-instruction label probes: every member,
 // in order, and what a run of it does: the tests of its live members, in
