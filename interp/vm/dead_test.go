@@ -225,3 +225,64 @@ func TestFiredOnlyStable(t *testing.T) {
 		t.Errorf("retired (< x 2) reads %d for x=9", c[p.BranchCounter(b, true)])
 	}
 }
+
+// TestDeadProbePositions: a failure of the instruction the fused code
+// runs as opThenSkip (the 1+ before the labels), and timeouts at every
+// step around a run of dead probes (one a jump of a superinstruction
+// skips), report the same positions fused and plain, and the failure is
+// the 1+'s.
+func TestDeadProbePositions(t *testing.T) {
+	// The labels retire in runs that reach them (n = 0); later runs
+	// burn the budget in the loop first, so that it runs out at every
+	// step around the skipped labels.
+	jumped := compileSrc(t, `(def-plan main (x n)
+  (dotimes (i n) nil)
+  (if (< x 3) x (progn (when (ignore-errors (= x 5))) (when (ignore-errors (> x 0))) (list x))))`)
+	for steps := int64(17); steps <= 32; steps++ {
+		cfg := Config{MaxSteps: steps, Labels: LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}}
+		fused, plain := fusedAndPlain(t, jumped, cfg)
+		for _, in := range [][2]int64{{5, 0}, {5, 0}, {7, 0}, {7, 1}, {7, 2}, {7, 3}, {7, 4}, {1, 3}} {
+			var res [2]string
+			for k, m := range []*Machine{fused, plain} {
+				m.ResetCounters()
+				r := m.Run(context.Background(), jumped.Plan("main"), []value.Value{value.Int(in[0]), value.Int(in[1])})
+				res[k] = resultString(r) + " " + failurePos(r) + " label=" + value.Int(r.LabelSteps).String()
+			}
+			if res[0] != res[1] {
+				t.Errorf("MaxSteps %d, x, n=%v: fused %s, plain %s", steps, in, res[0], res[1])
+			}
+		}
+		if fused.deadEnd == nil {
+			t.Fatalf("MaxSteps %d: the labels did not retire", steps)
+		}
+	}
+	p := compileSrc(t, `(def-plan main (x)
+  (list (1+ x) (progn (when (ignore-errors (= x 5))) (when (ignore-errors (> x 0))) x)))`)
+	for steps := int64(0); steps <= 12; steps++ {
+		cfg := Config{MaxSteps: steps, Labels: LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}}
+		fused, plain := fusedAndPlain(t, p, cfg)
+		for _, x := range []value.Value{value.Int(5), value.Int(5), value.Symbol("a"), value.Int(3)} {
+			var res [2]string
+			for k, m := range []*Machine{fused, plain} {
+				m.ResetCounters()
+				r := m.Run(context.Background(), p.Plan("main"), []value.Value{x})
+				res[k] = resultString(r) + " " + failurePos(r) + " label=" + value.Int(r.LabelSteps).String()
+				if steps == 0 && x.Kind() == value.KSymbol && failurePos(r) != "test.plan:2:9" {
+					t.Errorf("fused=%v: (1+ 'a) fails at %s, want test.plan:2:9", k == 0, failurePos(r))
+				}
+			}
+			if res[0] != res[1] {
+				t.Errorf("MaxSteps %d, x=%s: fused %s, plain %s", steps, x, res[0], res[1])
+			}
+		}
+		add1 := -1
+		for pc, op := range p.Code {
+			if op == compile.ADD1 {
+				add1 = pc
+			}
+		}
+		if steps == 0 && fused.fused[add1].op != opThenSkip {
+			t.Errorf("the 1+ is %s in the fused code, want opThenSkip", fused.fused[add1].op)
+		}
+	}
+}
