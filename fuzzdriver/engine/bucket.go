@@ -40,31 +40,60 @@ type Coverage struct {
 }
 
 // HasNew reports whether counters reach a (counter, bucket) pair not yet in c.
-// It runs once per exec, so it skips zero counters eight at a time: most
-// counters of a run are zero.
+// It runs once per exec, so it works eight counters at a time, as AFL++'s
+// has_new_bits does: a zero word is skipped, a non-zero word is classified
+// into its eight bucket masks at once and tested against the word of c with
+// one AND-NOT. Counters beyond the end of c are new as soon as one is
+// non-zero.
 func (c *Coverage) HasNew(counters []uint8) bool {
-	bits := c.bits
-	i := 0
-	for ; i+8 <= len(counters); i += 8 {
-		if binary.LittleEndian.Uint64(counters[i:]) == 0 {
-			continue
-		}
-		for j, n := range counters[i : i+8] {
-			if n != 0 && (i+j >= len(bits) || bucketBit[n]&^bits[i+j] != 0) {
-				return true
-			}
-		}
+	n := min(len(c.bits), len(counters))
+	if newWords(counters[:n], c.bits[:n]) {
+		return true
 	}
-	for ; i < len(counters); i++ {
-		n := counters[i]
-		if n == 0 {
-			continue
-		}
-		if i >= len(bits) || bucketBit[n]&^bits[i] != 0 {
+	for _, x := range counters[n:] {
+		if x != 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// newWords is HasNew for len(counters) == len(seen).
+func newWords(counters, seen []uint8) bool {
+	// Both lengths in the loop condition let the compiler drop the bounds
+	// checks of the two loads.
+	for len(counters) >= 8 && len(seen) >= 8 {
+		w := binary.LittleEndian.Uint64(counters)
+		if w != 0 && classify(w)&^binary.LittleEndian.Uint64(seen) != 0 {
+			return true
+		}
+		counters, seen = counters[8:], seen[8:]
+	}
+	for i, n := range counters {
+		if i < len(seen) && bucketBit[n]&^seen[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// classify maps each byte of w, a little-endian word of counters, to its
+// bucket bit.
+func classify(w uint64) uint64 {
+	// Most non-zero counters are 1 (straight-line code runs once per run,
+	// label counters are 0/1), and 0 and 1 are their own bucket bits.
+	const notZeroOrOne = 0xFEFEFEFEFEFEFEFE
+	if w&notZeroOrOne == 0 {
+		return w
+	}
+	return uint64(bucketBit[uint8(w)]) |
+		uint64(bucketBit[uint8(w>>8)])<<8 |
+		uint64(bucketBit[uint8(w>>16)])<<16 |
+		uint64(bucketBit[uint8(w>>24)])<<24 |
+		uint64(bucketBit[uint8(w>>32)])<<32 |
+		uint64(bucketBit[uint8(w>>40)])<<40 |
+		uint64(bucketBit[uint8(w>>48)])<<48 |
+		uint64(bucketBit[uint8(w>>56)])<<56
 }
 
 // Merge adds the pairs reached by counters and reports how many pairs were new
