@@ -58,34 +58,67 @@ func (c *Coverage) HasNew(counters []uint8) bool {
 	return false
 }
 
-// newWords is HasNew for len(counters) == len(seen).
+// newWords is HasNew for len(counters) == len(seen). A run's counters come
+// in long zero stretches (the code it did not reach) and stretches of 1s
+// (the straight-line code it ran once), so it takes 32 counters at a time:
+// a block of zeros and 1s costs a few loads and one test.
 func newWords(counters, seen []uint8) bool {
-	// Both lengths in the loop condition let the compiler drop the bounds
-	// checks of the two loads.
-	for len(counters) >= 8 && len(seen) >= 8 {
-		w := binary.LittleEndian.Uint64(counters)
-		if w != 0 && classify(w)&^binary.LittleEndian.Uint64(seen) != 0 {
+	seen = seen[:len(counters)] // lets the compiler drop most bounds checks
+	le := binary.LittleEndian
+	i := 0
+	for ; i+32 <= len(counters); i += 32 {
+		c, s := (*[32]uint8)(counters[i:i+32]), (*[32]uint8)(seen[i:i+32])
+		w0, w1, w2, w3 := le.Uint64(c[0:8]), le.Uint64(c[8:16]), le.Uint64(c[16:24]), le.Uint64(c[24:32])
+		all := w0 | w1 | w2 | w3
+		if all == 0 {
+			continue
+		}
+		s0, s1, s2, s3 := le.Uint64(s[0:8]), le.Uint64(s[8:16]), le.Uint64(s[16:24]), le.Uint64(s[24:32])
+		if all&notZeroOrOne == 0 {
+			// Zeros and 1s are their own bucket bits.
+			if w0&^s0|w1&^s1|w2&^s2|w3&^s3 != 0 {
+				return true
+			}
+			continue
+		}
+		if classify(w0)&^s0|classify(w1)&^s1|classify(w2)&^s2|classify(w3)&^s3 != 0 {
 			return true
 		}
-		counters, seen = counters[8:], seen[8:]
 	}
-	for i, n := range counters {
-		if i < len(seen) && bucketBit[n]&^seen[i] != 0 {
+	for ; i+8 <= len(counters); i += 8 {
+		w := le.Uint64(counters[i : i+8])
+		if w != 0 && classify(w)&^le.Uint64(seen[i:i+8]) != 0 {
+			return true
+		}
+	}
+	for ; i < len(counters); i++ {
+		if bucketBit[counters[i]]&^seen[i] != 0 {
 			return true
 		}
 	}
 	return false
 }
 
+// notZeroOrOne has the bits of a word of counters that are clear when each
+// counter is 0 or 1.
+const notZeroOrOne = 0xFEFEFEFEFEFEFEFE
+
 // classify maps each byte of w, a little-endian word of counters, to its
-// bucket bit.
+// bucket bit. It is small enough to be inlined in the loops.
 func classify(w uint64) uint64 {
 	// Most non-zero counters are 1 (straight-line code runs once per run,
 	// label counters are 0/1), and 0 and 1 are their own bucket bits.
-	const notZeroOrOne = 0xFEFEFEFEFEFEFEFE
 	if w&notZeroOrOne == 0 {
 		return w
 	}
+	return classifyBytes(w)
+}
+
+// classifyBytes is classify one byte at a time. Not inlined, so that
+// classify is.
+//
+//go:noinline
+func classifyBytes(w uint64) uint64 {
 	return uint64(bucketBit[uint8(w)]) |
 		uint64(bucketBit[uint8(w>>8)])<<8 |
 		uint64(bucketBit[uint8(w>>16)])<<16 |

@@ -209,18 +209,17 @@ func FuzzHasNew(f *testing.F) {
 	})
 }
 
-// dockingRuns makes runs shaped like docking's labelled plan (1,890
-// counters, about 80 non-zero words holding 200–320 non-zero counters,
-// mostly 1s) and the coverage a campaign has reached on them: every run but
-// the last few adds nothing, as almost every exec of a campaign.
-func dockingRuns() (cov Coverage, runs [][]uint8) {
-	r := rand.New(rand.NewPCG(3, 4))
-	const size, words = 1890, (1890 + 7) / 8
-	hot := r.Perm(words)[:80] // the words a run touches
+// scatteredRuns makes runs of docking's labelled size (1,890 counters) with
+// 200–320 non-zero counters strewn over 80 words, a tenth of them loop
+// counts: the worst case for HasNew, which skips zero stretches and counts
+// of 1 fastest.
+func scatteredRuns(r *rand.Rand) [][]uint8 {
+	hot := r.Perm((dockingSize + 7) / 8)[:80] // the words a run touches
+	var runs [][]uint8
 	for range 64 {
-		run := make([]uint8, size)
+		run := make([]uint8, dockingSize)
 		for k := 200 + r.IntN(121); k > 0; k-- {
-			i := min(hot[r.IntN(len(hot))]*8+r.IntN(8), size-1)
+			i := min(hot[r.IntN(len(hot))]*8+r.IntN(8), dockingSize-1)
 			if r.IntN(10) == 0 {
 				run[i] = uint8(2 + r.IntN(40)) // a loop's count
 			} else {
@@ -229,30 +228,68 @@ func dockingRuns() (cov Coverage, runs [][]uint8) {
 		}
 		runs = append(runs, run)
 	}
-	for _, run := range runs {
-		cov.Merge(run)
-	}
-	return cov, runs
+	return runs
 }
 
-// BenchmarkHasNew compares HasNew with the byte-at-a-time reference on
-// docking-shaped runs that add nothing (the full scan every exec pays).
+// dockingSize is the number of counters of docking's plan with mcc,wm.
+const dockingSize = 1890
+
+// dockingRuns makes runs shaped as docking's labelled runs were seen to be
+// (one counter per VM instruction, then the branch counters): about 25
+// stretches of consecutive instructions, 200–360 counters in 60–100 words,
+// almost all 1s and a few small loop counts. Runs are variations of a few
+// paths, as the mutants of a campaign's entries are.
+func dockingRuns(r *rand.Rand) [][]uint8 {
+	type block struct{ at, n int }
+	blocks := make([]block, 40)
+	for i := range blocks {
+		blocks[i] = block{at: r.IntN(dockingSize - 80), n: 4 + r.IntN(20)}
+	}
+	var runs [][]uint8
+	for range 64 {
+		run := make([]uint8, dockingSize)
+		for _, k := range r.Perm(len(blocks))[:20+r.IntN(15)] {
+			b := blocks[k]
+			for i := b.at; i < b.at+b.n; i++ {
+				run[i] = 1
+			}
+			if r.IntN(8) == 0 {
+				run[b.at+r.IntN(b.n)] = uint8(2 + r.IntN(3)) // a loop's count
+			}
+		}
+		runs = append(runs, run)
+	}
+	return runs
+}
+
+// BenchmarkHasNew compares HasNew with the version it replaced (kept below)
+// on runs that add nothing to the coverage of all of them: the full scan
+// almost every exec of a campaign pays.
 func BenchmarkHasNew(b *testing.B) {
-	cov, runs := dockingRuns()
-	b.Run("impl=word", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			if cov.HasNew(runs[i%len(runs)]) {
-				b.Fatal("new")
-			}
+	for _, shape := range []struct {
+		name string
+		runs func(*rand.Rand) [][]uint8
+	}{{"docking", dockingRuns}, {"scattered", scatteredRuns}} {
+		runs := shape.runs(rand.New(rand.NewPCG(3, 4)))
+		var cov Coverage
+		for _, run := range runs {
+			cov.Merge(run)
 		}
-	})
-	b.Run("impl=byte", func(b *testing.B) {
-		for i := 0; b.Loop(); i++ {
-			if oldHasNew(cov.bits, runs[i%len(runs)]) {
-				b.Fatal("new")
+		b.Run("shape="+shape.name+"/impl=word", func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if cov.HasNew(runs[i%len(runs)]) {
+					b.Fatal("new")
+				}
 			}
-		}
-	})
+		})
+		b.Run("shape="+shape.name+"/impl=byte", func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if oldHasNew(cov.bits, runs[i%len(runs)]) {
+					b.Fatal("new")
+				}
+			}
+		})
+	}
 }
 
 // oldHasNew is HasNew as it was before the word-at-a-time version: zero
