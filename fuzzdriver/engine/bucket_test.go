@@ -149,17 +149,17 @@ func coverageOf(runs ...[]uint8) []uint8 {
 func TestHasNewMatchesReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 20000 {
-		n := r.IntN(41) // lengths around and off multiples of 8
+		n := r.IntN(81) // lengths around and off multiples of 8 and 32
 		counters := randomCounters(r, n, r.Float64())
 		var bits []uint8
 		switch r.IntN(3) {
 		case 0: // unrelated bits, any length
-			bits = make([]uint8, r.IntN(49))
+			bits = make([]uint8, r.IntN(89))
 			for i := range bits {
 				bits[i] = uint8(r.IntN(256))
 			}
 		case 1: // the coverage of related runs: mostly not new, some near misses
-			bits = coverageOf(randomCounters(r, r.IntN(41), 0.5), randomCounters(r, r.IntN(41), 0.5))
+			bits = coverageOf(randomCounters(r, r.IntN(81), 0.5), randomCounters(r, r.IntN(81), 0.5))
 		default: // exactly the run, perhaps minus one bucket bit
 			bits = coverageOf(counters)
 			if len(bits) > 0 && r.IntN(2) == 0 {
@@ -171,13 +171,14 @@ func TestHasNewMatchesReference(t *testing.T) {
 	}
 }
 
-// TestHasNewEachByteValue puts every byte value at every position of a word
-// over coverage that has every bucket but its own: each must be new, and not
-// new once its own bucket is there.
+// TestHasNewEachByteValue puts every byte value at every position of two
+// 32-counter blocks, an 8-counter word and a tail, amid 1s, over coverage
+// that has every bucket but its own: each must be new, and not new once its
+// own bucket is there.
 func TestHasNewEachByteValue(t *testing.T) {
 	for v := 1; v < 256; v++ {
-		for pos := range 19 {
-			counters := make([]uint8, 19)
+		for pos := range 75 {
+			counters := make([]uint8, 75)
 			for i := range counters {
 				counters[i] = 1
 			}
@@ -204,6 +205,10 @@ func FuzzHasNew(f *testing.F) {
 	f.Add([]byte{128, 255, 127, 32, 31, 16, 15, 8, 7}, []byte{64, 128, 64, 64, 32, 32, 16, 16, 8})
 	f.Add([]byte{0x80, 0, 0, 0, 0, 0, 0, 0x01}, []byte{0x80, 0, 0, 0, 0, 0, 0, 1})
 	f.Add(bytes.Repeat([]byte{255}, 17), bytes.Repeat([]byte{127}, 17))
+	block := bytes.Repeat([]byte{1}, 41)
+	block[31] = 2                                 // a 2 at the end of a 32-counter block of 1s
+	f.Add(block, bytes.Repeat([]byte{1}, 41))     // is new
+	f.Add(block, bytes.Repeat([]byte{1 | 2}, 40)) // is not, but the 41st counter, beyond the coverage, is
 	f.Fuzz(func(t *testing.T, counters, bits []byte) {
 		checkAgainstRef(t, bits, counters)
 	})
