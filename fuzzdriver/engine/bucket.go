@@ -40,11 +40,11 @@ type Coverage struct {
 }
 
 // HasNew reports whether counters reach a (counter, bucket) pair not yet in c.
-// It runs once per exec, so it works eight counters at a time, as AFL++'s
-// has_new_bits does: a zero word is skipped, a non-zero word is classified
-// into its eight bucket masks at once and tested against the word of c with
-// one AND-NOT. Counters beyond the end of c are new as soon as one is
-// non-zero.
+// It runs once per exec, so it works on 64-bit words of eight counters, as
+// AFL++'s has_new_bits does: a zero word is skipped, a non-zero word is
+// classified into its eight bucket masks at once and tested against the
+// word of c with one AND-NOT (see newWords). Counters beyond the end of c
+// are new as soon as one is non-zero.
 func (c *Coverage) HasNew(counters []uint8) bool {
 	n := min(len(c.bits), len(counters))
 	if newWords(counters[:n], c.bits[:n]) {
