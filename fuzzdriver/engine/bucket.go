@@ -40,31 +40,93 @@ type Coverage struct {
 }
 
 // HasNew reports whether counters reach a (counter, bucket) pair not yet in c.
-// It runs once per exec, so it skips zero counters eight at a time: most
-// counters of a run are zero.
+// It runs once per exec, so it works on 64-bit words of eight counters, as
+// AFL++'s has_new_bits does: a zero word is skipped, a non-zero word is
+// classified into its eight bucket masks at once and tested against the
+// word of c with one AND-NOT (see newWords). Counters beyond the end of c
+// are new as soon as one is non-zero.
 func (c *Coverage) HasNew(counters []uint8) bool {
-	bits := c.bits
-	i := 0
-	for ; i+8 <= len(counters); i += 8 {
-		if binary.LittleEndian.Uint64(counters[i:]) == 0 {
-			continue
-		}
-		for j, n := range counters[i : i+8] {
-			if n != 0 && (i+j >= len(bits) || bucketBit[n]&^bits[i+j] != 0) {
-				return true
-			}
-		}
+	n := min(len(c.bits), len(counters))
+	if newWords(counters[:n], c.bits[:n]) {
+		return true
 	}
-	for ; i < len(counters); i++ {
-		n := counters[i]
-		if n == 0 {
-			continue
-		}
-		if i >= len(bits) || bucketBit[n]&^bits[i] != 0 {
+	for _, x := range counters[n:] {
+		if x != 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// newWords is HasNew for len(counters) == len(seen). A run's counters come
+// in long zero stretches (the code it did not reach) and stretches of 1s
+// (the straight-line code it ran once), so it takes 32 counters at a time:
+// a block of zeros and 1s costs a few loads and one test.
+func newWords(counters, seen []uint8) bool {
+	seen = seen[:len(counters)] // lets the compiler drop most bounds checks
+	le := binary.LittleEndian
+	i := 0
+	for ; i+32 <= len(counters); i += 32 {
+		c, s := (*[32]uint8)(counters[i:i+32]), (*[32]uint8)(seen[i:i+32])
+		w0, w1, w2, w3 := le.Uint64(c[0:8]), le.Uint64(c[8:16]), le.Uint64(c[16:24]), le.Uint64(c[24:32])
+		all := w0 | w1 | w2 | w3
+		if all == 0 {
+			continue
+		}
+		s0, s1, s2, s3 := le.Uint64(s[0:8]), le.Uint64(s[8:16]), le.Uint64(s[16:24]), le.Uint64(s[24:32])
+		if all&notZeroOrOne == 0 {
+			// Zeros and 1s are their own bucket bits.
+			if w0&^s0|w1&^s1|w2&^s2|w3&^s3 != 0 {
+				return true
+			}
+			continue
+		}
+		if classify(w0)&^s0|classify(w1)&^s1|classify(w2)&^s2|classify(w3)&^s3 != 0 {
+			return true
+		}
+	}
+	for ; i+8 <= len(counters); i += 8 {
+		w := le.Uint64(counters[i : i+8])
+		if w != 0 && classify(w)&^le.Uint64(seen[i:i+8]) != 0 {
+			return true
+		}
+	}
+	for ; i < len(counters); i++ {
+		if bucketBit[counters[i]]&^seen[i] != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// notZeroOrOne has the bits of a word of counters that are clear when each
+// counter is 0 or 1.
+const notZeroOrOne = 0xFEFEFEFEFEFEFEFE
+
+// classify maps each byte of w, a little-endian word of counters, to its
+// bucket bit. It is small enough to be inlined in the loops.
+func classify(w uint64) uint64 {
+	// Most non-zero counters are 1 (straight-line code runs once per run,
+	// label counters are 0/1), and 0 and 1 are their own bucket bits.
+	if w&notZeroOrOne == 0 {
+		return w
+	}
+	return classifyBytes(w)
+}
+
+// classifyBytes is classify one byte at a time. Not inlined, so that
+// classify is.
+//
+//go:noinline
+func classifyBytes(w uint64) uint64 {
+	return uint64(bucketBit[uint8(w)]) |
+		uint64(bucketBit[uint8(w>>8)])<<8 |
+		uint64(bucketBit[uint8(w>>16)])<<16 |
+		uint64(bucketBit[uint8(w>>24)])<<24 |
+		uint64(bucketBit[uint8(w>>32)])<<32 |
+		uint64(bucketBit[uint8(w>>40)])<<40 |
+		uint64(bucketBit[uint8(w>>48)])<<48 |
+		uint64(bucketBit[uint8(w>>56)])<<56
 }
 
 // Merge adds the pairs reached by counters and reports how many pairs were new
