@@ -69,14 +69,7 @@ func TestProbeGroupsMatchPlain(t *testing.T) {
 		}
 		allRetired := false
 		for _, x := range inputs {
-			var res [2]string
-			var cnt [2][]uint8
-			for k, m := range []*Machine{fused, plain} {
-				m.ResetCounters()
-				r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(x)})
-				res[k] = resultString(r) + " " + failurePos(r) + " label=" + value.Int(r.LabelSteps).String()
-				cnt[k] = append([]uint8(nil), m.Counters()...)
-			}
+			res, cnt := runPair(p, [2]*Machine{fused, plain}, value.Int(x))
 			if res[0] != res[1] || !bytes.Equal(cnt[0], cnt[1]) {
 				t.Errorf("%+v, x=%d:\ngroups %s\nplain  %s\ncounters equal: %v", cfg, x, res[0], res[1], bytes.Equal(cnt[0], cnt[1]))
 			}

@@ -81,3 +81,17 @@ func fusedAndPlain(t testing.TB, p *compile.Program, cfg Config) (fused, plain *
 	plain.fused = plain.plain
 	return fused, plain
 }
+
+// runPair runs plan main of p with args on two machines for the same
+// program (fused and plain, say), resetting their counters first, and
+// returns each run rendered (result, failure position, label steps) and
+// a copy of its counters.
+func runPair(p *compile.Program, machines [2]*Machine, args ...value.Value) (res [2]string, cnt [2][]uint8) {
+	for k, m := range machines {
+		m.ResetCounters()
+		r := m.Run(context.Background(), p.Plan("main"), args)
+		res[k] = resultString(r) + " " + failurePos(r) + " label=" + value.Int(r.LabelSteps).String()
+		cnt[k] = append([]uint8(nil), m.Counters()...)
+	}
+	return res, cnt
+}
