@@ -270,3 +270,39 @@ func TestDeadProbePositions(t *testing.T) {
 		}
 	}
 }
+
+// TestCancelledRunRetiresNothing: a fuzzer drops the counters of a run
+// its context cut short, so a label that fired in it stays live; it
+// retires after a run that ends normally.
+func TestCancelledRunRetiresNothing(t *testing.T) {
+	p := compileSrc(t, `(def-plan main (x)
+  (when (ignore-errors (> x 0)))
+  (when (> x 5) (while t nil))
+  x)`)
+	m, err := New(p, Config{MaxSteps: 1 << 40, Labels: LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	m.ResetCounters()
+	if r := m.Run(ctx, p.Plan("main"), []value.Value{value.Int(9)}); r.Failure == nil || r.Failure.Kind != KindCanceled {
+		t.Fatalf("x=9: %s, want cancelled", resultString(r))
+	}
+	if !m.fired {
+		t.Fatal("the label did not fire before the loop")
+	}
+	m.ResetCounters()
+	if len(m.live) != 1 {
+		t.Fatalf("a label retired after a cancelled run (%d live)", len(m.live))
+	}
+	for range 2 {
+		m.ResetCounters()
+		if r := m.Run(context.Background(), p.Plan("main"), []value.Value{value.Int(1)}); r.Outcome != OutcomeOK {
+			t.Fatal(resultString(r))
+		}
+	}
+	if len(m.live) != 0 {
+		t.Errorf("the label did not retire after a run that ended normally")
+	}
+}

@@ -85,7 +85,7 @@
 //
 // Retire: a label whose branch counted true in a run is retired at the
 // next ResetCounters (which looks only when some label counted true since
-// the last one, and not after a run cancelled by its context: a fuzzer
+// the last one, and not when the last run's context is done: a fuzzer
 // drops the counters of a hang). Its probe then costs one instruction
 // that writes the branch counters the label retired with and jumps over
 // the predicate, so the same input gives the same coverage map on every

@@ -597,7 +597,6 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			if err := m.ctx.Err(); err != nil {
 				m.steps = steps
-				m.cancelled = true
 				f = m.fill(Fail(KindCanceled, "run cancelled: %v", err), m.pastDead(pc))
 				return Result{Outcome: OutcomeTimeout, Failure: f, Steps: steps, LabelSteps: m.labelSteps}
 			}

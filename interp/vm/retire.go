@@ -21,8 +21,9 @@ import "github.com/labelcov/labelcov/interp/compile"
 // nothing: the run that made the label fire showed it the label's true
 // counter, and no later run can show it more. The counters stay a
 // function of the input for a given set of retired labels; only
-// retirement itself changes them. A run cancelled by its context (a
-// hang, whose counters the engine drops) retires nothing.
+// retirement itself changes them. A run whose context is done when the
+// next run starts (a hang, whose counters the engine drops) retires
+// nothing.
 //
 // Atom probes are retired too, once they are useless. The label pipeline
 // evaluates the atoms of a decision once, in a probe that stores them in

@@ -89,7 +89,9 @@ type Config struct {
 // AFL++ worker Retire and FiredOnly (see the package comment).
 type LabelMode struct {
 	// Retire retires a label probe whose branch counted true at the
-	// next ResetCounters (retire.go).
+	// next ResetCounters (retire.go), unless the run's context is done
+	// by then (a fuzzer drops a hang's counters): a caller cancelling
+	// each run's context after it would retire nothing.
 	Retire bool
 	// FiredOnly makes a label probe write its true counter when it
 	// holds and nothing otherwise: its false counter stays 0.
@@ -171,9 +173,8 @@ type Machine struct {
 	// last written (completeGroups).
 	visited []int32
 	// fired tells that a label's branch counted true since the last
-	// ResetCounters: only then may a label retire; cancelled that a run
-	// since then was cancelled (ResetCounters).
-	fired, cancelled bool
+	// ResetCounters: only then may a label retire.
+	fired bool
 	// trash is the counter past the program's, where probe groups write
 	// the false outcomes that Config.Labels.FiredOnly drops.
 	trash int32
@@ -342,16 +343,16 @@ func (m *Machine) Counters() []uint8 {
 
 // ResetCounters zeroes the counters. With Config.Labels.Retire, it first
 // retires every label probe whose branch counted true since the last
-// reset (see retire), unless a run since then was cancelled: a fuzzer
-// drops the counters of a run cut short (a hang), so it may not have
-// seen the label fire.
+// reset (see retire), unless the last run's context is done: a fuzzer
+// drops the counters of a run its context cut short (a hang), so it may
+// not have seen the label fire.
 func (m *Machine) ResetCounters() {
 	m.dropVisits()
-	if m.fired && !m.cancelled && (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
+	if m.fired && m.ctx.Err() == nil && (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
 		m.regroup()
 		m.refreshAtomSites()
 	}
-	m.fired, m.cancelled = false, false
+	m.fired = false
 	clear(m.counters)
 }
 
