@@ -87,10 +87,21 @@ func fusedAndPlain(t testing.TB, p *compile.Program, cfg Config) (fused, plain *
 // returns each run rendered (result, failure position, label steps) and
 // a copy of its counters.
 func runPair(p *compile.Program, machines [2]*Machine, args ...value.Value) (res [2]string, cnt [2][]uint8) {
+	return runPlanPair(p, p.Plan("main"), machines, args...)
+}
+
+// runPlanPair is runPair for plan fn, followed by the program's checks
+// (rendered too).
+func runPlanPair(p *compile.Program, fn *compile.Func, machines [2]*Machine, args ...value.Value) (res [2]string, cnt [2][]uint8) {
+	render := func(r Result) string {
+		return resultString(r) + " " + failurePos(r) + " label=" + value.Int(r.LabelSteps).String()
+	}
 	for k, m := range machines {
 		m.ResetCounters()
-		r := m.Run(context.Background(), p.Plan("main"), args)
-		res[k] = resultString(r) + " " + failurePos(r) + " label=" + value.Int(r.LabelSteps).String()
+		res[k] = render(m.Run(context.Background(), fn, args))
+		for _, c := range p.Checks() {
+			res[k] += "; " + render(m.Call(context.Background(), c, nil))
+		}
 		cnt[k] = append([]uint8(nil), m.Counters()...)
 	}
 	return res, cnt
