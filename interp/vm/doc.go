@@ -29,6 +29,11 @@
 // or character of a string they walk, see Machine.Charge), so the step
 // budget bounds time; output is capped by Config.MaxOutput.
 //
+// A Machine must never read the clock, consult randomness or print except
+// through Config.Stdout: the same program, arguments, host and budget give
+// the same run, step for step. A Machine is not safe for concurrent use;
+// make one per goroutine (the Program can be shared).
+//
 // # Label probes
 //
 // Label probes (compile.PROBE ... PROBEOK, possibly led by a PROBEGUARD
@@ -81,7 +86,8 @@
 // FiredOnly: a probe writes its true counter when the label holds and
 // nothing otherwise. For a fuzzer a label's false counter carries no
 // information (the plan's own instruction counters already say the point
-// was reached), and writing it only lengthens the map the fuzzer scans.
+// was reached), and writing it only adds nonzero counters for the fuzzer
+// to examine after every run.
 //
 // Retire: a label whose branch counted true in a run is retired at the
 // next ResetCounters (which looks only when some label counted true since
@@ -99,11 +105,8 @@
 // the run that retired it; no later run could show it more. The map is
 // still a function of the input for a given set of retired labels.
 //
-// Either way the plan's steps, output, result, failures and their
-// positions, and its own counters are those of the plan without labels.
-//
-// A Machine must never read the clock, consult randomness or print except
-// through Config.Stdout: the same program, arguments, host and budget give
-// the same run, step for step. A Machine is not safe for concurrent use;
-// make one per goroutine (the Program can be shared).
+// In every mode the plan's steps, output, result, failures and their
+// positions are those of the plan without labels, and the counters of
+// its own instructions and branches those of the same program run
+// without a mode.
 package vm
