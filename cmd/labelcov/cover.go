@@ -48,7 +48,8 @@ Tests (--tests, repeatable, and any further arguments):
               .md, .txt, .json, .plan and .world files
 Without --world, a truth.json beside FILE (a benchmark folder) names the world.
 
-A label is covered by a test when the test reaches it with its predicate true.
+A label is covered by a test when the test reaches it with its predicate true
+(a test cut by a limit — steps, time, output, depth, allocations — covers none).
 Diversity: each label's abundance is the number of distinct traces among the
 tests covering it (a trace is the outcome, with result value or failure kind,
 the def-check categories and the action trace); D0, D1, D2 are the Hill

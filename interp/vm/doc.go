@@ -64,6 +64,16 @@
 //
 // A label's branch counters are bits (covered or not, never hit counts).
 //
+// A run in which the plan hits one of the VM's limits (IsLimit: the step
+// budget, cancellation, the output limit, the call depth, the allocation
+// budget), caught by a handler or not, covers and reaches no label:
+// Counters clears every label's counters after such a run, and nothing
+// it fired retires. Where a cut run stops depends on the limit, not on
+// the plan, and the label pipeline's feasibility analysis relies on it
+// (a label need not hold in a state only a limit can leave the plan in).
+// The limit hit inside a label's predicate is the probe's, as any failure
+// there.
+//
 // The labels of one point compile to a chain of probes, one after the
 // other. In the fused code a chain of one-instruction probes (compare
 // probes and retired probes) runs as one superinstruction, a probe group

@@ -39,6 +39,20 @@ const (
 	KindOutputLimit = "output-limit" // the run printed more than Config.MaxOutput bytes
 )
 
+// IsLimit reports whether kind is one of the VM's limits rather than
+// something the plan did: the step budget, cancellation, the output
+// limit, the call depth and the allocation budget. A run in which the
+// plan hits a limit, caught or not, covers no label (Machine.Counters):
+// where it stopped depends on the limit, not on the plan, so a label
+// reached there is not one the plan reaches.
+func IsLimit(kind string) bool {
+	switch kind {
+	case KindTimeout, KindCanceled, KindOutputLimit, "stack-overflow", "allocation-limit":
+		return true
+	}
+	return false
+}
+
 // The built-in kind tree. Any other kind descends from plan-failure.
 // Read-only.
 var kindParent = map[string]string{

@@ -19,6 +19,9 @@ func (m *Machine) exec(fn *compile.Func, cl *closure, args []value.Value) Result
 	pd := m.probeDepth
 	r := m.loop(fn, cl, args, base, hb)
 	m.nesting--
+	if r.Failure != nil && pd == 0 && IsLimit(r.Failure.Kind) {
+		m.limited = true // the run is cut by a limit: it covers no label
+	}
 	if m.probeDepth != pd {
 		// The run ended inside a probe of this exec.
 		m.probeDepth = 0
@@ -929,6 +932,11 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		// A failure: find the newest handler whose clause kinds match,
 		// unwind to it and run the clause with the failure value pushed.
 		m.fill(f, m.ranAt(pc-1))
+		if m.probeDepth == 0 && IsLimit(f.Kind) {
+			// A limit hit by the plan, caught or not: the run covers
+			// no label (Counters). Inside a probe it is the probe's.
+			m.limited = true
+		}
 		if !Catchable(f.Kind) {
 			// A budget or cancellation reported by a nested Call through
 			// a host, or the output limit: it ends this run.

@@ -175,6 +175,11 @@ type Machine struct {
 	// fired tells that a label's branch counted true since the last
 	// ResetCounters: only then may a label retire.
 	fired bool
+	// limited tells that the plan hit a limit (IsLimit) since the last
+	// ResetCounters: Counters then clears the counters of labelBranches,
+	// the branches of every label probe, and nothing retires.
+	limited       bool
+	labelBranches []int32
 	// trash is the counter past the program's, where probe groups write
 	// the false outcomes that Config.Labels.FiredOnly drops.
 	trash int32
@@ -301,6 +306,9 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 		}
 	}
 	probes := m.labelProbes()
+	for _, lp := range probes {
+		m.labelBranches = append(m.labelBranches, lp.branch)
+	}
 	if cfg.Labels.Retire {
 		m.setupRetirement(probes)
 	}
@@ -338,6 +346,13 @@ func (m *Machine) Counters() []uint8 {
 	if len(m.visited) > 0 {
 		m.completeGroups()
 	}
+	if m.limited {
+		// A run cut by a limit (IsLimit) covers and reaches no label.
+		for _, b := range m.labelBranches {
+			i := m.nInstr + 2*int(b)
+			m.counters[i], m.counters[i+1] = 0, 0
+		}
+	}
 	return m.counters[:m.trash]
 }
 
@@ -348,11 +363,12 @@ func (m *Machine) Counters() []uint8 {
 // not have seen the label fire.
 func (m *Machine) ResetCounters() {
 	m.dropVisits()
-	if m.fired && m.ctx.Err() == nil && (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
+	if m.fired && !m.limited && m.ctx.Err() == nil && (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
 		m.regroup()
 		m.refreshAtomSites()
 	}
 	m.fired = false
+	m.limited = false
 	clear(m.counters)
 }
 
