@@ -106,6 +106,9 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 			e.visit(f, nil)
 		}
 	}
+	if !opts.NoValues {
+		pathVerdicts(res, e.paths)
+	}
 	e.set.Warnings = append(e.set.Warnings, res.Notes...)
 	e.warnShadowed()
 	if e.frozen != nil {
@@ -161,6 +164,9 @@ type enumerator struct {
 	keys []dedupKey
 	// ops interns operator names (see intern).
 	ops map[string]string
+	// paths lists the active labels with their predicates for the path
+	// analysis (paths.go).
+	paths []*pathLabel
 }
 
 // regionOf returns the region root of n (n itself when it has none).
@@ -412,6 +418,9 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 	e.seen[k] = l
 	e.keys = append(e.keys, k)
 	e.set.Labels = append(e.set.Labels, l)
+	if l.Status == Active && !e.opts.NoValues {
+		e.paths = append(e.paths, &pathLabel{l: l, pred: pred})
+	}
 	return l
 }
 

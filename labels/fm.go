@@ -1,0 +1,329 @@
+package labels
+
+import (
+	"math/big"
+	"slices"
+)
+
+// Linear arithmetic over the rationals for the path analysis (paths.go):
+// linear terms over symbols, constraints on them, and a Fourier–Motzkin
+// satisfiability test. "Unsatisfiable" is exact (no real point, or for
+// known integers no integer point, meets the constraints); whenever a
+// limit is reached the answer is "maybe", which callers treat as
+// satisfiable.
+
+// lin is c + Σ k·x_s, its terms sorted by symbol with non-zero
+// coefficients. Its rationals are never modified once built.
+type lin struct {
+	c *big.Rat
+	t []lterm
+}
+
+type lterm struct {
+	s int
+	k *big.Rat
+}
+
+var ratZero, ratOne = new(big.Rat), big.NewRat(1, 1)
+
+func linConst(r *big.Rat) lin { return lin{c: r} }
+
+func linInt(i int64) lin { return lin{c: new(big.Rat).SetInt64(i)} }
+
+func linSym(s int) lin { return lin{c: ratZero, t: []lterm{{s, ratOne}}} }
+
+func (a lin) isConst() bool { return len(a.t) == 0 }
+
+// single reports the symbol of a term that is exactly one symbol.
+func (a lin) single() (int, bool) {
+	if len(a.t) == 1 && a.c.Sign() == 0 && a.t[0].k.Cmp(ratOne) == 0 {
+		return a.t[0].s, true
+	}
+	return 0, false
+}
+
+// plus is a + k·b.
+func (a lin) plus(b lin, k *big.Rat) lin {
+	out := lin{c: new(big.Rat).Add(a.c, new(big.Rat).Mul(k, b.c))}
+	i, j := 0, 0
+	for i < len(a.t) || j < len(b.t) {
+		switch {
+		case j >= len(b.t) || i < len(a.t) && a.t[i].s < b.t[j].s:
+			out.t = append(out.t, a.t[i])
+			i++
+		case i >= len(a.t) || b.t[j].s < a.t[i].s:
+			if k.Sign() != 0 {
+				out.t = append(out.t, lterm{b.t[j].s, new(big.Rat).Mul(k, b.t[j].k)})
+			}
+			j++
+		default:
+			if r := new(big.Rat).Add(a.t[i].k, new(big.Rat).Mul(k, b.t[j].k)); r.Sign() != 0 {
+				out.t = append(out.t, lterm{a.t[i].s, r})
+			}
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+func (a lin) scale(k *big.Rat) lin { return lin{c: ratZero}.plus(a, k) }
+
+func (a lin) coef(s int) *big.Rat {
+	for _, t := range a.t {
+		if t.s == s {
+			return t.k
+		}
+	}
+	return nil
+}
+
+// Constraint relations: the term is ≤ 0, < 0, = 0 or ≠ 0.
+const (
+	relLE = iota
+	relLT
+	relEQ
+	relNE
+)
+
+type constraint struct {
+	e   lin
+	rel int
+}
+
+// fmLimit bounds the constraints Fourier–Motzkin may hold at once.
+const fmLimit = 2000
+
+// satisfiable reports whether some point meets cs (false only when none
+// does); isInt tells the symbols known to be integers, whose strict
+// constraints tighten (a < b to a ≤ b-1 over integers).
+func satisfiable(cs []constraint, isInt func(int) bool) bool {
+	var ineq, ne []constraint
+	var eqs []lin
+	for _, c := range cs {
+		switch c.rel {
+		case relEQ:
+			eqs = append(eqs, c.e)
+		case relNE:
+			ne = append(ne, c)
+		default:
+			ineq = append(ineq, c)
+		}
+	}
+	// Equalities: solve each for one symbol and substitute it away.
+	for len(eqs) > 0 {
+		e := eqs[0]
+		eqs = eqs[1:]
+		if e.isConst() {
+			if e.c.Sign() != 0 {
+				return false
+			}
+			continue
+		}
+		if allInt(e, isInt) && !intSolvable(e) {
+			return false
+		}
+		s, k := e.t[0].s, e.t[0].k
+		// x_s = -(e - k x_s)/k
+		sub := func(x lin) lin {
+			kx := x.coef(s)
+			if kx == nil {
+				return x
+			}
+			return x.plus(e, new(big.Rat).Neg(new(big.Rat).Quo(kx, k)))
+		}
+		for i := range eqs {
+			eqs[i] = sub(eqs[i])
+		}
+		for i := range ineq {
+			ineq[i].e = sub(ineq[i].e)
+		}
+		for i := range ne {
+			ne[i].e = sub(ne[i].e)
+		}
+		// A symbol solved for may be an integer the others do not
+		// show; tightening then stays valid only for the terms that
+		// remain over integers (allInt checks each).
+	}
+	if !fmFeasible(ineq, isInt) {
+		return false
+	}
+	// A convex set avoids finitely many hyperplanes unless it lies in
+	// one of them: each disequality is checked on its own.
+	for _, d := range ne {
+		if d.e.isConst() {
+			if d.e.c.Sign() == 0 {
+				return false
+			}
+			continue
+		}
+		lt := append(slices.Clip(ineq), constraint{d.e, relLT})
+		gt := append(slices.Clip(ineq), constraint{d.e.scale(big.NewRat(-1, 1)), relLT})
+		if !fmFeasible(lt, isInt) && !fmFeasible(gt, isInt) {
+			return false
+		}
+	}
+	return true
+}
+
+func allInt(e lin, isInt func(int) bool) bool {
+	for _, t := range e.t {
+		if !isInt(t.s) {
+			return false
+		}
+	}
+	return true
+}
+
+// intScale returns the least positive L making every coefficient of e
+// an integer.
+func intScale(e lin) *big.Int {
+	l := big.NewInt(1)
+	for _, t := range e.t {
+		d := t.k.Denom()
+		g := new(big.Int).GCD(nil, nil, l, d)
+		l.Mul(l, new(big.Int).Quo(d, g))
+	}
+	return l
+}
+
+// intSolvable reports whether Σ k x + c = 0 may have an integer solution:
+// the gcd of the scaled coefficients divides the scaled constant.
+func intSolvable(e lin) bool {
+	l := new(big.Rat).SetInt(intScale(e))
+	g := new(big.Int)
+	for _, t := range e.t {
+		k := new(big.Rat).Mul(t.k, l)
+		g.GCD(nil, nil, g, new(big.Int).Abs(k.Num()))
+	}
+	c := new(big.Rat).Mul(e.c, l)
+	if !c.IsInt() {
+		return false
+	}
+	return g.Sign() == 0 || new(big.Int).Rem(c.Num(), g).Sign() == 0
+}
+
+// tighten turns a constraint over integers into its integer hull's
+// non-strict form: g·y + c < 0 (y an integer combination, g the gcd of
+// the scaled coefficients) becomes y ≤ ceil(-c/g) - 1, and ≤ becomes
+// y ≤ floor(-c/g).
+func tighten(c constraint, isInt func(int) bool) constraint {
+	if c.e.isConst() || !allInt(c.e, isInt) {
+		return c
+	}
+	l := new(big.Rat).SetInt(intScale(c.e))
+	g := new(big.Int)
+	for _, t := range c.e.t {
+		k := new(big.Rat).Mul(t.k, l)
+		g.GCD(nil, nil, g, new(big.Int).Abs(k.Num()))
+	}
+	gr := new(big.Rat).SetInt(g)
+	scale := new(big.Rat).Quo(l, gr) // the terms times scale are an integer y with coprime coefficients
+	e := c.e.scale(scale)
+	bound := new(big.Rat).Neg(e.c) // y < bound or y ≤ bound
+	var b *big.Int
+	if c.rel == relLT {
+		// y < bound ⇔ y ≤ ceil(bound) - 1
+		b = ceilRat(bound)
+		b.Sub(b, big.NewInt(1))
+	} else {
+		b = floorRat(bound)
+	}
+	e.c = new(big.Rat).Neg(new(big.Rat).SetInt(b))
+	return constraint{e, relLE}
+}
+
+func floorRat(r *big.Rat) *big.Int {
+	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))
+	_ = m
+	return q // DivMod is Euclidean; the denominator is positive, so this is the floor
+}
+
+func ceilRat(r *big.Rat) *big.Int {
+	f := floorRat(r)
+	if !r.IsInt() {
+		f.Add(f, big.NewInt(1))
+	}
+	return f
+}
+
+// fmFeasible decides a conjunction of ≤ and < constraints by
+// Fourier–Motzkin elimination; true when feasible or past fmLimit.
+func fmFeasible(cs []constraint, isInt func(int) bool) bool {
+	cur := make([]constraint, 0, len(cs))
+	for _, c := range cs {
+		c = tighten(c, isInt)
+		if c.e.isConst() {
+			if !constOK(c) {
+				return false
+			}
+			continue
+		}
+		cur = append(cur, c)
+	}
+	for len(cur) > 0 {
+		// Eliminate the symbol with the fewest new constraints.
+		count := map[int][2]int{}
+		for _, c := range cur {
+			for _, t := range c.e.t {
+				n := count[t.s]
+				if t.k.Sign() > 0 {
+					n[0]++
+				} else {
+					n[1]++
+				}
+				count[t.s] = n
+			}
+		}
+		best, cost := -1, 0
+		for s, n := range count {
+			if k := n[0] * n[1]; best < 0 || k < cost || k == cost && s < best {
+				best, cost = s, k
+			}
+		}
+		var pos, neg, next []constraint
+		for _, c := range cur {
+			k := c.e.coef(best)
+			switch {
+			case k == nil:
+				next = append(next, c)
+			case k.Sign() > 0:
+				pos = append(pos, c)
+			default:
+				neg = append(neg, c)
+			}
+		}
+		if len(next)+len(pos)*len(neg) > fmLimit {
+			return true
+		}
+		for _, p := range pos {
+			kp := p.e.coef(best)
+			for _, n := range neg {
+				kn := n.e.coef(best)
+				// p/kp + n/(-kn): the symbol cancels.
+				e := p.e.scale(new(big.Rat).Inv(kp)).plus(n.e, new(big.Rat).Neg(new(big.Rat).Inv(kn)))
+				rel := relLE
+				if p.rel == relLT || n.rel == relLT {
+					rel = relLT
+				}
+				c := tighten(constraint{e, rel}, isInt)
+				if c.e.isConst() {
+					if !constOK(c) {
+						return false
+					}
+					continue
+				}
+				next = append(next, c)
+			}
+		}
+		cur = next
+	}
+	return true
+}
+
+func constOK(c constraint) bool {
+	if c.rel == relLT {
+		return c.e.c.Sign() < 0
+	}
+	return c.e.c.Sign() <= 0
+}

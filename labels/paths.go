@@ -1,0 +1,1422 @@
+package labels
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/labelcov/labelcov/interp/forms"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/normalize"
+)
+
+// The path analysis: a path-sensitive feasibility test for loop-free
+// plans, beside the flow-insensitive value analysis (values.go). It runs
+// a whole run of the plan symbolically as the VM runs it — the top-level
+// forms, then every def-plan with its parameters as input symbols, then
+// every def-check in order on the final globals — and keeps, per path,
+// the values as linear terms over the input symbols with exact rational
+// coefficients and a conjunction of linear constraints (the path
+// condition), which Fourier–Motzkin (fm.go) tests for satisfiability.
+// Checks run after the plan whatever its outcome: every global assignment
+// of the plan forks a path "the run stops here" (a failure or an
+// exhausted step budget), on which the checks see the globals as they
+// were. At each label's point it evaluates the label's predicate on each
+// path reaching the point; a label whose predicate holds on none of them
+// (or whose point no path reaches) is infeasible.
+//
+// It gives verdicts only when it can see the whole run: any loop,
+// closure, handler, world action, call of a function it does not model,
+// recursion, inlining deeper than maxInline or more paths than maxPaths
+// makes it give up (no verdicts). Inside a label's predicate whatever it
+// does not model counts as "may hold". It models the VM where it relies
+// on it: int64 arithmetic is exact only where the bounds exclude
+// wrap-around, float arithmetic makes fresh symbols, NaN compares false
+// (a false comparison forks "an operand is NaN" from "the negated
+// relation holds"), and comparisons of an integer beyond 2^53 with a
+// possible float (which the VM converts) constrain nothing.
+
+// Limits of the path analysis: it never blows up, it gives up.
+const (
+	maxPaths  = 4096   // live paths (and run-end states) at any time
+	maxWork   = 400000 // evaluation steps over the whole plan
+	maxInline = 24     // nested inlined calls
+	maxCons   = 200    // constraints per path (later ones are dropped: weaker, sound)
+)
+
+// errGiveUp ends the analysis of a plan: no verdicts.
+type pathAnalysis struct {
+	res    *normalize.Result
+	funcs  map[string]*syntax.List // defuns by name
+	points map[syntax.Node][]*pathLabel
+	bad    string // why the analysis gave up; "" while it goes on
+	// probe is set while a label's predicate is evaluated: its points are
+	// not labels of the plan, its writes are not seen, and whatever the
+	// analysis does not model sets probeBad (the label may hold).
+	probe    bool
+	probeBad bool
+	stops    *[]*pstate // where a run may stop (before a global write), nil in probes
+	work     int
+	calls    []string
+	paths    int // states made, against maxPaths per phase
+	allNames map[string]bool
+}
+
+type pathLabel struct {
+	l       *Label
+	pred    syntax.Node
+	reached int
+	holds   bool
+}
+
+// val is a value on one path: a number (a linear term) or a non-number
+// constant. name is "nil", "t", "s:NAME" (a symbol), "k:NAME" (a
+// keyword), or "" for a non-nil non-number whose identity is unknown.
+type val struct {
+	num  bool
+	e    lin
+	flt  bool // a float constant took part: not an integer
+	name string
+	// lst holds the elements of a quoted list of symbols, keywords and
+	// integers (name ""), for member.
+	lst []val
+}
+
+var (
+	vNil    = val{name: "nil"}
+	vT      = val{name: "t"}
+	vOpaque = val{}
+)
+
+func vBool(b bool) val {
+	if b {
+		return vT
+	}
+	return vNil
+}
+
+func vNum(e lin) val { return val{num: true, e: e} }
+
+// Facts about a symbol on a path.
+const (
+	nanNo = iota
+	nanMaybe
+	nanYes
+)
+
+type sfact struct {
+	any bool // may be any value (a non-number, nil included)
+	int bool // an int64
+	nan int8
+	// lo, hi bound the symbol when it is a number other than NaN (nil:
+	// unbounded); they enter the path condition once the symbol is known
+	// to be such a number.
+	lo, hi *big.Rat
+	boxed  bool // lo and hi are in the path condition
+}
+
+// pstate is one path: never modified once shared (with copies).
+type pstate struct {
+	facts []sfact
+	cons  []constraint
+	glob  map[string]val
+	loc   []pbind
+	base  int // locals below base belong to callers
+}
+
+type pbind struct {
+	name string
+	v    val
+}
+
+func (s *pstate) clone() *pstate {
+	n := &pstate{facts: append([]sfact(nil), s.facts...), cons: append([]constraint(nil), s.cons...),
+		glob: make(map[string]val, len(s.glob)), loc: append([]pbind(nil), s.loc...), base: s.base}
+	for k, v := range s.glob {
+		n.glob[k] = v
+	}
+	return n
+}
+
+// pout is an outcome of evaluating an expression on a path.
+type pout struct {
+	st   *pstate
+	v    val
+	fail bool
+}
+
+var (
+	ratMinInt = new(big.Rat).SetInt64(math.MinInt64)
+	ratMaxInt = new(big.Rat).SetInt64(math.MaxInt64)
+	rat2p53   = new(big.Rat).SetInt64(1 << 53)
+	ratNeg1   = big.NewRat(-1, 1)
+)
+
+// pathVerdicts runs the path analysis over res for the labels (with
+// their predicates) and marks those that cannot hold infeasible. It
+// changes nothing when it gives up.
+func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
+	if len(ls) == 0 {
+		return
+	}
+	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}}
+	for _, pl := range ls {
+		a.points[pl.l.Point] = append(a.points[pl.l.Point], pl)
+	}
+	a.run()
+	if a.bad != "" {
+		return
+	}
+	for _, pl := range ls {
+		if pl.holds || pl.l.Status != Active {
+			continue
+		}
+		pl.l.Status = Infeasible
+		if pl.reached == 0 {
+			pl.l.Reason = "no path of a run reaches it (path analysis)"
+		} else {
+			pl.l.Reason = fmt.Sprintf("cannot hold on any path (%d paths reach it)", pl.reached)
+		}
+	}
+}
+
+func (a *pathAnalysis) giveUp(why string) {
+	if a.probe {
+		a.probeBad = true
+		return
+	}
+	if a.bad == "" {
+		a.bad = why
+	}
+}
+
+func (a *pathAnalysis) stopped() bool { return a.bad != "" || a.probe && a.probeBad }
+
+// run executes the plan: top-level forms, each def-plan, the checks.
+func (a *pathAnalysis) run() {
+	var plans, checks []*syntax.List
+	for _, f := range a.res.Forms {
+		if a.res.Skipped(f) {
+			continue
+		}
+		l, _ := f.(*syntax.List)
+		switch h := forms.Head(f); h {
+		case "defun", "def-plan", "def-check":
+			if len(l.Elems) < 3 || !isPlainSymbol(l.Elems[1]) {
+				a.giveUp("malformed definition")
+				return
+			}
+			ps, ok := l.Elems[2].(*syntax.List)
+			if !ok {
+				a.giveUp("malformed definition")
+				return
+			}
+			for _, p := range ps.Elems {
+				if !isPlainSymbol(p) || p.(*syntax.Symbol).Name[0] == '&' {
+					a.giveUp("lambda list")
+					return
+				}
+			}
+			name := l.Elems[1].(*syntax.Symbol).Name
+			switch h {
+			case "defun":
+				if a.funcs[name] != nil {
+					a.giveUp("function defined twice")
+					return
+				}
+				a.funcs[name] = l
+			case "def-plan":
+				plans = append(plans, l)
+			default:
+				if len(ps.Elems) > 0 {
+					a.giveUp("check with parameters")
+					return
+				}
+				checks = append(checks, l)
+			}
+		case "def-policy", "def-cram-function":
+			a.giveUp(h)
+			return
+		}
+	}
+	if len(plans) == 0 {
+		a.giveUp("no def-plan")
+		return
+	}
+	// The top-level forms; a run may stop before any global is set.
+	var ends []*pstate
+	a.stops = &ends
+	frontier := []*pstate{{glob: map[string]val{}}}
+	for _, f := range a.res.Forms {
+		if a.res.Skipped(f) {
+			continue
+		}
+		var next []*pstate
+		for _, st := range frontier {
+			for _, o := range a.top(f, st) {
+				if o.fail {
+					ends = append(ends, o.st)
+				} else {
+					next = append(next, o.st)
+				}
+			}
+		}
+		if a.stopped() {
+			return
+		}
+		frontier = next
+		if len(frontier)+len(ends) > maxPaths {
+			a.giveUp("too many paths")
+			return
+		}
+	}
+	ends = append(ends, frontier...)
+	if len(frontier) > 0 {
+		// Init stopped early: the plan never ran (ends so far), or it
+		// completed and each plan runs from each of its states.
+		ends = ends[:len(ends)-len(frontier)]
+		for _, p := range plans {
+			for _, st := range frontier {
+				s := st.clone()
+				s.base = len(s.loc)
+				for _, x := range p.Elems[2].(*syntax.List).Elems {
+					var id int
+					s, id = a.fresh(s, sfact{any: true, nan: nanMaybe})
+					s.loc = append(s.loc, pbind{x.(*syntax.Symbol).Name, vNum(linSym(id))})
+				}
+				for _, o := range a.body(p.Elems[3:], s) {
+					ends = append(ends, o.st)
+				}
+				if a.stopped() {
+					return
+				}
+				if len(ends) > maxPaths {
+					a.giveUp("too many paths")
+					return
+				}
+			}
+		}
+	}
+	// The checks, in order, each on every state a run may end in. A
+	// check that sets no global leaves the states as they were.
+	for _, c := range checks {
+		var after []*pstate
+		a.stops = &after
+		var outs []*pstate
+		for _, st := range ends {
+			s := st.clone()
+			s.loc, s.base = nil, 0
+			for _, o := range a.body(c.Elems[3:], s) {
+				outs = append(outs, o.st)
+			}
+			if a.stopped() {
+				return
+			}
+		}
+		if len(after) > 0 {
+			ends = append(after, outs...)
+			if len(ends) > maxPaths {
+				a.giveUp("too many paths")
+				return
+			}
+		}
+	}
+}
+
+func isPlainSymbol(n syntax.Node) bool {
+	s, ok := n.(*syntax.Symbol)
+	return ok && s.Pkg == "" && !s.Uninterned && s.Name != ""
+}
+
+// top evaluates a top-level form.
+func (a *pathAnalysis) top(f syntax.Node, st *pstate) []pout {
+	switch forms.Head(f) {
+	case "defun", "def-plan", "def-check":
+		return []pout{{st: st, v: vOpaque}}
+	}
+	return a.eval(f, st)
+}
+
+// fresh adds a symbol with facts f to a copy of st; its bounds enter the
+// path condition when it is a number other than NaN.
+func (a *pathAnalysis) fresh(st *pstate, f sfact) (*pstate, int) {
+	s := st.clone()
+	s.facts = append(s.facts, f)
+	id := len(s.facts) - 1
+	if !f.any && f.nan == nanNo {
+		s = a.box(s, id)
+	}
+	return s, id
+}
+
+// box puts the bounds of symbol id into the path condition (s is owned).
+func (a *pathAnalysis) box(s *pstate, id int) *pstate {
+	f := &s.facts[id]
+	if f.boxed {
+		return s
+	}
+	f.boxed = true
+	if f.lo != nil {
+		s.cons = append(s.cons, constraint{linConst(f.lo).plus(linSym(id), ratNeg1), relLE}) // lo - x ≤ 0
+	}
+	if f.hi != nil {
+		s.cons = append(s.cons, constraint{linSym(id).plus(linConst(f.hi), ratNeg1), relLE}) // x - hi ≤ 0
+	}
+	return s
+}
+
+func (a *pathAnalysis) freshVal(st *pstate, f sfact) (*pstate, val) {
+	s, id := a.fresh(st, f)
+	return s, vNum(linSym(id))
+}
+
+// anyVal is a value the analysis knows nothing of.
+func (a *pathAnalysis) anyVal(st *pstate) (*pstate, val) {
+	return a.freshVal(st, sfact{any: true, nan: nanMaybe})
+}
+
+// sat reports whether the path condition of s may hold.
+func sat(s *pstate) bool {
+	return satisfiable(s.cons, func(id int) bool { return s.facts[id].int })
+}
+
+// constrain adds c to a copy of st; nil when the path becomes impossible.
+func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
+	s := st.clone()
+	for _, c := range cs {
+		if len(s.cons) < maxCons {
+			s.cons = append(s.cons, c)
+		}
+	}
+	if !sat(s) {
+		return nil
+	}
+	return s
+}
+
+// intKnown reports whether v is surely an integer.
+func intKnown(st *pstate, v val) bool {
+	if !v.num || v.flt {
+		return false
+	}
+	for _, t := range v.e.t {
+		if !st.facts[t.s].int || !t.k.IsInt() {
+			return false
+		}
+	}
+	return v.e.c.IsInt()
+}
+
+// nanOf is what is known of v being NaN.
+func nanOf(st *pstate, v val) int8 {
+	if s, ok := v.e.single(); ok && !st.facts[s].int {
+		return st.facts[s].nan
+	}
+	return nanNo
+}
+
+// bounds bounds a number v by its symbols' boxes (nil: unbounded).
+func bounds(st *pstate, v val) (lo, hi *big.Rat) {
+	lo, hi = new(big.Rat).Set(v.e.c), new(big.Rat).Set(v.e.c)
+	for _, t := range v.e.t {
+		f := st.facts[t.s]
+		if f.lo == nil || f.hi == nil {
+			return nil, nil
+		}
+		a, b := new(big.Rat).Mul(t.k, f.lo), new(big.Rat).Mul(t.k, f.hi)
+		if a.Cmp(b) > 0 {
+			a, b = b, a
+		}
+		lo.Add(lo, a)
+		hi.Add(hi, b)
+	}
+	return lo, hi
+}
+
+func inBounds(lo, hi, min, max *big.Rat) bool {
+	return lo != nil && hi != nil && lo.Cmp(min) >= 0 && hi.Cmp(max) <= 0
+}
+
+// mayBeBigInt reports whether v may be an integer beyond 2^53, which the
+// VM rounds when it compares it with a float.
+func mayBeBigInt(st *pstate, v val) bool {
+	if v.flt && v.e.isConst() {
+		return false
+	}
+	lo, hi := bounds(st, v)
+	return !inBounds(lo, hi, new(big.Rat).Neg(rat2p53), rat2p53)
+}
+
+// numbers makes xs numbers: a value that may be anything forks a path on
+// which the builtin fails. ok are the states where all are numbers.
+func (a *pathAnalysis) numbers(st *pstate, xs ...val) (ok *pstate, fails []pout) {
+	for _, x := range xs {
+		if !x.num {
+			return nil, append(fails, pout{st: st, fail: true})
+		}
+	}
+	for _, x := range xs {
+		if s, single := x.e.single(); single && st.facts[s].any {
+			fails = append(fails, pout{st: st, fail: true})
+			st = st.clone()
+			st.facts[s].any = false
+			if st.facts[s].nan == nanNo {
+				st = a.box(st, s)
+			}
+		}
+	}
+	return st, fails
+}
+
+// settle makes v's symbol a number other than NaN on st (owned).
+func (a *pathAnalysis) settle(st *pstate, v val) *pstate {
+	if s, ok := v.e.single(); ok && st.facts[s].nan != nanNo && !st.facts[s].int {
+		st.facts[s].nan = nanNo
+		st = a.box(st, s)
+	}
+	return st
+}
+
+// compare evaluates (op x y), op one of < <= > >= =, as the VM does.
+func (a *pathAnalysis) compare(st *pstate, op string, x, y val) []pout {
+	st, outs := a.numbers(st, x, y)
+	if st == nil {
+		return outs
+	}
+	if nanOf(st, x) == nanYes || nanOf(st, y) == nanYes {
+		return append(outs, pout{st: st, v: vNil})
+	}
+	exact := !(mayBeBigInt(st, x) && !intKnown(st, y)) && !(mayBeBigInt(st, y) && !intKnown(st, x))
+	if !exact {
+		return append(outs, pout{st: st, v: vT}, pout{st: st, v: vNil})
+	}
+	d := x.e.plus(y.e, ratNeg1) // x - y
+	nd := d.scale(ratNeg1)
+	var yes, no constraint
+	switch op {
+	case "<":
+		yes, no = constraint{d, relLT}, constraint{nd, relLE}
+	case "<=":
+		yes, no = constraint{d, relLE}, constraint{nd, relLT}
+	case ">":
+		yes, no = constraint{nd, relLT}, constraint{d, relLE}
+	case ">=":
+		yes, no = constraint{nd, relLE}, constraint{d, relLT}
+	default:
+		yes, no = constraint{d, relEQ}, constraint{d, relNE}
+	}
+	settled := a.settle(a.settle(st.clone(), x), y)
+	if s := a.constrain(settled, yes); s != nil {
+		outs = append(outs, pout{st: s, v: vT})
+	}
+	// False: an operand is NaN, or the negated relation holds.
+	prev := st
+	for _, v := range []val{x, y} {
+		if nanOf(prev, v) == nanMaybe {
+			s := prev.clone()
+			id, _ := v.e.single()
+			s.facts[id].nan = nanYes
+			outs = append(outs, pout{st: s, v: vNil})
+			prev = a.settle(prev.clone(), v)
+		}
+	}
+	if s := a.constrain(settled, no); s != nil {
+		outs = append(outs, pout{st: s, v: vNil})
+	}
+	return outs
+}
+
+// chain is (op x1 x2 ...): each pair compared in turn; after a false
+// one the rest are still checked to be numbers.
+func (a *pathAnalysis) chain(st *pstate, op string, vs []val) []pout {
+	if len(vs) == 1 {
+		st, outs := a.numbers(st, vs[0])
+		if st == nil {
+			return outs
+		}
+		return append(outs, pout{st: st, v: vT})
+	}
+	var outs []pout
+	cur := []*pstate{st}
+	for i := 0; i+1 < len(vs); i++ {
+		var next []*pstate
+		for _, s := range cur {
+			for _, o := range a.compare(s, op, vs[i], vs[i+1]) {
+				switch {
+				case o.fail:
+					outs = append(outs, o)
+				case o.v.name == "t":
+					next = append(next, o.st)
+				default:
+					r, fails := a.numbers(o.st, vs[i+2:]...)
+					outs = append(outs, fails...)
+					if r != nil {
+						outs = append(outs, pout{st: r, v: vNil})
+					}
+				}
+			}
+		}
+		cur = next
+	}
+	for _, s := range cur {
+		outs = append(outs, pout{st: s, v: vT})
+	}
+	return outs
+}
+
+// truth splits st by whether v is true (non-nil); nil for an impossible side.
+func pathTruth(st *pstate, v val) (t, f *pstate) {
+	if !v.num {
+		if v.name == "nil" {
+			return nil, st
+		}
+		return st, nil
+	}
+	if s, ok := v.e.single(); ok && st.facts[s].any {
+		return st, st // no learning: it may be nil or anything else
+	}
+	return st, nil
+}
+
+// eval evaluates n on path st.
+func (a *pathAnalysis) eval(n syntax.Node, st *pstate) []pout {
+	if a.stopped() {
+		return nil
+	}
+	if a.work++; a.work > maxWork {
+		a.giveUp("too much work")
+		return nil
+	}
+	if !a.probe {
+		if ls := a.points[n]; ls != nil {
+			a.judge(ls, st)
+		}
+	}
+	switch n := n.(type) {
+	case *syntax.Int:
+		return []pout{{st: st, v: vNum(linInt(n.Value))}}
+	case *syntax.Float:
+		return []pout{a.floatConst(st, n.Value)}
+	case *syntax.String, *syntax.Char:
+		return []pout{{st: st, v: vOpaque}}
+	case *syntax.Keyword:
+		return []pout{{st: st, v: val{name: "k:" + n.Name}}}
+	case *syntax.Quote:
+		return []pout{{st: st, v: quoted(n.X)}}
+	case *syntax.Symbol:
+		return a.ref(n, st)
+	case *syntax.List:
+		return a.evalList(n, st)
+	}
+	a.giveUp("unsupported syntax")
+	return nil
+}
+
+func (a *pathAnalysis) floatConst(st *pstate, f float64) pout {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		s, v := a.freshVal(st, sfact{nan: nanMaybe})
+		return pout{st: s, v: v}
+	}
+	return pout{st: st, v: val{num: true, e: linConst(new(big.Rat).SetFloat64(f)), flt: true}}
+}
+
+func quoted(x syntax.Node) val {
+	switch x := x.(type) {
+	case *syntax.Symbol:
+		if x.Pkg == "" && !x.Uninterned {
+			switch x.Name {
+			case "nil":
+				return vNil
+			case "t":
+				return vT
+			}
+			return val{name: "s:" + x.Name}
+		}
+	case *syntax.Keyword:
+		return val{name: "k:" + x.Name}
+	case *syntax.Int:
+		return vNum(linInt(x.Value))
+	case *syntax.List:
+		if len(x.Elems) == 0 {
+			return vNil
+		}
+		var lst []val
+		for _, e := range x.Elems {
+			v := quoted(e)
+			if v.num && !v.e.isConst() || !v.num && (v.name == "" || v.name == "nil") {
+				return vOpaque
+			}
+			lst = append(lst, v)
+		}
+		return val{lst: lst}
+	}
+	return vOpaque
+}
+
+func (a *pathAnalysis) ref(s *syntax.Symbol, st *pstate) []pout {
+	if !isPlainSymbol(s) {
+		a.giveUp("package symbol")
+		return nil
+	}
+	switch s.Name {
+	case "nil":
+		return []pout{{st: st, v: vNil}}
+	case "t":
+		return []pout{{st: st, v: vT}}
+	case "pi":
+		a.giveUp("pi")
+		return nil
+	}
+	for i := len(st.loc) - 1; i >= st.base; i-- {
+		if st.loc[i].name == s.Name {
+			return []pout{{st: st, v: st.loc[i].v}}
+		}
+	}
+	if v, ok := st.glob[s.Name]; ok {
+		return []pout{{st: st, v: v}}
+	}
+	return []pout{{st: st, fail: true}} // unbound
+}
+
+// assign sets variable name on a copy of st; a global assignment first
+// records st as a state the run may stop in.
+func (a *pathAnalysis) assign(st *pstate, name string, v val) *pstate {
+	for i := len(st.loc) - 1; i >= st.base; i-- {
+		if st.loc[i].name == name {
+			s := st.clone()
+			s.loc[i].v = v
+			return s
+		}
+	}
+	if a.stops != nil && !a.probe {
+		*a.stops = append(*a.stops, st)
+	}
+	s := st.clone()
+	s.glob[name] = v
+	return s
+}
+
+type argsOut struct {
+	st *pstate
+	vs []val
+}
+
+// evalArgs evaluates xs in order on every path.
+func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate) ([]argsOut, []pout) {
+	front := []argsOut{{st: st}}
+	var fails []pout
+	for _, x := range xs {
+		var next []argsOut
+		for _, f := range front {
+			for _, o := range a.eval(x, f.st) {
+				if o.fail {
+					fails = append(fails, o)
+					continue
+				}
+				vs := append(append([]val(nil), f.vs...), o.v)
+				next = append(next, argsOut{o.st, vs})
+			}
+		}
+		if len(next) > maxPaths {
+			a.giveUp("too many paths")
+			return nil, nil
+		}
+		front = next
+	}
+	return front, fails
+}
+
+// body evaluates forms in order; its value is the last one's (nil if none).
+func (a *pathAnalysis) body(xs []syntax.Node, st *pstate) []pout {
+	if len(xs) == 0 {
+		return []pout{{st: st, v: vNil}}
+	}
+	outs := []pout{{st: st}}
+	var done []pout
+	for _, x := range xs {
+		var next []pout
+		for _, o := range outs {
+			for _, r := range a.eval(x, o.st) {
+				if r.fail {
+					done = append(done, r)
+				} else {
+					next = append(next, r)
+				}
+			}
+		}
+		if len(next)+len(done) > maxPaths {
+			a.giveUp("too many paths")
+			return nil
+		}
+		outs = next
+	}
+	return append(done, outs...)
+}
+
+// judge evaluates the predicates of the labels at a point on path st.
+func (a *pathAnalysis) judge(ls []*pathLabel, st *pstate) {
+	stops := a.stops
+	a.probe, a.stops = true, nil
+	defer func() { a.probe, a.stops, a.probeBad = false, stops, false }()
+	for _, pl := range ls {
+		if pl.holds {
+			continue
+		}
+		pl.reached++
+		a.probeBad = false
+		for _, o := range a.eval(pl.pred, st) {
+			if o.fail {
+				continue
+			}
+			if t, _ := pathTruth(o.st, o.v); t != nil {
+				pl.holds = true
+			}
+		}
+		if a.probeBad {
+			pl.holds = true
+		}
+	}
+}
+
+func (a *pathAnalysis) evalList(l *syntax.List, st *pstate) []pout {
+	if len(l.Elems) == 0 {
+		return []pout{{st: st, v: vNil}}
+	}
+	head, ok := l.Elems[0].(*syntax.Symbol)
+	if !ok || !isPlainSymbol(head) {
+		a.giveUp("call of a non-symbol")
+		return nil
+	}
+	h := head.Name
+	if forms.Lookup(h) != nil {
+		return a.special(h, l, st)
+	}
+	args, fails := a.evalArgs(l.Elems[1:], st)
+	if a.stopped() {
+		return nil
+	}
+	outs := fails
+	for _, ao := range args {
+		if fn := a.funcs[h]; fn != nil {
+			outs = append(outs, a.inline(h, fn, ao)...)
+		} else {
+			outs = append(outs, a.builtin(h, ao.st, ao.vs)...)
+		}
+		if a.stopped() {
+			return nil
+		}
+	}
+	if len(outs) > maxPaths {
+		a.giveUp("too many paths")
+		return nil
+	}
+	return outs
+}
+
+// inline calls defun fn with the values of ao.
+func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut) []pout {
+	ps := fn.Elems[2].(*syntax.List).Elems
+	if len(ps) != len(ao.vs) {
+		return []pout{{st: ao.st, fail: true}}
+	}
+	for _, c := range a.calls {
+		if c == h {
+			a.giveUp("recursion")
+			return nil
+		}
+	}
+	if len(a.calls) >= maxInline {
+		a.giveUp("calls nest too deep")
+		return nil
+	}
+	a.calls = append(a.calls, h)
+	defer func() { a.calls = a.calls[:len(a.calls)-1] }()
+	s := ao.st.clone()
+	oldLen, oldBase := len(s.loc), s.base
+	s.base = oldLen
+	for i, p := range ps {
+		s.loc = append(s.loc, pbind{p.(*syntax.Symbol).Name, ao.vs[i]})
+	}
+	outs := a.body(fn.Elems[3:], s)
+	for i, o := range outs {
+		r := o.st.clone()
+		r.loc, r.base = r.loc[:oldLen], oldBase
+		outs[i].st = r
+	}
+	return outs
+}
+
+// special evaluates the special forms the analysis models.
+func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
+	el := l.Elems
+	n := len(el)
+	switch h {
+	case "quote":
+		if n == 2 {
+			return []pout{{st: st, v: quoted(el[1])}}
+		}
+	case "declare":
+		return []pout{{st: st, v: vNil}}
+	case "progn":
+		return a.body(el[1:], st)
+	case "ignore-errors":
+		// A failure inside returns nil with the state as it was then (an
+		// exhausted step budget is not caught: its stop states are
+		// recorded at each global assignment anyway).
+		outs := a.body(el[1:], st)
+		for i, o := range outs {
+			if o.fail {
+				outs[i] = pout{st: o.st, v: vNil}
+			}
+		}
+		return outs
+	case "if":
+		if n < 3 || n > 4 {
+			break
+		}
+		var els []syntax.Node
+		if n == 4 {
+			els = el[3:]
+		}
+		return a.branch(el[1], el[2:3], els, st)
+	case "when", "unless":
+		if n < 2 {
+			break
+		}
+		if h == "when" {
+			return a.branch(el[1], el[2:], nil, st)
+		}
+		return a.branch(el[1], nil, el[2:], st)
+	case "cond":
+		return a.cond(el[1:], st)
+	case "and", "or":
+		return a.andOr(h == "and", el[1:], st)
+	case "let", "let*":
+		if n < 2 {
+			break
+		}
+		return a.let(h == "let*", el[1], el[2:], st)
+	case "setq", "setf":
+		if n%2 == 0 {
+			break
+		}
+		outs := []pout{{st: st, v: vNil}}
+		var done []pout
+		for i := 1; i+1 < n; i += 2 {
+			if !isPlainSymbol(el[i]) {
+				a.giveUp("setf of a place")
+				return nil
+			}
+			name := el[i].(*syntax.Symbol).Name
+			var next []pout
+			for _, o := range outs {
+				for _, r := range a.eval(el[i+1], o.st) {
+					if r.fail {
+						done = append(done, r)
+						continue
+					}
+					next = append(next, pout{st: a.assign(r.st, name, r.v), v: r.v})
+				}
+			}
+			outs = next
+		}
+		return append(done, outs...)
+	case "incf", "decf":
+		if n < 2 || n > 3 || !isPlainSymbol(el[1]) {
+			break
+		}
+		delta := syntax.Node(&syntax.Int{Value: 1})
+		if n == 3 {
+			delta = el[2]
+		}
+		op := "+"
+		if h == "decf" {
+			op = "-"
+		}
+		var outs []pout
+		for _, o := range a.evalList(&syntax.List{Elems: []syntax.Node{sym(op), el[1], delta}}, st) {
+			if !o.fail {
+				o.st = a.assign(o.st, el[1].(*syntax.Symbol).Name, o.v)
+			}
+			outs = append(outs, o)
+		}
+		return outs
+	case "defparameter", "defvar", "defconstant":
+		if n < 2 || !isPlainSymbol(el[1]) {
+			break
+		}
+		name := el[1].(*syntax.Symbol).Name
+		sym := []pout{{st: st, v: val{name: "s:" + name}}}
+		if n < 3 {
+			return sym
+		}
+		if _, bound := st.glob[name]; h == "defvar" && bound {
+			return sym
+		}
+		var outs []pout
+		for _, o := range a.eval(el[2], st) {
+			if !o.fail {
+				o.st, o.v = a.assign(o.st, name, o.v), sym[0].v
+			}
+			outs = append(outs, o)
+		}
+		return outs
+	}
+	a.giveUp("special form " + h)
+	return nil
+}
+
+// branch evaluates (if test then else) with bodies.
+func (a *pathAnalysis) branch(test syntax.Node, then, els []syntax.Node, st *pstate) []pout {
+	var outs []pout
+	for _, o := range a.eval(test, st) {
+		if o.fail {
+			outs = append(outs, o)
+			continue
+		}
+		t, f := pathTruth(o.st, o.v)
+		if t != nil {
+			outs = append(outs, a.body(then, t)...)
+		}
+		if f != nil {
+			outs = append(outs, a.body(els, f)...)
+		}
+	}
+	return outs
+}
+
+func (a *pathAnalysis) cond(clauses []syntax.Node, st *pstate) []pout {
+	if len(clauses) == 0 {
+		return []pout{{st: st, v: vNil}}
+	}
+	cl, ok := clauses[0].(*syntax.List)
+	if !ok || len(cl.Elems) == 0 {
+		a.giveUp("malformed cond")
+		return nil
+	}
+	var outs []pout
+	for _, o := range a.eval(cl.Elems[0], st) {
+		if o.fail {
+			outs = append(outs, o)
+			continue
+		}
+		t, f := pathTruth(o.st, o.v)
+		if t != nil {
+			if len(cl.Elems) == 1 {
+				outs = append(outs, pout{st: t, v: o.v})
+			} else {
+				outs = append(outs, a.body(cl.Elems[1:], t)...)
+			}
+		}
+		if f != nil {
+			outs = append(outs, a.cond(clauses[1:], f)...)
+		}
+		if a.stopped() {
+			return nil
+		}
+	}
+	return outs
+}
+
+func (a *pathAnalysis) andOr(and bool, xs []syntax.Node, st *pstate) []pout {
+	if len(xs) == 0 {
+		return []pout{{st: st, v: vBool(and)}}
+	}
+	var outs []pout
+	for _, o := range a.eval(xs[0], st) {
+		if o.fail || len(xs) == 1 {
+			outs = append(outs, o)
+			continue
+		}
+		t, f := pathTruth(o.st, o.v)
+		if and {
+			if f != nil {
+				outs = append(outs, pout{st: f, v: vNil})
+			}
+			if t != nil {
+				outs = append(outs, a.andOr(and, xs[1:], t)...)
+			}
+		} else {
+			if t != nil {
+				outs = append(outs, pout{st: t, v: o.v})
+			}
+			if f != nil {
+				outs = append(outs, a.andOr(and, xs[1:], f)...)
+			}
+		}
+		if a.stopped() {
+			return nil
+		}
+	}
+	return outs
+}
+
+func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, st *pstate) []pout {
+	bl, ok := bindings.(*syntax.List)
+	if !ok {
+		a.giveUp("malformed let")
+		return nil
+	}
+	var names []string
+	var inits []syntax.Node
+	for _, b := range bl.Elems {
+		switch b := b.(type) {
+		case *syntax.Symbol:
+			if !isPlainSymbol(b) {
+				a.giveUp("malformed let")
+				return nil
+			}
+			names, inits = append(names, b.Name), append(inits, sym("nil"))
+		case *syntax.List:
+			if len(b.Elems) < 1 || len(b.Elems) > 2 || !isPlainSymbol(b.Elems[0]) {
+				a.giveUp("malformed let")
+				return nil
+			}
+			var init syntax.Node = sym("nil")
+			if len(b.Elems) == 2 {
+				init = b.Elems[1]
+			}
+			names, inits = append(names, b.Elems[0].(*syntax.Symbol).Name), append(inits, init)
+		default:
+			a.giveUp("malformed let")
+			return nil
+		}
+	}
+	oldLen := len(st.loc)
+	var front []*pstate
+	var outs []pout
+	if seq {
+		front = []*pstate{st}
+		for i, x := range inits {
+			var next []*pstate
+			for _, f := range front {
+				for _, o := range a.eval(x, f) {
+					if o.fail {
+						outs = append(outs, o)
+						continue
+					}
+					s := o.st.clone()
+					s.loc = append(s.loc, pbind{names[i], o.v})
+					next = append(next, s)
+				}
+			}
+			front = next
+		}
+	} else {
+		args, fails := a.evalArgs(inits, st)
+		outs = fails
+		for _, ao := range args {
+			s := ao.st.clone()
+			for i, v := range ao.vs {
+				s.loc = append(s.loc, pbind{names[i], v})
+			}
+			front = append(front, s)
+		}
+	}
+	for _, f := range front {
+		for _, o := range a.body(body, f) {
+			if !o.fail {
+				s := o.st.clone()
+				s.loc = s.loc[:oldLen]
+				o.st = s
+			}
+			outs = append(outs, o)
+		}
+		if a.stopped() {
+			return nil
+		}
+	}
+	return outs
+}
+
+// pureUnknown are builtins without effects on globals whose results the
+// analysis does not follow: they may fail, or return anything.
+var pureUnknown = map[string]bool{"car": true, "cdr": true, "first": true, "second": true, "third": true,
+	"rest": true, "nth": true, "length": true, "append": true, "reverse": true, "remove": true, "assoc": true,
+	"numberp": true, "integerp": true, "floatp": true, "symbolp": true, "keywordp": true, "listp": true,
+	"consp": true, "stringp": true, "functionp": true, "designatorp": true, "zerop": true, "plusp": true,
+	"minusp": true, "evenp": true, "oddp": true, "floor": true, "round": true, "sqrt": true, "rem": true,
+	"equal": true, "string=": true, "print": true, "format": true}
+
+// builtin applies builtin h to vs on st.
+func (a *pathAnalysis) builtin(h string, st *pstate, vs []val) []pout {
+	n := len(vs)
+	switch h {
+	case "<", "<=", ">", ">=", "=":
+		if n >= 1 {
+			return a.chain(st, h, vs)
+		}
+	case "/=":
+		if n == 2 {
+			var outs []pout
+			for _, o := range a.compare(st, "=", vs[0], vs[1]) {
+				if !o.fail {
+					o.v = vBool(o.v.name == "nil")
+				}
+				outs = append(outs, o)
+			}
+			return outs
+		}
+	case "not", "null":
+		if n == 1 {
+			t, f := pathTruth(st, vs[0])
+			var outs []pout
+			if t != nil {
+				outs = append(outs, pout{st: t, v: vNil})
+			}
+			if f != nil {
+				outs = append(outs, pout{st: f, v: vT})
+			}
+			return outs
+		}
+	case "+", "-", "*":
+		if n == 0 || h == "-" && n == 1 {
+			if h == "-" {
+				return a.arith(st, '-', vNum(linInt(0)), vs[0])
+			}
+			return []pout{{st: st, v: vNum(linInt(map[string]int64{"+": 0, "*": 1}[h]))}}
+		}
+		outs := []pout{{st: st, v: vs[0]}}
+		if n == 1 {
+			st, fails := a.numbers(st, vs[0])
+			if st == nil {
+				return fails
+			}
+			return append(fails, pout{st: st, v: vs[0]})
+		}
+		for _, w := range vs[1:] {
+			var next []pout
+			for _, o := range outs {
+				if o.fail {
+					next = append(next, o)
+					continue
+				}
+				next = append(next, a.arith(o.st, h[0], o.v, w)...)
+			}
+			outs = next
+		}
+		return outs
+	case "1+", "1-":
+		if n == 1 {
+			return a.arith(st, map[string]byte{"1+": '+', "1-": '-'}[h], vs[0], vNum(linInt(1)))
+		}
+	case "/":
+		if n == 2 {
+			return a.divide(st, vs[0], vs[1])
+		}
+	case "mod":
+		if n == 2 {
+			return a.mod(st, vs[0], vs[1])
+		}
+	case "abs":
+		if n == 1 {
+			st, outs := a.numbers(st, vs[0])
+			if st == nil {
+				return outs
+			}
+			s, v := a.freshVal(st, sfact{int: intKnown(st, vs[0]), nan: nanOf(st, vs[0])})
+			return append(outs, pout{st: s, v: v})
+		}
+	case "min", "max":
+		if n >= 1 {
+			return a.extremum(h, st, vs)
+		}
+	case "eq", "eql":
+		if n == 2 {
+			return a.eq(st, vs[0], vs[1])
+		}
+	case "member":
+		if n == 2 {
+			return a.member(st, vs[0], vs[1])
+		}
+	case "list", "cons":
+		if n == 0 {
+			return []pout{{st: st, v: vNil}}
+		}
+		return []pout{{st: st, v: vOpaque}}
+	case "fail":
+		return []pout{{st: st, fail: true}}
+	}
+	if pureUnknown[h] {
+		s, v := a.anyVal(st)
+		return []pout{{st: st, fail: true}, {st: s, v: v}}
+	}
+	a.giveUp("call of " + h)
+	return nil
+}
+
+// arith applies + - * to two values as the VM does: integers exactly while
+// their bounds exclude wrap-around, anything else as a fresh number.
+func (a *pathAnalysis) arith(st *pstate, op byte, x, y val) []pout {
+	st, outs := a.numbers(st, x, y)
+	if st == nil {
+		return outs
+	}
+	if nanOf(st, x) == nanYes || nanOf(st, y) == nanYes {
+		s, v := a.freshVal(st, sfact{nan: nanYes})
+		return append(outs, pout{st: s, v: v})
+	}
+	ints := intKnown(st, x) && intKnown(st, y)
+	if x.e.isConst() && y.e.isConst() {
+		if ints {
+			p, q := x.e.c.Num().Int64(), y.e.c.Num().Int64()
+			r := map[byte]int64{'+': p + q, '-': p - q, '*': p * q}[op]
+			return append(outs, pout{st: st, v: vNum(linInt(r))})
+		}
+		p, _ := x.e.c.Float64()
+		q, _ := y.e.c.Float64()
+		return append(outs, a.floatConst(st, map[byte]float64{'+': p + q, '-': p - q, '*': p * q}[op]))
+	}
+	if ints {
+		var e lin
+		ok := true
+		switch op {
+		case '+':
+			e = x.e.plus(y.e, ratOne)
+		case '-':
+			e = x.e.plus(y.e, ratNeg1)
+		default:
+			switch {
+			case x.e.isConst():
+				e = y.e.scale(x.e.c)
+			case y.e.isConst():
+				e = x.e.scale(y.e.c)
+			default:
+				ok = false
+			}
+		}
+		if ok {
+			if lo, hi := bounds(st, vNum(e)); inBounds(lo, hi, ratMinInt, ratMaxInt) {
+				return append(outs, pout{st: st, v: vNum(e)})
+			}
+		}
+		s, v := a.freshVal(st, sfact{int: true, lo: ratMinInt, hi: ratMaxInt})
+		return append(outs, pout{st: s, v: v})
+	}
+	s, v := a.freshVal(st, sfact{nan: nanMaybe})
+	return append(outs, pout{st: s, v: v})
+}
+
+// divide is (/ x y): a failure when y may be zero, else a fresh number.
+func (a *pathAnalysis) divide(st *pstate, x, y val) []pout {
+	st, outs := a.numbers(st, x, y)
+	if st == nil {
+		return outs
+	}
+	if !y.e.isConst() || y.e.c.Sign() == 0 {
+		outs = append(outs, pout{st: st, fail: true})
+		if y.e.isConst() {
+			return outs
+		}
+	}
+	f := sfact{nan: nanMaybe}
+	if intKnown(st, x) && intKnown(st, y) {
+		f = sfact{int: true, lo: ratMinInt, hi: ratMaxInt}
+		if y.e.isConst() && y.e.c.Sign() > 0 {
+			// Truncation keeps x/c between the bounds of x divided by c.
+			if lo, hi := bounds(st, x); lo != nil {
+				f.lo = new(big.Rat).SetInt(floorRat(new(big.Rat).Quo(lo, y.e.c)))
+				f.hi = new(big.Rat).SetInt(ceilRat(new(big.Rat).Quo(hi, y.e.c)))
+			}
+		}
+	}
+	s, v := a.freshVal(st, f)
+	return append(outs, pout{st: s, v: v})
+}
+
+// mod is (mod x y), floored: by a positive integer constant K an integer
+// lies in [0, K-1] and a float in [0, K] or is NaN (infinite x).
+func (a *pathAnalysis) mod(st *pstate, x, y val) []pout {
+	st, outs := a.numbers(st, x, y)
+	if st == nil {
+		return outs
+	}
+	if y.e.isConst() && !y.flt && y.e.c.IsInt() && y.e.c.Sign() > 0 && nanOf(st, x) != nanYes {
+		k := y.e.c
+		if intKnown(st, x) {
+			km1 := new(big.Rat).Sub(k, ratOne)
+			if lo, hi := bounds(st, x); inBounds(lo, hi, ratZero, km1) {
+				return append(outs, pout{st: st, v: x})
+			}
+			s, v := a.freshVal(st, sfact{int: true, lo: ratZero, hi: km1})
+			return append(outs, pout{st: s, v: v})
+		}
+		s, v := a.freshVal(st, sfact{nan: nanMaybe, lo: ratZero, hi: k})
+		return append(outs, pout{st: s, v: v})
+	}
+	outs = append(outs, pout{st: st, fail: true})
+	s, v := a.freshVal(st, sfact{nan: nanMaybe, int: intKnown(st, x) && intKnown(st, y)})
+	if s.facts[len(s.facts)-1].int {
+		s.facts[len(s.facts)-1].nan = nanNo
+		s.facts[len(s.facts)-1].lo, s.facts[len(s.facts)-1].hi = ratMinInt, ratMaxInt
+		s = a.box(s, len(s.facts)-1)
+	}
+	return append(outs, pout{st: s, v: v})
+}
+
+// extremum is min or max as the VM computes it: the first argument, then
+// each later one that compares better (< for min, > for max).
+func (a *pathAnalysis) extremum(h string, st *pstate, vs []val) []pout {
+	st, outs := a.numbers(st, vs[0])
+	if st == nil {
+		return outs
+	}
+	op := "<"
+	if h == "max" {
+		op = ">"
+	}
+	cur := []pout{{st: st, v: vs[0]}}
+	for _, x := range vs[1:] {
+		var next []pout
+		for _, c := range cur {
+			for _, o := range a.compare(c.st, op, x, c.v) {
+				switch {
+				case o.fail:
+					outs = append(outs, o)
+				case o.v.name == "t":
+					next = append(next, pout{st: o.st, v: x})
+				default:
+					next = append(next, pout{st: o.st, v: c.v})
+				}
+			}
+		}
+		cur = next
+	}
+	return append(outs, cur...)
+}
+
+// eq is eq/eql: decided for named constants and known integers, split
+// without learning otherwise.
+func (a *pathAnalysis) eq(st *pstate, x, y val) []pout {
+	if !x.num && !y.num && x.name != "" && y.name != "" {
+		return []pout{{st: st, v: vBool(x.name == y.name)}}
+	}
+	if x.num && y.num && intKnown(st, x) && intKnown(st, y) {
+		return a.compare(st, "=", x, y)
+	}
+	if x.num != y.num && !anySym(st, x) && !anySym(st, y) {
+		return []pout{{st: st, v: vNil}} // a number is never eq to a non-number
+	}
+	return []pout{{st: st, v: vT}, {st: st, v: vNil}}
+}
+
+func anySym(st *pstate, v val) bool {
+	s, ok := v.e.single()
+	return v.num && ok && st.facts[s].any
+}
+
+// member is decided for a named constant in a list of named constants.
+func (a *pathAnalysis) member(st *pstate, x, l val) []pout {
+	if l.name == "nil" {
+		return []pout{{st: st, v: vNil}}
+	}
+	if l.lst != nil && !x.num && x.name != "" {
+		for _, e := range l.lst {
+			if !e.num && e.name == x.name {
+				return []pout{{st: st, v: vOpaque}}
+			}
+		}
+		return []pout{{st: st, v: vNil}}
+	}
+	return []pout{{st: st, fail: true}, {st: st, v: vOpaque}, {st: st, v: vNil}}
+}
