@@ -3,6 +3,7 @@ package labels
 import (
 	"math/big"
 	"slices"
+	"strconv"
 )
 
 // Linear arithmetic over the rationals for the path analysis (paths.go):
@@ -262,6 +263,7 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 		cur = append(cur, c)
 	}
 	for len(cur) > 0 {
+		cur = reduce(cur)
 		// Eliminate the symbol with the fewest new constraints.
 		count := map[int][2]int{}
 		for _, c := range cur {
@@ -326,4 +328,41 @@ func constOK(c constraint) bool {
 		return c.e.c.Sign() < 0
 	}
 	return c.e.c.Sign() <= 0
+}
+
+// reduce keeps, of the constraints with proportional coefficients, the
+// tightest one: without it Fourier–Motzkin drowns in redundant bounds.
+func reduce(cs []constraint) []constraint {
+	if len(cs) < 2 {
+		return cs
+	}
+	index := make(map[string]int, len(cs))
+	out := cs[:0:0]
+	var key []byte
+	for _, c := range cs {
+		// Scale so that the first coefficient is ±1.
+		k := new(big.Rat).Abs(c.e.t[0].k)
+		if k.Cmp(ratOne) != 0 {
+			c.e = c.e.scale(new(big.Rat).Inv(k))
+		}
+		key = key[:0]
+		for _, t := range c.e.t {
+			key = strconv.AppendInt(key, int64(t.s), 10)
+			key = append(key, ':')
+			key = append(key, t.k.RatString()...)
+			key = append(key, ' ')
+		}
+		i, ok := index[string(key)]
+		if !ok {
+			index[string(key)] = len(out)
+			out = append(out, c)
+			continue
+		}
+		// Σ + c ≤ 0 is tighter the larger c is; at equal c, < is.
+		switch d := c.e.c.Cmp(out[i].e.c); {
+		case d > 0, d == 0 && c.rel == relLT:
+			out[i] = c
+		}
+	}
+	return out
 }

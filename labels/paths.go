@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
+	"strconv"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -39,9 +41,10 @@ import (
 // Limits of the path analysis: it never blows up, it gives up.
 const (
 	maxPaths  = 4096   // live paths (and run-end states) at any time
-	maxWork   = 400000 // evaluation steps over the whole plan
+	maxWork   = 150000 // evaluation steps over the whole plan, label predicates included
 	maxInline = 24     // nested inlined calls
 	maxCons   = 200    // constraints per path (later ones are dropped: weaker, sound)
+	maxMemo   = 1 << 16
 )
 
 // errGiveUp ends the analysis of a plan: no verdicts.
@@ -58,8 +61,8 @@ type pathAnalysis struct {
 	stops    *[]*pstate // where a run may stop (before a global write), nil in probes
 	work     int
 	calls    []string
-	paths    int // states made, against maxPaths per phase
-	allNames map[string]bool
+	memo     map[string]bool // satisfiable's answers by constraint set
+	key      []byte
 }
 
 type pathLabel struct {
@@ -119,7 +122,7 @@ type sfact struct {
 type pstate struct {
 	facts []sfact
 	cons  []constraint
-	glob  map[string]val
+	glob  []pbind
 	loc   []pbind
 	base  int // locals below base belong to callers
 }
@@ -129,13 +132,48 @@ type pbind struct {
 	v    val
 }
 
+// clone copies s, sharing its slices with their capacity clipped: an
+// append copies them, and every other change goes through setFact,
+// setLocal and setGlobal, which copy first.
 func (s *pstate) clone() *pstate {
-	n := &pstate{facts: append([]sfact(nil), s.facts...), cons: append([]constraint(nil), s.cons...),
-		glob: make(map[string]val, len(s.glob)), loc: append([]pbind(nil), s.loc...), base: s.base}
-	for k, v := range s.glob {
-		n.glob[k] = v
+	return &pstate{facts: slices.Clip(s.facts), cons: slices.Clip(s.cons), glob: slices.Clip(s.glob),
+		loc: slices.Clip(s.loc), base: s.base}
+}
+
+// fact returns a copy of the facts of symbol id for setFact.
+func (s *pstate) setFact(id int, f sfact) {
+	s.facts = slices.Clone(s.facts)
+	s.facts[id] = f
+}
+
+func (s *pstate) setLocal(i int, v val) {
+	s.loc = slices.Clone(s.loc)
+	s.loc[i].v = v
+}
+
+func (s *pstate) global(name string) (val, bool) {
+	for _, b := range s.glob {
+		if b.name == name {
+			return b.v, true
+		}
 	}
-	return n
+	return val{}, false
+}
+
+func (s *pstate) setGlobal(name string, v val) {
+	s.glob = slices.Clone(s.glob)
+	for i, b := range s.glob {
+		if b.name == name {
+			s.glob[i].v = v
+			return
+		}
+	}
+	s.glob = append(s.glob, pbind{name, v})
+}
+
+// popLocals drops the locals from n on and restores base.
+func (s *pstate) popLocals(n, base int) {
+	s.loc, s.base = s.loc[:n:n], base
 }
 
 // pout is an outcome of evaluating an expression on a path.
@@ -159,7 +197,7 @@ func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
 	if len(ls) == 0 {
 		return
 	}
-	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}}
+	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{}}
 	for _, pl := range ls {
 		a.points[pl.l.Point] = append(a.points[pl.l.Point], pl)
 	}
@@ -246,7 +284,7 @@ func (a *pathAnalysis) run() {
 	// The top-level forms; a run may stop before any global is set.
 	var ends []*pstate
 	a.stops = &ends
-	frontier := []*pstate{{glob: map[string]val{}}}
+	frontier := []*pstate{{}}
 	for _, f := range a.res.Forms {
 		if a.res.Skipped(f) {
 			continue
@@ -328,13 +366,34 @@ func isPlainSymbol(n syntax.Node) bool {
 	return ok && s.Pkg == "" && !s.Uninterned && s.Name != ""
 }
 
-// top evaluates a top-level form.
+// top runs a top-level form as the compiled plan's initialiser does:
+// definitions are no code; defparameter, defvar and defconstant with a
+// value set their global in source order. Anything else the compiler
+// would not run as written, so the analysis gives up.
 func (a *pathAnalysis) top(f syntax.Node, st *pstate) []pout {
 	switch forms.Head(f) {
 	case "defun", "def-plan", "def-check":
-		return []pout{{st: st, v: vOpaque}}
+		return []pout{{st: st, v: vNil}}
+	case "defparameter", "defvar", "defconstant":
+		l := f.(*syntax.List)
+		if len(l.Elems) < 2 || !isPlainSymbol(l.Elems[1]) {
+			break
+		}
+		if len(l.Elems) == 2 {
+			return []pout{{st: st, v: vNil}}
+		}
+		name := l.Elems[1].(*syntax.Symbol).Name
+		var outs []pout
+		for _, o := range a.eval(l.Elems[2], st) {
+			if !o.fail {
+				o.st = a.assign(o.st, name, o.v)
+			}
+			outs = append(outs, o)
+		}
+		return outs
 	}
-	return a.eval(f, st)
+	a.giveUp("top-level form")
+	return nil
 }
 
 // fresh adds a symbol with facts f to a copy of st; its bounds enter the
@@ -351,11 +410,12 @@ func (a *pathAnalysis) fresh(st *pstate, f sfact) (*pstate, int) {
 
 // box puts the bounds of symbol id into the path condition (s is owned).
 func (a *pathAnalysis) box(s *pstate, id int) *pstate {
-	f := &s.facts[id]
+	f := s.facts[id]
 	if f.boxed {
 		return s
 	}
 	f.boxed = true
+	s.setFact(id, f)
 	if f.lo != nil {
 		s.cons = append(s.cons, constraint{linConst(f.lo).plus(linSym(id), ratNeg1), relLE}) // lo - x ≤ 0
 	}
@@ -375,23 +435,89 @@ func (a *pathAnalysis) anyVal(st *pstate) (*pstate, val) {
 	return a.freshVal(st, sfact{any: true, nan: nanMaybe})
 }
 
-// sat reports whether the path condition of s may hold.
-func sat(s *pstate) bool {
-	return satisfiable(s.cons, func(id int) bool { return s.facts[id].int })
-}
-
-// constrain adds c to a copy of st; nil when the path becomes impossible.
+// constrain adds cs to a copy of st; nil when the path becomes
+// impossible. The path condition of st is satisfiable, so only the
+// constraints that share symbols with cs, directly or through others,
+// need testing again: the rest is independent of them.
 func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 	s := st.clone()
+	n := len(s.cons)
 	for _, c := range cs {
 		if len(s.cons) < maxCons {
 			s.cons = append(s.cons, c)
 		}
 	}
-	if !sat(s) {
+	if len(s.cons) == n {
+		return s
+	}
+	syms := map[int]bool{}
+	in := make([]bool, len(s.cons))
+	for i := n; i < len(s.cons); i++ {
+		in[i] = true
+		for _, t := range s.cons[i].e.t {
+			syms[t.s] = true
+		}
+	}
+	for grown := true; grown; {
+		grown = false
+		for i, c := range s.cons[:n] {
+			if in[i] {
+				continue
+			}
+			for _, t := range c.e.t {
+				if syms[t.s] {
+					in[i], grown = true, true
+					for _, u := range c.e.t {
+						syms[u.s] = true
+					}
+					break
+				}
+			}
+		}
+	}
+	part := make([]constraint, 0, len(s.cons))
+	for i, c := range s.cons {
+		if in[i] {
+			part = append(part, c)
+		}
+	}
+	if !a.satisfiable(s, part) {
 		return nil
 	}
 	return s
+}
+
+// satisfiable memoizes satisfiable: paths share most of their
+// conditions, so the same sets come back again and again.
+func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
+	key := a.key[:0]
+	for _, c := range cs {
+		key = append(key, byte('0'+c.rel))
+		key = c.e.c.Num().Append(key, 36)
+		key = append(key, '/')
+		key = c.e.c.Denom().Append(key, 36)
+		for _, t := range c.e.t {
+			key = append(key, ' ')
+			if s.facts[t.s].int {
+				key = append(key, 'i')
+			}
+			key = strconv.AppendInt(key, int64(t.s), 36)
+			key = append(key, ':')
+			key = t.k.Num().Append(key, 36)
+			key = append(key, '/')
+			key = t.k.Denom().Append(key, 36)
+		}
+		key = append(key, ';')
+	}
+	a.key = key
+	if r, ok := a.memo[string(key)]; ok {
+		return r
+	}
+	r := satisfiable(cs, func(id int) bool { return s.facts[id].int })
+	if len(a.memo) < maxMemo {
+		a.memo[string(key)] = r
+	}
+	return r
 }
 
 // intKnown reports whether v is surely an integer.
@@ -459,8 +585,10 @@ func (a *pathAnalysis) numbers(st *pstate, xs ...val) (ok *pstate, fails []pout)
 		if s, single := x.e.single(); single && st.facts[s].any {
 			fails = append(fails, pout{st: st, fail: true})
 			st = st.clone()
-			st.facts[s].any = false
-			if st.facts[s].nan == nanNo {
+			f := st.facts[s]
+			f.any = false
+			st.setFact(s, f)
+			if f.nan == nanNo {
 				st = a.box(st, s)
 			}
 		}
@@ -471,7 +599,9 @@ func (a *pathAnalysis) numbers(st *pstate, xs ...val) (ok *pstate, fails []pout)
 // settle makes v's symbol a number other than NaN on st (owned).
 func (a *pathAnalysis) settle(st *pstate, v val) *pstate {
 	if s, ok := v.e.single(); ok && st.facts[s].nan != nanNo && !st.facts[s].int {
-		st.facts[s].nan = nanNo
+		f := st.facts[s]
+		f.nan = nanNo
+		st.setFact(s, f)
 		st = a.box(st, s)
 	}
 	return st
@@ -515,7 +645,9 @@ func (a *pathAnalysis) compare(st *pstate, op string, x, y val) []pout {
 		if nanOf(prev, v) == nanMaybe {
 			s := prev.clone()
 			id, _ := v.e.single()
-			s.facts[id].nan = nanYes
+			f := s.facts[id]
+			f.nan = nanYes
+			s.setFact(id, f)
 			outs = append(outs, pout{st: s, v: vNil})
 			prev = a.settle(prev.clone(), v)
 		}
@@ -672,7 +804,7 @@ func (a *pathAnalysis) ref(s *syntax.Symbol, st *pstate) []pout {
 			return []pout{{st: st, v: st.loc[i].v}}
 		}
 	}
-	if v, ok := st.glob[s.Name]; ok {
+	if v, ok := st.global(s.Name); ok {
 		return []pout{{st: st, v: v}}
 	}
 	return []pout{{st: st, fail: true}} // unbound
@@ -684,7 +816,7 @@ func (a *pathAnalysis) assign(st *pstate, name string, v val) *pstate {
 	for i := len(st.loc) - 1; i >= st.base; i-- {
 		if st.loc[i].name == name {
 			s := st.clone()
-			s.loc[i].v = v
+			s.setLocal(i, v)
 			return s
 		}
 	}
@@ -692,7 +824,7 @@ func (a *pathAnalysis) assign(st *pstate, name string, v val) *pstate {
 		*a.stops = append(*a.stops, st)
 	}
 	s := st.clone()
-	s.glob[name] = v
+	s.setGlobal(name, v)
 	return s
 }
 
@@ -840,7 +972,7 @@ func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut) []pout {
 	outs := a.body(fn.Elems[3:], s)
 	for i, o := range outs {
 		r := o.st.clone()
-		r.loc, r.base = r.loc[:oldLen], oldBase
+		r.popLocals(oldLen, oldBase)
 		outs[i].st = r
 	}
 	return outs
@@ -937,26 +1069,6 @@ func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
 		for _, o := range a.evalList(&syntax.List{Elems: []syntax.Node{sym(op), el[1], delta}}, st) {
 			if !o.fail {
 				o.st = a.assign(o.st, el[1].(*syntax.Symbol).Name, o.v)
-			}
-			outs = append(outs, o)
-		}
-		return outs
-	case "defparameter", "defvar", "defconstant":
-		if n < 2 || !isPlainSymbol(el[1]) {
-			break
-		}
-		name := el[1].(*syntax.Symbol).Name
-		sym := []pout{{st: st, v: val{name: "s:" + name}}}
-		if n < 3 {
-			return sym
-		}
-		if _, bound := st.glob[name]; h == "defvar" && bound {
-			return sym
-		}
-		var outs []pout
-		for _, o := range a.eval(el[2], st) {
-			if !o.fail {
-				o.st, o.v = a.assign(o.st, name, o.v), sym[0].v
 			}
 			outs = append(outs, o)
 		}
@@ -1117,7 +1229,7 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 		for _, o := range a.body(body, f) {
 			if !o.fail {
 				s := o.st.clone()
-				s.loc = s.loc[:oldLen]
+				s.popLocals(oldLen, s.base)
 				o.st = s
 			}
 			outs = append(outs, o)
@@ -1345,12 +1457,11 @@ func (a *pathAnalysis) mod(st *pstate, x, y val) []pout {
 		return append(outs, pout{st: s, v: v})
 	}
 	outs = append(outs, pout{st: st, fail: true})
-	s, v := a.freshVal(st, sfact{nan: nanMaybe, int: intKnown(st, x) && intKnown(st, y)})
-	if s.facts[len(s.facts)-1].int {
-		s.facts[len(s.facts)-1].nan = nanNo
-		s.facts[len(s.facts)-1].lo, s.facts[len(s.facts)-1].hi = ratMinInt, ratMaxInt
-		s = a.box(s, len(s.facts)-1)
+	f := sfact{nan: nanMaybe}
+	if intKnown(st, x) && intKnown(st, y) {
+		f = sfact{int: true, lo: ratMinInt, hi: ratMaxInt}
 	}
+	s, v := a.freshVal(st, f)
 	return append(outs, pout{st: s, v: v})
 }
 

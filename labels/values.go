@@ -82,7 +82,9 @@ func numRange(lo, hi float64, frac bool, n syntax.Node) aval {
 	return v
 }
 
-func intConst(i int64, n syntax.Node) aval { return numRange(float64(i), float64(i), false, n) }
+// intConst is integer i; beyond 2^53 float64(i) is rounded, so its
+// bounds are widened outward (fixInt).
+func intConst(i int64, n syntax.Node) aval { return fixInt(float64(i), float64(i), n) }
 
 // intOnly reports whether every number of v is an integer.
 func (v aval) intOnly() bool { return !v.frac && !v.nan }
@@ -177,13 +179,14 @@ func numeric(v aval) (aval, bool) {
 }
 
 // fixInt makes an integer result of [lo, hi] (computed in float64): the
-// bounds are rounded outward beyond 2^53, and a result that may overflow
+// bounds are rounded outward from 2^53 on (float64 rounds 2^53+1 to 2^53
+// itself), and a result that may overflow
 // int64 wraps around, so it is any integer.
 func fixInt(lo, hi float64, n syntax.Node) aval {
-	if math.Abs(lo) > exact {
+	if math.Abs(lo) >= exact {
 		lo = math.Nextafter(lo, math.Inf(-1))
 	}
-	if math.Abs(hi) > exact {
+	if math.Abs(hi) >= exact {
 		hi = math.Nextafter(hi, math.Inf(1))
 	}
 	if math.IsNaN(lo) || math.IsNaN(hi) || lo < minInt || hi >= maxInt {
@@ -239,14 +242,18 @@ func arith2(op byte, a, b aval, n syntax.Node) aval {
 				return anyNum()
 			}
 			c := [4]float64{a.lo / b.lo, a.lo / b.hi, a.hi / b.lo, a.hi / b.hi}
-			return withWorld(orNaN(fixFloat(min(c[0], c[1], c[2], c[3]), max(c[0], c[1], c[2], c[3]), n), a, b), a, b)
+			// (or, both integers, the truncated quotient)
+			fl := orNaN(fixFloat(min(c[0], c[1], c[2], c[3]), max(c[0], c[1], c[2], c[3]), n), a, b)
+			return withWorld(join(fl, intDiv(a, b, math.Trunc, n)), a, b)
 		}
 		return withWorld(intDiv(a, b, math.Trunc, n), a, b)
 	}
 	if ints {
 		return withWorld(fixInt(lo, hi, n), a, b)
 	}
-	return withWorld(orNaN(fixFloat(lo, hi, n), a, b), a, b)
+	// Operands that may be floats may as well both be integers, whose
+	// int64 arithmetic wraps around: the result is either.
+	return withWorld(join(orNaN(fixFloat(lo, hi, n), a, b), fixInt(lo, hi, n)), a, b)
 }
 
 // intDiv divides integers rounding with rnd (truncation for /, floor for
@@ -894,9 +901,10 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		default:
 			x.lo, x.hi = 0, math.Max(-x.lo, x.hi)
 		}
-		if x.intOnly() && x.hi >= maxInt {
-			// (abs MinInt64) wraps to MinInt64.
-			x.lo, x.hi = minInt, maxInt
+		if !x.nan && x.hi >= maxInt {
+			// (abs MinInt64) wraps to MinInt64 (also when x may be a
+			// float: it may as well be that integer).
+			x.lo, x.hi = minInt, math.Max(x.hi, maxInt)
 		}
 		x.src, x.more = [2]vsrc{{n: l, lo: x.lo, hi: x.hi}}, false
 		return x
