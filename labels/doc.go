@@ -3,8 +3,10 @@
 // dist stepping stones towards exact relations: their enumeration over a
 // normalized plan, the merging of identical labels evaluated together,
 // the simplification and the value analysis (an interval analysis of the
-// plan's own arithmetic, values.go, fed also by Options.Domains) that tell
-// trivial and infeasible labels apart, the versioned JSON
+// plan's own arithmetic, values.go, fed also by Options.Domains) and the
+// path analysis (a symbolic execution of whole runs of loop-free plans,
+// paths.go, with a Fourier–Motzkin solver, fm.go) that tell trivial and
+// infeasible labels apart, the versioned JSON
 // manifest, and the coverage arithmetic (covered/total, Hill diversity
 // numbers).
 //

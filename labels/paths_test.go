@@ -1,0 +1,155 @@
+package labels
+
+import (
+	"fmt"
+	"math/big"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+)
+
+// TestSatisfiable checks the Fourier–Motzkin test on small systems over
+// symbols 0 (x) and 1 (y), integers when ints.
+func TestSatisfiable(t *testing.T) {
+	x, y := linSym(0), linSym(1)
+	k := func(i int64) *big.Rat { return new(big.Rat).SetInt64(i) }
+	c := func(e lin, rel int) constraint { return constraint{e, rel} }
+	lt := func(a, b lin) constraint { return c(a.plus(b, ratNeg1), relLT) } // a < b
+	le := func(a, b lin) constraint { return c(a.plus(b, ratNeg1), relLE) }
+	n := linInt
+	for _, tc := range []struct {
+		name string
+		cs   []constraint
+		ints bool
+		want bool
+	}{
+		{"x<y<x", []constraint{lt(x, y), lt(y, x)}, false, false},
+		{"x<=y<=x", []constraint{le(x, y), le(y, x)}, false, true},
+		{"reals between 1 and 2", []constraint{lt(n(1), x), lt(x, n(2))}, false, true},
+		{"no integer between 1 and 2", []constraint{lt(n(1), x), lt(x, n(2))}, true, false},
+		{"2x = 1 over integers", []constraint{c(x.scale(k(2)).plus(n(1), ratNeg1), relEQ)}, true, false},
+		{"2x = 1 over reals", []constraint{c(x.scale(k(2)).plus(n(1), ratNeg1), relEQ)}, false, true},
+		{"x=y, x!=y", []constraint{c(x.plus(y, ratNeg1), relEQ), c(x.plus(y, ratNeg1), relNE)}, false, false},
+		{"x in [3,3], x != 3", []constraint{le(n(3), x), le(x, n(3)), c(x.plus(n(3), ratNeg1), relNE)}, false, false},
+		{"x in [3,4], x != 3", []constraint{le(n(3), x), le(x, n(4)), c(x.plus(n(3), ratNeg1), relNE)}, false, true},
+		{"min: y<x, x>=150, y<150, y>=150", []constraint{lt(y, x), le(n(150), x), lt(y, n(150)), le(n(150), y)}, false, false},
+		{"x+y=10, x-y=4, x>7", []constraint{c(x.plus(y, ratOne).plus(n(10), ratNeg1), relEQ), c(x.plus(y, ratNeg1).plus(n(4), ratNeg1), relEQ), lt(n(7), x)}, false, false},
+	} {
+		got := satisfiable(tc.cs, func(int) bool { return tc.ints })
+		if got != tc.want {
+			t.Errorf("%s: satisfiable = %v, want %v", tc.name, got, tc.want)
+		}
+	}
+}
+
+// pathStatus enumerates src's labels and returns them by criterion and
+// predicate (Expr when it has temporaries), in source order.
+func pathStatus(t *testing.T, src string, crit string, noValues bool) map[string][]*Label {
+	t.Helper()
+	c, err := ParseCriteria(crit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, err := Enumerate(normalized(t, src), Options{Criteria: c, NoValues: noValues})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]*Label{}
+	for _, l := range set.Labels {
+		k := l.Predicate
+		if l.Expr != "" {
+			k = l.Expr
+		}
+		k = string(l.Criterion) + " " + k
+		out[k] = append(out[k], l)
+	}
+	return out
+}
+
+const guardedPlan = `
+(defparameter *blind* 150)
+(defparameter *cmd* nil)
+(defparameter *near* 0)
+(defun valid-p (mm) (and (>= mm *blind*) (<= mm 4000)))
+(defun decide (l r)
+  (let ((near (min l r)))
+    (setq *near* near)
+    (cond ((not (valid-p near)) 'stop)
+          ((< near 550) 'creep)
+          (t 'go))))
+(def-plan main (a b)
+  (setq *cmd* (decide (mod a 65536) (mod b 65536))))
+(def-check crept-blind ()
+  (when (and (eq *cmd* 'creep) (not (valid-p *near*))) 'bad))
+`
+
+// TestPathVerdicts checks what the path analysis proves on a plan with
+// guards the value analysis cannot see through, and what it keeps.
+func TestPathVerdicts(t *testing.T) {
+	ls := pathStatus(t, guardedPlan, "mcc,wm", false)
+	get := func(key string, i int) *Label {
+		if len(ls[key]) <= i {
+			var keys []string
+			for k := range ls {
+				keys = append(keys, k)
+			}
+			t.Fatalf("no label %q (#%d) among %s", key, i, strings.Join(keys, "; "))
+		}
+		return ls[key][i]
+	}
+	for _, c := range []struct {
+		key    string
+		i      int
+		status Status
+		reason string
+	}{
+		// mm is 0 on some path where (>= mm *blind*) runs (the check
+		// may see *near* at 0: the run stopped before decide), never
+		// where (<= mm 4000) does.
+		{"wm-abs (= mm 0)", 0, Active, ""},
+		{"wm-abs (= mm 0)", 1, Infeasible, "cannot hold on any path"},
+		{"wm-abs (< near 0)", 0, Infeasible, "cannot hold:"}, // the value analysis's
+		// decide creeps only when near is valid.
+		{"mcc (and (eq *cmd* 'creep) (not (valid-p *near*)))", 0, Infeasible, "cannot hold on any path"},
+		{"mcc (and (eq *cmd* 'creep) (valid-p *near*))", 0, Active, ""},
+		{"wm-ror (= near 550)", 0, Active, ""},
+	} {
+		l := get(c.key, c.i)
+		if l.Status != c.status || !strings.Contains(l.Reason, c.reason) {
+			t.Errorf("%s #%d: %s (%s), want %s (%s)", c.key, c.i, l.Status, l.Reason, c.status, c.reason)
+		}
+	}
+	// --no-values turns it off.
+	if l := pathStatus(t, guardedPlan, "mcc,wm", true)["wm-abs (= mm 0)"][1]; l.Status != Active {
+		t.Errorf("NoValues: (= mm 0) is %s (%s)", l.Status, l.Reason)
+	}
+}
+
+// TestPathAnalysisGivesUp checks that plans outside what it follows get
+// no path verdicts, and that path explosions stop at the limits.
+func TestPathAnalysisGivesUp(t *testing.T) {
+	loop := strings.Replace(guardedPlan, "(setq *cmd* (decide", "(dotimes (i 2) (setq *near* i)) (setq *cmd* (decide", 1)
+	if l := pathStatus(t, loop, "mcc,wm", false)["wm-abs (= mm 0)"][1]; l.Status != Active {
+		t.Errorf("a plan with a loop: (= mm 0) is %s (%s)", l.Status, l.Reason)
+	}
+	// 2^40 paths: forty independent splits.
+	var b strings.Builder
+	b.WriteString("(defparameter *x* 0)\n(def-plan main (")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, " p%d", i)
+	}
+	b.WriteString(")\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "  (when (< p%d 0) (setq *x* (+ *x* 1)))\n", i)
+	}
+	b.WriteString("  *x*)\n")
+	a := &pathAnalysis{res: normalized(t, b.String()), funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{}}
+	a.run()
+	if a.bad == "" {
+		t.Errorf("the analysis of 2^40 paths did not give up (work %d)", a.work)
+	}
+	if a.work > maxWork+1 {
+		t.Errorf("work %d beyond the limit %d", a.work, maxWork)
+	}
+}
