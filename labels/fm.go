@@ -90,6 +90,9 @@ const (
 type constraint struct {
 	e   lin
 	rel int
+	// key identifies the constraint for memoization (paths.go); empty
+	// for constraints elimination derives.
+	key string
 }
 
 // fmLimit bounds the constraints Fourier–Motzkin may hold at once.
@@ -158,8 +161,8 @@ func satisfiable(cs []constraint, isInt func(int) bool) bool {
 			}
 			continue
 		}
-		lt := append(slices.Clip(ineq), constraint{d.e, relLT})
-		gt := append(slices.Clip(ineq), constraint{d.e.scale(big.NewRat(-1, 1)), relLT})
+		lt := append(slices.Clip(ineq), constraint{e: d.e, rel: relLT})
+		gt := append(slices.Clip(ineq), constraint{e: d.e.scale(big.NewRat(-1, 1)), rel: relLT})
 		if !fmFeasible(lt, isInt) && !fmFeasible(gt, isInt) {
 			return false
 		}
@@ -231,7 +234,7 @@ func tighten(c constraint, isInt func(int) bool) constraint {
 		b = floorRat(bound)
 	}
 	e.c = new(big.Rat).Neg(new(big.Rat).SetInt(b))
-	return constraint{e, relLE}
+	return constraint{e: e, rel: relLE}
 }
 
 func floorRat(r *big.Rat) *big.Int {
@@ -308,7 +311,7 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 				if p.rel == relLT || n.rel == relLT {
 					rel = relLT
 				}
-				c := tighten(constraint{e, rel}, isInt)
+				c := tighten(constraint{e: e, rel: rel}, isInt)
 				if c.e.isConst() {
 					if !constOK(c) {
 						return false

@@ -337,6 +337,7 @@ func (a *pathAnalysis) run() {
 	}
 	// The checks, in order, each on every state a run may end in. A
 	// check that sets no global leaves the states as they were.
+	ends = merge(ends)
 	for _, c := range checks {
 		var after []*pstate
 		a.stops = &after
@@ -352,13 +353,75 @@ func (a *pathAnalysis) run() {
 			}
 		}
 		if len(after) > 0 {
-			ends = append(after, outs...)
+			ends = merge(append(after, outs...))
 			if len(ends) > maxPaths {
 				a.giveUp("too many paths")
 				return
 			}
 		}
 	}
+}
+
+// merge joins the states that differ only in their path conditions
+// into one whose condition is the constraints they have in common: a
+// weaker condition, so it stands for every run either stood for, and the
+// checks run on far fewer states (a plan's paths mostly end with the same
+// globals). Symbols are numbered alike on every path of a run, and equal
+// facts make them mean the same kind of value.
+func merge(states []*pstate) []*pstate {
+	var out []*pstate
+	group := map[string]int{}
+	var sig []byte
+	for _, st := range states {
+		sig = sig[:0]
+		for _, g := range st.glob {
+			sig = append(sig, g.name...)
+			sig = appendVal(append(sig, '='), g.v)
+			sig = append(sig, ';')
+		}
+		for _, f := range st.facts {
+			sig = fmt.Appendf(sig, "%v%v%d%v|", f.any, f.int, f.nan, f.boxed)
+		}
+		i, ok := group[string(sig)]
+		if !ok {
+			group[string(sig)] = len(out)
+			out = append(out, st)
+			continue
+		}
+		have := map[string]bool{}
+		for _, c := range st.cons {
+			have[c.key] = true
+		}
+		m := out[i].clone()
+		m.cons = nil
+		for _, c := range out[i].cons {
+			if have[c.key] {
+				m.cons = append(m.cons, c)
+			}
+		}
+		m.loc, m.base = nil, 0
+		out[i] = m
+	}
+	return out
+}
+
+// appendVal renders v for merge's signatures.
+func appendVal(b []byte, v val) []byte {
+	if !v.num {
+		b = append(b, v.name...)
+		for _, e := range v.lst {
+			b = appendVal(append(b, ','), e)
+		}
+		return b
+	}
+	if v.flt {
+		b = append(b, 'f')
+	}
+	b = append(b, v.e.c.RatString()...)
+	for _, t := range v.e.t {
+		b = fmt.Appendf(b, "+%s*%d", t.k.RatString(), t.s)
+	}
+	return b
 }
 
 func isPlainSymbol(n syntax.Node) bool {
@@ -417,10 +480,10 @@ func (a *pathAnalysis) box(s *pstate, id int) *pstate {
 	f.boxed = true
 	s.setFact(id, f)
 	if f.lo != nil {
-		s.cons = append(s.cons, constraint{linConst(f.lo).plus(linSym(id), ratNeg1), relLE}) // lo - x ≤ 0
+		s.cons = append(s.cons, keyed(s, constraint{e: linConst(f.lo).plus(linSym(id), ratNeg1), rel: relLE})) // lo - x ≤ 0
 	}
 	if f.hi != nil {
-		s.cons = append(s.cons, constraint{linSym(id).plus(linConst(f.hi), ratNeg1), relLE}) // x - hi ≤ 0
+		s.cons = append(s.cons, keyed(s, constraint{e: linSym(id).plus(linConst(f.hi), ratNeg1), rel: relLE})) // x - hi ≤ 0
 	}
 	return s
 }
@@ -444,7 +507,7 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 	n := len(s.cons)
 	for _, c := range cs {
 		if len(s.cons) < maxCons {
-			s.cons = append(s.cons, c)
+			s.cons = append(s.cons, keyed(s, c))
 		}
 	}
 	if len(s.cons) == n {
@@ -492,22 +555,7 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
 	key := a.key[:0]
 	for _, c := range cs {
-		key = append(key, byte('0'+c.rel))
-		key = c.e.c.Num().Append(key, 36)
-		key = append(key, '/')
-		key = c.e.c.Denom().Append(key, 36)
-		for _, t := range c.e.t {
-			key = append(key, ' ')
-			if s.facts[t.s].int {
-				key = append(key, 'i')
-			}
-			key = strconv.AppendInt(key, int64(t.s), 36)
-			key = append(key, ':')
-			key = t.k.Num().Append(key, 36)
-			key = append(key, '/')
-			key = t.k.Denom().Append(key, 36)
-		}
-		key = append(key, ';')
+		key = append(append(key, c.key...), ';')
 	}
 	a.key = key
 	if r, ok := a.memo[string(key)]; ok {
@@ -518,6 +566,28 @@ func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
 		a.memo[string(key)] = r
 	}
 	return r
+}
+
+// keyed sets c's key: its relation, constant and terms, each symbol
+// marked when it is an integer (which a symbol is or not for good).
+func keyed(s *pstate, c constraint) constraint {
+	key := []byte{byte('0' + c.rel)}
+	key = c.e.c.Num().Append(key, 36)
+	key = append(key, '/')
+	key = c.e.c.Denom().Append(key, 36)
+	for _, t := range c.e.t {
+		key = append(key, ' ')
+		if s.facts[t.s].int {
+			key = append(key, 'i')
+		}
+		key = strconv.AppendInt(key, int64(t.s), 36)
+		key = append(key, ':')
+		key = t.k.Num().Append(key, 36)
+		key = append(key, '/')
+		key = t.k.Denom().Append(key, 36)
+	}
+	c.key = string(key)
+	return c
 }
 
 // intKnown reports whether v is surely an integer.
@@ -625,15 +695,15 @@ func (a *pathAnalysis) compare(st *pstate, op string, x, y val) []pout {
 	var yes, no constraint
 	switch op {
 	case "<":
-		yes, no = constraint{d, relLT}, constraint{nd, relLE}
+		yes, no = constraint{e: d, rel: relLT}, constraint{e: nd, rel: relLE}
 	case "<=":
-		yes, no = constraint{d, relLE}, constraint{nd, relLT}
+		yes, no = constraint{e: d, rel: relLE}, constraint{e: nd, rel: relLT}
 	case ">":
-		yes, no = constraint{nd, relLT}, constraint{d, relLE}
+		yes, no = constraint{e: nd, rel: relLT}, constraint{e: d, rel: relLE}
 	case ">=":
-		yes, no = constraint{nd, relLE}, constraint{d, relLT}
+		yes, no = constraint{e: nd, rel: relLE}, constraint{e: d, rel: relLT}
 	default:
-		yes, no = constraint{d, relEQ}, constraint{d, relNE}
+		yes, no = constraint{e: d, rel: relEQ}, constraint{e: d, rel: relNE}
 	}
 	settled := a.settle(a.settle(st.clone(), x), y)
 	if s := a.constrain(settled, yes); s != nil {

@@ -14,7 +14,7 @@ import (
 func TestSatisfiable(t *testing.T) {
 	x, y := linSym(0), linSym(1)
 	k := func(i int64) *big.Rat { return new(big.Rat).SetInt64(i) }
-	c := func(e lin, rel int) constraint { return constraint{e, rel} }
+	c := func(e lin, rel int) constraint { return constraint{e: e, rel: rel} }
 	lt := func(a, b lin) constraint { return c(a.plus(b, ratNeg1), relLT) } // a < b
 	le := func(a, b lin) constraint { return c(a.plus(b, ratNeg1), relLE) }
 	n := linInt

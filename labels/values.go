@@ -280,8 +280,12 @@ func intDiv(a, b aval, rnd func(float64) float64, n syntax.Node) aval {
 			}
 		}
 	}
-	// x/y in float64 may round across an integer: widen by one.
-	lo, hi = lo-1, hi+1
+	// x/y in float64 may round across an integer once |x| reaches 2^53
+	// (below, the rounding error is less than x/y's distance to the
+	// next integer): widen by one.
+	if math.Max(math.Abs(a.lo), math.Abs(a.hi)) >= exact {
+		lo, hi = lo-1, hi+1
+	}
 	if a.lo <= minInt && b.lo <= -1 && b.hi >= -1 {
 		lo = minInt // MinInt64 / -1 wraps to MinInt64
 	}

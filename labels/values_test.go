@@ -60,9 +60,9 @@ func TestValueTransfer(t *testing.T) {
 		"(+ x 10)":                        "[3, 15]",
 		"(- x 10)":                        "[-17, -5]",
 		"(* x -3)":                        "[-15, 21]",
-		"(/ x 2)":                         "[-4, 3]", // truncated; widened by one for float rounding
-		"(/ 100 x)":                       "[-101, 101]",
-		"(floor x 2)":                     "[-5, 3]",
+		"(/ x 2)":                         "[-3, 2]", // truncated; widened by one for float rounding
+		"(/ 100 x)":                       "[-100, 100]",
+		"(floor x 2)":                     "[-4, 2]",
 		"(floor x)":                       "[-7, 5]",
 		"(round x)":                       "[-7, 5]",
 		"(1+ x)":                          "[-6, 6]",
