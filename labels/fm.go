@@ -1,7 +1,6 @@
 package labels
 
 import (
-	"math/big"
 	"slices"
 	"strconv"
 )
@@ -14,22 +13,20 @@ import (
 // satisfiable.
 
 // lin is c + Σ k·x_s, its terms sorted by symbol with non-zero
-// coefficients. Its rationals are never modified once built.
+// coefficients. Its term slice is never modified once built.
 type lin struct {
-	c *big.Rat
+	c rat
 	t []lterm
 }
 
 type lterm struct {
 	s int
-	k *big.Rat
+	k rat
 }
 
-var ratZero, ratOne = new(big.Rat), big.NewRat(1, 1)
+func linConst(r rat) lin { return lin{c: r} }
 
-func linConst(r *big.Rat) lin { return lin{c: r} }
-
-func linInt(i int64) lin { return lin{c: new(big.Rat).SetInt64(i)} }
+func linInt(i int64) lin { return lin{c: ri(i)} }
 
 func linSym(s int) lin { return lin{c: ratZero, t: []lterm{{s, ratOne}}} }
 
@@ -37,15 +34,15 @@ func (a lin) isConst() bool { return len(a.t) == 0 }
 
 // single reports the symbol of a term that is exactly one symbol.
 func (a lin) single() (int, bool) {
-	if len(a.t) == 1 && a.c.Sign() == 0 && a.t[0].k.Cmp(ratOne) == 0 {
+	if len(a.t) == 1 && a.c.n == 0 && a.t[0].k == ratOne {
 		return a.t[0].s, true
 	}
 	return 0, false
 }
 
-// plus is a + k·b.
-func (a lin) plus(b lin, k *big.Rat) lin {
-	out := lin{c: new(big.Rat).Add(a.c, new(big.Rat).Mul(k, b.c))}
+// plus is a + k·b (it panics with errOverflow when a number overflows).
+func (a lin) plus(b lin, k rat) lin {
+	out := lin{c: a.c.add(k.mul(b.c)), t: make([]lterm, 0, len(a.t)+len(b.t))}
 	i, j := 0, 0
 	for i < len(a.t) || j < len(b.t) {
 		switch {
@@ -53,12 +50,12 @@ func (a lin) plus(b lin, k *big.Rat) lin {
 			out.t = append(out.t, a.t[i])
 			i++
 		case i >= len(a.t) || b.t[j].s < a.t[i].s:
-			if k.Sign() != 0 {
-				out.t = append(out.t, lterm{b.t[j].s, new(big.Rat).Mul(k, b.t[j].k)})
+			if k.n != 0 {
+				out.t = append(out.t, lterm{b.t[j].s, k.mul(b.t[j].k)})
 			}
 			j++
 		default:
-			if r := new(big.Rat).Add(a.t[i].k, new(big.Rat).Mul(k, b.t[j].k)); r.Sign() != 0 {
+			if r := a.t[i].k.add(k.mul(b.t[j].k)); r.n != 0 {
 				out.t = append(out.t, lterm{a.t[i].s, r})
 			}
 			i++
@@ -68,15 +65,15 @@ func (a lin) plus(b lin, k *big.Rat) lin {
 	return out
 }
 
-func (a lin) scale(k *big.Rat) lin { return lin{c: ratZero}.plus(a, k) }
+func (a lin) scale(k rat) lin { return lin{c: ratZero}.plus(a, k) }
 
-func (a lin) coef(s int) *big.Rat {
+func (a lin) coef(s int) (rat, bool) {
 	for _, t := range a.t {
 		if t.s == s {
-			return t.k
+			return t.k, true
 		}
 	}
-	return nil
+	return rat{}, false
 }
 
 // Constraint relations: the term is ≤ 0, < 0, = 0 or ≠ 0.
@@ -101,7 +98,14 @@ const fmLimit = 2000
 // satisfiable reports whether some point meets cs (false only when none
 // does); isInt tells the symbols known to be integers, whose strict
 // constraints tighten (a < b to a ≤ b-1 over integers).
-func satisfiable(cs []constraint, isInt func(int) bool) bool {
+func satisfiable(cs []constraint, isInt func(int) bool) (sat bool) {
+	if !noOverflow(func() { sat = decide(cs, isInt) }) {
+		return true // too large to tell
+	}
+	return sat
+}
+
+func decide(cs []constraint, isInt func(int) bool) bool {
 	var ineq, ne []constraint
 	var eqs []lin
 	for _, c := range cs {
@@ -119,7 +123,7 @@ func satisfiable(cs []constraint, isInt func(int) bool) bool {
 		e := eqs[0]
 		eqs = eqs[1:]
 		if e.isConst() {
-			if e.c.Sign() != 0 {
+			if e.c.n != 0 {
 				return false
 			}
 			continue
@@ -130,11 +134,11 @@ func satisfiable(cs []constraint, isInt func(int) bool) bool {
 		s, k := e.t[0].s, e.t[0].k
 		// x_s = -(e - k x_s)/k
 		sub := func(x lin) lin {
-			kx := x.coef(s)
-			if kx == nil {
+			kx, ok := x.coef(s)
+			if !ok {
 				return x
 			}
-			return x.plus(e, new(big.Rat).Neg(new(big.Rat).Quo(kx, k)))
+			return x.plus(e, kx.quo(k).neg())
 		}
 		for i := range eqs {
 			eqs[i] = sub(eqs[i])
@@ -156,13 +160,13 @@ func satisfiable(cs []constraint, isInt func(int) bool) bool {
 	// one of them: each disequality is checked on its own.
 	for _, d := range ne {
 		if d.e.isConst() {
-			if d.e.c.Sign() == 0 {
+			if d.e.c.n == 0 {
 				return false
 			}
 			continue
 		}
 		lt := append(slices.Clip(ineq), constraint{e: d.e, rel: relLT})
-		gt := append(slices.Clip(ineq), constraint{e: d.e.scale(big.NewRat(-1, 1)), rel: relLT})
+		gt := append(slices.Clip(ineq), constraint{e: d.e.scale(ratNeg1), rel: relLT})
 		if !fmFeasible(lt, isInt) && !fmFeasible(gt, isInt) {
 			return false
 		}
@@ -181,30 +185,33 @@ func allInt(e lin, isInt func(int) bool) bool {
 
 // intScale returns the least positive L making every coefficient of e
 // an integer.
-func intScale(e lin) *big.Int {
-	l := big.NewInt(1)
+func intScale(e lin) int64 {
+	l := int64(1)
 	for _, t := range e.t {
-		d := t.k.Denom()
-		g := new(big.Int).GCD(nil, nil, l, d)
-		l.Mul(l, new(big.Int).Quo(d, g))
+		l = mulOK(l, t.k.d/gcd(l, t.k.d))
 	}
 	return l
+}
+
+// coefGCD is the gcd of e's coefficients scaled by l (integers).
+func coefGCD(e lin, l int64) int64 {
+	g := int64(0)
+	for _, t := range e.t {
+		g = gcd(g, t.k.mul(ri(l)).n)
+	}
+	return g
 }
 
 // intSolvable reports whether Σ k x + c = 0 may have an integer solution:
 // the gcd of the scaled coefficients divides the scaled constant.
 func intSolvable(e lin) bool {
-	l := new(big.Rat).SetInt(intScale(e))
-	g := new(big.Int)
-	for _, t := range e.t {
-		k := new(big.Rat).Mul(t.k, l)
-		g.GCD(nil, nil, g, new(big.Int).Abs(k.Num()))
-	}
-	c := new(big.Rat).Mul(e.c, l)
-	if !c.IsInt() {
+	l := intScale(e)
+	g := coefGCD(e, l)
+	c := e.c.mul(ri(l))
+	if !c.isInt() {
 		return false
 	}
-	return g.Sign() == 0 || new(big.Int).Rem(c.Num(), g).Sign() == 0
+	return g == 0 || c.n%g == 0
 }
 
 // tighten turns a constraint over integers into its integer hull's
@@ -215,40 +222,18 @@ func tighten(c constraint, isInt func(int) bool) constraint {
 	if c.e.isConst() || !allInt(c.e, isInt) {
 		return c
 	}
-	l := new(big.Rat).SetInt(intScale(c.e))
-	g := new(big.Int)
-	for _, t := range c.e.t {
-		k := new(big.Rat).Mul(t.k, l)
-		g.GCD(nil, nil, g, new(big.Int).Abs(k.Num()))
-	}
-	gr := new(big.Rat).SetInt(g)
-	scale := new(big.Rat).Quo(l, gr) // the terms times scale are an integer y with coprime coefficients
-	e := c.e.scale(scale)
-	bound := new(big.Rat).Neg(e.c) // y < bound or y ≤ bound
-	var b *big.Int
+	l := intScale(c.e)
+	g := coefGCD(c.e, l)
+	e := c.e.scale(mk(l, g)) // the terms are now an integer y with coprime coefficients
+	bound := e.c.neg()       // y < bound or y ≤ bound
+	var b int64
 	if c.rel == relLT {
-		// y < bound ⇔ y ≤ ceil(bound) - 1
-		b = ceilRat(bound)
-		b.Sub(b, big.NewInt(1))
+		b = addOK(bound.ceil(), -1)
 	} else {
-		b = floorRat(bound)
+		b = bound.floor()
 	}
-	e.c = new(big.Rat).Neg(new(big.Rat).SetInt(b))
+	e.c = ri(negOK(b))
 	return constraint{e: e, rel: relLE}
-}
-
-func floorRat(r *big.Rat) *big.Int {
-	q, m := new(big.Int).DivMod(r.Num(), r.Denom(), new(big.Int))
-	_ = m
-	return q // DivMod is Euclidean; the denominator is positive, so this is the floor
-}
-
-func ceilRat(r *big.Rat) *big.Int {
-	f := floorRat(r)
-	if !r.IsInt() {
-		f.Add(f, big.NewInt(1))
-	}
-	return f
 }
 
 // fmFeasible decides a conjunction of ≤ and < constraints by
@@ -272,7 +257,7 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 		for _, c := range cur {
 			for _, t := range c.e.t {
 				n := count[t.s]
-				if t.k.Sign() > 0 {
+				if t.k.sign() > 0 {
 					n[0]++
 				} else {
 					n[1]++
@@ -288,11 +273,11 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 		}
 		var pos, neg, next []constraint
 		for _, c := range cur {
-			k := c.e.coef(best)
+			k, ok := c.e.coef(best)
 			switch {
-			case k == nil:
+			case !ok:
 				next = append(next, c)
-			case k.Sign() > 0:
+			case k.sign() > 0:
 				pos = append(pos, c)
 			default:
 				neg = append(neg, c)
@@ -302,11 +287,11 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 			return true
 		}
 		for _, p := range pos {
-			kp := p.e.coef(best)
+			kp, _ := p.e.coef(best)
 			for _, n := range neg {
-				kn := n.e.coef(best)
+				kn, _ := n.e.coef(best)
 				// p/kp + n/(-kn): the symbol cancels.
-				e := p.e.scale(new(big.Rat).Inv(kp)).plus(n.e, new(big.Rat).Neg(new(big.Rat).Inv(kn)))
+				e := p.e.scale(kp.inv()).plus(n.e, kn.inv().neg())
 				rel := relLE
 				if p.rel == relLT || n.rel == relLT {
 					rel = relLT
@@ -328,9 +313,9 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 
 func constOK(c constraint) bool {
 	if c.rel == relLT {
-		return c.e.c.Sign() < 0
+		return c.e.c.sign() < 0
 	}
-	return c.e.c.Sign() <= 0
+	return c.e.c.sign() <= 0
 }
 
 // reduce keeps, of the constraints with proportional coefficients, the
@@ -344,15 +329,13 @@ func reduce(cs []constraint) []constraint {
 	var key []byte
 	for _, c := range cs {
 		// Scale so that the first coefficient is ±1.
-		k := new(big.Rat).Abs(c.e.t[0].k)
-		if k.Cmp(ratOne) != 0 {
-			c.e = c.e.scale(new(big.Rat).Inv(k))
+		if k := c.e.t[0].k.abs(); k != ratOne {
+			c.e = c.e.scale(k.inv())
 		}
 		key = key[:0]
 		for _, t := range c.e.t {
-			key = strconv.AppendInt(key, int64(t.s), 10)
-			key = append(key, ':')
-			key = append(key, t.k.RatString()...)
+			key = strconv.AppendInt(key, int64(t.s), 36)
+			key = t.k.appendTo(append(key, ':'))
 			key = append(key, ' ')
 		}
 		i, ok := index[string(key)]
@@ -362,7 +345,7 @@ func reduce(cs []constraint) []constraint {
 			continue
 		}
 		// Σ + c ≤ 0 is tighter the larger c is; at equal c, < is.
-		switch d := c.e.c.Cmp(out[i].e.c); {
+		switch d := c.e.c.cmp(out[i].e.c); {
 		case d > 0, d == 0 && c.rel == relLT:
 			out[i] = c
 		}

@@ -3,7 +3,6 @@ package labels
 import (
 	"fmt"
 	"math"
-	"math/big"
 	"slices"
 	"strconv"
 
@@ -114,7 +113,7 @@ type sfact struct {
 	// lo, hi bound the symbol when it is a number other than NaN (nil:
 	// unbounded); they enter the path condition once the symbol is known
 	// to be such a number.
-	lo, hi *big.Rat
+	lo, hi *rat
 	boxed  bool // lo and hi are in the path condition
 }
 
@@ -184,10 +183,10 @@ type pout struct {
 }
 
 var (
-	ratMinInt = new(big.Rat).SetInt64(math.MinInt64)
-	ratMaxInt = new(big.Rat).SetInt64(math.MaxInt64)
-	rat2p53   = new(big.Rat).SetInt64(1 << 53)
-	ratNeg1   = big.NewRat(-1, 1)
+	ratMinInt = &rat{math.MinInt64, 1}
+	ratMaxInt = &rat{math.MaxInt64, 1}
+	rat2p53   = &rat{1 << 53, 1}
+	ratM2p53  = &rat{-1 << 53, 1}
 )
 
 // pathVerdicts runs the path analysis over res for the labels (with
@@ -417,9 +416,9 @@ func appendVal(b []byte, v val) []byte {
 	if v.flt {
 		b = append(b, 'f')
 	}
-	b = append(b, v.e.c.RatString()...)
+	b = v.e.c.appendTo(b)
 	for _, t := range v.e.t {
-		b = fmt.Appendf(b, "+%s*%d", t.k.RatString(), t.s)
+		b = strconv.AppendInt(t.k.appendTo(append(b, '+')), int64(t.s), 36)
 	}
 	return b
 }
@@ -480,10 +479,14 @@ func (a *pathAnalysis) box(s *pstate, id int) *pstate {
 	f.boxed = true
 	s.setFact(id, f)
 	if f.lo != nil {
-		s.cons = append(s.cons, keyed(s, constraint{e: linConst(f.lo).plus(linSym(id), ratNeg1), rel: relLE})) // lo - x ≤ 0
+		noOverflow(func() { // (a bound too large to write is left out: weaker)
+			s.cons = append(s.cons, keyed(s, constraint{e: linConst(*f.lo).plus(linSym(id), ratNeg1), rel: relLE})) // lo - x ≤ 0
+		})
 	}
 	if f.hi != nil {
-		s.cons = append(s.cons, keyed(s, constraint{e: linSym(id).plus(linConst(f.hi), ratNeg1), rel: relLE})) // x - hi ≤ 0
+		noOverflow(func() {
+			s.cons = append(s.cons, keyed(s, constraint{e: linSym(id).plus(linConst(*f.hi), ratNeg1), rel: relLE})) // x - hi ≤ 0
+		})
 	}
 	return s
 }
@@ -572,19 +575,14 @@ func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
 // marked when it is an integer (which a symbol is or not for good).
 func keyed(s *pstate, c constraint) constraint {
 	key := []byte{byte('0' + c.rel)}
-	key = c.e.c.Num().Append(key, 36)
-	key = append(key, '/')
-	key = c.e.c.Denom().Append(key, 36)
+	key = c.e.c.appendTo(key)
 	for _, t := range c.e.t {
 		key = append(key, ' ')
 		if s.facts[t.s].int {
 			key = append(key, 'i')
 		}
 		key = strconv.AppendInt(key, int64(t.s), 36)
-		key = append(key, ':')
-		key = t.k.Num().Append(key, 36)
-		key = append(key, '/')
-		key = t.k.Denom().Append(key, 36)
+		key = t.k.appendTo(append(key, ':'))
 	}
 	c.key = string(key)
 	return c
@@ -596,11 +594,11 @@ func intKnown(st *pstate, v val) bool {
 		return false
 	}
 	for _, t := range v.e.t {
-		if !st.facts[t.s].int || !t.k.IsInt() {
+		if !st.facts[t.s].int || !t.k.isInt() {
 			return false
 		}
 	}
-	return v.e.c.IsInt()
+	return v.e.c.isInt()
 }
 
 // nanOf is what is known of v being NaN.
@@ -611,26 +609,32 @@ func nanOf(st *pstate, v val) int8 {
 	return nanNo
 }
 
-// bounds bounds a number v by its symbols' boxes (nil: unbounded).
-func bounds(st *pstate, v val) (lo, hi *big.Rat) {
-	lo, hi = new(big.Rat).Set(v.e.c), new(big.Rat).Set(v.e.c)
-	for _, t := range v.e.t {
-		f := st.facts[t.s]
-		if f.lo == nil || f.hi == nil {
-			return nil, nil
+// bounds bounds a number v by its symbols' boxes (nil: unbounded, or
+// too large to compute).
+func bounds(st *pstate, v val) (lo, hi *rat) {
+	var l, h rat
+	ok := noOverflow(func() {
+		l, h = v.e.c, v.e.c
+		for _, t := range v.e.t {
+			f := st.facts[t.s]
+			if f.lo == nil || f.hi == nil {
+				panic(errOverflow)
+			}
+			a, b := t.k.mul(*f.lo), t.k.mul(*f.hi)
+			if a.cmp(b) > 0 {
+				a, b = b, a
+			}
+			l, h = l.add(a), h.add(b)
 		}
-		a, b := new(big.Rat).Mul(t.k, f.lo), new(big.Rat).Mul(t.k, f.hi)
-		if a.Cmp(b) > 0 {
-			a, b = b, a
-		}
-		lo.Add(lo, a)
-		hi.Add(hi, b)
+	})
+	if !ok {
+		return nil, nil
 	}
-	return lo, hi
+	return &l, &h
 }
 
-func inBounds(lo, hi, min, max *big.Rat) bool {
-	return lo != nil && hi != nil && lo.Cmp(min) >= 0 && hi.Cmp(max) <= 0
+func inBounds(lo, hi, min, max *rat) bool {
+	return lo != nil && hi != nil && lo.cmp(*min) >= 0 && hi.cmp(*max) <= 0
 }
 
 // mayBeBigInt reports whether v may be an integer beyond 2^53, which the
@@ -640,7 +644,7 @@ func mayBeBigInt(st *pstate, v val) bool {
 		return false
 	}
 	lo, hi := bounds(st, v)
-	return !inBounds(lo, hi, new(big.Rat).Neg(rat2p53), rat2p53)
+	return !inBounds(lo, hi, ratM2p53, rat2p53)
 }
 
 // numbers makes xs numbers: a value that may be anything forks a path on
@@ -690,8 +694,10 @@ func (a *pathAnalysis) compare(st *pstate, op string, x, y val) []pout {
 	if !exact {
 		return append(outs, pout{st: st, v: vT}, pout{st: st, v: vNil})
 	}
-	d := x.e.plus(y.e, ratNeg1) // x - y
-	nd := d.scale(ratNeg1)
+	var d, nd lin // x - y, y - x
+	if !noOverflow(func() { d = x.e.plus(y.e, ratNeg1); nd = d.scale(ratNeg1) }) {
+		return append(outs, pout{st: st, v: vT}, pout{st: st, v: vNil})
+	}
 	var yes, no constraint
 	switch op {
 	case "<":
@@ -819,7 +825,13 @@ func (a *pathAnalysis) floatConst(st *pstate, f float64) pout {
 		s, v := a.freshVal(st, sfact{nan: nanMaybe})
 		return pout{st: s, v: v}
 	}
-	return pout{st: st, v: val{num: true, e: linConst(new(big.Rat).SetFloat64(f)), flt: true}}
+	r, ok := ratOfFloat(f)
+	if !ok {
+		// A float beyond int64 rationals: some real number.
+		s, v := a.freshVal(st, sfact{nan: nanNo})
+		return pout{st: s, v: v}
+	}
+	return pout{st: st, v: val{num: true, e: linConst(r), flt: true}}
 }
 
 func quoted(x syntax.Node) val {
@@ -1441,33 +1453,34 @@ func (a *pathAnalysis) arith(st *pstate, op byte, x, y val) []pout {
 	ints := intKnown(st, x) && intKnown(st, y)
 	if x.e.isConst() && y.e.isConst() {
 		if ints {
-			p, q := x.e.c.Num().Int64(), y.e.c.Num().Int64()
+			p, q := x.e.c.n, y.e.c.n
 			r := map[byte]int64{'+': p + q, '-': p - q, '*': p * q}[op]
 			return append(outs, pout{st: st, v: vNum(linInt(r))})
 		}
-		p, _ := x.e.c.Float64()
-		q, _ := y.e.c.Float64()
+		p, q := x.e.c.float(), y.e.c.float()
 		return append(outs, a.floatConst(st, map[byte]float64{'+': p + q, '-': p - q, '*': p * q}[op]))
 	}
 	if ints {
 		var e lin
 		ok := true
-		switch op {
-		case '+':
-			e = x.e.plus(y.e, ratOne)
-		case '-':
-			e = x.e.plus(y.e, ratNeg1)
-		default:
-			switch {
-			case x.e.isConst():
-				e = y.e.scale(x.e.c)
-			case y.e.isConst():
-				e = x.e.scale(y.e.c)
+		exact := noOverflow(func() {
+			switch op {
+			case '+':
+				e = x.e.plus(y.e, ratOne)
+			case '-':
+				e = x.e.plus(y.e, ratNeg1)
 			default:
-				ok = false
+				switch {
+				case x.e.isConst():
+					e = y.e.scale(x.e.c)
+				case y.e.isConst():
+					e = x.e.scale(y.e.c)
+				default:
+					ok = false
+				}
 			}
-		}
-		if ok {
+		})
+		if ok && exact {
 			if lo, hi := bounds(st, vNum(e)); inBounds(lo, hi, ratMinInt, ratMaxInt) {
 				return append(outs, pout{st: st, v: vNum(e)})
 			}
@@ -1485,7 +1498,7 @@ func (a *pathAnalysis) divide(st *pstate, x, y val) []pout {
 	if st == nil {
 		return outs
 	}
-	if !y.e.isConst() || y.e.c.Sign() == 0 {
+	if !y.e.isConst() || y.e.c.n == 0 {
 		outs = append(outs, pout{st: st, fail: true})
 		if y.e.isConst() {
 			return outs
@@ -1494,11 +1507,10 @@ func (a *pathAnalysis) divide(st *pstate, x, y val) []pout {
 	f := sfact{nan: nanMaybe}
 	if intKnown(st, x) && intKnown(st, y) {
 		f = sfact{int: true, lo: ratMinInt, hi: ratMaxInt}
-		if y.e.isConst() && y.e.c.Sign() > 0 {
+		if y.e.isConst() && y.e.c.sign() > 0 {
 			// Truncation keeps x/c between the bounds of x divided by c.
 			if lo, hi := bounds(st, x); lo != nil {
-				f.lo = new(big.Rat).SetInt(floorRat(new(big.Rat).Quo(lo, y.e.c)))
-				f.hi = new(big.Rat).SetInt(ceilRat(new(big.Rat).Quo(hi, y.e.c)))
+				noOverflow(func() { f.lo, f.hi = &rat{lo.quo(y.e.c).floor(), 1}, &rat{hi.quo(y.e.c).ceil(), 1} })
 			}
 		}
 	}
@@ -1513,17 +1525,17 @@ func (a *pathAnalysis) mod(st *pstate, x, y val) []pout {
 	if st == nil {
 		return outs
 	}
-	if y.e.isConst() && !y.flt && y.e.c.IsInt() && y.e.c.Sign() > 0 && nanOf(st, x) != nanYes {
-		k := y.e.c
+	if y.e.isConst() && !y.flt && y.e.c.isInt() && y.e.c.sign() > 0 && nanOf(st, x) != nanYes {
+		k, zero := y.e.c, &rat{0, 1}
 		if intKnown(st, x) {
-			km1 := new(big.Rat).Sub(k, ratOne)
-			if lo, hi := bounds(st, x); inBounds(lo, hi, ratZero, km1) {
+			km1 := &rat{k.n - 1, 1}
+			if lo, hi := bounds(st, x); inBounds(lo, hi, zero, km1) {
 				return append(outs, pout{st: st, v: x})
 			}
-			s, v := a.freshVal(st, sfact{int: true, lo: ratZero, hi: km1})
+			s, v := a.freshVal(st, sfact{int: true, lo: zero, hi: km1})
 			return append(outs, pout{st: s, v: v})
 		}
-		s, v := a.freshVal(st, sfact{nan: nanMaybe, lo: ratZero, hi: k})
+		s, v := a.freshVal(st, sfact{nan: nanMaybe, lo: zero, hi: &k})
 		return append(outs, pout{st: s, v: v})
 	}
 	outs = append(outs, pout{st: st, fail: true})

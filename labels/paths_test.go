@@ -2,7 +2,9 @@ package labels
 
 import (
 	"fmt"
+	"math"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -13,7 +15,7 @@ import (
 // symbols 0 (x) and 1 (y), integers when ints.
 func TestSatisfiable(t *testing.T) {
 	x, y := linSym(0), linSym(1)
-	k := func(i int64) *big.Rat { return new(big.Rat).SetInt64(i) }
+	k := ri
 	c := func(e lin, rel int) constraint { return constraint{e: e, rel: rel} }
 	lt := func(a, b lin) constraint { return c(a.plus(b, ratNeg1), relLT) } // a < b
 	le := func(a, b lin) constraint { return c(a.plus(b, ratNeg1), relLE) }
@@ -151,5 +153,53 @@ func TestPathAnalysisGivesUp(t *testing.T) {
 	}
 	if a.work > maxWork+1 {
 		t.Errorf("work %d beyond the limit %d", a.work, maxWork)
+	}
+}
+
+// TestRatMatchesBigRat checks rat's arithmetic against math/big on
+// random and extreme operands: every result that fits is exact, every
+// other one panics with errOverflow.
+func TestRatMatchesBigRat(t *testing.T) {
+	vals := []int64{0, 1, -1, 2, 3, -7, 12, 1 << 31, 1 << 53, math.MaxInt64, math.MinInt64, math.MinInt64 + 1, math.MaxInt64 - 1}
+	rng := rand.New(rand.NewPCG(7, 7))
+	for i := 0; i < 200; i++ {
+		vals = append(vals, int64(rng.Uint64())>>uint(rng.IntN(64)))
+	}
+	big1 := func(r rat) *big.Rat { return big.NewRat(r.n, r.d) }
+	var rats []rat
+	for i := 0; i < 400; i++ {
+		n, d := vals[rng.IntN(len(vals))], vals[rng.IntN(len(vals))]
+		if d <= 0 {
+			d = 1
+		}
+		if noOverflow(func() { rats = append(rats, mk(n, d)) }) {
+			continue
+		}
+	}
+	for i := 0; i+1 < len(rats); i++ {
+		a, b := rats[i], rats[i+1]
+		for name, op := range map[string]func() (rat, *big.Rat){
+			"add": func() (rat, *big.Rat) { return a.add(b), new(big.Rat).Add(big1(a), big1(b)) },
+			"sub": func() (rat, *big.Rat) { return a.sub(b), new(big.Rat).Sub(big1(a), big1(b)) },
+			"mul": func() (rat, *big.Rat) { return a.mul(b), new(big.Rat).Mul(big1(a), big1(b)) },
+		} {
+			var got rat
+			var want *big.Rat
+			if noOverflow(func() { got, want = op() }) {
+				if big1(got).Cmp(want) != 0 || got.d <= 0 || new(big.Int).GCD(nil, nil, new(big.Int).Abs(big.NewInt(got.n)), big.NewInt(got.d)).Cmp(big.NewInt(1)) > 0 {
+					t.Errorf("%v %s %v = %v, want %v", a, name, b, got, want)
+				}
+			}
+		}
+		if c, w := a.cmp(b), big1(a).Cmp(big1(b)); c != w {
+			t.Errorf("cmp(%v, %v) = %d, want %d", a, b, c, w)
+		}
+	}
+	// Elimination over numbers that overflow says "maybe", never panics.
+	x, y := linSym(0), linSym(1)
+	huge := constraint{e: x.scale(ri(math.MaxInt64)).plus(y.scale(ri(math.MaxInt64-2)), ratOne).plus(linInt(math.MinInt64), ratOne), rel: relLE}
+	other := constraint{e: x.scale(ri(-(math.MaxInt64 - 4))).plus(y.scale(ri(3)), ratOne), rel: relLT}
+	if !satisfiable([]constraint{huge, other}, func(int) bool { return true }) {
+		t.Errorf("overflowing system called unsatisfiable")
 	}
 }
