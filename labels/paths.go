@@ -379,7 +379,13 @@ func merge(states []*pstate) []*pstate {
 			sig = append(sig, ';')
 		}
 		for _, f := range st.facts {
-			sig = fmt.Appendf(sig, "%v%v%d%v|", f.any, f.int, f.nan, f.boxed)
+			sig = fmt.Appendf(sig, "%v%v%d%v", f.any, f.int, f.nan, f.boxed)
+			for _, b := range []*rat{f.lo, f.hi} {
+				if b != nil {
+					sig = b.appendTo(append(sig, ','))
+				}
+			}
+			sig = append(sig, '|')
 		}
 		i, ok := group[string(sig)]
 		if !ok {
@@ -387,19 +393,84 @@ func merge(states []*pstate) []*pstate {
 			out = append(out, st)
 			continue
 		}
-		have := map[string]bool{}
-		for _, c := range st.cons {
-			have[c.key] = true
-		}
 		m := out[i].clone()
-		m.cons = nil
-		for _, c := range out[i].cons {
-			if have[c.key] {
-				m.cons = append(m.cons, c)
-			}
-		}
+		m.cons = join2(m, out[i].cons, st.cons)
 		m.loc, m.base = nil, 0
 		out[i] = m
+	}
+	return out
+}
+
+// join2 is a condition implied by both a and b: the disequalities they
+// share and, for each direction Σ k·x both bound (equalities count as two
+// bounds), the weaker bound — the convex hull's faces that both have.
+func join2(s *pstate, a, b []constraint) []constraint {
+	type bound struct {
+		c   rat
+		rel int
+	}
+	dirs := func(cs []constraint) (map[string]bound, map[string]lin, map[string]bool) {
+		bs, es, ne := map[string]bound{}, map[string]lin{}, map[string]bool{}
+		var key []byte
+		for _, c := range cs {
+			if c.rel == relNE {
+				ne[c.key] = true
+				continue
+			}
+			halves := []lin{c.e}
+			if c.rel == relEQ {
+				halves = append(halves, c.e.scale(ratNeg1))
+			}
+			for _, e := range halves {
+				if e.isConst() {
+					continue
+				}
+				if !noOverflow(func() { e = e.scale(e.t[0].k.abs().inv()) }) {
+					continue
+				}
+				key = key[:0]
+				for _, t := range e.t {
+					key = t.k.appendTo(strconv.AppendInt(key, int64(t.s), 36))
+					key = append(key, ' ')
+				}
+				rel := c.rel
+				if rel == relEQ {
+					rel = relLE
+				}
+				// Of two bounds in one direction keep the tighter (larger c).
+				if old, ok := bs[string(key)]; ok && (old.c.cmp(e.c) > 0 || old.c == e.c && old.rel == relLT) {
+					continue
+				}
+				bs[string(key)], es[string(key)] = bound{e.c, rel}, e
+			}
+		}
+		return bs, es, ne
+	}
+	ba, ea, na := dirs(a)
+	bb, _, nb := dirs(b)
+	var out []constraint
+	for _, c := range a {
+		if c.rel == relNE && na[c.key] && nb[c.key] {
+			out = append(out, c)
+		}
+	}
+	var keys []string
+	for k := range ba {
+		if _, ok := bb[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys) // the same order whatever the maps' (keys make memoization hit)
+	for _, k := range keys {
+		x, y := ba[k], bb[k]
+		// e + c ≤ 0 is weaker the smaller c is; at equal c, ≤ is weaker.
+		w := x
+		if y.c.cmp(x.c) < 0 || y.c == x.c && y.rel == relLE {
+			w = y
+		}
+		e := ea[k]
+		e.c = w.c
+		out = append(out, keyed(s, constraint{e: e, rel: w.rel}))
 	}
 	return out
 }
