@@ -587,7 +587,7 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 	if len(s.cons) == n {
 		return s
 	}
-	syms := map[int]bool{}
+	syms := make([]bool, len(s.facts))
 	in := make([]bool, len(s.cons))
 	for i := n; i < len(s.cons); i++ {
 		in[i] = true
