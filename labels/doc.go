@@ -5,7 +5,8 @@
 // the simplification and the value analysis (an interval analysis of the
 // plan's own arithmetic, values.go, fed also by Options.Domains) and the
 // path analysis (a symbolic execution of whole runs of loop-free plans,
-// paths.go, with a Fourier–Motzkin solver, fm.go) that tell trivial and
+// paths.go, with a Fourier–Motzkin solver over int64 rationals, fm.go and
+// rat.go) that tell trivial and
 // infeasible labels apart, the versioned JSON
 // manifest, and the coverage arithmetic (covered/total, Hill diversity
 // numbers).
