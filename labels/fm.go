@@ -318,6 +318,21 @@ func constOK(c constraint) bool {
 	return c.e.c.sign() <= 0
 }
 
+// direction scales e (not constant) so that its first coefficient is ±1
+// and appends to key what identifies its terms: constraints with the same
+// key bound the same direction Σ k·x, by their constants.
+func direction(e lin, key []byte) (lin, []byte) {
+	if k := e.t[0].k.abs(); k != ratOne {
+		e = e.scale(k.inv())
+	}
+	for _, t := range e.t {
+		key = strconv.AppendInt(key, int64(t.s), 36)
+		key = t.k.appendTo(append(key, ':'))
+		key = append(key, ' ')
+	}
+	return e, key
+}
+
 // reduce keeps, of the constraints with proportional coefficients, the
 // tightest one: without it Fourier–Motzkin drowns in redundant bounds.
 func reduce(cs []constraint) []constraint {
@@ -329,15 +344,7 @@ func reduce(cs []constraint) []constraint {
 	var key []byte
 	for _, c := range cs {
 		// Scale so that the first coefficient is ±1.
-		if k := c.e.t[0].k.abs(); k != ratOne {
-			c.e = c.e.scale(k.inv())
-		}
-		key = key[:0]
-		for _, t := range c.e.t {
-			key = strconv.AppendInt(key, int64(t.s), 36)
-			key = t.k.appendTo(append(key, ':'))
-			key = append(key, ' ')
-		}
+		c.e, key = direction(c.e, key[:0])
 		i, ok := index[string(key)]
 		if !ok {
 			index[string(key)] = len(out)

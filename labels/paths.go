@@ -425,13 +425,8 @@ func join2(s *pstate, a, b []constraint) []constraint {
 				if e.isConst() {
 					continue
 				}
-				if !noOverflow(func() { e = e.scale(e.t[0].k.abs().inv()) }) {
+				if !noOverflow(func() { e, key = direction(e, key[:0]) }) {
 					continue
-				}
-				key = key[:0]
-				for _, t := range e.t {
-					key = t.k.appendTo(strconv.AppendInt(key, int64(t.s), 36))
-					key = append(key, ' ')
 				}
 				rel := c.rel
 				if rel == relEQ {

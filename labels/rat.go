@@ -1,6 +1,7 @@
 package labels
 
 import (
+	"cmp"
 	"math"
 	"math/big"
 	"strconv"
@@ -120,13 +121,7 @@ func (a rat) sign() int {
 
 func (a rat) cmp(b rat) int {
 	if a.d == b.d {
-		switch {
-		case a.n < b.n:
-			return -1
-		case a.n > b.n:
-			return 1
-		}
-		return 0
+		return cmp.Compare(a.n, b.n)
 	}
 	// Cross products in 128 bits via big.Int: exact whatever the size.
 	x := new(big.Int).Mul(big.NewInt(a.n), big.NewInt(b.d))
