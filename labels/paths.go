@@ -19,12 +19,17 @@ import (
 // the values as linear terms over the input symbols with exact rational
 // coefficients and a conjunction of linear constraints (the path
 // condition), which Fourier–Motzkin (fm.go) tests for satisfiability.
-// Checks run after the plan whatever its outcome: every global assignment
-// of the plan forks a path "the run stops here" (a failure or an
-// exhausted step budget), on which the checks see the globals as they
-// were. At each label's point it evaluates the label's predicate on each
+// Checks run after the plan whatever its outcome: a failure of the plan
+// ends its path, and the checks see the globals as they were then. A run
+// cut by one of the VM's limits (the step budget, the output limit, ...)
+// covers no label (vm.IsLimit), so where such a run stops is no state the
+// analysis needs. At each label's point it evaluates the label's predicate on each
 // path reaching the point; a label whose predicate holds on none of them
 // (or whose point no path reaches) is infeasible.
+//
+// Parameters are anything a run can pass: int64 from the fuzzers, plan
+// literals from run, replay and cover (the reader makes no NaN or
+// infinite float).
 //
 // It gives verdicts only when it can see the whole run: any loop,
 // closure, handler, world action, call of a function it does not model,
@@ -57,7 +62,7 @@ type pathAnalysis struct {
 	// analysis does not model sets probeBad (the label may hold).
 	probe    bool
 	probeBad bool
-	stops    *[]*pstate // where a run may stop (before a global write), nil in probes
+	writes   int // global assignments outside probes, so far
 	work     int
 	calls    []string
 	memo     map[string]bool // satisfiable's answers by constraint set
@@ -110,6 +115,7 @@ type sfact struct {
 	any bool // may be any value (a non-number, nil included)
 	int bool // an int64
 	nan int8
+	inf bool // may be an infinity
 	// lo, hi bound the symbol when it is a number other than NaN (nil:
 	// unbounded); they enter the path condition once the symbol is known
 	// to be such a number.
@@ -280,9 +286,8 @@ func (a *pathAnalysis) run() {
 		a.giveUp("no def-plan")
 		return
 	}
-	// The top-level forms; a run may stop before any global is set.
+	// The top-level forms; a failure among them ends the run's plan part.
 	var ends []*pstate
-	a.stops = &ends
 	frontier := []*pstate{{}}
 	for _, f := range a.res.Forms {
 		if a.res.Skipped(f) {
@@ -318,7 +323,10 @@ func (a *pathAnalysis) run() {
 				s.base = len(s.loc)
 				for _, x := range p.Elems[2].(*syntax.List).Elems {
 					var id int
-					s, id = a.fresh(s, sfact{any: true, nan: nanMaybe})
+					// Arguments are int64 (fuzzers) or plan literals
+					// (run, replay, cover): the reader makes no NaN or
+					// infinite float.
+					s, id = a.fresh(s, sfact{any: true, nan: nanNo})
 					s.loc = append(s.loc, pbind{x.(*syntax.Symbol).Name, vNum(linSym(id))})
 				}
 				for _, o := range a.body(p.Elems[3:], s) {
@@ -338,8 +346,7 @@ func (a *pathAnalysis) run() {
 	// check that sets no global leaves the states as they were.
 	ends = merge(ends)
 	for _, c := range checks {
-		var after []*pstate
-		a.stops = &after
+		writes := a.writes
 		var outs []*pstate
 		for _, st := range ends {
 			s := st.clone()
@@ -351,8 +358,8 @@ func (a *pathAnalysis) run() {
 				return
 			}
 		}
-		if len(after) > 0 {
-			ends = merge(append(after, outs...))
+		if a.writes > writes {
+			ends = merge(outs)
 			if len(ends) > maxPaths {
 				a.giveUp("too many paths")
 				return
@@ -361,15 +368,16 @@ func (a *pathAnalysis) run() {
 	}
 }
 
-// merge joins the states that differ only in their path conditions
-// into one whose condition is the constraints they have in common: a
-// weaker condition, so it stands for every run either stood for, and the
-// checks run on far fewer states (a plan's paths mostly end with the same
-// globals). Symbols are numbered alike on every path of a run, and equal
-// facts make them mean the same kind of value.
+// merge joins states that hold the same globals and whose path
+// conditions bound the same directions Σ k·x and differ in at most one
+// bound: their union is then the condition with the weaker of the two
+// (exact, no run is added), and the checks run on far fewer states (many
+// paths of a plan end with the same globals, having passed through
+// different thresholds). Symbols are numbered alike on every path of a
+// run, and equal facts make them mean the same kind of value.
 func merge(states []*pstate) []*pstate {
 	var out []*pstate
-	group := map[string]int{}
+	group := map[string][]int{}
 	var sig []byte
 	for _, st := range states {
 		sig = sig[:0]
@@ -379,7 +387,7 @@ func merge(states []*pstate) []*pstate {
 			sig = append(sig, ';')
 		}
 		for _, f := range st.facts {
-			sig = fmt.Appendf(sig, "%v%v%d%v", f.any, f.int, f.nan, f.boxed)
+			sig = fmt.Appendf(sig, "%v%v%d%v%v", f.any, f.int, f.nan, f.boxed, f.inf)
 			for _, b := range []*rat{f.lo, f.hi} {
 				if b != nil {
 					sig = b.appendTo(append(sig, ','))
@@ -387,30 +395,36 @@ func merge(states []*pstate) []*pstate {
 			}
 			sig = append(sig, '|')
 		}
-		i, ok := group[string(sig)]
-		if !ok {
-			group[string(sig)] = len(out)
-			out = append(out, st)
-			continue
+		merged := false
+		for _, i := range group[string(sig)] {
+			if cons, ok := join2(out[i], out[i].cons, st.cons); ok {
+				m := out[i].clone()
+				m.cons = cons
+				m.loc, m.base = nil, 0
+				out[i], merged = m, true
+				break
+			}
 		}
-		m := out[i].clone()
-		m.cons = join2(m, out[i].cons, st.cons)
-		m.loc, m.base = nil, 0
-		out[i] = m
+		if !merged {
+			group[string(sig)] = append(group[string(sig)], len(out))
+			out = append(out, st)
+		}
 	}
 	return out
 }
 
-// join2 is a condition implied by both a and b: the disequalities they
-// share and, for each direction Σ k·x both bound (equalities count as two
-// bounds), the weaker bound — the convex hull's faces that both have.
-func join2(s *pstate, a, b []constraint) []constraint {
+// join2 is the union of conditions a and b when it is one: when both
+// have the same disequalities and bound the same directions (an equality
+// counts as two bounds), all alike but at most one, which it keeps the
+// weaker of. ok is false otherwise.
+func join2(s *pstate, a, b []constraint) ([]constraint, bool) {
 	type bound struct {
 		c   rat
 		rel int
+		e   lin
 	}
-	dirs := func(cs []constraint) (map[string]bound, map[string]lin, map[string]bool) {
-		bs, es, ne := map[string]bound{}, map[string]lin{}, map[string]bool{}
+	dirs := func(cs []constraint) (map[string]bound, map[string]bool, bool) {
+		bs, ne := map[string]bound{}, map[string]bool{}
 		var key []byte
 		for _, c := range cs {
 			if c.rel == relNE {
@@ -426,7 +440,7 @@ func join2(s *pstate, a, b []constraint) []constraint {
 					continue
 				}
 				if !noOverflow(func() { e, key = direction(e, key[:0]) }) {
-					continue
+					return nil, nil, false
 				}
 				rel := c.rel
 				if rel == relEQ {
@@ -436,38 +450,59 @@ func join2(s *pstate, a, b []constraint) []constraint {
 				if old, ok := bs[string(key)]; ok && (old.c.cmp(e.c) > 0 || old.c == e.c && old.rel == relLT) {
 					continue
 				}
-				bs[string(key)], es[string(key)] = bound{e.c, rel}, e
+				bs[string(key)] = bound{e.c, rel, e}
 			}
 		}
-		return bs, es, ne
+		return bs, ne, true
 	}
-	ba, ea, na := dirs(a)
-	bb, _, nb := dirs(b)
+	ba, na, oka := dirs(a)
+	bb, nb, okb := dirs(b)
+	if !oka || !okb || len(ba) != len(bb) || len(na) != len(nb) {
+		return nil, false
+	}
+	for k := range na {
+		if !nb[k] {
+			return nil, false
+		}
+	}
+	differ := ""
+	for k, x := range ba {
+		y, ok := bb[k]
+		if !ok {
+			return nil, false
+		}
+		if x.c != y.c || x.rel != y.rel {
+			if differ != "" {
+				return nil, false
+			}
+			differ = k
+		}
+	}
+	if differ == "" {
+		return a, true // the same condition
+	}
 	var out []constraint
 	for _, c := range a {
-		if c.rel == relNE && na[c.key] && nb[c.key] {
+		if c.rel == relNE {
 			out = append(out, c)
 		}
 	}
-	var keys []string
+	keys := make([]string, 0, len(ba))
 	for k := range ba {
-		if _, ok := bb[k]; ok {
-			keys = append(keys, k)
-		}
+		keys = append(keys, k)
 	}
 	slices.Sort(keys) // the same order whatever the maps' (keys make memoization hit)
 	for _, k := range keys {
-		x, y := ba[k], bb[k]
+		w, y := ba[k], bb[k]
 		// e + c ≤ 0 is weaker the smaller c is; at equal c, ≤ is weaker.
-		w := x
-		if y.c.cmp(x.c) < 0 || y.c == x.c && y.rel == relLE {
+		if y.c.cmp(w.c) < 0 || y.c == w.c && y.rel == relLE {
 			w = y
 		}
-		e := ea[k]
+		e := w.e
 		e.c = w.c
 		out = append(out, keyed(s, constraint{e: e, rel: w.rel}))
 	}
-	return out
+	return out, true
 }
 
 // appendVal renders v for merge's signatures.
@@ -564,7 +599,7 @@ func (a *pathAnalysis) freshVal(st *pstate, f sfact) (*pstate, val) {
 
 // anyVal is a value the analysis knows nothing of.
 func (a *pathAnalysis) anyVal(st *pstate) (*pstate, val) {
-	return a.freshVal(st, sfact{any: true, nan: nanMaybe})
+	return a.freshVal(st, sfact{any: true, nan: nanMaybe, inf: true})
 }
 
 // constrain adds cs to a copy of st; nil when the path becomes
@@ -673,6 +708,14 @@ func nanOf(st *pstate, v val) int8 {
 		return st.facts[s].nan
 	}
 	return nanNo
+}
+
+// mayInf reports whether v may be an infinity.
+func mayInf(st *pstate, v val) bool {
+	if s, ok := v.e.single(); ok && !st.facts[s].int {
+		return st.facts[s].inf
+	}
+	return false
 }
 
 // bounds bounds a number v by its symbols' boxes (nil: unbounded, or
@@ -888,7 +931,7 @@ func (a *pathAnalysis) eval(n syntax.Node, st *pstate) []pout {
 
 func (a *pathAnalysis) floatConst(st *pstate, f float64) pout {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		s, v := a.freshVal(st, sfact{nan: nanMaybe})
+		s, v := a.freshVal(st, sfact{nan: nanMaybe, inf: true})
 		return pout{st: s, v: v}
 	}
 	r, ok := ratOfFloat(f)
@@ -958,8 +1001,7 @@ func (a *pathAnalysis) ref(s *syntax.Symbol, st *pstate) []pout {
 	return []pout{{st: st, fail: true}} // unbound
 }
 
-// assign sets variable name on a copy of st; a global assignment first
-// records st as a state the run may stop in.
+// assign sets variable name on a copy of st.
 func (a *pathAnalysis) assign(st *pstate, name string, v val) *pstate {
 	for i := len(st.loc) - 1; i >= st.base; i-- {
 		if st.loc[i].name == name {
@@ -968,8 +1010,8 @@ func (a *pathAnalysis) assign(st *pstate, name string, v val) *pstate {
 			return s
 		}
 	}
-	if a.stops != nil && !a.probe {
-		*a.stops = append(*a.stops, st)
+	if !a.probe {
+		a.writes++
 	}
 	s := st.clone()
 	s.setGlobal(name, v)
@@ -1035,9 +1077,8 @@ func (a *pathAnalysis) body(xs []syntax.Node, st *pstate) []pout {
 
 // judge evaluates the predicates of the labels at a point on path st.
 func (a *pathAnalysis) judge(ls []*pathLabel, st *pstate) {
-	stops := a.stops
-	a.probe, a.stops = true, nil
-	defer func() { a.probe, a.stops, a.probeBad = false, stops, false }()
+	a.probe = true
+	defer func() { a.probe, a.probeBad = false, false }()
 	for _, pl := range ls {
 		if pl.holds {
 			continue
@@ -1140,9 +1181,8 @@ func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
 	case "progn":
 		return a.body(el[1:], st)
 	case "ignore-errors":
-		// A failure inside returns nil with the state as it was then (an
-		// exhausted step budget is not caught: its stop states are
-		// recorded at each global assignment anyway).
+		// A failure inside returns nil with the state as it was then (a
+		// limit, caught or not, makes a run cover no label).
 		outs := a.body(el[1:], st)
 		for i, o := range outs {
 			if o.fail {
@@ -1474,7 +1514,7 @@ func (a *pathAnalysis) builtin(h string, st *pstate, vs []val) []pout {
 			if st == nil {
 				return outs
 			}
-			s, v := a.freshVal(st, sfact{int: intKnown(st, vs[0]), nan: nanOf(st, vs[0])})
+			s, v := a.freshVal(st, sfact{int: intKnown(st, vs[0]), nan: nanOf(st, vs[0]), inf: mayInf(st, vs[0])})
 			return append(outs, pout{st: s, v: v})
 		}
 	case "min", "max":
@@ -1554,7 +1594,7 @@ func (a *pathAnalysis) arith(st *pstate, op byte, x, y val) []pout {
 		s, v := a.freshVal(st, sfact{int: true, lo: ratMinInt, hi: ratMaxInt})
 		return append(outs, pout{st: s, v: v})
 	}
-	s, v := a.freshVal(st, sfact{nan: nanMaybe})
+	s, v := a.freshVal(st, sfact{nan: nanMaybe, inf: true})
 	return append(outs, pout{st: s, v: v})
 }
 
@@ -1570,7 +1610,7 @@ func (a *pathAnalysis) divide(st *pstate, x, y val) []pout {
 			return outs
 		}
 	}
-	f := sfact{nan: nanMaybe}
+	f := sfact{nan: nanMaybe, inf: true}
 	if intKnown(st, x) && intKnown(st, y) {
 		f = sfact{int: true, lo: ratMinInt, hi: ratMaxInt}
 		if y.e.isConst() && y.e.c.sign() > 0 {
@@ -1601,11 +1641,16 @@ func (a *pathAnalysis) mod(st *pstate, x, y val) []pout {
 			s, v := a.freshVal(st, sfact{int: true, lo: zero, hi: km1})
 			return append(outs, pout{st: s, v: v})
 		}
-		s, v := a.freshVal(st, sfact{nan: nanMaybe, lo: zero, hi: &k})
+		// A float remainder: NaN only of NaN or an infinity.
+		f := sfact{nan: nanNo, lo: zero, hi: &k}
+		if nanOf(st, x) != nanNo || mayInf(st, x) {
+			f.nan = nanMaybe
+		}
+		s, v := a.freshVal(st, f)
 		return append(outs, pout{st: s, v: v})
 	}
 	outs = append(outs, pout{st: st, fail: true})
-	f := sfact{nan: nanMaybe}
+	f := sfact{nan: nanMaybe, inf: true}
 	if intKnown(st, x) && intKnown(st, y) {
 		f = sfact{int: true, lo: ratMinInt, hi: ratMaxInt}
 	}

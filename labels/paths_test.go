@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -201,5 +202,44 @@ func TestRatMatchesBigRat(t *testing.T) {
 	other := constraint{e: x.scale(ri(-(math.MaxInt64 - 4))).plus(y.scale(ri(3)), ratOne), rel: relLT}
 	if !satisfiable([]constraint{huge, other}, func(int) bool { return true }) {
 		t.Errorf("overflowing system called unsatisfiable")
+	}
+}
+
+// TestMerge checks that run-end states merge only into their exact union:
+// two upper bounds on x join to the weaker, opposite bounds stay apart.
+func TestMerge(t *testing.T) {
+	a := &pathAnalysis{}
+	base := &pstate{glob: []pbind{{"*g*", vT}}}
+	base, x := a.fresh(base, sfact{int: true})
+	with := func(cs ...constraint) *pstate {
+		s := base.clone()
+		for _, c := range cs {
+			s.cons = append(s.cons, keyed(s, c))
+		}
+		return s
+	}
+	le := func(e lin, k int64) constraint { return constraint{e: e.plus(linInt(k), ratNeg1), rel: relLE} } // e ≤ k
+	xs := linSym(x)
+	ge := func(k int64) constraint { return constraint{e: linInt(k).plus(xs, ratNeg1), rel: relLE} } // x ≥ k
+	isInt := func(int) bool { return true }
+
+	out := merge([]*pstate{with(ge(0), le(xs, 5)), with(ge(0), le(xs, 10))})
+	if len(out) != 1 {
+		t.Fatalf("x ≤ 5 and x ≤ 10: %d states, want 1", len(out))
+	}
+	if !satisfiable(append(slices.Clone(out[0].cons), ge(8)), isInt) {
+		t.Errorf("merged x ≤ 5 | x ≤ 10 excludes x = 8: %v", out[0].cons)
+	}
+	if satisfiable(append(slices.Clone(out[0].cons), ge(11)), isInt) {
+		t.Errorf("merged x ≤ 5 | x ≤ 10 admits x = 11")
+	}
+	out = merge([]*pstate{with(le(xs, 149)), with(ge(4001))})
+	if len(out) != 2 {
+		t.Errorf("x < 150 and x > 4000 merged into %d state(s), want 2 (their hull adds runs)", len(out))
+	}
+	other := with(le(xs, 5))
+	other.glob = []pbind{{"*g*", vNil}}
+	if out := merge([]*pstate{with(le(xs, 5)), other}); len(out) != 2 {
+		t.Errorf("states with different globals merged")
 	}
 }
