@@ -99,7 +99,15 @@ func (p *PlanFuzz) Fuzz(ctx context.Context, o CampaignOptions) (*Summary, error
 // summary starts the plan summary of a campaign.
 func (p *PlanFuzz) summary(o CampaignOptions, s *engine.Summary) *Summary {
 	return &Summary{Summary: s, Engine: o.Engine, Criteria: CriteriaName(p.Setup.Criteria),
-		Measure: CriteriaName(p.Setup.Measure), Workers: o.Workers, Seed: o.Seed}
+		Measure: p.measureName(), Workers: o.Workers, Seed: o.Seed}
+}
+
+// measureName names the yardstick's criteria, "none" without one.
+func (p *PlanFuzz) measureName() string {
+	if p.Setup.NoMeasure {
+		return "none"
+	}
+	return CriteriaName(p.Setup.Measure)
 }
 
 // campaignDir returns o.Out, or a new temporary directory named on

@@ -56,7 +56,11 @@ type PlanSetup struct {
 	// Measure is the yardstick of label coverage: kept inputs are replayed
 	// on the plan annotated with these criteria, whatever Criteria are.
 	// Zero means DefaultMeasureCriteria.
-	Measure     labels.Criteria
+	Measure labels.Criteria
+	// NoMeasure drops the label yardstick (--measure none): kept inputs
+	// are replayed on the original plan only (instructions, branches,
+	// actions), and no plan is annotated for measuring.
+	NoMeasure   bool
 	MCCMaxAtoms int // 0: labels.DefaultMCCMaxAtoms
 	// PureFuncs are external functions without effects, besides the
 	// simulator's queries (which are always pure).
@@ -143,6 +147,9 @@ func (s PlanSetup) Build() (*PlanFuzz, error) {
 		}
 		p.Fuzzed, p.Annotated, p.GuideLabels = guide.AnnProg, guide.Result.Source, len(guide.Active)
 		p.Warnings = append(p.Warnings, guide.Warnings()...)
+	}
+	if s.NoMeasure {
+		return p, nil
 	}
 	meas, err := s.annotate(s.Measure)
 	if err != nil {
@@ -434,12 +441,13 @@ func (p *PlanFuzz) ReadCorpus(dir string) ([][]byte, error) {
 // Meter measures the coverage of kept inputs on the original plan's
 // yardstick: instructions and branches (both directions of each conditional)
 // of the original plan, action buckets of the world, and labels of the plan
-// annotated with Setup.Measure. Use Coverage as Campaign.Coverage, or Add
-// inputs by hand. A Meter is not safe for concurrent use.
+// annotated with Setup.Measure (none with Setup.NoMeasure). Use Coverage as
+// Campaign.Coverage, or Add inputs by hand. A Meter is not safe for
+// concurrent use.
 type Meter struct {
 	p      *PlanFuzz
 	orig   engine.Target
-	ann    engine.Target
+	ann    engine.Target // nil with Setup.NoMeasure
 	instr  []bool
 	branch []bool
 	action []bool
@@ -449,11 +457,15 @@ type Meter struct {
 
 // NewMeter makes an empty meter.
 func (p *PlanFuzz) NewMeter() (*Meter, error) {
-	// The annotated plan spends steps on its labels: give it room, so that
-	// an input the original runs to its end covers the labels to the end.
-	ann, err := p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps, vm.LabelMode{})
-	if err != nil {
-		return nil, err
+	var ann engine.Target
+	if p.measure != nil {
+		// The annotated plan spends steps on its labels: give it room, so
+		// that an input the original runs to its end covers the labels to
+		// the end.
+		var err error
+		if ann, err = p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps, vm.LabelMode{}); err != nil {
+			return nil, err
+		}
 	}
 	orig, err := p.NewOriginalTarget()
 	if err != nil {
@@ -499,6 +511,9 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 			m.branch[i] = true
 		}
 	}
+	if m.ann == nil {
+		return nil
+	}
 	if _, err := m.ann.Run(ctx, input); err != nil {
 		return err
 	}
@@ -512,12 +527,15 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 }
 
 // Figures returns the coverage so far: "instructions", "branches",
-// "actions" (with a world) and "labels" (all measuring criteria).
+// "actions" (with a world) and "labels" (all measuring criteria; none
+// with Setup.NoMeasure).
 func (m *Meter) Figures() map[string]engine.Figure {
 	fig := map[string]engine.Figure{
 		"instructions": count(m.instr),
 		"branches":     count(m.branch),
-		"labels":       {Covered: len(m.label), Total: len(m.p.labelsOf)},
+	}
+	if m.ann != nil {
+		fig["labels"] = engine.Figure{Covered: len(m.label), Total: len(m.p.labelsOf)}
 	}
 	if m.action != nil {
 		fig["actions"] = count(m.action)

@@ -158,3 +158,39 @@ func TestPlanSetupErrors(t *testing.T) {
 		t.Errorf("--plan beta: %v", err)
 	}
 }
+
+// TestPlanSetupNoMeasure: with NoMeasure (--measure none) no plan is
+// annotated for measuring and the meter reports the original plan's
+// coverage only, while the guide still annotates.
+func TestPlanSetupNoMeasure(t *testing.T) {
+	f := readPlanFile(t, "testdata/range.plan")
+	pf, err := PlanSetup{Plan: f, Criteria: mccWM(t), NoMeasure: true}.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pf.measure != nil || len(pf.labelsOf) != 0 || pf.GuideLabels == 0 {
+		t.Fatalf("measure plan %v with %d labels, guide %d labels", pf.measure != nil, len(pf.labelsOf), pf.GuideLabels)
+	}
+	m, err := pf.NewMeter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make([]byte, 24)
+	in[0], in[8], in[16] = 10, 17, 12
+	if err := m.Add(context.Background(), in); err != nil {
+		t.Fatal(err)
+	}
+	fig := m.Figures()
+	if _, ok := fig["labels"]; ok {
+		t.Errorf("labels measured with NoMeasure: %v", fig["labels"])
+	}
+	if fig["branches"].Covered == 0 || fig["instructions"].Covered == 0 {
+		t.Errorf("plan coverage not measured: %v", fig)
+	}
+	if len(m.ByCriterion()) != 0 {
+		t.Errorf("by criterion %v", m.ByCriterion())
+	}
+	if got := pf.measureName(); got != "none" {
+		t.Errorf("measure name %q", got)
+	}
+}

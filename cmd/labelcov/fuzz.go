@@ -42,7 +42,7 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	f.StringVar(&pf.criteria, "criteria", criteriaDefault,
 		"annotate the plan in memory with these labels before running it: none, or comma-separated mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror, dist, all (all leaves out dist)")
 	if measure {
-		f.StringVar(&pf.measure, "measure", "mcc,cc,wm", "criteria whose label coverage is measured by replaying kept inputs (the yardstick, whatever --criteria guide)")
+		f.StringVar(&pf.measure, "measure", "mcc,cc,wm", "criteria whose label coverage is measured by replaying kept inputs (the yardstick, whatever --criteria guide); none: no label coverage")
 	}
 	f.IntVar(&pf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms, "decisions with more atoms get CC labels instead of MCC")
 	f.StringSliceVar(&pf.pure, "pure", nil, "external functions known to have no effects, besides the simulator's queries")
@@ -85,7 +85,8 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 		return nil, err
 	}
 	var meas labels.Criteria
-	if pf.measure != "" {
+	noMeasure := strings.EqualFold(strings.TrimSpace(pf.measure), "none")
+	if pf.measure != "" && !noMeasure {
 		if meas, err = parseCriteriaFlag("measure", pf.measure); err != nil {
 			return nil, err
 		}
@@ -94,7 +95,7 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 	if err != nil {
 		return nil, err
 	}
-	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, MCCMaxAtoms: pf.maxAtoms,
+	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, NoMeasure: noMeasure, MCCMaxAtoms: pf.maxAtoms,
 		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout, NoRetire: pf.noRetire}
 	if pf.world != "" {
 		if s.World, err = sim.LoadWorld(pf.world); err != nil {
@@ -160,7 +161,7 @@ corpus, coverage of the original plan (instructions, branches, action buckets
 and labels) and findings. Label coverage is measured by replaying kept inputs
 on the plan annotated with --measure (all criteria by default), whatever
 criteria guide the campaign, so campaigns guided differently compare on one
-yardstick. Ctrl-C stops cleanly with everything saved.
+yardstick; --measure none measures the original plan only (no labels). Ctrl-C stops cleanly with everything saved.
 
 --out DIR holds the campaign in AFL++'s sync-directory layout (DIR/labelcov/queue,
 DIR/labelcov/crashes with NAME.env beside each finding, findings.json, and
