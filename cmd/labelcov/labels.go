@@ -33,7 +33,7 @@ func (lf *labelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringSliceVar(&lf.pure, "pure", nil,
 		"external functions known to have no effects, besides the simulator's queries; repeatable or comma-separated")
 	cmd.Flags().BoolVar(&lf.noValues, "no-values", false,
-		"keep active the labels the value analysis proves infeasible or trivial from the ranges of the plan's arithmetic and the world's domains")
+		"keep active the labels the value and path analyses prove infeasible or trivial (ranges of the plan's arithmetic and the world's domains; every path of a loop-free run)")
 }
 
 func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
@@ -101,8 +101,11 @@ that reaches the point with the predicate true):
   dist     each numeric relation: a ladder (< (abs (- a b)) 2^k) for k = 16,
            13, 10, 8, 6, 4, 2, 1, 0: stepping stones toward the exact relation
            (not in all)
-Labels whose predicate is constant are listed as trivial (always true) or
-infeasible (never true, with a reason) and are not injected.`
+Labels whose predicate is constant, or that the value analysis (ranges of the
+plan's arithmetic, the world's domains) or the path analysis (every path of a
+loop-free run, docs/labels.md "Paths") decides, are listed as trivial (always
+true) or infeasible (never true, with a reason) and are not injected;
+--no-values keeps them active.`
 
 func newLabelsCmd() *cobra.Command {
 	var lf labelFlags
