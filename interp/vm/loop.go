@@ -890,14 +890,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			pr, at := &p.Probes[in.a], pc-1
 			steps--
 			m.labelSteps++
-			var t bool
-			if pr.Cmp == '&' {
-				t = m.probeAll(pr, stack, fp)
-			} else {
-				x, k, bound := m.probeOperands(pr, stack, fp)
-				t = bound && probeCompare(pr, x, k)
-			}
-			if !t {
+			if !m.probeEval(pr, stack, fp) {
 				m.setBranch(cnt, in.b, false)
 				pc = int(pr.Skip)
 			}
@@ -912,13 +905,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			steps--
 			m.labelSteps++
-			pr := &p.Probes[in.a]
-			if pr.Cmp == '&' {
-				m.setBranch(cnt, in.b, m.probeAll(pr, stack, fp))
-			} else {
-				x, k, bound := m.probeOperands(pr, stack, fp)
-				m.setBranch(cnt, in.b, bound && probeCompare(pr, x, k))
-			}
+			m.setBranch(cnt, in.b, m.probeEval(&p.Probes[in.a], stack, fp))
 			if m.labelSteps > m.cfg.MaxLabelSteps {
 				return m.labelTimeout(steps, pc-1)
 			}
@@ -1161,6 +1148,17 @@ func (m *Machine) probeOperands(pr *compile.ProbeCmp, stack []value.Value, fp in
 		k = pr.K
 	}
 	return x, k, true
+}
+
+// probeEval evaluates the compare probe pr in the frame at fp in every
+// case, the cold switch's way (probeFast does the common ones inline):
+// false when an operand is unbound.
+func (m *Machine) probeEval(pr *compile.ProbeCmp, stack []value.Value, fp int) bool {
+	if pr.Cmp == '&' {
+		return m.probeAll(pr, stack, fp)
+	}
+	x, k, bound := m.probeOperands(pr, stack, fp)
+	return bound && probeCompare(pr, x, k)
 }
 
 // probeAll evaluates the conjunction probe pr (Cmp '&') in the frame at
