@@ -476,11 +476,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				if m.probeDepth == 0 {
 					steps--
 					m.labelSteps++
-					bc := m.nInstr + 2*int(in.b)
-					cnt[bc] = in.sub & 1
-					if in.sub&2 != 0 {
-						cnt[bc+1] = 1
-					}
+					writeRetired(cnt, m.counter(in.b), in.sub)
 				}
 				pc = int(in.a)
 				continue
