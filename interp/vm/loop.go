@@ -55,7 +55,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		return m.funcFailure(fn, "arity-error", "%s takes %d argument%s, called with %d", fn.Name, fn.NumParams(), plural(fn.NumParams()), len(args))
 	}
 	if len(m.frames) >= m.cfg.MaxDepth {
-		return m.funcFailure(fn, "stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
+		return m.funcFailure(fn, KindStackOverflow, "call depth exceeds %d", m.cfg.MaxDepth)
 	}
 	if need := base + fn.NumLocals + fn.MaxStack + 1; need > len(m.stack) {
 		m.grow(need)
@@ -624,7 +624,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		case compile.CALL: // the frames or the stack must grow, or too deep
 			callee := p.Funcs[in.a]
 			if len(m.frames) >= m.cfg.MaxDepth {
-				f = Fail("stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
+				f = Fail(KindStackOverflow, "call depth exceeds %d", m.cfg.MaxDepth)
 				goto fail
 			}
 			nfp := sp - int(in.b)
@@ -721,7 +721,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				goto fail
 			}
 			if len(m.frames) >= m.cfg.MaxDepth {
-				f = Fail("stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
+				f = Fail(KindStackOverflow, "call depth exceeds %d", m.cfg.MaxDepth)
 				goto fail
 			}
 			nfp := sp - n

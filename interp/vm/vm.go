@@ -431,7 +431,7 @@ func (m *Machine) allocString(n int) *Failure { return m.alloc(1 + int64(n)/16) 
 func (m *Machine) alloc(n int64) *Failure {
 	m.allocs += n
 	if m.allocs > m.cfg.MaxAlloc {
-		return Fail("allocation-limit", "allocation budget of %d objects exhausted", m.cfg.MaxAlloc)
+		return Fail(KindAllocationLimit, "allocation budget of %d objects exhausted", m.cfg.MaxAlloc)
 	}
 	return nil
 }
