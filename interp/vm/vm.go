@@ -89,9 +89,10 @@ type Config struct {
 // AFL++ worker Retire and FiredOnly (see the package comment).
 type LabelMode struct {
 	// Retire retires a label probe whose branch counted true at the
-	// next ResetCounters (retire.go), unless the run's context is done
-	// by then (a fuzzer drops a hang's counters): a caller cancelling
-	// each run's context after it would retire nothing.
+	// next ResetCounters (retire.go), unless the run hit a limit (it
+	// covers no label, Counters) or the run's context is done by then
+	// (a fuzzer drops a hang's counters): a caller cancelling each run's
+	// context after it would retire nothing.
 	Retire bool
 	// FiredOnly makes a label probe write its true counter when it
 	// holds and nothing otherwise: its false counter stays 0.
