@@ -46,7 +46,9 @@ fuzzing worker per campaign and --workers campaigns in parallel, each with its
 own seed derived from --seed.
 
 Guiding a campaign by a criterion means fuzzing the plan annotated with that
-criterion's labels (none: the original plan); the engine stays label-blind.
+criterion's labels (none: the original plan); the engine stays label-blind,
+and labels count for it as in labelcov fuzz (fired only, retired once fired,
+none in a run cut by a limit; see fuzz --help).
 Every campaign is measured on one yardstick: branches, instructions and action
 buckets of the original plan and the labels of all criteria (mcc, cc, wm).
 

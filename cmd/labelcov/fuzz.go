@@ -54,7 +54,7 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 // registerNoRetire adds --no-retire, for the commands that fuzz.
 func (pf *planSetupFlags) registerNoRetire(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&pf.noRetire, "no-retire", false,
-		"keep evaluating labels that have fired (by default a fuzzing process retires them: they cost nothing more); for research comparisons")
+		"keep evaluating labels that have fired (by default a fuzzing process retires them: their predicate is no longer evaluated); for research comparisons")
 }
 
 // parseCriteriaFlag reads --criteria; "none" and "" mean the original plan.
@@ -137,9 +137,14 @@ the plan runs in the simulator and the def-checks judge the final state; without
 The fuzzer is a stock one: it keeps an input when the VM's branch counters reach a
 new (counter, hit-count bucket) pair, and knows nothing of labels. --criteria
 annotates the plan in memory first, so that MCC, CC, weak-mutation or dist labels
-reach the fuzzer as ordinary branches (none, the default, fuzzes the original plan);
+reach the fuzzer as branch counters (none, the default, fuzzes the original plan);
 labels the value analysis proves can never hold are not injected (labelcov labels
-lists them), and a label that has fired is retired: it costs nothing more.
+lists them). A label shows only when it fires (its predicate holds; one counter,
+none for the predicate being false), and never in a run cut by a limit (steps,
+--timeout, output, call depth, allocations). A label that has fired is retired
+(unless --no-retire): its predicate is no longer evaluated; in the built-in
+engine it costs nothing more and writes nothing, under afl it keeps writing the
+counter it fired with, so that an input gives afl-fuzz the same map every run.
 
 Findings are grouped by key: a def-check's error category, or the failure kind
 and position (file:line:col of the original plan) of an unhandled plan failure
@@ -161,7 +166,8 @@ corpus, coverage of the original plan (instructions, branches, action buckets
 and labels) and findings. Label coverage is measured by replaying kept inputs
 on the plan annotated with --measure (all criteria by default), whatever
 criteria guide the campaign, so campaigns guided differently compare on one
-yardstick; --measure none measures the original plan only (no labels). Ctrl-C stops cleanly with everything saved.
+yardstick; --measure none measures the original plan only (no labels). Ctrl-C
+stops cleanly with everything saved.
 
 --out DIR holds the campaign in AFL++'s sync-directory layout (DIR/labelcov/queue,
 DIR/labelcov/crashes with NAME.env beside each finding, findings.json, and

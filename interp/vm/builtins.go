@@ -342,7 +342,7 @@ func coreImpls() map[string]builtinFn {
 			s, f := formatLimit(a[1].Str(), a[2:], max)
 			if f != nil {
 				if f.Kind == KindOutputLimit && a[0].Kind() != value.KT {
-					f = Fail("allocation-limit", "format: the string would exceed the allocation budget of %d objects", m.cfg.MaxAlloc)
+					f = Fail(KindAllocationLimit, "format: the string would exceed the allocation budget of %d objects", m.cfg.MaxAlloc)
 				}
 				return value.Nil, f
 			}

@@ -90,12 +90,10 @@ func (m *Machine) skipDead() {
 		if in.op != m.plain[pc].op {
 			continue // a superinstruction or a group: no compiled target
 		}
-		switch in.op {
-		case compile.JMP, compile.JMPIF, compile.JMPIFNOT, compile.JMPIFK, compile.JMPIFNOTK,
-			compile.JMPNIL, compile.SKIPJMP, compile.DOLOOP, compile.SKIPT, compile.SKIPNILT,
-			compile.SKIPTF, compile.JMPIFKF, compile.JMPIFNOTKF, compile.PROBEOK, opDead:
+		switch {
+		case in.op.IsJump(), in.op == opDead: // A is a jump target
 			in.a = int32(m.pastDead(int(in.a)))
-		case compile.PROBE:
+		case in.op == compile.PROBE:
 			in.b = int32(m.pastDead(int(in.b))) // where it skips to, nested
 		}
 	}

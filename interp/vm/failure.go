@@ -39,6 +39,13 @@ const (
 	KindOutputLimit = "output-limit" // the run printed more than Config.MaxOutput bytes
 )
 
+// The VM's catchable limits: errors in the failure tree (kindParent), so
+// a handler can catch them, and limits all the same (IsLimit).
+const (
+	KindStackOverflow   = "stack-overflow"   // the call depth exceeds Config.MaxDepth
+	KindAllocationLimit = "allocation-limit" // the allocation budget is exhausted
+)
+
 // IsLimit reports whether kind is one of the VM's limits rather than
 // something the plan did: the step budget, cancellation, the output
 // limit, the call depth and the allocation budget. A run in which the
@@ -47,7 +54,7 @@ const (
 // reached there is not one the plan reaches.
 func IsLimit(kind string) bool {
 	switch kind {
-	case KindTimeout, KindCanceled, KindOutputLimit, "stack-overflow", "allocation-limit":
+	case KindTimeout, KindCanceled, KindOutputLimit, KindStackOverflow, KindAllocationLimit:
 		return true
 	}
 	return false
@@ -63,10 +70,10 @@ var kindParent = map[string]string{
 	"type-error":           "error",
 	"unbound-variable":     "error",
 	"arity-error":          "error",
-	"stack-overflow":       "error",
+	KindStackOverflow:      "error",
 	"undefined-function":   "error",
 	"no-world":             "error",
-	"allocation-limit":     "error",
+	KindAllocationLimit:    "error",
 	"format-error":         "error",
 	"plan-failure":         "failure",
 	"object-not-found":     "plan-failure",

@@ -323,15 +323,21 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 func (m *Machine) stopGroup(g *probeGroup, i int, cnt []uint8) int {
 	for j := range g.members[:i] {
 		if mb := &g.members[j]; mb.pr == nil {
-			c := int(mb.counter)
-			cnt[c] = mb.sub & 1
-			if mb.sub&2 != 0 {
-				cnt[c+1] = 1
-			}
+			writeRetired(cnt, mb.counter, mb.sub)
 		}
 	}
 	m.labelSteps += int64(i)
 	return int(g.members[i].pc)
+}
+
+// writeRetired is a retired label's work (opRetired): its branch
+// counters, from the true one at c, read what they read when it retired
+// (sub: bit 0 true, bit 1 false).
+func writeRetired(cnt []uint8, c int32, sub uint8) {
+	cnt[c] = sub & 1
+	if sub&2 != 0 {
+		cnt[c+1] = 1
+	}
 }
 
 func b2u(b bool) uint8 {

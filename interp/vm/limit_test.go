@@ -12,8 +12,8 @@ import (
 func labelCounts(m *Machine) [][2]uint8 {
 	cs := m.Counters()
 	var out [][2]uint8
-	for _, b := range m.labelBranches {
-		i := m.nInstr + 2*int(b)
+	for _, lp := range m.probes {
+		i := m.counter(lp.branch)
 		out = append(out, [2]uint8{cs[i], cs[i+1]})
 	}
 	return out

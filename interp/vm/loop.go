@@ -55,7 +55,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		return m.funcFailure(fn, "arity-error", "%s takes %d argument%s, called with %d", fn.Name, fn.NumParams(), plural(fn.NumParams()), len(args))
 	}
 	if len(m.frames) >= m.cfg.MaxDepth {
-		return m.funcFailure(fn, "stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
+		return m.funcFailure(fn, KindStackOverflow, "call depth exceeds %d", m.cfg.MaxDepth)
 	}
 	if need := base + fn.NumLocals + fn.MaxStack + 1; need > len(m.stack) {
 		m.grow(need)
@@ -476,11 +476,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				if m.probeDepth == 0 {
 					steps--
 					m.labelSteps++
-					bc := m.nInstr + 2*int(in.b)
-					cnt[bc] = in.sub & 1
-					if in.sub&2 != 0 {
-						cnt[bc+1] = 1
-					}
+					writeRetired(cnt, m.counter(in.b), in.sub)
 				}
 				pc = int(in.a)
 				continue
@@ -628,7 +624,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 		case compile.CALL: // the frames or the stack must grow, or too deep
 			callee := p.Funcs[in.a]
 			if len(m.frames) >= m.cfg.MaxDepth {
-				f = Fail("stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
+				f = Fail(KindStackOverflow, "call depth exceeds %d", m.cfg.MaxDepth)
 				goto fail
 			}
 			nfp := sp - int(in.b)
@@ -725,7 +721,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				goto fail
 			}
 			if len(m.frames) >= m.cfg.MaxDepth {
-				f = Fail("stack-overflow", "call depth exceeds %d", m.cfg.MaxDepth)
+				f = Fail(KindStackOverflow, "call depth exceeds %d", m.cfg.MaxDepth)
 				goto fail
 			}
 			nfp := sp - n
@@ -890,14 +886,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			pr, at := &p.Probes[in.a], pc-1
 			steps--
 			m.labelSteps++
-			var t bool
-			if pr.Cmp == '&' {
-				t = m.probeAll(pr, stack, fp)
-			} else {
-				x, k, bound := m.probeOperands(pr, stack, fp)
-				t = bound && probeCompare(pr, x, k)
-			}
-			if !t {
+			if !m.probeEval(pr, stack, fp) {
 				m.setBranch(cnt, in.b, false)
 				pc = int(pr.Skip)
 			}
@@ -912,13 +901,7 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 			}
 			steps--
 			m.labelSteps++
-			pr := &p.Probes[in.a]
-			if pr.Cmp == '&' {
-				m.setBranch(cnt, in.b, m.probeAll(pr, stack, fp))
-			} else {
-				x, k, bound := m.probeOperands(pr, stack, fp)
-				m.setBranch(cnt, in.b, bound && probeCompare(pr, x, k))
-			}
+			m.setBranch(cnt, in.b, m.probeEval(&p.Probes[in.a], stack, fp))
 			if m.labelSteps > m.cfg.MaxLabelSteps {
 				return m.labelTimeout(steps, pc-1)
 			}
@@ -1161,6 +1144,17 @@ func (m *Machine) probeOperands(pr *compile.ProbeCmp, stack []value.Value, fp in
 		k = pr.K
 	}
 	return x, k, true
+}
+
+// probeEval evaluates the compare probe pr in the frame at fp in every
+// case, the cold switch's way (probeFast does the common ones inline):
+// false when an operand is unbound.
+func (m *Machine) probeEval(pr *compile.ProbeCmp, stack []value.Value, fp int) bool {
+	if pr.Cmp == '&' {
+		return m.probeAll(pr, stack, fp)
+	}
+	x, k, bound := m.probeOperands(pr, stack, fp)
+	return bound && probeCompare(pr, x, k)
 }
 
 // probeAll evaluates the conjunction probe pr (Cmp '&') in the frame at

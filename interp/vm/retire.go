@@ -81,12 +81,12 @@ func (m *Machine) probeEnd(pc int) int {
 // setupRetirement makes every probe live and finds the atom probes: a
 // PROBE whose predicate sets globals that no code outside label probes
 // reads, and the probes that read them.
-func (m *Machine) setupRetirement(probes []labelProbe) {
-	m.probes = probes
+func (m *Machine) setupRetirement() {
+	probes := m.probes
 	m.retired = make([]bool, len(probes))
 	m.live = make([]liveProbe, len(probes))
 	for i, lp := range probes {
-		m.live[i] = liveProbe{probe: int32(i), counter: int32(m.nInstr + 2*int(lp.branch))}
+		m.live[i] = liveProbe{probe: int32(i), counter: m.counter(lp.branch)}
 	}
 	inProbe := make([]bool, len(m.plain))
 	for _, lp := range probes {
@@ -211,7 +211,7 @@ func (m *Machine) retireProbe(i int) {
 	lp := m.probes[i]
 	in := instr{op: opDead, a: int32(lp.end)}
 	if !m.cfg.Labels.SilentRetire {
-		bc := m.nInstr + 2*int(lp.branch)
+		bc := m.counter(lp.branch)
 		in = instr{op: opRetired, a: int32(lp.end), b: lp.branch}
 		if m.counters[bc] != 0 {
 			in.sub |= 1

@@ -89,9 +89,10 @@ type Config struct {
 // AFL++ worker Retire and FiredOnly (see the package comment).
 type LabelMode struct {
 	// Retire retires a label probe whose branch counted true at the
-	// next ResetCounters (retire.go), unless the run's context is done
-	// by then (a fuzzer drops a hang's counters): a caller cancelling
-	// each run's context after it would retire nothing.
+	// next ResetCounters (retire.go), unless the run hit a limit (it
+	// covers no label, Counters) or the run's context is done by then
+	// (a fuzzer drops a hang's counters): a caller cancelling each run's
+	// context after it would retire nothing.
 	Retire bool
 	// FiredOnly makes a label probe write its true counter when it
 	// holds and nothing otherwise: its false counter stays 0.
@@ -163,8 +164,11 @@ type Machine struct {
 	probeDepth int
 	probeBase  int64
 
+	// probes are every label probe (labelProbes): the branches whose
+	// counters a run cut by a limit clears (Counters), and the probes
+	// that retire.
+	probes []labelProbe
 	// Retirement (Config.Labels.Retire, retire.go).
-	probes  []labelProbe // every label probe
 	retired []bool       // by index in probes
 	live    []liveProbe  // probes not yet retired
 	atoms   []atomProbe  // atom probes whose readers are not all retired
@@ -176,10 +180,9 @@ type Machine struct {
 	// ResetCounters: only then may a label retire.
 	fired bool
 	// limited tells that the plan hit a limit (IsLimit) since the last
-	// ResetCounters: Counters then clears the counters of labelBranches,
-	// the branches of every label probe, and nothing retires.
-	limited       bool
-	labelBranches []int32
+	// ResetCounters: Counters then clears the branch counters of every
+	// label probe, and nothing retires.
+	limited bool
 	// trash is the counter past the program's, where probe groups write
 	// the false outcomes that Config.Labels.FiredOnly drops.
 	trash int32
@@ -305,12 +308,9 @@ func New(p *compile.Program, cfg Config) (*Machine, error) {
 			m.plain[pc].b = int32(m.probeEnd(pc)) // where a nested PROBE skips to
 		}
 	}
-	probes := m.labelProbes()
-	for _, lp := range probes {
-		m.labelBranches = append(m.labelBranches, lp.branch)
-	}
+	m.probes = m.labelProbes()
 	if cfg.Labels.Retire {
-		m.setupRetirement(probes)
+		m.setupRetirement()
 	}
 	// One counter more than the program has: where FiredOnly probe
 	// groups write a false outcome, unseen (Counters leaves it out).
@@ -348,8 +348,8 @@ func (m *Machine) Counters() []uint8 {
 	}
 	if m.limited {
 		// A run cut by a limit (IsLimit) covers and reaches no label.
-		for _, b := range m.labelBranches {
-			i := m.nInstr + 2*int(b)
+		for _, lp := range m.probes {
+			i := m.counter(lp.branch)
 			m.counters[i], m.counters[i+1] = 0, 0
 		}
 	}
@@ -361,6 +361,15 @@ func (m *Machine) Counters() []uint8 {
 // reset (see retire), unless the last run's context is done: a fuzzer
 // drops the counters of a run its context cut short (a hang), so it may
 // not have seen the label fire.
+//
+// Two checks keep a label from retiring, and neither implies the other.
+// m.limited: the plan hit a limit (IsLimit: steps, output, depth,
+// allocations, or a cancellation the run itself saw); Counters showed
+// no label for such a run, so none may retire. m.ctx.Err(): the context
+// is done now, though the run may have ended normally just before its
+// deadline or have been cancelled by its caller after it ended; limited
+// is false then, but a fuzzer that times runs by their context drops
+// the run's counters all the same.
 func (m *Machine) ResetCounters() {
 	m.dropVisits()
 	if m.fired && !m.limited && m.ctx.Err() == nil && (len(m.live) > 0 || len(m.atoms) > 0) && m.retire() {
@@ -423,7 +432,7 @@ func (m *Machine) allocString(n int) *Failure { return m.alloc(1 + int64(n)/16) 
 func (m *Machine) alloc(n int64) *Failure {
 	m.allocs += n
 	if m.allocs > m.cfg.MaxAlloc {
-		return Fail("allocation-limit", "allocation budget of %d objects exhausted", m.cfg.MaxAlloc)
+		return Fail(KindAllocationLimit, "allocation budget of %d objects exhausted", m.cfg.MaxAlloc)
 	}
 	return nil
 }
