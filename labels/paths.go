@@ -51,7 +51,7 @@ const (
 	maxMemo   = 1 << 16
 )
 
-// errGiveUp ends the analysis of a plan: no verdicts.
+// pathAnalysis is the state of one run of the path analysis over a plan.
 type pathAnalysis struct {
 	res    *normalize.Result
 	funcs  map[string]*syntax.List // defuns by name
@@ -145,7 +145,7 @@ func (s *pstate) clone() *pstate {
 		loc: slices.Clip(s.loc), base: s.base}
 }
 
-// fact returns a copy of the facts of symbol id for setFact.
+// setFact sets the facts of symbol id, copying s.facts first.
 func (s *pstate) setFact(id int, f sfact) {
 	s.facts = slices.Clone(s.facts)
 	s.facts[id] = f
@@ -1470,11 +1470,15 @@ func (a *pathAnalysis) builtin(h string, st *pstate, vs []val) []pout {
 			return outs
 		}
 	case "+", "-", "*":
-		if n == 0 || h == "-" && n == 1 {
-			if h == "-" {
-				return a.arith(st, '-', vNum(linInt(0)), vs[0])
-			}
-			return []pout{{st: st, v: vNum(linInt(map[string]int64{"+": 0, "*": 1}[h]))}}
+		switch {
+		case n == 0 && h == "-":
+			// The VM fails (-) for its arity; the analysis must not rely
+			// on its callers rejecting it first.
+			return []pout{{st: st, fail: true}}
+		case n == 0:
+			return []pout{{st: st, v: vNum(linInt(identityOf(h[0])))}}
+		case n == 1 && h == "-":
+			return a.arith(st, '-', vNum(linInt(0)), vs[0])
 		}
 		outs := []pout{{st: st, v: vs[0]}}
 		if n == 1 {
@@ -1498,7 +1502,7 @@ func (a *pathAnalysis) builtin(h string, st *pstate, vs []val) []pout {
 		return outs
 	case "1+", "1-":
 		if n == 1 {
-			return a.arith(st, map[string]byte{"1+": '+', "1-": '-'}[h], vs[0], vNum(linInt(1)))
+			return a.arith(st, stepOp(h), vs[0], vNum(linInt(1)))
 		}
 	case "/":
 		if n == 2 {
@@ -1560,11 +1564,10 @@ func (a *pathAnalysis) arith(st *pstate, op byte, x, y val) []pout {
 	if x.e.isConst() && y.e.isConst() {
 		if ints {
 			p, q := x.e.c.n, y.e.c.n
-			r := map[byte]int64{'+': p + q, '-': p - q, '*': p * q}[op]
-			return append(outs, pout{st: st, v: vNum(linInt(r))})
+			return append(outs, pout{st: st, v: vNum(linInt(applyOp(op, p, q)))})
 		}
 		p, q := x.e.c.float(), y.e.c.float()
-		return append(outs, a.floatConst(st, map[byte]float64{'+': p + q, '-': p - q, '*': p * q}[op]))
+		return append(outs, a.floatConst(st, applyOp(op, p, q)))
 	}
 	if ints {
 		var e lin
