@@ -999,8 +999,11 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		}
 		return withWorld(fixInt(rnd(x.lo), rnd(x.hi), l), x)
 	case "sqrt":
+		if n != 1 {
+			return aval{}
+		}
 		x, ok := numeric(vals[0])
-		if !ok || n != 1 {
+		if !ok {
 			return aval{}
 		}
 		if !x.bounded() {
