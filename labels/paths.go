@@ -312,33 +312,29 @@ func (a *pathAnalysis) run() {
 			return
 		}
 	}
-	ends = append(ends, frontier...)
-	if len(frontier) > 0 {
-		// Init stopped early: the plan never ran (ends so far), or it
-		// completed and each plan runs from each of its states.
-		ends = ends[:len(ends)-len(frontier)]
-		for _, p := range plans {
-			for _, st := range frontier {
-				s := st.clone()
-				s.base = len(s.loc)
-				for _, x := range p.Elems[2].(*syntax.List).Elems {
-					var id int
-					// Arguments are int64 (fuzzers) or plan literals
-					// (run, replay, cover): the reader makes no NaN or
-					// infinite float.
-					s, id = a.fresh(s, sfact{any: true, nan: nanNo})
-					s.loc = append(s.loc, pbind{x.(*syntax.Symbol).Name, vNum(linSym(id))})
-				}
-				for _, o := range a.body(p.Elems[3:], s) {
-					ends = append(ends, o.st)
-				}
-				if a.stopped() {
-					return
-				}
-				if len(ends) > maxPaths {
-					a.giveUp("too many paths")
-					return
-				}
+	// A run whose initialisation failed ends there (ends so far); each
+	// plan runs from each state the initialisation completed in.
+	for _, p := range plans {
+		for _, st := range frontier {
+			s := st.clone()
+			s.base = len(s.loc)
+			for _, x := range p.Elems[2].(*syntax.List).Elems {
+				var id int
+				// Arguments are int64 (fuzzers) or plan literals
+				// (run, replay, cover): the reader makes no NaN or
+				// infinite float.
+				s, id = a.fresh(s, sfact{any: true, nan: nanNo})
+				s.loc = append(s.loc, pbind{x.(*syntax.Symbol).Name, vNum(linSym(id))})
+			}
+			for _, o := range a.body(p.Elems[3:], s) {
+				ends = append(ends, o.st)
+			}
+			if a.stopped() {
+				return
+			}
+			if len(ends) > maxPaths {
+				a.giveUp("too many paths")
+				return
 			}
 		}
 	}
@@ -1249,12 +1245,9 @@ func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
 		if n == 3 {
 			delta = el[2]
 		}
-		op := "+"
-		if h == "decf" {
-			op = "-"
-		}
 		var outs []pout
-		for _, o := range a.evalList(&syntax.List{Elems: []syntax.Node{sym(op), el[1], delta}}, st) {
+		step := &syntax.List{Elems: []syntax.Node{sym(string(stepOp(h))), el[1], delta}}
+		for _, o := range a.evalList(step, st) {
 			if !o.fail {
 				o.st = a.assign(o.st, el[1].(*syntax.Symbol).Name, o.v)
 			}
