@@ -270,4 +270,22 @@ func TestValueBuiltinArity(t *testing.T) {
 			t.Errorf("(%s) = %s, want %s", h, got, want)
 		}
 	}
+	// Nor may a label be called always true on an operand the VM fails.
+	one, two := &syntax.Int{Value: 1}, &syntax.Int{Value: 2}
+	d := &domains{}
+	for _, tc := range []struct {
+		elems []syntax.Node
+		want  bool
+	}{
+		{[]syntax.Node{sym("abs"), one}, true},
+		{[]syntax.Node{sym("abs"), one, two}, false},
+		{[]syntax.Node{sym("1+"), one, two}, false},
+		{[]syntax.Node{sym("-")}, false},
+		{[]syntax.Node{sym("+"), one, two}, true},
+	} {
+		l := &syntax.List{Elems: tc.elems}
+		if got := d.cannotFail(l); got != tc.want {
+			t.Errorf("cannotFail(%s) = %v, want %v", syntax.NodeString(l), got, tc.want)
+		}
+	}
 }
