@@ -91,7 +91,9 @@ func (d *domains) cannotFail(n syntax.Node) bool {
 		return true
 	case *syntax.List:
 		switch syntax.Head(n) {
-		case "+", "-", "*", "abs", "min", "max", "1+", "1-":
+		case "abs", "1+", "1-": // the VM fails them on more than one operand
+			return len(n.Elems) == 2 && d.cannotFail(n.Elems[1])
+		case "+", "-", "*", "min", "max":
 			if len(n.Elems) < 2 {
 				return false
 			}
@@ -161,22 +163,18 @@ func (d *domains) reason(verdict string, a, b syntax.Node, va, vb aval, la, lb b
 		if x.lit {
 			continue
 		}
-		name := d.show(x.n)
-		if len(desc) > 0 {
-			desc = append(desc, fmt.Sprintf("%s %s", name, describeVal(x.v, true)))
-		} else {
-			desc = append(desc, fmt.Sprintf("%s %s", name, describeVal(x.v, false)))
-		}
+		desc = append(desc, d.show(x.n)+" "+describeVal(x.v, len(desc) > 0))
 		if x.v.world != "" && !slices.Contains(world, x.v.world) {
 			world = append(world, x.v.world)
 		}
 		for _, s := range x.v.src {
-			if s.n != nil && d.a.res.Origin(s.n) == nil {
-				continue // a copy the labels made: no place in the plan
+			// (no node, or a copy the labels made: no place in the plan)
+			if s.n == nil || d.a.res.Origin(s.n) == nil || slices.ContainsFunc(srcs, func(t vsrc) bool { return t.n == s.n }) {
+				continue
 			}
-			if s.n != nil && len(srcs) < 2 && !slices.ContainsFunc(srcs, func(t vsrc) bool { return t.n == s.n }) {
+			if len(srcs) < 2 {
 				srcs = append(srcs, s)
-			} else if s.n != nil && !slices.ContainsFunc(srcs, func(t vsrc) bool { return t.n == s.n }) {
+			} else {
 				more = true
 			}
 		}

@@ -51,7 +51,7 @@ const (
 	maxMemo   = 1 << 16
 )
 
-// errGiveUp ends the analysis of a plan: no verdicts.
+// pathAnalysis is the state of one run of the path analysis over a plan.
 type pathAnalysis struct {
 	res    *normalize.Result
 	funcs  map[string]*syntax.List // defuns by name
@@ -145,7 +145,7 @@ func (s *pstate) clone() *pstate {
 		loc: slices.Clip(s.loc), base: s.base}
 }
 
-// fact returns a copy of the facts of symbol id for setFact.
+// setFact sets the facts of symbol id, copying s.facts first.
 func (s *pstate) setFact(id int, f sfact) {
 	s.facts = slices.Clone(s.facts)
 	s.facts[id] = f
@@ -312,33 +312,29 @@ func (a *pathAnalysis) run() {
 			return
 		}
 	}
-	ends = append(ends, frontier...)
-	if len(frontier) > 0 {
-		// Init stopped early: the plan never ran (ends so far), or it
-		// completed and each plan runs from each of its states.
-		ends = ends[:len(ends)-len(frontier)]
-		for _, p := range plans {
-			for _, st := range frontier {
-				s := st.clone()
-				s.base = len(s.loc)
-				for _, x := range p.Elems[2].(*syntax.List).Elems {
-					var id int
-					// Arguments are int64 (fuzzers) or plan literals
-					// (run, replay, cover): the reader makes no NaN or
-					// infinite float.
-					s, id = a.fresh(s, sfact{any: true, nan: nanNo})
-					s.loc = append(s.loc, pbind{x.(*syntax.Symbol).Name, vNum(linSym(id))})
-				}
-				for _, o := range a.body(p.Elems[3:], s) {
-					ends = append(ends, o.st)
-				}
-				if a.stopped() {
-					return
-				}
-				if len(ends) > maxPaths {
-					a.giveUp("too many paths")
-					return
-				}
+	// A run whose initialisation failed ends there (ends so far); each
+	// plan runs from each state the initialisation completed in.
+	for _, p := range plans {
+		for _, st := range frontier {
+			s := st.clone()
+			s.base = len(s.loc)
+			for _, x := range p.Elems[2].(*syntax.List).Elems {
+				var id int
+				// Arguments are int64 (fuzzers) or plan literals
+				// (run, replay, cover): the reader makes no NaN or
+				// infinite float.
+				s, id = a.fresh(s, sfact{any: true, nan: nanNo})
+				s.loc = append(s.loc, pbind{x.(*syntax.Symbol).Name, vNum(linSym(id))})
+			}
+			for _, o := range a.body(p.Elems[3:], s) {
+				ends = append(ends, o.st)
+			}
+			if a.stopped() {
+				return
+			}
+			if len(ends) > maxPaths {
+				a.giveUp("too many paths")
+				return
 			}
 		}
 	}
@@ -1249,12 +1245,9 @@ func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
 		if n == 3 {
 			delta = el[2]
 		}
-		op := "+"
-		if h == "decf" {
-			op = "-"
-		}
 		var outs []pout
-		for _, o := range a.evalList(&syntax.List{Elems: []syntax.Node{sym(op), el[1], delta}}, st) {
+		step := &syntax.List{Elems: []syntax.Node{sym(string(stepOp(h))), el[1], delta}}
+		for _, o := range a.evalList(step, st) {
 			if !o.fail {
 				o.st = a.assign(o.st, el[1].(*syntax.Symbol).Name, o.v)
 			}
@@ -1470,11 +1463,15 @@ func (a *pathAnalysis) builtin(h string, st *pstate, vs []val) []pout {
 			return outs
 		}
 	case "+", "-", "*":
-		if n == 0 || h == "-" && n == 1 {
-			if h == "-" {
-				return a.arith(st, '-', vNum(linInt(0)), vs[0])
-			}
-			return []pout{{st: st, v: vNum(linInt(map[string]int64{"+": 0, "*": 1}[h]))}}
+		switch {
+		case n == 0 && h == "-":
+			// The VM fails (-) for its arity; the analysis must not rely
+			// on its callers rejecting it first.
+			return []pout{{st: st, fail: true}}
+		case n == 0:
+			return []pout{{st: st, v: vNum(linInt(identityOf(h[0])))}}
+		case n == 1 && h == "-":
+			return a.arith(st, '-', vNum(linInt(0)), vs[0])
 		}
 		outs := []pout{{st: st, v: vs[0]}}
 		if n == 1 {
@@ -1498,7 +1495,7 @@ func (a *pathAnalysis) builtin(h string, st *pstate, vs []val) []pout {
 		return outs
 	case "1+", "1-":
 		if n == 1 {
-			return a.arith(st, map[string]byte{"1+": '+', "1-": '-'}[h], vs[0], vNum(linInt(1)))
+			return a.arith(st, stepOp(h), vs[0], vNum(linInt(1)))
 		}
 	case "/":
 		if n == 2 {
@@ -1560,11 +1557,10 @@ func (a *pathAnalysis) arith(st *pstate, op byte, x, y val) []pout {
 	if x.e.isConst() && y.e.isConst() {
 		if ints {
 			p, q := x.e.c.n, y.e.c.n
-			r := map[byte]int64{'+': p + q, '-': p - q, '*': p * q}[op]
-			return append(outs, pout{st: st, v: vNum(linInt(r))})
+			return append(outs, pout{st: st, v: vNum(linInt(applyOp(op, p, q)))})
 		}
 		p, q := x.e.c.float(), y.e.c.float()
-		return append(outs, a.floatConst(st, map[byte]float64{'+': p + q, '-': p - q, '*': p * q}[op]))
+		return append(outs, a.floatConst(st, applyOp(op, p, q)))
 	}
 	if ints {
 		var e lin

@@ -243,3 +243,39 @@ func TestMerge(t *testing.T) {
 		t.Errorf("states with different globals merged")
 	}
 }
+
+// TestArithBuiltins checks the path analysis's + - * on constants: (-)
+// with no argument fails as in the VM (the analysis must not rely on its
+// callers rejecting the arity first), (+) and (*) are their identities,
+// and integer constants wrap around at 2^63.
+func TestArithBuiltins(t *testing.T) {
+	a := &pathAnalysis{}
+	constOf := func(outs []pout) (int64, bool) {
+		if len(outs) != 1 || outs[0].fail || !outs[0].v.num || !outs[0].v.e.isConst() || outs[0].v.e.c.d != 1 {
+			return 0, false
+		}
+		return outs[0].v.e.c.n, true
+	}
+	if outs := a.builtin("-", &pstate{}, nil); len(outs) != 1 || !outs[0].fail {
+		t.Errorf("(-): %+v, want one failure", outs)
+	}
+	num := func(i int64) val { return vNum(linInt(i)) }
+	for _, tc := range []struct {
+		h    string
+		args []val
+		want int64
+	}{
+		{"+", nil, 0},
+		{"*", nil, 1},
+		{"-", []val{num(5)}, -5},
+		{"-", []val{num(5), num(7)}, -2},
+		{"*", []val{num(6), num(7)}, 42},
+		{"+", []val{num(math.MaxInt64), num(1)}, math.MinInt64},
+		{"1-", []val{num(math.MinInt64)}, math.MaxInt64},
+		{"1+", []val{num(41)}, 42},
+	} {
+		if got, ok := constOf(a.builtin(tc.h, &pstate{}, tc.args)); !ok || got != tc.want {
+			t.Errorf("(%s %v) = %d (constant %v), want %d", tc.h, tc.args, got, ok, tc.want)
+		}
+	}
+}

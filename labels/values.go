@@ -216,6 +216,34 @@ func withWorld(v aval, ws ...aval) aval {
 	return v
 }
 
+// identityOf is the value of (+) or (*) with no arguments: op's identity.
+func identityOf(op byte) int64 {
+	if op == '*' {
+		return 1
+	}
+	return 0
+}
+
+// stepOp is the operator of 1+ and incf ('+') or of 1- and decf ('-').
+func stepOp(h string) byte {
+	if h == "1-" || h == "decf" {
+		return '-'
+	}
+	return '+'
+}
+
+// applyOp applies + - * to two numbers of one kind as the VM's arith
+// does: int64 wraps around, float64 rounds.
+func applyOp[T int64 | float64](op byte, p, q T) T {
+	switch op {
+	case '+':
+		return p + q
+	case '-':
+		return p - q
+	}
+	return p * q
+}
+
 // arith2 applies + - * / to two numbers as the VM does (arith).
 func arith2(op byte, a, b aval, n syntax.Node) aval {
 	a, oka := numeric(a)
@@ -849,7 +877,7 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 	switch h {
 	case "+", "*":
 		if n == 0 {
-			return intConst(map[string]int64{"+": 0, "*": 1}[h], l)
+			return intConst(identityOf(h[0]), l)
 		}
 		v, ok := numeric(vals[0])
 		if !ok {
@@ -879,7 +907,7 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		if n != 1 {
 			return aval{}
 		}
-		return arith2(map[string]byte{"1+": '+', "1-": '-'}[h], vals[0], intConst(1, nil), l)
+		return arith2(stepOp(h), vals[0], intConst(1, nil), l)
 	case "mod", "rem":
 		if n != 2 {
 			return aval{}
@@ -971,8 +999,11 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		}
 		return withWorld(fixInt(rnd(x.lo), rnd(x.hi), l), x)
 	case "sqrt":
+		if n != 1 {
+			return aval{}
+		}
 		x, ok := numeric(vals[0])
-		if !ok || n != 1 {
+		if !ok {
 			return aval{}
 		}
 		if !x.bounded() {
@@ -1220,7 +1251,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			if n == 3 {
 				delta = a.ev(el[2], d)
 			}
-			v := arith2(map[string]byte{"incf": '+', "decf": '-'}[h], cur, delta, l)
+			v := arith2(stepOp(h), cur, delta, l)
 			a.putVar(p.Name, v)
 			return v
 		case *syntax.List:

@@ -256,3 +256,36 @@ func TestValueDeepAndLongPlans(t *testing.T) {
 		}
 	}
 }
+
+// TestValueBuiltinArity checks the value analysis's builtins called with
+// no arguments, whatever their callers check first: those the VM fails
+// always fail (none), without indexing a missing operand; (+) and (*)
+// are their identities.
+func TestValueBuiltinArity(t *testing.T) {
+	a := &valueAnalysis{}
+	l := &syntax.List{}
+	for h, want := range map[string]string{"-": "none", "/": "none", "1+": "none", "sqrt": "none", "abs": "none",
+		"min": "none", "mod": "none", "floor": "none", "+": "[0, 0]", "*": "[1, 1]"} {
+		if got := rangeText(a.builtin(h, l, nil)); got != want {
+			t.Errorf("(%s) = %s, want %s", h, got, want)
+		}
+	}
+	// Nor may a label be called always true on an operand the VM fails.
+	one, two := &syntax.Int{Value: 1}, &syntax.Int{Value: 2}
+	d := &domains{}
+	for _, tc := range []struct {
+		elems []syntax.Node
+		want  bool
+	}{
+		{[]syntax.Node{sym("abs"), one}, true},
+		{[]syntax.Node{sym("abs"), one, two}, false},
+		{[]syntax.Node{sym("1+"), one, two}, false},
+		{[]syntax.Node{sym("-")}, false},
+		{[]syntax.Node{sym("+"), one, two}, true},
+	} {
+		l := &syntax.List{Elems: tc.elems}
+		if got := d.cannotFail(l); got != tc.want {
+			t.Errorf("cannotFail(%s) = %v, want %v", syntax.NodeString(l), got, tc.want)
+		}
+	}
+}
