@@ -112,8 +112,8 @@ func TestFuzzEngineAFL(t *testing.T) {
 	useAFL(t)
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, errs := execLabelcov("fuzz", "--json", "--progress", "1s", wsPlan, "--world", wsWorld, "--engine", "afl", "--budget", "4s", "--workers", "1", "--out", out)
-	if code != exitError || !strings.Contains(errs, "finding(s)") {
-		t.Fatalf("fuzz --engine afl with findings: exit %d, want %d\n%s", code, exitError, errs)
+	if code != exitUsage || !strings.Contains(errs, "finding(s)") {
+		t.Fatalf("fuzz --engine afl with findings: exit %d, want %d\n%s", code, exitUsage, errs)
 	}
 	var s jsonSummary
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {

@@ -19,7 +19,7 @@ func execLabelcovStdin(stdin string, args ...string) (code int, stdout, stderr s
 	root.SetErr(&errb)
 	if err := root.Execute(); err != nil {
 		reportError(&errb, err)
-		return exitError, out.String(), errb.String()
+		return exitUsage, out.String(), errb.String()
 	}
 	return exitOK, out.String(), errb.String()
 }
@@ -51,11 +51,11 @@ func TestStdinPlan(t *testing.T) {
 	}
 	// Errors name <stdin>, with the caret.
 	code, _, errs = execLabelcovStdin("(def-plan main ()\n  (car 1 2))\n", "run", "-")
-	if code != 1 || !strings.Contains(errs, "<stdin>:2:3: ") || !strings.Contains(errs, "^") {
+	if code != exitUsage || !strings.Contains(errs, "<stdin>:2:3: ") || !strings.Contains(errs, "^") {
 		t.Errorf("error from stdin: code %d err %q", code, errs)
 	}
 	code, out, _ := execLabelcovStdin("(def-plan main ()  1)\n", "fmt", "--check", "-")
-	if code != 1 || out != "<stdin>\n" {
+	if code != exitUsage || out != "<stdin>\n" {
 		t.Errorf("fmt --check -: code %d out %q", code, out)
 	}
 }
@@ -65,7 +65,7 @@ func TestStdinPlan(t *testing.T) {
 func TestUndefinedFunctionUpFront(t *testing.T) {
 	p := tempPlan(t, "(def-plan main (a)\n  (whn (> a 0) (print a))\n  (iff a 1 2))\n")
 	code, out, errs := execLabelcov("run", p, "--arg", "1")
-	if code != 1 || out != "" {
+	if code != exitUsage || out != "" {
 		t.Errorf("run: code %d out %q (the plan must not run)", code, out)
 	}
 	for _, want := range []string{
@@ -86,7 +86,7 @@ func TestUndefinedFunctionUpFront(t *testing.T) {
 	for _, args := range [][]string{{"sample", p, "--n", "5"}, {"replay", p, in}, {"cover", p, "--tests", in},
 		{"fuzz", p, "--runs", "10", "--progress", "0", "--out", out2}} {
 		code, _, errs := execLabelcov(args...)
-		if code != 1 || !strings.Contains(errs, p+":2:4: undefined function whn") || !strings.Contains(errs, "   ^\n") {
+		if code != exitUsage || !strings.Contains(errs, p+":2:4: undefined function whn") || !strings.Contains(errs, "   ^\n") {
 			t.Errorf("%s: code %d err %q", args[0], code, errs)
 		}
 	}

@@ -54,16 +54,16 @@ func TestEnvErrors(t *testing.T) {
 	bad := filepath.Join(dir, "bad.env")
 	os.WriteFile(bad, []byte("(environment\n  (object milk (region shelf) (cell 0 0) (orientation 0)))\n"), 0o644)
 	var out, errb bytes.Buffer
-	if code := run([]string{"env", "encode", warehouseWorld, bad}, &out, &errb); code != exitError ||
+	if code := run([]string{"env", "encode", warehouseWorld, bad}, &out, &errb); code != exitUsage ||
 		!strings.Contains(errb.String(), "bad.env:2:16: expected (region NAME)") {
 		t.Errorf("bad region: exit %d, stderr %q", code, errb.String())
 	}
 	errb.Reset()
-	if code := run([]string{"env", "decode", warehouseWorld}, &out, &errb); code != exitError {
+	if code := run([]string{"env", "decode", warehouseWorld}, &out, &errb); code != exitUsage {
 		t.Errorf("missing argument: exit %d", code)
 	}
 	errb.Reset()
-	if code := run([]string{"env", "decode", threeEnv, threeBin}, &out, &errb); code != exitError || !strings.Contains(errb.String(), "warehouse-three.env:") {
+	if code := run([]string{"env", "decode", threeEnv, threeBin}, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), "warehouse-three.env:") {
 		t.Errorf("env as world: exit %d, stderr %q", code, errb.String())
 	}
 }

@@ -43,8 +43,8 @@ func TestFmtCheck(t *testing.T) {
 	messy := writePlan(t, "messy.plan", messyPlan)
 	tidy := writePlan(t, "tidy.plan", tidyPlan)
 	code, out, errs := runCLI("fmt", "--check", tidy, messy)
-	if code != exitError {
-		t.Errorf("--check with an unformatted file: code %d, want %d", code, exitError)
+	if code != exitUsage {
+		t.Errorf("--check with an unformatted file: code %d, want %d", code, exitUsage)
 	}
 	if out != messy+"\n" {
 		t.Errorf("--check listed %q, want only %s", out, messy)
@@ -81,17 +81,17 @@ func TestFmtWrite(t *testing.T) {
 func TestFmtBadInput(t *testing.T) {
 	path := writePlan(t, "bad.plan", "(defun f ()\n  (g)))\n")
 	code, out, errs := runCLI("fmt", path)
-	if code != exitError || out != "" {
+	if code != exitUsage || out != "" {
 		t.Errorf("code %d, stdout %q", code, out)
 	}
 	want := "labelcov: " + path + ":2:7: unbalanced ')'\n  (g)))\n      ^\n"
 	if errs != want {
 		t.Errorf("stderr\n%s\nwant\n%s", errs, want)
 	}
-	if code, _, errs := runCLI("fmt", "-w", "--check", path); code != exitError || !strings.Contains(errs, "exclude") {
+	if code, _, errs := runCLI("fmt", "-w", "--check", path); code != exitUsage || !strings.Contains(errs, "exclude") {
 		t.Errorf("-w with --check: code %d, stderr %q", code, errs)
 	}
-	if code, _, errs := runCLI("fmt", filepath.Join(t.TempDir(), "missing.plan")); code != exitError || !strings.Contains(errs, "no such file") {
+	if code, _, errs := runCLI("fmt", filepath.Join(t.TempDir(), "missing.plan")); code != exitUsage || !strings.Contains(errs, "no such file") {
 		t.Errorf("missing file: code %d, stderr %q", code, errs)
 	}
 }

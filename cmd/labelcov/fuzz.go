@@ -307,7 +307,7 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 		writeReplayLines(stderr, cmd, planPath, sum)
 		if !o.allowFindings {
 			// Like go test -fuzz: a campaign that found something fails.
-			return fmt.Errorf("the campaign has %d finding(s); rerun each with the replay lines above (--allow-findings exits 0)", len(sum.Findings))
+			return found("the campaign has %d finding(s); rerun each with the replay lines above (--allow-findings exits 0)", len(sum.Findings))
 		}
 	}
 	return nil

@@ -217,8 +217,8 @@ func TestFuzzFindingsExitNonZero(t *testing.T) {
 	args := []string{"fuzz", plan, "--runs", "30000", "--seed", "1", "--workers", "1", "--criteria", "mcc,wm", "--progress", "0",
 		"--pure", "ext1", "--pure", "ext2"}
 	code, stdout, errs := execLabelcov(args...)
-	if code != exitError || !strings.Contains(errs, "finding(s)") {
-		t.Fatalf("exit %d, want %d\n%s%s", code, exitError, stdout, errs)
+	if code != exitFound || !strings.Contains(errs, "finding(s)") {
+		t.Fatalf("exit %d, want %d\n%s%s", code, exitFound, stdout, errs)
 	}
 	m := regexp.MustCompile(`rerun (range-bug@\S+): labelcov replay (\S+) --criteria mcc,wm --pure ext1,ext2 (\S+)\n`).FindStringSubmatch(errs)
 	if m == nil || m[2] != plan {
@@ -238,7 +238,7 @@ func TestFuzzFindingsExitNonZero(t *testing.T) {
 // one, fails before any run and names the world truth.json gives.
 func TestFuzzNeedsWorldUpFront(t *testing.T) {
 	code, _, errs := execLabelcov("fuzz", wsPlan, "--runs", "10")
-	if code != exitError || !strings.Contains(errs, "needs a world: give --world") || !strings.Contains(errs, "warehouse.world") ||
+	if code != exitUsage || !strings.Contains(errs, "needs a world: give --world") || !strings.Contains(errs, "warehouse.world") ||
 		!strings.Contains(errs, "^") {
 		t.Errorf("exit %d\n%s", code, errs)
 	}
@@ -251,21 +251,21 @@ func TestFuzzNeedsWorldUpFront(t *testing.T) {
 func TestFuzzErrors(t *testing.T) {
 	bad := tempPlan(t, "(def-plan main ()\n  (if 1 2 3 4 5)")
 	code, _, errs := execLabelcov("fuzz", bad, "--runs", "10")
-	if code != exitError || !strings.Contains(errs, "p.plan:") {
+	if code != exitUsage || !strings.Contains(errs, "p.plan:") {
 		t.Errorf("bad plan: exit %d, %q", code, errs)
 	}
 	code, _, errs = execLabelcov("fuzz", wsPlan, "--world", wsWorld, "--criteria", "bogus", "--runs", "10")
-	if code != exitError || !strings.Contains(errs, "--criteria") {
+	if code != exitUsage || !strings.Contains(errs, "--criteria") {
 		t.Errorf("bad criteria: exit %d, %q", code, errs)
 	}
 	code, _, errs = execLabelcov("fuzz", wsPlan, "--world", wsWorld, "--engine", "libfuzzer")
-	if code != exitError || !strings.Contains(errs, "--engine") {
+	if code != exitUsage || !strings.Contains(errs, "--engine") {
 		t.Errorf("bad engine: exit %d, %q", code, errs)
 	}
 	world := filepath.Join(t.TempDir(), "w.world")
 	os.WriteFile(world, []byte("(room 0 0 1 1)\n(furniture table (pose 1 1 90) (size 1 1) (surface top (height 0.7)))\n(region r (surface bord))\n"), 0o644)
 	code, _, errs = execLabelcov("fuzz", wsPlan, "--world", world, "--runs", "10")
-	if code != exitError || !strings.Contains(errs, "w.world:") {
+	if code != exitUsage || !strings.Contains(errs, "w.world:") {
 		t.Errorf("bad world: exit %d, %q", code, errs)
 	}
 }

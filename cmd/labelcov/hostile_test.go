@@ -50,7 +50,7 @@ func TestHostileQuotes(t *testing.T) {
 	for _, verb := range []string{"run", "fmt", "labels", "annotate"} {
 		code, out, errs := execLabelcov(verb, p)
 		noCrash(t, verb, errs)
-		if code != exitError || out != "" {
+		if code != exitUsage || out != "" {
 			t.Errorf("%s: exit %d, %d bytes out; want exit 1 and nothing", verb, code, len(out))
 		}
 		if !strings.Contains(errs, p+":1:") || !strings.Contains(errs, "nested deeper than 1000") || !strings.Contains(errs, "^") {
@@ -333,7 +333,7 @@ func TestHostileAFLEverySeedAFinding(t *testing.T) {
 	code, _, errs := execLabelcov("fuzz", p, "--engine", "afl", "--budget", "10s", "--workers", "1", "--max-steps", "3000000",
 		"--progress", "0", "--out", filepath.Join(t.TempDir(), "out"))
 	noCrash(t, "fuzz --engine afl", errs)
-	if code != exitError || !strings.Contains(errs, "gave up before fuzzing: every seed input is a finding or a hang") {
+	if code != exitUsage || !strings.Contains(errs, "gave up before fuzzing: every seed input is a finding or a hang") {
 		t.Errorf("exit %d, want 1 and the dry-run explanation:\n%s", code, errs)
 	}
 	if strings.Contains(errs, "\x1b") {

@@ -59,11 +59,11 @@ func TestLabelsTextAndJSON(t *testing.T) {
 }
 
 func TestLabelsBadInput(t *testing.T) {
-	if code, _, errs := execLabelcov("labels", fibPlan, "--criteria", "mcc,bogus"); code != 1 || !strings.Contains(errs, "bogus") {
+	if code, _, errs := execLabelcov("labels", fibPlan, "--criteria", "mcc,bogus"); code != exitUsage || !strings.Contains(errs, "bogus") {
 		t.Errorf("unknown criterion: code %d err %q", code, errs)
 	}
 	malformed := tempPlan(t, "(def-plan main ()\n  (if))")
-	if code, _, errs := execLabelcov("labels", malformed, "--criteria", "mcc"); code != 1 || !strings.Contains(errs, malformed+":2:3: if: expected") {
+	if code, _, errs := execLabelcov("labels", malformed, "--criteria", "mcc"); code != exitUsage || !strings.Contains(errs, malformed+":2:3: if: expected") {
 		t.Errorf("malformed form: code %d err %q", code, errs)
 	}
 	// In a file of a Lisp system (in-package), a definition that does
@@ -78,11 +78,11 @@ func TestLabelsBadInput(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "(def-plan broken ()\n  (if))") || !strings.Contains(out, "; label 1 cc true") {
 		t.Errorf("annotate passes it through: code %d out %q", code, out)
 	}
-	if code, _, errs := execLabelcov("run", system, "--plan", "broken"); code != 1 || !strings.Contains(errs, system+":3:3: if: expected") {
+	if code, _, errs := execLabelcov("run", system, "--plan", "broken"); code != exitUsage || !strings.Contains(errs, system+":3:3: if: expected") {
 		t.Errorf("run stays strict: code %d err %q", code, errs)
 	}
 	p := tempPlan(t, "(defun f (x)\n  (if (< x 1) x))\n)")
-	if code, _, errs := execLabelcov("labels", p, "--criteria", "cc"); code != 1 || !strings.Contains(errs, p+":3:1: unbalanced ')'") {
+	if code, _, errs := execLabelcov("labels", p, "--criteria", "cc"); code != exitUsage || !strings.Contains(errs, p+":3:1: unbalanced ')'") {
 		t.Errorf("syntax error: code %d err %q", code, errs)
 	}
 }
@@ -121,7 +121,7 @@ func TestAnnotateRoundTrip(t *testing.T) {
 		t.Fatalf("manifest: %v, %d labels", err, len(m.Labels))
 	}
 	code, _, errs := execLabelcov("annotate", out, "--criteria", "mcc")
-	if code != 1 || !strings.Contains(errs, "already annotated") {
+	if code != exitUsage || !strings.Contains(errs, "already annotated") {
 		t.Errorf("re-annotation: code %d err %q", code, errs)
 	}
 }

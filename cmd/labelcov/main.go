@@ -11,13 +11,6 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Exit codes: 0 when the command did its job (a plan that fails at run time
-// still "ran"), 1 for bad input or usage.
-const (
-	exitOK    = 0
-	exitError = 1
-)
-
 func main() {
 	tuneGC(os.Getenv)
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -55,7 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetErr(stderr)
 	if err := root.Execute(); err != nil {
 		reportError(stderr, err)
-		return exitError
+		return exitCodeOf(err)
 	}
 	return exitOK
 }

@@ -114,13 +114,13 @@ func TestRunJSON(t *testing.T) {
 
 func TestRunPlanSelection(t *testing.T) {
 	two := tempPlan(t, "(def-plan pa () 'a)\n(def-plan pb () 'b)")
-	if code, _, errs := execLabelcov("run", two); code != 1 || !strings.Contains(errs, "--plan") {
+	if code, _, errs := execLabelcov("run", two); code != exitUsage || !strings.Contains(errs, "--plan") {
 		t.Errorf("ambiguous: code %d err %q", code, errs)
 	}
 	if code, out, _ := execLabelcov("run", two, "--plan", "pb"); code != 0 || out != "=> b\n" {
 		t.Errorf("--plan b: code %d out %q", code, out)
 	}
-	if code, _, errs := execLabelcov("run", two, "--plan", "zz"); code != 1 || !strings.Contains(errs, "plans: pa, pb") {
+	if code, _, errs := execLabelcov("run", two, "--plan", "zz"); code != exitUsage || !strings.Contains(errs, "plans: pa, pb") {
 		t.Errorf("--plan zz: code %d err %q", code, errs)
 	}
 	withMain := tempPlan(t, "(def-plan pa () 'a)\n(def-plan main () 'm)")
@@ -136,7 +136,7 @@ func TestRunPlanSelection(t *testing.T) {
 func TestRunBadInput(t *testing.T) {
 	p := tempPlan(t, "(def-plan main (x)\n  (car x x))")
 	code, _, errs := execLabelcov("run", p, "--arg", "1")
-	if code != 1 || !strings.Contains(errs, p+":2:3: car takes 1 argument, called with 2") || !strings.Contains(errs, "  ^") {
+	if code != exitUsage || !strings.Contains(errs, p+":2:3: car takes 1 argument, called with 2") || !strings.Contains(errs, "  ^") {
 		t.Errorf("compile error: code %d err %q", code, errs)
 	}
 	// A free variable is a global of another file: a note, then
@@ -155,7 +155,7 @@ func TestRunBadInput(t *testing.T) {
 		{"run", filepath.Join(t.TempDir(), "missing.plan")},
 		{"run"},
 	} {
-		if code, _, errs := execLabelcov(args...); code != 1 || errs == "" {
+		if code, _, errs := execLabelcov(args...); code != exitUsage || errs == "" {
 			t.Errorf("%v: code %d err %q", args, code, errs)
 		}
 	}
@@ -167,7 +167,7 @@ func TestDisasmCommand(t *testing.T) {
 		t.Errorf("code %d out %q", code, out)
 	}
 	p := tempPlan(t, "(def-plan main () (car))")
-	if code, _, errs := execLabelcov("disasm", p); code != 1 || !strings.Contains(errs, "car takes 1 argument") {
+	if code, _, errs := execLabelcov("disasm", p); code != exitUsage || !strings.Contains(errs, "car takes 1 argument") {
 		t.Errorf("bad plan: code %d err %q", code, errs)
 	}
 }

@@ -65,16 +65,16 @@ func TestRunInWorldEmptyEnvironmentAndErrors(t *testing.T) {
 		t.Errorf("no world: code %d out %q", code, out)
 	}
 	code, _, errs := execLabelcov("run", sortPlan, "--trace")
-	if code != 1 || !strings.Contains(errs, "need --world") {
+	if code != exitUsage || !strings.Contains(errs, "need --world") {
 		t.Errorf("--trace without --world: code %d err %q", code, errs)
 	}
 	code, _, errs = execLabelcov("run", sortPlan, "--world", warehouseWorld, "--env", threeEnv, "--bytes", threeBin)
-	if code != 1 || !strings.Contains(errs, "env") {
+	if code != exitUsage || !strings.Contains(errs, "env") {
 		t.Errorf("--env with --bytes: code %d err %q", code, errs)
 	}
 	bad := tempPlan(t, "(environment (object unicorn (region table) (cell 0 0) (orientation 0)))")
 	code, _, errs = execLabelcov("run", sortPlan, "--world", warehouseWorld, "--env", bad)
-	if code != 1 || !strings.Contains(errs, bad+":1:") {
+	if code != exitUsage || !strings.Contains(errs, bad+":1:") {
 		t.Errorf("bad .env should name file:line:col: code %d err %q", code, errs)
 	}
 }
