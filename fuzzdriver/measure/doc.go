@@ -17,7 +17,9 @@
 // manifest's annotated position and compile.BranchInfo.Form.
 //
 // The Report it returns is plain data, ready for the renderers of package
-// fuzzdriver/report and for JSON. For Go packages, NewGoReport turns what
+// fuzzdriver/report and for JSON. FromLabels builds the same Report from
+// label coverage measured outside the VM (SBCL's sb-cover, package
+// fuzzdriver/sbcover), through the same label and criteria arithmetic. For Go packages, NewGoReport turns what
 // transform/golang.Measure found into a GoReport, with the same counts,
 // percentages, operator order and rounded Hill numbers.
 //

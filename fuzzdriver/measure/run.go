@@ -159,43 +159,11 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 		rep.Tests = []*TestResult{}
 	}
 
-	// Labels and their abundance: distinct traces among covering tests.
-	ends := exprEnds(m.p.Original)
-	abundance := map[int]int{}
-	for _, l := range m.p.Active {
-		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
-		if lr.At.File == "" {
-			lr.At.File = m.p.Original.Name
-		}
-		lr.Pos = lr.At.String()
-		if e, ok := ends[l.Pos.Offset]; ok {
-			lr.End = e
-		}
-		distinct := map[string]bool{}
-		for _, ti := range covering[l.ID] {
-			lr.Tests = append(lr.Tests, tests[ti].Name)
-			distinct[traceOf[ti]] = true
-		}
-		lr.Traces = len(distinct)
-		lr.Covered = lr.Traces > 0
-		abundance[l.ID] = lr.Traces
-		rep.Labels = append(rep.Labels, lr)
-		if !lr.Covered {
-			rep.Uncovered = append(rep.Uncovered, lr)
-		}
+	names := make([]string, len(tests))
+	for i, t := range tests {
+		names[i] = t.Name
 	}
-	if rep.Labels == nil {
-		rep.Labels = []*LabelResult{}
-	}
-	if rep.Uncovered == nil {
-		rep.Uncovered = []*LabelResult{}
-	}
-	distinctAll := map[string]bool{}
-	for _, id := range traceOf {
-		distinctAll[id] = true
-	}
-	m.fillCriteria(rep, abundance, len(distinctAll))
+	fillLabels(rep, m.p.Active, m.p.Result.Labels.Labels, m.p.Original, LabelHits{Covering: covering, Reached: reached}, names, traceOf)
 
 	// Plain coverage of the original plan.
 	for _, h := range instrHits {
@@ -223,9 +191,10 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	return rep, nil
 }
 
-// fillCriteria computes per-key and per-operator counts and diversity.
-func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) {
-	cov := labels.Coverage(m.p.Result.Labels.Labels, abundance)
+// fillCriteria computes per-key and per-operator counts and diversity of
+// the labels all (every label, active or not).
+func fillCriteria(rep *Report, all []*labels.Label, abundance map[int]int, traces int) {
+	cov := labels.Coverage(all, abundance)
 	rep.Criteria = map[labels.Key]*KeyReport{}
 	get := func(k labels.Key) *KeyReport {
 		kr := rep.Criteria[k]
@@ -238,17 +207,17 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 	for _, k := range rep.Selected {
 		get(k)
 	}
-	all := &KeyReport{}
-	for _, l := range m.p.Result.Labels.Labels {
+	allKey := &KeyReport{}
+	for _, l := range all {
 		kr := get(l.Criterion)
 		switch l.Status {
 		case labels.Trivial:
 			kr.Trivial++
-			all.Trivial++
+			allKey.Trivial++
 			continue
 		case labels.Infeasible:
 			kr.Infeasible++
-			all.Infeasible++
+			allKey.Infeasible++
 			continue
 		}
 		op := kr.Operators[l.Operator]
@@ -270,14 +239,14 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 		sortOperators(kr.OperatorOrder)
 	}
 	if c := cov["all"]; c != nil {
-		all.Covered, all.Total = c.Covered, c.Total
-		all.Diversity = Diversity{Hill: roundHill(c.Diversity), Traces: traces}
+		allKey.Covered, allKey.Total = c.Covered, c.Total
+		allKey.Diversity = Diversity{Hill: roundHill(c.Diversity), Traces: traces}
 	} else {
-		all.Diversity = Diversity{Traces: traces}
+		allKey.Diversity = Diversity{Traces: traces}
 	}
-	all.Percent = Percent(all.Covered, all.Total)
-	rep.All = all
-	rep.Diversity = all.Diversity
+	allKey.Percent = Percent(allKey.Covered, allKey.Total)
+	rep.All = allKey
+	rep.Diversity = allKey.Diversity
 }
 
 // roundHill rounds Hill numbers to 6 decimals, so reports (and golden
