@@ -94,13 +94,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := writeCompareReport(cmd.OutOrStdout(), o, o.out); err != nil {
-		return err
-	}
-	if res.Unfinished > 0 {
-		return interrupted("compare: interrupted with %d campaign(s) unfinished; run the same command again to resume", res.Unfinished)
-	}
-	return nil
+	return finishCompare(cmd, o, res)
 }
 
 // goPatternDir splits a --go pattern into the directory the go command
