@@ -90,7 +90,7 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 			return nil, err
 		}
 	}
-	f, err := readPlan(stdin, planPath)
+	f, err := parsePlan(stdin, planPath)
 	if err != nil {
 		return nil, err
 	}
