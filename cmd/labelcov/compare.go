@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -100,7 +99,7 @@ and execs to first find) and per coverage measure, with the Vargha-Delaney
 Â12 effect size and a Mann-Whitney U test. The p-values are Holm-adjusted over
 all tests of a benchmark, and "significant" means adjusted p < 0.05; results
 significant only without the correction are listed apart.`,
-		Example: `  # 5 runs of 2 minutes, 4 guiding criteria, two benchmarks, all cores
+		Example: `  # 5 runs of 2 minutes, 4 guiding criteria, two benchmarks, one campaign per CPU
   labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --out cmp
 
   # the same grid over 3 machines, then the report
@@ -131,7 +130,7 @@ significant only without the correction are listed apart.`,
 	f.StringSliceVar(&o.criteria, "criteria", []string{"none", "mcc", "wm", "mcc+wm"}, "guiding criteria: none, or label criteria joined by +")
 	f.IntVar(&o.runs, "runs", 5, "campaigns per (benchmark, criterion)")
 	f.DurationVar(&o.budget, "budget", 2*time.Minute, "wall-clock budget of each campaign")
-	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "campaigns run in parallel (each runs one fuzzing worker)")
+	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "campaigns run in parallel (each runs one fuzzing worker)"+workersFlagHelp)
 	f.StringVar(&o.out, "out", "compare-out", "output directory: campaigns and report (with --merge: the report)")
 	f.Uint64Var(&o.seed, "seed", 1, "grid seed; each campaign's seed derives from it, the benchmark, criterion and run")
 	f.StringVar(&o.shard, "shard", "", "run only slice i of n of the grid (i/n)")
