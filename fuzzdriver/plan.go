@@ -18,7 +18,9 @@ import (
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
+	"github.com/labelcov/labelcov/transform"
 )
 
 // DefaultMaxSteps is the step budget per run (and per check) of plans fuzzed
@@ -180,8 +182,11 @@ func (s PlanSetup) annotate(c labels.Criteria) (*measure.Plan, error) {
 	for _, q := range sim.Queries() {
 		pure = append(pure, q.Name)
 	}
-	lo := labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms, Domains: sim.LabelDomains(s.World)}
-	return measure.NewPlan(s.Plan, lo, normalize.Options{PureFuncs: pure})
+	return measure.NewPlan(s.Plan, transform.Options{
+		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms},
+		Feasible:  feasible.Options{Domains: sim.LabelDomains(s.World)},
+		Normalize: normalize.Options{PureFuncs: pure},
+	})
 }
 
 // Plan is the def-plan that runs (in the original program).

@@ -9,14 +9,14 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
-	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/normalize"
+	"github.com/labelcov/labelcov/transform"
 )
 
 // Options configure a Measurer. Zero values take defaults.
 type Options struct {
-	Labels    labels.Options
-	Normalize normalize.Options
+	// Annotate selects the labels (criteria, what prunes them) and the
+	// normalization.
+	Annotate transform.Options
 	// Plan names the def-plan to run ("" means main, or the only plan).
 	Plan string
 	// World, when set, runs the plan in the simulator: .env and byte tests
@@ -41,10 +41,10 @@ type Measurer struct {
 // New annotates f with the labels of opts, compiles the original and the
 // annotated plan, and maps every active label to its injected branch.
 func New(f *syntax.File, opts Options) (*Measurer, error) {
-	if opts.World != nil && opts.Labels.Domains == nil {
-		opts.Labels.Domains = sim.LabelDomains(opts.World) // labels the world rules out are infeasible
+	if opts.World != nil && opts.Annotate.Feasible.Domains == nil {
+		opts.Annotate.Feasible.Domains = sim.LabelDomains(opts.World) // labels the world rules out are infeasible
 	}
-	p, err := NewPlan(f, opts.Labels, opts.Normalize)
+	p, err := NewPlan(f, opts.Annotate)
 	if err != nil {
 		return nil, err
 	}

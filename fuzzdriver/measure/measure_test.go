@@ -20,6 +20,7 @@ import (
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
+	"github.com/labelcov/labelcov/transform"
 )
 
 const suite = "../../testdata/tests/thermostat"
@@ -38,7 +39,7 @@ func newMeasurer(t testing.TB, path, criteria string, opts Options) *Measurer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Labels = labels.Options{Criteria: c}
+	opts.Annotate.Labels = labels.Options{Criteria: c}
 	m, err := New(f, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -344,7 +345,7 @@ func TestWorld(t *testing.T) {
 	// As the CLI does: queries only read the world, so they stay in
 	// conditions and labels re-evaluate them.
 	m := newMeasurer(t, plan, "mcc", Options{World: w, WorldPath: "warehouse.world",
-		Normalize: normalize.Options{PureFuncs: sim.QueryNames()}})
+		Annotate: transform.Options{Normalize: normalize.Options{PureFuncs: sim.QueryNames()}}})
 	var tests []*Test
 	for _, c := range []struct{ name, src string }{
 		{"empty.args", ""},

@@ -6,7 +6,6 @@ import (
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/normalize"
 	"github.com/labelcov/labelcov/transform"
 )
 
@@ -28,11 +27,11 @@ type Plan struct {
 	branchOf map[int]int // active label id -> branch in AnnProg
 }
 
-// NewPlan annotates f with lo's labels (normalizing with no), compiles the
-// original and the annotated plan and maps every active label to its
-// injected branch. Errors in f are *syntax.Error.
-func NewPlan(f *syntax.File, lo labels.Options, no normalize.Options) (*Plan, error) {
-	res, err := transform.Plan(f, transform.Options{Labels: lo, Normalize: no})
+// NewPlan annotates f as to says, compiles the original and the annotated
+// plan and maps every active label to its injected branch. Errors in f
+// are *syntax.Error.
+func NewPlan(f *syntax.File, to transform.Options) (*Plan, error) {
+	res, err := transform.Plan(f, to)
 	if err != nil {
 		return nil, err
 	}

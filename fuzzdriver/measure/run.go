@@ -86,7 +86,7 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	reached := map[int]bool{}
 	traceOf := make([]string, len(tests))
 	rep := &Report{Version: Version, File: m.p.Original.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
-		Selected: m.opts.Labels.Criteria.Keys(), Source: m.p.Original.Src}
+		Selected: m.opts.Annotate.Labels.Criteria.Keys(), Source: m.p.Original.Src}
 	rep.Warnings = m.Warnings()
 
 	for ti, t := range tests {

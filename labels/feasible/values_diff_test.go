@@ -1,4 +1,4 @@
-package labels_test
+package feasible_test
 
 import (
 	"context"
@@ -21,6 +21,7 @@ import (
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
 	"github.com/labelcov/labelcov/transform"
 )
@@ -29,15 +30,15 @@ import (
 // and lists, by the id of that annotation, the labels the value analysis
 // calls infeasible or trivial (with the same options otherwise). The two
 // enumerations differ only in statuses, so their labels pair up by index.
-func valueVerdicts(t *testing.T, f *syntax.File, lo labels.Options, no normalize.Options) (*measure.Plan, map[int]*labels.Label) {
+func valueVerdicts(t *testing.T, f *syntax.File, lo labels.Options, fo feasible.Options, no normalize.Options) (*measure.Plan, map[int]*labels.Label) {
 	t.Helper()
-	off := lo
+	off := fo
 	off.NoValues = true
-	p, err := measure.NewPlan(f, off, no)
+	p, err := measure.NewPlan(f, transform.Options{Labels: lo, Feasible: off, Normalize: no})
 	if err != nil {
 		t.Fatal(err)
 	}
-	on, err := transform.Plan(f, transform.Options{Labels: lo, Normalize: no})
+	on, err := transform.Plan(f, transform.Options{Labels: lo, Feasible: fo, Normalize: no})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +126,7 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 	if testing.Short() {
 		n = 400
 	}
-	truths, err := filepath.Glob("../testdata/bench/*/truth.json")
+	truths, err := filepath.Glob("../../testdata/bench/*/truth.json")
 	if err != nil || len(truths) < 5 {
 		t.Fatalf("benchmark folders: %v (%d)", err, len(truths))
 	}
@@ -149,8 +150,8 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		lo := labels.Options{Criteria: c, Domains: sim.LabelDomains(world)}
-		p, verdicts := valueVerdicts(t, f, lo, normalize.Options{PureFuncs: sim.QueryNames()})
+		lo := labels.Options{Criteria: c}
+		p, verdicts := valueVerdicts(t, f, lo, feasible.Options{Domains: sim.LabelDomains(world)}, normalize.Options{PureFuncs: sim.QueryNames()})
 		total += len(verdicts)
 		var tg engine.Target
 		if world != nil {
@@ -200,11 +201,11 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 // loops, ...) annotated with every label active: no label the value
 // analysis rules out holds, no trivial one is reached false.
 func TestValueVerdictsSoundOnScripts(t *testing.T) {
-	files, err := filepath.Glob("../interp/compile/testdata/scripts/*.plan")
+	files, err := filepath.Glob("../../interp/compile/testdata/scripts/*.plan")
 	if err != nil || len(files) < 10 {
 		t.Fatalf("scripts: %v (%d)", err, len(files))
 	}
-	prelude, err := os.ReadFile("../interp/compile/testdata/scripts/prelude.lisp")
+	prelude, err := os.ReadFile("../../interp/compile/testdata/scripts/prelude.lisp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func TestValueVerdictsSoundOnScripts(t *testing.T) {
 		if _, err := compile.Compile(f); err != nil {
 			continue // scripts that test compile errors
 		}
-		p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{PureFuncs: sim.QueryNames()})
+		p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{}, normalize.Options{PureFuncs: sim.QueryNames()})
 		m, err := vm.New(p.AnnProg, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins()})
 		if err != nil {
 			t.Fatal(err)
@@ -349,7 +350,7 @@ func checkGenerated(t *testing.T, seed uint64, inputs int) {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
 	}
 	c, _ := labels.ParseCriteria("mcc,cc,wm,dist")
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{})
+	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{}, normalize.Options{})
 	tg, err := fuzzdriver.NewArgsTarget(p.AnnProg, "", vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: 20000})
 	if err != nil {
 		t.Fatal(err)
@@ -504,7 +505,7 @@ func checkLoopFree(t *testing.T, seed uint64, inputs int) int {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
 	}
 	c, _ := labels.ParseCriteria("mcc,cc,wm,dist")
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{})
+	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{}, normalize.Options{})
 	decided := 0
 	for _, l := range verdicts {
 		if strings.Contains(l.Reason, "path") {
