@@ -8,7 +8,6 @@ import (
 
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/normalize"
-	"github.com/labelcov/labelcov/transform"
 )
 
 // BenchmarkCoverWarehouse measures a suite of random six-object
@@ -24,7 +23,7 @@ func BenchmarkCoverWarehouse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	m := newMeasurer(b, plan, "all", Options{World: w, Annotate: transform.Options{Normalize: normalize.Options{PureFuncs: sim.QueryNames()}}})
+	m := newMeasurer(b, plan, "all", Options{World: w, Normalize: normalize.Options{PureFuncs: sim.QueryNames()}})
 	r := rand.New(rand.NewPCG(1, 2))
 	var tests []*Test
 	for range 100 {

@@ -20,7 +20,6 @@ import (
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
-	"github.com/labelcov/labelcov/transform"
 )
 
 const suite = "../../testdata/tests/thermostat"
@@ -39,7 +38,7 @@ func newMeasurer(t testing.TB, path, criteria string, opts Options) *Measurer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	opts.Annotate.Labels = labels.Options{Criteria: c}
+	opts.Labels = labels.Options{Criteria: c}
 	m, err := New(f, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -345,7 +344,7 @@ func TestWorld(t *testing.T) {
 	// As the CLI does: queries only read the world, so they stay in
 	// conditions and labels re-evaluate them.
 	m := newMeasurer(t, plan, "mcc", Options{World: w, WorldPath: "warehouse.world",
-		Annotate: transform.Options{Normalize: normalize.Options{PureFuncs: sim.QueryNames()}}})
+		Normalize: normalize.Options{PureFuncs: sim.QueryNames()}})
 	var tests []*Test
 	for _, c := range []struct{ name, src string }{
 		{"empty.args", ""},
@@ -400,17 +399,20 @@ func TestDivergenceWarning(t *testing.T) {
 	if r, err := m.Run(context.Background(), []*Test{tc}); err != nil || len(r.Warnings) != 0 {
 		t.Fatalf("faithful annotation: %v, warnings %q", err, r.Warnings)
 	}
-	sabotaged := bytes.Replace(m.p.Result.Source, []byte("(let ((s 0))"), []byte("(let ((s 1))"), 1)
-	if bytes.Equal(sabotaged, m.p.Result.Source) {
-		t.Fatalf("the annotated plan has no (let ((s 0)) to sabotage:\n%s", m.p.Result.Source)
+	annSrc := m.ann.Transform.Source
+	sabotaged := bytes.Replace(annSrc, []byte("(let ((s 0))"), []byte("(let ((s 1))"), 1)
+	if bytes.Equal(sabotaged, annSrc) {
+		t.Fatalf("the annotated plan has no (let ((s 0)) to sabotage:\n%s", annSrc)
 	}
 	af, err := syntax.Parse(plan, sabotaged)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.p.AnnProg, err = compile.Compile(af); err != nil {
+	ann := *m.ann
+	if ann.Program, err = compile.Compile(af); err != nil {
 		t.Fatal(err)
 	}
+	m.ann = &ann
 	r, err := m.Run(context.Background(), []*Test{tc})
 	if err != nil {
 		t.Fatal(err)

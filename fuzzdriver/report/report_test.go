@@ -15,7 +15,6 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/transform"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -35,7 +34,7 @@ func thermostat(t *testing.T) *measure.Report {
 		t.Fatal(err)
 	}
 	c, _ := labels.ParseCriteria("all")
-	m, err := measure.New(f, measure.Options{Annotate: transform.Options{Labels: labels.Options{Criteria: c}}})
+	m, err := measure.New(f, measure.Options{Labels: labels.Options{Criteria: c}})
 	if err != nil {
 		t.Fatal(err)
 	}
