@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -191,7 +190,7 @@ input (KEY, KEY.env).
 --json prints one summary object at the end: execs, execs_per_sec, corpus,
 coverage, labels_by_criterion, findings[] (key, category, time_s, input, ...),
 stop and dir.`,
-		Example: `  # one minute on the warehouse benchmark, original plan, all cores
+		Example: `  # one minute on the warehouse benchmark, original plan, one worker per CPU
   labelcov fuzz testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world --out /tmp/ws
 
   # guided by MCC and weak-mutation labels, deterministic, 5 minutes, summary as JSON
@@ -223,7 +222,7 @@ stop and dir.`,
 	f.StringVar(&o.engine, "engine", "builtin", "fuzzer: builtin or afl")
 	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget (none when only --runs is given)")
 	f.Int64Var(&o.runs, "runs", 0, "stop after this many runs (builtin: seeds and a resumed queue count; afl: afl-fuzz -E)")
-	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)")
+	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)"+workersFlagHelp)
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
 	f.StringVar(&o.corpus, "corpus", "", "directory of seed inputs: raw bytes, or .env files with --world")
 	f.StringVar(&o.out, "out", "", "campaign directory (AFL++ sync-directory layout); resumes when it exists (default: a new temporary directory)")
