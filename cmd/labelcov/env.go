@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -37,7 +37,7 @@ of them, a trailing incomplete object ignored, overlapping objects dropped.`,
   labelcov env decode testdata/worlds/warehouse.world input.bin --max-objects 8 > input.env`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := sim.LoadWorld(args[0])
+			w, err := runner.LoadWorld(args[0])
 			if err != nil {
 				return err
 			}
@@ -49,7 +49,7 @@ of them, a trailing incomplete object ignored, overlapping objects dropped.`,
 			return err
 		},
 	}
-	cmd.Flags().IntVar(&maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from the bytes")
+	cmd.Flags().IntVar(&maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from the bytes")
 	return cmd
 }
 
@@ -64,7 +64,7 @@ or to the file named by -o. Decoding those bytes gives the same environment back
   labelcov env encode testdata/worlds/warehouse.world scenario.env | xxd`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := sim.LoadWorld(args[0])
+			w, err := runner.LoadWorld(args[0])
 			if err != nil {
 				return err
 			}
