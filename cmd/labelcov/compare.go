@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -155,7 +155,7 @@ significant only without the correction are listed apart.`,
 	f.StringVar(&o.md, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
 	f.StringVar(&o.slurmScript, "slurm-script", "", "write a Slurm job-array script that runs the grid and merges its report, instead of running it (see above)")
 	f.StringVar(&o.slurmArray, "slurm-array", "", "with --slurm-script: N array tasks, each a fixed share of the grid (--shard i/N), at most K at once with N%K (default: one campaign per task, no limit)")
-	f.StringVar(&o.engine, "engine", fuzzdriver.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
+	f.StringVar(&o.engine, "engine", campaign.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
 	f.StringSliceVar(&o.goPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
 	return cmd
@@ -232,7 +232,7 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		names = append(names, bench.Info.Name)
 		infos = append(infos, bench.Info)
 	}
-	if o.engine != fuzzdriver.EngineBuiltin && o.engine != fuzzdriver.EngineAFL {
+	if o.engine != campaign.EngineBuiltin && o.engine != campaign.EngineAFL {
 		return fmt.Errorf("--engine must be builtin or afl, got %q", o.engine)
 	}
 	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed}
@@ -261,7 +261,7 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
 
 	ro := compare.RunnerOptions{Engine: o.engine}
-	if o.engine == fuzzdriver.EngineAFL {
+	if o.engine == campaign.EngineAFL {
 		exe, err := aflTargetBinary()
 		if err != nil {
 			return fmt.Errorf("locating the labelcov binary: %w", err)

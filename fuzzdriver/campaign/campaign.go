@@ -1,4 +1,4 @@
-package fuzzdriver
+package campaign
 
 import (
 	"context"
@@ -20,8 +20,8 @@ const (
 	EngineAFL     = "afl"
 )
 
-// CampaignOptions describe a campaign on a plan, with either engine.
-type CampaignOptions struct {
+// Options describe a campaign on a plan, with either engine.
+type Options struct {
 	Engine  string        // EngineBuiltin (default) or EngineAFL
 	Workers int           // builtin: goroutines; afl: afl-fuzz instances; default 1
 	Seed    uint64        // random seed
@@ -74,7 +74,7 @@ func CriteriaName(c labels.Criteria) string {
 // even with an error (Summary.Stop "error"); cancelling ctx ends it
 // normally (Stop "canceled"). Findings are not errors: see
 // Summary.Findings.
-func (p *PlanFuzz) Fuzz(ctx context.Context, o CampaignOptions) (*Summary, error) {
+func (p *Fuzzer) Fuzz(ctx context.Context, o Options) (*Summary, error) {
 	if o.Workers <= 0 {
 		o.Workers = 1
 	}
@@ -97,13 +97,13 @@ func (p *PlanFuzz) Fuzz(ctx context.Context, o CampaignOptions) (*Summary, error
 }
 
 // summary starts the plan summary of a campaign.
-func (p *PlanFuzz) summary(o CampaignOptions, s *engine.Summary) *Summary {
+func (p *Fuzzer) summary(o Options, s *engine.Summary) *Summary {
 	return &Summary{Summary: s, Engine: o.Engine, Criteria: CriteriaName(p.Setup.Criteria),
 		Measure: p.measureName(), Workers: o.Workers, Seed: o.Seed}
 }
 
 // measureName names the yardstick's criteria, "none" without one.
-func (p *PlanFuzz) measureName() string {
+func (p *Fuzzer) measureName() string {
 	if p.Setup.NoMeasure {
 		return "none"
 	}
@@ -112,7 +112,7 @@ func (p *PlanFuzz) measureName() string {
 
 // campaignDir returns o.Out, or a new temporary directory named on
 // o.Progress.
-func campaignDir(o CampaignOptions) (string, error) {
+func campaignDir(o Options) (string, error) {
 	if o.Out != "" {
 		return o.Out, nil
 	}
@@ -127,23 +127,20 @@ func campaignDir(o CampaignOptions) (string, error) {
 }
 
 // withCriteria makes a CoverageFunc that adds "labels:KEY" figures.
-func withCriteria(m *Meter, cov engine.CoverageFunc) engine.CoverageFunc {
+func withCriteria(m *Meter) engine.CoverageFunc {
 	return func(snap engine.Snapshot) map[string]engine.Figure {
-		f := cov(snap)
-		for k, v := range m.ByCriterion() {
-			f["labels:"+k] = v
-		}
-		return f
+		m.Coverage(snap)
+		return extraMeter{m}.Figures()
 	}
 }
 
-func (p *PlanFuzz) fuzzBuiltin(ctx context.Context, o CampaignOptions) (*Summary, error) {
+func (p *Fuzzer) fuzzBuiltin(ctx context.Context, o Options) (*Summary, error) {
 	c, meter, err := p.Campaign()
 	if err != nil {
 		return nil, err
 	}
 	if o.ExtraCoverage {
-		c.Coverage = withCriteria(meter, c.Coverage)
+		c.Coverage = withCriteria(meter)
 	}
 	c.Workers, c.Seed, c.Budget, c.Runs = o.Workers, o.Seed, o.Budget, o.Runs
 	// Findings are always saved: without Out they go to a fresh temporary
@@ -171,7 +168,7 @@ func (p *PlanFuzz) fuzzBuiltin(ctx context.Context, o CampaignOptions) (*Summary
 // NeedsWorld fails, as a *syntax.Error, when the setup has no world but the
 // plan acts on one (sim.NeedsWorld): every run would only fail with
 // no-world.
-func (p *PlanFuzz) NeedsWorld() error {
+func (p *Fuzzer) NeedsWorld() error {
 	if p.Setup.World != nil {
 		return nil
 	}
