@@ -258,7 +258,7 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	stats := engine.StatsFile{Version: engine.StatsVersion, Instance: Instance, Seed: s.Seed, Workers: 1, Started: started,
 		Findings: []engine.FindingRecord{}}
 	seen := map[string]bool{}
-	var sites []gofuzz.Site
+	sites := []gofuzz.Site{}
 	for i, f := range r.Failures {
 		// On the original code, with the test files (and seeds) the
 		// campaign ran with.
