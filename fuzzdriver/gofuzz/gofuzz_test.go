@@ -240,11 +240,15 @@ func TestYardstickWithCampaignTests(t *testing.T) {
 		t.Fatal("quota_test.go has no f.Add(uint32(4096))")
 	}
 	ctx := context.Background()
-	plain, err := BuildYardstick(ctx, x, YardstickCriteria(), nil, t.TempDir(), nil)
+	res, err := AnnotateYardstick(ctx, x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, err := BuildYardstick(ctx, x, YardstickCriteria(), map[string][]byte{testFile: []byte(seeded)}, t.TempDir(), nil)
+	plain, err := BuildYardstick(ctx, x, res, nil, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := BuildYardstick(ctx, x, res, map[string][]byte{testFile: []byte(seeded)}, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
