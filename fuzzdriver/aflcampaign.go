@@ -118,7 +118,7 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	if err != nil {
 		return nil, err
 	}
-	out, err := campaignDir(o)
+	out, err := p.campaignDir(o)
 	if err != nil {
 		return nil, err
 	}

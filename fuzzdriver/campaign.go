@@ -2,6 +2,8 @@ package fuzzdriver
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +43,9 @@ type CampaignOptions struct {
 	ProgressInterval time.Duration
 	// AFL configures the AFL++ engine.
 	AFL AFLOptions
+	// ForceOut resumes in an Out that belongs to another campaign (another
+	// plan, world or criteria: engine.ClaimDir), rewriting its record.
+	ForceOut bool
 	// ExtraCoverage, when true, adds the label coverage of every measuring
 	// criterion as "labels:KEY" figures to progress lines and stats.json,
 	// as compare's analysis wants.
@@ -111,19 +116,45 @@ func (p *PlanFuzz) measureName() string {
 }
 
 // campaignDir returns o.Out, or a new temporary directory named on
-// o.Progress.
-func campaignDir(o CampaignOptions) (string, error) {
-	if o.Out != "" {
-		return o.Out, nil
+// o.Progress, claimed for this campaign (engine.ClaimDir): a directory
+// that holds another plan's, world's or criteria's campaign is refused
+// unless o.ForceOut.
+func (p *PlanFuzz) campaignDir(o CampaignOptions) (string, error) {
+	out := o.Out
+	if out == "" {
+		var err error
+		if out, err = os.MkdirTemp("", "labelcov-"+o.Engine+"-"); err != nil {
+			return "", err
+		}
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "fuzz: campaign directory %s (use --out to choose one)\n", out)
+		}
 	}
-	out, err := os.MkdirTemp("", "labelcov-"+o.Engine+"-")
-	if err != nil {
+	if err := engine.ClaimDir(out, p.Owner(), o.ForceOut); err != nil {
 		return "", err
 	}
-	if o.Progress != nil {
-		fmt.Fprintf(o.Progress, "fuzz: campaign directory %s (use --out to choose one)\n", out)
-	}
 	return out, nil
+}
+
+// Owner is what a campaign directory of this setup belongs to: the plan
+// (digest of its source, and the def-plan), the world (by name) and the
+// guiding criteria. Inputs of one mean something else, or nothing, to
+// another; the measuring criteria and limits may change between sessions.
+func (p *PlanFuzz) Owner() engine.Owner {
+	world := "none"
+	if p.Setup.World != nil {
+		world = p.Setup.World.Name
+	}
+	sum := sha256.Sum256(p.Setup.Plan.Src)
+	return engine.Owner{
+		Keys: map[string]string{
+			"plan_sha256": hex.EncodeToString(sum[:]),
+			"plan":        p.Plan().Name,
+			"world":       world,
+			"criteria":    CriteriaName(p.Setup.Criteria),
+		},
+		About: map[string]string{"plan_file": p.Setup.Plan.Name},
+	}
 }
 
 // withCriteria makes a CoverageFunc that adds "labels:KEY" figures.
@@ -148,7 +179,7 @@ func (p *PlanFuzz) fuzzBuiltin(ctx context.Context, o CampaignOptions) (*Summary
 	c.Workers, c.Seed, c.Budget, c.Runs = o.Workers, o.Seed, o.Budget, o.Runs
 	// Findings are always saved: without Out they go to a fresh temporary
 	// campaign directory, as with AFL++.
-	if c.Out, err = campaignDir(o); err != nil {
+	if c.Out, err = p.campaignDir(o); err != nil {
 		return nil, err
 	}
 	c.Instance, c.Main = o.Instance, o.Main

@@ -63,6 +63,15 @@ touched. See docs/go.md.
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
 			}
+			if err := refuseOverwrite("-o", out, args[0]); err != nil {
+				return err
+			}
+			if err := refuseOverwrite("--manifest", manifest, args[0]); err != nil {
+				return err
+			}
+			if manifest != "" && manifest == out {
+				return fmt.Errorf("--manifest and -o name the same file %s", out)
+			}
 			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err

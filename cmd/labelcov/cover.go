@@ -111,6 +111,14 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
+	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+		return err
+	}
+	for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+		if err := refuseOverwrite(out.flag, out.path, append([]string{file, o.world}, tests...)...); err != nil {
+			return err
+		}
+	}
 	f, p, lo, no, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
 		return err

@@ -37,6 +37,9 @@ of them, a trailing incomplete object ignored, overlapping objects dropped.`,
   labelcov env decode testdata/worlds/warehouse.world input.bin --max-objects 8 > input.env`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := positiveFlag("max-objects", maxObjects); err != nil {
+				return err
+			}
 			w, err := sim.LoadWorld(args[0])
 			if err != nil {
 				return err
@@ -64,6 +67,9 @@ or to the file named by -o. Decoding those bytes gives the same environment back
   labelcov env encode testdata/worlds/warehouse.world scenario.env | xxd`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseOverwrite("-o", out, args[0], args[1]); err != nil {
+				return err
+			}
 			w, err := sim.LoadWorld(args[0])
 			if err != nil {
 				return err

@@ -121,6 +121,8 @@ type fuzzOptions struct {
 	aflArgs  []string
 	// allowFindings exits 0 even when the campaign has findings.
 	allowFindings bool
+	// forceOut resumes in an --out of another plan, world or criteria.
+	forceOut bool
 }
 
 func newFuzzCmd() *cobra.Command {
@@ -172,7 +174,10 @@ stops cleanly with everything saved.
 --out DIR holds the campaign in AFL++'s sync-directory layout (DIR/labelcov/queue,
 DIR/labelcov/crashes with NAME.env beside each finding, findings.json, and
 stats.json: a time series of execs, corpus and coverage; docs/fuzzing.md). Run
-again on the same --out to resume. Without --out either engine uses a new
+again on the same --out to resume. DIR/campaign.json records what the campaign
+belongs to (the plan's digest and def-plan, the world, --criteria): an --out of
+another campaign is refused, so that two campaigns' inputs and findings never
+mix (--force-out resumes in it anyway). Without --out either engine uses a new
 temporary directory, named on stderr at the start and in the summary.
 
 Exit status: 1 when the campaign has findings, like go test -fuzz, with a
@@ -230,6 +235,7 @@ stop and dir.`,
 	f.BoolVar(&o.json, "json", false, "print one JSON summary object at the end")
 	f.DurationVar(&o.progress, "progress", engine.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
 	f.BoolVar(&o.allowFindings, "allow-findings", false, "exit 0 even when the campaign has findings")
+	f.BoolVar(&o.forceOut, "force-out", false, "resume in an --out that belongs to another plan, world or criteria (its inputs and findings are then mixed with this campaign's)")
 	f.StringSliceVar(&o.aflArgs, "afl-arg", nil, "extra afl-fuzz argument (repeatable), e.g. --afl-arg=-t --afl-arg=500")
 	return cmd
 }
@@ -278,7 +284,7 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 		}
 	}
 	co := fuzzdriver.CampaignOptions{Engine: o.engine, Workers: o.workers, Seed: o.seed, Budget: o.budget, Runs: o.runs,
-		Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main}
+		Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main, ForceOut: o.forceOut}
 	if o.progress > 0 {
 		co.Progress, co.ProgressInterval = stderr, o.progress
 	}
@@ -293,6 +299,10 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	defer stop()
 	sum, err := pf.Fuzz(ctx, co)
 	if sum == nil {
+		var om *engine.OwnerMismatchError
+		if errors.As(err, &om) {
+			return fmt.Errorf("%w\n(a campaign directory belongs to one plan, world and criteria: choose another --out, or --force-out to resume in it anyway)", err)
+		}
 		return err
 	}
 	if o.json {

@@ -14,6 +14,7 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
+	"github.com/labelcov/labelcov/transform"
 	"github.com/spf13/cobra"
 )
 
@@ -130,6 +131,11 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
+				return err
+			}
+			// As annotate: the labels of an annotated plan are labels of
+			// labels, nobody's test objectives.
+			if err := transform.CheckNotAnnotated(f); err != nil {
 				return err
 			}
 			notes := printNotes(cmd.ErrOrStderr(), p)

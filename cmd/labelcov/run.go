@@ -59,12 +59,15 @@ actions nor queries the world) still run after it, as in a campaign of such a
 plan, and the categories they return are printed (JSON: errors, check_errors).
 
 Calls to functions defined nowhere (no defun, builtin or world query) are
-reported before anything runs, with file:line:col and a caret, and exit 1;
+reported before anything runs, with file:line:col and a caret, and exit 2;
 calls to world queries without --world are warnings. FILE "-" reads the plan
 from standard input.
 
-The exit status is 0 whenever the plan ran, whatever its outcome, and 1 when
-FILE, the flags or the arguments are wrong.`,
+Exit status (as every verb, README.md "Exit codes"): 0 when the plan returned
+and no check reported an error; 1 when it ran and a campaign would record it
+as a finding (an unhandled failure, a timeout, an error category of a check),
+after the full report; 2 when FILE, the flags or the arguments are wrong;
+3 when interrupted.`,
 		Example: `  labelcov run testdata/plans/fib.plan --arg 20
   labelcov run warehouse.plan --plan fetch --arg :left --arg '(cup bowl)'
   labelcov run loop.plan --max-steps 1000 --json
@@ -122,6 +125,9 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
+	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+		return err
+	}
 	f, p, err := loadPlan(stdin, path)
 	if err != nil {
 		return err
@@ -176,14 +182,35 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if o.json {
 		rep := newRunReport(fn, r, vm.Summarize(p, m.Counters()), output.String())
 		rep.Errors, rep.CheckErrors = res.Errors, res.CheckErrors
-		return writeJSON(stdout, rep)
+		return errors.Join(writeJSON(stdout, rep), runVerdict(r, res))
 	}
 	if len(checks) > 0 {
 		if err := sim.WriteErrors(stdout, res); err != nil {
 			return err
 		}
 	}
-	return writeOutcome(stdout, r)
+	return errors.Join(writeOutcome(stdout, r), runVerdict(r, res))
+}
+
+// runVerdict is the exit status of a run that happened: found (1) when a
+// campaign would record the run as a finding — the plan failed or ran out
+// of steps or time, or a check reported an error — nil (0) otherwise.
+func runVerdict(r vm.Result, res *sim.Result) error {
+	var what []string
+	if r.Outcome != vm.OutcomeOK {
+		kind := string(r.Outcome)
+		if r.Failure != nil && r.Failure.Kind != "" {
+			kind = r.Failure.Kind
+		}
+		what = append(what, "the plan ended with "+kind)
+	}
+	if n := len(res.Errors) + len(res.CheckErrors); n > 0 {
+		what = append(what, fmt.Sprintf("the checks report %d error(s)", n))
+	}
+	if len(what) == 0 {
+		return nil
+	}
+	return found("run: %s (exit status 1)", strings.Join(what, "; "))
 }
 
 // writeOutcome prints the last line of a human run report.

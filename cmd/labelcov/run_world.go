@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -34,7 +35,7 @@ func runInWorld(ctx context.Context, stdout io.Writer, p *compile.Program, fn *c
 		sum := r.Summary(res)
 		rep.Errors, rep.CheckErrors, rep.Actions = sum.Errors, sum.CheckErrors, sum.Actions
 		rep.Coverage.Actions = &sum.Coverage
-		return writeJSON(stdout, rep)
+		return errors.Join(writeJSON(stdout, rep), runVerdict(res.VM, res))
 	}
 	if o.trace {
 		if err := sim.WriteTrace(stdout, res.Actions); err != nil {
@@ -48,5 +49,5 @@ func runInWorld(ctx context.Context, stdout io.Writer, p *compile.Program, fn *c
 	if _, err := fmt.Fprintf(stdout, "actions: %d performed, %d/%d buckets covered\n", len(res.Actions), cov.Covered, cov.Total); err != nil {
 		return err
 	}
-	return writeOutcome(stdout, res.VM)
+	return errors.Join(writeOutcome(stdout, res.VM), runVerdict(res.VM, res))
 }

@@ -79,6 +79,9 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if o.n <= 0 {
 		return fmt.Errorf("--n must be positive, got %d", o.n)
 	}
+	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+		return err
+	}
 	f, p, err := loadPlan(stdin, path)
 	if err != nil {
 		return err
