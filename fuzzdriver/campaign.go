@@ -56,10 +56,14 @@ type CampaignOptions struct {
 // summary and what the setup adds. It is `labelcov fuzz --json`'s object and
 // the content of an AFL++ campaign's summary.json.
 type Summary struct {
+	// Version versions the shape of the JSON object (SummaryVersion).
+	Version int `json:"version"`
 	*engine.Summary
-	Engine     string                   `json:"engine"`
-	Criteria   string                   `json:"criteria"`
-	Measure    string                   `json:"measure"`
+	Engine string `json:"engine"`
+	// Criteria and Measure are the guiding and the measuring criteria, as
+	// the label manifest lists them (["mcc", "wm-ror", ...]; [] for none).
+	Criteria   []labels.Key             `json:"criteria"`
+	Measure    []labels.Key             `json:"measure"`
 	Workers    int                      `json:"workers"`
 	Seed       uint64                   `json:"seed"`
 	ByCriteria map[string]engine.Figure `json:"labels_by_criterion"`
@@ -103,16 +107,25 @@ func (p *PlanFuzz) Fuzz(ctx context.Context, o CampaignOptions) (*Summary, error
 
 // summary starts the plan summary of a campaign.
 func (p *PlanFuzz) summary(o CampaignOptions, s *engine.Summary) *Summary {
-	return &Summary{Summary: s, Engine: o.Engine, Criteria: CriteriaName(p.Setup.Criteria),
-		Measure: p.measureName(), Workers: o.Workers, Seed: o.Seed}
+	return &Summary{Version: SummaryVersion, Summary: s, Engine: o.Engine, Criteria: criteriaKeys(p.Setup.Criteria),
+		Measure: p.measureKeys(), Workers: o.Workers, Seed: o.Seed}
 }
 
-// measureName names the yardstick's criteria, "none" without one.
-func (p *PlanFuzz) measureName() string {
+// SummaryVersion is the version of Summary's JSON (fuzz --json, an AFL++
+// campaign's summary.json).
+const SummaryVersion = 1
+
+// criteriaKeys lists c's keys as the manifest does, [] for none.
+func criteriaKeys(c labels.Criteria) []labels.Key {
+	return append([]labels.Key{}, c.Keys()...)
+}
+
+// measureKeys lists the yardstick's criteria, [] without one.
+func (p *PlanFuzz) measureKeys() []labels.Key {
 	if p.Setup.NoMeasure {
-		return "none"
+		return []labels.Key{}
 	}
-	return CriteriaName(p.Setup.Measure)
+	return criteriaKeys(p.Setup.Measure)
 }
 
 // campaignDir returns o.Out, or a new temporary directory named on

@@ -44,7 +44,7 @@ afl-fuzz on this command for you.`,
   afl-fuzz -i seeds -o out -- labelcov afl-target temperature.plan --criteria mcc,wm @@
   afl-showmap -o map.txt -- labelcov afl-target plan.plan --world w.world < input
   labelcov afl-target plan.plan --world w.world out/default/crashes/id:000000*; echo $?   # 134: a finding`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: argsNamed(1, 2, "PLAN", "INPUT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if args[0] == "-" {
 				return errors.New("afl-target needs a plan file: standard input carries the fuzzer's inputs")

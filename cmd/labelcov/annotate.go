@@ -51,7 +51,7 @@ touched. See docs/go.md.
   labelcov annotate warehouse.plan --criteria mcc,wm | labelcov run - --world warehouse.world
   labelcov annotate ./pkg/... --criteria mcc,wm -o /tmp/ann && \
       go test -overlay /tmp/ann/overlay.json -fuzz FuzzParse ./pkg/parse`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsNamed(1, -1, "FILE or PACKAGES"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isGoPackageArg(args[0]) {
 				gof.Criteria, gof.MCCMaxAtoms, gof.Out = lf.criteria, lf.maxAtoms, out

@@ -75,7 +75,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
   labelcov cover plan.plan --tests t1.args t2.args --json | jq '.criteria.mcc'
   labelcov cover ./pkg/... --criteria mcc,wm --html cover.html
   labelcov cover ./pkg/parse --fuzz FuzzParse`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsNamed(1, -1, "FILE or PACKAGES"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms

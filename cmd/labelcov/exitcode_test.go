@@ -103,3 +103,34 @@ func TestExitCodesTable(t *testing.T) {
 		}
 	}
 }
+
+// TestFirstLineIsTheReason: a mistaken invocation says what is wrong on
+// its first line of stderr, with no storm of warnings before it.
+func TestFirstLineIsTheReason(t *testing.T) {
+	const (
+		ws    = "../../testdata/bench/warehouse-sort/warehouse-sort.plan"
+		world = "../../testdata/worlds/warehouse.world"
+		temp  = "../../testdata/bench/temperature/temperature.plan"
+		env   = "../../testdata/envs/warehouse-three.env"
+	)
+	for _, c := range []struct {
+		args  []string
+		first string
+	}{
+		{[]string{"replay", ws, env}, "warehouse-three.env is a .env scenario: replaying it needs --world"},
+		{[]string{"replay", ws, "../../testdata/envs/warehouse-three.bin"}, "this plan performs actions, which needs a world: give --world"},
+		{[]string{"run", ws, "--env", env}, "--env, --bytes and --trace need --world"},
+		{[]string{"fuzz", temp, "--world", world, "--runs", "10"}, "temperature.plan uses no world: its plan main takes 3 parameter(s)"},
+		{[]string{"labels", "./..."}, "./... is not a plan file: this command reads .plan files; for Go packages use labelcov annotate or labelcov cover"},
+		{[]string{"replay", temp}, "missing INPUT"},
+		{[]string{"env", "decode", world}, "missing FILE.bin"},
+		{[]string{"run"}, "missing FILE"},
+		{[]string{"fuzz", temp, "--max-objects", "0"}, "--max-objects must be positive, got 0"},
+	} {
+		code, _, errs := execLabelcov(c.args...)
+		first, _, _ := strings.Cut(errs, "\n")
+		if code != exitUsage || !strings.Contains(first, c.first) || strings.Contains(errs, "warning") {
+			t.Errorf("labelcov %s: exit %d, first line %q, want %q\n%s", strings.Join(c.args, " "), code, first, c.first, errs)
+		}
+	}
+}

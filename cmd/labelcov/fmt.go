@@ -30,7 +30,7 @@ standard input.`,
 		Example: `  labelcov fmt warehouse.plan            # print the formatted plan
   labelcov fmt -w plans/*.plan            # rewrite files in place
   labelcov fmt --check plans/*.plan       # CI: fail if any file is not formatted`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsNamed(1, -1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if write && check {
 				return errors.New("fmt: -w and --check exclude each other")

@@ -14,7 +14,9 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -69,6 +71,22 @@ func parseCriteriaFlag(name, s string) (labels.Criteria, error) {
 	return c, nil
 }
 
+// worldForParams explains why a plan with parameters cannot run in a
+// world: the input is either an environment (with --world) or the plan's
+// parameters (without).
+func worldForParams(f *syntax.File, p *compile.Program, plan string) error {
+	fn, err := sim.SelectPlan(p, plan)
+	if err != nil || fn.NumParams() == 0 {
+		return nil // the setup reports a missing plan itself
+	}
+	if sim.NeedsWorld(f) == nil {
+		return fmt.Errorf("%s uses no world: its plan %s takes %d parameter(s) (%s), which the input gives without --world; drop --world",
+			f.Name, fn.Name, fn.NumParams(), strings.Join(fn.Params, " "))
+	}
+	return fmt.Errorf("%s: plan %s takes %d parameter(s) (%s), but with --world the input is an environment and the plan runs without arguments; fuzz a plan without parameters (a def-plan that calls this one)",
+		f.Name, fn.Name, fn.NumParams(), strings.Join(fn.Params, " "))
+}
+
 // build reads the plan and world and compiles the setup.
 func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.PlanFuzz, error) {
 	if pf.maxSteps <= 0 {
@@ -91,9 +109,14 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 			return nil, err
 		}
 	}
-	f, err := readPlan(stdin, planPath)
+	f, prog, err := loadPlan(stdin, planPath)
 	if err != nil {
 		return nil, err
+	}
+	if pf.world != "" {
+		if err := worldForParams(f, prog, pf.plan); err != nil {
+			return nil, err
+		}
 	}
 	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, NoMeasure: noMeasure, MCCMaxAtoms: pf.maxAtoms,
 		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout, NoRetire: pf.noRetire}
@@ -212,7 +235,7 @@ stop and dir.`,
 
   # replay what was found
   labelcov replay warehouse-sort.plan --world warehouse.world /tmp/ws/labelcov/crashes/id:000000* --trace`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "PLAN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("budget") && cmd.Flags().Changed("runs") {
 				o.budget = 0
@@ -224,7 +247,7 @@ stop and dir.`,
 	o.planSetupFlags.registerNoRetire(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.engine, "engine", "builtin", "fuzzer: builtin or afl")
-	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget (none when only --runs is given)")
+	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget of this session; 0: no time limit, the campaign runs until --runs or Ctrl-C (exit 3); none when only --runs is given")
 	f.Int64Var(&o.runs, "runs", 0, "stop after this many runs (builtin: seeds and a resumed queue count; afl: afl-fuzz -E)")
 	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)")
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
@@ -257,6 +280,9 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 		return errors.New("fuzz needs a plan file, not standard input (afl-target and the worker re-read it)")
 	}
 	stderr := cmd.ErrOrStderr()
+	if o.budget == 0 && o.runs == 0 {
+		fmt.Fprintln(stderr, "fuzz: --budget 0 and no --runs: the campaign runs until Ctrl-C or SIGTERM (then saves, summarizes and exits 3)")
+	}
 	pf, err := o.build(cmd.InOrStdin(), planPath)
 	if err != nil {
 		return err

@@ -127,7 +127,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 		Example: `  labelcov labels warehouse.plan                     # every criterion
   labelcov labels warehouse.plan --criteria mcc,wm:ror
   labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {

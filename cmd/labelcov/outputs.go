@@ -7,6 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/spf13/cobra"
 )
 
 // Outputs never destroy inputs: every verb that writes a file checks it
@@ -114,4 +117,32 @@ func positiveFlag(name string, v int) error {
 		return fmt.Errorf("--%s must be positive, got %d", name, v)
 	}
 	return nil
+}
+
+// worldHint names the world a truth.json beside the plan names, as
+// " (the benchmark's truth.json names W)", or "".
+func worldHint(plan string) string {
+	if plan == "-" {
+		return ""
+	}
+	if w, err := sim.WorldBeside(plan); err == nil && w != "" {
+		return "; the benchmark's truth.json names " + w
+	}
+	return ""
+}
+
+// argsNamed is a cobra.PositionalArgs that names what is missing or too
+// much: names are the positional arguments in order (the last may repeat
+// when max < 0).
+func argsNamed(min, max int, names ...string) cobra.PositionalArgs {
+	return func(cmd *cobra.Command, args []string) error {
+		if len(args) < min {
+			return fmt.Errorf("missing %s (usage: %s)", strings.Join(names[len(args):min], " and "), cmd.UseLine())
+		}
+		if max >= 0 && len(args) > max {
+			return fmt.Errorf("too many arguments: %s takes %s, got %d (%s) (usage: %s)",
+				cmd.Name(), strings.Join(names[:max], " "), len(args), strings.Join(args, " "), cmd.UseLine())
+		}
+		return nil
+	}
 }

@@ -48,7 +48,7 @@ unreadable inputs, plans or flags, 3 when interrupted.`,
   labelcov replay warehouse-sort.plan --world warehouse.world reproducers/*.env
   labelcov replay temperature.plan reproducers/heating-while-warm.args
   labelcov replay temperature.plan out/labelcov/crashes/* --json | jq '.inputs[].findings'`,
-		Args: cobra.MinimumNArgs(2),
+		Args: argsNamed(2, -1, "PLAN", "INPUT (a fuzzer input, .env or .args file)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd, args[0], args[1:], &o)
 		},
@@ -95,8 +95,20 @@ type replayFailure struct {
 
 func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOptions) error {
 	o.measure = "" // not used: keep Build from annotating twice for nothing
+	if o.world == "" {
+		for _, in := range inputs {
+			if strings.HasSuffix(in, ".env") {
+				return fmt.Errorf("%s is a .env scenario: replaying it needs --world (the world it is an environment of)%s", in, worldHint(planPath))
+			}
+		}
+	}
 	pf, err := o.build(cmd.InOrStdin(), planPath)
 	if err != nil {
+		return err
+	}
+	// As fuzz: a plan that acts on a world replayed without one is one
+	// error, not a warning per world query and a no-world run per input.
+	if err := pf.NeedsWorld(); err != nil {
 		return err
 	}
 	if err := checkCalls(cmd.ErrOrStderr(), pf.Setup.Plan, pf.Original, sim.LinkOptions{World: pf.Setup.World != nil}); err != nil {

@@ -73,7 +73,7 @@ after the full report; 2 when FILE, the flags or the arguments are wrong;
   labelcov run loop.plan --max-steps 1000 --json
   labelcov run testdata/bench/warehouse-sort/warehouse-sort.plan \
       --world testdata/worlds/warehouse.world --env testdata/envs/warehouse-three.env --trace`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFile(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
@@ -127,6 +127,9 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	}
 	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
 		return err
+	}
+	if o.world == "" && (o.envFile != "" || o.bytesFile != "" || o.trace) {
+		return errors.New("--env, --bytes and --trace need --world (the world the environment is of)")
 	}
 	f, p, err := loadPlan(stdin, path)
 	if err != nil {
