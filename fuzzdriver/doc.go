@@ -13,6 +13,7 @@
 //	fuzzdriver/afl           AFL++ fork-server front and worker (counters only)
 //	fuzzdriver/measure       runs tests on original + annotated plans: coverage
 //	fuzzdriver/report        renders a measurement (text, JSON, HTML, LCOV)
+//	fuzzdriver/gofuzz        go test -fuzz campaigns on Go fuzz targets, measured alike
 //	fuzzdriver/compare       grids of campaigns on benchmarks, analysis, plots
 //	fuzzdriver/compare/significance  Mann-Whitney U, Vargha-Delaney A12
 package fuzzdriver

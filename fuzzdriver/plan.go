@@ -12,10 +12,11 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
@@ -78,14 +79,20 @@ type PlanSetup struct {
 	// and measurement never retire. Either way the fuzzing targets record
 	// only that a label fired (vm.LabelMode.FiredOnly).
 	NoRetire bool
+	// Compiled, when set, is called with every program Build compiles
+	// (pipeline.Options.Compiled): a fuzz process compiles each program
+	// once, and tests count them.
+	Compiled func(*compile.Program)
 }
 
-// PlanFuzz is a PlanSetup compiled: the original plan, the plan the fuzzer
-// runs (annotated with Criteria, or the original) and the plan label
-// coverage is measured on. It hands out targets, AFL executors, hooks and
-// coverage meters; it is immutable and safe for concurrent use.
+// PlanFuzz is a PlanSetup compiled: the plan under test (the original
+// plan, the plan the fuzzer runs, annotated with Criteria, and the plan
+// label coverage is measured on). It hands out targets, AFL executors,
+// hooks and coverage meters; it is immutable and safe for concurrent use.
 type PlanFuzz struct {
 	Setup PlanSetup
+	// PUT is the plan under test, built once (pipeline.Build).
+	PUT *pipeline.PlanUnderTest
 	// Original is the original plan compiled; Fuzzed is the program the
 	// fuzzer runs (Original when Setup.Criteria is zero).
 	Original, Fuzzed *compile.Program
@@ -97,9 +104,7 @@ type PlanFuzz struct {
 	// both the guiding and the measuring annotation.
 	Warnings []string
 
-	plan     *compile.Func // in Original
-	measure  *measure.Plan // the yardstick: the plan annotated with Setup.Measure
-	labelsOf []labelKey    // active measuring labels
+	labelsOf []labelKey // active measuring labels
 	keys     []labels.Key
 }
 
@@ -128,39 +133,32 @@ func (s PlanSetup) Build() (*PlanFuzz, error) {
 	if s.Measure == 0 {
 		s.Measure = DefaultMeasureCriteria
 	}
-	orig, err := compile.Compile(s.Plan)
-	if err != nil {
-		return nil, err
+	o := pipeline.Options{Plan: s.PlanName, World: s.World, Guide: s.Criteria,
+		Labels: labels.Options{MCCMaxAtoms: s.MCCMaxAtoms}, Normalize: normalize.Options{PureFuncs: s.PureFuncs},
+		Compiled: s.Compiled}
+	if !s.NoMeasure {
+		o.Measure = s.Measure
 	}
-	fn, err := sim.SelectPlan(orig, s.PlanName)
+	put, err := pipeline.Build(s.Plan, o)
 	if err != nil {
-		if s.PlanName == "" && len(orig.Plans()) > 1 {
+		if s.PlanName == "" && strings.Contains(err.Error(), "has several plans") {
 			return nil, fmt.Errorf("%w; choose one with --plan", err)
 		}
 		return nil, err
 	}
-	p := &PlanFuzz{Setup: s, Original: orig, Fuzzed: orig, plan: fn}
-	if s.Criteria != 0 {
-		guide, err := s.annotate(s.Criteria)
-		if err != nil {
-			return nil, err
+	p := &PlanFuzz{Setup: s, PUT: put, Original: put.Original, Fuzzed: put.Original}
+	if g := put.Guide; g != nil {
+		p.Fuzzed, p.Annotated, p.GuideLabels = g.Program, g.Transform.Source, len(g.Active)
+		p.Warnings = append(p.Warnings, g.Warnings()...)
+	}
+	if m := put.Measure; m != nil {
+		if m != put.Guide {
+			p.Warnings = append(p.Warnings, m.Warnings()...)
 		}
-		p.Fuzzed, p.Annotated, p.GuideLabels = guide.AnnProg, guide.Result.Source, len(guide.Active)
-		p.Warnings = append(p.Warnings, guide.Warnings()...)
-	}
-	if s.NoMeasure {
-		return p, nil
-	}
-	meas, err := s.annotate(s.Measure)
-	if err != nil {
-		return nil, err
-	}
-	if s.Measure != s.Criteria {
-		p.Warnings = append(p.Warnings, meas.Warnings()...)
-	}
-	p.measure, p.keys = meas, s.Measure.Keys()
-	for _, l := range meas.Active {
-		p.labelsOf = append(p.labelsOf, labelKey{id: l.ID, key: keyOf(l.Criterion)})
+		p.keys = s.Measure.Keys()
+		for _, l := range m.Active {
+			p.labelsOf = append(p.labelsOf, labelKey{id: l.ID, key: keyOf(l.Criterion)})
+		}
 	}
 	return p, nil
 }
@@ -173,45 +171,35 @@ func keyOf(k labels.Key) labels.Key {
 	return k
 }
 
-// annotate builds the plan under measurement of criteria c (the original
-// and the plan annotated with c, compiled, and each label's branch).
-func (s PlanSetup) annotate(c labels.Criteria) (*measure.Plan, error) {
-	pure := append([]string(nil), s.PureFuncs...)
-	for _, q := range sim.Queries() {
-		pure = append(pure, q.Name)
-	}
-	lo := labels.Options{Criteria: c, MCCMaxAtoms: s.MCCMaxAtoms, Domains: sim.LabelDomains(s.World)}
-	return measure.NewPlan(s.Plan, lo, normalize.Options{PureFuncs: pure})
-}
-
 // Plan is the def-plan that runs (in the original program).
-func (p *PlanFuzz) Plan() *compile.Func { return p.plan }
+func (p *PlanFuzz) Plan() *compile.Func { return p.PUT.Plan }
 
 // MaxLen suggests Campaign.MaxLen: without a world, 8 bytes per parameter
 // (longer inputs are ignored beyond that); with a world, MaxObjects objects.
 func (p *PlanFuzz) MaxLen() int {
 	if p.Setup.World == nil {
-		return max(8*p.plan.NumParams(), 1)
+		return max(8*p.Plan().NumParams(), 1)
 	}
 	return p.Setup.MaxObjects * p.Setup.World.BytesPerObject()
+}
+
+// newRunner makes a runner of prog with the given step budget, its labels
+// counting as lm says; labelMap, when set, is the annotated plan prog is
+// (its Results list the labels covered).
+func (p *PlanFuzz) newRunner(prog *compile.Program, maxSteps int64, lm vm.LabelMode, labelMap *pipeline.Annotated) (*runner.Runner, error) {
+	s := p.Setup
+	return runner.New(runner.Options{Program: prog, Plan: s.PlanName, World: s.World,
+		Limits: runner.Limits{MaxSteps: maxSteps, MaxObjects: s.MaxObjects}, Labels: lm, LabelMap: labelMap})
 }
 
 // newTarget makes a target running prog with the given step budget,
 // its labels counting as lm says.
 func (p *PlanFuzz) newTarget(prog *compile.Program, maxSteps int64, lm vm.LabelMode) (engine.Target, error) {
-	s := p.Setup
-	if s.World != nil {
-		r, err := sim.NewRunner(prog, s.World, sim.Options{Plan: s.PlanName, MaxSteps: maxSteps, MaxObjects: s.MaxObjects, Labels: lm})
-		if err != nil {
-			return nil, err
-		}
-		return NewPlanTarget(r), nil
-	}
-	t, err := NewArgsTarget(prog, s.PlanName, vm.Config{MaxSteps: maxSteps, Builtins: sim.NoWorldBuiltins(), Labels: lm})
+	r, err := p.newRunner(prog, maxSteps, lm, nil)
 	if err != nil {
 		return nil, err
 	}
-	return t, nil
+	return &runner.Target{R: r}, nil
 }
 
 // NewOriginalTarget runs the original plan.
@@ -250,16 +238,14 @@ func (p *PlanFuzz) fuzzedTarget(lm vm.LabelMode) (engine.Target, error) {
 	if err != nil || p.Fuzzed == p.Original {
 		return t, err
 	}
-	return &remapTarget{Target: t, p: p, cache: map[string]string{}}, nil
+	return &remapTarget{Target: t, remap: remapper{p: p}}, nil
 }
 
 // remapTarget translates positions of the annotated plan into positions of
 // the original plan.
 type remapTarget struct {
 	engine.Target
-	p        *PlanFuzz
-	orig     engine.Target // made on first need
-	cache    map[string]string
+	remap    remapper
 	findings []engine.Finding
 }
 
@@ -268,54 +254,70 @@ func (t *remapTarget) Run(ctx context.Context, input []byte) (engine.Outcome, er
 	if err != nil {
 		return out, err
 	}
-	mapped := false
-	for _, f := range out.Findings {
-		if f.Pos != "" {
-			mapped = true
-		}
+	t.findings, err = t.remap.remap(ctx, input, append(t.findings[:0], out.Findings...))
+	if err != nil {
+		return engine.Outcome{}, err
 	}
-	if !mapped {
-		return out, nil
-	}
-	t.findings = append(t.findings[:0], out.Findings...)
+	return engine.Outcome{Findings: t.findings}, nil
+}
+
+// remapper rewrites the positions of findings of the annotated plan into
+// positions in the original plan's text, so that findings of campaigns
+// guided by different criteria have the same keys: the first time a
+// (kind, position) shows up, the input is rerun on the original plan to
+// learn the original position.
+type remapper struct {
+	p     *PlanFuzz
+	orig  engine.Target // made on first need
+	cache map[findingAt]string
+}
+
+// findingAt is a finding of the annotated plan: category and position.
+type findingAt struct{ category, pos string }
+
+// remap rewrites fs in place (the findings of input on the annotated
+// plan) and returns it.
+func (m *remapper) remap(ctx context.Context, input []byte, fs []engine.Finding) ([]engine.Finding, error) {
 	var origOut *engine.Outcome
-	for i := range t.findings {
-		f := &t.findings[i]
+	for i := range fs {
+		f := &fs[i]
 		if f.Pos == "" {
 			continue
 		}
-		ck := f.Category + "@" + f.Pos
-		if pos, ok := t.cache[ck]; ok {
+		at := findingAt{f.Category, f.Pos}
+		if pos, ok := m.cache[at]; ok {
 			f.Pos = pos
 			continue
 		}
 		if origOut == nil {
-			if t.orig == nil {
-				if t.orig, err = t.p.NewOriginalTarget(); err != nil {
-					return engine.Outcome{}, err
+			if m.orig == nil {
+				var err error
+				if m.orig, err = m.p.NewOriginalTarget(); err != nil {
+					return nil, err
 				}
+				m.cache = map[findingAt]string{}
 			}
-			o, err := t.orig.Run(ctx, input)
+			o, err := m.orig.Run(ctx, input)
 			if err != nil {
-				return engine.Outcome{}, err
+				return nil, err
 			}
 			o.Findings = append([]engine.Finding(nil), o.Findings...)
 			origOut = &o
 		}
 		for _, of := range origOut.Findings {
 			if of.Category == f.Category && of.Pos != "" {
-				t.cache[ck] = of.Pos
+				m.cache[at] = of.Pos
 				f.Pos = of.Pos
 				break
 			}
 		}
 		// No match (the annotated plan ran out of steps where the
 		// original did not): the annotated position stays, marked.
-		if _, ok := t.cache[ck]; !ok {
+		if _, ok := m.cache[at]; !ok {
 			f.Pos += "(annotated)"
 		}
 	}
-	return engine.Outcome{Findings: t.findings}, nil
+	return fs, nil
 }
 
 // Objects is Campaign.Objects: objects the world's decoder places (nil
@@ -393,7 +395,7 @@ func (p *PlanFuzz) ReadInput(path string) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return sim.ArgsFileInput(path, data, p.plan)
+		return sim.ArgsFileInput(path, data, p.Plan())
 	}
 	if w := p.Setup.World; w != nil && strings.EqualFold(filepath.Ext(path), ".env") {
 		env, err := w.LoadEnv(path)
@@ -445,84 +447,47 @@ func (p *PlanFuzz) ReadCorpus(dir string) ([][]byte, error) {
 // Campaign.Coverage, or Add inputs by hand. A Meter is not safe for
 // concurrent use.
 type Meter struct {
-	p      *PlanFuzz
-	orig   engine.Target
-	ann    engine.Target // nil with Setup.NoMeasure
-	instr  []bool
-	branch []bool
-	action []bool
-	label  map[int]bool
-	err    error
+	p     *PlanFuzz
+	orig  *runner.Runner
+	ann   *runner.Runner // nil with Setup.NoMeasure
+	tally *measure.Tally
+	n     int // inputs added
+	err   error
 }
 
 // NewMeter makes an empty meter.
 func (p *PlanFuzz) NewMeter() (*Meter, error) {
-	var ann engine.Target
-	if p.measure != nil {
+	var ann *runner.Runner
+	if m := p.PUT.Measure; m != nil {
 		// The annotated plan spends steps on its labels: give it room, so
 		// that an input the original runs to its end covers the labels to
 		// the end.
 		var err error
-		if ann, err = p.newTarget(p.measure.AnnProg, 4*p.Setup.MaxSteps, vm.LabelMode{}); err != nil {
+		if ann, err = p.newRunner(m.Program, 4*p.Setup.MaxSteps, vm.LabelMode{}, m); err != nil {
 			return nil, err
 		}
 	}
-	orig, err := p.NewOriginalTarget()
+	orig, err := p.newRunner(p.Original, p.Setup.MaxSteps, vm.LabelMode{}, nil)
 	if err != nil {
 		return nil, err
 	}
-	m := &Meter{p: p, orig: orig, ann: ann, label: map[int]bool{},
-		instr:  make([]bool, p.Original.NumInstructions()),
-		branch: make([]bool, 2*p.Original.NumBranches())}
-	if w := p.Setup.World; w != nil {
-		m.action = make([]bool, w.NumBuckets())
-	}
-	return m, nil
+	return &Meter{p: p, orig: orig, ann: ann, tally: measure.NewTally(p.Original, p.Setup.World, p.PUT.Measure)}, nil
 }
 
 // Add replays one input on the original and on the measuring plan.
 func (m *Meter) Add(ctx context.Context, input []byte) error {
-	var cs []uint8
-	if pt, ok := m.orig.(*PlanTarget); ok {
-		res := pt.Runner.RunBytes(ctx, input)
-		for i, h := range res.Hits {
-			if h > 0 && i < len(m.action) {
-				m.action[i] = true
-			}
-		}
-		cs = pt.Runner.Counters()
-	} else {
-		if _, err := m.orig.Run(ctx, input); err != nil {
+	res, err := m.orig.Run(ctx, runner.Input{Bytes: input})
+	if err != nil {
+		return err
+	}
+	m.tally.AddOriginal(res)
+	if m.ann != nil {
+		if res, err = m.ann.Run(ctx, runner.Input{Bytes: input}); err != nil {
 			return err
 		}
-		cs = m.orig.Counters()
+		m.tally.AddLabels(m.n, res)
 	}
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	ni := len(m.instr)
-	for i := range m.instr {
-		if cs[i] > 0 {
-			m.instr[i] = true
-		}
-	}
-	for i := range m.branch {
-		if cs[ni+i] > 0 {
-			m.branch[i] = true
-		}
-	}
-	if m.ann == nil {
-		return nil
-	}
-	if _, err := m.ann.Run(ctx, input); err != nil {
-		return err
-	}
-	cs = m.ann.Counters()
-	for _, l := range m.p.labelsOf {
-		if cs[m.p.measure.Counter(l.id, true)] > 0 {
-			m.label[l.id] = true
-		}
-	}
+	m.n++
 	return nil
 }
 
@@ -531,14 +496,14 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 // with Setup.NoMeasure).
 func (m *Meter) Figures() map[string]engine.Figure {
 	fig := map[string]engine.Figure{
-		"instructions": count(m.instr),
-		"branches":     count(m.branch),
+		"instructions": m.tally.Instructions(),
+		"branches":     m.tally.Branches(),
 	}
 	if m.ann != nil {
-		fig["labels"] = engine.Figure{Covered: len(m.label), Total: len(m.p.labelsOf)}
+		fig["labels"] = m.tally.Labels()
 	}
-	if m.action != nil {
-		fig["actions"] = count(m.action)
+	if m.p.Setup.World != nil {
+		fig["actions"] = m.tally.Actions()
 	}
 	return fig
 }
@@ -551,10 +516,7 @@ func (m *Meter) ByCriterion() map[string]engine.Figure {
 	}
 	for _, l := range m.p.labelsOf {
 		f := out[string(l.key)]
-		f.Total++
-		if m.label[l.id] {
-			f.Covered++
-		}
+		f.Add(len(m.tally.Covering[l.id]) > 0)
 		out[string(l.key)] = f
 	}
 	return out
@@ -577,16 +539,6 @@ func (m *Meter) Coverage(s engine.Snapshot) map[string]engine.Figure {
 	return m.Figures()
 }
 
-func count(bs []bool) engine.Figure {
-	f := engine.Figure{Total: len(bs)}
-	for _, b := range bs {
-		if b {
-			f.Covered++
-		}
-	}
-	return f
-}
-
 // Replayed is what one input did, for `labelcov replay`.
 type Replayed struct {
 	// Findings are what the fuzzer records for the input (their keys are
@@ -603,52 +555,32 @@ type Replayed struct {
 	Args []int64
 }
 
-// Replay runs one input as the fuzzer does and again to collect the details
-// of the run.
+// Replay runs one input as the fuzzer does (on the fuzzed plan, within the
+// setup's limits, RunTimeout included) and returns its findings, with the
+// campaign's keys, and the details of the run.
 func (p *PlanFuzz) Replay(ctx context.Context, input []byte) (*Replayed, error) {
-	t, err := p.fuzzedTarget(vm.LabelMode{})
-	if err != nil {
-		return nil, err
-	}
-	if p.Setup.RunTimeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.Setup.RunTimeout)
-		defer cancel()
-	}
-	out, err := t.Run(ctx, input)
-	if err != nil && !errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return nil, err
-	}
-	rp := &Replayed{Findings: append([]engine.Finding(nil), out.Findings...)}
-	if err != nil {
-		// Over the time limit: the campaign's hang finding. The details
-		// below are those of the run cut short.
-		rp.Findings = []engine.Finding{{Category: engine.HangCategory, Detail: fmt.Sprintf("the run exceeded the time limit of %s", p.Setup.RunTimeout)}}
-	}
 	s := p.Setup
-	if s.World != nil {
-		r, err := sim.NewRunner(p.Fuzzed, s.World, sim.Options{Plan: s.PlanName, MaxSteps: s.MaxSteps, MaxObjects: s.MaxObjects})
-		if err != nil {
+	r, err := runner.New(runner.Options{Program: p.Fuzzed, Plan: s.PlanName, World: s.World,
+		Limits: runner.Limits{MaxSteps: s.MaxSteps, MaxObjects: s.MaxObjects, Timeout: max(s.RunTimeout, 0)}})
+	if err != nil {
+		return nil, err
+	}
+	res, err := r.Run(ctx, runner.Input{Bytes: input})
+	if err != nil {
+		return nil, err
+	}
+	rp := &Replayed{Findings: res.Findings(nil), VM: res.Sim.VM}
+	if p.Fuzzed != p.Original && !res.Hang {
+		rm := remapper{p: p}
+		if rp.Findings, err = rm.remap(ctx, input, rp.Findings); err != nil {
 			return nil, err
 		}
+	}
+	if s.World != nil {
 		rp.Env = s.World.DecodeEnv(input, s.MaxObjects)
-		rp.Sim = r.RunBytes(ctx, input).Clone()
-		rp.VM = rp.Sim.VM
+		rp.Sim = res.Sim.Clone()
 		return rp, nil
 	}
-	fn, err := sim.SelectPlan(p.Fuzzed, s.PlanName)
-	if err != nil {
-		return nil, err
-	}
-	m, err := vm.New(p.Fuzzed, vm.Config{MaxSteps: s.MaxSteps, Builtins: sim.NoWorldBuiltins()})
-	if err != nil {
-		return nil, err
-	}
-	rp.Args = sim.DecodeArgs(input, fn.NumParams())
-	args := make([]value.Value, len(rp.Args))
-	for i, a := range rp.Args {
-		args[i] = value.Int(a)
-	}
-	rp.VM = m.Run(ctx, fn, args)
+	rp.Args = sim.DecodeArgs(input, p.Plan().NumParams())
 	return rp, nil
 }

@@ -2,6 +2,7 @@ package fuzzdriver
 
 import (
 	"context"
+	"github.com/labelcov/labelcov/interp/compile"
 	"strings"
 	"testing"
 
@@ -9,6 +10,8 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 )
+
+const warehouseWorld = "../testdata/worlds/warehouse.world"
 
 func readPlanFile(t *testing.T, path string) *syntax.File {
 	t.Helper()
@@ -168,8 +171,8 @@ func TestPlanSetupNoMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pf.measure != nil || len(pf.labelsOf) != 0 || pf.GuideLabels == 0 {
-		t.Fatalf("measure plan %v with %d labels, guide %d labels", pf.measure != nil, len(pf.labelsOf), pf.GuideLabels)
+	if pf.PUT.Measure != nil || len(pf.labelsOf) != 0 || pf.GuideLabels == 0 {
+		t.Fatalf("measure plan %v with %d labels, guide %d labels", pf.PUT.Measure != nil, len(pf.labelsOf), pf.GuideLabels)
 	}
 	m, err := pf.NewMeter()
 	if err != nil {
@@ -192,5 +195,52 @@ func TestPlanSetupNoMeasure(t *testing.T) {
 	}
 	if got := pf.measureKeys(); got == nil || len(got) != 0 {
 		t.Errorf("measure keys %q, want []", got)
+	}
+}
+
+// TestFuzzCompilesEachProgramOnce counts the programs a campaign compiles
+// (PlanSetup.Compiled): the original plan once and each annotated plan
+// once, however many targets, meters and workers the campaign makes; a
+// guide equal to the yardstick is one annotated plan.
+func TestFuzzCompilesEachProgramOnce(t *testing.T) {
+	w, err := sim.LoadWorld(warehouseWorld)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		guide, measure string
+		want           int
+	}{{"none", "mcc,cc,wm", 2}, {"mcc,wm", "mcc,cc,wm", 3}, {"mcc,wm", "mcc,wm", 2}, {"mcc,wm", "none", 2}} {
+		var compiled []*compile.Program
+		s := PlanSetup{Plan: readPlanFile(t, "testdata/sort.plan"), World: w, MaxObjects: 6,
+			Compiled: func(p *compile.Program) { compiled = append(compiled, p) }}
+		if tc.guide != "none" {
+			s.Criteria = mustCriteria(tc.guide)
+		}
+		if tc.measure == "none" {
+			s.NoMeasure = true
+		} else {
+			s.Measure = mustCriteria(tc.measure)
+		}
+		pf, err := s.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum, err := pf.Fuzz(context.Background(), CampaignOptions{Workers: 2, Seed: 1, Runs: 500, Out: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sum.Execs < 500 {
+			t.Fatalf("guide %s: %d execs", tc.guide, sum.Execs)
+		}
+		if _, err := pf.Replay(context.Background(), make([]byte, 8)); err != nil {
+			t.Fatal(err)
+		}
+		if len(compiled) != tc.want {
+			t.Errorf("guide %s, measure %s: %d programs compiled, want %d", tc.guide, tc.measure, len(compiled), tc.want)
+		}
+		if len(compiled) == 0 || compiled[0] != pf.Original || (s.Criteria != 0 && compiled[1] != pf.Fuzzed) {
+			t.Errorf("guide %s: the programs compiled are not the ones fuzzed", tc.guide)
+		}
 	}
 }

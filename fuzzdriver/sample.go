@@ -9,9 +9,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 )
 
@@ -66,60 +66,24 @@ type SampleReport struct {
 	Categories []SampleCount `json:"categories"`
 }
 
-// sampleTarget runs one input and appends the categories it triggered.
-type sampleTarget interface {
-	run(ctx context.Context, input []byte, cats []string) []string
-}
-
-type sampleWorldTarget struct{ r *sim.Runner }
-
-func (t *sampleWorldTarget) run(ctx context.Context, input []byte, cats []string) []string {
-	res := t.r.RunBytes(ctx, input)
-	cats = appendSampleOutcome(cats, res.VM)
-	cats = append(cats, res.Errors...)
-	for _, ce := range res.CheckErrors {
-		cats = append(cats, "check-failed:"+ce.Check)
-	}
-	return cats
-}
-
-type sampleArgsTarget struct {
-	m      *vm.Machine
-	plan   *compile.Func
-	checks []*compile.Func
-	args   []value.Value
-}
-
-func (t *sampleArgsTarget) run(ctx context.Context, input []byte, cats []string) []string {
-	for i, a := range sim.DecodeArgs(input, len(t.args)) {
-		t.args[i] = value.Int(a)
-	}
-	t.m.ResetCounters()
-	cats = appendSampleOutcome(cats, t.m.Run(ctx, t.plan, t.args))
-	for _, c := range t.checks {
-		cr := t.m.Call(ctx, c, nil)
-		switch {
-		case cr.Outcome != vm.OutcomeOK:
-			cats = append(cats, "check-failed:"+c.Name)
-		case !cr.Value.IsNil():
-			cats = append(cats, categoryName(cr.Value))
-		}
-	}
-	return cats
-}
-
-// appendSampleOutcome adds "timeout" or "failure:KIND" for a run that did
-// not end normally.
-func appendSampleOutcome(cats []string, r vm.Result) []string {
-	switch r.Outcome {
+// appendSampleCategories adds what one run triggered: "timeout" or
+// "failure:KIND" for a run that did not end normally, the categories of
+// the checks and policies, and "check-failed:CHECK" per check that did not
+// return normally.
+func appendSampleCategories(cats []string, res *sim.Result) []string {
+	switch r := res.VM; r.Outcome {
 	case vm.OutcomeTimeout:
-		return append(cats, "timeout")
+		cats = append(cats, "timeout")
 	case vm.OutcomeFailure:
 		kind := ""
 		if r.Failure != nil {
 			kind = r.Failure.Kind
 		}
-		return append(cats, "failure:"+kind)
+		cats = append(cats, "failure:"+kind)
+	}
+	cats = append(cats, res.Errors...)
+	for _, ce := range res.CheckErrors {
+		cats = append(cats, "check-failed:"+ce.Check)
 	}
 	return cats
 }
@@ -178,21 +142,12 @@ func SampleCategories(ctx context.Context, o SampleOptions) (*SampleReport, erro
 	if o.LenMin < 0 || o.LenMax < o.LenMin {
 		return nil, fmt.Errorf("sample: need 0 <= len-min <= len-max, got %d and %d", o.LenMin, o.LenMax)
 	}
-	targets := make([]sampleTarget, o.Workers)
-	for i := range targets {
-		if o.World != nil {
-			r, err := sim.NewRunner(o.Program, o.World, sim.Options{Plan: o.Plan, MaxSteps: o.MaxSteps, MaxObjects: o.MaxObjects})
-			if err != nil {
-				return nil, err
-			}
-			targets[i] = &sampleWorldTarget{r}
-			continue
-		}
-		m, err := vm.New(o.Program, vm.Config{MaxSteps: o.MaxSteps, Builtins: sim.NoWorldBuiltins()})
-		if err != nil {
+	runners := make([]*runner.Runner, o.Workers)
+	for i := range runners {
+		if runners[i], err = runner.New(runner.Options{Program: o.Program, Plan: o.Plan, World: o.World,
+			Limits: runner.Limits{MaxSteps: o.MaxSteps, MaxObjects: o.MaxObjects}}); err != nil {
 			return nil, err
 		}
-		targets[i] = &sampleArgsTarget{m: m, plan: fn, checks: o.Program.Checks(), args: make([]value.Value, fn.NumParams())}
 	}
 
 	// Workers take inputs in chunks; each keeps its own counts, merged at
@@ -208,7 +163,7 @@ func SampleCategories(ctx context.Context, o SampleOptions) (*SampleReport, erro
 	tallies := make([]tally, o.Workers)
 	start := time.Now()
 	var wg sync.WaitGroup
-	for k := range targets {
+	for k := range runners {
 		wg.Add(1)
 		go func(k int) {
 			defer wg.Done()
@@ -226,7 +181,11 @@ func SampleCategories(ctx context.Context, o SampleOptions) (*SampleReport, erro
 				}
 				for i := lo; i < min(lo+chunk, o.N); i++ {
 					buf = SampleInput(o.Seed, i, o.LenMin, o.LenMax, buf)
-					cats = targets[k].run(ctx, buf, cats[:0])
+					res, err := runners[k].Run(ctx, runner.Input{Bytes: buf})
+					if err != nil {
+						return // ctx ended: reported below
+					}
+					cats = appendSampleCategories(cats[:0], res.Sim)
 					if len(cats) == 0 {
 						t.clean++
 					}

@@ -12,9 +12,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
-	"github.com/labelcov/labelcov/fuzzdriver/engine"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -29,11 +28,11 @@ import (
 // and lists, by the id of that annotation, the labels the value analysis
 // calls infeasible or trivial (with the same options otherwise). The two
 // enumerations differ only in statuses, so their labels pair up by index.
-func valueVerdicts(t *testing.T, f *syntax.File, lo labels.Options, no normalize.Options) (*measure.Plan, map[int]*labels.Label) {
+func valueVerdicts(t *testing.T, f *syntax.File, lo labels.Options, no normalize.Options) (*pipeline.Annotated, map[int]*labels.Label) {
 	t.Helper()
 	off := lo
 	off.NoValues = true
-	p, err := measure.NewPlan(f, off, no)
+	p, err := pipeline.Annotate(f, off.Criteria, pipeline.Options{Labels: off, Normalize: no})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,7 +40,7 @@ func valueVerdicts(t *testing.T, f *syntax.File, lo labels.Options, no normalize
 	if err != nil {
 		t.Fatal(err)
 	}
-	all, pruned := p.Result.Labels.Labels, on.Labels.Labels
+	all, pruned := p.Transform.Labels.Labels, on.Labels.Labels
 	if len(all) != len(pruned) {
 		t.Fatalf("%d labels without the value analysis, %d with it", len(all), len(pruned))
 	}
@@ -63,7 +62,7 @@ func valueVerdicts(t *testing.T, f *syntax.File, lo labels.Options, no normalize
 
 // checkVerdicts fails for every label of verdicts the counters contradict:
 // an infeasible label that held, a trivial label reached false.
-func checkVerdicts(t *testing.T, name string, p *measure.Plan, verdicts map[int]*labels.Label, hits []bool, input string) bool {
+func checkVerdicts(t *testing.T, name string, p *pipeline.Annotated, verdicts map[int]*labels.Label, hits []bool, input string) bool {
 	t.Helper()
 	ok := true
 	for id, l := range verdicts {
@@ -152,25 +151,17 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 		lo := labels.Options{Criteria: c, Domains: sim.LabelDomains(world)}
 		p, verdicts := valueVerdicts(t, f, lo, normalize.Options{PureFuncs: sim.QueryNames()})
 		total += len(verdicts)
-		var tg engine.Target
-		if world != nil {
-			r, err := sim.NewRunner(p.AnnProg, world, sim.Options{Stdout: io.Discard})
-			if err != nil {
-				t.Fatal(err)
-			}
-			tg = fuzzdriver.NewPlanTarget(r)
-		} else {
-			tg, err = fuzzdriver.NewArgsTarget(p.AnnProg, "", vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins()})
-			if err != nil {
-				t.Fatal(err)
-			}
+		r, err := runner.New(runner.Options{Program: p.Program, World: world, Stdout: io.Discard})
+		if err != nil {
+			t.Fatal(err)
 		}
-		plan, err := sim.SelectPlan(p.AnnProg, "")
+		tg := &runner.Target{R: r}
+		plan, err := sim.SelectPlan(p.Program, "")
 		if err != nil {
 			t.Fatal(err)
 		}
 		rng := rand.New(rand.NewPCG(uint64(len(name)), 0x5a1e))
-		hits := make([]bool, p.AnnProg.NumCounters())
+		hits := make([]bool, p.Program.NumCounters())
 		for i := 0; i < n; i++ {
 			var input []byte
 			if world != nil {
@@ -223,12 +214,12 @@ func TestValueVerdictsSoundOnScripts(t *testing.T) {
 			continue // scripts that test compile errors
 		}
 		p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{PureFuncs: sim.QueryNames()})
-		m, err := vm.New(p.AnnProg, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins()})
+		m, err := vm.New(p.Program, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins()})
 		if err != nil {
 			t.Fatal(err)
 		}
-		hits := make([]bool, p.AnnProg.NumCounters())
-		for _, fn := range p.AnnProg.Plans() {
+		hits := make([]bool, p.Program.NumCounters())
+		for _, fn := range p.Program.Plans() {
 			args := make([]value.Value, fn.NumParams())
 			for i := range args {
 				args[i] = value.Int(0)
@@ -350,11 +341,12 @@ func checkGenerated(t *testing.T, seed uint64, inputs int) {
 	}
 	c, _ := labels.ParseCriteria("mcc,cc,wm,dist")
 	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{})
-	tg, err := fuzzdriver.NewArgsTarget(p.AnnProg, "", vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: 20000})
+	r, err := runner.New(runner.Options{Program: p.Program, Stdout: io.Discard, Limits: runner.Limits{MaxSteps: 20000}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	hits := make([]bool, p.AnnProg.NumCounters())
+	tg := &runner.Target{R: r}
+	hits := make([]bool, p.Program.NumCounters())
 	for i := 0; i < inputs; i++ {
 		input := argInput(rng, 3)
 		if _, err := tg.Run(context.Background(), input); err != nil {
@@ -511,14 +503,14 @@ func checkLoopFree(t *testing.T, seed uint64, inputs int) int {
 			decided++
 		}
 	}
-	plan, err := sim.SelectPlan(p.AnnProg, "")
+	plan, err := sim.SelectPlan(p.Program, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// A run cut by its step budget covers and reaches no label (the VM
 	// clears their counters): short budgets check that the analysis need
 	// not follow where such runs stop.
-	hits := make([]bool, p.AnnProg.NumCounters())
+	hits := make([]bool, p.Program.NumCounters())
 	machines := map[int64]*vm.Machine{}
 	for i := 0; i < inputs; i++ {
 		steps := int64(20000)
@@ -527,7 +519,7 @@ func checkLoopFree(t *testing.T, seed uint64, inputs int) int {
 		}
 		m := machines[steps]
 		if m == nil {
-			if m, err = vm.New(p.AnnProg, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: steps}); err != nil {
+			if m, err = vm.New(p.Program, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: steps}); err != nil {
 				t.Fatal(err)
 			}
 			machines[steps] = m
@@ -544,7 +536,7 @@ func checkLoopFree(t *testing.T, seed uint64, inputs int) int {
 		}
 		m.ResetCounters()
 		m.Run(context.Background(), plan, args)
-		for _, ch := range p.AnnProg.Checks() {
+		for _, ch := range p.Program.Checks() {
 			m.Call(context.Background(), ch, nil)
 		}
 		collect(hits, m.Counters())

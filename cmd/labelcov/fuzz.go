@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
@@ -74,10 +73,9 @@ func parseCriteriaFlag(name, s string) (labels.Criteria, error) {
 // worldForParams explains why a plan with parameters cannot run in a
 // world: the input is either an environment (with --world) or the plan's
 // parameters (without).
-func worldForParams(f *syntax.File, p *compile.Program, plan string) error {
-	fn, err := sim.SelectPlan(p, plan)
-	if err != nil || fn.NumParams() == 0 {
-		return nil // the setup reports a missing plan itself
+func worldForParams(f *syntax.File, fn *compile.Func) error {
+	if fn.NumParams() == 0 {
+		return nil
 	}
 	if sim.NeedsWorld(f) == nil {
 		return fmt.Errorf("%s uses no world: its plan %s takes %d parameter(s) (%s), which the input gives without --world; drop --world",
@@ -109,14 +107,9 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 			return nil, err
 		}
 	}
-	f, prog, err := loadPlan(stdin, planPath)
+	f, err := parsePlan(stdin, planPath)
 	if err != nil {
 		return nil, err
-	}
-	if pf.world != "" {
-		if err := worldForParams(f, prog, pf.plan); err != nil {
-			return nil, err
-		}
 	}
 	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, NoMeasure: noMeasure, MCCMaxAtoms: pf.maxAtoms,
 		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout, NoRetire: pf.noRetire}
@@ -125,7 +118,16 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 			return nil, err
 		}
 	}
-	return s.Build()
+	built, err := s.Build()
+	if err == nil && s.World != nil {
+		// Say why a plan with parameters does not run in a world, rather
+		// than that it got no arguments.
+		err = worldForParams(f, built.Plan())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return built, nil
 }
 
 type fuzzOptions struct {
@@ -204,7 +206,9 @@ mix (--force-out resumes in it anyway). Without --out either engine uses a new
 temporary directory, named on stderr at the start and in the summary.
 
 Exit status: 1 when the campaign has findings, like go test -fuzz, with a
-"labelcov replay ..." line per finding on stderr (--allow-findings exits 0).
+"labelcov replay ..." line per finding on stderr (--allow-findings exits 0);
+3 when Ctrl-C or SIGTERM (scancel, a Slurm time limit) stopped it before
+its --budget or --runs, after saving and printing the summary.
 A run longer than --timeout is cancelled and saved as a hang finding. A plan
 that acts on a world (perform, simulator queries) needs --world; without it
 fuzz fails up front, as it does (like run) for a call to a function defined
@@ -217,7 +221,7 @@ input (KEY, KEY.env).
 --json prints one summary object at the end: execs, execs_per_sec, corpus,
 coverage, labels_by_criterion, findings[] (key, category, time_s, input, ...),
 stop and dir.`,
-		Example: `  # one minute on the warehouse benchmark, original plan, all cores
+		Example: `  # one minute on the warehouse benchmark, original plan, one worker per CPU
   labelcov fuzz testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world --out /tmp/ws
 
   # guided by MCC and weak-mutation labels, deterministic, 5 minutes, summary as JSON
@@ -249,7 +253,7 @@ stop and dir.`,
 	f.StringVar(&o.engine, "engine", "builtin", "fuzzer: builtin or afl")
 	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget of this session; 0: no time limit, the campaign runs until --runs or Ctrl-C (exit 3); none when only --runs is given")
 	f.Int64Var(&o.runs, "runs", 0, "stop after this many runs (builtin: seeds and a resumed queue count; afl: afl-fuzz -E)")
-	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)")
+	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)"+workersFlagHelp)
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
 	f.StringVar(&o.corpus, "corpus", "", "directory of seed inputs: raw bytes, or .env files with --world")
 	f.StringVar(&o.out, "out", "", "campaign directory (AFL++ sync-directory layout); resumes when it exists (default: a new temporary directory)")
@@ -341,12 +345,37 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	}
 	if len(sum.Findings) > 0 {
 		writeReplayLines(stderr, cmd, planPath, sum)
+	}
+	if sum.Stop == "canceled" && (o.budget > 0 || o.runs > 0) {
+		// A signal (Ctrl-C, SIGTERM from scancel or a time limit) before
+		// the budget: a scheduler must not record the task as done.
+		// Without any budget a signal is the planned end.
+		resume := "it is saved in " + o.out + ": run the same command again to resume"
+		if o.out == "" {
+			resume = "it is saved in the temporary directory named at the start: give it as --out to resume"
+		}
+		return interrupted("campaign interrupted after %.1fs, before its budget (%s), with %d finding(s); %s",
+			sum.SessionS, fuzzBudget(o), len(sum.Findings), resume)
+	}
+	if len(sum.Findings) > 0 {
 		if !o.allowFindings {
 			// Like go test -fuzz: a campaign that found something fails.
 			return found("the campaign has %d finding(s); rerun each with the replay lines above (--allow-findings exits 0)", len(sum.Findings))
 		}
 	}
 	return nil
+}
+
+// fuzzBudget describes the budget of a campaign: its time, its runs or both.
+func fuzzBudget(o *fuzzOptions) string {
+	var parts []string
+	if o.budget > 0 {
+		parts = append(parts, o.budget.String())
+	}
+	if o.runs > 0 {
+		parts = append(parts, fmt.Sprintf("%d runs", o.runs))
+	}
+	return strings.Join(parts, " or ")
 }
 
 // writeReplayLines prints, per finding, the command that reruns it.
@@ -378,7 +407,12 @@ func writeFuzzSummary(w io.Writer, s *fuzzdriver.Summary) error {
 	if s.Engine == "afl" {
 		rate = "afl-fuzz's average"
 	}
-	fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs", s.Engine, s.Stop, s.SessionS)
+	if s.Stop == "canceled" {
+		// A signal: the JSON says "canceled", a person reads this.
+		fmt.Fprintf(&b, "%s campaign interrupted after %.1fs", s.Engine, s.SessionS)
+	} else {
+		fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs", s.Engine, s.Stop, s.SessionS)
+	}
 	if s.ElapsedS > s.SessionS+0.05 {
 		// A resumed campaign: this session's time first, as the budget.
 		fmt.Fprintf(&b, " (%.1fs over all sessions)", s.ElapsedS)

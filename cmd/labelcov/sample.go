@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 
 	"github.com/labelcov/labelcov/fuzzdriver"
@@ -67,7 +66,7 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
 	f.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same inputs and counts")
 	f.IntVar(&o.lenMin, "len-min", 0, "shortest input in bytes (default: one object, or 8 bytes per parameter)")
 	f.IntVar(&o.lenMax, "len-max", 0, "longest input in bytes (default: six objects, or 8 bytes per parameter)")
-	f.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runners")
+	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "parallel runners"+workersFlagHelp)
 	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&o.maxSteps, "max-steps", 1000000, "step budget per run (and per check)")
 	f.StringVar(&o.examples, "examples", "", "directory to write the first input of each category to")

@@ -1,4 +1,4 @@
-package fuzzdriver
+package runner
 
 import (
 	"context"
@@ -12,10 +12,9 @@ import (
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/interp/vm"
 )
 
-const warehouseWorld = "../testdata/worlds/warehouse.world"
+const warehouseWorld = "../../testdata/worlds/warehouse.world"
 
 func planCampaign(t testing.TB, runs int64) (engine.Campaign, *sim.World) {
 	t.Helper()
@@ -23,14 +22,16 @@ func planCampaign(t testing.TB, runs int64) (engine.Campaign, *sim.World) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	p := compileFile(t, "../testdata/sort.plan")
 	newTarget := func() (engine.Target, error) {
-		r, err := sim.LoadRunner("testdata/sort.plan", warehouseWorld, sim.Options{MaxObjects: 6})
+		r, err := New(Options{Program: p, World: world, Limits: Limits{MaxObjects: 6}})
 		if err != nil {
 			return nil, err
 		}
-		return NewPlanTarget(r), nil
+		return &Target{R: r}, nil
 	}
-	return engine.Campaign{NewTarget: newTarget, Seed: 1, Runs: runs, MaxLen: 32, Objects: EnvObjects(world, 6)}, world
+	objects := func(input []byte) int { return len(world.DecodeEnv(input, 6).Objects) }
+	return engine.Campaign{NewTarget: newTarget, Seed: 1, Runs: runs, MaxLen: 32, Objects: objects}, world
 }
 
 // End to end on the simulator: findings are check categories, saved inputs
@@ -38,7 +39,9 @@ func planCampaign(t testing.TB, runs int64) (engine.Campaign, *sim.World) {
 func TestPlanTargetCampaign(t *testing.T) {
 	c, world := planCampaign(t, 3000)
 	c.Out = t.TempDir()
-	c.SaveFinding = EnvBeside(world, 6)
+	c.SaveFinding = func(path string, input []byte, _ engine.FindingRecord) error {
+		return os.WriteFile(path+".env", world.FormatEnv(world.DecodeEnv(input, 6)), 0o644)
+	}
 	sum, err := c.Run(context.Background())
 	if err != nil {
 		t.Fatal(err)
@@ -80,14 +83,14 @@ func args(vals ...int64) []byte {
 	return b
 }
 
-// A plan without a world takes its parameters from the input: 8 bytes each,
-// little-endian, missing bytes zero.
-func TestArgsTarget(t *testing.T) {
-	src, err := os.ReadFile("testdata/range.plan")
+// compileFile reads and compiles a plan, named by its base name.
+func compileFile(t testing.TB, path string) *compile.Program {
+	t.Helper()
+	src, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := syntax.Parse("range.plan", src)
+	f, err := syntax.Parse(filepath.Base(path), src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,10 +98,17 @@ func TestArgsTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tgt, err := NewArgsTarget(p, "", vm.Config{})
+	return p
+}
+
+// A plan without a world takes its parameters from the input: 8 bytes each,
+// little-endian, missing bytes zero.
+func TestArgsTarget(t *testing.T) {
+	r, err := New(Options{Program: compileFile(t, "../testdata/range.plan")})
 	if err != nil {
 		t.Fatal(err)
 	}
+	tgt := &Target{R: r}
 	out, err := tgt.Run(context.Background(), args(10, 17, 12))
 	if err != nil {
 		t.Fatal(err)
