@@ -72,7 +72,7 @@ touched. See docs/go.md.
 			if manifest != "" && manifest == out {
 				return fmt.Errorf("--manifest and -o name the same file %s", out)
 			}
-			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
+			f, p, to, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}
@@ -80,7 +80,7 @@ touched. See docs/go.md.
 			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
-			res, err := transform.Plan(f, transform.Options{Labels: lo, Normalize: no})
+			res, err := transform.Plan(f, to)
 			if err != nil {
 				return err
 			}

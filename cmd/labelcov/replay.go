@@ -6,7 +6,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/spf13/cobra"
@@ -62,22 +62,22 @@ unreadable inputs, plans or flags, 3 when interrupted.`,
 
 // replayReport is one input in replay --json.
 type replayReport struct {
-	Input    string               `json:"input"`
-	Bytes    int                  `json:"bytes"`
-	Findings []replayFinding      `json:"findings"`
-	Outcome  string               `json:"outcome"`
-	Result   string               `json:"result,omitempty"`
-	Failure  *replayFailure       `json:"failure,omitempty"`
-	Steps    int64                `json:"steps"`
-	Args     []int64              `json:"args,omitempty"`
-	Objects  *int                 `json:"objects,omitempty"`
-	Env      string               `json:"env,omitempty"`
-	Errors   []string             `json:"errors,omitempty"`
-	Checks   []sim.CheckError     `json:"check_errors,omitempty"`
-	Actions  *int                 `json:"actions,omitempty"`
-	Coverage *sim.ActionCoverage  `json:"action_coverage,omitempty"`
-	Trace    []sim.ActionRecord   `json:"trace,omitempty"`
-	rp       *fuzzdriver.Replayed `json:"-"`
+	Input    string              `json:"input"`
+	Bytes    int                 `json:"bytes"`
+	Findings []replayFinding     `json:"findings"`
+	Outcome  string              `json:"outcome"`
+	Result   string              `json:"result,omitempty"`
+	Failure  *replayFailure      `json:"failure,omitempty"`
+	Steps    int64               `json:"steps"`
+	Args     []int64             `json:"args,omitempty"`
+	Objects  *int                `json:"objects,omitempty"`
+	Env      string              `json:"env,omitempty"`
+	Errors   []string            `json:"errors,omitempty"`
+	Checks   []sim.CheckError    `json:"check_errors,omitempty"`
+	Actions  *int                `json:"actions,omitempty"`
+	Coverage *sim.ActionCoverage `json:"action_coverage,omitempty"`
+	Trace    []sim.ActionRecord  `json:"trace,omitempty"`
+	rp       *campaign.Replayed  `json:"-"`
 }
 
 type replayFinding struct {
@@ -94,7 +94,6 @@ type replayFailure struct {
 }
 
 func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOptions) error {
-	o.measure = "" // not used: keep Build from annotating twice for nothing
 	if o.world == "" {
 		for _, in := range inputs {
 			if strings.HasSuffix(in, ".env") {
@@ -162,7 +161,7 @@ func replayVerdict(reps []*replayReport) error {
 	return found("replay: %d of %d input(s) reproduce a finding (exit status 1)", n, len(reps))
 }
 
-func newReplayReport(pf *fuzzdriver.PlanFuzz, in string, data []byte, rp *fuzzdriver.Replayed, trace bool) *replayReport {
+func newReplayReport(pf *campaign.Fuzzer, in string, data []byte, rp *campaign.Replayed, trace bool) *replayReport {
 	r := &replayReport{Input: in, Bytes: len(data), Findings: []replayFinding{}, Outcome: string(rp.VM.Outcome),
 		Steps: rp.VM.Steps, Args: rp.Args, rp: rp}
 	for _, f := range rp.Findings {
@@ -193,7 +192,7 @@ func newReplayReport(pf *fuzzdriver.PlanFuzz, in string, data []byte, rp *fuzzdr
 	return r
 }
 
-func writeReplay(w io.Writer, pf *fuzzdriver.PlanFuzz, r *replayReport, trace bool) error {
+func writeReplay(w io.Writer, pf *campaign.Fuzzer, r *replayReport, trace bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%d bytes", r.Input, r.Bytes)
 	if r.Objects != nil {

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/sample"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/spf13/cobra"
 )
@@ -88,14 +88,14 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
 		return err
 	}
-	so := fuzzdriver.SampleOptions{Program: p, Plan: o.plan, N: o.n, Seed: o.seed, LenMin: o.lenMin, LenMax: o.lenMax,
+	so := sample.Options{Program: p, Plan: o.plan, N: o.n, Seed: o.seed, LenMin: o.lenMin, LenMax: o.lenMax,
 		Workers: o.workers, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
 	if o.world != "" {
 		if so.World, err = sim.LoadWorld(o.world); err != nil {
 			return err
 		}
 	}
-	rep, err := fuzzdriver.SampleCategories(ctx, so)
+	rep, err := sample.Categories(ctx, so)
 	if err != nil {
 		return err
 	}
@@ -113,12 +113,12 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 
 // writeSampleExamples writes the first input of each category of rep to
 // dir/CATEGORY.bin and, with a world, its environment to dir/CATEGORY.env.
-func writeSampleExamples(dir string, w *sim.World, maxObjects int, rep *fuzzdriver.SampleReport) error {
+func writeSampleExamples(dir string, w *sim.World, maxObjects int, rep *sample.Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	for _, c := range rep.Categories {
-		data := fuzzdriver.SampleInput(rep.Seed, c.First, rep.LenMin, rep.LenMax, nil)
+		data := sample.Input(rep.Seed, c.First, rep.LenMin, rep.LenMax, nil)
 		base := filepath.Join(dir, safeName(c.Category))
 		if err := os.WriteFile(base+".bin", data, 0o644); err != nil {
 			return err
@@ -143,7 +143,7 @@ func safeName(s string) string {
 	return string(b)
 }
 
-func writeSampleTable(wr io.Writer, rep *fuzzdriver.SampleReport) error {
+func writeSampleTable(wr io.Writer, rep *sample.Report) error {
 	src := rep.Plan
 	if rep.World != "" {
 		src += " on " + rep.World

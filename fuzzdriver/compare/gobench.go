@@ -82,20 +82,27 @@ type GoRunnerOptions struct {
 // worker, in the cell's directory (Instance/: work/, cache/, failures/,
 // go.log, go.json and stats.json). Failing inputs are replayed on the
 // original code and named by their site (gofuzz.Reproduce); the kept corpus
-// is replayed on the target's yardstick for coverage over time.
+// and the seeds are replayed on the target's yardstick for coverage over
+// time. A criterion whose overlay replaces test files (dist adds f.Add
+// seeds) gets a yardstick of its own with those test files.
 type GoRunner struct {
 	o       GoRunnerOptions
 	benches map[string]*GoBench
 
 	mu   sync.Mutex
 	fuzz map[string]*buildOnce // bench + "\x00" + criterion
-	yard map[string]*yardOnce  // bench
+	// yard: bench + "\x00" + criterion, or bench + "\x00" for the
+	// criteria whose overlay keeps the package's test files.
+	yard map[string]*yardOnce
 }
 
 type buildOnce struct {
 	once sync.Once
 	bin  string
-	err  error
+	// tests are the test files the overlay replaces (with dist, copies
+	// with the constants of relations as extra f.Add seeds).
+	tests map[string][]byte
+	err   error
 }
 
 type yardOnce struct {
@@ -117,16 +124,11 @@ func NewGoRunner(benches []*GoBench, o GoRunnerOptions) *GoRunner {
 }
 
 // Prepare builds what the campaigns of bench guided by crit need (the
-// fuzz binary, the original's, the yardstick), so that a target a
-// criterion cannot annotate or build fails before any campaign.
+// fuzz binary and the yardstick, whose original binary also replays
+// failures), so that a target a criterion cannot annotate or build fails
+// before any campaign.
 func (g *GoRunner) Prepare(ctx context.Context, bench, crit string) error {
-	if _, err := g.binary(ctx, bench, crit); err != nil {
-		return err
-	}
-	if _, err := g.binary(ctx, bench, Baseline); err != nil {
-		return err
-	}
-	_, err := g.yardstick(ctx, bench)
+	_, err := g.yardstick(ctx, bench, crit)
 	return err
 }
 
@@ -138,11 +140,12 @@ func (g *GoRunner) bench(name string) (*GoBench, error) {
 	return b, nil
 }
 
-// binary is the fuzz binary of bench guided by crit, built on first use.
-func (g *GoRunner) binary(ctx context.Context, bench, crit string) (string, error) {
+// binary is the fuzz binary of bench guided by crit, built on first use,
+// and the test files its overlay replaces.
+func (g *GoRunner) binary(ctx context.Context, bench, crit string) (*buildOnce, error) {
 	b, err := g.bench(bench)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	g.mu.Lock()
 	k := bench + "\x00" + crit
@@ -174,6 +177,10 @@ func (g *GoRunner) binary(ctx context.Context, bench, crit string) (string, erro
 				bo.err = err
 				return
 			}
+			if bo.tests, err = gofuzz.OverlayTests(overlay); err != nil {
+				bo.err = err
+				return
+			}
 		}
 		bin := filepath.Join(dir, "fuzz.test")
 		if err := gofuzz.BuildFuzz(ctx, b.Target, overlay, bin, g.o.Env); err != nil {
@@ -182,27 +189,41 @@ func (g *GoRunner) binary(ctx context.Context, bench, crit string) (string, erro
 		}
 		bo.bin = bin
 	})
-	return bo.bin, bo.err
+	if bo.err != nil {
+		return nil, bo.err
+	}
+	return bo, nil
 }
 
-func (g *GoRunner) yardstick(ctx context.Context, bench string) (*gofuzz.Yardstick, error) {
+// yardstick is the yardstick of bench's campaigns guided by crit (built on
+// first use, with the fuzz binary): the coverage binaries, with the test
+// files crit's campaigns ran with.
+func (g *GoRunner) yardstick(ctx context.Context, bench, crit string) (*gofuzz.Yardstick, error) {
 	b, err := g.bench(bench)
 	if err != nil {
 		return nil, err
 	}
+	bo, err := g.binary(ctx, bench, crit)
+	if err != nil {
+		return nil, err
+	}
+	k, sub := bench+"\x00", "yardstick"
+	if len(bo.tests) > 0 {
+		k, sub = bench+"\x00"+crit, filepath.Join(crit, "yardstick")
+	}
 	g.mu.Lock()
-	yo := g.yard[bench]
+	yo := g.yard[k]
 	if yo == nil {
 		yo = &yardOnce{}
-		g.yard[bench] = yo
+		g.yard[k] = yo
 	}
 	g.mu.Unlock()
 	yo.once.Do(func() {
-		dir := filepath.Join(g.o.Work, bench, "yardstick")
+		dir := filepath.Join(g.o.Work, bench, sub)
 		if yo.err = os.MkdirAll(dir, 0o755); yo.err != nil {
 			return
 		}
-		yo.y, yo.err = gofuzz.BuildYardstick(ctx, b.Target, gofuzz.YardstickCriteria(), dir, g.o.Env)
+		yo.y, yo.err = gofuzz.BuildYardstick(ctx, b.Target, gofuzz.YardstickCriteria(), bo.tests, dir, g.o.Env)
 		if yo.err != nil {
 			yo.err = fmt.Errorf("%s: yardstick: %w", bench, yo.err)
 		}
@@ -222,12 +243,11 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 		}
 		return nil, err
 	}
-	bin, _ := g.binary(ctx, s.Bench, s.Criterion)
-	orig, _ := g.binary(ctx, s.Bench, Baseline)
-	y, _ := g.yardstick(ctx, s.Bench)
+	bo, _ := g.binary(ctx, s.Bench, s.Criterion)
+	y, _ := g.yardstick(ctx, s.Bench, s.Criterion)
 	dir := filepath.Join(s.Dir, Instance)
 	started := time.Now().UTC().Format(time.RFC3339)
-	r, err := gofuzz.Run(ctx, gofuzz.Options{Binary: bin, Target: b.Target, Dir: dir, Budget: s.Budget, Seed: s.Seed,
+	r, err := gofuzz.Run(ctx, gofuzz.Options{Binary: bo.bin, Target: b.Target, Dir: dir, Budget: s.Budget, Seed: s.Seed,
 		Parallel: 1, KeepGoing: g.o.KeepGoing, Env: g.o.Env})
 	if err != nil {
 		return nil, err
@@ -240,7 +260,9 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	seen := map[string]bool{}
 	var sites []gofuzz.Site
 	for i, f := range r.Failures {
-		site, err := gofuzz.Reproduce(ctx, orig, b.Target, f.Input, f.Seed, filepath.Join(dir, "replay", fmt.Sprint(i+1)), g.o.Env)
+		// On the original code, with the test files (and seeds) the
+		// campaign ran with.
+		site, err := gofuzz.Reproduce(ctx, y.Original, b.Target, f.Input, f.Seed, filepath.Join(dir, "replay", fmt.Sprint(i+1)), g.o.Env)
 		if err != nil {
 			return nil, err
 		}

@@ -10,7 +10,7 @@
 // always measured on one yardstick (the original plan's instructions,
 // branches and action buckets, and the labels of all criteria), whatever
 // guided the campaign. Campaigns run on either engine through
-// fuzzdriver.PlanFuzz.Fuzz (PlanRunner); the statistics are in package
+// campaign.Fuzzer.Fuzz (PlanRunner); the statistics are in package
 // fuzzdriver/compare/significance.
 //
 // A Go grid (Grid.Kind KindGo) compares the same way on Go fuzz targets:

@@ -219,3 +219,58 @@ func TestExecsAt(t *testing.T) {
 		}
 	}
 }
+
+// TestYardstickWithCampaignTests builds the yardstick of a campaign whose
+// overlay replaced the test file with one holding an extra seed, as dist's
+// harvested constants do: that seed fails on the original code at the
+// truth's site, and the yardstick measures the corpus with the passing
+// seeds, more than the user's seed alone covers.
+func TestYardstickWithCampaignTests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("annotates and builds coverage binaries")
+	}
+	x := gobench(t)["quota.FuzzReserve"]
+	testFile := filepath.Join(x.Dir, "quota_test.go")
+	src, err := os.ReadFile(testFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded := strings.Replace(string(src), "f.Add(uint32(4096))", "f.Add(uint32(4096))\n\tf.Add(uint32(MaxSlots))\n\tf.Add(uint32(MaxSlots + 1))", 1)
+	if seeded == string(src) {
+		t.Fatal("quota_test.go has no f.Add(uint32(4096))")
+	}
+	ctx := context.Background()
+	plain, err := BuildYardstick(ctx, x, YardstickCriteria(), nil, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := BuildYardstick(ctx, x, YardstickCriteria(), map[string][]byte{testFile: []byte(seeded)}, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	site, err := Reproduce(ctx, y.Original, x, "", "seed#1", t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, _ := LoadTruth(x)
+	if site.Key() != tr.Categories[0].Name {
+		t.Errorf("seed#1 fails at %s (%s), truth %s", site.Key(), site.Detail, tr.Categories[0].Name)
+	}
+	before, err := plain.Measure(ctx, nil, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := y.Measure(ctx, nil, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"blocks", "labels", "labels:dist"} {
+		b, a := before[m], after[m]
+		if b.Total == 0 || a.Total != b.Total || a.Covered <= b.Covered {
+			t.Errorf("%s: user's seed %v, with the harvested seeds %v; want more covered of the same total", m, b, a)
+		}
+	}
+	if src2, _ := os.ReadFile(testFile); string(src2) != string(src) {
+		t.Error("the user's test file changed")
+	}
+}

@@ -3,6 +3,7 @@ package gofuzz
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -41,25 +42,41 @@ func YardstickCriteria() labels.Criteria {
 }
 
 // BuildYardstick annotates t's package with crit and builds the two
-// coverage binaries into work (the annotated one in a copy of the module
-// under work, with the test files as the user wrote them: the yardstick
-// replays the corpus, seeds included, and adds none of its own).
-func BuildYardstick(ctx context.Context, t Target, crit labels.Criteria, work string, env []string) (*Yardstick, error) {
+// coverage binaries into work: the original package, and the package
+// annotated with crit (in a copy of the module under work: go test -cover
+// ignores -overlay). Both use the package's test files as the user wrote
+// them, or, for the files named in tests (original path -> contents), the
+// test files a campaign ran with — an overlay with dist adds the constants
+// of relations as f.Add seeds there — so that a campaign's seeds are
+// replayed with its corpus, and a failing seed can be replayed on the
+// original code (Original is also the binary Reproduce needs).
+func BuildYardstick(ctx context.Context, t Target, crit labels.Criteria, tests map[string][]byte, work string, env []string) (*Yardstick, error) {
 	res, err := gotransform.Annotate(ctx, []string{t.Package}, gotransform.Options{Criteria: crit, Dir: t.Module, Env: env})
 	if err != nil {
 		return nil, err
 	}
 	y := &Yardstick{Target: t, Original: filepath.Join(work, "original.cover.test"),
 		Labels: filepath.Join(work, "labels.cover.test"), Annotation: res}
-	if err := BuildCover(ctx, t, t.Module, y.Original, env); err != nil {
+	orig := t.Module
+	if len(tests) > 0 {
+		orig = filepath.Join(work, "original-module")
+		if err := copyDir(t.Module, orig); err != nil {
+			return nil, err
+		}
+		if err := writeTests(t, orig, tests); err != nil {
+			return nil, err
+		}
+	}
+	if err := BuildCover(ctx, t, orig, y.Original, env); err != nil {
 		return nil, err
 	}
 	mod := filepath.Join(work, "module")
 	if err := res.Materialize(mod); err != nil {
 		return nil, err
 	}
-	tests, _ := filepath.Glob(filepath.Join(t.Dir, "*_test.go"))
-	for _, f := range tests {
+	// The package's own test files, then the campaign's.
+	own, _ := filepath.Glob(filepath.Join(t.Dir, "*_test.go"))
+	for _, f := range own {
 		rel, err := filepath.Rel(t.Module, f)
 		if err != nil {
 			return nil, err
@@ -68,10 +85,53 @@ func BuildYardstick(ctx context.Context, t Target, crit labels.Criteria, work st
 			return nil, err
 		}
 	}
+	if err := writeTests(t, mod, tests); err != nil {
+		return nil, err
+	}
 	if err := BuildCover(ctx, t, mod, y.Labels, env); err != nil {
 		return nil, err
 	}
 	return y, nil
+}
+
+// writeTests writes test files (original path -> contents) of t's module
+// into the module copy root.
+func writeTests(t Target, root string, tests map[string][]byte) error {
+	for path, src := range tests {
+		rel, err := filepath.Rel(t.Module, path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return fmt.Errorf("gofuzz: test file %s is outside module %s", path, t.Module)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), src, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OverlayTests reads the test files (*_test.go) an overlay file (go
+// -overlay JSON) replaces: original path -> the replacement's contents.
+func OverlayTests(overlay string) (map[string][]byte, error) {
+	data, err := os.ReadFile(overlay)
+	if err != nil {
+		return nil, err
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &ov); err != nil {
+		return nil, fmt.Errorf("%s: %w", overlay, err)
+	}
+	out := map[string][]byte{}
+	for orig, repl := range ov.Replace {
+		if !strings.HasSuffix(orig, "_test.go") || repl == "" {
+			continue
+		}
+		src, err := os.ReadFile(repl)
+		if err != nil {
+			return nil, err
+		}
+		out[orig] = src
+	}
+	return out, nil
 }
 
 // Measure replays the target's seed corpus and the corpus files entries on

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -119,12 +120,7 @@ func ParseFailure(out string, t Target) Site {
 			continue
 		}
 		if m := testLogLine.FindStringSubmatch(l); inFail && m != nil {
-			rel := t.Rel()
-			pos := m[1] + ":" + m[2]
-			if rel != "." {
-				pos = rel + "/" + pos
-			}
-			return Site{Category: "fail", Pos: pos, Detail: m[3]}
+			return Site{Category: "fail", Pos: pkgFile(t, m[1]) + ":" + m[2], Detail: m[3]}
 		}
 	}
 	return Site{Category: "crash", Detail: firstNonEmpty(lines)}
@@ -142,13 +138,19 @@ func firstFrame(lines []string, t Target) string {
 		if f == nil {
 			continue
 		}
-		file := f[1]
-		if r, err := filepath.Rel(t.Module, file); err == nil && !strings.HasPrefix(r, "..") {
-			file = filepath.ToSlash(r)
-		}
-		return file + ":" + f[2]
+		// The package's functions live in its directory: name the file
+		// from there, so that a copy of the module names it alike.
+		return pkgFile(t, path.Base(filepath.ToSlash(f[1]))) + ":" + f[2]
 	}
 	return ""
+}
+
+// pkgFile names file base of t's package relative to the module root.
+func pkgFile(t Target, base string) string {
+	if rel := t.Rel(); rel != "." {
+		return rel + "/" + base
+	}
+	return base
 }
 
 // inPackage reports whether the stack frame function fn (as a traceback

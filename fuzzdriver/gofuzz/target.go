@@ -150,7 +150,8 @@ func tail(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// copyDir copies the regular files of src into dst (made if needed).
+// copyDir copies the regular files of src into dst (made if needed),
+// without version control directories.
 func copyDir(src, dst string) error {
 	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
@@ -158,6 +159,9 @@ func copyDir(src, dst string) error {
 		}
 		rel, _ := filepath.Rel(src, path)
 		if d.IsDir() {
+			if rel != "." && (d.Name() == ".git" || d.Name() == ".hg" || d.Name() == ".svn") {
+				return filepath.SkipDir
+			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
 		}
 		if !d.Type().IsRegular() {

@@ -12,12 +12,14 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
 )
 
 // Options configure a Measurer. Zero values take defaults.
 type Options struct {
 	Labels    labels.Options
+	Feasible  feasible.Options
 	Normalize normalize.Options
 	// Plan names the def-plan to run ("" means main, or the only plan).
 	Plan string
@@ -49,7 +51,7 @@ func New(f *syntax.File, opts Options) (*Measurer, error) {
 		return nil, errors.New("measure: no criteria")
 	}
 	put, err := pipeline.Build(f, pipeline.Options{Plan: opts.Plan, World: opts.World, Measure: opts.Labels.Criteria,
-		Labels: opts.Labels, Normalize: opts.Normalize})
+		Labels: opts.Labels, Feasible: opts.Feasible, Normalize: opts.Normalize})
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
 	"github.com/labelcov/labelcov/transform"
 )
@@ -17,16 +18,19 @@ type Options struct {
 	// Plan names the def-plan that runs ("": main, or the only plan).
 	Plan string
 	// World is the world the plan runs in (nil: none). Its ranges prune
-	// labels (sim.LabelDomains) unless Labels.Domains is given.
+	// labels (sim.LabelDomains) unless Feasible.Domains is given.
 	World *sim.World
 	// Guide are the criteria the plan is annotated with for fuzzing (the
 	// labels reach a fuzzer as branches); Measure the yardstick of label
 	// coverage. Zero builds no such annotated plan; equal criteria share
 	// one.
 	Guide, Measure labels.Criteria
-	// Labels configures the enumeration (MCCMaxAtoms, NoValues, Domains);
-	// its Criteria are ignored (Guide and Measure say them).
+	// Labels configures the enumeration (MCCMaxAtoms); its Criteria are
+	// ignored (Guide and Measure say them).
 	Labels labels.Options
+	// Feasible configures the analyses that prune labels (NoValues,
+	// Domains).
+	Feasible feasible.Options
 	// Normalize configures normalization; the simulator's queries are
 	// always added to its PureFuncs.
 	Normalize normalize.Options
@@ -130,15 +134,16 @@ func compileOnce(f *syntax.File, o Options) (*compile.Program, error) {
 func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) {
 	lo := o.Labels
 	lo.Criteria = c
-	if lo.Domains == nil {
-		lo.Domains = sim.LabelDomains(o.World) // labels the world rules out are infeasible
+	fo := o.Feasible
+	if fo.Domains == nil {
+		fo.Domains = sim.LabelDomains(o.World) // labels the world rules out are infeasible
 	}
 	no := o.Normalize
 	no.PureFuncs = append([]string(nil), no.PureFuncs...)
 	for _, q := range sim.Queries() {
 		no.PureFuncs = append(no.PureFuncs, q.Name)
 	}
-	res, err := transform.Plan(f, transform.Options{Labels: lo, Normalize: no})
+	res, err := transform.Plan(f, transform.Options{Labels: lo, Feasible: fo, Normalize: no})
 	if err != nil {
 		return nil, err
 	}

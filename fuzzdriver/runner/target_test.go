@@ -22,7 +22,7 @@ func planCampaign(t testing.TB, runs int64) (engine.Campaign, *sim.World) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := compileFile(t, "../testdata/sort.plan")
+	p := compileFile(t, "../../interp/sim/testdata/sort.plan")
 	newTarget := func() (engine.Target, error) {
 		r, err := New(Options{Program: p, World: world, Limits: Limits{MaxObjects: 6}})
 		if err != nil {
@@ -104,7 +104,7 @@ func compileFile(t testing.TB, path string) *compile.Program {
 // A plan without a world takes its parameters from the input: 8 bytes each,
 // little-endian, missing bytes zero.
 func TestArgsTarget(t *testing.T) {
-	r, err := New(Options{Program: compileFile(t, "../testdata/range.plan")})
+	r, err := New(Options{Program: compileFile(t, "../campaign/testdata/range.plan")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,15 +20,10 @@ type Options struct {
 	Criteria Criteria
 	// MCCMaxAtoms bounds MCC (0 means DefaultMCCMaxAtoms).
 	MCCMaxAtoms int
-	// Domains maps functions the plan calls (the simulator's queries) to
-	// what is known of their numeric results; labels that cannot hold
-	// within them are infeasible. The caller that knows the world fills
-	// it (sim.LabelDomains); nil knows nothing.
-	Domains map[string]Domain
-	// NoValues turns the value analysis off: no label is infeasible or
-	// trivial for the ranges of the plan's own arithmetic or of Domains
-	// (docs/labels.md), only for constant predicates and short-circuits.
-	NoValues bool
+	// Judge, when set, makes the Judge that prunes this plan's labels;
+	// nil prunes only constant predicates and short-circuits. Package
+	// labels/feasible's Enumerate sets it.
+	Judge NewJudge
 }
 
 // Set is the outcome of enumerating the labels of one plan.
@@ -93,21 +88,22 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 	// the keys of the regions being visited (see forget).
 	e := &enumerator{res: res, opts: opts, seen: map[dedupKey]*Label{}, skipped: map[string]int{}, ops: map[string]string{},
 		region: make(map[syntax.Node]syntax.Node, res.Nodes()),
-		dom:    newDomains(res, opts.Domains, opts.NoValues),
 		set:    &Set{File: res.Orig.Name, Criteria: opts.Criteria, MCCMaxAtoms: opts.MCCMaxAtoms}}
-	e.dom.show = func(n syntax.Node) string {
-		if s := e.exprString(n); s != "" {
-			return s
-		}
-		return syntax.NodeString(n)
+	if opts.Judge != nil {
+		e.judge = opts.Judge(res, func(n syntax.Node) string {
+			if s := e.exprString(n); s != "" {
+				return s
+			}
+			return syntax.NodeString(n)
+		})
 	}
 	for _, f := range res.Forms {
 		if !res.Skipped(f) { // not compiled: nothing in it is labelled
 			e.visit(f, nil)
 		}
 	}
-	if !opts.NoValues {
-		pathVerdicts(res, e.paths)
+	if e.judge != nil {
+		e.judge.Done()
 	}
 	e.set.Warnings = append(e.set.Warnings, res.Notes...)
 	e.warnShadowed()
@@ -152,7 +148,8 @@ type enumerator struct {
 	// when the root does, so identical labels at two of its points are
 	// one label — ABS on a variable written twice in (> (+ a a) (* a 2)).
 	region map[syntax.Node]syntax.Node
-	dom    *domains
+	// judge prunes labels as they are listed (nil: none).
+	judge Judge
 	// globals counts the globals named for SharedAtoms.
 	globals int
 	// frozen is the first part of the plan normalize left as written.
@@ -164,9 +161,6 @@ type enumerator struct {
 	keys []dedupKey
 	// ops interns operator names (see intern).
 	ops map[string]string
-	// paths lists the active labels with their predicates for the path
-	// analysis (paths.go).
-	paths []*pathLabel
 }
 
 // regionOf returns the region root of n (n itself when it has none).
@@ -270,40 +264,11 @@ func (e *enumerator) sourceText(o syntax.Node) string {
 			return src
 		}
 	}
-	var b strings.Builder
-	writeCut(&b, o, maxSource+1) // one line, no comments
-	src := b.String()
+	src := syntax.NodeStringCut(o, maxSource+1) // one line, no comments
 	if len(src) > maxSource {
 		src = src[:maxSource-3] + "..."
 	}
 	return src
-}
-
-// writeCut writes n as syntax.NodeString would, stopping once b holds
-// more than limit bytes.
-func writeCut(b *strings.Builder, n syntax.Node, limit int) {
-	if b.Len() > limit {
-		return
-	}
-	switch n := n.(type) {
-	case *syntax.List:
-		b.WriteByte('(')
-		for i, x := range n.Elems {
-			if b.Len() > limit {
-				return
-			}
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			writeCut(b, x, limit)
-		}
-		b.WriteByte(')')
-	case *syntax.Quote:
-		b.WriteByte('\'')
-		writeCut(b, n.X, limit)
-	default:
-		b.WriteString(syntax.NodeString(n))
-	}
 }
 
 // exprString renders predicate p with each temporary replaced by the
@@ -372,9 +337,7 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 	l := &Label{Criterion: crit, Operator: op, Point: point, Depth: normalize.Depth(pred, syntax.MaxDepth), Pos: at.pos, Source: at.src, Status: Active}
 	big := tooBig(pred, MaxPredicate)
 	if big {
-		var b strings.Builder
-		writeCut(&b, pred, 4*maxSource)
-		l.Predicate = b.String() + " ..." // never injected, so never parsed
+		l.Predicate = syntax.NodeStringCut(pred, 4*maxSource) + " ..." // never injected, so never parsed
 	} else {
 		l.Predicate = syntax.NodeString(pred)
 		l.Expr = e.exprString(pred)
@@ -396,13 +359,8 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 			l.Status, l.Reason = Infeasible, "predicate is constant false"
 		}
 	}
-	if l.Status == Active {
-		switch verdict, why := e.dom.decide(pred); verdict {
-		case "never":
-			l.Status, l.Reason = Infeasible, why
-		case "always":
-			l.Status, l.Reason = Trivial, why
-		}
+	if l.Status == Active && e.judge != nil {
+		l.Status, l.Reason = e.judge.Predicate(pred)
 	}
 	if l.Status == Active && big {
 		l.Status, l.Reason = Skipped, fmt.Sprintf("predicate has more than %d nodes: it would copy a large operand of a lazy and/or or a test", MaxPredicate)
@@ -418,8 +376,8 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 	e.seen[k] = l
 	e.keys = append(e.keys, k)
 	e.set.Labels = append(e.set.Labels, l)
-	if l.Status == Active && !e.opts.NoValues {
-		e.paths = append(e.paths, &pathLabel{l: l, pred: pred})
+	if l.Status == Active && e.judge != nil {
+		e.judge.Listed(l, pred)
 	}
 	return l
 }
@@ -612,12 +570,12 @@ func (e *enumerator) decision(d syntax.Node) {
 	n := len(as)
 	sh := e.share(as)
 	for m := 0; m < 1<<n; m++ {
-		lits := make([]signed, n)
+		lits := make([]Literal, n)
 		conj := make([]syntax.Node, n)
 		var op strings.Builder
 		for i, a := range as {
 			v := m&(1<<(n-1-i)) == 0
-			lits[i] = signed{a, v}
+			lits[i] = Literal{a, v}
 			if v {
 				conj[i] = a
 				op.WriteByte('T')
@@ -631,9 +589,13 @@ func (e *enumerator) decision(d syntax.Node) {
 			pred = call("and", conj...)
 		}
 		if l := e.add(MCC, op.String(), d, pred, nil, at); l != nil && l.Status == Active {
-			if why, ok := infeasibleConj(lits); ok {
-				l.Status, l.Reason = Infeasible, why
-			} else if why, ok := e.shortCircuit(lits); ok {
+			if e.judge != nil {
+				l.Status, l.Reason = e.judge.Combination(lits)
+			}
+			if l.Status != Active {
+				continue
+			}
+			if why, ok := e.shortCircuit(lits); ok {
 				l.Status, l.Reason = Infeasible, why
 			} else if sh != nil {
 				e.readShared(l, sh, lits)
@@ -685,10 +647,10 @@ func (e *enumerator) share(as []syntax.Node) *SharedAtoms {
 // the globals of sh: (and FLAG G1 (not G2) ...). FLAG is true only when
 // every atom evaluated without failure, so the label holds exactly when
 // the conjunction of the atoms would. Expr keeps the atoms.
-func (e *enumerator) readShared(l *Label, sh *SharedAtoms, lits []signed) {
+func (e *enumerator) readShared(l *Label, sh *SharedAtoms, lits []Literal) {
 	conj := []syntax.Node{sym(sh.Flag)}
 	for i, s := range lits {
-		if s.val {
+		if s.Value {
 			conj = append(conj, sym(sh.Globals[i]))
 		} else {
 			conj = append(conj, call("not", sym(sh.Globals[i])))
@@ -706,16 +668,16 @@ func (e *enumerator) readShared(l *Label, sh *SharedAtoms, lits []signed) {
 // shortCircuit finds a conjunction that asks a temporary holding a lazy
 // and/or operand to be true while the operand it depends on has the
 // wrong truth: the temporary is nil then, since the operand never ran.
-func (e *enumerator) shortCircuit(lits []signed) (string, bool) {
+func (e *enumerator) shortCircuit(lits []Literal) (string, bool) {
 	val := map[string]bool{}
 	for _, s := range lits {
-		if sym, ok := s.atom.(*syntax.Symbol); ok {
-			val[sym.Name] = s.val
+		if sym, ok := s.Atom.(*syntax.Symbol); ok {
+			val[sym.Name] = s.Value
 		}
 	}
 	for _, s := range lits {
-		sym, ok := s.atom.(*syntax.Symbol)
-		if !ok || !s.val {
+		sym, ok := s.Atom.(*syntax.Symbol)
+		if !ok || !s.Value {
 			continue
 		}
 		for _, r := range e.res.Requires(sym.Name) {
@@ -765,20 +727,21 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 	case normalize.IsRelational(h) && len(args) == 2 && c.Has(WMROR):
 		a, b := args[0], args[1]
 		g := numberGuard(a, b)
-		for _, m := range []string{"<", "<=", ">", ">=", "=", "/="} {
-			if m == h {
+		r, _ := RelationOf(h)
+		for _, m := range Relations() {
+			if m == r {
 				continue
 			}
 			var pred syntax.Node
-			switch diff := relMask[h] ^ relMask[m]; diff {
-			case 7:
+			switch diff := r.Mutant(m); diff {
+			case Always:
 				pred = boolNode(true)
-			case 0:
+			case Never:
 				pred = boolNode(false)
 			default:
-				pred = call(relOf(diff), a, b)
+				pred = call(diff.String(), a, b)
 			}
-			e.add(WMROR, h+" -> "+m, l, pred, g, at)
+			e.add(WMROR, h+" -> "+m.String(), l, pred, g, at)
 		}
 	}
 	if normalize.IsRelational(h) && len(args) == 2 && c.Has(DIST) {

@@ -1,4 +1,4 @@
-package fuzzdriver
+package campaign
 
 import (
 	"bytes"
@@ -18,7 +18,7 @@ import (
 // while nothing retires), the AFL++ executor keeps writing a retired
 // label's true counter (one input, one map, and a label some earlier
 // input made true reads true for the zero input afterwards);
-// PlanSetup.NoRetire evaluates every label afresh in both.
+// Setup.NoRetire evaluates every label afresh in both.
 func TestFuzzTargetsRetireLabels(t *testing.T) {
 	f := readPlanFile(t, "testdata/range.plan")
 	ctx := context.Background()
@@ -39,7 +39,7 @@ func TestFuzzTargetsRetireLabels(t *testing.T) {
 		return append([]byte(nil), tg.Counters()...)
 	}
 	for _, noRetire := range []bool{false, true} {
-		pf, err := PlanSetup{Plan: f, Criteria: mccWM(t), NoRetire: noRetire}.Build()
+		pf, err := Setup{Plan: f, Criteria: mccWM(t), NoRetire: noRetire}.Build()
 		if err != nil {
 			t.Fatal(err)
 		}

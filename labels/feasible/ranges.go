@@ -1,4 +1,4 @@
-package labels
+package feasible
 
 import (
 	"fmt"
@@ -8,16 +8,9 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/domain"
 	"github.com/labelcov/labelcov/normalize"
-)
-
-// Range and Domain describe what the caller knows of the numeric results
-// of a function the plan calls (see package domain, which imports only the
-// standard library so that the simulator can build them).
-type (
-	Range  = domain.Range
-	Domain = domain.Domain
 )
 
 // domains decides labels from ranges: those of the plan's own arithmetic
@@ -32,7 +25,7 @@ type domains struct {
 	show func(syntax.Node) string
 }
 
-func newDomains(res *normalize.Result, fns map[string]Domain, off bool) *domains {
+func newDomains(res *normalize.Result, fns map[string]domain.Domain, off bool) *domains {
 	d := &domains{show: syntax.NodeString}
 	if !off {
 		d.a = analyzeValues(res, fns)
@@ -43,11 +36,11 @@ func newDomains(res *normalize.Result, fns map[string]Domain, off bool) *domains
 	return d
 }
 
-// Outcomes of comparing two operands: less, equal, greater (relMask's
+// Outcomes of comparing two operands: less, equal, greater (labels.Relation's
 // bits) and unordered (a NaN).
 const unordered = 8
 
-// outcomes are the outcomes (a op b) may meet in a run: as relMask bits
+// outcomes are the outcomes (a op b) may meet in a run: as labels.Relation bits
 // plus unordered, with sure set when both always evaluate to numbers
 // without failing (the predicate then holds or not, never fails).
 func (d *domains) outcomes(a, b syntax.Node) (va, vb aval, mask int, sure, ok bool) {
@@ -119,13 +112,14 @@ func informative(v aval) bool {
 // decide it. It calls a relation always true only when both operands are
 // always numbers that cannot fail to evaluate.
 func (d *domains) judge(op string, a, b syntax.Node, neg bool) (string, string) {
-	m, rel := relMask[op]
+	r, rel := labels.RelationOf(op)
 	if !rel {
 		return "", ""
 	}
+	m := int(r)
 	va, vb, mask, sure, ok := d.outcomes(a, b)
-	_, la := numOf(a)
-	_, lb := numOf(b)
+	_, la := number(a)
+	_, lb := number(b)
 	if !ok || la && lb || !(!la && informative(va) || !lb && informative(vb)) {
 		return "", ""
 	}

@@ -1,4 +1,4 @@
-package labels_test
+package feasible_test
 
 import (
 	"context"
@@ -20,6 +20,7 @@ import (
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
 	"github.com/labelcov/labelcov/transform"
 )
@@ -28,15 +29,15 @@ import (
 // and lists, by the id of that annotation, the labels the value analysis
 // calls infeasible or trivial (with the same options otherwise). The two
 // enumerations differ only in statuses, so their labels pair up by index.
-func valueVerdicts(t *testing.T, f *syntax.File, lo labels.Options, no normalize.Options) (*pipeline.Annotated, map[int]*labels.Label) {
+func valueVerdicts(t *testing.T, f *syntax.File, lo labels.Options, fo feasible.Options, no normalize.Options) (*pipeline.Annotated, map[int]*labels.Label) {
 	t.Helper()
-	off := lo
+	off := fo
 	off.NoValues = true
-	p, err := pipeline.Annotate(f, off.Criteria, pipeline.Options{Labels: off, Normalize: no})
+	p, err := pipeline.Annotate(f, lo.Criteria, pipeline.Options{Labels: lo, Feasible: off, Normalize: no})
 	if err != nil {
 		t.Fatal(err)
 	}
-	on, err := transform.Plan(f, transform.Options{Labels: lo, Normalize: no})
+	on, err := transform.Plan(f, transform.Options{Labels: lo, Feasible: fo, Normalize: no})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 	if testing.Short() {
 		n = 400
 	}
-	truths, err := filepath.Glob("../testdata/bench/*/truth.json")
+	truths, err := filepath.Glob("../../testdata/bench/*/truth.json")
 	if err != nil || len(truths) < 5 {
 		t.Fatalf("benchmark folders: %v (%d)", err, len(truths))
 	}
@@ -148,8 +149,8 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		lo := labels.Options{Criteria: c, Domains: sim.LabelDomains(world)}
-		p, verdicts := valueVerdicts(t, f, lo, normalize.Options{PureFuncs: sim.QueryNames()})
+		lo := labels.Options{Criteria: c}
+		p, verdicts := valueVerdicts(t, f, lo, feasible.Options{Domains: sim.LabelDomains(world)}, normalize.Options{PureFuncs: sim.QueryNames()})
 		total += len(verdicts)
 		r, err := runner.New(runner.Options{Program: p.Program, World: world, Stdout: io.Discard})
 		if err != nil {
@@ -191,11 +192,11 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 // loops, ...) annotated with every label active: no label the value
 // analysis rules out holds, no trivial one is reached false.
 func TestValueVerdictsSoundOnScripts(t *testing.T) {
-	files, err := filepath.Glob("../interp/compile/testdata/scripts/*.plan")
+	files, err := filepath.Glob("../../interp/compile/testdata/scripts/*.plan")
 	if err != nil || len(files) < 10 {
 		t.Fatalf("scripts: %v (%d)", err, len(files))
 	}
-	prelude, err := os.ReadFile("../interp/compile/testdata/scripts/prelude.lisp")
+	prelude, err := os.ReadFile("../../interp/compile/testdata/scripts/prelude.lisp")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,7 +214,7 @@ func TestValueVerdictsSoundOnScripts(t *testing.T) {
 		if _, err := compile.Compile(f); err != nil {
 			continue // scripts that test compile errors
 		}
-		p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{PureFuncs: sim.QueryNames()})
+		p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{}, normalize.Options{PureFuncs: sim.QueryNames()})
 		m, err := vm.New(p.Program, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins()})
 		if err != nil {
 			t.Fatal(err)
@@ -340,7 +341,7 @@ func checkGenerated(t *testing.T, seed uint64, inputs int) {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
 	}
 	c, _ := labels.ParseCriteria("mcc,cc,wm,dist")
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{})
+	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{}, normalize.Options{})
 	r, err := runner.New(runner.Options{Program: p.Program, Stdout: io.Discard, Limits: runner.Limits{MaxSteps: 20000}})
 	if err != nil {
 		t.Fatal(err)
@@ -496,7 +497,7 @@ func checkLoopFree(t *testing.T, seed uint64, inputs int) int {
 		t.Fatalf("seed %d: %v\n%s", seed, err, src)
 	}
 	c, _ := labels.ParseCriteria("mcc,cc,wm,dist")
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, normalize.Options{})
+	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{}, normalize.Options{})
 	decided := 0
 	for _, l := range verdicts {
 		if strings.Contains(l.Reason, "path") {

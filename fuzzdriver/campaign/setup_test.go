@@ -1,17 +1,17 @@
-package fuzzdriver
+package campaign
 
 import (
 	"context"
-	"github.com/labelcov/labelcov/interp/compile"
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 )
 
-const warehouseWorld = "../testdata/worlds/warehouse.world"
+const warehouseWorld = "../../testdata/worlds/warehouse.world"
 
 func readPlanFile(t *testing.T, path string) *syntax.File {
 	t.Helper()
@@ -34,7 +34,7 @@ func mccWM(t *testing.T) labels.Criteria {
 // labels and checks that the finding keeps the original plan's position.
 func TestPlanSetupArgs(t *testing.T) {
 	f := readPlanFile(t, "testdata/range.plan")
-	pf, err := PlanSetup{Plan: f, Criteria: mccWM(t)}.Build()
+	pf, err := Setup{Plan: f, Criteria: mccWM(t)}.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,13 +114,13 @@ func TestPlanSetupArgs(t *testing.T) {
 }
 
 // TestPlanSetupCampaign runs a short campaign on the warehouse with the
-// helpers of PlanFuzz: label coverage appears in the summary.
+// helpers of Fuzzer: label coverage appears in the summary.
 func TestPlanSetupCampaign(t *testing.T) {
 	w, err := sim.LoadWorld(warehouseWorld)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pf, err := PlanSetup{Plan: readPlanFile(t, "testdata/sort.plan"), World: w, MaxObjects: 6}.Build()
+	pf, err := Setup{Plan: readPlanFile(t, "testdata/sort.plan"), World: w, MaxObjects: 6}.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,17 +147,17 @@ func TestPlanSetupCampaign(t *testing.T) {
 }
 
 func TestPlanSetupErrors(t *testing.T) {
-	if _, err := (PlanSetup{}).Build(); err == nil {
+	if _, err := (Setup{}).Build(); err == nil {
 		t.Error("nil plan accepted")
 	}
 	f, err := syntax.Parse("two.plan", []byte("(def-plan alpha () 1)\n(def-plan beta () 2)\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (PlanSetup{Plan: f}).Build(); err == nil || !strings.Contains(err.Error(), "--plan") {
+	if _, err := (Setup{Plan: f}).Build(); err == nil || !strings.Contains(err.Error(), "--plan") {
 		t.Errorf("two plans: %v", err)
 	}
-	if _, err := (PlanSetup{Plan: f, PlanName: "beta"}).Build(); err != nil {
+	if _, err := (Setup{Plan: f, PlanName: "beta"}).Build(); err != nil {
 		t.Errorf("--plan beta: %v", err)
 	}
 }
@@ -167,7 +167,7 @@ func TestPlanSetupErrors(t *testing.T) {
 // coverage only, while the guide still annotates.
 func TestPlanSetupNoMeasure(t *testing.T) {
 	f := readPlanFile(t, "testdata/range.plan")
-	pf, err := PlanSetup{Plan: f, Criteria: mccWM(t), NoMeasure: true}.Build()
+	pf, err := Setup{Plan: f, Criteria: mccWM(t), NoMeasure: true}.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -199,7 +199,7 @@ func TestPlanSetupNoMeasure(t *testing.T) {
 }
 
 // TestFuzzCompilesEachProgramOnce counts the programs a campaign compiles
-// (PlanSetup.Compiled): the original plan once and each annotated plan
+// (Setup.Compiled): the original plan once and each annotated plan
 // once, however many targets, meters and workers the campaign makes; a
 // guide equal to the yardstick is one annotated plan.
 func TestFuzzCompilesEachProgramOnce(t *testing.T) {
@@ -212,7 +212,7 @@ func TestFuzzCompilesEachProgramOnce(t *testing.T) {
 		want           int
 	}{{"none", "mcc,cc,wm", 2}, {"mcc,wm", "mcc,cc,wm", 3}, {"mcc,wm", "mcc,wm", 2}, {"mcc,wm", "none", 2}} {
 		var compiled []*compile.Program
-		s := PlanSetup{Plan: readPlanFile(t, "testdata/sort.plan"), World: w, MaxObjects: 6,
+		s := Setup{Plan: readPlanFile(t, "testdata/sort.plan"), World: w, MaxObjects: 6,
 			Compiled: func(p *compile.Program) { compiled = append(compiled, p) }}
 		if tc.guide != "none" {
 			s.Criteria = mustCriteria(tc.guide)
@@ -226,7 +226,7 @@ func TestFuzzCompilesEachProgramOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		sum, err := pf.Fuzz(context.Background(), CampaignOptions{Workers: 2, Seed: 1, Runs: 500, Out: t.TempDir()})
+		sum, err := pf.Fuzz(context.Background(), Options{Workers: 2, Seed: 1, Runs: 500, Out: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,8 @@
-package fuzzdriver
+package afl
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,72 +19,85 @@ import (
 	"sync"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
-// AFLDir is labelcov's directory inside an afl-fuzz output directory (the
-// default of AFLOptions.Dir): summary.json and stats.json of the last
-// session, each finding key's minimized input (with its .env beside it when
-// there is a world) and afl-fuzz's own output, afl-fuzz-NAME.log. afl-fuzz
-// ignores it (it has no queue/).
-const AFLDir = "labelcov-afl"
+// Dir is labelcov's directory inside an afl-fuzz output directory (the
+// default of Campaign.Dir): summary.json and stats.json of the last
+// session, the worker's setup, each finding key's minimized input (with its
+// .env beside it when there is a world) and afl-fuzz's own output,
+// afl-fuzz-NAME.log. afl-fuzz ignores it (it has no queue/).
+const Dir = "labelcov-afl"
 
-// AFLOptions configure the AFL++ engine of a plan campaign: afl-fuzz runs
-// `Exe afl-target PlanPath ...` with the setup's flags.
-type AFLOptions struct {
-	// Fuzz is the afl-fuzz binary ("": afl-fuzz on PATH).
-	Fuzz string
-	// Exe is the labelcov binary with the afl-target command (required).
-	Exe string
-	// PlanPath and WorldPath are the files afl-target reads: the setup's
-	// plan and world (WorldPath "" without a world).
-	PlanPath, WorldPath string
-	// Args are extra afl-fuzz arguments (e.g. -t 500 overrides
-	// PlanSetup.RunTimeout).
-	Args []string
-	// Dir is labelcov's directory inside Out; default AFLDir.
-	Dir string
+// Meter measures the coverage of the inputs an afl-fuzz campaign keeps
+// (its queues), as the built-in engine's CoverageFunc does.
+type Meter interface {
+	// Add replays one kept input.
+	Add(ctx context.Context, input []byte) error
+	// Figures is the coverage so far, by name.
+	Figures() map[string]engine.Figure
 }
 
-// aflTargetArgs is the afl-target command line that runs the setup.
-func (p *PlanFuzz) aflTargetArgs(a AFLOptions) ([]string, error) {
-	if a.Exe == "" {
-		return nil, errors.New("fuzzdriver: AFLOptions.Exe (the labelcov binary) is empty")
+// Campaign is an afl-fuzz campaign on a target command: afl-fuzz runs
+// Target once per instance; labelcov reads their progress live, measures
+// their queues with Meter, and replays and minimizes their crashes with
+// NewTarget. It knows only counters and findings, not plans.
+type Campaign struct {
+	// Fuzz is the afl-fuzz binary ("": afl-fuzz on PATH).
+	Fuzz string
+	// Target is the command line afl-fuzz runs (labelcov afl-target ...).
+	Target []string
+	// Out is the campaign directory (AFL's sync directory), required;
+	// Dir labelcov's directory inside it (default Dir).
+	Out, Dir string
+	// Workers is the number of afl-fuzz instances (default 1), Seed the
+	// first instance's seed (the next ones count up).
+	Workers int
+	Seed    uint64
+	// Budget is the wall-clock budget (afl-fuzz -V), Runs the run budget
+	// (afl-fuzz -E, split over the instances); one of them is required.
+	Budget time.Duration
+	Runs   int64
+	// RunTimeout is afl-fuzz -t unless Args has a -t (0: afl-fuzz's).
+	RunTimeout time.Duration
+	// Args are extra afl-fuzz arguments.
+	Args []string
+	// Seeds are the first inputs (at least one).
+	Seeds [][]byte
+	// Meter measures kept inputs; NewTarget runs one input as the
+	// worker does (to replay and minimize crashes).
+	Meter     Meter
+	NewTarget func() (engine.Target, error)
+	// Objects and SaveFinding are engine.Campaign's: how minimization
+	// counts an input's objects and what is saved beside a finding.
+	Objects     engine.ObjectCount
+	SaveFinding func(path string, input []byte, rec engine.FindingRecord) error
+	// Progress receives status lines every ProgressInterval (nil: silent).
+	Progress         io.Writer
+	ProgressInterval time.Duration
+}
+
+// Result is what a campaign did. Complete says it ran to its end (stats
+// and findings written): a caller then writes its own summary.json in
+// DirPath.
+type Result struct {
+	Summary   *engine.Summary
+	Instances []InstanceStats
+	DirPath   string
+	Complete  bool
+}
+
+// FindFuzz is the afl-fuzz binary: name, or afl-fuzz on PATH when name is
+// empty.
+func FindFuzz(name string) (string, error) {
+	if name != "" {
+		return name, nil
 	}
-	if a.PlanPath == "" {
-		return nil, errors.New("fuzzdriver: AFLOptions.PlanPath is empty: afl-target reads the plan from a file")
-	}
-	plan, err := filepath.Abs(a.PlanPath)
+	path, err := exec.LookPath("afl-fuzz")
 	if err != nil {
-		return nil, err
+		return "", errors.New("afl-fuzz not found on PATH: install AFL++ (Debian: apt-get install afl++)")
 	}
-	s := p.Setup
-	args := []string{a.Exe, "afl-target", plan, "--criteria", CriteriaName(s.Criteria),
-		"--max-steps", strconv.FormatInt(s.MaxSteps, 10), "--max-objects", strconv.Itoa(s.MaxObjects)}
-	if s.MCCMaxAtoms > 0 {
-		args = append(args, "--mcc-max-atoms", strconv.Itoa(s.MCCMaxAtoms))
-	}
-	if s.NoRetire {
-		args = append(args, "--no-retire")
-	}
-	if s.World != nil {
-		if a.WorldPath == "" {
-			return nil, errors.New("fuzzdriver: AFLOptions.WorldPath is empty but the setup has a world")
-		}
-		w, err := filepath.Abs(a.WorldPath)
-		if err != nil {
-			return nil, err
-		}
-		args = append(args, "--world", w)
-	}
-	if s.PlanName != "" {
-		args = append(args, "--plan", s.PlanName)
-	}
-	if len(s.PureFuncs) > 0 {
-		args = append(args, "--pure", strings.Join(s.PureFuncs, ","))
-	}
-	return args, nil
+	return path, nil
 }
 
 // aflInstances names the afl-fuzz instances of n workers: one "default",
@@ -99,49 +113,40 @@ func aflInstances(n int) []string {
 	return names
 }
 
-// fuzzAFL runs afl-fuzz on `labelcov afl-target`, replays its queues into a
-// Meter while it runs (progress, stats.json) and at the end, then replays
-// its crashes, groups them by finding key, minimizes the first input of
-// each key and saves it in Dir.
-func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, error) {
+// Run runs afl-fuzz on the target, replays its queues into the Meter while
+// it runs (progress, stats.json) and at the end, then replays its crashes,
+// groups them by finding key, minimizes the first input of each key and
+// saves it in Dir. A campaign that ran returns its result even with an
+// error.
+func (o Campaign) Run(ctx context.Context) (*Result, error) {
 	if o.Budget == 0 && o.Runs == 0 {
-		return nil, errors.New("fuzzdriver: the afl engine needs a budget or a run count")
+		return nil, errors.New("afl: the afl engine needs a budget or a run count")
 	}
-	aflFuzz := o.AFL.Fuzz
-	if aflFuzz == "" {
-		var err error
-		if aflFuzz, err = exec.LookPath("afl-fuzz"); err != nil {
-			return nil, errors.New("afl-fuzz not found on PATH: install AFL++ (Debian: apt-get install afl++)")
-		}
+	if len(o.Target) == 0 || o.Out == "" || len(o.Seeds) == 0 || o.Meter == nil || o.NewTarget == nil {
+		return nil, errors.New("afl: Campaign needs Target, Out, Seeds, Meter and NewTarget")
 	}
-	target, err := p.aflTargetArgs(o.AFL)
+	o.Workers = max(o.Workers, 1)
+	aflFuzz, err := FindFuzz(o.Fuzz)
 	if err != nil {
 		return nil, err
 	}
-	out, err := p.campaignDir(o)
+	target := o.Target
+	out, err := filepath.Abs(o.Out)
 	if err != nil {
 		return nil, err
 	}
-	if out, err = filepath.Abs(out); err != nil {
-		return nil, err
-	}
-	dir := filepath.Join(out, cmpOr(o.AFL.Dir, AFLDir))
+	dir := filepath.Join(out, cmp.Or(o.Dir, Dir))
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
 	names := aflInstances(o.Workers)
-	seedDir, err := p.aflSeeds(o.Seeds)
+	seedDir, err := writeSeeds(o.Seeds)
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(seedDir)
 
-	meter, err := p.NewMeter()
-	if err != nil {
-		return nil, err
-	}
-	watch := &aflWatcher{out: out, dir: dir, names: names, meter: meter, seen: map[string]bool{}, extra: o.ExtraCoverage,
-		since: time.Now()}
+	watch := &aflWatcher{out: out, dir: dir, names: names, meter: o.Meter, seen: map[string]bool{}, since: time.Now()}
 
 	runCtx := ctx
 	if o.Budget > 0 {
@@ -166,8 +171,8 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 		if o.Runs > 0 {
 			args = append(args, "-E", strconv.FormatInt(max(1, o.Runs/int64(len(names))), 10))
 		}
-		if !slices.Contains(o.AFL.Args, "-t") && p.Setup.RunTimeout > 0 {
-			args = append(args, "-t", strconv.FormatInt(max(1, p.Setup.RunTimeout.Milliseconds()), 10))
+		if !slices.Contains(o.Args, "-t") && o.RunTimeout > 0 {
+			args = append(args, "-t", strconv.FormatInt(max(1, o.RunTimeout.Milliseconds()), 10))
 		}
 		switch {
 		case len(names) == 1:
@@ -176,13 +181,13 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 		default:
 			args = append(args, "-S", name)
 		}
-		args = append(args, o.AFL.Args...)
+		args = append(args, o.Args...)
 		args = append(append(args, "--"), target...)
 		c := exec.CommandContext(runCtx, aflFuzz, args...)
 		c.Env = append(os.Environ(), "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
 			"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_FORKSRV_INIT_TMOUT=60000",
 			// The fork server counts its runs there: live execs.
-			afl.ExecsFileEnv+"="+watch.execsFile(name))
+			ExecsFileEnv+"="+watch.execsFile(name))
 		c.Cancel = func() error { return c.Process.Signal(os.Interrupt) }
 		c.WaitDelay = 20 * time.Second
 		// afl-fuzz's own output (hundreds of lines) goes to a log file in
@@ -227,7 +232,7 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 				}
 				s, statsAt := watch.sample(now.Sub(start))
 				stats.Samples = append(stats.Samples, s)
-				writeJSONFile(filepath.Join(dir, engine.StatsName), stats) //nolint:errcheck // rewritten at the end
+				WriteJSONFile(filepath.Join(dir, engine.StatsName), stats) //nolint:errcheck // rewritten at the end
 				if o.Progress != nil && o.ProgressInterval > 0 && now.Sub(lastProgress) >= o.ProgressInterval-engine.DefaultStatsInterval/2 {
 					lastProgress = now
 					io.WriteString(o.Progress, watch.progressLine(s, statsAt, now)) //nolint:errcheck // progress is best effort
@@ -240,8 +245,8 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	<-monStopped
 	session := time.Since(start)
 
-	sum := p.summary(o, &engine.Summary{Dir: out, Coverage: map[string]engine.Figure{}, SessionS: session.Seconds()})
-	sum.Workers = len(names)
+	sum := &engine.Summary{Dir: out, Coverage: map[string]engine.Figure{}, SessionS: session.Seconds()}
+	res := &Result{Summary: sum, DirPath: dir}
 	switch {
 	case ctx.Err() != nil:
 		sum.Stop = "canceled"
@@ -252,13 +257,13 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 	}
 	var runErr error
 	for i, name := range names {
-		st, err := afl.ReadFuzzerStats(filepath.Join(out, name, "fuzzer_stats"))
+		st, err := ReadFuzzerStats(filepath.Join(out, name, "fuzzer_stats"))
 		if err != nil {
 			runErr = errors.Join(runErr, aflStartError(name, errs[i], err, logs[i]))
 			continue
 		}
 		st.Name = name
-		sum.AFL = append(sum.AFL, st)
+		res.Instances = append(res.Instances, st)
 		sum.Execs += st.ExecsDone
 		sum.ExecsPerSec += st.ExecsPerSec
 		sum.ElapsedS = max(sum.ElapsedS, st.RunTimeS)
@@ -266,51 +271,34 @@ func (p *PlanFuzz) fuzzAFL(ctx context.Context, o CampaignOptions) (*Summary, er
 			fmt.Fprintf(o.Progress, "warning: afl-fuzz %s: %v (see %s)\n", name, errs[i], logs[i])
 		}
 	}
-	if len(sum.AFL) == 0 {
+	if len(res.Instances) == 0 {
 		sum.Stop = "error"
-		return sum, runErr
+		return res, runErr
 	}
 
 	// Coverage on the yardstick: replay every queue entry.
 	if err := watch.scan(0); err != nil {
-		return sum, err
+		return res, err
 	}
 	sum.Corpus, sum.NewInputs = watch.corpus, watch.fresh
 	sum.Coverage = watch.figures()
-	sum.ByCriteria = meter.ByCriterion()
-	if err := p.aflFindings(ctx, out, names, dir, sum); err != nil {
-		return sum, errors.Join(runErr, err)
+	if err := o.findings(ctx, out, names, dir, sum); err != nil {
+		return res, errors.Join(runErr, err)
 	}
 	last, _ := watch.sample(session)
 	last.Execs, last.ElapsedS = sum.Execs, sum.ElapsedS
 	stats.Samples = append(stats.Samples, last)
 	stats.Findings = sum.Findings
-	return sum, errors.Join(runErr, writeJSONFile(filepath.Join(dir, engine.StatsName), stats),
-		writeJSONFile(filepath.Join(dir, "summary.json"), sum))
+	res.Complete = true
+	return res, errors.Join(runErr, WriteJSONFile(filepath.Join(dir, engine.StatsName), stats))
 }
 
-func cmpOr[T comparable](a, b T) T {
-	var zero T
-	if a != zero {
-		return a
-	}
-	return b
-}
-
-// aflSeeds writes the seeds into a new temporary directory: the given ones,
-// else one small all-zero input. afl-fuzz skips empty seeds, so an empty one
-// becomes a zero byte.
-func (p *PlanFuzz) aflSeeds(seeds [][]byte) (string, error) {
+// writeSeeds writes the seeds into a new temporary directory. afl-fuzz
+// skips empty seeds, so an empty one becomes a zero byte.
+func writeSeeds(seeds [][]byte) (string, error) {
 	dir, err := os.MkdirTemp("", "labelcov-afl-seeds-")
 	if err != nil {
 		return "", err
-	}
-	if len(seeds) == 0 {
-		n := 8 * max(p.Plan().NumParams(), 1)
-		if w := p.Setup.World; w != nil {
-			n = w.BytesPerObject()
-		}
-		seeds = [][]byte{make([]byte, n)}
 	}
 	for i, s := range seeds {
 		if len(s) == 0 {
@@ -324,19 +312,19 @@ func (p *PlanFuzz) aflSeeds(seeds [][]byte) (string, error) {
 	return dir, nil
 }
 
-// aflFindings replays the instances' crashes, keeps the first input of each
+// findings replays the instances' crashes, keeps the first input of each
 // finding key (afl-fuzz's hangs are "hang" findings, not replayed: each
 // could cost the whole time limit), minimizes it like the built-in engine
 // and saves it in dir as KEY (and KEY.env with a world).
-func (p *PlanFuzz) aflFindings(ctx context.Context, out string, names []string, dir string, sum *Summary) error {
-	t, err := p.NewTarget()
+func (o Campaign) findings(ctx context.Context, out string, names []string, dir string, sum *engine.Summary) error {
+	t, err := o.NewTarget()
 	if err != nil {
 		return err
 	}
-	objects := p.Objects()
+	objects := o.Objects
 	byKey := map[string]*engine.FindingRecord{}
 	note := func(f engine.Finding, path string, data []byte) {
-		ts, execs := afl.NameTime(filepath.Base(path))
+		ts, execs := NameTime(filepath.Base(path))
 		k := f.Key()
 		if r, ok := byKey[k]; ok && r.TimeS <= ts {
 			return
@@ -347,7 +335,7 @@ func (p *PlanFuzz) aflFindings(ctx context.Context, out string, names []string, 
 	}
 	for _, name := range names {
 		for _, sub := range []string{"crashes", "hangs"} {
-			files, err := afl.Entries(filepath.Join(out, name, sub))
+			files, err := Entries(filepath.Join(out, name, sub))
 			if err != nil {
 				return err
 			}
@@ -374,7 +362,7 @@ func (p *PlanFuzz) aflFindings(ctx context.Context, out string, names []string, 
 			}
 		}
 	}
-	save := p.SaveFinding()
+	save := o.SaveFinding
 	sum.Findings = []engine.FindingRecord{}
 	for _, r := range byKey {
 		if r.Category != engine.HangCategory && r.Category != "afl-crash" {
@@ -412,8 +400,8 @@ func (p *PlanFuzz) aflFindings(ctx context.Context, out string, names []string, 
 	return nil
 }
 
-// writeJSONFile writes v indented through a temporary file and a rename.
-func writeJSONFile(path string, v any) error {
+// WriteJSONFile writes v indented through a temporary file and a rename.
+func WriteJSONFile(path string, v any) error {
 	data, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
@@ -467,12 +455,11 @@ type aflWatcher struct {
 	out    string
 	dir    string // labelcov's directory
 	names  []string
-	meter  *Meter
+	meter  Meter
 	seen   map[string]bool
 	corpus int
 	since  time.Time // this session's start
 	fresh  int       // queue entries written since then
-	extra  bool      // add "labels:KEY" figures
 	prev   engine.Sample
 }
 
@@ -485,7 +472,7 @@ func (w *aflWatcher) execsFile(name string) string {
 func (w *aflWatcher) scan(minAge time.Duration) error {
 	now := time.Now()
 	for _, name := range w.names {
-		files, err := afl.Entries(filepath.Join(w.out, name, "queue"))
+		files, err := Entries(filepath.Join(w.out, name, "queue"))
 		if err != nil {
 			return err
 		}
@@ -514,15 +501,7 @@ func (w *aflWatcher) scan(minAge time.Duration) error {
 	return nil
 }
 
-func (w *aflWatcher) figures() map[string]engine.Figure {
-	fig := w.meter.Figures()
-	if w.extra {
-		for k, v := range w.meter.ByCriterion() {
-			fig["labels:"+k] = v
-		}
-	}
-	return fig
-}
+func (w *aflWatcher) figures() map[string]engine.Figure { return w.meter.Figures() }
 
 // sample is one point of stats.json: execs per instance, the larger of the
 // fork server's live count and fuzzer_stats' (which afl-fuzz rewrites only
@@ -537,7 +516,7 @@ func (w *aflWatcher) sample(elapsed time.Duration) (s engine.Sample, statsAt int
 		if data, err := os.ReadFile(w.execsFile(name)); err == nil {
 			execs, _ = strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
 		}
-		if st, err := afl.ReadFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats")); err == nil && st.ExecsDone >= execs {
+		if st, err := ReadFuzzerStats(filepath.Join(w.out, name, "fuzzer_stats")); err == nil && st.ExecsDone >= execs {
 			execs = st.ExecsDone
 			if statsAt == 0 || st.LastUpdate < statsAt {
 				statsAt = st.LastUpdate
@@ -545,7 +524,7 @@ func (w *aflWatcher) sample(elapsed time.Duration) (s engine.Sample, statsAt int
 		}
 		s.Execs += execs
 		for _, sub := range []string{"crashes", "hangs"} {
-			files, _ := afl.Entries(filepath.Join(w.out, name, sub))
+			files, _ := Entries(filepath.Join(w.out, name, sub))
 			s.Findings += len(files)
 		}
 	}

@@ -1,4 +1,4 @@
-package fuzzdriver
+package sample
 
 import (
 	"context"
@@ -22,20 +22,20 @@ func sampleProgram(t *testing.T, src string) *compile.Program {
 	return p
 }
 
-// SampleCategories counts the same for any number of workers: a plan that
+// Categories counts the same for any number of workers: a plan that
 // fails on negative numbers and flags large ones through a check.
-func TestSampleCategoriesWorkers(t *testing.T) {
+func TestCategoriesWorkers(t *testing.T) {
 	p := sampleProgram(t, `(defparameter *x* 0)
 (def-plan main (x) (setq *x* x) (when (< x 0) (/ 1 0)) x)
 (def-check big () (when (> *x* 1000) 'big))
 `)
-	o := SampleOptions{Program: p, N: 2000, Seed: 9, Workers: 1}
-	one, err := SampleCategories(context.Background(), o)
+	o := Options{Program: p, N: 2000, Seed: 9, Workers: 1}
+	one, err := Categories(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	o.Workers = 4
-	four, err := SampleCategories(context.Background(), o)
+	four, err := Categories(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestSampleCategoriesWorkers(t *testing.T) {
 	got := map[string]int{}
 	for _, c := range one.Categories {
 		got[c.Category] = c.Inputs
-		if in := SampleInput(o.Seed, c.First, one.LenMin, one.LenMax, nil); len(in) != 8 {
+		if in := Input(o.Seed, c.First, one.LenMin, one.LenMax, nil); len(in) != 8 {
 			t.Errorf("first input of %s: %d bytes", c.Category, len(in))
 		}
 	}
@@ -53,7 +53,7 @@ func TestSampleCategoriesWorkers(t *testing.T) {
 	if got["big"] < 800 || got["failure:division-by-zero"]+got["big"]+one.Clean != o.N {
 		t.Errorf("categories %+v, clean %d", one.Categories, one.Clean)
 	}
-	if _, err := SampleCategories(context.Background(), SampleOptions{Program: p, N: 0}); err == nil {
+	if _, err := Categories(context.Background(), Options{Program: p, N: 0}); err == nil {
 		t.Error("n = 0 accepted")
 	}
 }

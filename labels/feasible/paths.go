@@ -1,4 +1,4 @@
-package labels
+package feasible
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
 )
 
@@ -70,7 +71,7 @@ type pathAnalysis struct {
 }
 
 type pathLabel struct {
-	l       *Label
+	l       *labels.Label
 	pred    syntax.Node
 	reached int
 	holds   bool
@@ -211,10 +212,10 @@ func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
 		return
 	}
 	for _, pl := range ls {
-		if pl.holds || pl.l.Status != Active {
+		if pl.holds || pl.l.Status != labels.Active {
 			continue
 		}
-		pl.l.Status = Infeasible
+		pl.l.Status = labels.Infeasible
 		if pl.reached == 0 {
 			pl.l.Reason = "no path of a run reaches it (path analysis)"
 		} else {

@@ -1,4 +1,4 @@
-package labels
+package feasible
 
 import (
 	"math"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/domain"
 	"github.com/labelcov/labelcov/normalize"
 )
 
@@ -380,7 +382,7 @@ func modRem(floored bool, a, b aval, n syntax.Node) aval {
 // valueAnalysis holds the summaries of one plan.
 type valueAnalysis struct {
 	res   *normalize.Result
-	fns   map[string]Domain // world domains
+	fns   map[string]domain.Domain // world domains
 	vars  map[string]*slot
 	funcs map[string]*fnInfo
 	// blocks holds what return-from NAME (and return, "nil") pass out.
@@ -419,7 +421,7 @@ type fnInfo struct {
 // nesting, normalize adds a few levels): deeper plans get no verdicts.
 const maxWalkDepth = 4 * syntax.MaxDepth
 
-func analyzeValues(res *normalize.Result, fns map[string]Domain) *valueAnalysis {
+func analyzeValues(res *normalize.Result, fns map[string]domain.Domain) *valueAnalysis {
 	a := &valueAnalysis{res: res, fns: fns, vars: map[string]*slot{}, funcs: map[string]*fnInfo{},
 		blocks: map[string]*slot{}, localFns: map[string]bool{}, bound: map[string]bool{},
 		once: map[string]syntax.Node{}, scope: map[string]int{}}
@@ -1428,9 +1430,7 @@ func (a *valueAnalysis) where(n syntax.Node) string {
 	if o == nil {
 		o = n
 	}
-	var b strings.Builder
-	writeCut(&b, o, 41)
-	text := b.String()
+	text := syntax.NodeStringCut(o, 41)
 	if len(text) > 40 {
 		text = text[:37] + "..."
 	}
@@ -1438,5 +1438,5 @@ func (a *valueAnalysis) where(n syntax.Node) string {
 	if start.Line == 0 {
 		return text
 	}
-	return text + " " + PositionOf(filepath.Base(a.res.Orig.Name), start).String()
+	return text + " " + labels.PositionOf(filepath.Base(a.res.Orig.Name), start).String()
 }

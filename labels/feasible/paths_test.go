@@ -1,4 +1,4 @@
-package labels
+package feasible
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // TestSatisfiable checks the Fourier–Motzkin test on small systems over
@@ -48,17 +49,17 @@ func TestSatisfiable(t *testing.T) {
 
 // pathStatus enumerates src's labels and returns them by criterion and
 // predicate (Expr when it has temporaries), in source order.
-func pathStatus(t *testing.T, src string, crit string, noValues bool) map[string][]*Label {
+func pathStatus(t *testing.T, src string, crit string, noValues bool) map[string][]*labels.Label {
 	t.Helper()
-	c, err := ParseCriteria(crit)
+	c, err := labels.ParseCriteria(crit)
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := Enumerate(normalized(t, src), Options{Criteria: c, NoValues: noValues})
+	set, err := Enumerate(normalized(t, src), labels.Options{Criteria: c}, Options{NoValues: noValues})
 	if err != nil {
 		t.Fatal(err)
 	}
-	out := map[string][]*Label{}
+	out := map[string][]*labels.Label{}
 	for _, l := range set.Labels {
 		k := l.Predicate
 		if l.Expr != "" {
@@ -91,7 +92,7 @@ const guardedPlan = `
 // guards the value analysis cannot see through, and what it keeps.
 func TestPathVerdicts(t *testing.T) {
 	ls := pathStatus(t, guardedPlan, "mcc,wm", false)
-	get := func(key string, i int) *Label {
+	get := func(key string, i int) *labels.Label {
 		if len(ls[key]) <= i {
 			var keys []string
 			for k := range ls {
@@ -104,19 +105,19 @@ func TestPathVerdicts(t *testing.T) {
 	for _, c := range []struct {
 		key    string
 		i      int
-		status Status
+		status labels.Status
 		reason string
 	}{
 		// mm is 0 on some path where (>= mm *blind*) runs (the check
 		// may see *near* at 0: the run stopped before decide), never
 		// where (<= mm 4000) does.
-		{"wm-abs (= mm 0)", 0, Active, ""},
-		{"wm-abs (= mm 0)", 1, Infeasible, "cannot hold on any path"},
-		{"wm-abs (< near 0)", 0, Infeasible, "cannot hold:"}, // the value analysis's
+		{"wm-abs (= mm 0)", 0, labels.Active, ""},
+		{"wm-abs (= mm 0)", 1, labels.Infeasible, "cannot hold on any path"},
+		{"wm-abs (< near 0)", 0, labels.Infeasible, "cannot hold:"}, // the value analysis's
 		// decide creeps only when near is valid.
-		{"mcc (and (eq *cmd* 'creep) (not (valid-p *near*)))", 0, Infeasible, "cannot hold on any path"},
-		{"mcc (and (eq *cmd* 'creep) (valid-p *near*))", 0, Active, ""},
-		{"wm-ror (= near 550)", 0, Active, ""},
+		{"mcc (and (eq *cmd* 'creep) (not (valid-p *near*)))", 0, labels.Infeasible, "cannot hold on any path"},
+		{"mcc (and (eq *cmd* 'creep) (valid-p *near*))", 0, labels.Active, ""},
+		{"wm-ror (= near 550)", 0, labels.Active, ""},
 	} {
 		l := get(c.key, c.i)
 		if l.Status != c.status || !strings.Contains(l.Reason, c.reason) {
@@ -124,7 +125,7 @@ func TestPathVerdicts(t *testing.T) {
 		}
 	}
 	// --no-values turns it off.
-	if l := pathStatus(t, guardedPlan, "mcc,wm", true)["wm-abs (= mm 0)"][1]; l.Status != Active {
+	if l := pathStatus(t, guardedPlan, "mcc,wm", true)["wm-abs (= mm 0)"][1]; l.Status != labels.Active {
 		t.Errorf("NoValues: (= mm 0) is %s (%s)", l.Status, l.Reason)
 	}
 }
@@ -133,7 +134,7 @@ func TestPathVerdicts(t *testing.T) {
 // no path verdicts, and that path explosions stop at the limits.
 func TestPathAnalysisGivesUp(t *testing.T) {
 	loop := strings.Replace(guardedPlan, "(setq *cmd* (decide", "(dotimes (i 2) (setq *near* i)) (setq *cmd* (decide", 1)
-	if l := pathStatus(t, loop, "mcc,wm", false)["wm-abs (= mm 0)"][1]; l.Status != Active {
+	if l := pathStatus(t, loop, "mcc,wm", false)["wm-abs (= mm 0)"][1]; l.Status != labels.Active {
 		t.Errorf("a plan with a loop: (= mm 0) is %s (%s)", l.Status, l.Reason)
 	}
 	// 2^40 paths: forty independent splits.

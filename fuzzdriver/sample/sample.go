@@ -1,4 +1,4 @@
-package fuzzdriver
+package sample
 
 import (
 	"context"
@@ -15,8 +15,8 @@ import (
 	"github.com/labelcov/labelcov/interp/vm"
 )
 
-// SampleOptions control SampleCategories: uniformly random inputs, no feedback.
-type SampleOptions struct {
+// Options control Categories: uniformly random inputs, no feedback.
+type Options struct {
 	Program *compile.Program
 	// Plan names the def-plan to run ("": see sim.SelectPlan).
 	Plan string
@@ -37,20 +37,20 @@ type SampleOptions struct {
 	MaxObjects int
 }
 
-// SampleCount is how many inputs triggered one category.
-type SampleCount struct {
+// Count is how many inputs triggered one category.
+type Count struct {
 	Category string  `json:"category"`
 	Inputs   int     `json:"inputs"`
 	Percent  float64 `json:"percent"`
 	// First is the index of the first input that triggered it (see
-	// SampleInput).
+	// Input).
 	First int `json:"first"`
 }
 
-// SampleReport is what SampleCategories counted; its JSON ("version": 1) is the
+// Report is what Categories counted; its JSON ("version": 1) is the
 // output of `labelcov sample --json`. Plan and World name the files for
-// the reader (SampleCategories leaves them empty).
-type SampleReport struct {
+// the reader (Categories leaves them empty).
+type Report struct {
 	Version int    `json:"version"`
 	Plan    string `json:"plan"`
 	World   string `json:"world,omitempty"`
@@ -63,14 +63,14 @@ type SampleReport struct {
 	Seconds    float64 `json:"seconds"`
 	RunsPerSec float64 `json:"runs_per_sec"`
 	// Categories, most frequent first (ties by name).
-	Categories []SampleCount `json:"categories"`
+	Categories []Count `json:"categories"`
 }
 
-// appendSampleCategories adds what one run triggered: "timeout" or
+// appendCategories adds what one run triggered: "timeout" or
 // "failure:KIND" for a run that did not end normally, the categories of
 // the checks and policies, and "check-failed:CHECK" per check that did not
 // return normally.
-func appendSampleCategories(cats []string, res *sim.Result) []string {
+func appendCategories(cats []string, res *sim.Result) []string {
 	switch r := res.VM; r.Outcome {
 	case vm.OutcomeTimeout:
 		cats = append(cats, "timeout")
@@ -88,10 +88,10 @@ func appendSampleCategories(cats []string, res *sim.Result) []string {
 	return cats
 }
 
-// SampleInput returns input i of the sample seeded with seed, in buf's
+// Input returns input i of the sample seeded with seed, in buf's
 // storage: uniformly random bytes, its length uniform in [lenMin, lenMax].
 // It depends only on its arguments.
-func SampleInput(seed uint64, i, lenMin, lenMax int, buf []byte) []byte {
+func Input(seed uint64, i, lenMin, lenMax int, buf []byte) []byte {
 	rng := rand.New(rand.NewPCG(seed, uint64(i)))
 	n := lenMin + rng.IntN(lenMax-lenMin+1)
 	buf = buf[:0]
@@ -104,14 +104,14 @@ func SampleInput(seed uint64, i, lenMin, lenMax int, buf []byte) []byte {
 	return buf
 }
 
-// SampleCategories runs o.N uniformly random inputs and counts, per error
+// Categories runs o.N uniformly random inputs and counts, per error
 // category, how many triggered it: the categories def-checks return, "failure:KIND"
 // for an unhandled plan failure, "timeout" for an exhausted step budget and
 // "check-failed:CHECK" for a check that did not return normally. It is the
 // baseline a guided fuzzer must beat. The report's LenMin and LenMax are
 // the lengths used (defaults filled in); Seconds and RunsPerSec are the
 // only parts that depend on the machine.
-func SampleCategories(ctx context.Context, o SampleOptions) (*SampleReport, error) {
+func Categories(ctx context.Context, o Options) (*Report, error) {
 	if o.N <= 0 {
 		return nil, fmt.Errorf("sample: n must be positive, got %d", o.N)
 	}
@@ -180,12 +180,12 @@ func SampleCategories(ctx context.Context, o SampleOptions) (*SampleReport, erro
 					return
 				}
 				for i := lo; i < min(lo+chunk, o.N); i++ {
-					buf = SampleInput(o.Seed, i, o.LenMin, o.LenMax, buf)
+					buf = Input(o.Seed, i, o.LenMin, o.LenMax, buf)
 					res, err := runners[k].Run(ctx, runner.Input{Bytes: buf})
 					if err != nil {
 						return // ctx ended: reported below
 					}
-					cats = appendSampleCategories(cats[:0], res.Sim)
+					cats = appendCategories(cats[:0], res.Sim)
 					if len(cats) == 0 {
 						t.clean++
 					}
@@ -207,7 +207,7 @@ func SampleCategories(ctx context.Context, o SampleOptions) (*SampleReport, erro
 		return nil, err
 	}
 	elapsed := time.Since(start).Seconds()
-	rep := &SampleReport{Version: 1, N: o.N, Seed: o.Seed, LenMin: o.LenMin, LenMax: o.LenMax,
+	rep := &Report{Version: 1, N: o.N, Seed: o.Seed, LenMin: o.LenMin, LenMax: o.LenMax,
 		Seconds: elapsed, RunsPerSec: float64(o.N) / elapsed}
 	count, first := map[string]int{}, map[string]int{}
 	for _, t := range tallies {
@@ -220,7 +220,7 @@ func SampleCategories(ctx context.Context, o SampleOptions) (*SampleReport, erro
 		}
 	}
 	for c, n := range count {
-		rep.Categories = append(rep.Categories, SampleCount{Category: c, Inputs: n, Percent: 100 * float64(n) / float64(o.N), First: first[c]})
+		rep.Categories = append(rep.Categories, Count{Category: c, Inputs: n, Percent: 100 * float64(n) / float64(o.N), First: first[c]})
 	}
 	sort.Slice(rep.Categories, func(i, j int) bool {
 		a, b := rep.Categories[i], rep.Categories[j]
@@ -230,7 +230,7 @@ func SampleCategories(ctx context.Context, o SampleOptions) (*SampleReport, erro
 		return a.Category < b.Category
 	})
 	if rep.Categories == nil {
-		rep.Categories = []SampleCount{}
+		rep.Categories = []Count{}
 	}
 	return rep, nil
 }

@@ -1,4 +1,4 @@
-package labels
+package feasible
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // analyze runs the value analysis on src.
@@ -163,13 +164,13 @@ func TestValueVerdictsAndReasons(t *testing.T) {
 		}
 	}
 	// NoValues turns it off.
-	c, _ := ParseCriteria("wm:abs")
-	off, err := Enumerate(normalized(t, src), Options{Criteria: c, NoValues: true})
+	c, _ := labels.ParseCriteria("wm:abs")
+	off, err := Enumerate(normalized(t, src), labels.Options{Criteria: c}, Options{NoValues: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, l := range off.Labels {
-		if l.Status != Active {
+		if l.Status != labels.Active {
 			t.Errorf("NoValues: %s is %s (%s)", l.Predicate, l.Status, l.Reason)
 		}
 	}
@@ -247,7 +248,7 @@ func TestValueDeepAndLongPlans(t *testing.T) {
 		s := enumerate(t, c.src, "wm:abs", 0)
 		decided := 0
 		for _, l := range s.Labels {
-			if l.Status == Infeasible {
+			if l.Status == labels.Infeasible {
 				decided++
 			}
 		}

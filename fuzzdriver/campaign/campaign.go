@@ -1,4 +1,4 @@
-package fuzzdriver
+package campaign
 
 import (
 	"context"
@@ -22,8 +22,8 @@ const (
 	EngineAFL     = "afl"
 )
 
-// CampaignOptions describe a campaign on a plan, with either engine.
-type CampaignOptions struct {
+// Options describe a campaign on a plan, with either engine.
+type Options struct {
 	Engine  string        // EngineBuiltin (default) or EngineAFL
 	Workers int           // builtin: goroutines; afl: afl-fuzz instances; default 1
 	Seed    uint64        // random seed
@@ -83,7 +83,7 @@ func CriteriaName(c labels.Criteria) string {
 // even with an error (Summary.Stop "error"); cancelling ctx ends it
 // normally (Stop "canceled"). Findings are not errors: see
 // Summary.Findings.
-func (p *PlanFuzz) Fuzz(ctx context.Context, o CampaignOptions) (*Summary, error) {
+func (p *Fuzzer) Fuzz(ctx context.Context, o Options) (*Summary, error) {
 	if o.Workers <= 0 {
 		o.Workers = 1
 	}
@@ -106,7 +106,7 @@ func (p *PlanFuzz) Fuzz(ctx context.Context, o CampaignOptions) (*Summary, error
 }
 
 // summary starts the plan summary of a campaign.
-func (p *PlanFuzz) summary(o CampaignOptions, s *engine.Summary) *Summary {
+func (p *Fuzzer) summary(o Options, s *engine.Summary) *Summary {
 	return &Summary{Version: SummaryVersion, Summary: s, Engine: o.Engine, Criteria: criteriaKeys(p.Setup.Criteria),
 		Measure: p.measureKeys(), Workers: o.Workers, Seed: o.Seed}
 }
@@ -121,7 +121,7 @@ func criteriaKeys(c labels.Criteria) []labels.Key {
 }
 
 // measureKeys lists the yardstick's criteria, [] without one.
-func (p *PlanFuzz) measureKeys() []labels.Key {
+func (p *Fuzzer) measureKeys() []labels.Key {
 	if p.Setup.NoMeasure {
 		return []labels.Key{}
 	}
@@ -132,7 +132,7 @@ func (p *PlanFuzz) measureKeys() []labels.Key {
 // o.Progress, claimed for this campaign (engine.ClaimDir): a directory
 // that holds another plan's, world's or criteria's campaign is refused
 // unless o.ForceOut.
-func (p *PlanFuzz) campaignDir(o CampaignOptions) (string, error) {
+func (p *Fuzzer) campaignDir(o Options) (string, error) {
 	out := o.Out
 	if out == "" {
 		var err error
@@ -153,7 +153,7 @@ func (p *PlanFuzz) campaignDir(o CampaignOptions) (string, error) {
 // (digest of its source, and the def-plan), the world (by name) and the
 // guiding criteria. Inputs of one mean something else, or nothing, to
 // another; the measuring criteria and limits may change between sessions.
-func (p *PlanFuzz) Owner() engine.Owner {
+func (p *Fuzzer) Owner() engine.Owner {
 	world := "none"
 	if p.Setup.World != nil {
 		world = p.Setup.World.Name
@@ -171,23 +171,20 @@ func (p *PlanFuzz) Owner() engine.Owner {
 }
 
 // withCriteria makes a CoverageFunc that adds "labels:KEY" figures.
-func withCriteria(m *Meter, cov engine.CoverageFunc) engine.CoverageFunc {
+func withCriteria(m *Meter) engine.CoverageFunc {
 	return func(snap engine.Snapshot) map[string]engine.Figure {
-		f := cov(snap)
-		for k, v := range m.ByCriterion() {
-			f["labels:"+k] = v
-		}
-		return f
+		m.Coverage(snap)
+		return extraMeter{m}.Figures()
 	}
 }
 
-func (p *PlanFuzz) fuzzBuiltin(ctx context.Context, o CampaignOptions) (*Summary, error) {
+func (p *Fuzzer) fuzzBuiltin(ctx context.Context, o Options) (*Summary, error) {
 	c, meter, err := p.Campaign()
 	if err != nil {
 		return nil, err
 	}
 	if o.ExtraCoverage {
-		c.Coverage = withCriteria(meter, c.Coverage)
+		c.Coverage = withCriteria(meter)
 	}
 	c.Workers, c.Seed, c.Budget, c.Runs = o.Workers, o.Seed, o.Budget, o.Runs
 	// Findings are always saved: without Out they go to a fresh temporary
@@ -215,7 +212,7 @@ func (p *PlanFuzz) fuzzBuiltin(ctx context.Context, o CampaignOptions) (*Summary
 // NeedsWorld fails, as a *syntax.Error, when the setup has no world but the
 // plan acts on one (sim.NeedsWorld): every run would only fail with
 // no-world.
-func (p *PlanFuzz) NeedsWorld() error {
+func (p *Fuzzer) NeedsWorld() error {
 	if p.Setup.World != nil {
 		return nil
 	}

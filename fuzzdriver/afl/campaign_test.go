@@ -1,4 +1,4 @@
-package fuzzdriver
+package afl
 
 import (
 	"context"
@@ -10,26 +10,37 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
-	"github.com/labelcov/labelcov/interp/syntax"
 )
 
-const rangeBugPlan = `(def-plan main (lo hi)
-  (if (and (> lo 1000) (< hi 0))
-      (fail 'range-bug "lo ~a hi ~a" lo hi)
-      'ok))
-`
+// rangeBug is a target without a plan: a finding when the first 8 bytes
+// (little-endian, missing bytes zero) exceed 1000 and the next 8 are
+// negative, at a fixed position, as a plan's failure would be.
+type rangeBug struct{ counters [4]uint8 }
 
-func rangeBug(t *testing.T) *PlanFuzz {
-	t.Helper()
-	f, err := syntax.Parse("r.plan", []byte(rangeBugPlan))
-	if err != nil {
-		t.Fatal(err)
+func (t *rangeBug) Run(_ context.Context, input []byte) (engine.Outcome, error) {
+	var word [16]byte
+	copy(word[:], input)
+	lo, hi := int64(binary.LittleEndian.Uint64(word[:8])), int64(binary.LittleEndian.Uint64(word[8:]))
+	t.counters = [4]uint8{1, 0, 0, 0}
+	if lo > 1000 && hi < 0 {
+		t.counters[1] = 1
+		return engine.Outcome{Findings: []engine.Finding{{Category: "range-bug", Pos: "r.plan:3:7"}}}, nil
 	}
-	pf, err := PlanSetup{Plan: f}.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pf
+	return engine.Outcome{}, nil
+}
+
+func (t *rangeBug) Counters() []uint8 { return t.counters[:] }
+
+// countMeter counts the inputs it measures, as label coverage out of 10.
+type countMeter struct{ n int }
+
+func (m *countMeter) Add(context.Context, []byte) error { m.n++; return nil }
+func (m *countMeter) Figures() map[string]engine.Figure {
+	return map[string]engine.Figure{"labels": {Covered: m.n, Total: 10}}
+}
+
+func rangeCampaign() Campaign {
+	return Campaign{Meter: &countMeter{}, NewTarget: func() (engine.Target, error) { return &rangeBug{}, nil }}
 }
 
 // fakeAFLOut lays out what afl-fuzz leaves in out/NAME: fuzzer_stats, a
@@ -61,11 +72,7 @@ func rangeInput(lo, hi int64, junk int) []byte {
 // crashes and hangs from their directories (afl-fuzz's fuzzer_stats lags by
 // up to a minute) and says how old the execs figure is.
 func TestAFLWatcherCountsLive(t *testing.T) {
-	pf := rangeBug(t)
-	m, err := pf.NewMeter()
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := &countMeter{}
 	out := t.TempDir()
 	fakeAFLOut(t, out, "default", map[string][]byte{
 		"queue/id:000000,time:0,execs:0,orig:seed000":        rangeInput(0, 0, 0),
@@ -110,19 +117,19 @@ func TestAFLWatcherCountsLive(t *testing.T) {
 // first input of each key is minimized and saved by key in labelcov's
 // directory, and afl-fuzz's hangs are hang findings.
 func TestAFLFindingsMinimized(t *testing.T) {
-	pf := rangeBug(t)
+	c := rangeCampaign()
 	out := t.TempDir()
 	fakeAFLOut(t, out, "main", map[string][]byte{
 		"crashes/id:000000,sig:06,src:000000,time:50,execs:90": rangeInput(5000, -7, 40),
 		"crashes/id:000001,sig:06,src:000000,time:20,execs:30": rangeInput(4000, -9, 30), // earlier: wins
 		"hangs/id:000000,src:000000,time:70,execs:120":         rangeInput(1, 1, 0),
 	}, "")
-	dir := filepath.Join(out, AFLDir)
+	dir := filepath.Join(out, Dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	sum := &Summary{Summary: &engine.Summary{}}
-	if err := pf.aflFindings(context.Background(), out, []string{"main"}, dir, sum); err != nil {
+	sum := &engine.Summary{}
+	if err := c.findings(context.Background(), out, []string{"main"}, dir, sum); err != nil {
 		t.Fatal(err)
 	}
 	if len(sum.Findings) != 2 {
@@ -139,30 +146,13 @@ func TestAFLFindingsMinimized(t *testing.T) {
 	if err != nil || len(data) != bug.Size.Bytes {
 		t.Fatalf("saved input %d bytes (%v), size %+v", len(data), err, bug.Size)
 	}
-	if out, err := pf.NewTarget(); err != nil {
+	if out, err := c.NewTarget(); err != nil {
 		t.Fatal(err)
 	} else if res, err := out.Run(context.Background(), data); err != nil || !res.HasKey(bug.Key) {
 		t.Errorf("minimized input does not reproduce %s: %+v %v", bug.Key, res, err)
 	}
 	if hang.Key != engine.HangCategory {
 		t.Errorf("afl-fuzz hang recorded as %+v", hang)
-	}
-}
-
-func TestReadCorpus(t *testing.T) {
-	pf := rangeBug(t)
-	dir := t.TempDir()
-	if _, err := pf.ReadCorpus(dir); err == nil {
-		t.Error("empty corpus: no error")
-	}
-	for name, data := range map[string]string{"b": "2", "a": "1", ".hidden": "x"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := pf.ReadCorpus(dir)
-	if err != nil || len(got) != 2 || string(got[0]) != "1" || string(got[1]) != "2" {
-		t.Errorf("corpus %q, %v: want the two visible files in name order", got, err)
 	}
 }
 

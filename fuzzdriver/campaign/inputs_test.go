@@ -1,4 +1,4 @@
-package fuzzdriver
+package campaign
 
 import (
 	"context"
@@ -17,7 +17,7 @@ func TestReadInputArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pf, err := PlanSetup{Plan: f}.Build()
+	pf, err := Setup{Plan: f}.Build()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,5 +32,25 @@ func TestReadInputArgs(t *testing.T) {
 	rp, err := pf.Replay(context.Background(), data)
 	if err != nil || rp.VM.Value.String() != "511" {
 		t.Fatalf("replay: %v %v", rp, err)
+	}
+}
+
+func TestReadCorpus(t *testing.T) {
+	pf, err := Setup{Plan: readPlanFile(t, "testdata/range.plan")}.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := pf.ReadCorpus(dir); err == nil {
+		t.Error("empty corpus: no error")
+	}
+	for name, data := range map[string]string{"b": "2", "a": "1", ".hidden": "x"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := pf.ReadCorpus(dir)
+	if err != nil || len(got) != 2 || string(got[0]) != "1" || string(got[1]) != "2" {
+		t.Errorf("corpus %q, %v: want the two visible files in name order", got, err)
 	}
 }
