@@ -57,18 +57,21 @@ actions nor queries the world) still run after it, as in a campaign of such a
 plan, and the categories they return are printed (JSON: errors, check_errors).
 
 Calls to functions defined nowhere (no defun, builtin or world query) are
-reported before anything runs, with file:line:col and a caret, and exit 1;
+reported before anything runs, with file:line:col and a caret, and exit 2;
 calls to world queries without --world are warnings. FILE "-" reads the plan
 from standard input.
 
-The exit status is 0 whenever the plan ran, whatever its outcome, and 1 when
-FILE, the flags or the arguments are wrong.`,
+Exit status (as every verb, README.md "Exit codes"): 0 when the plan returned
+and no check reported an error; 1 when it ran and a campaign would record it
+as a finding (an unhandled failure, a timeout, an error category of a check),
+after the full report; 2 when FILE, the flags or the arguments are wrong;
+3 when interrupted.`,
 		Example: `  labelcov run testdata/plans/fib.plan --arg 20
   labelcov run warehouse.plan --plan fetch --arg :left --arg '(cup bowl)'
   labelcov run loop.plan --max-steps 1000 --json
   labelcov run testdata/bench/warehouse-sort/warehouse-sort.plan \
       --world testdata/worlds/warehouse.world --env testdata/envs/warehouse-three.env --trace`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFile(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
@@ -109,6 +112,14 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
+	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+		return err
+	}
+	// Before the plan's warnings: without a world they would be a storm
+	// of world-query warnings ahead of the real mistake.
+	if o.world == "" && (o.envFile != "" || o.bytesFile != "" || o.trace) {
+		return errors.New("--env, --bytes and --trace need --world (the world the environment is of)")
+	}
 	f, p, err := loadPlan(stdin, path)
 	if err != nil {
 		return err
@@ -116,9 +127,6 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	printNotes(stderr, p)
 	if err := checkCalls(stderr, f, p, runner.Link{World: o.world != ""}); err != nil {
 		return err
-	}
-	if o.world == "" && (o.envFile != "" || o.bytesFile != "" || o.trace) {
-		return errors.New("--env, --bytes and --trace need --world")
 	}
 	var output bytes.Buffer
 	planOut := stdout
@@ -156,9 +164,26 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 		return err
 	}
 	if o.json {
-		return writeJSON(stdout, r.NewReport(res, output.String()))
+		return errors.Join(writeJSON(stdout, r.NewReport(res, output.String())), runVerdict(res))
 	}
-	return r.WriteText(stdout, res, o.trace, !ro.NoChecks && len(p.Checks()) > 0, false)
+	return errors.Join(r.WriteText(stdout, res, o.trace, !ro.NoChecks && len(p.Checks()) > 0, false), runVerdict(res))
+}
+
+// runVerdict is the exit status of a run that happened: found (1) when a
+// campaign would record the run as a finding — the plan failed or ran out
+// of steps or time, or a check reported an error — nil (0) otherwise.
+func runVerdict(res *runner.Result) error {
+	var what []string
+	if kind := res.Ended(); kind != "" {
+		what = append(what, "the plan ended with "+kind)
+	}
+	if n := len(res.Sim.Errors) + len(res.Sim.CheckErrors); n > 0 {
+		what = append(what, fmt.Sprintf("the checks report %d error(s)", n))
+	}
+	if len(what) == 0 {
+		return nil
+	}
+	return found("run: %s (exit status 1)", strings.Join(what, "; "))
 }
 
 func writeJSON(w io.Writer, v any) error {
