@@ -56,7 +56,7 @@ type Count struct {
 	Percent *float64 `json:"percent"` // null when Total is 0
 }
 
-func (c *Count) add(covered bool) {
+func (c *Count) Add(covered bool) {
 	c.Add(covered)
 	c.Percent = Percent(c.Covered, c.Total)
 }

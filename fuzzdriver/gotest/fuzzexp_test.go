@@ -1,4 +1,4 @@
-package golang
+package gotest
 
 import (
 	"context"
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	gotransform "github.com/labelcov/labelcov/transform/golang"
 	"time"
 )
 
@@ -59,7 +61,7 @@ func TestFuzzExperiment(t *testing.T) {
 	for i := 0; i < runs; i++ {
 		for v, annotated := range []bool{false, true} {
 			dir := t.TempDir()
-			if err := copyTree(src, dir); err != nil {
+			if err := gotransform.CopyModule(src, dir); err != nil {
 				t.Fatal(err)
 			}
 			args := []string{"test", "-run", "^$", "-fuzz", "^FuzzAlarm$", "-fuzztime", limit, "-parallel", "1"}
