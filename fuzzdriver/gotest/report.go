@@ -117,15 +117,15 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 			continue
 		}
 		covered := m.Hits[l.ID] > 0
-		kr.Add(covered)
-		all.Add(covered)
+		kr.Record(covered)
+		all.Record(covered)
 		op := kr.Operators[l.Operator]
 		if op == nil {
 			op = &measure.Count{}
 			kr.Operators[l.Operator] = op
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
-		op.Add(covered)
+		op.Record(covered)
 		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
 			Expr: l.Expr, Source: l.Source, Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
 		rep.Labels = append(rep.Labels, lr)

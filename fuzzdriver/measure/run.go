@@ -227,7 +227,7 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 			kr.Operators[l.Operator] = op
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
-		op.Add(abundance[l.ID] > 0)
+		op.Record(abundance[l.ID] > 0)
 	}
 	for k, kr := range rep.Criteria {
 		if c := cov[k]; c != nil {
