@@ -33,6 +33,9 @@ type Report struct {
 	Uncovered []*LabelResult `json:"uncovered"`
 	// Labels lists every active label in id order.
 	Labels []*LabelResult `json:"labels"`
+	// Failing lists the tests that failed; they were skipped and the
+	// coverage is that of the other tests.
+	Failing []string `json:"failing,omitempty"`
 	// Skipped lists the functions left unlabelled, with the reason.
 	Skipped  []string `json:"skipped,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -160,5 +163,6 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 	if fuzz != "" {
 		rep.Corpus = &Corpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
 	}
+	rep.Failing = m.Failing
 	return rep
 }
