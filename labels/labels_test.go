@@ -247,30 +247,6 @@ func TestDedupAndConstants(t *testing.T) {
 	}
 }
 
-func TestIntervalInfeasible(t *testing.T) {
-	s := enumerate(t, "(def-plan p (x) (if (or (> x 5) (< x 3)) 1 2) (when (and (>= x 1) (<= x 1) (/= x 1)) 0))", "mcc", 0)
-	reasons := map[string]string{}
-	for _, l := range s.Labels {
-		if l.Status == Infeasible {
-			reasons[l.Predicate] = l.Reason
-		}
-	}
-	want := map[string]string{
-		"(and (> x 5) (< x 3))":                        "no number satisfies x > 5 and x < 3",
-		"(and (>= x 1) (<= x 1) (/= x 1))":             "no number satisfies x >= 1 and x <= 1 and x /= 1",
-		"(and (not (>= x 1)) (not (<= x 1)) (/= x 1))": "no number satisfies x < 1 and x > 1 and x /= 1",
-	}
-	for p, r := range want {
-		if reasons[p] != r {
-			t.Errorf("%s: reason %q, want %q", p, reasons[p], r)
-		}
-	}
-	// TT of the first decision; TTT TFF FTF FFT FFF of the second.
-	if len(reasons) != 6 {
-		t.Errorf("infeasible: %v", reasons)
-	}
-}
-
 func TestStableIDsInSourceOrder(t *testing.T) {
 	src := "(def-plan p (a b)\n (if (< a b) (+ a 1) (- b a))\n (when (and a b) (* a b)))"
 	s1 := enumerate(t, src, "all", 0)
@@ -526,60 +502,38 @@ func TestDistLadder(t *testing.T) {
 	}
 }
 
-// TestDomainPruning: labels that cannot hold within the caller's domains
-// (a cell column in [0, 9]) are infeasible with the reason; a variable
-// assigned elsewhere, or no domains, prune nothing.
-func TestDomainPruning(t *testing.T) {
-	doms := map[string]Domain{"object-cell": {Elems: []Range{{Lo: 0, Hi: 9}, {Lo: 0, Hi: 4}}, Why: "grids"}}
-	run := func(src string, d map[string]Domain) map[string]string {
-		f, err := syntax.Parse("t.plan", []byte(src))
-		if err != nil {
-			t.Fatal(err)
+// TestRelations: the relation algebra every front end shares agrees with
+// the outcomes it stands for.
+func TestRelations(t *testing.T) {
+	for _, r := range Relations() {
+		if back, ok := RelationOf(r.String()); !ok || back != r {
+			t.Errorf("%s does not read back (%v)", r, back)
 		}
-		nr, err := normalize.Plan(f, normalize.Options{PureFuncs: []string{"object-cell"}, HoistCalls: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c, _ := ParseCriteria("mcc,wm:abs,wm:ror,dist")
-		s, err := Enumerate(nr, Options{Criteria: c, Domains: d})
-		if err != nil {
-			t.Fatal(err)
-		}
-		out := map[string]string{}
-		for _, l := range s.Labels {
-			out[string(l.Criterion)+" "+l.Operator] = string(l.Status) + " " + l.Reason
-		}
-		return out
-	}
-	src := "(def-plan p (o) (let ((col (first (object-cell o)))) (when (< col 12) 1)))"
-	got := run(src, doms)
-	for k, want := range map[string]string{
-		"wm-abs x -> (abs x)": "infeasible cannot hold in the world: col is in [0, 9] (grids)",
-		"wm-abs x -> 0":       "active ",
-		"wm-ror < -> <=":      "infeasible cannot hold in the world: col is in [0, 9] (grids)",
-		"mcc F":               "infeasible cannot hold in the world: col is in [0, 9] (grids)",
-		"mcc T":               "active ",
-		"dist |a-b| < 4":      "active ",
-		"dist |a-b| < 2":      "infeasible cannot hold in the world: (abs (- 12 col)) is in [3, 12] (grids)",
-	} {
-		if got[k] != want {
-			t.Errorf("%s: got %q, want %q", k, got[k], want)
-		}
-	}
-	// A variable also assigned a known value: the join of both.
-	got = run("(def-plan p (o) (let ((col (first (object-cell o)))) (setq col -5) (when (< col 12) 1)))", doms)
-	if want := "infeasible cannot hold in the world: col is in [-5, 9] (grids; from -5 t.plan:1:64)"; got["wm-ror < -> <="] != want {
-		t.Errorf("assigned -5: got %q, want %q (%v)", got["wm-ror < -> <="], want, got)
-	}
-	for _, d := range []map[string]Domain{nil, doms} {
-		src := "(def-plan p (o) (let ((col (first (object-cell o)))) (setq col (random-thing)) (when (< col 12) 1)))"
-		if d == nil {
-			src = "(def-plan p (o) (let ((col (first (object-cell o)))) (when (< col 12) 1)))"
-		}
-		for k, v := range run(src, d) {
-			if strings.HasPrefix(v, "infeasible") || strings.HasPrefix(v, "trivial") && !strings.Contains(v, "constant") {
-				t.Errorf("domains %v: %s pruned: %s", d, k, v)
+		for _, m := range Relations() {
+			for c := -1; c <= 1; c++ {
+				if r.Mutant(m).Holds(c) != (r.Holds(c) != m.Holds(c)) {
+					t.Errorf("%s vs %s at %d: mutant %s", r, m, c, r.Mutant(m))
+				}
 			}
 		}
+		for c := -1; c <= 1; c++ {
+			if r.Swap().Holds(c) != r.Holds(-c) || r.Not().Holds(c) == r.Holds(c) {
+				t.Errorf("%s at %d: swap %s, not %s", r, c, r.Swap(), r.Not())
+			}
+		}
+	}
+}
+
+// TestCombinations: MCC's combinations in label order, all true first.
+func TestCombinations(t *testing.T) {
+	var got []string
+	for op, vals := range Combinations(2) {
+		got = append(got, fmt.Sprintf("%s%v", op, vals))
+	}
+	if want := "[TT[true true] TF[true false] FT[false true] FF[false false]]"; fmt.Sprint(got) != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+	if MCCFallback(3, 3) != "" || MCCFallback(4, 3) == "" {
+		t.Error("MCCFallback: the bound is inclusive")
 	}
 }

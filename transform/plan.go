@@ -8,14 +8,19 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
 )
 
 // Options configure Plan.
 type Options struct {
-	Labels    labels.Options
+	Labels labels.Options
+	// Feasible says what the analyses that prune labels know (the
+	// world's domains) and whether they run.
+	Feasible  feasible.Options
 	Normalize normalize.Options
 	// KeepCalls leaves calls of pure user functions and externals in the
 	// label sites, where every label re-evaluates them. By default Plan
@@ -58,13 +63,31 @@ func (r *Result) Manifest(out string) *labels.Manifest {
 // marker matches the comment transform writes after each injected label.
 var marker = regexp.MustCompile(`^;+ *label [0-9]+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror|dist)\b`)
 
-// CheckNotAnnotated refuses a plan that already carries injected labels:
-// annotating it again would label the labels.
+// CheckNotAnnotated refuses a plan that already carries injected labels
+// or normalize's temporaries: labelling it again would label the labels.
+// It knows the label comments and any top-level form that names
+// forms.TempsHead, whatever form the declaration takes (a declaim, or a
+// declaration wrapped so that other Lisps accept it).
 func CheckNotAnnotated(f *syntax.File) error {
 	for _, c := range f.Comments {
 		if !c.Block && marker.MatchString(c.Text) {
 			return syntax.Errorf(f.Name, f.Src, c.Start,
 				"plan is already annotated by labelcov (found %q); annotate the original plan instead", c.Text)
+		}
+	}
+	if !bytes.Contains(f.Src, []byte(forms.TempsHead)) {
+		return nil
+	}
+	for _, form := range f.Forms {
+		var at syntax.Node
+		syntax.Walk(form, func(n syntax.Node) bool {
+			if s, ok := n.(*syntax.Symbol); ok && strings.EqualFold(s.Name, forms.TempsHead) && at == nil {
+				at = form
+			}
+			return at == nil
+		})
+		if at != nil {
+			return f.NodeErrorf(at, "plan is already annotated by labelcov (it declares %s, as normalize writes them); use the original plan instead", forms.TempsHead)
 		}
 	}
 	return nil
@@ -83,7 +106,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
-	set, err := labels.Enumerate(nr, opts.Labels)
+	set, err := feasible.Enumerate(nr, opts.Labels, opts.Feasible)
 	if err != nil {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
@@ -25,6 +26,10 @@ func readSource(stdin io.Reader, name string) (string, []byte, error) {
 	}
 	src, err := os.ReadFile(name)
 	if err != nil {
+		if st, serr := os.Stat(name); serr != nil && strings.Contains(name, "...") || serr == nil && st.IsDir() {
+			// labels ./... : a Go package pattern, or a directory.
+			return name, nil, fmt.Errorf("%s is not a plan file: this command reads .plan files; for Go packages use labelcov annotate or labelcov cover", name)
+		}
 		return name, nil, fmt.Errorf("reading plan: %w", err)
 	}
 	return name, src, nil
@@ -54,11 +59,14 @@ func loadPlanWith(stdin io.Reader, name string, opts compile.Options) (*syntax.F
 	return f, p, nil
 }
 
-// readPlan reads and parses a plan file ("-" is standard input) and checks
-// that it compiles.
-func readPlan(stdin io.Reader, name string) (*syntax.File, error) {
-	f, _, err := loadPlan(stdin, name)
-	return f, err
+// parsePlan reads and parses a plan file ("-" is standard input); the
+// pipeline that builds the plan under test compiles it (once).
+func parsePlan(stdin io.Reader, name string) (*syntax.File, error) {
+	display, src, err := readSource(stdin, name)
+	if err != nil {
+		return nil, err
+	}
+	return syntax.Parse(display, src)
 }
 
 // printNotes prints the compiler's notes on p (top-level forms passed
@@ -85,11 +93,11 @@ func printWarnings(stderr io.Writer, ws []*syntax.Error, printed map[string]bool
 }
 
 // checkCalls prints, with a caret, every call of p to a function defined
-// nowhere (sim.CheckCalls decides which names link) and fails when one of
-// them can only end in undefined-function; warnings are printed only.
-func checkCalls(stderr io.Writer, f *syntax.File, p *compile.Program, opts sim.LinkOptions) error {
+// nowhere (runner.CheckCalls decides which names link) and fails when one
+// of them can only end in undefined-function; warnings are printed only.
+func checkCalls(stderr io.Writer, f *syntax.File, p *compile.Program, l runner.Link) error {
 	errs := 0
-	for _, lp := range sim.CheckCalls(f, p, opts) {
+	for _, lp := range runner.CheckCalls(f, p, l) {
 		fmt.Fprintln(stderr, "labelcov:", lp)
 		if s := lp.Err.Snippet(); s != "" {
 			fmt.Fprintln(stderr, s)

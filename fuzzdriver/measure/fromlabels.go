@@ -5,26 +5,20 @@ import (
 	"github.com/labelcov/labelcov/labels"
 )
 
-// LabelHits is what tests covered, label by label: for each active label
-// id, the indices of the tests that reached it with its predicate true,
-// and whether any test reached it at all.
-type LabelHits struct {
-	Covering map[int][]int
-	Reached  map[int]bool
-}
-
 // fillLabels fills rep's labels, uncovered labels, criteria and diversity:
 // active are the labels the annotated plan evaluates, in id order; all is
 // every label (trivial and infeasible ones included); orig is the original
-// plan (label positions); tests and traceOf name each test and its trace
-// id. A label's abundance is the number of distinct traces among the tests
+// plan (label positions); covering lists, per label id, the indices of
+// the tests that reached it with its predicate true, reached the labels
+// reached at all; tests and traceOf name each test and its trace id. A
+// label's abundance is the number of distinct traces among the tests
 // covering it. Measurer.Run and FromLabels build their reports through it.
-func fillLabels(rep *Report, active, all []*labels.Label, orig *syntax.File, hits LabelHits, tests, traceOf []string) {
+func fillLabels(rep *Report, active, all []*labels.Label, orig *syntax.File, covering map[int][]int, reached map[int]bool, tests, traceOf []string) {
 	ends := exprEnds(orig)
 	abundance := map[int]int{}
 	for _, l := range active {
 		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: hits.Reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
+			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
 		if lr.At.File == "" {
 			lr.At.File = orig.Name
 		}
@@ -33,7 +27,7 @@ func fillLabels(rep *Report, active, all []*labels.Label, orig *syntax.File, hit
 			lr.End = e
 		}
 		distinct := map[string]bool{}
-		for _, ti := range hits.Covering[l.ID] {
+		for _, ti := range covering[l.ID] {
 			lr.Tests = append(lr.Tests, tests[ti])
 			distinct[traceOf[ti]] = true
 		}
@@ -75,16 +69,16 @@ func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, rea
 	rep := &Report{Version: Version, File: orig.Name, Plan: "-", Selected: m.Criteria, Source: orig.Src,
 		Warnings: append([]string(nil), m.Warnings...)}
 	tr := &TestResult{Name: test, Kind: KindRecorded, Outcome: "recorded", Labels: []int{}, Trace: TraceID(test)}
-	hits := LabelHits{Covering: map[int][]int{}, Reached: map[int]bool{}}
+	covering, reach := map[int][]int{}, map[int]bool{}
 	for _, l := range active {
 		if covered[l.ID] {
-			hits.Covering[l.ID] = []int{0}
+			covering[l.ID] = []int{0}
 			tr.Labels = append(tr.Labels, l.ID)
 		}
-		hits.Reached[l.ID] = reached[l.ID] || covered[l.ID]
+		reach[l.ID] = reached[l.ID] || covered[l.ID]
 	}
 	rep.Tests = []*TestResult{tr}
-	fillLabels(rep, active, m.Labels, orig, hits, []string{test}, []string{tr.Trace})
+	fillLabels(rep, active, m.Labels, orig, covering, reach, []string{test}, []string{tr.Trace})
 	rep.Coverage.Instructions.Percent = Percent(0, 0)
 	rep.Coverage.Branches.Percent = Percent(0, 0)
 	return rep

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/vm"
@@ -54,15 +55,16 @@ func TraceID(text string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
-func (o *runOutcome) trace() string {
+// traceOf is the trace text of a run (TraceText).
+func traceOf(res *runner.Result) string {
 	var ce, acts []string
-	for _, c := range o.checkEr {
+	for _, c := range res.Sim.CheckErrors {
 		ce = append(ce, c.Check+" "+c.Kind)
 	}
-	for i := range o.actions {
-		acts = append(acts, o.actions[i].String())
+	for i := range res.Sim.Actions {
+		acts = append(acts, res.Sim.Actions[i].String())
 	}
-	return TraceText(o.res, o.errors, ce, acts)
+	return TraceText(res.Sim.VM, res.Sim.Errors, ce, acts)
 }
 
 // Run runs every test on the annotated and on the original plan and
@@ -70,89 +72,61 @@ func (o *runOutcome) trace() string {
 // arguments, say) is an error naming the test; a plan that fails or times
 // out on a test is not: that is the test's outcome.
 func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
-	ann, err := newExecutor(m.p.AnnProg, m.opts)
+	ann, err := m.newRunner(m.ann.Program, m.ann)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
-	orig, err := newExecutor(m.p.OrigProg, m.opts)
+	orig, err := m.newRunner(m.put.Original, nil)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
-	p := m.p.OrigProg
-	instrHits := make([]int, p.NumInstructions())
-	branchHit := make([]bool, 2*p.NumBranches())
-	var actionHits []uint64
-	covering := map[int][]int{} // label id -> indices of covering tests
-	reached := map[int]bool{}
-	traceOf := make([]string, len(tests))
-	rep := &Report{Version: Version, File: m.p.Original.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
-		Selected: m.opts.Labels.Criteria.Keys(), Source: m.p.Original.Src}
+	p := m.put.Original
+	tally := NewTally(p, m.opts.World, m.ann)
+	traceIDs := make([]string, len(tests))
+	rep := &Report{Version: Version, File: m.put.File.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
+		Selected: m.opts.Labels.Criteria.Keys(), Source: m.put.File.Src}
 	rep.Warnings = m.Warnings()
 
 	for ti, t := range tests {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("measure: stopped before test %s: %w", t.Name, err)
 		}
-		ao, cs, err := ann.run(ctx, t)
+		ar, err := m.run(ctx, ann, t)
 		if err != nil {
 			return nil, err
 		}
-		tr := &TestResult{Name: t.Name, Kind: t.Kind, Labels: []int{}}
-		for _, l := range m.p.Active {
-			if cs[m.p.Counter(l.ID, true)] > 0 {
-				covering[l.ID] = append(covering[l.ID], ti)
-				tr.Labels = append(tr.Labels, l.ID)
-				reached[l.ID] = true
-			} else if cs[m.p.Counter(l.ID, false)] > 0 {
-				reached[l.ID] = true
-			}
-		}
-		annTrace := ao.trace()
+		tally.AddLabels(ti, ar)
+		tr := &TestResult{Name: t.Name, Kind: t.Kind, Labels: append([]int{}, ar.Labels...)}
+		annTrace := traceOf(ar)
 
-		oo, cs, err := orig.run(ctx, t)
+		or, err := m.run(ctx, orig, t)
 		if err != nil {
 			return nil, err
 		}
-		for pc := range instrHits {
-			instrHits[pc] += int(cs[pc])
-		}
-		for i := range branchHit {
-			if cs[p.NumInstructions()+i] > 0 {
-				branchHit[i] = true
-			}
-		}
-		if m.opts.World != nil {
-			if actionHits == nil {
-				actionHits = make([]uint64, m.opts.World.NumBuckets())
-			}
-			for i, h := range oo.hits {
-				if i < len(actionHits) {
-					actionHits[i] += uint64(h)
-				}
-			}
-		}
-		origTrace := oo.trace()
+		tally.AddOriginal(or)
+		origTrace := traceOf(or)
 		if origTrace != annTrace {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: the annotated plan behaved differently from the original (a labelcov bug):\noriginal:\n%sannotated:\n%s", t.Name, origTrace, annTrace))
 		}
-		traceOf[ti] = TraceID(origTrace)
-		tr.Trace = traceOf[ti]
-		tr.Outcome = string(oo.res.Outcome)
+		traceIDs[ti] = TraceID(origTrace)
+		tr.Trace = traceIDs[ti]
+		res := or.Sim
+		tr.Outcome = string(res.VM.Outcome)
 		switch {
-		case oo.res.Outcome == vm.OutcomeOK:
-			tr.Result = oo.res.Value.String()
-		case oo.res.Failure != nil:
-			f := oo.res.Failure
+		case res.VM.Outcome == vm.OutcomeOK:
+			tr.Result = res.VM.Value.String()
+		case res.VM.Failure != nil:
+			f := res.VM.Failure
 			tr.Failure = f.Kind + ": " + f.Message
 			if f.Pos.IsValid() {
 				tr.Failure = fmt.Sprintf("%s at %s:%s", tr.Failure, f.File, f.Pos)
 			}
 		}
-		tr.Errors = append(tr.Errors, oo.errors...)
-		for _, c := range oo.checkEr {
+		tr.Errors = append(tr.Errors, res.Errors...)
+		for _, c := range res.CheckErrors {
 			tr.Errors = append(tr.Errors, "check "+c.Check+" failed: "+c.Kind)
 		}
-		tr.Actions = len(oo.actions)
+		tr.Actions = len(res.Actions)
 		rep.Tests = append(rep.Tests, tr)
 	}
 	if rep.Tests == nil {
@@ -163,32 +137,28 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	for i, t := range tests {
 		names[i] = t.Name
 	}
-	fillLabels(rep, m.p.Active, m.p.Result.Labels.Labels, m.p.Original, LabelHits{Covering: covering, Reached: reached}, names, traceOf)
+	fillLabels(rep, m.ann.Active, m.ann.Labels().Labels, m.put.File, tally.Covering, tally.Reached, names, traceIDs)
 
 	// Plain coverage of the original plan.
-	for _, h := range instrHits {
-		rep.Coverage.Instructions.add(h > 0)
-	}
-	for _, h := range branchHit {
-		rep.Coverage.Branches.add(h)
-	}
-	rep.Coverage.Instructions.Percent = Percent(rep.Coverage.Instructions.Covered, rep.Coverage.Instructions.Total)
-	rep.Coverage.Branches.Percent = Percent(rep.Coverage.Branches.Covered, rep.Coverage.Branches.Total)
+	rep.Coverage.Instructions = withPercent(tally.Instructions())
+	rep.Coverage.Branches = withPercent(tally.Branches())
 	if w := m.opts.World; w != nil {
-		ac := &ActionCoverage{Hit: []Bucket{}}
-		ac.Total = w.NumBuckets()
-		for i, h := range actionHits {
+		ac := &ActionCoverage{Count: withPercent(tally.Actions()), Hit: []Bucket{}}
+		for i, h := range tally.ActionHits {
 			if h > 0 {
-				ac.Covered++
 				ac.Hit = append(ac.Hit, Bucket{Bucket: w.BucketName(i), Hits: h})
 			}
 		}
-		ac.Percent = Percent(ac.Covered, ac.Total)
 		rep.Coverage.Actions = ac
 	}
-	rep.Lines = lineCoverage(p, instrHits)
-	rep.Funcs = funcCoverage(p, instrHits)
+	rep.Lines = lineCoverage(p, tally.InstrHits)
+	rep.Funcs = funcCoverage(p, tally.InstrHits)
 	return rep, nil
+}
+
+// withPercent adds the percentage to a covered/total pair.
+func withPercent(f labels.Fraction) Count {
+	return Count{Fraction: f, Percent: Percent(f.Covered, f.Total)}
 }
 
 // fillCriteria computes per-key and per-operator counts and diversity of
@@ -226,21 +196,21 @@ func fillCriteria(rep *Report, all []*labels.Label, abundance map[int]int, trace
 			kr.Operators[l.Operator] = op
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
-		op.add(abundance[l.ID] > 0)
+		op.Record(abundance[l.ID] > 0)
 	}
 	for k, kr := range rep.Criteria {
 		if c := cov[k]; c != nil {
 			kr.Covered, kr.Total = c.Covered, c.Total
-			kr.Diversity = Diversity{Hill: roundHill(c.Diversity), Traces: traces}
+			kr.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 		} else {
 			kr.Diversity = Diversity{Traces: traces}
 		}
 		kr.Percent = Percent(kr.Covered, kr.Total)
-		sortOperators(kr.OperatorOrder)
+		SortOperators(kr.OperatorOrder)
 	}
 	if c := cov["all"]; c != nil {
 		allKey.Covered, allKey.Total = c.Covered, c.Total
-		allKey.Diversity = Diversity{Hill: roundHill(c.Diversity), Traces: traces}
+		allKey.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 	} else {
 		allKey.Diversity = Diversity{Traces: traces}
 	}
@@ -249,22 +219,22 @@ func fillCriteria(rep *Report, all []*labels.Label, abundance map[int]int, trace
 	rep.Diversity = allKey.Diversity
 }
 
-// roundHill rounds Hill numbers to 6 decimals, so reports (and golden
+// RoundHill rounds Hill numbers to 6 decimals, so reports (and golden
 // files) do not depend on the last bits of floating-point arithmetic, which
 // may differ between platforms (fused multiply-add).
-func roundHill(h labels.Hill) labels.Hill {
+func RoundHill(h labels.Hill) labels.Hill {
 	r := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 	return labels.Hill{D0: r(h.D0), D1: r(h.D1), D2: r(h.D2)}
 }
 
-// sortOperators sorts operators in report order: CC true before false,
+// SortOperators sorts operators in report order: CC true before false,
 // MCC outcomes as binary numbers with T first (TT, TF, FT, FF), anything
 // else in first-seen order (the sort is stable).
-func sortOperators(ops []string) {
+func SortOperators(ops []string) {
 	sort.SliceStable(ops, func(i, j int) bool { return operatorRank(ops[i]) < operatorRank(ops[j]) })
 }
 
-// operatorRank is the sort key of sortOperators.
+// operatorRank is the sort key of SortOperators.
 func operatorRank(op string) int {
 	switch op {
 	case "true":
