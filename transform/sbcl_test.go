@@ -152,15 +152,20 @@ func stubSymbols(t testing.TB, srcs ...string) string {
 		sort.Strings(names)
 		fmt.Fprintf(&b, "(labelcov-stub %q '(%s))\n", p, strings.Join(names, " "))
 	}
+	// A plan package uses Common Lisp and gets CPL's symbols, which win
+	// over any other of the same name (CL-USER's SB-EXT:WAIT-FOR, a stub
+	// symbol two CPL packages export).
+	b.WriteString(`(defun labelcov-cpl-package (name)
+  (let ((p (or (find-package name) (make-package name :use '("COMMON-LISP")))))
+    (dolist (q (rest *labelcov-cpl*))
+      (do-external-symbols (s q) (shadowing-import s p)))))
+(labelcov-cpl-package "COMMON-LISP-USER")
+`)
 	for _, p := range planPkgs {
 		if !defined[p] {
-			fmt.Fprintf(&b, "(unless (find-package %q) (make-package %q :use *labelcov-cpl*))\n", p, p)
+			fmt.Fprintf(&b, "(unless (find-package %q) (labelcov-cpl-package %q))\n", p, p)
 		}
 	}
-	// CL-USER also uses SB-EXT, whose wait-for is not CPL's: CPL's win.
-	b.WriteString(`(dolist (p (rest *labelcov-cpl*))
-  (do-external-symbols (s p) (shadowing-import s "COMMON-LISP-USER")))
-`)
 	return b.String()
 }
 

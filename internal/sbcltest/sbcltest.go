@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -74,8 +75,15 @@ const Compile = `
             (sort (remove-duplicates seen :test #'string=) #'string<))))
 `
 
+// moreUses matches SBCL's summary of further uses of an undefined
+// variable, function or type, whose count says how often the file uses
+// the name, not whether it warns.
+var moreUses = regexp.MustCompile(`^(WARNING|STYLE-WARNING) [0-9]+ more uses? of `)
+
 // Conditions parses what labelcov-compile printed for one file: its
-// lines between "=== " and "=== end".
+// lines between "=== " and "=== end", counts of further uses of an
+// undefined name left out ("N more uses of undefined variable X" is
+// "more uses of undefined variable X").
 func Conditions(out string) []string {
 	var lines []string
 	in := false
@@ -86,7 +94,7 @@ func Conditions(out string) []string {
 		case strings.HasPrefix(l, "=== "):
 			in = true
 		case in && l != "":
-			lines = append(lines, l)
+			lines = append(lines, moreUses.ReplaceAllString(l, "$1 more uses of "))
 		}
 	}
 	return lines

@@ -13,12 +13,12 @@
            #:top-level #:with-simulated-robot #:with-real-robot
            #:with-failure-handling #:retry #:with-retry-counters #:do-retry
            #:while #:fail #:fl #:fl< #:fl> #:wait-for #:plan-failure
-           #:with-tags #:desig-prop))
+           #:with-tags))
 
 (defpackage :cram-designators
   (:nicknames :desig)
   (:use :common-lisp)
-  (:export #:a #:an #:when #:make-designator #:desig-prop-value))
+  (:export #:a #:an #:when #:make-designator #:desig-prop #:desig-prop-value))
 
 (defpackage :cram-executive
   (:nicknames :exe)
@@ -61,7 +61,6 @@
 (defun fl< (a b) (< a b))
 (defun fl> (a b) (> a b))
 (defun wait-for (x) x)
-(defun desig-prop (d key) (getf d key))
 
 ;; (with-failure-handling ((TYPE (VAR) BODY...)...) BODY...): a handler may
 ;; (retry) the body or leave with (return ...).
@@ -89,6 +88,7 @@
 
 (defun make-designator (type props) (list* type props))
 (defun desig-prop-value (d key) (getf (cdr d) key))
+(defun desig-prop (d key) (getf (cdr d) key))
 
 ;; CRAM's property parser: a symbol is a keyword unless it is a ?variable;
 ;; a list headed by a, an, the, all or some is a nested designator (code); a
