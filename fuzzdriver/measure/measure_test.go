@@ -439,7 +439,7 @@ func TestPercentEmptyIsNil(t *testing.T) {
 // grouped by the original operator, whatever order the labels came in.
 func TestSortOperatorsGroupsMutants(t *testing.T) {
 	ops := []string{"< -> <=", "< -> >", "<= -> <", "> -> >=", "<= -> =", "> -> /=", "< -> =", "true", "FT", "TT"}
-	sortOperators(ops)
+	SortOperators(ops)
 	want := []string{"true", "TT", "FT", "< -> <=", "< -> >", "< -> =", "<= -> <", "<= -> =", "> -> >=", "> -> /="}
 	if strings.Join(ops, ",") != strings.Join(want, ",") {
 		t.Errorf("got  %q\nwant %q", ops, want)
