@@ -122,8 +122,8 @@ significant only without the correction are listed apart.`,
   labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --shard 1/3 --out cmp-1
   labelcov compare --merge cmp-1 cmp-2 cmp-3 --out cmp
 
-  # keep the report in the repository's docs
-  labelcov compare --bench temperature --runs 3 --budget 30s --out /tmp/cmp --md docs/results.md
+  # a Markdown report beside the campaigns (docs/results.md is the bundled one; write yours elsewhere)
+  labelcov compare --bench temperature --runs 3 --budget 30s --out /tmp/cmp --md /tmp/cmp/results.md
 
   # Go: every fuzz target of the bundled Go benchmark module, plain go test -fuzz against dist labels
   labelcov compare --go ./testdata/gobench/... --criteria none,dist --runs 10 --budget 30s --workers 1 --out cmp-go
