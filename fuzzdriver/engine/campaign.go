@@ -230,7 +230,7 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 		// Campaign time, as every later line: a resumed campaign does not
 		// start again at 0s.
 		fmt.Fprintf(c.Progress, "fuzz: elapsed: %s, corpus: %d loaded, %d findings known, fuzzing with %d workers, seed %d\n",
-			(time.Duration(e.elapsed())*time.Second).String(), n, known, c.Workers, c.Seed)
+			(time.Duration(e.elapsed()) * time.Second).String(), n, known, c.Workers, c.Seed)
 		e.outMu.Unlock()
 	}
 	if err == nil {
