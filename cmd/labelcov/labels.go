@@ -214,7 +214,7 @@ func printLabels(w io.Writer, set *labels.Set) error {
 	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "CRITERION\tACTIVE\tTRIVIAL\tINFEASIBLE\t\t\t")
-	sum := set.Summary()
+	sum := set.StatusCounts()
 	for _, k := range set.Criteria.Keys() {
 		c := sum[k]
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\t\t\n", k, c.Active, c.Trivial, c.Infeasible)

@@ -195,7 +195,7 @@ func withPercent(f labels.Fraction) Count {
 
 // fillCriteria computes per-key and per-operator counts and diversity.
 func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) {
-	cov := labels.Coverage(m.ann.Labels().Labels, abundance)
+	cov := labels.CoverageByKey(m.ann.Labels().Labels, abundance)
 	rep.Criteria = map[labels.Key]*KeyReport{}
 	get := func(k labels.Key) *KeyReport {
 		kr := rep.Criteria[k]
