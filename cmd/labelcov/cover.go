@@ -122,7 +122,7 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if err != nil {
 		return err
 	}
-	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
+	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects, Program: p}
 	worldPath := o.world
 	if worldPath == "" && file != "-" {
 		if worldPath, err = runner.WorldBeside(file); err != nil {
