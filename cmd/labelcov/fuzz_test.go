@@ -55,7 +55,10 @@ func fuzzJSON(t *testing.T, args ...string) (jsonSummary, string) {
 
 func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	s, _ := fuzzJSON(t, wsPlan, "--world", wsWorld, "--runs", "1500", "--seed", "3", "--workers", "1", "--out", out)
+	// A generous wall-clock limit per run: on a loaded machine a run may
+	// take longer than the default second, and a hang finding would then
+	// depend on the load, not on the plan.
+	s, _ := fuzzJSON(t, wsPlan, "--world", wsWorld, "--runs", "1500", "--seed", "3", "--workers", "1", "--out", out, "--timeout", "5m")
 	if s.Stop != "runs" || s.Execs < 1500 || s.Corpus < 10 || len(s.Findings) == 0 {
 		t.Fatalf("summary: stop %s, execs %d, corpus %d, %d findings", s.Stop, s.Execs, s.Corpus, len(s.Findings))
 	}
@@ -108,7 +111,7 @@ func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 	// from the .env beside them.
 	for _, f := range s.Findings {
 		for _, in := range []string{f.Input, f.Input + ".env"} {
-			code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--json", in)
+			code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--timeout", "5m", "--json", in)
 			if code != exitFound {
 				t.Fatalf("replay %s: exit %d, want %d (the finding reproduces): %s", in, code, exitFound, errs)
 			}
@@ -132,7 +135,7 @@ func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 		}
 	}
 	// The human form, with the trace.
-	code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--trace", s.Findings[0].Input)
+	code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--timeout", "5m", "--trace", s.Findings[0].Input)
 	if code != exitFound || !strings.Contains(rout, "findings:\n  "+s.Findings[0].Key) || !strings.Contains(rout, "environment:") ||
 		!strings.Contains(rout, " -> ") {
 		t.Errorf("replay --trace: exit %d\n%s%s", code, rout, errs)
