@@ -50,15 +50,16 @@ func fuzzJSON(t *testing.T, args ...string) (jsonSummary, string) {
 	t.Helper()
 	// Campaigns without --out write to a temporary directory.
 	t.Setenv("TMPDIR", t.TempDir())
-	return cliJSON[jsonSummary](t, append([]string{"fuzz", "--json", "--progress", "0", "--allow-findings"}, args...)...)
+	// A generous wall-clock limit per run comes first (a test's own
+	// --timeout, later, wins): on a loaded machine a run may take longer
+	// than the default second, and a hang finding would then depend on the
+	// load, not on the plan.
+	return cliJSON[jsonSummary](t, append([]string{"fuzz", "--json", "--progress", "0", "--allow-findings", "--timeout", "5m"}, args...)...)
 }
 
 func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "out")
-	// A generous wall-clock limit per run: on a loaded machine a run may
-	// take longer than the default second, and a hang finding would then
-	// depend on the load, not on the plan.
-	s, _ := fuzzJSON(t, wsPlan, "--world", wsWorld, "--runs", "1500", "--seed", "3", "--workers", "1", "--out", out, "--timeout", "5m")
+	s, _ := fuzzJSON(t, wsPlan, "--world", wsWorld, "--runs", "1500", "--seed", "3", "--workers", "1", "--out", out)
 	if s.Stop != "runs" || s.Execs < 1500 || s.Corpus < 10 || len(s.Findings) == 0 {
 		t.Fatalf("summary: stop %s, execs %d, corpus %d, %d findings", s.Stop, s.Execs, s.Corpus, len(s.Findings))
 	}
