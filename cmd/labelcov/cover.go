@@ -94,6 +94,11 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
+				for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+					if err := refuseGoSource(out.flag, out.path); err != nil {
+						return err
+					}
+				}
 				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
 			}
 			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
