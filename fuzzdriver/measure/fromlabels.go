@@ -57,7 +57,8 @@ func fillLabels(rep *Report, active, all []*labels.Label, orig *syntax.File, cov
 // from the label manifest m of the annotated plan, the original plan orig
 // (as m names it) and the labels that run covered and reached. The run
 // counts as one test named test, whose trace is the run itself: every
-// covered label has abundance 1. Nothing else of the plan is measured, so
+// covered label has abundance 1; the report's plan is "(recorded)", as
+// no def-plan of the file ran. Nothing else of the plan is measured, so
 // the instruction and branch coverage of the original plan are 0 of 0.
 func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, reached map[int]bool) *Report {
 	var active []*labels.Label
@@ -66,7 +67,7 @@ func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, rea
 			active = append(active, l)
 		}
 	}
-	rep := &Report{Version: Version, File: orig.Name, Plan: "-", Selected: m.Criteria, Source: orig.Src,
+	rep := &Report{Version: Version, File: orig.Name, Plan: "(recorded)", Selected: m.Criteria, Source: orig.Src,
 		Warnings: append([]string(nil), m.Warnings...)}
 	tr := &TestResult{Name: test, Kind: KindRecorded, Outcome: "recorded", Labels: []int{}, Trace: TraceID(test)}
 	covering, reach := map[int][]int{}, map[int]bool{}
