@@ -104,20 +104,20 @@ func TestF(t *testing.T) {
 		active, trivial int
 		preds           map[string]string // operator -> predicate (of an active label)
 	}{
-		{"L:ab", 9, 0, map[string]string{
+		{"L:ab", 29, 0, map[string]string{
 			"|a-b| < 16": "(a >= b && uint64(a) - uint64(b) < 16) || (a < b && uint64(b) - uint64(a) < 16)"}},
-		{"L:s8", 5, 4, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
-		{"L:u8", 5, 4, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
-		{"L:uint", 9, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
-		{"L:x", 9, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
-		{"L:f32", 9, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
-		{"L:c", 9, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
-		{"L:tmin", 9, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
+		{"L:s8", 8, 0, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
+		{"L:u8", 8, 0, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
+		{"L:uint", 29, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
+		{"L:x", 33, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
+		{"L:f32", 30, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
+		{"L:c", 29, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
+		{"L:tmin", 29, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
 		// 3 > a, then b > a behind it: two ladders, not three.
-		{"L:shared", 18, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
-		{"L:call", 9, 0, nil},
-		{"L:mixed", 18, 0, nil}, // strings have no distance; x == x has one
-		{"L:switch", 9, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
+		{"L:shared", 58, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
+		{"L:call", 29, 0, nil},
+		{"L:mixed", 62, 0, nil}, // strings have no distance; x == x has one
+		{"L:switch", 29, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {
@@ -234,12 +234,7 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 			if l.Pos.Line != f.line || l.Criterion != labels.DIST {
 				continue
 			}
-			k := strings.TrimPrefix(l.Operator, "|a-b| < ")
-			bound, err := strconv.ParseUint(k, 10, 64)
-			if err != nil {
-				t.Fatalf("operator %q", l.Operator)
-			}
-			exp := strconv.Itoa(len(strconv.FormatUint(bound, 2)) - 1)
+			exp := distExp(t, l.Operator)
 			pred := l.Predicate
 			switch l.Status {
 			case labels.Trivial:
@@ -253,8 +248,8 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 				pred, ty.kind, exp, l.ID, strings.ReplaceAll(pred, `"`, `\"`))
 			n++
 		}
-		if n != len(labels.DistLadder()) {
-			t.Errorf("%s: %d dist labels, want %d", f.name, n, len(labels.DistLadder()))
+		if want := len(labels.DistRungs(distTypeOf(ty))); n != want {
+			t.Errorf("%s: %d dist labels, want %d", f.name, n, want)
 		}
 		total += n
 		chk.WriteString("\t}\n}\n")
@@ -266,6 +261,34 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 	if got := strings.Count(out, "--- PASS"); got != len(fns) {
 		t.Fatalf("%d tests passed, want %d (%d labels)\n%s", got, len(fns), total, out)
 	}
+}
+
+// distExp is k of the dist operator |a-b| < 2^k (written 2^k or in
+// decimal).
+func distExp(t *testing.T, op string) string {
+	t.Helper()
+	k := strings.TrimPrefix(op, "|a-b| < ")
+	if e, ok := strings.CutPrefix(k, "2^"); ok {
+		return e
+	}
+	bound, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || bound&(bound-1) != 0 {
+		t.Fatalf("operator %q", op)
+	}
+	return strconv.Itoa(len(strconv.FormatUint(bound, 2)) - 1)
+}
+
+// distTypeOf is the ladder type of a differential test's type.
+func distTypeOf(ty distType) labels.DistType {
+	switch ty.name {
+	case "int8", "uint8":
+		return labels.DistType{Bits: 8}
+	case "int16", "uint16":
+		return labels.DistType{Bits: 16}
+	case "int32", "uint32", "float32":
+		return labels.DistType{Bits: 32, Float: ty.kind == "Float"}
+	}
+	return labels.DistType{Bits: 64, Float: ty.kind == "Float"}
 }
 
 // distCheckHeader holds the references and value generators of the
@@ -313,6 +336,11 @@ func edges[T sint | uint_](min, max, c T) []T {
 	for _, d := range []int64{1, 2, 3, 4, 15, 16, 17, 255, 256, 257, 65535, 65536, 65537} {
 		out = append(out, c+T(d), c-T(d), min+T(d), max-T(d))
 	}
+	for _, k := range []uint{20, 24, 31, 32, 48, 60, 62, 63} {
+		for _, d := range []uint64{1<<k - 1, 1 << k, 1<<k + 1} {
+			out = append(out, c+T(d), c-T(d), min+T(d), max-T(d))
+		}
+	}
 	return out
 }
 
@@ -334,9 +362,11 @@ func valsUint[T uint_](r *rand.Rand, min, max, c T) []T {
 
 func valsFloat[T ~float32 | ~float64](r *rand.Rand, min, max, c T) []T {
 	nan, inf := T(math.NaN()), T(math.Inf(1))
-	out := []T{min, max, 0, c, nan, inf, -inf, c + 0.5, c - 0.5, c + 1, c - 1, c + 65536, c - 65535.5}
+	out := []T{min, max, 0, c, nan, inf, -inf, c + 0.5, c - 0.5, c + 1, c - 1, c + 65536, c - 65535.5,
+		T(math.Ldexp(1, 64)), -T(math.Ldexp(1, 64)), T(math.Ldexp(1, 128)), T(math.Ldexp(1, 256)), T(math.Ldexp(1, 512)), T(math.Ldexp(1, 511))}
 	for i := 0; i < 2000; i++ {
-		out = append(out, T(r.NormFloat64()*1e5), c+T(r.NormFloat64()*20), T(math.Float64frombits(r.Uint64())))
+		out = append(out, T(r.NormFloat64()*1e5), c+T(r.NormFloat64()*20), T(math.Float64frombits(r.Uint64())),
+			T(math.Ldexp(r.Float64(), r.IntN(1100)-40)), c+T(math.Ldexp(1, r.IntN(520))))
 	}
 	return out
 }

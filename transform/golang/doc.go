@@ -37,7 +37,7 @@
 //     of arithmetic or comparisons: x < 0, x > 0, x == 0;
 //   - COR on && and ||: the operands differ (a != b);
 //   - dist (opt-in) on relations between integers or floats: the ladder
-//     |a-b| < 2^k of labels.DistLadder at the place of the ROR labels,
+//     |a-b| < 2^k of labels.DistRungs (by the operands' type) at the place of the ROR labels,
 //     written without overflow (a uint64 difference of two signed
 //     integers, x > c-K && x < c+K against a constant c, a-b < K && b-a < K
 //     on floats, false on NaN); rungs no values can miss are trivial;
