@@ -26,15 +26,15 @@ func TestStonesMatchPlainComparison(t *testing.T) {
 	}
 	type fn struct {
 		name, body, kind, typ, c string // kind: int, str, bytes; c: the constant ("" for two values)
-		line                         int
+		line                     int
 	}
 	var fns []fn
 	intConsts := map[string][]string{
 		"int16": {"-32768", "-2", "258", "32767"}, "uint16": {"0", "65535", "4660"},
 		"int32": {"-2147483648", "-1", "323584398", "2147483647"}, "uint32": {"3235839949", "0", "4294967295"},
-		"int64": {"-9223372036854775808", "-1", "54321987654321", "9223372036854775807"},
+		"int64":  {"-9223372036854775808", "-1", "54321987654321", "9223372036854775807"},
 		"uint64": {"54308428790203956", "0", "18446744073709551615"},
-		"int": {"-5", "54308428790203956"}, "uint": {"18446744073709551614"}, "uintptr": {"305419896"},
+		"int":    {"-5", "54308428790203956"}, "uint": {"18446744073709551614"}, "uintptr": {"305419896"},
 	}
 	for _, ty := range sortedKeys(intConsts) {
 		for i, c := range intConsts[ty] {
