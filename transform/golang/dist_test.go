@@ -78,7 +78,8 @@ func F(a, b int, s8 int8, u uint, u8 uint8, x float64, f32 float32, c Celsius, t
 
 // TestDistLabels: dist puts the ladder on each relation between numbers
 // (also against typed, untyped and named constants, on hoisted calls and
-// switch cases), leaves out rungs no value can miss, shares one ladder
+// switch cases; equalities against constants of 16 bits or more also get
+// their byte-wise stones), leaves out rungs no value can miss, shares one ladder
 // between a < b and b > a, and the annotated package builds and passes
 // its tests.
 func TestDistLabels(t *testing.T) {
@@ -112,12 +113,12 @@ func TestF(t *testing.T) {
 		{"L:x", 33, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
 		{"L:f32", 30, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
 		{"L:c", 29, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
-		{"L:tmin", 29, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
+		{"L:tmin", 36, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
 		// 3 > a, then b > a behind it: two ladders, not three.
 		{"L:shared", 58, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
 		{"L:call", 29, 0, nil},
 		{"L:mixed", 62, 0, nil}, // strings have no distance; x == x has one
-		{"L:switch", 29, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
+		{"L:switch", 36, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {
