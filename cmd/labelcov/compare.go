@@ -31,6 +31,9 @@ type compareOptions struct {
 	md       string
 	note     string
 	engine   string
+	// --slurm-script: write a job-array script of the grid instead.
+	slurmScript string
+	slurmArray  string
 	// Go grids: package patterns whose fuzz targets are the benchmarks.
 	goPkgs    []string
 	keepGoing bool
@@ -72,6 +75,14 @@ i-th, so GNU parallel, a Slurm or a Kubernetes job array can spread the grid;
 then "compare --merge DIR... --out REPORT" assembles the report from the shards'
 output folders. See docs/compare.md.
 
+On Slurm: --slurm-script FILE writes a job-array script of the grid instead
+of running it; "bash FILE" submits it. --slurm-array N%K runs it in N array
+tasks, each a fixed share of the grid (--shard i/N; default: one campaign per
+task), at most K at once (default: no limit); --workers C asks for C CPUs per
+task (default 1) and runs C campaigns at a time in each. The time limit of a
+task follows from its share and --budget. The merge runs as a job that
+starts when every task succeeded (--dependency=afterok).
+
 Go fuzz targets: --go PATTERN (Go package patterns, e.g. ./testdata/gobench/...;
 a pattern that is a path is loaded from the module that holds it) makes every fuzz
 target (func FuzzX(f *testing.F)) of those packages a benchmark, named
@@ -101,6 +112,11 @@ all tests of a benchmark, and "significant" means adjusted p < 0.05; results
 significant only without the correction are listed apart.`,
 		Example: `  # 5 runs of 2 minutes, 4 guiding criteria, two benchmarks, one campaign per CPU
   labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --out cmp
+
+  # the same grid as a Slurm job array of 10 tasks, at most 4 running, 2 CPUs each; then the merge
+  labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m \
+      --workers 2 --slurm-array 10%4 --out cmp --slurm-script grid.sh
+  bash grid.sh
 
   # the same grid over 3 machines, then the report
   labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --shard 1/3 --out cmp-1
@@ -137,6 +153,8 @@ significant only without the correction are listed apart.`,
 	f.BoolVar(&o.merge, "merge", false, "assemble the report from the output directories given as arguments")
 	f.StringVar(&o.note, "note", "", "free text shown under the report's title (e.g. what else ran on the machine)")
 	f.StringVar(&o.md, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
+	f.StringVar(&o.slurmScript, "slurm-script", "", "write a Slurm job-array script that runs the grid and merges its report, instead of running it (see above)")
+	f.StringVar(&o.slurmArray, "slurm-array", "", "with --slurm-script: N array tasks, each a fixed share of the grid (--shard i/N), at most K at once with N%K (default: one campaign per task, no limit)")
 	f.StringVar(&o.engine, "engine", campaign.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
 	f.StringSliceVar(&o.goPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
@@ -230,6 +248,9 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 			}
 		}
 	}
+	if o.slurmScript != "" {
+		return writeSlurmScript(cmd, o, g)
+	}
 	// From here on a signal stops the grid cleanly (before, it would
 	// kill a process that has nothing to save).
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -275,6 +296,9 @@ func (o *compareOptions) gridShard() (compare.Shard, error) {
 	if o.workers <= 0 {
 		return compare.Shard{}, fmt.Errorf("--workers must be positive, got %d", o.workers)
 	}
+	if o.slurmArray != "" && o.slurmScript == "" {
+		return compare.Shard{}, errors.New("--slurm-array goes with --slurm-script")
+	}
 	if o.shard == "" {
 		return compare.All, nil
 	}
@@ -289,7 +313,7 @@ func runCompareMerge(cmd *cobra.Command, dirs []string, o *compareOptions) error
 	if len(dirs) == 0 {
 		return errors.New("--merge needs the output directories of the shards as arguments")
 	}
-	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers", "go", "keep-going", "engine"} {
+	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers", "go", "keep-going", "engine", "slurm-script", "slurm-array"} {
 		if cmd.Flags().Changed(name) {
 			return fmt.Errorf("--%s does not go with --merge: the grid comes from the directories", name)
 		}

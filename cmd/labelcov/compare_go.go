@@ -85,6 +85,9 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 			}
 		}
 	}
+	if o.slurmScript != "" {
+		return writeSlurmScript(cmd, o, g)
+	}
 	n := len(shard.Cells(g))
 	waves := (n + o.workers - 1) / o.workers
 	fmt.Fprintf(stderr, "compare: %d go test -fuzz campaign(s) of at most %s (shard %s), %d in parallel: at most about %s\n",
