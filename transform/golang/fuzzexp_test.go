@@ -128,7 +128,9 @@ var ladderTargets = []struct{ name, marker string }{
 // cache), and logs for each run whether the target's own bug was found
 // (a panic at its line of ladder.go: the overlay's line directives name
 // the original lines), the time to it and the executions. Test binaries
-// are built once per variant. Off by default: it takes minutes.
+// are built once per variant. LABELCOV_LADDER_FLAGS adds test binary
+// flags to every run (e.g. -test.fuzzminimizetime=0s); LABELCOV_LADDER_PLAIN=0
+// runs the annotated variant only. Off by default: it takes minutes.
 func TestLadderExperiment(t *testing.T) {
 	runs, _ := strconv.Atoi(os.Getenv("LABELCOV_LADDER_RUNS"))
 	if runs <= 0 {
@@ -149,6 +151,11 @@ func TestLadderExperiment(t *testing.T) {
 			want[n] = true
 		}
 	}
+	variants := []string{"none", criteria}
+	if os.Getenv("LABELCOV_LADDER_PLAIN") == "0" {
+		variants = variants[1:]
+	}
+	extra := strings.Fields(os.Getenv("LABELCOV_LADDER_FLAGS"))
 	dir := ladderModule(t)
 	orig, err := os.ReadFile(filepath.Join(dir, "ladder.go"))
 	if err != nil {
@@ -157,7 +164,7 @@ func TestLadderExperiment(t *testing.T) {
 	// The build cache is the user's; the fuzz cache of each run is its own.
 	env := os.Environ()
 	bins := map[string]string{}
-	for _, v := range []string{"none", criteria} {
+	for _, v := range variants {
 		args := []string{"test", "-c", "-fuzz=.", "-o", filepath.Join(t.TempDir(), "ladder.test")}
 		if v != "none" {
 			ov, err := annotate(t, dir, v).WriteOverlay(filepath.Join(t.TempDir(), "ov"))
@@ -182,10 +189,10 @@ func TestLadderExperiment(t *testing.T) {
 		fail := regexp.MustCompile(`--- FAIL: ` + tg.name + ` \(([0-9.]+)s\)`)
 		summary := map[string][]string{}
 		for i := 0; i < runs; i++ {
-			for _, v := range []string{"none", criteria} {
+			for _, v := range variants {
 				work := t.TempDir()
-				cmd := exec.Command(bins[v], "-test.run=^$", "-test.fuzz=^"+tg.name+"$", "-test.fuzztime="+limit,
-					"-test.parallel=1", "-test.fuzzcachedir="+filepath.Join(work, "cache"))
+				cmd := exec.Command(bins[v], append([]string{"-test.run=^$", "-test.fuzz=^" + tg.name + "$", "-test.fuzztime=" + limit,
+					"-test.parallel=1", "-test.fuzzcachedir=" + filepath.Join(work, "cache")}, extra...)...)
 				cmd.Dir, cmd.Env = work, env
 				start := time.Now()
 				out, _ := cmd.CombinedOutput()
@@ -206,7 +213,7 @@ func TestLadderExperiment(t *testing.T) {
 				t.Logf("%s run %d %-5s found=%v time=%.2fs execs=%d", tg.name, i+1, v, found, secs, execs)
 			}
 		}
-		for _, v := range []string{"none", criteria} {
+		for _, v := range variants {
 			n := 0
 			for _, r := range summary[v] {
 				if !strings.HasPrefix(r, ">") {
