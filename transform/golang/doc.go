@@ -41,6 +41,10 @@
 //     written without overflow (a uint64 difference of two signed
 //     integers, x > c-K && x < c+K against a constant c, a-b < K && b-a < K
 //     on floats, false on NaN); rungs no values can miss are trivial;
+//     equalities against integer constants of 16 bits or more also get
+//     byte-wise stones (the top j bytes agree), and strings and byte
+//     slices (==, switch cases, bytes.Equal, bytes.HasPrefix,
+//     strings.HasPrefix) prefix stones (the first k bytes agree);
 //   - no label on constant expressions; WM labels inside the lazy operand
 //     of && / || or a later switch case are guarded by the condition under
 //     which the original evaluates them.
@@ -67,7 +71,9 @@
 // never breaks a build. WriteOverlay writes the annotated files, an
 // overlay.json for `go build -overlay` and the label manifest (making the
 // directory even when nothing is labelled); the user's files are never
-// touched. Measure runs the packages' tests — or one fuzz target over its
+// touched. The overlay's annotated files carry /*line*/ directives naming
+// the original lines; with dist, its copies of the test files give each
+// fuzz target the constants of the package's relations as extra seeds. Measure runs the packages' tests — or one fuzz target over its
 // seeds and generated corpus, in its package directory of a module copy,
 // skipping and listing entries it fails on — with a coverage profile of
 // the annotated code and maps each label's body block back to its label.
