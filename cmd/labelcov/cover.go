@@ -8,8 +8,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
-	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -75,7 +74,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
   labelcov cover plan.plan --tests t1.args t2.args --json | jq '.criteria.mcc'
   labelcov cover ./pkg/... --criteria mcc,wm --html cover.html
   labelcov cover ./pkg/parse --fuzz FuzzParse`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsNamed(1, -1, "FILE or PACKAGES"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
@@ -90,8 +89,8 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	f.StringVar(&o.world, "world", "", "world file: run the plan in the simulator (.env and byte tests are its environments)")
 	f.StringSliceVar(&o.tests, "tests", nil, "test files or directories (repeatable or comma-separated)")
 	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
-	f.Int64Var(&o.maxSteps, "max-steps", vm.DefaultMaxSteps, "step budget per run and per check")
-	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from byte tests")
+	f.Int64Var(&o.maxSteps, "max-steps", runner.DefaultMaxSteps, "step budget per run and per check")
+	f.IntVar(&o.maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from byte tests")
 	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
@@ -111,6 +110,14 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
+	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+		return err
+	}
+	for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+		if err := refuseOverwrite(out.flag, out.path, append([]string{file, o.world}, tests...)...); err != nil {
+			return err
+		}
+	}
 	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
 		return err
@@ -118,19 +125,19 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
 	worldPath := o.world
 	if worldPath == "" && file != "-" {
-		if worldPath, err = sim.WorldBeside(file); err != nil {
+		if worldPath, err = runner.WorldBeside(file); err != nil {
 			return err
 		}
 	}
 	if worldPath != "" {
-		w, err := sim.LoadWorld(worldPath)
+		w, err := runner.LoadWorld(worldPath)
 		if err != nil {
 			return err
 		}
 		mo.World, mo.WorldPath = w, worldPath
 	}
 	// cover runs the plan: a call that cannot link fails every test.
-	if err := checkCalls(cmd.ErrOrStderr(), f, p, sim.LinkOptions{World: worldPath != ""}); err != nil {
+	if err := checkCalls(cmd.ErrOrStderr(), f, p, runner.Link{World: worldPath != ""}); err != nil {
 		return err
 	}
 	m, err := measure.New(f, mo)

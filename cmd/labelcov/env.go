@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -35,9 +35,12 @@ decode to: objects of the world's bytes-per-object size each, at most --max-obje
 of them, a trailing incomplete object ignored, overlapping objects dropped.`,
 		Example: `  labelcov env decode testdata/worlds/warehouse.world crash-1234.bin
   labelcov env decode testdata/worlds/warehouse.world input.bin --max-objects 8 > input.env`,
-		Args: cobra.ExactArgs(2),
+		Args: argsNamed(2, 2, "WORLD", "FILE.bin"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := sim.LoadWorld(args[0])
+			if err := positiveFlag("max-objects", maxObjects); err != nil {
+				return err
+			}
+			w, err := runner.LoadWorld(args[0])
 			if err != nil {
 				return err
 			}
@@ -49,7 +52,7 @@ of them, a trailing incomplete object ignored, overlapping objects dropped.`,
 			return err
 		},
 	}
-	cmd.Flags().IntVar(&maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from the bytes")
+	cmd.Flags().IntVar(&maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from the bytes")
 	return cmd
 }
 
@@ -62,9 +65,12 @@ func newEnvEncodeCmd() *cobra.Command {
 or to the file named by -o. Decoding those bytes gives the same environment back.`,
 		Example: `  labelcov env encode testdata/worlds/warehouse.world scenario.env -o seed.bin
   labelcov env encode testdata/worlds/warehouse.world scenario.env | xxd`,
-		Args: cobra.ExactArgs(2),
+		Args: argsNamed(2, 2, "WORLD", "FILE.env"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			w, err := sim.LoadWorld(args[0])
+			if err := refuseOverwrite("-o", out, args[0], args[1]); err != nil {
+				return err
+			}
+			w, err := runner.LoadWorld(args[0])
 			if err != nil {
 				return err
 			}

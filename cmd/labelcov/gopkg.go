@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/gotest"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
@@ -86,6 +86,9 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	if err != nil {
 		return err
 	}
+	if err := refuseOutputsInside(res, map[string]string{"-o": opts.Out, "--copy": opts.Copy}); err != nil {
+		return err
+	}
 	ov, err := res.WriteOverlay(opts.Out)
 	if err != nil {
 		return err
@@ -124,6 +127,23 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	return bw.Flush()
 }
 
+// refuseOutputsInside fails when an output directory (flag -> path) lies
+// inside a module (or, outside modules, a package directory) of res.
+func refuseOutputsInside(res *gotransform.Result, outs map[string]string) error {
+	for _, p := range res.Packages {
+		dir, what := p.Module, "the module of"
+		if dir == "" {
+			dir, what = p.Dir, "the directory of"
+		}
+		for _, flag := range []string{"-o", "--copy"} {
+			if err := refuseInside(flag, outs[flag], dir, what+" "+p.Path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // goCoverOptions are the options of measuring Go packages (Out and Copy
 // of the annotate options are not used).
 type goCoverOptions struct {
@@ -154,24 +174,14 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err != nil {
 		return err
 	}
-	work, err := os.MkdirTemp("", "labelcov-go-")
-	if err != nil {
-		return fmt.Errorf("scratch directory: %w", err)
-	}
-	defer os.RemoveAll(work)
-	res, err := gotransform.Annotate(ctx, patterns, to)
-	if err != nil {
-		return err
-	}
-	mo := gotransform.MeasureOptions{Dir: opts.Dir, Fuzz: opts.Fuzz, FuzzCache: opts.FuzzCache, Work: filepath.Join(work, "measure"), PerTest: opts.PerTest}
+	mo := gotest.Options{Dir: opts.Dir, Fuzz: opts.Fuzz, FuzzCache: opts.FuzzCache, PerTest: opts.PerTest}
 	if opts.Verbose && opts.Stderr != nil {
 		mo.Output = opts.Stderr
 	}
-	m, err := gotransform.Measure(ctx, res, mo)
+	rep, err := gotest.Cover(ctx, patterns, to, mo)
 	if err != nil {
 		return err
 	}
-	rep := measure.NewGoReport(res, m, opts.Fuzz)
 	if opts.LCOV != "" {
 		if err := writeReport(opts.LCOV, func(w io.Writer) error { return report.GoLCOV(w, rep) }); err != nil {
 			return err
@@ -187,10 +197,15 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	} else {
 		err = report.GoText(w, rep)
 	}
-	if err == nil && len(m.Crashing) > 0 {
+	if c := rep.Corpus; err == nil && c != nil && len(c.Crashing) > 0 {
 		// Like go test, a corpus entry that crashes is a failure; the
 		// report above measured the others.
-		err = fmt.Errorf("%s fails on %d corpus entr%s: %s", opts.Fuzz, len(m.Crashing), plural(len(m.Crashing), "y", "ies"), strings.Join(m.Crashing, ", "))
+		err = found("%s fails on %d corpus entr%s: %s", opts.Fuzz, len(c.Crashing), plural(len(c.Crashing), "y", "ies"), strings.Join(c.Crashing, ", "))
+	}
+	if err == nil && len(rep.Failing) > 0 {
+		// Like go test: failing tests fail the command, after the report
+		// of what the others cover.
+		err = found("%d test(s) fail: %s (skipped; the report covers the others; go test shows why)", len(rep.Failing), strings.Join(rep.Failing, ", "))
 	}
 	return err
 }

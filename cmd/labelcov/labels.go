@@ -9,8 +9,9 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
@@ -49,10 +50,7 @@ func (lf *labelFlags) options() (transform.Options, error) {
 	}
 	// The simulator's queries only read the world, so calls of them may
 	// stay inside conditions and be re-evaluated by labels.
-	pure := append([]string(nil), lf.pure...)
-	for _, q := range sim.Queries() {
-		pure = append(pure, q.Name)
-	}
+	pure := pipeline.PureFuncs(lf.pure)
 	return transform.Options{
 		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms},
 		Feasible:  feasible.Options{NoValues: lf.noValues},
@@ -91,7 +89,7 @@ func (lf *labelFlags) readPlanToLabel(stdin io.Reader, name string) (*syntax.Fil
 // laterLink is what labels and annotate assume about linking: the plan is
 // only read, and its real host may give it functions labelcov does not
 // know (CRAM's), so a call to an unknown function is a warning.
-var laterLink = sim.LinkOptions{World: true, Later: true}
+var laterLink = runner.Link{World: true, Later: true}
 
 const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run
 that reaches the point with the predicate true):
@@ -133,10 +131,15 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 		Example: `  labelcov labels warehouse.plan                     # every criterion
   labelcov labels warehouse.plan --criteria mcc,wm:ror
   labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, p, to, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
+				return err
+			}
+			// As annotate: the labels of an annotated plan are labels of
+			// labels, nobody's test objectives.
+			if err := transform.CheckNotAnnotated(f); err != nil {
 				return err
 			}
 			notes := printNotes(cmd.ErrOrStderr(), p)

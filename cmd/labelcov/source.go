@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
@@ -25,6 +26,10 @@ func readSource(stdin io.Reader, name string) (string, []byte, error) {
 	}
 	src, err := os.ReadFile(name)
 	if err != nil {
+		if st, serr := os.Stat(name); serr != nil && strings.Contains(name, "...") || serr == nil && st.IsDir() {
+			// labels ./... : a Go package pattern, or a directory.
+			return name, nil, fmt.Errorf("%s is not a plan file: this command reads .plan files; for Go packages use labelcov annotate or labelcov cover", name)
+		}
 		return name, nil, fmt.Errorf("reading plan: %w", err)
 	}
 	return name, src, nil
@@ -88,11 +93,11 @@ func printWarnings(stderr io.Writer, ws []*syntax.Error, printed map[string]bool
 }
 
 // checkCalls prints, with a caret, every call of p to a function defined
-// nowhere (sim.CheckCalls decides which names link) and fails when one of
-// them can only end in undefined-function; warnings are printed only.
-func checkCalls(stderr io.Writer, f *syntax.File, p *compile.Program, opts sim.LinkOptions) error {
+// nowhere (runner.CheckCalls decides which names link) and fails when one
+// of them can only end in undefined-function; warnings are printed only.
+func checkCalls(stderr io.Writer, f *syntax.File, p *compile.Program, l runner.Link) error {
 	errs := 0
-	for _, lp := range sim.CheckCalls(f, p, opts) {
+	for _, lp := range runner.CheckCalls(f, p, l) {
 		fmt.Fprintln(stderr, "labelcov:", lp)
 		if s := lp.Err.Snippet(); s != "" {
 			fmt.Fprintln(stderr, s)

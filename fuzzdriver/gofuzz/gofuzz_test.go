@@ -252,7 +252,8 @@ func TestYardstickWithCampaignTests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site, err := Reproduce(ctx, y.Original, x, "", "seed#1", t.TempDir(), nil)
+	// The scratch directory need not exist (a seed brings no file).
+	site, err := Reproduce(ctx, y.Original, x, "", "seed#1", filepath.Join(t.TempDir(), "replay", "1"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

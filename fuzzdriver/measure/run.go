@@ -227,21 +227,21 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 			kr.Operators[l.Operator] = op
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
-		op.add(abundance[l.ID] > 0)
+		op.Record(abundance[l.ID] > 0)
 	}
 	for k, kr := range rep.Criteria {
 		if c := cov[k]; c != nil {
 			kr.Covered, kr.Total = c.Covered, c.Total
-			kr.Diversity = Diversity{Hill: roundHill(c.Diversity), Traces: traces}
+			kr.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 		} else {
 			kr.Diversity = Diversity{Traces: traces}
 		}
 		kr.Percent = Percent(kr.Covered, kr.Total)
-		sortOperators(kr.OperatorOrder)
+		SortOperators(kr.OperatorOrder)
 	}
 	if c := cov["all"]; c != nil {
 		all.Covered, all.Total = c.Covered, c.Total
-		all.Diversity = Diversity{Hill: roundHill(c.Diversity), Traces: traces}
+		all.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 	} else {
 		all.Diversity = Diversity{Traces: traces}
 	}
@@ -250,22 +250,22 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 	rep.Diversity = all.Diversity
 }
 
-// roundHill rounds Hill numbers to 6 decimals, so reports (and golden
+// RoundHill rounds Hill numbers to 6 decimals, so reports (and golden
 // files) do not depend on the last bits of floating-point arithmetic, which
 // may differ between platforms (fused multiply-add).
-func roundHill(h labels.Hill) labels.Hill {
+func RoundHill(h labels.Hill) labels.Hill {
 	r := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 	return labels.Hill{D0: r(h.D0), D1: r(h.D1), D2: r(h.D2)}
 }
 
-// sortOperators sorts operators in report order: CC true before false,
+// SortOperators sorts operators in report order: CC true before false,
 // MCC outcomes as binary numbers with T first (TT, TF, FT, FF), anything
 // else in first-seen order (the sort is stable).
-func sortOperators(ops []string) {
+func SortOperators(ops []string) {
 	sort.SliceStable(ops, func(i, j int) bool { return operatorRank(ops[i]) < operatorRank(ops[j]) })
 }
 
-// operatorRank is the sort key of sortOperators.
+// operatorRank is the sort key of SortOperators.
 func operatorRank(op string) int {
 	switch op {
 	case "true":

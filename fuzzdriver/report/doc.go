@@ -4,7 +4,7 @@
 // with covered and uncovered labels marked and a sortable, filterable label
 // table, and as an LCOV tracefile of the original plan
 // (labels as BRDA branch records) for genhtml and other coverage tooling.
-// GoText, GoJSON, GoHTML and GoLCOV do the same for a measure.GoReport of
+// GoText, GoJSON, GoHTML and GoLCOV do the same for a gotest.Report of
 // Go packages.
 //
 // Labels are shown by the source expression they are about, their operator

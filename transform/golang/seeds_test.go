@@ -21,7 +21,7 @@ func ladderModule(t *testing.T) string {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	if err := copyTree(src, dir); err != nil {
+	if err := CopyModule(src, dir); err != nil {
 		t.Fatal(err)
 	}
 	return dir

@@ -1,4 +1,4 @@
-package golang
+package gotest
 
 import (
 	"context"
@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
 
 var (
@@ -58,9 +60,17 @@ func TestFuzzExperiment(t *testing.T) {
 	var results [2][]outcome
 	for i := 0; i < runs; i++ {
 		for v, annotated := range []bool{false, true} {
+			// The module's files only, not a corpus a documented
+			// go test -fuzz run left in testdata/fuzz.
 			dir := t.TempDir()
-			if err := copyTree(src, dir); err != nil {
-				t.Fatal(err)
+			for _, name := range []string{"go.mod", "alarm.go", "alarm_test.go"} {
+				b, err := os.ReadFile(filepath.Join(src, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+					t.Fatal(err)
+				}
 			}
 			args := []string{"test", "-run", "^$", "-fuzz", "^FuzzAlarm$", "-fuzztime", limit, "-parallel", "1"}
 			if annotated {
@@ -223,4 +233,30 @@ func TestLadderExperiment(t *testing.T) {
 			t.Logf("SUMMARY %s %s: %d/%d found: %s", tg.name, v, n, runs, strings.Join(summary[v], " "))
 		}
 	}
+}
+
+// ladderModule copies testdata/go/ladder into a temporary directory.
+func ladderModule(t *testing.T) string {
+	t.Helper()
+	src, err := filepath.Abs("../../testdata/go/ladder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := gotransform.CopyModule(src, dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// lineOf is the 1-based line of the first line of src containing marker.
+func lineOf(t *testing.T, src, marker string) int {
+	t.Helper()
+	for i, l := range strings.Split(src, "\n") {
+		if strings.Contains(l, marker) {
+			return i + 1
+		}
+	}
+	t.Fatalf("no line with %q", marker)
+	return 0
 }
