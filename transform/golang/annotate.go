@@ -61,8 +61,11 @@ type Package struct {
 	// Skipped lists functions left unlabelled, with the reason.
 	Skipped []string
 	// Consts are the constants of the package's relations (with dist):
-	// WriteOverlay offers them to its fuzz targets as seeds.
+	// WriteOverlay offers them to its fuzz targets as seeds, each target
+	// those of the functions it may call (Calls: function -> the names it
+	// calls).
 	Consts []Const
+	Calls  map[string][]string
 }
 
 // File is one Go file of a package.
@@ -200,7 +203,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 			}
 		}
 		if opts.Criteria.Has(labels.DIST) {
-			w.pkg.Consts = harvest(p)
+			w.pkg.Consts, w.pkg.Calls = harvest(p)
 		}
 		for k := range skip {
 			w.pkg.Skipped = append(w.pkg.Skipped, k+": annotated form did not type-check (left unlabelled): "+why[k])
@@ -682,7 +685,7 @@ func (r *Result) WriteOverlay(dir string) (string, error) {
 			}
 			replace[f.Path] = out
 		}
-		seeded, err := seedTestFiles(p, p.Consts, filepath.Join(abs, filepath.FromSlash(p.Path)))
+		seeded, err := seedTestFiles(p, filepath.Join(abs, filepath.FromSlash(p.Path)))
 		if err != nil {
 			return "", err
 		}

@@ -34,21 +34,27 @@ type Const struct {
 	// "le" when the operand is read with binary.BigEndian or
 	// binary.LittleEndian, "" when unknown (both are offered).
 	Order string
+	// Func names the function (or method) the relation is in: a fuzz
+	// target gets the constants of the functions it may call only.
+	Func string
 }
 
 // MaxConsts bounds the constants kept per package (the first ones in
-// source order).
+// source order) and those offered to one fuzz target.
 const MaxConsts = 64
 
-// harvest collects the constants of the relations in p's function bodies.
-func harvest(p *packages.Package) []Const {
+// harvest collects the constants of the relations in p's function bodies,
+// and for each function the names of the functions and methods it calls.
+func harvest(p *packages.Package) ([]Const, map[string][]string) {
 	var out []Const
+	calls := map[string][]string{}
 	seen := map[string]bool{}
+	fn := ""
 	add := func(v constant.Value, t types.Type, other ast.Expr) {
-		if len(out) >= MaxConsts || v == nil {
+		if len(out) >= 4*MaxConsts || v == nil {
 			return
 		}
-		c := Const{Value: v}
+		c := Const{Value: v, Func: fn}
 		switch v.Kind() {
 		case constant.String:
 			if constant.StringVal(v) == "" {
@@ -80,7 +86,7 @@ func harvest(p *packages.Package) []Const {
 		default:
 			return
 		}
-		k := v.ExactString() + "/" + strconv.Itoa(c.Bits) + c.Order
+		k := v.ExactString() + "/" + strconv.Itoa(c.Bits) + c.Order + "/" + fn
 		if !seen[k] {
 			seen[k] = true
 			out = append(out, c)
@@ -95,6 +101,9 @@ func harvest(p *packages.Package) []Const {
 	for _, f := range p.Syntax {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
+			case *ast.FuncDecl:
+				fn = n.Name.Name
+				calls[fn] = append(calls[fn], calledNames(n.Body)...)
 			case *ast.BinaryExpr:
 				switch n.Op {
 				case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
@@ -146,6 +155,50 @@ func harvest(p *packages.Package) []Const {
 			return true
 		})
 	}
+	return out, calls
+}
+
+// calledNames lists the names of the functions and methods n calls (the
+// identifier or the selected name of each call).
+func calledNames(n ast.Node) []string {
+	var out []string
+	if n == nil {
+		return nil
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			switch f := c.Fun.(type) {
+			case *ast.Ident:
+				out = append(out, f.Name)
+			case *ast.SelectorExpr:
+				out = append(out, f.Sel.Name)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// reachable filters cs to the constants of the functions roots may call,
+// transitively (by name: a method name stands for every method so named),
+// at most MaxConsts.
+func reachable(cs []Const, calls map[string][]string, roots []string) []Const {
+	seen := map[string]bool{}
+	for work := roots; len(work) > 0; {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		work = append(work, calls[n]...)
+	}
+	var out []Const
+	for _, c := range cs {
+		if seen[c.Func] && len(out) < MaxConsts {
+			out = append(out, c)
+		}
+	}
 	return out
 }
 
@@ -155,7 +208,8 @@ type fuzzTarget struct {
 	f      string   // the *testing.F parameter's name
 	types  []string // the fuzzed arguments' types, as written
 	rows   [][]string
-	insert int // offset of the f.Fuzz statement
+	insert int      // offset of the f.Fuzz statement
+	calls  []string // what the fuzz function calls
 }
 
 // fuzzTargets finds the fuzz targets of a parsed test file whose argument
@@ -213,6 +267,7 @@ func fuzzTargets(fset *token.FileSet, f *ast.File, src []byte) []fuzzTarget {
 				}
 				if ok {
 					ft.insert = fset.Position(s.Pos()).Offset
+					ft.calls = calledNames(lit.Body)
 				}
 			}
 		}
@@ -420,9 +475,9 @@ func labelcovSeedsS(base string, tok string) []string {
 // targets get the constants cs as seeds, and returns original -> copy.
 // Lines keep their numbers: the seeds go on the line of f.Fuzz, the
 // helpers after the last line.
-func seedTestFiles(p *Package, cs []Const, dir string) (map[string]string, error) {
+func seedTestFiles(p *Package, dir string) (map[string]string, error) {
 	out := map[string]string{}
-	if len(cs) == 0 {
+	if len(p.Consts) == 0 {
 		return out, nil
 	}
 	names, err := filepath.Glob(filepath.Join(p.Dir, "*_test.go"))
@@ -449,7 +504,7 @@ func seedTestFiles(p *Package, cs []Const, dir string) (map[string]string, error
 		last := 0
 		needHelpers := false
 		for _, ft := range fts {
-			calls, h := seedCalls(ft, cs)
+			calls, h := seedCalls(ft, reachable(p.Consts, p.Calls, ft.calls))
 			needHelpers = needHelpers || h
 			b.Write(src[last:ft.insert])
 			b.WriteString(calls)

@@ -65,6 +65,22 @@ func TestOverlaySeedsAndLines(t *testing.T) {
 			t.Errorf("%s: no frame at %s:\n%s", target, at, out)
 		}
 	}
+	// Each target gets the constants of what it calls: FuzzEasy none (its
+	// function compares bytes with '{' and '}'), FuzzHeader the magic.
+	seeded, err := os.ReadFile(filepath.Join(filepath.Dir(ov), "example.com", "ladder", "ladder_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range strings.Split(string(seeded), "\nfunc ")[1:] {
+		name := part[:strings.IndexByte(part, '(')]
+		adds := strings.Count(part, ".Add(")
+		switch {
+		case name == "FuzzEasy" && adds != 1:
+			t.Errorf("FuzzEasy: %d f.Add calls, want its own one", adds)
+		case name == "FuzzHeader" && !strings.Contains(part, `"\xc0\xde\xf0\r"`):
+			t.Errorf("FuzzHeader: no big-endian magic among its seeds:\n%s", part)
+		}
+	}
 	if after, err := os.ReadFile(testFile); err != nil || !bytes.Equal(before, after) {
 		t.Errorf("the user's test file changed (%v)", err)
 	}
