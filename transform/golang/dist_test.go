@@ -41,6 +41,9 @@ func F(a, b int, s8 int8, u uint, u8 uint8, x float64, f32 float32, c Celsius, t
 	if s8 == 100 { // L:s8
 		n++
 	}
+	if s8 < 100 { // L:s8lt
+		n++
+	}
 	if u8 >= 250 { // L:u8
 		n++
 	}
@@ -94,7 +97,7 @@ func TestF(t *testing.T) {
 	if n := F(1, 2, 100, 4, 251, 1, 2, 101, -9223372036854775808); n != 9 {
 		t.Fatalf("F = %d", n)
 	}
-	if n := F(7, 0, 0, 0, 0, 3, 2, 0, 0); n != 1 {
+	if n := F(7, 0, 0, 0, 0, 3, 2, 0, 0); n != 2 {
 		t.Fatalf("F = %d", n)
 	}
 }
@@ -107,7 +110,8 @@ func TestF(t *testing.T) {
 	}{
 		{"L:ab", 29, 0, map[string]string{
 			"|a-b| < 16": "(a >= b && uint64(a) - uint64(b) < 16) || (a < b && uint64(b) - uint64(a) < 16)"}},
-		{"L:s8", 8, 0, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
+		{"L:s8", 0, 0, nil}, // a byte equal to a constant: no ladder
+		{"L:s8lt", 8, 0, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
 		{"L:u8", 8, 0, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
 		{"L:uint", 29, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
 		{"L:x", 33, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
