@@ -28,7 +28,8 @@ import (
 //
 // A rung that holds for every value against a constant (both sides left
 // out) is trivial; rungs beyond the type's width are not in its ladder; an
-// 8-bit integer equal (or not) to a constant gets no ladder. The operands are
+// 8-bit integer equal (or not) to a constant and len or cap compared with a
+// constant below 256 get no ladder. The operands are
 // written in a canonical order (a constant last), so a < b and b > a
 // evaluated together share one ladder.
 func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt) {
@@ -47,6 +48,13 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 	c := e.t.Const(y)
 	isFloat := b.Info()&types.IsFloat != 0
 	bits, _ := intBits(b.Kind())
+	if c != nil && isLen(x) && constant.Compare(constant.ToInt(c), token.LSS, constant.MakeInt64(256)) {
+		// A length compared with a small constant needs no gradient
+		// (insert and remove mutations reach it), and Go's edge counters
+		// see both outcomes of each rung, so the rungs above it keep
+		// ever longer inputs (10-30 KB within a second on FuzzEasy).
+		return
+	}
 	if !isFloat && bits == 8 && c != nil && isEquality(at) {
 		// A byte equal to a constant needs no gradient (one byte mutation
 		// in 256 writes it), and rungs only dilute the corpus: Go's fuzzer
@@ -173,4 +181,14 @@ func intLit(v constant.Value) pe {
 func isEquality(at dst.Expr) bool {
 	b, ok := at.(*dst.BinaryExpr)
 	return !ok || b.Op == token.EQL || b.Op == token.NEQ
+}
+
+// isLen reports whether x is a call of the builtin len or cap.
+func isLen(x dst.Expr) bool {
+	c, ok := x.(*dst.CallExpr)
+	if !ok {
+		return false
+	}
+	id, ok := c.Fun.(*dst.Ident)
+	return ok && (id.Name == "len" || id.Name == "cap") && id.Path == ""
 }
