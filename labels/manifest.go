@@ -37,7 +37,7 @@ func (s *Set) Manifest() *Manifest {
 		File:        s.File,
 		Criteria:    s.Criteria.Keys(),
 		MCCMaxAtoms: s.MCCMaxAtoms,
-		Summary:     s.Summary(),
+		Summary:     s.StatusCounts(),
 		Labels:      s.Labels,
 	}
 	if m.Labels == nil {

@@ -79,6 +79,11 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
+				for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+					if err := refuseGoSource(out.flag, out.path); err != nil {
+						return err
+					}
+				}
 				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
 			}
 			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
@@ -122,7 +127,7 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if err != nil {
 		return err
 	}
-	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
+	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects, Program: p}
 	worldPath := o.world
 	if worldPath == "" && file != "-" {
 		if worldPath, err = runner.WorldBeside(file); err != nil {

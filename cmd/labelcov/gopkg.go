@@ -97,7 +97,7 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	for _, wr := range res.Warnings {
 		fmt.Fprintln(bw, wr)
 	}
-	sum := labels.Summarize(res.Criteria, res.Labels)
+	sum := labels.CountStatuses(res.Criteria, res.Labels)
 	files := 0
 	for _, p := range res.Packages {
 		for _, f := range p.Files {

@@ -122,6 +122,8 @@ func newLabelsCmd() *cobra.Command {
 and lists every label: where it is (file:line:col of the original plan), its id
 (active labels are numbered in source order), criterion, operator, predicate
 and status, then a summary of active/trivial/infeasible labels per criterion.
+Expressions and predicates longer than 60 characters are cut with "…" in the
+table; --json has them whole.
 
 ` + criteriaHelp + `
 
@@ -179,7 +181,20 @@ func labelRow(l *labels.Label) [len(labelHeader)]string {
 	if l.Reason != "" {
 		status += " (" + l.Reason + ")"
 	}
-	return [...]string{l.Pos.String(), id, string(l.Criterion), l.Operator, l.Source, oneLine(l.Predicate), status}
+	return [...]string{l.Pos.String(), id, string(l.Criterion), l.Operator, clip(oneLine(l.Source)), clip(oneLine(l.Predicate)), status}
+}
+
+// maxCell is the widest ON or PREDICATE cell of the labels table; longer
+// ones are cut with "…" (--json has them whole).
+const maxCell = 60
+
+// clip cuts s to maxCell runes.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= maxCell {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxCell-1]) + "…"
 }
 
 func printLabels(w io.Writer, set *labels.Set) error {
@@ -199,7 +214,7 @@ func printLabels(w io.Writer, set *labels.Set) error {
 	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "CRITERION\tACTIVE\tTRIVIAL\tINFEASIBLE\t\t\t")
-	sum := set.Summary()
+	sum := set.StatusCounts()
 	for _, k := range set.Criteria.Keys() {
 		c := sum[k]
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\t\t\n", k, c.Active, c.Trivial, c.Infeasible)

@@ -54,7 +54,7 @@ func TestMeasureSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cov := labels.Coverage(res.Labels, m.Hits)
+	cov := labels.CoverageByKey(res.Labels, m.Hits)
 	if cov["cc"].Total != res.Active() || cov["cc"].Covered == 0 || cov["cc"].Covered == cov["cc"].Total {
 		t.Fatalf("cc coverage %+v of %d", cov["cc"], res.Active())
 	}

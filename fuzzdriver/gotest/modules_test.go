@@ -119,7 +119,7 @@ func TestRealModulesPassOnOverlay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cov := labels.Coverage(res.Labels, m.Hits)
+			cov := labels.CoverageByKey(res.Labels, m.Hits)
 			var parts []string
 			for _, k := range res.Criteria.Keys() {
 				if c := cov[k]; c != nil {

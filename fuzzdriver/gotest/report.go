@@ -144,7 +144,7 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 	rep.All = all
 	if m.Traces != nil {
 		rep.Tests = m.Traces
-		cov := labels.Coverage(res.Labels, m.Abundance())
+		cov := labels.CoverageByKey(res.Labels, m.Abundance())
 		for k, kr := range rep.Criteria {
 			if c := cov[k]; c != nil {
 				h := measure.RoundHill(c.Diversity)

@@ -195,7 +195,7 @@ func withPercent(f labels.Fraction) Count {
 
 // fillCriteria computes per-key and per-operator counts and diversity.
 func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) {
-	cov := labels.Coverage(m.ann.Labels().Labels, abundance)
+	cov := labels.CoverageByKey(m.ann.Labels().Labels, abundance)
 	rep.Criteria = map[labels.Key]*KeyReport{}
 	get := func(k labels.Key) *KeyReport {
 		kr := rep.Criteria[k]
@@ -259,10 +259,28 @@ func RoundHill(h labels.Hill) labels.Hill {
 }
 
 // SortOperators sorts operators in report order: CC true before false,
-// MCC outcomes as binary numbers with T first (TT, TF, FT, FF), anything
-// else in first-seen order (the sort is stable).
+// MCC outcomes as binary numbers with T first (TT, TF, FT, FF), mutants
+// ("< -> <=") grouped by the original operator in the order the originals
+// were first seen, anything else in first-seen order (the sort is stable).
 func SortOperators(ops []string) {
-	sort.SliceStable(ops, func(i, j int) bool { return operatorRank(ops[i]) < operatorRank(ops[j]) })
+	first := map[string]int{}
+	for i, op := range ops {
+		if from, _, ok := strings.Cut(op, " -> "); ok {
+			if _, seen := first[from]; !seen {
+				first[from] = i
+			}
+		}
+	}
+	group := func(op string) int {
+		from, _, _ := strings.Cut(op, " -> ")
+		return first[from]
+	}
+	sort.SliceStable(ops, func(i, j int) bool {
+		if ri, rj := operatorRank(ops[i]), operatorRank(ops[j]); ri != rj {
+			return ri < rj
+		}
+		return group(ops[i]) < group(ops[j])
+	})
 }
 
 // operatorRank is the sort key of SortOperators.

@@ -736,7 +736,7 @@ func (r *Result) Manifest(annotated string) *labels.Manifest {
 		Annotated:   annotated,
 		Criteria:    r.Criteria.Keys(),
 		MCCMaxAtoms: r.MCCMaxAtoms,
-		Summary:     labels.Summarize(r.Criteria, r.Labels),
+		Summary:     labels.CountStatuses(r.Criteria, r.Labels),
 		Labels:      ls,
 		Warnings:    r.Warnings,
 	}
