@@ -33,8 +33,10 @@ func Run(t testing.TB, sbcl, dir, script string) string {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, sbcl, "--noinform", "--non-interactive", "--no-sysinit", "--no-userinit",
-		"--disable-debugger", "--load", path)
+	// The default heap (1 GB in Debian's SBCL) runs out compiling the
+	// largest annotated functions (mcc,cc,wm,dist on a benchmark).
+	cmd := exec.CommandContext(ctx, sbcl, "--dynamic-space-size", "4096", "--noinform", "--non-interactive",
+		"--no-sysinit", "--no-userinit", "--disable-debugger", "--load", path)
 	cmd.Dir = dir
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
