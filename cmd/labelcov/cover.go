@@ -22,6 +22,7 @@ type coverOptions struct {
 	json       bool
 	html       string
 	lcov       string
+	sbcl       sbclCoverOptions
 }
 
 func newCoverCmd() *cobra.Command {
@@ -67,18 +68,37 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 --fuzz FuzzX it measures that fuzz target's seed corpus and the corpus go test
 -fuzz keeps in the build cache instead. See docs/go.md.
 
+SBCL: with --from-sbcl COV --manifest M, cover runs nothing: it reads what
+sb-cover:save-coverage-in-file wrote after your own tests ran in SBCL on the
+plan annotate wrote (with --manifest M), and reports label coverage the same
+way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
+
 ` + criteriaHelp,
 		Example: `  labelcov cover testdata/plans/fib.plan --criteria mcc,cc,wm --tests testdata/tests/fib
   labelcov cover testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world \
       --tests testdata/tests/warehouse --html cover.html --lcov cover.info
   labelcov cover plan.plan --tests t1.args t2.args --json | jq '.criteria.mcc'
   labelcov cover ./pkg/... --criteria mcc,wm --html cover.html
-  labelcov cover ./pkg/parse --fuzz FuzzParse`,
-		Args: argsNamed(1, -1, "FILE or PACKAGES"),
+  labelcov cover ./pkg/parse --fuzz FuzzParse
+  labelcov cover --from-sbcl coverage.sexp --manifest plan.labels.json --html cover.html`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.sbcl.from != "" {
+				return argsNamed(0, 1, "FILE")(cmd, args)
+			}
+			return argsNamed(1, -1, "FILE or PACKAGES")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.sbcl.from != "" {
+				return runCoverSBCL(cmd, args, &o)
+			}
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
+				for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+					if err := refuseGoSource(out.flag, out.path); err != nil {
+						return err
+					}
+				}
 				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
 			}
 			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
@@ -100,6 +120,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	f.BoolVarP(&gco.Verbose, "verbose", "v", false, "Go packages: show the go command's output")
 	f.StringVarP(&gco.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
 	f.StringVar(&gco.Tags, "tags", "", "Go packages: build tags")
+	o.sbcl.register(f)
 	return cmd
 }
 
@@ -153,6 +174,12 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if err != nil {
 		return err
 	}
+	return writeCoverReport(cmd, rep, o)
+}
+
+// writeCoverReport prints rep's warnings and writes it as o asks: --html,
+// --lcov, and text or --json on stdout.
+func writeCoverReport(cmd *cobra.Command, rep *measure.Report, o *coverOptions) error {
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}

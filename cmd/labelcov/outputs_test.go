@@ -39,6 +39,8 @@ func TestOutputsNeverOverwriteInputs(t *testing.T) {
 		{[]string{"annotate", plan, "--criteria", "mcc", "--manifest", plan}, "--manifest " + plan + " would overwrite"},
 		{[]string{"env", "encode", world, env, "-o", env}, "would overwrite the input " + env},
 		{[]string{"cover", plan, "--tests", "../../testdata/bench/temperature/reproducers", "--html", plan}, "--html"},
+		{[]string{"cover", "../../testdata/go/fuzzexp", "--html", "../../testdata/go/fuzzexp/alarm.go"}, "--html ../../testdata/go/fuzzexp/alarm.go would overwrite Go source"},
+		{[]string{"cover", "./...", "--lcov", "../../testdata/go/fuzzexp/go.mod"}, "would overwrite Go source"},
 	} {
 		code, _, errs := execLabelcov(c.args...)
 		if code != exitUsage || !strings.Contains(errs, c.msg) {
@@ -63,7 +65,9 @@ func TestAnnotatedPlanRefused(t *testing.T) {
 		t.Fatalf("annotate: exit %d\n%s", code, errs)
 	}
 	temps := tempPlan(t, "(def-plan main (x) (if (< x 2) 1 2))\n(declaim (labelcov-temporaries \"%lc\"))\n")
-	for _, p := range []string{ann, temps} {
+	// As annotate writes the declaration now: guarded by labelcov's feature.
+	guarded := tempPlan(t, "(def-plan main (x) (if (< x 2) 1 2))\n#+labelcov (declaim (labelcov-temporaries \"%lc\"))\n")
+	for _, p := range []string{ann, temps, guarded} {
 		for _, verb := range []string{"labels", "annotate"} {
 			code, out, errs := execLabelcov(verb, p)
 			if code != exitUsage || !strings.Contains(errs, "already annotated") || out != "" {

@@ -1,7 +1,8 @@
 // Package testenv decides which optional parts of the test suite run on this
-// machine. `go test ./...` must pass on a fresh clone with no network and no
-// AFL++ installed, so tests that need either are opt-in through an
-// environment variable; .ci/run installs what they need and opts in.
+// machine. `go test ./...` must pass on a fresh clone with no network and
+// neither AFL++ nor SBCL installed, so tests that need one are opt-in
+// through an environment variable; .ci/run installs what they need and
+// opts in.
 //
 // Slurm's tests submit to a cluster, one they start themselves when none
 // is named (slurm.go).
@@ -23,6 +24,9 @@ const (
 	// NetworkVar opts in to tests that reach the network (the Go module
 	// proxy).
 	NetworkVar = "LABELCOV_NETWORK_TESTS"
+	// SBCLVar opts in to tests that run SBCL (compile-file, ASDF,
+	// sb-cover) on annotated plans.
+	SBCLVar = "LABELCOV_SBCL_TESTS"
 )
 
 // enabled reports whether the environment variable name asks for its tests.
@@ -55,4 +59,18 @@ func Network(t testing.TB) {
 	if !enabled(NetworkVar) {
 		t.Skipf("needs the network: set %s=1 to run", NetworkVar)
 	}
+}
+
+// SBCL skips t unless SBCLVar is set; when it is set, it returns the path
+// of sbcl and fails t if it is not on PATH.
+func SBCL(t testing.TB) string {
+	t.Helper()
+	if !enabled(SBCLVar) {
+		t.Skipf("needs SBCL: set %s=1 to run (Debian: apt-get install sbcl; .ci/run does both)", SBCLVar)
+	}
+	path, err := exec.LookPath("sbcl")
+	if err != nil {
+		t.Fatalf("%s=1 but sbcl is not on PATH (Debian: apt-get install sbcl): %v", SBCLVar, err)
+	}
+	return path
 }
