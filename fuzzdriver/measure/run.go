@@ -196,6 +196,21 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 		distinctAll[id] = true
 	}
 	m.fillCriteria(rep, abundance, len(distinctAll))
+	if m.opts.Labels.Criteria.Has(labels.MCDC) {
+		names := func(id int) []string {
+			var out []string
+			for _, ti := range covering[id] {
+				out = append(out, tests[ti].Name)
+			}
+			return out
+		}
+		mc, err := NewMCDCReport(m.p.Result.Labels.Decisions, func(id int) bool { return len(covering[id]) > 0 }, names)
+		if err != nil {
+			return nil, err
+		}
+		rep.MCDC = mc
+		rep.Criteria[labels.MCDC].setMCDC(mc)
+	}
 
 	// Plain coverage of the original plan.
 	for _, h := range instrHits {
