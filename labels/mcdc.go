@@ -25,8 +25,8 @@ type BoolOp uint8
 
 // The kinds of BoolExpr nodes.
 const (
-	BoolCond BoolOp = iota // a condition (leaf)
-	BoolConst              // a constant (folded: not a condition)
+	BoolCond  BoolOp = iota // a condition (leaf)
+	BoolConst               // a constant (folded: not a condition)
 	BoolNot
 	BoolAnd
 	BoolOr

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-func cond(i int) *BoolExpr { return &BoolExpr{Op: BoolCond, Cond: i} }
+func cond(i int) *BoolExpr           { return &BoolExpr{Op: BoolCond, Cond: i} }
 func band(xs ...*BoolExpr) *BoolExpr { return &BoolExpr{Op: BoolAnd, Args: xs} }
 func bor(xs ...*BoolExpr) *BoolExpr  { return &BoolExpr{Op: BoolOr, Args: xs} }
 
