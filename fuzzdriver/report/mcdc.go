@@ -69,3 +69,43 @@ func testsText(ts []string) string {
 	}
 	return "  (" + s + ")"
 }
+
+// mcdcHTML writes the MC/DC section of an HTML report: one expandable
+// entry per decision (least covered first open), with its executed test
+// vectors and its conditions' independence pairs or suggested vectors.
+func mcdcHTML(w io.Writer, mc *measure.MCDCReport) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("<h2 id=\"mcdc\">MC/DC: %d/%d conditions (%s) in %d decision%s</h2>\n", mc.Covered, mc.Total, pct(mc.Percent),
+		len(mc.Decisions), plural(len(mc.Decisions)))
+	p("<p class=\"meta\">As clang's llvm-cov measures it: a condition is covered by two executed test vectors whose outcomes differ and which differ in that condition alone among the conditions both evaluated (- : not evaluated).</p>\n")
+	for _, d := range mc.Decisions {
+		open := ""
+		if d.Covered < d.Total {
+			open = " open"
+		}
+		p("<details class=\"dec\"%s><summary>%s <a href=\"#L%d\">%s</a> <code>%s</code> %d/%d conditions</summary>\n",
+			open, bar(measure.Percent(d.Covered, d.Total)), d.At.Line, esc(d.Pos), esc(d.Source), d.Covered, d.Total)
+		if len(d.Executed) == 0 {
+			p("<p>No test vector executed.</p>\n")
+		} else {
+			p("<table class=\"list\"><tr><th>#</th><th>vector</th><th>outcome</th><th>executed by</th></tr>\n")
+			for _, v := range d.Executed {
+				p("<tr><td>%d</td><td class=\"m\">%s</td><td>%s</td><td title=\"%s\">%s</td></tr>\n", v.N, esc(v.Values), tf(v.Outcome),
+					esc(strings.Join(v.Tests, "\n")), esc(shortList(v.Tests, 4)))
+			}
+			p("</table>\n")
+		}
+		p("<table class=\"list\"><tr><th>condition</th><th>position</th><th>expression</th><th>independence pair</th></tr>\n")
+		for i, c := range d.Conditions {
+			var st string
+			if c.Covered {
+				st = fmt.Sprintf("<span class=\"ok\">covered: (%d,%d)</span>", c.Pair[0], c.Pair[1])
+			} else {
+				st = "<span class=\"no\">not covered</span>; " + esc(suggestText(c.Suggest))
+			}
+			p("<tr><td>C%d</td><td class=\"m\"><a href=\"#L%d\">%d:%d</a></td><td class=\"m\">%s</td><td>%s</td></tr>\n",
+				i+1, c.At.Line, c.At.Line, c.At.Col, esc(c.Source), st)
+		}
+		p("</table>\n</details>\n")
+	}
+}
