@@ -2,7 +2,6 @@ package normalize
 
 import (
 	"bytes"
-	"strconv"
 
 	"github.com/labelcov/labelcov/interp/forms"
 
@@ -43,9 +42,10 @@ func (r *Result) Render(w Wrapper) []byte {
 	rd.out.Write(rd.src[pos:])
 	if r.Temps > 0 {
 		// After a newline, as the globals below. The compiler reads it
-		// (forms.TempsDeclared): the temporaries cost no step.
-		rd.out.WriteString("\n;; labelcov: normalize's temporaries cost no step\n")
-		rd.out.WriteString("(declaim (" + forms.TempsHead + " " + strconv.Quote(r.Prefix) + "))\n")
+		// (forms.TempsDeclared): the temporaries cost no step. Guarded by
+		// labelcov's feature, so that other Lisps never see it.
+		rd.out.WriteString("\n;; labelcov: normalize's temporaries cost no step (read by labelcov only)\n")
+		rd.out.WriteString(forms.TempsDeclaration(r.Prefix) + "\n")
 	}
 	if len(r.globals) > 0 {
 		// After a newline: the plan may end in a line comment.

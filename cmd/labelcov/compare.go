@@ -70,6 +70,11 @@ i-th, so GNU parallel, a Slurm or a Kubernetes job array can spread the grid;
 then "compare --merge DIR... --out REPORT" assembles the report from the shards'
 output folders. See docs/compare.md.
 
+Exit status: 0 when every campaign of the shard finished (findings are the
+grid's data, not failures); 3 when Ctrl-C or SIGTERM (scancel, a Slurm time
+limit) stopped it with campaigns unfinished, after writing the report of
+those that finished.
+
 Statistics: each guiding criterion is compared with none per category (time
 and execs to first find) and per coverage measure, with the Vargha-Delaney
 Â12 effect size and a Mann-Whitney U test. The p-values are Holm-adjusted over
@@ -198,6 +203,10 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 			}
 		}
 	}
+	// From here on a signal stops the grid cleanly (before, it would
+	// kill a process that has nothing to save).
+	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	n := len(shard.Cells(g))
 	waves := (n + o.workers - 1) / o.workers
 	fmt.Fprintf(stderr, "compare: %d campaign(s) of %s (shard %s), %d in parallel: about %s\n",
@@ -211,18 +220,20 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		}
 		ro.Exe = exe
 	}
-	ctx := cmd.Context()
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
 		Runner: compare.PlanRunner(benches, ro), Command: commandLine(cmd, nil), Progress: stderr})
 	if err != nil {
 		return err
 	}
+	repErr := writeCompareReport(cmd.OutOrStdout(), o, o.out)
 	if res.Unfinished > 0 {
-		fmt.Fprintf(stderr, "compare: interrupted with %d campaign(s) unfinished; run the same command again to resume\n", res.Unfinished)
+		// A signal (Ctrl-C, SIGTERM from scancel or a time limit): the
+		// report covers what finished, and a scheduler must not record
+		// the task as done.
+		return errors.Join(interrupted("compare: interrupted with %d of %d campaign(s) to run unfinished; run the same command again to resume",
+			res.Unfinished, res.Unfinished+res.Ran), repErr)
 	}
-	return writeCompareReport(cmd.OutOrStdout(), o, o.out)
+	return repErr
 }
 
 func runCompareMerge(cmd *cobra.Command, dirs []string, o *compareOptions) error {

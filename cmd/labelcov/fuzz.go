@@ -176,7 +176,9 @@ again on the same --out to resume. Without --out either engine uses a new
 temporary directory, named on stderr at the start and in the summary.
 
 Exit status: 1 when the campaign has findings, like go test -fuzz, with a
-"labelcov replay ..." line per finding on stderr (--allow-findings exits 0).
+"labelcov replay ..." line per finding on stderr (--allow-findings exits 0);
+3 when Ctrl-C or SIGTERM (scancel, a Slurm time limit) stopped it before
+its --budget or --runs, after saving and printing the summary.
 A run longer than --timeout is cancelled and saved as a hang finding. A plan
 that acts on a world (perform, simulator queries) needs --world; without it
 fuzz fails up front, as it does (like run) for a call to a function defined
@@ -305,12 +307,37 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	}
 	if len(sum.Findings) > 0 {
 		writeReplayLines(stderr, cmd, planPath, sum)
+	}
+	if sum.Stop == "canceled" && (o.budget > 0 || o.runs > 0) {
+		// A signal (Ctrl-C, SIGTERM from scancel or a time limit) before
+		// the budget: a scheduler must not record the task as done.
+		// Without any budget a signal is the planned end.
+		resume := "it is saved in " + o.out + ": run the same command again to resume"
+		if o.out == "" {
+			resume = "it is saved in the temporary directory named at the start: give it as --out to resume"
+		}
+		return interrupted("campaign interrupted after %.1fs, before its budget (%s), with %d finding(s); %s",
+			sum.SessionS, fuzzBudget(o), len(sum.Findings), resume)
+	}
+	if len(sum.Findings) > 0 {
 		if !o.allowFindings {
 			// Like go test -fuzz: a campaign that found something fails.
 			return found("the campaign has %d finding(s); rerun each with the replay lines above (--allow-findings exits 0)", len(sum.Findings))
 		}
 	}
 	return nil
+}
+
+// fuzzBudget describes the budget of a campaign: its time, its runs or both.
+func fuzzBudget(o *fuzzOptions) string {
+	var parts []string
+	if o.budget > 0 {
+		parts = append(parts, o.budget.String())
+	}
+	if o.runs > 0 {
+		parts = append(parts, fmt.Sprintf("%d runs", o.runs))
+	}
+	return strings.Join(parts, " or ")
 }
 
 // writeReplayLines prints, per finding, the command that reruns it.
@@ -342,7 +369,12 @@ func writeFuzzSummary(w io.Writer, s *fuzzdriver.Summary) error {
 	if s.Engine == "afl" {
 		rate = "afl-fuzz's average"
 	}
-	fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs", s.Engine, s.Stop, s.SessionS)
+	if s.Stop == "canceled" {
+		// A signal: the JSON says "canceled", a person reads this.
+		fmt.Fprintf(&b, "%s campaign interrupted after %.1fs", s.Engine, s.SessionS)
+	} else {
+		fmt.Fprintf(&b, "%s campaign stopped (%s) after %.1fs", s.Engine, s.Stop, s.SessionS)
+	}
 	if s.ElapsedS > s.SessionS+0.05 {
 		// A resumed campaign: this session's time first, as the budget.
 		fmt.Fprintf(&b, " (%.1fs over all sessions)", s.ElapsedS)

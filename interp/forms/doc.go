@@ -11,7 +11,7 @@
 // desig:, cl:, roslisp:, ...) are dropped, so cpl:par is par.
 //
 // It also holds the one top-level declaration the two sides share:
-// normalize writes (declaim (labelcov-temporaries "PREFIX")) into a plan
+// normalize writes #+labelcov (declaim (labelcov-temporaries "PREFIX")) into a plan
 // whose temporaries it introduced (TempsHead), and the compiler reads it
 // (TempsDeclared) to make binding and reading them cost no step.
 //

@@ -67,3 +67,29 @@ func TestTableNamesUnique(t *testing.T) {
 		seen[f.Name] = true
 	}
 }
+
+// TestTempsDeclared: the declaration normalize writes reads back, guarded
+// by labelcov's feature as written now and unguarded as older versions
+// wrote it; a guard any other way (#-labelcov, #+sbcl) is not it.
+func TestTempsDeclared(t *testing.T) {
+	for src, want := range map[string]string{
+		TempsDeclaration("%lc"):                                "%lc",
+		`#+labelcov (declaim (labelcov-temporaries "%lc"))`:    "%lc",
+		`#+:labelcov (declaim (labelcov-temporaries "%t"))`:    "%t",
+		`(declaim (labelcov-temporaries "%lc"))`:               "%lc",
+		`#-labelcov (declaim (labelcov-temporaries "%lc"))`:    "",
+		`#+sbcl (declaim (labelcov-temporaries "%lc"))`:        "",
+		`#+(or labelcov) (declaim (labelcov-temporaries "x"))`: "",
+		`(declaim (labelcov-temporaries ""))`:                  "",
+		`(declaim (optimize speed))`:                           "",
+	} {
+		f, err := syntax.Parse("t", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, ok := TempsDeclared(f.Forms[0])
+		if got != want || ok != (want != "") {
+			t.Errorf("TempsDeclared(%s) = %q, %v; want %q", src, got, ok, want)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package forms
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -140,16 +141,40 @@ func keywordForm(l *syntax.List) *syntax.List {
 }
 
 // TempsHead is the declaration normalize writes into a plan that has
-// temporaries: (declaim (labelcov-temporaries "PREFIX")). Every variable a
-// let or let* of such a plan binds whose name starts with PREFIX is one of
-// normalize's temporaries: binding it and reading it back cost no step
-// (SETT, LOADT). A plan without the declaration has no temporaries, however
-// its variables are named.
+// temporaries. Every variable a let or let* of such a plan binds whose name
+// starts with PREFIX is one of normalize's temporaries: binding it and
+// reading it back cost no step (SETT, LOADT). A plan without the
+// declaration has no temporaries, however its variables are named.
+//
+// normalize writes it guarded by labelcov's own feature (TempsDeclaration):
+//
+//	#+labelcov (declaim (labelcov-temporaries "PREFIX"))
+//
+// labelcov's compiler has the feature, so it reads the declaim; any other
+// Common Lisp (SBCL building the annotated file with ASDF) skips the form
+// at read time, so an unknown declaration never reaches its compiler,
+// which would signal a full WARNING and fail the ASDF build. The unguarded
+// form older versions wrote is recognized too.
 const TempsHead = "labelcov-temporaries"
 
-// TempsDeclared reports whether form is the temporaries declaration, and
-// its prefix.
+// TempsFeature is the feature that guards the temporaries declaration.
+const TempsFeature = "labelcov"
+
+// TempsDeclaration is the top-level form declaring prefix as the prefix
+// of normalize's temporaries, as normalize writes it.
+func TempsDeclaration(prefix string) string {
+	return "#+" + TempsFeature + " (declaim (" + TempsHead + " " + strconv.Quote(prefix) + "))"
+}
+
+// TempsDeclared reports whether top-level form is the temporaries
+// declaration, guarded (#+labelcov (declaim ...)) or not, and its prefix.
 func TempsDeclared(form syntax.Node) (string, bool) {
+	if c, ok := form.(*syntax.Conditional); ok {
+		if !c.Plus || !isFeature(c.Feature, TempsFeature) {
+			return "", false
+		}
+		form = c.X
+	}
 	l, ok := form.(*syntax.List)
 	if !ok || Head(l) != "declaim" || len(l.Elems) != 2 {
 		return "", false
@@ -163,4 +188,16 @@ func TempsDeclared(form syntax.Node) (string, bool) {
 		return "", false
 	}
 	return s.Value, true
+}
+
+// isFeature reports whether feature expression n is the single feature
+// name (labelcov, :labelcov).
+func isFeature(n syntax.Node, name string) bool {
+	switch n := n.(type) {
+	case *syntax.Keyword:
+		return n.Name == name
+	case *syntax.Symbol:
+		return n.Pkg == "" && n.Name == name
+	}
+	return false
 }
