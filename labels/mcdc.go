@@ -2,6 +2,7 @@ package labels
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -340,4 +341,20 @@ func (d *Decision) Measure(covered func(id int) bool) (*MCDCResult, []TestVector
 		}
 	}
 	return IndependencePairs(vs, len(d.Conditions), executed, feasible), vs, nil
+}
+
+// NumberDecisions sorts ds by position (file, then offset), numbers them
+// 1, 2, ... and fills each vector's LabelID from its label.
+func NumberDecisions(ds []*Decision) {
+	sort.SliceStable(ds, func(i, j int) bool {
+		a, b := ds[i].Pos, ds[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Offset < b.Offset
+	})
+	for i, d := range ds {
+		d.ID = i + 1
+		d.fillIDs()
+	}
 }

@@ -128,12 +128,7 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 			l.ID = id
 		}
 	}
-	ds := e.set.Decisions
-	sort.SliceStable(ds, func(i, j int) bool { return ds[i].Pos.Offset < ds[j].Pos.Offset })
-	for i, d := range ds {
-		d.ID = i + 1
-		d.fillIDs()
-	}
+	NumberDecisions(e.set.Decisions)
 	return e.set, nil
 }
 
@@ -587,7 +582,7 @@ func atoms(n syntax.Node, out []syntax.Node) []syntax.Node {
 func (e *enumerator) decision(d syntax.Node) {
 	c := e.opts.Criteria
 	if c.Has(MCDC) {
-		e.mcdc(d)
+		defer e.mcdc(d) // after the CC and MCC labels
 	}
 	if !c.Has(MCC) && !c.Has(CC) {
 		return

@@ -23,6 +23,8 @@ type GoReport struct {
 	// All sums every key.
 	All      *GoKeyReport `json:"all"`
 	Coverage GoCoverage   `json:"coverage"`
+	// MCDC is the MC/DC of each decision (criterion mcdc selected).
+	MCDC *MCDCReport `json:"mcdc,omitempty"`
 	// Corpus counts the corpus entries run (with Fuzz only).
 	Corpus *GoCorpus `json:"corpus,omitempty"`
 	// Tests (with per-test runs) maps "package TestName" to the label ids
@@ -158,6 +160,31 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 	rep.Coverage.Blocks = Count{Fraction: labels.Fraction{Covered: m.BlocksCovered, Total: m.Blocks}, Percent: Percent(m.BlocksCovered, m.Blocks)}
 	if fuzz != "" {
 		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
+	}
+	if res.Criteria.Has(labels.MCDC) {
+		var tests func(int) []string
+		if m.Traces != nil {
+			by := map[int][]string{}
+			for name, ids := range m.Traces {
+				for _, id := range ids {
+					by[id] = append(by[id], name)
+				}
+			}
+			for _, ts := range by {
+				sort.Strings(ts)
+			}
+			tests = func(id int) []string { return by[id] }
+		}
+		mc, err := NewMCDCReport(res.Decisions, func(id int) bool { return m.Hits[id] > 0 }, tests)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, err.Error())
+		} else {
+			rep.MCDC = mc
+			if kr := rep.Criteria[labels.MCDC]; kr != nil {
+				kr.Count = mc.Count
+				kr.Operators, kr.OperatorOrder = nil, nil
+			}
+		}
 	}
 	return rep
 }

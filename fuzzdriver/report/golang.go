@@ -63,6 +63,9 @@ func GoText(w io.Writer, r *measure.GoReport) error {
 			fmt.Fprintf(bw, "  %s\n", c)
 		}
 	}
+	if r.MCDC != nil {
+		MCDCText(bw, r.MCDC)
+	}
 	if len(r.Uncovered) == 0 {
 		fmt.Fprintln(bw, "\nevery active label is covered")
 	} else {
@@ -185,6 +188,9 @@ func GoHTML(w io.Writer, r *measure.GoReport, readFile func(path string) ([]byte
 	fmt.Fprintf(bw, "<tr><td>statements</td><td>%d</td><td>%d</td><td>%s</td></tr>\n", r.Coverage.Statements.Covered,
 		r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
 	bw.WriteString("</table>\n")
+	if r.MCDC != nil {
+		mcdcHTML(bw, r.MCDC, false)
+	}
 	files, byFile := goLabelsByFile(r)
 	goFileIndex(bw, files, byFile)
 	for fi, f := range files {

@@ -132,7 +132,7 @@ func (h *htmlWriter) page() {
 	h.p(" · criteria %s</p>\n", esc(strings.Join(crit, ", ")))
 	h.summary()
 	if r.MCDC != nil {
-		mcdcHTML(h.w, r.MCDC)
+		mcdcHTML(h.w, r.MCDC, true)
 	}
 	h.source()
 	h.labels()

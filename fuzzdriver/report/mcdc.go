@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // MCDCText writes the MC/DC section of a report: per decision the
@@ -73,8 +74,15 @@ func testsText(ts []string) string {
 // mcdcHTML writes the MC/DC section of an HTML report: one expandable
 // entry per decision (least covered first open), with its executed test
 // vectors and its conditions' independence pairs or suggested vectors.
-func mcdcHTML(w io.Writer, mc *measure.MCDCReport) {
+// links says whether positions link to the source's line anchors (#L12).
+func mcdcHTML(w io.Writer, mc *measure.MCDCReport, links bool) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	at := func(pos labels.Position, text string) string {
+		if !links {
+			return esc(text)
+		}
+		return fmt.Sprintf("<a href=\"#L%d\">%s</a>", pos.Line, esc(text))
+	}
 	p("<h2 id=\"mcdc\">MC/DC: %d/%d conditions (%s) in %d decision%s</h2>\n", mc.Covered, mc.Total, pct(mc.Percent),
 		len(mc.Decisions), plural(len(mc.Decisions)))
 	p("<p class=\"meta\">As clang's llvm-cov measures it: a condition is covered by two executed test vectors whose outcomes differ and which differ in that condition alone among the conditions both evaluated (- : not evaluated).</p>\n")
@@ -83,8 +91,8 @@ func mcdcHTML(w io.Writer, mc *measure.MCDCReport) {
 		if d.Covered < d.Total {
 			open = " open"
 		}
-		p("<details class=\"dec\"%s><summary>%s <a href=\"#L%d\">%s</a> <code>%s</code> %d/%d conditions</summary>\n",
-			open, bar(measure.Percent(d.Covered, d.Total)), d.At.Line, esc(d.Pos), esc(d.Source), d.Covered, d.Total)
+		p("<details class=\"dec\"%s><summary>%s %s <code>%s</code> %d/%d conditions</summary>\n",
+			open, bar(measure.Percent(d.Covered, d.Total)), at(d.At, d.Pos), esc(d.Source), d.Covered, d.Total)
 		if len(d.Executed) == 0 {
 			p("<p>No test vector executed.</p>\n")
 		} else {
@@ -103,8 +111,8 @@ func mcdcHTML(w io.Writer, mc *measure.MCDCReport) {
 			} else {
 				st = "<span class=\"no\">not covered</span>; " + esc(suggestText(c.Suggest))
 			}
-			p("<tr><td>C%d</td><td class=\"m\"><a href=\"#L%d\">%d:%d</a></td><td class=\"m\">%s</td><td>%s</td></tr>\n",
-				i+1, c.At.Line, c.At.Line, c.At.Col, esc(c.Source), st)
+			p("<tr><td>C%d</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td>%s</td></tr>\n",
+				i+1, at(c.At, c.Pos), esc(c.Source), st)
 		}
 		p("</table>\n</details>\n")
 	}

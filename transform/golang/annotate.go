@@ -45,8 +45,11 @@ type Result struct {
 	Packages    []*Package
 	// Labels lists every label (active, trivial, infeasible) in source
 	// order; active ones carry ids 1, 2, ... over all packages.
-	Labels   []*labels.Label
-	Warnings []string
+	Labels []*labels.Label
+	// Decisions lists the MC/DC decisions (criterion mcdc), numbered in
+	// source order.
+	Decisions []*labels.Decision
+	Warnings  []string
 }
 
 // Package is one annotated package.
@@ -125,7 +128,7 @@ func Annotate(ctx context.Context, patterns []string, opts Options) (*Result, er
 
 // implemented lists the criteria the Go front end enumerates.
 func implemented() []labels.Key {
-	return []labels.Key{labels.MCC, labels.CC, labels.WMABS, labels.WMAOR, labels.WMCOR, labels.WMROR, labels.DIST}
+	return []labels.Key{labels.MCC, labels.CC, labels.WMABS, labels.WMAOR, labels.WMCOR, labels.WMROR, labels.DIST, labels.MCDC}
 }
 
 // AnnotatePackages annotates loaded packages (see Load for the mode they
@@ -204,6 +207,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		}
 		sort.Strings(w.pkg.Skipped)
 		res.Warnings = append(res.Warnings, w.e.warnings...)
+		res.Decisions = append(res.Decisions, w.e.decs...)
 		all = append(all, w)
 	}
 	// Global ids in source order (files sorted by path).
@@ -226,6 +230,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		}
 		res.Labels = append(res.Labels, l.Label)
 	}
+	labels.NumberDecisions(res.Decisions)
 	for _, w := range all {
 		// Provisional ids are positions in w.e.labels plus one.
 		final := make([]int, len(w.e.labels)+1)
@@ -267,7 +272,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 	return res, nil
 }
 
-var annotatedMark = regexp.MustCompile(`^// label \d+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror) `)
+var annotatedMark = regexp.MustCompile(`^// label \d+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror|dist|mcdc) `)
 
 // annotatedFile returns the name of a file of p that carries label
 // comments, or "".
@@ -692,6 +697,7 @@ func (r *Result) Manifest(annotated string) *labels.Manifest {
 		MCCMaxAtoms: r.MCCMaxAtoms,
 		Summary:     labels.Summarize(r.Criteria, r.Labels),
 		Labels:      ls,
+		Decisions:   r.Decisions,
 		Warnings:    r.Warnings,
 	}
 }
