@@ -90,7 +90,15 @@ func ParseValues(s string) ([]Tri, error) {
 // Vectors enumerates the test vectors of decision e over n conditions in
 // llvm-cov's order: depth first, each condition false before true. It
 // stops (ok false) after max vectors (max <= 0: no bound).
+//
+// A not around the whole decision is outside it: clang's decision is the
+// and/or, so the outcomes are the and/or's (a negated loop condition, as
+// Go's normalization writes `for c` as `if !(c) { break }`, keeps the
+// vectors of c).
 func Vectors(e *BoolExpr, n, max int) (vs []TestVector, ok bool) {
+	for e.Op == BoolNot {
+		e = e.Args[0]
+	}
 	vals := make([]Tri, n)
 	ok = true
 	var walk func(e *BoolExpr, k func(bool))

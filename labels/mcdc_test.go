@@ -29,9 +29,15 @@ func TestVectorsShortCircuit(t *testing.T) {
 	if !ok || !reflect.DeepEqual(vectorStrings(vs), want) {
 		t.Fatalf("vectors = %v, want %v", vectorStrings(vs), want)
 	}
-	// An and chain of n conditions has n+1 vectors; not flips outcomes.
+	// An and chain of n conditions has n+1 vectors; a not inside flips
+	// outcomes, a not around the whole decision is outside it.
+	vs, _ = Vectors(bor(&BoolExpr{Op: BoolNot, Args: []*BoolExpr{band(cond(0), cond(1), cond(2))}}, cond(3)), 4, 0)
+	want = []string{"F---=T", "TF--=T", "TTF-=T", "TTTF=F", "TTTT=T"}
+	if !reflect.DeepEqual(vectorStrings(vs), want) {
+		t.Fatalf("not-and vectors = %v, want %v", vectorStrings(vs), want)
+	}
 	vs, _ = Vectors(&BoolExpr{Op: BoolNot, Args: []*BoolExpr{band(cond(0), cond(1), cond(2))}}, 3, 0)
-	want = []string{"F--=T", "TF-=T", "TTF=T", "TTT=F"}
+	want = []string{"F--=F", "TF-=F", "TTF=F", "TTT=T"}
 	if !reflect.DeepEqual(vectorStrings(vs), want) {
 		t.Fatalf("not-and vectors = %v, want %v", vectorStrings(vs), want)
 	}

@@ -548,6 +548,16 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 				e.region[d] = sub
 			}
 			e.decision(d)
+		} else if !s.Test && original && h != "and" && h != "or" && h != "not" && !e.res.Frozen(e.res.Origin(c)) && !e.res.Frozen(c) {
+			// An and/or of two operands or more anywhere else (a value
+			// returned, assigned, bound or passed) is a decision too, as
+			// clang counts them.
+			if d := e.res.Unwrap(c); isDecisionExpr(d) {
+				if d == c && sub != nil {
+					e.region[d] = sub
+				}
+				e.decision(d)
+			}
 		}
 		e.visit(c, sub)
 		if sub == nil {
@@ -557,6 +567,22 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 	if original && !e.res.IsUserFunc(h) && !normalize.Opaque(l) {
 		e.mutations(l, h)
 	}
+}
+
+// isDecisionExpr reports whether n is an and/or of two operands or more,
+// possibly under not: a decision wherever it stands.
+func isDecisionExpr(n syntax.Node) bool {
+	l, ok := n.(*syntax.List)
+	if !ok || normalize.Opaque(l) {
+		return false
+	}
+	switch syntax.Head(l) {
+	case "and", "or":
+		return len(l.Elems) >= 3
+	case "not":
+		return len(l.Elems) == 2 && isDecisionExpr(l.Elems[1])
+	}
+	return false
 }
 
 // atoms collects the maximal subexpressions of a decision that are not
@@ -680,7 +706,9 @@ func (e *enumerator) mcdc(d syntax.Node) {
 				}
 				return x
 			case "not":
-				if len(l.Elems) == 2 {
+				// A not over a condition is part of the condition, as
+				// clang takes !c: its value is the not's.
+				if len(l.Elems) == 2 && isDecisionExpr(l.Elems[1]) {
 					return &BoolExpr{Op: BoolNot, Args: []*BoolExpr{build(l.Elems[1])}}
 				}
 			}

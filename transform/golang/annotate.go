@@ -357,7 +357,7 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 
 // wantsSlot reports whether a decision statement will carry labels.
 func (e *enumerator) wantsSlot(s dst.Stmt) bool {
-	hasDec := e.crit.Has(labels.CC) || e.crit.Has(labels.MCC)
+	hasDec := e.dec()
 	nonConst := func(c dst.Expr) bool {
 		if c == nil || e.t.Const(c) != nil {
 			return false

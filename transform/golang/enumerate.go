@@ -455,7 +455,9 @@ func (e *enumerator) mcdc(d dst.Expr, lz []lazy, point dst.Stmt) {
 				return b
 			}
 		case *dst.UnaryExpr:
-			if y.Op == token.NOT {
+			// A ! over a condition is part of the condition, as clang
+			// takes !c: its value is the negation's.
+			if y.Op == token.NOT && isDecision(y.X) {
 				return &labels.BoolExpr{Op: labels.BoolNot, Args: []*labels.BoolExpr{build(y.X)}}
 			}
 		}
@@ -501,6 +503,18 @@ func (e *enumerator) mcdc(d dst.Expr, lz []lazy, point dst.Stmt) {
 		dec.Vectors = append(dec.Vectors, vec)
 	}
 	e.decs = append(e.decs, dec)
+}
+
+// isDecision reports whether x is an && or || (possibly under ! and
+// parentheses).
+func isDecision(x dst.Expr) bool {
+	switch y := gonorm.Unparen(x).(type) {
+	case *dst.BinaryExpr:
+		return y.Op == token.LAND || y.Op == token.LOR
+	case *dst.UnaryExpr:
+		return y.Op == token.NOT && isDecision(y.X)
+	}
+	return false
 }
 
 // shortCircuit says why the combination val of the atoms as of d (index
