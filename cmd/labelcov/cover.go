@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
 
@@ -23,6 +25,7 @@ type coverOptions struct {
 	json       bool
 	html       string
 	lcov       string
+	failUnder  string
 }
 
 func newCoverCmd() *cobra.Command {
@@ -77,12 +80,19 @@ reports label coverage the same way (text, --json, --html, --lcov); with
   labelcov cover ./pkg/parse --fuzz FuzzParse`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.failUnder != "" {
+				ts, err := measure.ParseThresholds(o.failUnder)
+				if err != nil {
+					return fmt.Errorf("--fail-under: %w", err)
+				}
+				gco.FailUnder = ts
+			}
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
 				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
 			}
-			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
+			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o, gco.FailUnder)
 		},
 	}
 	o.labelFlags.register(cmd)
@@ -95,6 +105,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
+	f.StringVar(&o.failUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
 	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
 	f.StringVar(&gco.FuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
 	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test alone, for per-test label sets and diversity")
@@ -104,7 +115,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	return cmd
 }
 
-func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) error {
+func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, gates []measure.Threshold) error {
 	if len(tests) == 0 {
 		return fmt.Errorf("no tests: give --tests DIR|FILE")
 	}
@@ -160,9 +171,35 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 		}
 	}
 	if o.json {
-		return report.JSON(cmd.OutOrStdout(), rep)
+		err = report.JSON(cmd.OutOrStdout(), rep)
+	} else {
+		err = report.Text(cmd.OutOrStdout(), rep)
 	}
-	return report.Text(cmd.OutOrStdout(), rep)
+	if err != nil {
+		return err
+	}
+	return failUnder(gates, rep.Figures())
+}
+
+// failUnder checks the report's figures against the --fail-under gates: a
+// missed threshold is a finding (exit 1), a gate on a figure the report
+// does not have a usage error (exit 2).
+func failUnder(gates []measure.Threshold, figures map[string]labels.Fraction) error {
+	if len(gates) == 0 {
+		return nil
+	}
+	misses, err := measure.Check(gates, figures)
+	if err != nil {
+		return fmt.Errorf("--fail-under: %w", err)
+	}
+	if len(misses) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, m := range misses {
+		parts = append(parts, m.String())
+	}
+	return found("coverage below --fail-under: %s", strings.Join(parts, ", "))
 }
 
 // writeReport renders a report into memory and writes it to path, so that

@@ -141,6 +141,8 @@ type goCoverOptions struct {
 	// Verbose copies the go command's output to stderr.
 	Verbose bool
 	Stderr  io.Writer
+	// FailUnder are the coverage gates (--fail-under).
+	FailUnder []measure.Threshold
 }
 
 // coverGoPackages annotates the packages matching patterns in memory, runs
@@ -186,6 +188,9 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 		err = report.GoJSON(w, rep)
 	} else {
 		err = report.GoText(w, rep)
+	}
+	if err == nil {
+		err = failUnder(opts.FailUnder, rep.Figures())
 	}
 	if err == nil && len(m.Crashing) > 0 {
 		// Like go test, a corpus entry that crashes is a failure; the
