@@ -26,6 +26,7 @@ type coverOptions struct {
 	html       string
 	lcov       string
 	failUnder  string
+	cobertura  string
 }
 
 func newCoverCmd() *cobra.Command {
@@ -90,6 +91,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
+				gco.Cobertura = o.cobertura
 				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
 			}
 			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o, gco.FailUnder)
@@ -105,6 +107,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
+	f.StringVar(&o.cobertura, "cobertura", "", "write a Cobertura XML report (lines, labels as conditions) to this file")
 	f.StringVar(&o.failUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
 	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
 	f.StringVar(&gco.FuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
@@ -167,6 +170,11 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, 
 	}
 	if o.lcov != "" {
 		if err := writeReport(o.lcov, func(w io.Writer) error { return report.LCOV(w, rep) }); err != nil {
+			return err
+		}
+	}
+	if o.cobertura != "" {
+		if err := writeReport(o.cobertura, func(w io.Writer) error { return report.Cobertura(w, rep) }); err != nil {
 			return err
 		}
 	}

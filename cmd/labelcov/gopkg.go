@@ -136,6 +136,7 @@ type goCoverOptions struct {
 	JSON      bool
 	LCOV      string // write an LCOV tracefile here
 	HTML      string // write an HTML report here
+	Cobertura string // write a Cobertura XML report here
 	// PerTest runs each test alone too, for diversity numbers.
 	PerTest bool
 	// Verbose copies the go command's output to stderr.
@@ -181,6 +182,11 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	}
 	if opts.HTML != "" {
 		if err := writeReport(opts.HTML, func(w io.Writer) error { return report.GoHTML(w, rep, os.ReadFile) }); err != nil {
+			return err
+		}
+	}
+	if opts.Cobertura != "" {
+		if err := writeReport(opts.Cobertura, func(w io.Writer) error { return report.GoCobertura(w, rep) }); err != nil {
 			return err
 		}
 	}

@@ -23,6 +23,9 @@ const (
 	// ClangVar opts in to tests that exec clang-19 and its llvm-cov
 	// (MC/DC cross-checks).
 	ClangVar = "LABELCOV_CLANG_TESTS"
+	// FormatsVar opts in to tests that read labelcov's reports back with
+	// the tools CI services use (diff-cover for Cobertura XML).
+	FormatsVar = "LABELCOV_FORMAT_TESTS"
 )
 
 // enabled reports whether the environment variable name asks for its tests.
@@ -70,6 +73,24 @@ func Clang(t testing.TB, programs ...string) []string {
 		path, err := exec.LookPath(p)
 		if err != nil {
 			t.Fatalf("%s=1 but %s is not on PATH (Debian: apt-get install clang-19 llvm-19): %v", ClangVar, p, err)
+		}
+		paths[i] = path
+	}
+	return paths
+}
+
+// Formats skips t unless FormatsVar is set; when it is set, it returns the
+// paths of the named programs and fails t if one is not on PATH.
+func Formats(t testing.TB, programs ...string) []string {
+	t.Helper()
+	if !enabled(FormatsVar) {
+		t.Skipf("needs report consumers: set %s=1 to run (Debian: apt-get install diff-cover; .ci/run does both)", FormatsVar)
+	}
+	paths := make([]string, len(programs))
+	for i, p := range programs {
+		path, err := exec.LookPath(p)
+		if err != nil {
+			t.Fatalf("%s=1 but %s is not on PATH (Debian: apt-get install diff-cover): %v", FormatsVar, p, err)
 		}
 		paths[i] = path
 	}
