@@ -1,7 +1,6 @@
 package report
 
 import (
-	"slices"
 	"bytes"
 	"context"
 	"flag"
@@ -9,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
