@@ -129,7 +129,7 @@ type labelVariant struct {
 }
 
 // labelVariants: the annotated variants' modes are
-// fuzzdriver.EngineLabels(false) and (true), written out because the
+// campaign.EngineLabels(false) and (true), written out because the
 // bench module does not import fuzzdriver (and its dependencies).
 var labelVariants = []labelVariant{
 	{"none", "", vm.LabelMode{}},

@@ -1,16 +1,17 @@
 // Package labels defines coverage labels — predicates at program points —
 // for the criteria MCC, CC, weak mutation (ABS, AOR, COR, ROR) and the
-// dist stepping stones towards exact relations: their enumeration over a
-// normalized plan, the merging of identical labels evaluated together,
-// the simplification and the value analysis (an interval analysis of the
-// plan's own arithmetic, values.go, fed also by Options.Domains) and the
-// path analysis (a symbolic execution of whole runs of loop-free plans,
-// paths.go, with a Fourier–Motzkin solver over int64 rationals, fm.go and
-// rat.go) that tell trivial and
-// infeasible labels apart, the versioned JSON
-// manifest, and the coverage arithmetic (covered/total, Hill diversity
-// numbers).
+// dist stepping stones towards exact relations: the criteria, the label
+// records, their enumeration over a normalized plan (enumerate.go: the
+// merging of identical labels evaluated together, predicates simplified
+// by constant folding), the definitions every front end shares (the
+// relations and their mutants, the MCC combinations, the dist ladder),
+// the versioned JSON manifest, and the coverage arithmetic
+// (covered/total, Hill diversity numbers).
 //
-// It is pure data and arithmetic: it must never import the compiler, the
-// VM, the simulator or the fuzzers, and never evaluate a plan.
+// It is pure data and arithmetic: it never analyses a plan beyond
+// constant predicates and short-circuits. The analyses that tell more
+// trivial and infeasible labels apart live in package labels/feasible,
+// which plugs into Enumerate through a Judge; feasible.Enumerate is the
+// one place that composes the two. labels must never import the compiler,
+// the VM, the simulator or the fuzzers, and never evaluate a plan.
 package labels

@@ -1,7 +1,6 @@
 package labels
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -116,21 +115,6 @@ func cmp3(a, b num) int {
 	return 0
 }
 
-// relMask encodes a relational operator as the set of outcomes it accepts:
-// 1 = less, 2 = equal, 4 = greater.
-var relMask = map[string]int{"<": 1, "<=": 3, ">": 4, ">=": 6, "=": 2, "/=": 5}
-
-func relOf(mask int) string {
-	for k, v := range relMask {
-		if v == mask {
-			return k
-		}
-	}
-	return ""
-}
-
-func holds(op string, c int) bool { return relMask[op]&(1<<(c+1)) != 0 }
-
 // fold applies arithmetic on two numeric literals, as the VM would.
 func fold(op string, a, b num) (num, bool) {
 	if a.isInt && b.isInt {
@@ -236,7 +220,8 @@ func Simplify(n syntax.Node) syntax.Node {
 			a, aok := numOf(args[0])
 			b, bok := numOf(args[1])
 			if aok && bok {
-				return boolNode(holds(h, cmp3(a, b)))
+				r, _ := RelationOf(h)
+				return boolNode(r.Holds(cmp3(a, b)))
 			}
 		}
 	case "+", "-", "*", "/":
@@ -273,117 +258,6 @@ func Simplify(n syntax.Node) syntax.Node {
 }
 
 func isIntLit(v num, x int64) bool { return v.isInt && v.i == x }
-
-// signed is one atom of a decision with the truth value a label asks for.
-type signed struct {
-	atom syntax.Node
-	val  bool
-}
-
-// bound is an interval constraint on one variable.
-type bound struct {
-	lo, hi         float64
-	loOpen, hiOpen bool
-	ne             []float64
-	why            []string
-}
-
-// infeasibleConj reports, with a reason, when no numbers satisfy a
-// conjunction of signed atoms of the form (op VAR LITERAL) or
-// (op LITERAL VAR). Atoms on non-numbers make the whole label fail inside
-// ignore-errors, so assuming numbers is sound for infeasibility.
-func infeasibleConj(lits []signed) (string, bool) {
-	vars := map[string]*bound{}
-	var order []string
-	for _, s := range lits {
-		l, ok := s.atom.(*syntax.List)
-		if !ok || len(l.Elems) != 3 {
-			continue
-		}
-		op := syntax.Head(l)
-		if _, ok := relMask[op]; !ok {
-			continue
-		}
-		v, c, flipped, ok := varConst(l.Elems[1], l.Elems[2])
-		if !ok {
-			continue
-		}
-		m := relMask[op]
-		if flipped { // c op v  ==  v op' c
-			m = (m&1)<<2 | m&2 | (m&4)>>2
-		}
-		if !s.val {
-			m = 7 &^ m
-		}
-		b := vars[v]
-		if b == nil {
-			b = &bound{lo: math.Inf(-1), hi: math.Inf(1)}
-			vars[v] = b
-			order = append(order, v)
-		}
-		b.why = append(b.why, fmt.Sprintf("%s %s %s", v, relOf(m), syntax.NodeString(numNode(c))))
-		x := c.float()
-		switch m {
-		case 1: // <
-			if x < b.hi || x == b.hi && !b.hiOpen {
-				b.hi, b.hiOpen = x, true
-			}
-		case 3: // <=
-			if x < b.hi {
-				b.hi, b.hiOpen = x, false
-			}
-		case 4: // >
-			if x > b.lo || x == b.lo && !b.loOpen {
-				b.lo, b.loOpen = x, true
-			}
-		case 6: // >=
-			if x > b.lo {
-				b.lo, b.loOpen = x, false
-			}
-		case 2: // =
-			if x < b.hi || x == b.hi && !b.hiOpen {
-				b.hi, b.hiOpen = x, false
-			}
-			if x > b.lo || x == b.lo && !b.loOpen {
-				b.lo, b.loOpen = x, false
-			}
-			if x > b.hi || x < b.lo {
-				b.lo, b.hi = 1, 0 // empty
-			}
-		case 5: // /=
-			b.ne = append(b.ne, x)
-		}
-	}
-	for _, v := range order {
-		b := vars[v]
-		empty := b.lo > b.hi || b.lo == b.hi && (b.loOpen || b.hiOpen)
-		if !empty && b.lo == b.hi {
-			for _, x := range b.ne {
-				if x == b.lo {
-					empty = true
-				}
-			}
-		}
-		if empty {
-			return "no number satisfies " + strings.Join(b.why, " and "), true
-		}
-	}
-	return "", false
-}
-
-func varConst(a, b syntax.Node) (string, num, bool, bool) {
-	if s, ok := a.(*syntax.Symbol); ok && s.Name != "t" && s.Name != "nil" {
-		if c, ok := numOf(b); ok {
-			return s.Name, c, false, true
-		}
-	}
-	if s, ok := b.(*syntax.Symbol); ok && s.Name != "t" && s.Name != "nil" {
-		if c, ok := numOf(a); ok {
-			return s.Name, c, true, true
-		}
-	}
-	return "", num{}, false, false
-}
 
 // isConstant reports whether n folds to a constant.
 func isConstant(n syntax.Node) bool {

@@ -11,6 +11,7 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 )
 
 // nest writes open n times around mid, then close n times.
@@ -65,7 +66,7 @@ func TestAnnotateDeepAndWide(t *testing.T) {
 				crit, _ := labels.ParseCriteria(c)
 				// NoValues: x and y are constants, so the value analysis
 				// would decide every label and inject none.
-				r, err := Plan(f, Options{Labels: labels.Options{Criteria: crit, NoValues: true}})
+				r, err := Plan(f, Options{Labels: labels.Options{Criteria: crit}, Feasible: feasible.Options{NoValues: true}})
 				if err != nil {
 					t.Fatalf("%s: %v", c, err)
 				}

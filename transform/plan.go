@@ -10,12 +10,16 @@ import (
 
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
 )
 
 // Options configure Plan.
 type Options struct {
-	Labels    labels.Options
+	Labels labels.Options
+	// Feasible says what the analyses that prune labels know (the
+	// world's domains) and whether they run.
+	Feasible  feasible.Options
 	Normalize normalize.Options
 	// KeepCalls leaves calls of pure user functions and externals in the
 	// label sites, where every label re-evaluates them. By default Plan
@@ -83,7 +87,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
-	set, err := labels.Enumerate(nr, opts.Labels)
+	set, err := feasible.Enumerate(nr, opts.Labels, opts.Feasible)
 	if err != nil {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}

@@ -6,13 +6,15 @@ import (
 	"os"
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/spf13/cobra"
 )
 
 func newAFLTargetCmd() *cobra.Command {
 	var o planSetupFlags
+	var setup string
 	cmd := &cobra.Command{
-		Use:   "afl-target PLAN [--world W] [--criteria C] [@@|INPUT]",
+		Use:   "afl-target (PLAN [--world W] [--criteria C] | --setup FILE) [@@|INPUT]",
 		Short: "Run a plan as a target of a stock afl-fuzz (AFL++ fork server)",
 		Long: `afl-target is the target afl-fuzz runs as it is:
 
@@ -37,21 +39,40 @@ labelcov replay to see their category.
 
 Without afl-fuzz (no fork-server fds) the input runs once: exit status 0 when
 it found nothing, death by SIGABRT when it did. labelcov fuzz --engine afl runs
-afl-fuzz on this command for you.`,
+afl-fuzz on this command for you, as "afl-target --setup DIR/labelcov-afl/worker.json":
+the campaign's setup (plan and its SHA-256, world, criteria, limits) written as a
+versioned JSON description, which replaces PLAN and the other flags.`,
 		Example: `  mkdir seeds && printf '\0\0\0\0' > seeds/zero
   AFL_NO_UI=1 afl-fuzz -i seeds -o out -V 60 -- \
       labelcov afl-target testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world
   afl-fuzz -i seeds -o out -- labelcov afl-target temperature.plan --criteria mcc,wm @@
   afl-showmap -o map.txt -- labelcov afl-target plan.plan --world w.world < input
   labelcov afl-target plan.plan --world w.world out/default/crashes/id:000000*; echo $?   # 134: a finding`,
-		Args: cobra.RangeArgs(1, 2),
+		Args: cobra.RangeArgs(0, 2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if args[0] == "-" {
-				return errors.New("afl-target needs a plan file: standard input carries the fuzzer's inputs")
+			build := func() (*campaign.Fuzzer, error) {
+				s, err := campaign.LoadWorker(setup)
+				if err != nil {
+					return nil, err
+				}
+				return s.Build()
+			}
+			switch {
+			case setup != "" && len(args) == 2:
+				return errors.New("afl-target --setup takes no PLAN: the description names it")
+			case setup == "" && len(args) == 0:
+				return errors.New("afl-target needs a PLAN or --setup FILE")
+			case setup == "":
+				if args[0] == "-" {
+					return errors.New("afl-target needs a plan file: standard input carries the fuzzer's inputs")
+				}
+				plan := args[0]
+				args = args[1:]
+				build = func() (*campaign.Fuzzer, error) { return o.build(nil, plan) }
 			}
 			cfg := afl.Config{
 				Factory: func(ctx context.Context) (afl.Executor, error) {
-					pf, err := o.build(nil, args[0])
+					pf, err := build()
 					if err != nil {
 						return nil, err
 					}
@@ -59,14 +80,15 @@ afl-fuzz on this command for you.`,
 				},
 				Stderr: cmd.ErrOrStderr(),
 			}
-			if len(args) == 2 {
-				cfg.InputPath = args[1]
+			if len(args) == 1 {
+				cfg.InputPath = args[0]
 			}
 			return afl.Main(cmd.Context(), cfg)
 		},
 	}
 	o.register(cmd, "none", false)
 	o.registerNoRetire(cmd)
+	cmd.Flags().StringVar(&setup, "setup", "", "the worker description labelcov fuzz --engine afl writes (DIR/labelcov-afl/worker.json) instead of PLAN and flags")
 	return cmd
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,7 +11,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/internal/testenv"
 )
@@ -131,7 +132,7 @@ func TestFuzzEngineAFL(t *testing.T) {
 	if len(s.Findings) == 0 {
 		t.Errorf("afl found nothing in 4s on warehouse-sort")
 	}
-	dir := filepath.Join(out, fuzzdriver.AFLDir)
+	dir := filepath.Join(out, afl.Dir)
 	for _, f := range s.Findings {
 		// The summary points at the minimized input, saved by key.
 		if f.Category == "afl-crash" || f.Input != filepath.Join(dir, engine.Slug(f.Key)) || f.Original.Less(f.Size) {
@@ -144,7 +145,7 @@ func TestFuzzEngineAFL(t *testing.T) {
 			t.Errorf("no replay line for %s in:\n%s", f.Key, errs)
 		}
 	}
-	for _, name := range []string{"summary.json", "stats.json", "afl-fuzz-default.log"} {
+	for _, name := range []string{"summary.json", "stats.json", "afl-fuzz-default.log", campaign.WorkerFile} {
 		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
 			t.Error(err)
 		}

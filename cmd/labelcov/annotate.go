@@ -63,7 +63,7 @@ touched. See docs/go.md.
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
 			}
-			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
+			f, p, to, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}
@@ -71,7 +71,7 @@ touched. See docs/go.md.
 			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
-			res, err := transform.Plan(f, transform.Options{Labels: lo, Normalize: no})
+			res, err := transform.Plan(f, to)
 			if err != nil {
 				return err
 			}

@@ -7,12 +7,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -32,13 +31,19 @@ type compareOptions struct {
 	md       string
 	note     string
 	engine   string
+	// --slurm-script: write a job-array script of the grid instead.
+	slurmScript string
+	slurmArray  string
+	// Go grids: package patterns whose fuzz targets are the benchmarks.
+	goPkgs    []string
+	keepGoing bool
 }
 
 func newCompareCmd() *cobra.Command {
 	var o compareOptions
 	cmd := &cobra.Command{
-		Use:   "compare --bench B,... --criteria none,mcc,... --runs N --budget D [--out DIR] | compare --merge DIR...",
-		Short: "Compare guiding criteria by fuzzing campaigns on benchmark plans, with statistics, tables and plots",
+		Use:   "compare --bench B,... --criteria none,mcc,... --runs N --budget D [--out DIR] | compare --go PATTERN... [...] | compare --merge DIR...",
+		Short: "Compare guiding criteria by fuzzing campaigns on benchmark plans or Go fuzz targets, with statistics, tables and plots",
 		Long: `compare answers "which coverage criterion should guide my fuzzer, and which one
 should judge my tests?". It runs a grid of campaigns — every (benchmark, guiding
 criterion, run) — with the built-in engine (or AFL++ with --engine afl), one
@@ -70,6 +75,31 @@ i-th, so GNU parallel, a Slurm or a Kubernetes job array can spread the grid;
 then "compare --merge DIR... --out REPORT" assembles the report from the shards'
 output folders. See docs/compare.md.
 
+On Slurm: --slurm-script FILE writes a job-array script of the grid instead
+of running it; "bash FILE" submits it. --slurm-array N%K runs it in N array
+tasks, each a fixed share of the grid (--shard i/N; default: one campaign per
+task), at most K at once (default: no limit); --workers C asks for C CPUs per
+task (default 1) and runs C campaigns at a time in each. The time limit of a
+task follows from its share and --budget. The merge runs as a job that
+starts when every task succeeded (--dependency=afterok).
+
+Go fuzz targets: --go PATTERN (Go package patterns, e.g. ./testdata/gobench/...;
+a pattern that is a path is loaded from the module that holds it) makes every fuzz
+target (func FuzzX(f *testing.F)) of those packages a benchmark, named
+DIR.FuzzX after its package directory relative to the module root ("header.FuzzDecode";
+--bench then picks some of them by name). A campaign is "go test -fuzz" with one
+fuzzing worker (-parallel 1) on the package annotated with the guiding criterion
+through -overlay (none: the original code), from the seed corpus only (f.Add and
+testdata/fuzz), with a private fuzz cache in the campaign's folder (never the
+user's GOCACHE) and Go's mutator seeded from the grid seed. It ends at its first
+failure, as go test -fuzz does (--keep-going: restart from the kept corpus until
+the budget). Every failing input is replayed on the original code and named by its
+site: panic@DIR/FILE.go:LINE, the first stack frame in the target's package (fail@
+for t.Error/t.Fatal). Ground truth: truth.json beside the package's sources. Time
+and execs to first failure come from go test's progress lines; coverage over time
+from replaying the kept corpus on the original's coverage blocks and on the labels
+of all criteria. Default criteria for Go: none,dist.
+
 Exit status: 0 when every campaign of the shard finished (findings are the
 grid's data, not failures); 3 when Ctrl-C or SIGTERM (scancel, a Slurm time
 limit) stopped it with campaigns unfinished, after writing the report of
@@ -80,15 +110,26 @@ and execs to first find) and per coverage measure, with the Vargha-Delaney
 Â12 effect size and a Mann-Whitney U test. The p-values are Holm-adjusted over
 all tests of a benchmark, and "significant" means adjusted p < 0.05; results
 significant only without the correction are listed apart.`,
-		Example: `  # 5 runs of 2 minutes, 4 guiding criteria, two benchmarks, all cores
+		Example: `  # 5 runs of 2 minutes, 4 guiding criteria, two benchmarks, one campaign per CPU
   labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --out cmp
+
+  # the same grid as a Slurm job array of 10 tasks, at most 4 running, 2 CPUs each; then the merge
+  labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m \
+      --workers 2 --slurm-array 10%4 --out cmp --slurm-script grid.sh
+  bash grid.sh
 
   # the same grid over 3 machines, then the report
   labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --shard 1/3 --out cmp-1
   labelcov compare --merge cmp-1 cmp-2 cmp-3 --out cmp
 
   # keep the report in the repository's docs
-  labelcov compare --bench temperature --runs 3 --budget 30s --out /tmp/cmp --md docs/results.md`,
+  labelcov compare --bench temperature --runs 3 --budget 30s --out /tmp/cmp --md docs/results.md
+
+  # Go: every fuzz target of the bundled Go benchmark module, plain go test -fuzz against dist labels
+  labelcov compare --go ./testdata/gobench/... --criteria none,dist --runs 10 --budget 30s --workers 1 --out cmp-go
+
+  # Go: two of the targets
+  labelcov compare --go ./testdata/gobench/... --bench header.FuzzDecode,quota.FuzzReserve --runs 5 --budget 1m`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.merge {
 				return runCompareMerge(cmd, args, &o)
@@ -105,14 +146,18 @@ significant only without the correction are listed apart.`,
 	f.StringSliceVar(&o.criteria, "criteria", []string{"none", "mcc", "wm", "mcc+wm"}, "guiding criteria: none, or label criteria joined by +")
 	f.IntVar(&o.runs, "runs", 5, "campaigns per (benchmark, criterion)")
 	f.DurationVar(&o.budget, "budget", 2*time.Minute, "wall-clock budget of each campaign")
-	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "campaigns run in parallel (each runs one fuzzing worker)")
+	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "campaigns run in parallel (each runs one fuzzing worker)"+workersFlagHelp)
 	f.StringVar(&o.out, "out", "compare-out", "output directory: campaigns and report (with --merge: the report)")
 	f.Uint64Var(&o.seed, "seed", 1, "grid seed; each campaign's seed derives from it, the benchmark, criterion and run")
 	f.StringVar(&o.shard, "shard", "", "run only slice i of n of the grid (i/n)")
 	f.BoolVar(&o.merge, "merge", false, "assemble the report from the output directories given as arguments")
 	f.StringVar(&o.note, "note", "", "free text shown under the report's title (e.g. what else ran on the machine)")
 	f.StringVar(&o.md, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
-	f.StringVar(&o.engine, "engine", fuzzdriver.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
+	f.StringVar(&o.slurmScript, "slurm-script", "", "write a Slurm job-array script that runs the grid and merges its report, instead of running it (see above)")
+	f.StringVar(&o.slurmArray, "slurm-array", "", "with --slurm-script: N array tasks, each a fixed share of the grid (--shard i/N), at most K at once with N%K (default: one campaign per task, no limit)")
+	f.StringVar(&o.engine, "engine", campaign.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
+	f.StringSliceVar(&o.goPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
+	f.BoolVar(&o.keepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
 	return cmd
 }
 
@@ -147,18 +192,18 @@ func shellQuote(s string) string {
 
 func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	stderr := cmd.ErrOrStderr()
+	if len(o.goPkgs) > 0 {
+		return runCompareGo(cmd, o)
+	}
+	if o.keepGoing {
+		return errors.New("--keep-going is for Go grids (--go)")
+	}
 	if len(o.benches) == 0 {
 		return errors.New("--bench: give at least one benchmark, e.g. --bench warehouse-sort,temperature")
 	}
-	if o.workers <= 0 {
-		return fmt.Errorf("--workers must be positive, got %d", o.workers)
-	}
-	shard := compare.All
-	if o.shard != "" {
-		var err error
-		if shard, err = compare.ParseShard(o.shard); err != nil {
-			return fmt.Errorf("--shard: %w", err)
-		}
+	shard, err := o.gridShard()
+	if err != nil {
+		return err
 	}
 	var crits []string
 	for _, c := range o.criteria {
@@ -187,7 +232,7 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		names = append(names, bench.Info.Name)
 		infos = append(infos, bench.Info)
 	}
-	if o.engine != fuzzdriver.EngineBuiltin && o.engine != fuzzdriver.EngineAFL {
+	if o.engine != campaign.EngineBuiltin && o.engine != campaign.EngineAFL {
 		return fmt.Errorf("--engine must be builtin or afl, got %q", o.engine)
 	}
 	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed}
@@ -203,6 +248,9 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 			}
 		}
 	}
+	if o.slurmScript != "" {
+		return writeSlurmScript(cmd, o, g)
+	}
 	// From here on a signal stops the grid cleanly (before, it would
 	// kill a process that has nothing to save).
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
@@ -213,7 +261,7 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
 
 	ro := compare.RunnerOptions{Engine: o.engine}
-	if o.engine == fuzzdriver.EngineAFL {
+	if o.engine == campaign.EngineAFL {
 		exe, err := aflTargetBinary()
 		if err != nil {
 			return fmt.Errorf("locating the labelcov binary: %w", err)
@@ -225,6 +273,12 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	if err != nil {
 		return err
 	}
+	return finishCompare(cmd, o, res)
+}
+
+// finishCompare writes the report of what finished; campaigns left
+// unfinished by a signal make it an interruption.
+func finishCompare(cmd *cobra.Command, o *compareOptions, res compare.Outcome) error {
 	repErr := writeCompareReport(cmd.OutOrStdout(), o, o.out)
 	if res.Unfinished > 0 {
 		// A signal (Ctrl-C, SIGTERM from scancel or a time limit): the
@@ -236,11 +290,30 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	return repErr
 }
 
+// gridShard checks --workers and reads --shard (all of the grid when not
+// given).
+func (o *compareOptions) gridShard() (compare.Shard, error) {
+	if o.workers <= 0 {
+		return compare.Shard{}, fmt.Errorf("--workers must be positive, got %d", o.workers)
+	}
+	if o.slurmArray != "" && o.slurmScript == "" {
+		return compare.Shard{}, errors.New("--slurm-array goes with --slurm-script")
+	}
+	if o.shard == "" {
+		return compare.All, nil
+	}
+	s, err := compare.ParseShard(o.shard)
+	if err != nil {
+		return compare.Shard{}, fmt.Errorf("--shard: %w", err)
+	}
+	return s, nil
+}
+
 func runCompareMerge(cmd *cobra.Command, dirs []string, o *compareOptions) error {
 	if len(dirs) == 0 {
 		return errors.New("--merge needs the output directories of the shards as arguments")
 	}
-	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers"} {
+	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers", "go", "keep-going", "engine", "slurm-script", "slurm-array"} {
 		if cmd.Flags().Changed(name) {
 			return fmt.Errorf("--%s does not go with --merge: the grid comes from the directories", name)
 		}

@@ -125,11 +125,11 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, 
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
-	f, p, lo, no, err := o.readPlan(cmd.InOrStdin(), file)
+	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
 		return err
 	}
-	mo := measure.Options{Labels: lo, Normalize: no, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
+	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
 	worldPath := o.world
 	if worldPath == "" && file != "-" {
 		if worldPath, err = sim.WorldBeside(file); err != nil {

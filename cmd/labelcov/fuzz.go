@@ -6,13 +6,12 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"runtime"
 	"sort"
 	"strings"
 	"syscall"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/labels"
@@ -47,7 +46,7 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	f.IntVar(&pf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms, "decisions with more atoms get CC labels instead of MCC")
 	f.StringSliceVar(&pf.pure, "pure", nil, "external functions known to have no effects, besides the simulator's queries")
 	f.IntVar(&pf.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
-	f.Int64Var(&pf.maxSteps, "max-steps", fuzzdriver.DefaultMaxSteps, "step budget per run and per check; running out is a timeout finding")
+	f.Int64Var(&pf.maxSteps, "max-steps", campaign.DefaultMaxSteps, "step budget per run and per check; running out is a timeout finding")
 	f.DurationVar(&pf.timeout, "timeout", engine.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and is a hang finding (afl: afl-fuzz -t)")
 }
 
@@ -70,7 +69,7 @@ func parseCriteriaFlag(name, s string) (labels.Criteria, error) {
 }
 
 // build reads the plan and world and compiles the setup.
-func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.PlanFuzz, error) {
+func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*campaign.Fuzzer, error) {
 	if pf.maxSteps <= 0 {
 		return nil, fmt.Errorf("--max-steps must be positive, got %d", pf.maxSteps)
 	}
@@ -85,17 +84,18 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*fuzzdriver.P
 		return nil, err
 	}
 	var meas labels.Criteria
-	noMeasure := strings.EqualFold(strings.TrimSpace(pf.measure), "none")
-	if pf.measure != "" && !noMeasure {
+	// Commands without --measure (replay, afl-target) measure nothing.
+	noMeasure := pf.measure == "" || strings.EqualFold(strings.TrimSpace(pf.measure), "none")
+	if !noMeasure {
 		if meas, err = parseCriteriaFlag("measure", pf.measure); err != nil {
 			return nil, err
 		}
 	}
-	f, err := readPlan(stdin, planPath)
+	f, err := parsePlan(stdin, planPath)
 	if err != nil {
 		return nil, err
 	}
-	s := fuzzdriver.PlanSetup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, NoMeasure: noMeasure, MCCMaxAtoms: pf.maxAtoms,
+	s := campaign.Setup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, NoMeasure: noMeasure, MCCMaxAtoms: pf.maxAtoms,
 		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout, NoRetire: pf.noRetire}
 	if pf.world != "" {
 		if s.World, err = sim.LoadWorld(pf.world); err != nil {
@@ -191,7 +191,7 @@ input (KEY, KEY.env).
 --json prints one summary object at the end: execs, execs_per_sec, corpus,
 coverage, labels_by_criterion, findings[] (key, category, time_s, input, ...),
 stop and dir.`,
-		Example: `  # one minute on the warehouse benchmark, original plan, all cores
+		Example: `  # one minute on the warehouse benchmark, original plan, one worker per CPU
   labelcov fuzz testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world --out /tmp/ws
 
   # guided by MCC and weak-mutation labels, deterministic, 5 minutes, summary as JSON
@@ -223,7 +223,7 @@ stop and dir.`,
 	f.StringVar(&o.engine, "engine", "builtin", "fuzzer: builtin or afl")
 	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget (none when only --runs is given)")
 	f.Int64Var(&o.runs, "runs", 0, "stop after this many runs (builtin: seeds and a resumed queue count; afl: afl-fuzz -E)")
-	f.IntVar(&o.workers, "workers", runtime.NumCPU(), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)")
+	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)"+workersFlagHelp)
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
 	f.StringVar(&o.corpus, "corpus", "", "directory of seed inputs: raw bytes, or .env files with --world")
 	f.StringVar(&o.out, "out", "", "campaign directory (AFL++ sync-directory layout); resumes when it exists (default: a new temporary directory)")
@@ -243,10 +243,10 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if o.budget < 0 || o.runs < 0 {
 		return errors.New("--budget and --runs must not be negative")
 	}
-	if o.engine != fuzzdriver.EngineBuiltin && o.engine != fuzzdriver.EngineAFL {
+	if o.engine != campaign.EngineBuiltin && o.engine != campaign.EngineAFL {
 		return fmt.Errorf("--engine must be builtin or afl, got %q", o.engine)
 	}
-	if o.budget == 0 && o.runs == 0 && o.engine == fuzzdriver.EngineAFL {
+	if o.budget == 0 && o.runs == 0 && o.engine == campaign.EngineAFL {
 		return errors.New("--engine afl needs --budget or --runs")
 	}
 	if planPath == "-" {
@@ -279,17 +279,17 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 			return fmt.Errorf("--corpus: %w", err)
 		}
 	}
-	co := fuzzdriver.CampaignOptions{Engine: o.engine, Workers: o.workers, Seed: o.seed, Budget: o.budget, Runs: o.runs,
+	co := campaign.Options{Engine: o.engine, Workers: o.workers, Seed: o.seed, Budget: o.budget, Runs: o.runs,
 		Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main}
 	if o.progress > 0 {
 		co.Progress, co.ProgressInterval = stderr, o.progress
 	}
-	if o.engine == fuzzdriver.EngineAFL {
+	if o.engine == campaign.EngineAFL {
 		exe, err := aflTargetBinary()
 		if err != nil {
 			return fmt.Errorf("locating the labelcov binary: %w", err)
 		}
-		co.AFL = fuzzdriver.AFLOptions{Exe: exe, PlanPath: planPath, WorldPath: o.world, Args: o.aflArgs}
+		co.AFL = campaign.AFLOptions{Exe: exe, PlanPath: planPath, WorldPath: o.world, Args: o.aflArgs}
 	}
 	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -341,7 +341,7 @@ func fuzzBudget(o *fuzzOptions) string {
 }
 
 // writeReplayLines prints, per finding, the command that reruns it.
-func writeReplayLines(w io.Writer, cmd *cobra.Command, planPath string, sum *fuzzdriver.Summary) {
+func writeReplayLines(w io.Writer, cmd *cobra.Command, planPath string, sum *campaign.Summary) {
 	flags := []string{"labelcov", "replay", shellQuote(planPath)}
 	for _, name := range []string{"world", "plan", "criteria", "max-steps", "max-objects", "mcc-max-atoms", "pure", "timeout"} {
 		f := cmd.Flags().Lookup(name)
@@ -363,7 +363,7 @@ func writeReplayLines(w io.Writer, cmd *cobra.Command, planPath string, sum *fuz
 }
 
 // writeFuzzSummary prints the end of a campaign for a person.
-func writeFuzzSummary(w io.Writer, s *fuzzdriver.Summary) error {
+func writeFuzzSummary(w io.Writer, s *campaign.Summary) error {
 	var b strings.Builder
 	rate := "this session"
 	if s.Engine == "afl" {

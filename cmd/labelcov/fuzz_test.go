@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 
@@ -306,7 +306,7 @@ func writeSeed(t *testing.T, data string) string {
 // TestFuzzSummaryOfResumedSession: the human summary reports this
 // session's time (what --budget limits) and inputs, with the total beside.
 func TestFuzzSummaryOfResumedSession(t *testing.T) {
-	s := &fuzzdriver.Summary{Summary: &engine.Summary{Stop: "budget", ElapsedS: 68.1, SessionS: 8.0, Execs: 100, Corpus: 230, NewInputs: 12},
+	s := &campaign.Summary{Summary: &engine.Summary{Stop: "budget", ElapsedS: 68.1, SessionS: 8.0, Execs: 100, Corpus: 230, NewInputs: 12},
 		Engine: "builtin"}
 	var b strings.Builder
 	if err := writeFuzzSummary(&b, s); err != nil {

@@ -13,7 +13,9 @@ import (
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
+	"github.com/labelcov/labelcov/transform"
 	"github.com/spf13/cobra"
 )
 
@@ -36,13 +38,14 @@ func (lf *labelFlags) register(cmd *cobra.Command) {
 		"keep active the labels the value and path analyses prove infeasible or trivial (ranges of the plan's arithmetic and the world's domains; every path of a loop-free run)")
 }
 
-func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
+// options are the labelling options the flags select.
+func (lf *labelFlags) options() (transform.Options, error) {
 	c, err := labels.ParseCriteria(lf.criteria)
 	if err != nil {
-		return labels.Options{}, normalize.Options{}, fmt.Errorf("--criteria: %w", err)
+		return transform.Options{}, fmt.Errorf("--criteria: %w", err)
 	}
 	if lf.maxAtoms < 1 {
-		return labels.Options{}, normalize.Options{}, fmt.Errorf("--mcc-max-atoms must be at least 1, got %d", lf.maxAtoms)
+		return transform.Options{}, fmt.Errorf("--mcc-max-atoms must be at least 1, got %d", lf.maxAtoms)
 	}
 	// The simulator's queries only read the world, so calls of them may
 	// stay inside conditions and be re-evaluated by labels.
@@ -50,35 +53,39 @@ func (lf *labelFlags) options() (labels.Options, normalize.Options, error) {
 	for _, q := range sim.Queries() {
 		pure = append(pure, q.Name)
 	}
-	return labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms, NoValues: lf.noValues}, normalize.Options{PureFuncs: pure}, nil
+	return transform.Options{
+		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms},
+		Feasible:  feasible.Options{NoValues: lf.noValues},
+		Normalize: normalize.Options{PureFuncs: pure},
+	}, nil
 }
 
 // readPlan checks the flags, then reads, parses and compiles the plan file
 // name ("-" is standard input), returning it with the label and normalize
 // options the flags select.
-func (lf *labelFlags) readPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, labels.Options, normalize.Options, error) {
-	lo, no, err := lf.options()
+func (lf *labelFlags) readPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, transform.Options, error) {
+	to, err := lf.options()
 	if err != nil {
-		return nil, nil, lo, no, err
+		return nil, nil, to, err
 	}
 	f, p, err := loadPlan(stdin, name)
-	return f, p, lo, no, err
+	return f, p, to, err
 }
 
 // readPlanToLabel is readPlan for labels and annotate, which only read
 // the plan: a definition that does not compile (it rests on macros of
 // other files, say) is passed through with a note, as the forms labelcov
 // does not compile are, instead of failing the file.
-func (lf *labelFlags) readPlanToLabel(stdin io.Reader, name string) (*syntax.File, *compile.Program, labels.Options, normalize.Options, error) {
-	lo, no, err := lf.options()
+func (lf *labelFlags) readPlanToLabel(stdin io.Reader, name string) (*syntax.File, *compile.Program, transform.Options, error) {
+	to, err := lf.options()
 	if err != nil {
-		return nil, nil, lo, no, err
+		return nil, nil, to, err
 	}
 	f, p, err := loadPlanWith(stdin, name, compile.Options{PassThrough: true})
 	if p != nil {
-		no.PassThrough = p.PassedThrough
+		to.Normalize.PassThrough = p.PassedThrough
 	}
-	return f, p, lo, no, err
+	return f, p, to, err
 }
 
 // laterLink is what labels and annotate assume about linking: the plan is
@@ -128,7 +135,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
   labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, p, lo, no, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
+			f, p, to, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
 				return err
 			}
@@ -136,11 +143,11 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
-			nr, err := normalize.Plan(f, no)
+			nr, err := normalize.Plan(f, to.Normalize)
 			if err != nil {
 				return err
 			}
-			set, err := labels.Enumerate(nr, lo)
+			set, err := feasible.Enumerate(nr, to.Labels, to.Feasible)
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/spf13/cobra"
@@ -57,22 +57,22 @@ prints a JSON array with one object per input.`,
 
 // replayReport is one input in replay --json.
 type replayReport struct {
-	Input    string               `json:"input"`
-	Bytes    int                  `json:"bytes"`
-	Findings []replayFinding      `json:"findings"`
-	Outcome  string               `json:"outcome"`
-	Result   string               `json:"result,omitempty"`
-	Failure  *replayFailure       `json:"failure,omitempty"`
-	Steps    int64                `json:"steps"`
-	Args     []int64              `json:"args,omitempty"`
-	Objects  *int                 `json:"objects,omitempty"`
-	Env      string               `json:"env,omitempty"`
-	Errors   []string             `json:"errors,omitempty"`
-	Checks   []sim.CheckError     `json:"check_errors,omitempty"`
-	Actions  *int                 `json:"actions,omitempty"`
-	Coverage *sim.ActionCoverage  `json:"action_coverage,omitempty"`
-	Trace    []sim.ActionRecord   `json:"trace,omitempty"`
-	rp       *fuzzdriver.Replayed `json:"-"`
+	Input    string              `json:"input"`
+	Bytes    int                 `json:"bytes"`
+	Findings []replayFinding     `json:"findings"`
+	Outcome  string              `json:"outcome"`
+	Result   string              `json:"result,omitempty"`
+	Failure  *replayFailure      `json:"failure,omitempty"`
+	Steps    int64               `json:"steps"`
+	Args     []int64             `json:"args,omitempty"`
+	Objects  *int                `json:"objects,omitempty"`
+	Env      string              `json:"env,omitempty"`
+	Errors   []string            `json:"errors,omitempty"`
+	Checks   []sim.CheckError    `json:"check_errors,omitempty"`
+	Actions  *int                `json:"actions,omitempty"`
+	Coverage *sim.ActionCoverage `json:"action_coverage,omitempty"`
+	Trace    []sim.ActionRecord  `json:"trace,omitempty"`
+	rp       *campaign.Replayed  `json:"-"`
 }
 
 type replayFinding struct {
@@ -89,7 +89,6 @@ type replayFailure struct {
 }
 
 func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOptions) error {
-	o.measure = "" // not used: keep Build from annotating twice for nothing
 	pf, err := o.build(cmd.InOrStdin(), planPath)
 	if err != nil {
 		return err
@@ -124,7 +123,7 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 	return nil
 }
 
-func newReplayReport(pf *fuzzdriver.PlanFuzz, in string, data []byte, rp *fuzzdriver.Replayed, trace bool) *replayReport {
+func newReplayReport(pf *campaign.Fuzzer, in string, data []byte, rp *campaign.Replayed, trace bool) *replayReport {
 	r := &replayReport{Input: in, Bytes: len(data), Findings: []replayFinding{}, Outcome: string(rp.VM.Outcome),
 		Steps: rp.VM.Steps, Args: rp.Args, rp: rp}
 	for _, f := range rp.Findings {
@@ -155,7 +154,7 @@ func newReplayReport(pf *fuzzdriver.PlanFuzz, in string, data []byte, rp *fuzzdr
 	return r
 }
 
-func writeReplay(w io.Writer, pf *fuzzdriver.PlanFuzz, r *replayReport, trace bool) error {
+func writeReplay(w io.Writer, pf *campaign.Fuzzer, r *replayReport, trace bool) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%d bytes", r.Input, r.Bytes)
 	if r.Objects != nil {

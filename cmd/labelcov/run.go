@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -107,17 +108,6 @@ func planArgs(fn *compile.Func, raw []string) ([]value.Value, error) {
 	return vals, nil
 }
 
-// runPlan runs fn of p with cfg and returns the result and the machine (for
-// its counters). It is the one place that runs plans for the CLI, so that
-// hosts (a simulator world) and other limits arrive through cfg alone.
-func runPlan(ctx context.Context, p *compile.Program, fn *compile.Func, args []value.Value, cfg vm.Config) (vm.Result, *vm.Machine, error) {
-	m, err := vm.New(p, cfg)
-	if err != nil {
-		return vm.Result{}, nil, err
-	}
-	return m.Run(ctx, fn, args), m, nil
-}
-
 func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path string, o runOptions) error {
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
@@ -130,60 +120,58 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
 		return err
 	}
-	if o.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, o.timeout)
-		defer cancel()
-	}
-	fn, err := sim.SelectPlan(p, o.plan)
-	if err != nil {
-		if o.plan == "" && len(p.Plans()) > 1 {
-			return fmt.Errorf("%w; choose one with --plan", err)
-		}
-		return err
-	}
-	args, err := planArgs(fn, o.args)
-	if err != nil {
-		return err
+	if o.world == "" && (o.envFile != "" || o.bytesFile != "" || o.trace) {
+		return errors.New("--env, --bytes and --trace need --world")
 	}
 	var output bytes.Buffer
 	planOut := stdout
 	if o.json {
 		planOut = &output
 	}
+	ro := runner.Options{Program: p, Plan: o.plan, Stdout: planOut,
+		Limits: runner.Limits{MaxSteps: o.maxSteps, Timeout: o.timeout},
+		// A world-less plan's def-checks judge its result as they do in a
+		// campaign; the checks of a plan that needs a world could only
+		// say no-world.
+		NoChecks: o.world == "" && sim.NeedsWorld(f) != nil}
+	var in runner.Input
 	if o.world != "" {
-		return runInWorld(ctx, stdout, p, fn, args, planOut, &output, o)
-	}
-	if o.envFile != "" || o.bytesFile != "" || o.trace {
-		return errors.New("--env, --bytes and --trace need --world")
-	}
-	// Plans that query the world still link without one: the queries
-	// signal no-world, as perform does.
-	cfg := vm.Config{MaxSteps: o.maxSteps, Stdout: planOut, Builtins: sim.NoWorldBuiltins()}
-	r, m, err := runPlan(ctx, p, fn, args, cfg)
-	if err != nil {
-		return err
-	}
-	// A world-less plan's def-checks judge its result as they do in a
-	// campaign (fuzzdriver.ArgsTarget); they run on the same machine.
-	// The checks of a plan that needs a world could only say no-world.
-	res := &sim.Result{VM: r}
-	var checks []*compile.Func
-	if sim.NeedsWorld(f) == nil {
-		checks = p.Checks()
-	}
-	res.RunChecks(ctx, m, checks)
-	if o.json {
-		rep := newRunReport(fn, r, vm.Summarize(p, m.Counters()), output.String())
-		rep.Errors, rep.CheckErrors = res.Errors, res.CheckErrors
-		return writeJSON(stdout, rep)
-	}
-	if len(checks) > 0 {
-		if err := sim.WriteErrors(stdout, res); err != nil {
+		if ro.World, err = sim.LoadWorld(o.world); err != nil {
+			return err
+		}
+		if in.Env, err = ro.World.ReadEnv(o.envFile, o.bytesFile, o.maxObjects); err != nil {
 			return err
 		}
 	}
-	return writeOutcome(stdout, r)
+	r, err := runner.New(ro)
+	if err != nil {
+		if o.plan == "" && len(p.Plans()) > 1 {
+			return fmt.Errorf("%w; choose one with --plan", err)
+		}
+		return err
+	}
+	fn := r.Plan()
+	if in.Args, err = planArgs(fn, o.args); err != nil {
+		return err
+	}
+	res, err := r.Run(ctx, in)
+	if err != nil {
+		return err
+	}
+	if o.world != "" {
+		return writeWorldRun(stdout, r, res, output.String(), o)
+	}
+	if o.json {
+		rep := newRunReport(fn, res.Sim.VM, vm.Summarize(p, res.Counters), output.String())
+		rep.Errors, rep.CheckErrors = res.Sim.Errors, res.Sim.CheckErrors
+		return writeJSON(stdout, rep)
+	}
+	if !ro.NoChecks && len(p.Checks()) > 0 {
+		if err := sim.WriteErrors(stdout, res.Sim); err != nil {
+			return err
+		}
+	}
+	return writeOutcome(stdout, res.Sim.VM)
 }
 
 // writeOutcome prints the last line of a human run report.

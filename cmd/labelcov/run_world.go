@@ -1,52 +1,37 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"io"
 
-	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 )
 
-// runInWorld runs fn in the simulator on --world, from --env, --bytes or an
-// empty environment, and reports the run with the checks' verdicts.
-func runInWorld(ctx context.Context, stdout io.Writer, p *compile.Program, fn *compile.Func, args []value.Value,
-	planOut io.Writer, output *bytes.Buffer, o runOptions) error {
-	w, err := sim.LoadWorld(o.world)
-	if err != nil {
-		return err
-	}
-	env, err := w.ReadEnv(o.envFile, o.bytesFile, o.maxObjects)
-	if err != nil {
-		return err
-	}
-	r, err := sim.NewRunner(p, w, sim.Options{Plan: fn.Name, Args: args, MaxSteps: o.maxSteps, Stdout: planOut})
-	if err != nil {
-		return err
-	}
-	res := r.Run(ctx, env)
+// writeWorldRun reports a run in the simulator with the checks' verdicts.
+func writeWorldRun(stdout io.Writer, r *runner.Runner, res *runner.Result, output string, o runOptions) error {
+	w := r.World()
 	if o.json {
-		rep := worldRunReport{runReport: newRunReport(fn, res.VM, vm.Summarize(p, r.Counters()), output.String())}
-		sum := r.Summary(res)
-		rep.Errors, rep.CheckErrors, rep.Actions = sum.Errors, sum.CheckErrors, sum.Actions
-		rep.Coverage.Actions = &sum.Coverage
+		rep := worldRunReport{runReport: newRunReport(r.Plan(), res.Sim.VM, vm.Summarize(r.Program(), res.Counters), output)}
+		rep.Errors = append([]string{}, res.Sim.Errors...)
+		rep.CheckErrors = append([]sim.CheckError(nil), res.Sim.CheckErrors...)
+		rep.Actions = append([]sim.ActionRecord{}, res.Sim.Actions...)
+		cov := w.Coverage(res.Sim.Hits)
+		rep.Coverage.Actions = &cov
 		return writeJSON(stdout, rep)
 	}
 	if o.trace {
-		if err := sim.WriteTrace(stdout, res.Actions); err != nil {
+		if err := sim.WriteTrace(stdout, res.Sim.Actions); err != nil {
 			return err
 		}
 	}
-	if err := sim.WriteErrors(stdout, res); err != nil {
+	if err := sim.WriteErrors(stdout, res.Sim); err != nil {
 		return err
 	}
-	cov := w.Coverage(res.Hits)
-	if _, err := fmt.Fprintf(stdout, "actions: %d performed, %d/%d buckets covered\n", len(res.Actions), cov.Covered, cov.Total); err != nil {
+	cov := w.Coverage(res.Sim.Hits)
+	if _, err := fmt.Fprintf(stdout, "actions: %d performed, %d/%d buckets covered\n", len(res.Sim.Actions), cov.Covered, cov.Total); err != nil {
 		return err
 	}
-	return writeOutcome(stdout, res.VM)
+	return writeOutcome(stdout, res.Sim.VM)
 }

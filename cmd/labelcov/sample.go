@@ -6,10 +6,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/sample"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/spf13/cobra"
 )
@@ -67,7 +66,7 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
 	f.Uint64Var(&o.seed, "seed", 1, "random seed; the same seed gives the same inputs and counts")
 	f.IntVar(&o.lenMin, "len-min", 0, "shortest input in bytes (default: one object, or 8 bytes per parameter)")
 	f.IntVar(&o.lenMax, "len-max", 0, "longest input in bytes (default: six objects, or 8 bytes per parameter)")
-	f.IntVar(&o.workers, "workers", runtime.GOMAXPROCS(0), "parallel runners")
+	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "parallel runners"+workersFlagHelp)
 	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&o.maxSteps, "max-steps", 1000000, "step budget per run (and per check)")
 	f.StringVar(&o.examples, "examples", "", "directory to write the first input of each category to")
@@ -86,14 +85,14 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
 		return err
 	}
-	so := fuzzdriver.SampleOptions{Program: p, Plan: o.plan, N: o.n, Seed: o.seed, LenMin: o.lenMin, LenMax: o.lenMax,
+	so := sample.Options{Program: p, Plan: o.plan, N: o.n, Seed: o.seed, LenMin: o.lenMin, LenMax: o.lenMax,
 		Workers: o.workers, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
 	if o.world != "" {
 		if so.World, err = sim.LoadWorld(o.world); err != nil {
 			return err
 		}
 	}
-	rep, err := fuzzdriver.SampleCategories(ctx, so)
+	rep, err := sample.Categories(ctx, so)
 	if err != nil {
 		return err
 	}
@@ -111,12 +110,12 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 
 // writeSampleExamples writes the first input of each category of rep to
 // dir/CATEGORY.bin and, with a world, its environment to dir/CATEGORY.env.
-func writeSampleExamples(dir string, w *sim.World, maxObjects int, rep *fuzzdriver.SampleReport) error {
+func writeSampleExamples(dir string, w *sim.World, maxObjects int, rep *sample.Report) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	for _, c := range rep.Categories {
-		data := fuzzdriver.SampleInput(rep.Seed, c.First, rep.LenMin, rep.LenMax, nil)
+		data := sample.Input(rep.Seed, c.First, rep.LenMin, rep.LenMax, nil)
 		base := filepath.Join(dir, safeName(c.Category))
 		if err := os.WriteFile(base+".bin", data, 0o644); err != nil {
 			return err
@@ -141,7 +140,7 @@ func safeName(s string) string {
 	return string(b)
 }
 
-func writeSampleTable(wr io.Writer, rep *fuzzdriver.SampleReport) error {
+func writeSampleTable(wr io.Writer, rep *sample.Report) error {
 	src := rep.Plan
 	if rep.World != "" {
 		src += " on " + rep.World

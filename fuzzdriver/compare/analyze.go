@@ -21,7 +21,9 @@ type Report struct {
 	Runs     int      `json:"runs"`
 	BudgetS  float64  `json:"budget_s"`
 	Seed     uint64   `json:"seed"`
-	Alpha    float64  `json:"alpha"`
+	// Kind is "go" for Go fuzz targets (Grid.Kind).
+	Kind  string  `json:"kind,omitempty"`
+	Alpha float64 `json:"alpha"`
 	// Correction names the multiple-comparison adjustment behind
 	// TestRow.PAdj and the verdicts; the family is every test of one
 	// benchmark (see the constant Correction).
@@ -46,6 +48,10 @@ type BenchReport struct {
 	Bench string `json:"bench"`
 	Plan  string `json:"plan"`
 	World string `json:"world,omitempty"`
+	// Package, Target and Shape describe a Go fuzz target (BenchInfo).
+	Package string `json:"package,omitempty"`
+	Target  string `json:"target,omitempty"`
+	Shape   string `json:"shape,omitempty"`
 	// Categories: the truth.json categories in order, then every other
 	// finding key some run found, sorted.
 	Categories []string `json:"categories"`
@@ -185,12 +191,12 @@ type TestRow struct {
 const Correction = "holm per benchmark"
 
 // measureOrder is the report order of the known measuring criteria.
-var measureOrder = []string{"branches", "instructions", "actions", "labels", "labels:mcc", "labels:cc", "labels:wm"}
+var measureOrder = []string{"branches", "blocks", "instructions", "actions", "labels", "labels:mcc", "labels:cc", "labels:wm", "labels:dist"}
 
 // Analyze computes the report of d.
 func Analyze(d *Data) *Report {
 	r := &Report{Version: Version, Benches: d.Grid.Benches, Criteria: d.Grid.Criteria, Runs: d.Grid.Runs,
-		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Alpha: significance.Alpha,
+		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Kind: d.Grid.Kind, Alpha: significance.Alpha,
 		Correction: Correction, Missing: d.Missing}
 	if r.Missing == nil {
 		r.Missing = []Cell{}
@@ -210,7 +216,8 @@ func Analyze(d *Data) *Report {
 }
 
 func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
-	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Totals: map[string]int{}, Verdicts: map[string]string{}}
+	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape,
+		Totals: map[string]int{}, Verdicts: map[string]string{}}
 	budget := d.Grid.Budget.Seconds()
 	byCrit := map[string][]*RunReport{}
 	keys := map[string]bool{}

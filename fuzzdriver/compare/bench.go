@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/labelcov/labelcov/fuzzdriver"
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -98,7 +98,7 @@ func ParseGuide(s string) (labels.Criteria, error) {
 
 // RunnerOptions choose the engine of PlanRunner's campaigns.
 type RunnerOptions struct {
-	// Engine is fuzzdriver.EngineBuiltin (default) or fuzzdriver.EngineAFL.
+	// Engine is campaign.EngineBuiltin (default) or campaign.EngineAFL.
 	Engine string
 	// Exe is the labelcov binary afl-fuzz runs as its target (engine afl).
 	Exe string
@@ -117,8 +117,8 @@ func PlanRunner(benches []*Bench, o RunnerOptions) RunFunc {
 		byName[b.Info.Name] = b
 	}
 	var mu sync.Mutex
-	built := map[string]*fuzzdriver.PlanFuzz{}
-	build := func(bench, crit string) (*fuzzdriver.PlanFuzz, *Bench, error) {
+	built := map[string]*campaign.Fuzzer{}
+	build := func(bench, crit string) (*campaign.Fuzzer, *Bench, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		b := byName[bench]
@@ -133,7 +133,7 @@ func PlanRunner(benches []*Bench, o RunnerOptions) RunFunc {
 		if err != nil {
 			return nil, nil, err
 		}
-		pf, err := fuzzdriver.PlanSetup{Plan: b.Plan, World: b.World, Criteria: guide}.Build()
+		pf, err := campaign.Setup{Plan: b.Plan, World: b.World, Criteria: guide}.Build()
 		if err != nil {
 			return nil, nil, err
 		}
@@ -145,9 +145,9 @@ func PlanRunner(benches []*Bench, o RunnerOptions) RunFunc {
 		if err != nil {
 			return nil, err
 		}
-		co := fuzzdriver.CampaignOptions{Engine: o.Engine, Workers: 1, Seed: s.Seed, Budget: s.Budget,
+		co := campaign.Options{Engine: o.Engine, Workers: 1, Seed: s.Seed, Budget: s.Budget,
 			Out: s.Dir, Instance: Instance, ExtraCoverage: true,
-			AFL: fuzzdriver.AFLOptions{Exe: o.Exe, PlanPath: b.PlanPath, WorldPath: b.WorldPath, Dir: Instance}}
+			AFL: campaign.AFLOptions{Exe: o.Exe, PlanPath: b.PlanPath, WorldPath: b.WorldPath, Dir: Instance}}
 		sum, err := pf.Fuzz(ctx, co)
 		if sum == nil {
 			return nil, err
@@ -163,6 +163,6 @@ func CheckSetup(b *Bench, crit string) error {
 	if err != nil {
 		return err
 	}
-	_, err = fuzzdriver.PlanSetup{Plan: b.Plan, World: b.World, Criteria: guide}.Build()
+	_, err = campaign.Setup{Plan: b.Plan, World: b.World, Criteria: guide}.Build()
 	return err
 }

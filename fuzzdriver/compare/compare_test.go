@@ -484,3 +484,44 @@ func TestRunKeepsMachine(t *testing.T) {
 		t.Errorf("machine after rerun: %+v %v", m, err)
 	}
 }
+
+// A campaign that ended at a failure (Stop "failure", as Go campaigns do)
+// is finished; a plan grid and a Go grid of the same shape do not merge.
+func TestFailureStopFinishesAndKindsDoNotMix(t *testing.T) {
+	g := testGrid()
+	g.Runs = 1
+	stopAt := func(stop string) RunFunc {
+		inner := synthRunner(nil)
+		return func(ctx context.Context, s Spec) (*engine.Summary, error) {
+			sum, err := inner(ctx, s)
+			if sum != nil {
+				sum.Stop = stop
+			}
+			return sum, err
+		}
+	}
+	plan := filepath.Join(t.TempDir(), "plan")
+	res, err := Run(context.Background(), Options{Grid: g, Workers: 2, Out: plan, Benches: testBenches(), Runner: stopAt("failure"), Machine: testMachine})
+	if err != nil || res.Ran != len(g.Cells()) || res.Unfinished != 0 {
+		t.Fatalf("Run = %+v, %v; want every campaign finished", res, err)
+	}
+	gg := g
+	gg.Kind = KindGo
+	goOut := filepath.Join(t.TempDir(), "go")
+	if _, err := Run(context.Background(), Options{Grid: gg, Workers: 2, Out: goOut, Benches: testBenches(), Runner: stopAt("canceled"), Machine: testMachine}); err != nil {
+		t.Fatal(err)
+	}
+	d, err := Load(goOut)
+	if err != nil || len(d.Runs) != 0 || len(d.Missing) != len(gg.Cells()) || d.Grid.Kind != KindGo {
+		t.Fatalf("canceled campaigns: %v runs, %v missing, kind %q, %v", len(d.Runs), len(d.Missing), d.Grid.Kind, err)
+	}
+	if r := Analyze(d); r.Kind != KindGo {
+		t.Errorf("report kind %q", r.Kind)
+	}
+	if _, err := Load(plan, goOut); err == nil || !strings.Contains(err.Error(), "another grid") {
+		t.Errorf("merging a plan grid with a Go grid: %v", err)
+	}
+	if _, err := Run(context.Background(), Options{Grid: gg, Workers: 2, Out: plan, Benches: testBenches(), Runner: stopAt("budget"), Machine: testMachine}); err == nil {
+		t.Error("a Go grid ran in a plan grid's folder")
+	}
+}

@@ -10,8 +10,13 @@
 // always measured on one yardstick (the original plan's instructions,
 // branches and action buckets, and the labels of all criteria), whatever
 // guided the campaign. Campaigns run on either engine through
-// fuzzdriver.PlanFuzz.Fuzz (PlanRunner); the statistics are in package
+// campaign.Fuzzer.Fuzz (PlanRunner); the statistics are in package
 // fuzzdriver/compare/significance.
+//
+// A Go grid (Grid.Kind KindGo) compares the same way on Go fuzz targets:
+// its benchmarks are (package, FuzzX) pairs (LoadGoBenches) and its
+// campaigns `go test -fuzz` runs by GoRunner (package fuzzdriver/gofuzz),
+// which write the same stats.json; both runners are a RunFunc.
 //
 // Layout of an output directory:
 //
@@ -56,7 +61,13 @@ type Grid struct {
 	Runs     int           `json:"runs"`
 	Budget   time.Duration `json:"-"`
 	Seed     uint64        `json:"seed"`
+	// Kind is KindGo for Go fuzz targets (go test -fuzz campaigns), ""
+	// for plan benchmarks.
+	Kind string `json:"kind,omitempty"`
 }
+
+// KindGo marks a grid of Go fuzz targets.
+const KindGo = "go"
 
 // Cells lists the grid run-major (all benches and criteria of run 1, then
 // run 2, ...), so that an interrupted grid has balanced samples.
@@ -156,7 +167,7 @@ func (g Grid) Validate() error {
 
 // same reports whether two grids describe the same campaigns.
 func (g Grid) same(h Grid) bool {
-	return g.Runs == h.Runs && g.Budget == h.Budget && g.Seed == h.Seed &&
+	return g.Runs == h.Runs && g.Budget == h.Budget && g.Seed == h.Seed && g.Kind == h.Kind &&
 		strings.Join(g.Benches, ",") == strings.Join(h.Benches, ",") &&
 		strings.Join(g.Criteria, ",") == strings.Join(h.Criteria, ",")
 }

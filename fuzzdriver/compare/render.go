@@ -181,13 +181,27 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			break
 		}
 	}
-	add(para{fmt.Sprintf("%d run(s) of %s per (benchmark, guiding criterion) on %s; guiding criteria %s; grid seed %d. "+
-		"Every campaign is the built-in engine with one worker, fuzzing the plan annotated with its guiding criterion "+
-		"(`none`: the original plan), with a seed of its own derived from the grid seed. Coverage is measured on one "+
-		"yardstick whatever guided the campaign: branches (both outcomes of each conditional), instructions and action "+
-		"buckets of the original plan, and the labels of all criteria (`labels`; per criterion `labels:mcc`, "+
-		"`labels:cc`, `labels:wm`), by replaying the kept inputs.",
-		r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed)})
+	if r.Kind == KindGo {
+		add(para{fmt.Sprintf("%d run(s) of %s per (Go fuzz target, guiding criterion) on %s; guiding criteria %s; grid seed %d. "+
+			"Every campaign is `go test -fuzz` with one fuzzing worker (`-parallel 1`) on the target's package annotated "+
+			"with its guiding criterion through `-overlay` (`none`: the original code), from the seed corpus only, with "+
+			"a private fuzz cache and Go's mutator seeded from the grid seed; it ends at its first failure, as `go test "+
+			"-fuzz` does, or at the budget. Failures are named by their site on the original code (every failing input "+
+			"is replayed there): the first stack frame in the target's package. Coverage is measured on one yardstick "+
+			"whatever guided the campaign, by replaying the kept corpus: the coverage blocks of the original package "+
+			"(`blocks`) and the labels of all criteria (`labels`: mcc, cc and wm; per criterion `labels:mcc`, "+
+			"`labels:cc`, `labels:wm`, and `labels:dist` apart). Execs to find are estimated from go test's progress "+
+			"lines (printed every 3 s).",
+			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed)})
+	} else {
+		add(para{fmt.Sprintf("%d run(s) of %s per (benchmark, guiding criterion) on %s; guiding criteria %s; grid seed %d. "+
+			"Every campaign is the built-in engine with one worker, fuzzing the plan annotated with its guiding criterion "+
+			"(`none`: the original plan), with a seed of its own derived from the grid seed. Coverage is measured on one "+
+			"yardstick whatever guided the campaign: branches (both outcomes of each conditional), instructions and action "+
+			"buckets of the original plan, and the labels of all criteria (`labels`; per criterion `labels:mcc`, "+
+			"`labels:cc`, `labels:wm`), by replaying the kept inputs.",
+			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed)})
+	}
 	if r.Note != "" {
 		add(para{r.Note})
 	}
@@ -268,9 +282,15 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 	title := br.Bench
 	add(heading{2, title})
 	desc := "Plan `" + br.Plan + "`"
-	if br.World != "" {
+	switch {
+	case br.Target != "":
+		desc = "Fuzz target `" + br.Target + "` of package `" + br.Package + "`"
+		if br.Shape != "" {
+			desc += "; bug: " + br.Shape
+		}
+	case br.World != "":
 		desc += ", world `" + br.World + "`"
-	} else {
+	default:
 		desc += ", no world (inputs are the plan's integer parameters)"
 	}
 	add(para{desc + fmt.Sprintf("; %d finished campaign(s).", len(br.Runs))})

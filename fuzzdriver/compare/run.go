@@ -34,8 +34,9 @@ type Spec struct {
 }
 
 // RunFunc runs one campaign to its budget and returns its summary. A
-// summary whose Stop is "budget" (or "runs") counts as finished; "canceled"
-// leaves the cell unfinished.
+// summary whose Stop is "budget", "runs" or "failure" (a Go campaign ends
+// at its first failure, as go test -fuzz does) counts as finished;
+// "canceled" leaves the cell unfinished.
 type RunFunc func(ctx context.Context, spec Spec) (*engine.Summary, error)
 
 // BenchInfo is what the report needs to know of a benchmark.
@@ -46,6 +47,11 @@ type BenchInfo struct {
 	// Categories are the error categories of the benchmark's truth.json,
 	// in its order.
 	Categories []string `json:"categories"`
+	// Package and Target name a Go fuzz target (Go grids; Plan is then
+	// empty); Shape is its truth.json's description of the bug.
+	Package string `json:"package,omitempty"`
+	Target  string `json:"target,omitempty"`
+	Shape   string `json:"shape,omitempty"`
 }
 
 // Machine describes where campaigns ran.
@@ -236,7 +242,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 				case err != nil:
 					errs = append(errs, fmt.Errorf("campaign %s: %w", s.Cell, err))
 					cancel()
-				case sum == nil || (sum.Stop != "budget" && sum.Stop != "runs"):
+				case sum == nil || (sum.Stop != "budget" && sum.Stop != "runs" && sum.Stop != "failure"):
 					// Interrupted: no result.json, so it reruns next time.
 				default:
 					r := Result{Version: Version, Cell: s.Cell, Seed: s.Seed, BudgetS: s.Budget.Seconds(), Stop: sum.Stop,

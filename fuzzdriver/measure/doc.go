@@ -4,17 +4,17 @@
 // coverage buckets of a world, and the diversity of label coverage (Hill
 // numbers over distinct test traces).
 //
-// A Plan is a plan under measurement: the plan annotated in memory once
-// (transform.Plan), the annotated and the original plan compiled once, and
-// each active label's injected branch. It is built here for every user: a
-// Measurer (labelcov cover) and package fuzzdriver's coverage meter, replay
-// and compare. A Measurer runs both programs on every test:
-// .env scenarios and raw bytes decoded by a world, raw bytes decoded as
-// 8-byte integers per plan parameter without a world (sim.DecodeArgs, as
-// fuzzdriver.ArgsTarget does), and .args files of plan literals. A label is
-// covered by a test when the "test true" counter of its injected (when ...)
-// is non-zero after the test; the label's when is found through the
-// manifest's annotated position and compile.BranchInfo.Form.
+// A Measurer measures on a plan under test built once by package
+// fuzzdriver/pipeline (the plan annotated in memory, the annotated and the
+// original plan compiled once, each active label's counter) and runs both
+// programs on every test through package fuzzdriver/runner: .env
+// scenarios and raw bytes decoded by a world, raw bytes decoded as 8-byte
+// integers per plan parameter without a world (as fuzzing targets
+// decode), and .args files of plan literals. A label is covered by a test
+// when the run reached it with its predicate true (runner.Result.Labels).
+// Tally accumulates what inputs cover — instruction, branch and action
+// hits of the original plan, the inputs covering each label — for the
+// Measurer and for fuzzing's coverage meter (fuzzdriver/campaign) alike.
 //
 // The Report it returns is plain data, ready for the renderers of package
 // fuzzdriver/report and for JSON. For Go packages, NewGoReport turns what

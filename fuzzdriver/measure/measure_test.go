@@ -399,17 +399,20 @@ func TestDivergenceWarning(t *testing.T) {
 	if r, err := m.Run(context.Background(), []*Test{tc}); err != nil || len(r.Warnings) != 0 {
 		t.Fatalf("faithful annotation: %v, warnings %q", err, r.Warnings)
 	}
-	sabotaged := bytes.Replace(m.p.Result.Source, []byte("(let ((s 0))"), []byte("(let ((s 1))"), 1)
-	if bytes.Equal(sabotaged, m.p.Result.Source) {
-		t.Fatalf("the annotated plan has no (let ((s 0)) to sabotage:\n%s", m.p.Result.Source)
+	annSrc := m.ann.Transform.Source
+	sabotaged := bytes.Replace(annSrc, []byte("(let ((s 0))"), []byte("(let ((s 1))"), 1)
+	if bytes.Equal(sabotaged, annSrc) {
+		t.Fatalf("the annotated plan has no (let ((s 0)) to sabotage:\n%s", annSrc)
 	}
 	af, err := syntax.Parse(plan, sabotaged)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.p.AnnProg, err = compile.Compile(af); err != nil {
+	ann := *m.ann
+	if ann.Program, err = compile.Compile(af); err != nil {
 		t.Fatal(err)
 	}
+	m.ann = &ann
 	r, err := m.Run(context.Background(), []*Test{tc})
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/vm"
@@ -54,15 +55,16 @@ func TraceID(text string) string {
 	return hex.EncodeToString(sum[:6])
 }
 
-func (o *runOutcome) trace() string {
+// traceOf is the trace text of a run (TraceText).
+func traceOf(res *runner.Result) string {
 	var ce, acts []string
-	for _, c := range o.checkEr {
+	for _, c := range res.Sim.CheckErrors {
 		ce = append(ce, c.Check+" "+c.Kind)
 	}
-	for i := range o.actions {
-		acts = append(acts, o.actions[i].String())
+	for i := range res.Sim.Actions {
+		acts = append(acts, res.Sim.Actions[i].String())
 	}
-	return TraceText(o.res, o.errors, ce, acts)
+	return TraceText(res.Sim.VM, res.Sim.Errors, ce, acts)
 }
 
 // Run runs every test on the annotated and on the original plan and
@@ -70,89 +72,61 @@ func (o *runOutcome) trace() string {
 // arguments, say) is an error naming the test; a plan that fails or times
 // out on a test is not: that is the test's outcome.
 func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
-	ann, err := newExecutor(m.p.AnnProg, m.opts)
+	ann, err := m.newRunner(m.ann.Program, m.ann)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
-	orig, err := newExecutor(m.p.OrigProg, m.opts)
+	orig, err := m.newRunner(m.put.Original, nil)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
-	p := m.p.OrigProg
-	instrHits := make([]int, p.NumInstructions())
-	branchHit := make([]bool, 2*p.NumBranches())
-	var actionHits []uint64
-	covering := map[int][]int{} // label id -> indices of covering tests
-	reached := map[int]bool{}
-	traceOf := make([]string, len(tests))
-	rep := &Report{Version: Version, File: m.p.Original.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
-		Selected: m.opts.Labels.Criteria.Keys(), Source: m.p.Original.Src}
+	p := m.put.Original
+	tally := NewTally(p, m.opts.World, m.ann)
+	traceIDs := make([]string, len(tests))
+	rep := &Report{Version: Version, File: m.put.File.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
+		Selected: m.opts.Labels.Criteria.Keys(), Source: m.put.File.Src}
 	rep.Warnings = m.Warnings()
 
 	for ti, t := range tests {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("measure: stopped before test %s: %w", t.Name, err)
 		}
-		ao, cs, err := ann.run(ctx, t)
+		ar, err := m.run(ctx, ann, t)
 		if err != nil {
 			return nil, err
 		}
-		tr := &TestResult{Name: t.Name, Kind: t.Kind, Labels: []int{}}
-		for _, l := range m.p.Active {
-			if cs[m.p.Counter(l.ID, true)] > 0 {
-				covering[l.ID] = append(covering[l.ID], ti)
-				tr.Labels = append(tr.Labels, l.ID)
-				reached[l.ID] = true
-			} else if cs[m.p.Counter(l.ID, false)] > 0 {
-				reached[l.ID] = true
-			}
-		}
-		annTrace := ao.trace()
+		tally.AddLabels(ti, ar)
+		tr := &TestResult{Name: t.Name, Kind: t.Kind, Labels: append([]int{}, ar.Labels...)}
+		annTrace := traceOf(ar)
 
-		oo, cs, err := orig.run(ctx, t)
+		or, err := m.run(ctx, orig, t)
 		if err != nil {
 			return nil, err
 		}
-		for pc := range instrHits {
-			instrHits[pc] += int(cs[pc])
-		}
-		for i := range branchHit {
-			if cs[p.NumInstructions()+i] > 0 {
-				branchHit[i] = true
-			}
-		}
-		if m.opts.World != nil {
-			if actionHits == nil {
-				actionHits = make([]uint64, m.opts.World.NumBuckets())
-			}
-			for i, h := range oo.hits {
-				if i < len(actionHits) {
-					actionHits[i] += uint64(h)
-				}
-			}
-		}
-		origTrace := oo.trace()
+		tally.AddOriginal(or)
+		origTrace := traceOf(or)
 		if origTrace != annTrace {
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: the annotated plan behaved differently from the original (a labelcov bug):\noriginal:\n%sannotated:\n%s", t.Name, origTrace, annTrace))
 		}
-		traceOf[ti] = TraceID(origTrace)
-		tr.Trace = traceOf[ti]
-		tr.Outcome = string(oo.res.Outcome)
+		traceIDs[ti] = TraceID(origTrace)
+		tr.Trace = traceIDs[ti]
+		res := or.Sim
+		tr.Outcome = string(res.VM.Outcome)
 		switch {
-		case oo.res.Outcome == vm.OutcomeOK:
-			tr.Result = oo.res.Value.String()
-		case oo.res.Failure != nil:
-			f := oo.res.Failure
+		case res.VM.Outcome == vm.OutcomeOK:
+			tr.Result = res.VM.Value.String()
+		case res.VM.Failure != nil:
+			f := res.VM.Failure
 			tr.Failure = f.Kind + ": " + f.Message
 			if f.Pos.IsValid() {
 				tr.Failure = fmt.Sprintf("%s at %s:%s", tr.Failure, f.File, f.Pos)
 			}
 		}
-		tr.Errors = append(tr.Errors, oo.errors...)
-		for _, c := range oo.checkEr {
+		tr.Errors = append(tr.Errors, res.Errors...)
+		for _, c := range res.CheckErrors {
 			tr.Errors = append(tr.Errors, "check "+c.Check+" failed: "+c.Kind)
 		}
-		tr.Actions = len(oo.actions)
+		tr.Actions = len(res.Actions)
 		rep.Tests = append(rep.Tests, tr)
 	}
 	if rep.Tests == nil {
@@ -160,22 +134,22 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	}
 
 	// Labels and their abundance: distinct traces among covering tests.
-	ends := exprEnds(m.p.Original)
+	ends := exprEnds(m.put.File)
 	abundance := map[int]int{}
-	for _, l := range m.p.Active {
+	for _, l := range m.ann.Active {
 		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
+			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: tally.Reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
 		if lr.At.File == "" {
-			lr.At.File = m.p.Original.Name
+			lr.At.File = m.put.File.Name
 		}
 		lr.Pos = lr.At.String()
 		if e, ok := ends[l.Pos.Offset]; ok {
 			lr.End = e
 		}
 		distinct := map[string]bool{}
-		for _, ti := range covering[l.ID] {
+		for _, ti := range tally.Covering[l.ID] {
 			lr.Tests = append(lr.Tests, tests[ti].Name)
-			distinct[traceOf[ti]] = true
+			distinct[traceIDs[ti]] = true
 		}
 		lr.Traces = len(distinct)
 		lr.Covered = lr.Traces > 0
@@ -192,7 +166,7 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 		rep.Uncovered = []*LabelResult{}
 	}
 	distinctAll := map[string]bool{}
-	for _, id := range traceOf {
+	for _, id := range traceIDs {
 		distinctAll[id] = true
 	}
 	m.fillCriteria(rep, abundance, len(distinctAll))
@@ -213,34 +187,30 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	}
 
 	// Plain coverage of the original plan.
-	for _, h := range instrHits {
-		rep.Coverage.Instructions.add(h > 0)
-	}
-	for _, h := range branchHit {
-		rep.Coverage.Branches.add(h)
-	}
-	rep.Coverage.Instructions.Percent = Percent(rep.Coverage.Instructions.Covered, rep.Coverage.Instructions.Total)
-	rep.Coverage.Branches.Percent = Percent(rep.Coverage.Branches.Covered, rep.Coverage.Branches.Total)
+	rep.Coverage.Instructions = withPercent(tally.Instructions())
+	rep.Coverage.Branches = withPercent(tally.Branches())
 	if w := m.opts.World; w != nil {
-		ac := &ActionCoverage{Hit: []Bucket{}}
-		ac.Total = w.NumBuckets()
-		for i, h := range actionHits {
+		ac := &ActionCoverage{Count: withPercent(tally.Actions()), Hit: []Bucket{}}
+		for i, h := range tally.ActionHits {
 			if h > 0 {
-				ac.Covered++
 				ac.Hit = append(ac.Hit, Bucket{Bucket: w.BucketName(i), Hits: h})
 			}
 		}
-		ac.Percent = Percent(ac.Covered, ac.Total)
 		rep.Coverage.Actions = ac
 	}
-	rep.Lines = lineCoverage(p, instrHits)
-	rep.Funcs = funcCoverage(p, instrHits)
+	rep.Lines = lineCoverage(p, tally.InstrHits)
+	rep.Funcs = funcCoverage(p, tally.InstrHits)
 	return rep, nil
+}
+
+// withPercent adds the percentage to a covered/total pair.
+func withPercent(f labels.Fraction) Count {
+	return Count{Fraction: f, Percent: Percent(f.Covered, f.Total)}
 }
 
 // fillCriteria computes per-key and per-operator counts and diversity.
 func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) {
-	cov := labels.Coverage(m.p.Result.Labels.Labels, abundance)
+	cov := labels.Coverage(m.ann.Labels().Labels, abundance)
 	rep.Criteria = map[labels.Key]*KeyReport{}
 	get := func(k labels.Key) *KeyReport {
 		kr := rep.Criteria[k]
@@ -254,7 +224,7 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 		get(k)
 	}
 	all := &KeyReport{}
-	for _, l := range m.p.Result.Labels.Labels {
+	for _, l := range m.ann.Labels().Labels {
 		kr := get(l.Criterion)
 		switch l.Status {
 		case labels.Trivial:

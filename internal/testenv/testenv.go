@@ -3,6 +3,9 @@
 // AFL++ installed, so tests that need either are opt-in through an
 // environment variable; .ci/run installs what they need and opts in.
 //
+// Slurm's tests submit to a cluster, one they start themselves when none
+// is named (slurm.go).
+//
 // Opting in is a promise: a test that was asked to run and finds its tool
 // missing fails instead of skipping, so a CI that lost afl++ says so.
 package testenv

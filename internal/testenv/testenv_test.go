@@ -14,9 +14,11 @@ func TestEnabled(t *testing.T) {
 func TestSkipsWhenNotOptedIn(t *testing.T) {
 	t.Setenv(AFLVar, "")
 	t.Setenv(NetworkVar, "")
+	t.Setenv(SlurmVar, "")
 	for name, f := range map[string]func(testing.TB){
 		"afl":     func(tb testing.TB) { AFL(tb, "afl-fuzz") },
 		"network": Network,
+		"slurm":   func(tb testing.TB) { Slurm(tb) },
 	} {
 		skipped := false
 		t.Run(name, func(t *testing.T) {

@@ -51,10 +51,7 @@ type benchPlan struct {
 	dir    string
 	truth  benchTruth
 	prog   *compile.Program
-	runner *Runner // with a world
-
-	m    *vm.Machine // without a world
-	plan *compile.Func
+	runner *Runner // with or without a world
 }
 
 func loadBenchPlan(t *testing.T, dir string) *benchPlan {
@@ -98,10 +95,7 @@ func loadBenchPlan(t *testing.T, dir string) *benchPlan {
 		}
 		return b
 	}
-	if b.plan, err = SelectPlan(b.prog, ""); err != nil {
-		t.Fatal(err)
-	}
-	if b.m, err = vm.New(b.prog, vm.Config{Builtins: NoWorldBuiltins()}); err != nil {
+	if b.runner, err = NewRunner(b.prog, nil, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	return b
@@ -112,7 +106,7 @@ func loadBenchPlan(t *testing.T, dir string) *benchPlan {
 func (b *benchPlan) run(t *testing.T, path string) benchRun {
 	t.Helper()
 	ctx := context.Background()
-	if b.runner != nil {
+	if b.runner.World() != nil {
 		env := &Env{}
 		if path != "" {
 			var err error
@@ -123,28 +117,18 @@ func (b *benchPlan) run(t *testing.T, path string) benchRun {
 		res := b.runner.Run(ctx, env).Clone()
 		return benchRun{res.VM.Outcome, res.VM.Failure, res.Errors, res.CheckErrors, res.Actions}
 	}
-	args := make([]value.Value, b.plan.NumParams())
+	args := make([]value.Value, b.runner.Plan().NumParams())
 	for i := range args {
 		args[i] = value.Int(0)
 	}
 	if path != "" {
 		args = readArgs(t, path)
-		if len(args) != b.plan.NumParams() {
-			t.Fatalf("%s: %d arguments for plan %s of %d parameters", path, len(args), b.plan.Name, b.plan.NumParams())
+		if err := b.runner.CheckArgs(args); err != nil {
+			t.Fatalf("%s: %v", path, err)
 		}
 	}
-	r := b.m.Run(ctx, b.plan, args)
-	out := benchRun{outcome: r.Outcome, failure: r.Failure}
-	for _, c := range b.prog.Checks() {
-		cr := b.m.Call(ctx, c, nil)
-		switch {
-		case cr.Outcome != vm.OutcomeOK:
-			out.checks = append(out.checks, CheckError{Check: c.Name, Kind: cr.Failure.Kind, Message: cr.Failure.Message})
-		case !cr.Value.IsNil():
-			out.errors = append(out.errors, category(cr.Value))
-		}
-	}
-	return out
+	res := b.runner.RunArgs(ctx, nil, args).Clone()
+	return benchRun{res.VM.Outcome, res.VM.Failure, res.Errors, res.CheckErrors, nil}
 }
 
 // readArgs reads an .args file: one plan literal per line.

@@ -7,7 +7,7 @@ import (
 )
 
 // LabelDomains lists what w guarantees about the numbers its queries
-// return, for labels.Options.Domains: a cell (COL ROW) lies inside a
+// return, for feasible.Options.Domains: a cell (COL ROW) lies inside a
 // region's grid, a grid is one of the world's grids, an orientation is one
 // of the world's orientations. Labels that ask for anything else (ABS
 // (< col 0) on a cell column) are listed as infeasible instead of

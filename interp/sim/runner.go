@@ -15,29 +15,45 @@ import (
 
 // Options configure a Runner. Zero values take defaults.
 type Options struct {
-	Plan       string        // plan to run: "" means main, or the only def-plan
-	Args       []value.Value // arguments for the plan
-	MaxSteps   int64         // per run (and per check); vm.DefaultMaxSteps when 0
-	MaxObjects int           // object slots read from bytes; DefaultMaxObjects when 0
-	Stdout     io.Writer     // plan output; discarded when nil
-	Builtins   []vm.Builtin  // extra builtins besides the queries
+	Plan string // plan to run: "" means main, or the only def-plan
+	// Args are the plan's arguments for Run and, with a world, RunBytes
+	// (without a world RunBytes decodes them from the input).
+	Args       []value.Value
+	MaxSteps   int64     // per run (and per check); vm.DefaultMaxSteps when 0
+	MaxAlloc   int64     // vm.Config.MaxAlloc (0: the VM's default)
+	MaxOutput  int64     // vm.Config.MaxOutput (0: the VM's default)
+	MaxObjects int       // object slots read from bytes; DefaultMaxObjects when 0
+	Stdout     io.Writer // plan output; discarded when nil
+	// Builtins are extra builtins besides the queries (which, without a
+	// world, signal no-world: NoWorldBuiltins).
+	Builtins []vm.Builtin
 	// Labels is vm.Config.Labels: set in fuzzing processes only.
 	Labels vm.LabelMode
+	// ArgsPerRun says the caller gives the plan's arguments per run
+	// (RunArgs, checked by CheckArgs): NewRunner does not check Args.
+	ArgsPerRun bool
+	// NoChecks skips the def-checks after the plan (labelcov run does,
+	// for a plan that needs a world it was not given: its checks could
+	// only say no-world).
+	NoChecks bool
 }
 
-// Runner runs one compiled plan on one world many times: parse and compile
-// once, then Run per environment. Fuzzers and the CLI share it. A Runner is
-// not safe for concurrent use; make one per goroutine.
+// Runner runs one compiled plan many times, each run on one input: with a
+// world, an environment of it; without one, the plan's arguments. Parse
+// and compile once, then Run per input. It is the one place where a plan
+// is run on an input (package fuzzdriver/runner wraps it for every verb).
+// A Runner is not safe for concurrent use; make one per goroutine.
 type Runner struct {
 	prog     *compile.Program
-	world    *World
+	world    *World // nil: no world
 	plan     *compile.Func
 	checks   []*compile.Func
 	policies []*compile.Func
 	m        *vm.Machine
-	state    *State
+	state    *State // nil without a world
 	opts     Options
-	env      Env // reused by RunBytes
+	env      Env           // reused by RunBytes
+	args     []value.Value // reused by RunBytes without a world
 	res      Result
 }
 
@@ -125,13 +141,15 @@ func SelectPlan(p *compile.Program, name string) (*compile.Func, error) {
 	return nil, fmt.Errorf("%s has several plans and none is called main (plans: %s)", p.File, strings.Join(names, ", "))
 }
 
-// NewRunner links p to a fresh State of w.
+// NewRunner links p to a fresh State of w, or, when w is nil, to no world:
+// perform and the queries then signal no-world, and the plan's arguments
+// come from each input (RunBytes) or from the caller (RunArgs).
 func NewRunner(p *compile.Program, w *World, opts Options) (*Runner, error) {
 	plan, err := SelectPlan(p, opts.Plan)
 	if err != nil {
 		return nil, err
 	}
-	if len(opts.Args) != plan.NumParams() {
+	if (w != nil || opts.Args != nil) && !opts.ArgsPerRun && len(opts.Args) != plan.NumParams() {
 		return nil, fmt.Errorf("plan %s takes %d argument(s), got %d", plan.Name, plan.NumParams(), len(opts.Args))
 	}
 	for _, c := range append(p.Checks(), p.Policies()...) {
@@ -139,14 +157,25 @@ func NewRunner(p *compile.Program, w *World, opts Options) (*Runner, error) {
 			return nil, fmt.Errorf("%s %s must take no arguments", c.Kind, c.Name)
 		}
 	}
-	s := NewState(w)
-	r := &Runner{prog: p, world: w, plan: plan, checks: p.Checks(), policies: p.Policies(), state: s, opts: opts}
-	builtins := append(s.Builtins(), opts.Builtins...)
-	m, err := vm.New(p, vm.Config{Host: runnerHost{r: r, keep: keepDesignators}, Builtins: builtins, MaxSteps: opts.MaxSteps, Stdout: opts.Stdout, Labels: opts.Labels})
-	if err != nil {
+	r := &Runner{prog: p, world: w, plan: plan, checks: p.Checks(), policies: p.Policies(), opts: opts}
+	if opts.NoChecks {
+		r.checks = nil
+	}
+	cfg := vm.Config{MaxSteps: opts.MaxSteps, MaxAlloc: opts.MaxAlloc, MaxOutput: opts.MaxOutput, Stdout: opts.Stdout, Labels: opts.Labels}
+	if w == nil {
+		cfg.Builtins = append(NoWorldBuiltins(), opts.Builtins...)
+		r.args = make([]value.Value, plan.NumParams())
+		if r.m, err = vm.New(p, cfg); err != nil {
+			return nil, fmt.Errorf("linking plan: %w", err)
+		}
+		return r, nil
+	}
+	r.state = NewState(w)
+	cfg.Host = runnerHost{r: r, keep: keepDesignators}
+	cfg.Builtins = append(r.state.Builtins(), opts.Builtins...)
+	if r.m, err = vm.New(p, cfg); err != nil {
 		return nil, fmt.Errorf("linking plan to world: %w", err)
 	}
-	r.m = m
 	return r, nil
 }
 
@@ -174,7 +203,7 @@ func (h runnerHost) Perform(m *vm.Machine, d *value.Designator) (value.Value, er
 		case pr.Outcome != vm.OutcomeOK:
 			r.res.checkError(p, pr)
 		case !pr.Value.IsNil():
-			c := category(pr.Value)
+			c := CategoryName(pr.Value)
 			r.res.addError(c)
 			if len(r.state.trace) > before {
 				rec := &r.state.trace[len(r.state.trace)-1]
@@ -216,24 +245,24 @@ func (res *Result) checkError(fn *compile.Func, cr vm.Result) {
 	res.CheckErrors = append(res.CheckErrors, ce)
 }
 
-// RunChecks calls each def-check (no arguments) on m after a plan run and
+// runChecks calls each def-check (no arguments) on m after a plan run and
 // records what they report: categories in Errors, checks that did not
-// return normally in CheckErrors. Runner.Run uses it after the plan; a
-// plan run without a world (labelcov run) uses it alone.
-func (res *Result) RunChecks(ctx context.Context, m *vm.Machine, checks []*compile.Func) {
+// return normally in CheckErrors.
+func (res *Result) runChecks(ctx context.Context, m *vm.Machine, checks []*compile.Func) {
 	for _, c := range checks {
 		cr := m.Call(ctx, c, nil)
 		switch {
 		case cr.Outcome != vm.OutcomeOK:
 			res.checkError(c, cr)
 		case !cr.Value.IsNil():
-			res.addError(category(cr.Value))
+			res.addError(CategoryName(cr.Value))
 		}
 	}
 }
 
 // Program, World, Plan, Machine and State give access to the parts, e.g.
-// for reports that map counters to source positions.
+// for reports that map counters to source positions. World and State are
+// nil without a world.
 func (r *Runner) Program() *compile.Program { return r.prog }
 func (r *Runner) World() *World             { return r.world }
 func (r *Runner) Plan() *compile.Func       { return r.plan }
@@ -244,24 +273,56 @@ func (r *Runner) State() *State             { return r.state }
 // checks): each Run starts from zero.
 func (r *Runner) Counters() []uint8 { return r.m.Counters() }
 
-// RunBytes decodes data into an environment (DecodeEnv with the runner's
-// MaxObjects) and runs it.
+// RunBytes runs one fuzzer input: with a world, data decodes into an
+// environment (DecodeEnv with the runner's MaxObjects) and the plan gets
+// Options.Args; without one, data decodes into the plan's parameters
+// (DecodeArgs).
 func (r *Runner) RunBytes(ctx context.Context, data []byte) *Result {
+	if r.world == nil {
+		for i, a := range DecodeArgs(data, len(r.args)) {
+			r.args[i] = value.Int(a)
+		}
+		return r.run(ctx, nil, r.args)
+	}
 	r.world.DecodeEnvInto(&r.env, data, r.opts.MaxObjects)
-	return r.Run(ctx, &r.env)
+	return r.run(ctx, &r.env, r.opts.Args)
 }
 
-// Run resets the world to env, runs the plan (with its policies after
-// every action), then every def-check (whatever the plan's outcome), and
-// returns the result.
+// Run resets the world to env (nil: the empty environment; ignored without
+// a world), runs the plan on Options.Args (with its policies after every
+// action), then every def-check (whatever the plan's outcome), and returns
+// the result.
 func (r *Runner) Run(ctx context.Context, env *Env) *Result {
-	r.state.Reset(env)
+	return r.run(ctx, env, r.opts.Args)
+}
+
+// RunArgs is Run with the plan's arguments given (CheckArgs says whether
+// they fit).
+func (r *Runner) RunArgs(ctx context.Context, env *Env, args []value.Value) *Result {
+	return r.run(ctx, env, args)
+}
+
+// CheckArgs fails unless args has one value per parameter of the plan.
+func (r *Runner) CheckArgs(args []value.Value) error {
+	if n := r.plan.NumParams(); len(args) != n {
+		return fmt.Errorf("plan %s takes %d argument(s), got %d", r.plan.Name, n, len(args))
+	}
+	return nil
+}
+
+func (r *Runner) run(ctx context.Context, env *Env, args []value.Value) *Result {
+	if r.state != nil {
+		r.state.Reset(env)
+	}
 	r.m.ResetCounters()
 	res := &r.res
 	res.Errors = res.Errors[:0]
 	res.CheckErrors = res.CheckErrors[:0]
-	res.VM = r.m.Run(ctx, r.plan, r.opts.Args)
-	res.RunChecks(ctx, r.m, r.checks)
+	res.VM = r.m.Run(ctx, r.plan, args)
+	res.runChecks(ctx, r.m, r.checks)
+	if r.state == nil {
+		return res
+	}
 	res.Actions = r.state.Trace()
 	res.Hits = r.state.Hits()
 	res.Covered = 0
@@ -273,9 +334,10 @@ func (r *Runner) Run(ctx context.Context, env *Env) *Result {
 	return res
 }
 
-// category names an error category a check returned: a symbol, keyword or
-// string by its name, anything else printed.
-func category(v value.Value) string {
+// CategoryName names an error category a check or a policy returned: a
+// symbol, keyword or string by its name, anything else printed. It is the
+// one place that names categories.
+func CategoryName(v value.Value) string {
 	switch v.Kind() {
 	case value.KSymbol, value.KKeyword, value.KString:
 		return v.Str()

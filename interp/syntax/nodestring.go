@@ -130,3 +130,37 @@ func atomString(n Node) string {
 
 // atomWidth is the printed width of an atom in runes.
 func atomWidth(n Node) int { return utf8.RuneCountInString(atomString(n)) }
+
+// NodeStringCut renders n as NodeString does, but stops once it has
+// written more than limit bytes: its cost is bounded by limit, not by the
+// size of n. The caller cuts the text to the length it wants.
+func NodeStringCut(n Node, limit int) string {
+	var b strings.Builder
+	writeCut(&b, n, limit)
+	return b.String()
+}
+
+func writeCut(b *strings.Builder, n Node, limit int) {
+	if b.Len() > limit {
+		return
+	}
+	switch n := n.(type) {
+	case *List:
+		b.WriteByte('(')
+		for i, x := range n.Elems {
+			if b.Len() > limit {
+				return
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			writeCut(b, x, limit)
+		}
+		b.WriteByte(')')
+	case *Quote:
+		b.WriteByte('\'')
+		writeCut(b, n.X, limit)
+	default:
+		writeNode(b, n)
+	}
+}

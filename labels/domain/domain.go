@@ -1,6 +1,6 @@
 // Package domain holds what a caller knows of the numeric results of the
 // functions a plan calls (the simulator's queries), for label pruning
-// (labels.Options.Domains). It imports only the standard library, so the
+// (feasible.Options.Domains). It imports only the standard library, so the
 // simulator describes its world (sim.LabelDomains) without importing the
 // label packages.
 package domain

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver/compare"
+	"github.com/spf13/cobra"
+)
+
+// runCompareGo runs a Go grid: the fuzz targets of --go's packages.
+func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
+	stderr := cmd.ErrOrStderr()
+	if cmd.Flags().Changed("engine") {
+		return errors.New("--engine does not go with --go: Go targets are fuzzed by go test -fuzz")
+	}
+	if cmd.Flags().Changed("bench-dir") {
+		return errors.New("--bench-dir does not go with --go: the benchmarks are the fuzz targets of the --go packages")
+	}
+	shard, err := o.gridShard()
+	if err != nil {
+		return err
+	}
+	crits := o.criteria
+	if !cmd.Flags().Changed("criteria") {
+		crits = []string{compare.Baseline, "dist"}
+	}
+	for _, c := range crits {
+		if _, err := compare.ParseGuide(c); err != nil {
+			return fmt.Errorf("--criteria: %w", err)
+		}
+	}
+	ctx := cmd.Context()
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+
+	var all []*compare.GoBench
+	for _, pat := range o.goPkgs {
+		dir, p, err := goPatternDir(pat)
+		if err != nil {
+			return fmt.Errorf("--go %s: %w", pat, err)
+		}
+		bs, err := compare.LoadGoBenches(ctx, dir, []string{p})
+		if err != nil {
+			return fmt.Errorf("--go %s: %w", pat, err)
+		}
+		all = append(all, bs...)
+	}
+	benches, err := compare.SelectGoBenches(all, o.benches)
+	if err != nil {
+		return err
+	}
+	var names []string
+	var infos []compare.BenchInfo
+	for _, b := range benches {
+		names = append(names, b.Info.Name)
+		infos = append(infos, b.Info)
+	}
+	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed, Kind: compare.KindGo}
+	if err := g.Validate(); err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "labelcov-compare-go-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	runner := compare.NewGoRunner(benches, compare.GoRunnerOptions{Work: work, KeepGoing: o.keepGoing})
+	// Annotating and building every (target, criterion) up front reports
+	// what does not build before hours of campaigns.
+	fmt.Fprintf(stderr, "compare: building %d fuzz target(s) × %d criteria\n", len(benches), len(crits))
+	for _, b := range benches {
+		for _, c := range crits {
+			if err := runner.Prepare(ctx, b.Info.Name, c); err != nil {
+				if ctx.Err() != nil {
+					return interrupted("compare: interrupted while building the fuzz targets")
+				}
+				return err
+			}
+		}
+	}
+	if o.slurmScript != "" {
+		return writeSlurmScript(cmd, o, g)
+	}
+	n := len(shard.Cells(g))
+	waves := (n + o.workers - 1) / o.workers
+	fmt.Fprintf(stderr, "compare: %d go test -fuzz campaign(s) of at most %s (shard %s), %d in parallel: at most about %s\n",
+		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
+	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
+		Runner: runner.Run, Command: commandLine(cmd, nil), Progress: stderr})
+	if err != nil {
+		return err
+	}
+	return finishCompare(cmd, o, res)
+}
+
+// goPatternDir splits a --go pattern into the directory the go command
+// runs in and the pattern there: a pattern that is a path (./x/..., ../x,
+// /abs/x) runs in the module that holds its directory, as a pattern
+// relative to it, so `--go ./testdata/gobench/...` loads that nested module;
+// an import path pattern runs in the current directory.
+func goPatternDir(pat string) (string, string, error) {
+	if !strings.HasPrefix(pat, ".") && !filepath.IsAbs(pat) {
+		return "", pat, nil
+	}
+	lit, rest, dots := strings.Cut(filepath.ToSlash(pat), "...")
+	base := lit // the directory part of the literal prefix
+	if dots {
+		base = lit[:strings.LastIndex(lit, "/")+1]
+	}
+	abs, err := filepath.Abs(filepath.FromSlash(base))
+	if err != nil {
+		return "", "", err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return "", "", fmt.Errorf("no directory %s", abs)
+	}
+	for d := abs; ; {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			rel, err := filepath.Rel(d, abs)
+			if err != nil {
+				return "", "", err
+			}
+			p := "./" + filepath.ToSlash(rel)
+			if dots {
+				p = strings.TrimSuffix(p, "/.") + "/" + lit[len(base):] + "..." + rest
+			}
+			return d, p, nil
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return "", "", fmt.Errorf("%s is not inside a Go module (no go.mod in it or above)", abs)
+		}
+		d = parent
+	}
+}

@@ -1,0 +1,25 @@
+// Package gofuzz runs campaigns of Go's own fuzzer (`go test -fuzz`) on Go
+// fuzz targets and measures them the way fuzzdriver measures plan
+// campaigns, for labelcov compare's Go grids:
+//
+//   - Build compiles a target's package into a fuzz-instrumented test binary
+//     (`go test -c -fuzz`), optionally through an -overlay of annotated files,
+//     and coverage-instrumented binaries for the yardstick.
+//   - Run runs one campaign: the binary with -test.fuzz, one fuzzing worker
+//     (-test.parallel) per campaign by default, a private fuzz cache
+//     (-test.fuzzcachedir) and a private working directory that starts with
+//     the package's seed corpus only, for a wall-clock budget. It timestamps
+//     go test's progress lines ("fuzz: elapsed: 3s, execs: 12345 (4115/sec),
+//     new interesting: ..."), the corpus entries the fuzzer keeps and the
+//     failure that ends the session.
+//   - Reproduce replays a failing input on a binary of the ORIGINAL code and
+//     names the failure by its site: the file:line of the first stack frame
+//     in the target's package (panics), or the position of the t.Error/Fatal
+//     call (failures), relative to the module root.
+//   - Meter replays the kept corpus at chosen times on the yardstick binaries
+//     (the original's coverage blocks; the labels of every criterion), for
+//     coverage over time.
+//
+// The user's files, GOCACHE fuzz corpora and testdata are never written: a
+// campaign writes only under its own directory.
+package gofuzz

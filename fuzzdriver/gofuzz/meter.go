@@ -1,0 +1,325 @@
+package gofuzz
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/labels"
+	gotransform "github.com/labelcov/labelcov/transform/golang"
+)
+
+// Yardstick measures the corpus of any campaign on one target the same
+// way, whatever guided it: the coverage blocks of the original package
+// ("blocks", as go test -cover counts them) and the labels of the yardstick
+// criteria ("labels": MCC, CC and WM, as for plans; per criterion
+// "labels:mcc", "labels:cc", "labels:wm"; and "labels:dist" when dist is
+// measured, apart from "labels").
+type Yardstick struct {
+	Target Target
+	// Original and Labels are coverage-instrumented test binaries of the
+	// original package and of the package annotated with the yardstick
+	// criteria (BuildYardstick).
+	Original, Labels string
+	Annotation       *gotransform.Result
+}
+
+// YardstickCriteria are the criteria every Go campaign is measured on.
+func YardstickCriteria() labels.Criteria {
+	c, _ := labels.ParseCriteria("all,dist")
+	return c
+}
+
+// BuildYardstick annotates t's package with crit and builds the two
+// coverage binaries into work: the original package, and the package
+// annotated with crit (in a copy of the module under work: go test -cover
+// ignores -overlay). Both use the package's test files as the user wrote
+// them, or, for the files named in tests (original path -> contents), the
+// test files a campaign ran with — an overlay with dist adds the constants
+// of relations as f.Add seeds there — so that a campaign's seeds are
+// replayed with its corpus, and a failing seed can be replayed on the
+// original code (Original is also the binary Reproduce needs).
+func BuildYardstick(ctx context.Context, t Target, crit labels.Criteria, tests map[string][]byte, work string, env []string) (*Yardstick, error) {
+	res, err := gotransform.Annotate(ctx, []string{t.Package}, gotransform.Options{Criteria: crit, Dir: t.Module, Env: env})
+	if err != nil {
+		return nil, err
+	}
+	y := &Yardstick{Target: t, Original: filepath.Join(work, "original.cover.test"),
+		Labels: filepath.Join(work, "labels.cover.test"), Annotation: res}
+	orig := t.Module
+	if len(tests) > 0 {
+		orig = filepath.Join(work, "original-module")
+		if err := copyDir(t.Module, orig); err != nil {
+			return nil, err
+		}
+		if err := writeTests(t, orig, tests); err != nil {
+			return nil, err
+		}
+	}
+	if err := BuildCover(ctx, t, orig, y.Original, env); err != nil {
+		return nil, err
+	}
+	mod := filepath.Join(work, "module")
+	if err := res.Materialize(mod); err != nil {
+		return nil, err
+	}
+	// The package's own test files, then the campaign's.
+	own, _ := filepath.Glob(filepath.Join(t.Dir, "*_test.go"))
+	for _, f := range own {
+		rel, err := filepath.Rel(t.Module, f)
+		if err != nil {
+			return nil, err
+		}
+		if err := copyFile(f, filepath.Join(mod, rel)); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeTests(t, mod, tests); err != nil {
+		return nil, err
+	}
+	if err := BuildCover(ctx, t, mod, y.Labels, env); err != nil {
+		return nil, err
+	}
+	return y, nil
+}
+
+// writeTests writes test files (original path -> contents) of t's module
+// into the module copy root.
+func writeTests(t Target, root string, tests map[string][]byte) error {
+	for path, src := range tests {
+		rel, err := filepath.Rel(t.Module, path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return fmt.Errorf("gofuzz: test file %s is outside module %s", path, t.Module)
+		}
+		if err := os.WriteFile(filepath.Join(root, rel), src, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OverlayTests reads the test files (*_test.go) an overlay file (go
+// -overlay JSON) replaces: original path -> the replacement's contents.
+func OverlayTests(overlay string) (map[string][]byte, error) {
+	data, err := os.ReadFile(overlay)
+	if err != nil {
+		return nil, err
+	}
+	var ov struct{ Replace map[string]string }
+	if err := json.Unmarshal(data, &ov); err != nil {
+		return nil, fmt.Errorf("%s: %w", overlay, err)
+	}
+	out := map[string][]byte{}
+	for orig, repl := range ov.Replace {
+		if !strings.HasSuffix(orig, "_test.go") || repl == "" {
+			continue
+		}
+		src, err := os.ReadFile(repl)
+		if err != nil {
+			return nil, err
+		}
+		out[orig] = src
+	}
+	return out, nil
+}
+
+// Measure replays the target's seed corpus and the corpus files entries on
+// both binaries, in scratch (made empty first), and returns the coverage
+// figures.
+func (y *Yardstick) Measure(ctx context.Context, entries []string, scratch string) (map[string]engine.Figure, error) {
+	orig, err := y.profile(ctx, y.Original, entries, filepath.Join(scratch, "original"))
+	if err != nil {
+		return nil, err
+	}
+	fig := map[string]engine.Figure{}
+	var b engine.Figure
+	for _, blk := range orig {
+		b.Total++
+		if blk.Count > 0 {
+			b.Covered++
+		}
+	}
+	fig["blocks"] = b
+	ann, err := y.profile(ctx, y.Labels, entries, filepath.Join(scratch, "labels"))
+	if err != nil {
+		return nil, err
+	}
+	hits := y.Annotation.LabelHits(ann)
+	var all engine.Figure
+	for _, k := range y.Annotation.Criteria.Keys() {
+		fig["labels:"+string(groupOf(k))] = engine.Figure{}
+	}
+	for _, l := range y.Annotation.Labels {
+		if l.Status != labels.Active {
+			continue
+		}
+		name := "labels:" + string(groupOf(l.Criterion))
+		f := fig[name]
+		f.Total++
+		if hits[l.ID] > 0 {
+			f.Covered++
+		}
+		fig[name] = f
+		if l.Criterion != labels.DIST {
+			all.Total++
+			if hits[l.ID] > 0 {
+				all.Covered++
+			}
+		}
+	}
+	fig["labels"] = all
+	return fig, nil
+}
+
+// groupOf is the measuring criterion of a label key: the WM operators
+// count together as "wm".
+func groupOf(k labels.Key) labels.Key {
+	if strings.HasPrefix(string(k), "wm") {
+		return "wm"
+	}
+	return k
+}
+
+// profile runs bin over the seed corpus and entries in dir with a
+// coverage profile; entries it fails on are skipped.
+func (y *Yardstick) profile(ctx context.Context, bin string, entries []string, dir string) ([]gotransform.ProfileBlock, error) {
+	t := y.Target
+	dir, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		return nil, err
+	}
+	corpus := filepath.Join(dir, "testdata", "fuzz", t.Name)
+	if isDir(filepath.Join(t.Dir, "testdata")) {
+		if err := copyDir(filepath.Join(t.Dir, "testdata"), filepath.Join(dir, "testdata")); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		return nil, err
+	}
+	for i, e := range entries {
+		if err := copyFile(e, filepath.Join(corpus, fmt.Sprintf("labelcov-%05d", i))); err != nil {
+			return nil, err
+		}
+	}
+	prof := filepath.Join(dir, "cover.out")
+	failRe := regexp.MustCompile(`(?m)^\s*--- FAIL: ` + regexp.QuoteMeta(t.Name) + `/(\S+) `)
+	var skip []string
+	for {
+		args := []string{"-test.run=^" + regexp.QuoteMeta(t.Name) + "$", "-test.coverprofile=" + prof}
+		if len(skip) > 0 {
+			args = append(args, "-test.skip=^"+regexp.QuoteMeta(t.Name)+"$/^("+strings.Join(skip, "|")+")$")
+		}
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Dir = dir
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		err := cmd.Run()
+		if err == nil {
+			break
+		}
+		n := len(skip)
+		for _, m := range failRe.FindAllStringSubmatch(out.String(), -1) {
+			if q := regexp.QuoteMeta(m[1]); !slices.Contains(skip, q) {
+				skip = append(skip, q)
+			}
+		}
+		if len(skip) == n || ctx.Err() != nil {
+			return nil, fmt.Errorf("gofuzz: replaying the corpus of %s: %w\n%s", t, err, tail(out.String(), 20))
+		}
+	}
+	f, err := os.Open(prof)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return gotransform.ParseProfile(f)
+}
+
+// SampleTimes chooses the campaign times at which a campaign's corpus is
+// measured: start (when the seeds had run), the times the corpus grew — at most max-2 of
+// them (at most limit in all), on a geometric grid from the first growth to the end, each the
+// last growth before its grid point, so every sample is exact — and end.
+func SampleTimes(corpus []Entry, start, end float64, limit int) []float64 {
+	limit = max(limit, 3)
+	var grew []float64
+	for _, e := range corpus {
+		if e.TimeS > start && e.TimeS <= end && (len(grew) == 0 || e.TimeS > grew[len(grew)-1]) {
+			grew = append(grew, e.TimeS)
+		}
+	}
+	out := []float64{start}
+	if len(grew) <= limit-2 {
+		out = append(out, grew...)
+	} else {
+		lo := max(grew[0], start, 1e-3)
+		ratio := end / lo
+		n := limit - 2
+		for i := 1; i <= n; i++ {
+			bound := lo * math.Pow(ratio, float64(i)/float64(n))
+			j := sort.SearchFloat64s(grew, bound+1e-9) - 1
+			if j >= 0 && grew[j] > out[len(out)-1] {
+				out = append(out, grew[j])
+			}
+		}
+	}
+	if end > out[len(out)-1] {
+		out = append(out, end)
+	}
+	return out
+}
+
+// Series measures r's corpus at SampleTimes(r.Corpus, r.BaselineS, r.ElapsedS, limit):
+// one stats.json sample per time (execs interpolated from the progress
+// lines). scratch is a directory for the replays.
+func (y *Yardstick) Series(ctx context.Context, r *Result, limit int, scratch string) ([]engine.Sample, error) {
+	var out []engine.Sample
+	var prev map[string]engine.Figure
+	prevN := -1
+	for _, t := range SampleTimes(r.Corpus, r.BaselineS, r.ElapsedS, limit) {
+		var entries []string
+		for _, e := range r.Corpus {
+			if e.TimeS <= t {
+				entries = append(entries, e.Path)
+			}
+		}
+		fig := prev
+		if len(entries) != prevN {
+			var err error
+			if fig, err = y.Measure(ctx, entries, scratch); err != nil {
+				return nil, err
+			}
+		}
+		prev, prevN = fig, len(entries)
+		s := engine.Sample{ElapsedS: t, Execs: r.ExecsAt(t), Corpus: len(entries), Coverage: fig}
+		for _, f := range r.Failures {
+			if f.TimeS <= t {
+				s.Findings++
+			}
+		}
+		out = append(out, s)
+	}
+	for i := range out {
+		if i > 0 && out[i].ElapsedS > out[i-1].ElapsedS {
+			out[i].ExecsPerSec = float64(out[i].Execs-out[i-1].Execs) / (out[i].ElapsedS - out[i-1].ElapsedS)
+		}
+	}
+	if len(out) == 0 {
+		return nil, errors.New("gofuzz: no sample")
+	}
+	return out, nil
+}

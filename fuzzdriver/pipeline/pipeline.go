@@ -1,0 +1,215 @@
+package pipeline
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
+	"github.com/labelcov/labelcov/normalize"
+	"github.com/labelcov/labelcov/transform"
+)
+
+// Options say which plan under test to build.
+type Options struct {
+	// Plan names the def-plan that runs ("": main, or the only plan).
+	Plan string
+	// World is the world the plan runs in (nil: none). Its ranges prune
+	// labels (sim.LabelDomains) unless Feasible.Domains is given.
+	World *sim.World
+	// Guide are the criteria the plan is annotated with for fuzzing (the
+	// labels reach a fuzzer as branches); Measure the yardstick of label
+	// coverage. Zero builds no such annotated plan; equal criteria share
+	// one.
+	Guide, Measure labels.Criteria
+	// Labels configures the enumeration (MCCMaxAtoms); its Criteria are
+	// ignored (Guide and Measure say them).
+	Labels labels.Options
+	// Feasible configures the analyses that prune labels (NoValues,
+	// Domains).
+	Feasible feasible.Options
+	// Normalize configures normalization; the simulator's queries are
+	// always added to its PureFuncs.
+	Normalize normalize.Options
+	// Compiled, when set, is called with every program Build compiles
+	// (tests count them: one original, one per annotated plan).
+	Compiled func(*compile.Program)
+}
+
+// PlanUnderTest is a plan built once for every verb: the original plan and
+// its annotated plans, compiled, with each active label's counter. It is
+// plain data, immutable and safe for concurrent use.
+type PlanUnderTest struct {
+	// File is the plan as read; Original is it compiled and Plan the
+	// def-plan that runs.
+	File     *syntax.File
+	Original *compile.Program
+	Plan     *compile.Func
+	// World is Options.World.
+	World *sim.World
+	// Guide is the plan annotated with Options.Guide, Measure with
+	// Options.Measure; nil for zero criteria, the same value when equal.
+	Guide, Measure *Annotated
+}
+
+// Annotated is one annotated plan: the annotation (labels, manifest,
+// normalized tree, text), the annotated tree read once, its program, and
+// the counter of every active label.
+type Annotated struct {
+	Criteria labels.Criteria
+	// Transform is the annotation: Transform.Labels holds every label,
+	// Transform.Source the annotated text.
+	Transform *transform.Result
+	// File is the annotated plan's tree (positions in Transform.Source);
+	// Program is it compiled and Plan the def-plan that runs.
+	File    *syntax.File
+	Program *compile.Program
+	Plan    *compile.Func
+	// Active are the labels the annotated plan evaluates, in id order.
+	Active []*labels.Label
+
+	branchOf map[int]int // active label id -> branch in Program
+}
+
+// Build composes the pipeline: source tree → normalize → labels →
+// transform → compile, once per program. Errors in f are *syntax.Error
+// (file:line:col).
+func Build(f *syntax.File, o Options) (*PlanUnderTest, error) {
+	if f == nil {
+		return nil, errors.New("pipeline: no plan")
+	}
+	orig, err := compileOnce(f, o)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := sim.SelectPlan(orig, o.Plan)
+	if err != nil {
+		return nil, err
+	}
+	p := &PlanUnderTest{File: f, Original: orig, Plan: fn, World: o.World}
+	if o.Guide != 0 {
+		if p.Guide, err = annotatePlan(f, o.Guide, o); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case o.Measure == 0:
+	case o.Measure == o.Guide:
+		p.Measure = p.Guide
+	default:
+		if p.Measure, err = annotatePlan(f, o.Measure, o); err != nil {
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// annotatePlan is Annotate with the def-plan of o selected.
+func annotatePlan(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) {
+	a, err := Annotate(f, c, o)
+	if err != nil {
+		return nil, err
+	}
+	if a.Plan, err = sim.SelectPlan(a.Program, o.Plan); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+func compileOnce(f *syntax.File, o Options) (*compile.Program, error) {
+	p, err := compile.Compile(f)
+	if err == nil && o.Compiled != nil {
+		o.Compiled(p)
+	}
+	return p, err
+}
+
+// Annotate is one annotated plan of Build: it annotates f with criteria c
+// (o's other criteria are ignored), reads the annotated text once,
+// compiles it and maps every active label to its injected branch. Plan is
+// left nil: Annotate serves files of several plans, none of them main.
+func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) {
+	lo := o.Labels
+	lo.Criteria = c
+	fo := o.Feasible
+	if fo.Domains == nil {
+		fo.Domains = sim.LabelDomains(o.World) // labels the world rules out are infeasible
+	}
+	no := o.Normalize
+	no.PureFuncs = append([]string(nil), no.PureFuncs...)
+	for _, q := range sim.Queries() {
+		no.PureFuncs = append(no.PureFuncs, q.Name)
+	}
+	res, err := transform.Plan(f, transform.Options{Labels: lo, Feasible: fo, Normalize: no})
+	if err != nil {
+		return nil, err
+	}
+	af, err := res.Reparse()
+	if err != nil {
+		return nil, err
+	}
+	prog, err := compileOnce(af, o)
+	if err != nil {
+		return nil, fmt.Errorf("compiling the annotated plan (a labelcov bug): %w", err)
+	}
+	a := &Annotated{Criteria: c, Transform: res, File: af, Program: prog, Active: res.Labels.Active(),
+		branchOf: map[int]int{}}
+	// Labels of different criteria with the same predicate at the same
+	// point may share one when: several ids per offset.
+	byOff := map[int][]int{}
+	for _, l := range a.Active {
+		if l.Annotated != nil {
+			byOff[l.Annotated.Offset] = append(byOff[l.Annotated.Offset], l.ID)
+		}
+	}
+	for i := 0; i < prog.NumBranches(); i++ {
+		b := prog.Branch(i)
+		if b.Head != "when" {
+			continue
+		}
+		for _, id := range byOff[b.Form.Offset] {
+			a.branchOf[id] = i
+		}
+	}
+	for _, l := range a.Active {
+		if _, ok := a.branchOf[l.ID]; !ok {
+			return nil, fmt.Errorf("label %d (%s) has no branch in the annotated plan (a labelcov bug)", l.ID, l.Pos)
+		}
+	}
+	return a, nil
+}
+
+// Counter is the index in Program's counters of active label id's branch
+// taken (outcome true: the label's predicate held) or not taken.
+func (a *Annotated) Counter(id int, outcome bool) int {
+	return a.Program.BranchCounter(a.branchOf[id], outcome)
+}
+
+// Covered appends to dst the ids of the active labels whose predicate
+// held in a run that left counters (of Program), in id order: a run's
+// label hits.
+func (a *Annotated) Covered(counters []uint8, dst []int) []int {
+	for _, l := range a.Active {
+		if counters[a.Counter(l.ID, true)] > 0 {
+			dst = append(dst, l.ID)
+		}
+	}
+	return dst
+}
+
+// Labels is the set of every label of the annotation (active, infeasible,
+// trivial), with its warnings.
+func (a *Annotated) Labels() *labels.Set { return a.Transform.Labels }
+
+// Warnings are the label enumeration's warnings (e.g. MCC falling back to
+// CC), each naming file:line:col.
+func (a *Annotated) Warnings() []string {
+	var out []string
+	for _, w := range a.Transform.Labels.Warnings {
+		out = append(out, w.Error())
+	}
+	return out
+}

@@ -1,0 +1,20 @@
+// Package feasible decides which coverage labels can never hold
+// (infeasible) or always hold (trivial), each with a reason, so that
+// they are listed but not injected:
+//
+//   - the value analysis (values.go): an interval analysis of the plan's
+//     own arithmetic, fed also by Options.Domains (what the world says of
+//     the simulator's queries), judges each label's predicate
+//     (ranges.go);
+//   - the bounds of a conjunction (conj.go): an MCC combination that
+//     bounds one operand by constants from both sides with no number in
+//     between ("no number satisfies x <= 500 and x >= 530"); Contradiction
+//     serves every front end (the Go enumerator calls it too);
+//   - the path analysis (paths.go): a symbolic execution of whole runs of
+//     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
+//     (fm.go, rat.go), for labels still active once all are listed.
+//
+// Enumerate composes labels.Enumerate with these analyses (a
+// labels.Judge). Like labels, feasible never imports the compiler, the
+// VM, the simulator or the fuzzers, and never evaluates a plan.
+package feasible

@@ -1,0 +1,80 @@
+package feasible
+
+import (
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/domain"
+	"github.com/labelcov/labelcov/normalize"
+)
+
+// Options say what the analyses know and which of them run.
+type Options struct {
+	// Domains maps functions the plan calls (the simulator's queries) to
+	// what is known of their numeric results; labels that cannot hold
+	// within them are infeasible. The caller that knows the world fills
+	// it (sim.LabelDomains); nil knows nothing.
+	Domains map[string]domain.Domain
+	// NoValues turns the value and path analyses off: no label is
+	// infeasible or trivial for the ranges of the plan's own arithmetic
+	// or of Domains (docs/labels.md), only for constant predicates,
+	// contradictory bounds of a conjunction and short-circuits.
+	NoValues bool
+}
+
+// Enumerate lists the labels of a normalized plan (labels.Enumerate) and
+// prunes them with the analyses as they are listed: the one place that
+// composes enumeration and pruning.
+func Enumerate(res *normalize.Result, lo labels.Options, o Options) (*labels.Set, error) {
+	lo.Judge = o.judge
+	return labels.Enumerate(res, lo)
+}
+
+// judge is the labels.Judge of one plan.
+type judge struct {
+	res   *normalize.Result
+	dom   *domains
+	off   bool
+	paths []*pathLabel
+}
+
+func (o Options) judge(res *normalize.Result, show func(syntax.Node) string) labels.Judge {
+	d := newDomains(res, o.Domains, o.NoValues)
+	d.show = show
+	return &judge{res: res, dom: d, off: o.NoValues}
+}
+
+// Predicate decides a label from the ranges of its operands.
+func (j *judge) Predicate(p syntax.Node) (labels.Status, string) {
+	switch verdict, why := j.dom.decide(p); verdict {
+	case "never":
+		return labels.Infeasible, why
+	case "always":
+		return labels.Trivial, why
+	}
+	return labels.Active, ""
+}
+
+// Combination decides an MCC label from the bounds its atoms put on the
+// same variable.
+func (j *judge) Combination(lits []labels.Literal) (labels.Status, string) {
+	if why, ok := infeasibleConj(lits); ok {
+		return labels.Infeasible, why
+	}
+	return labels.Active, ""
+}
+
+// Listed keeps the label for the path analysis.
+func (j *judge) Listed(l *labels.Label, p syntax.Node) {
+	if !j.off {
+		j.paths = append(j.paths, &pathLabel{l: l, pred: p})
+	}
+}
+
+// Done runs the path analysis over the labels still active.
+func (j *judge) Done() {
+	if !j.off {
+		pathVerdicts(j.res, j.paths)
+	}
+}
+
+func sym(name string) *syntax.Symbol { return &syntax.Symbol{Name: name} }

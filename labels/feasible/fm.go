@@ -1,0 +1,361 @@
+package feasible
+
+import (
+	"slices"
+	"strconv"
+)
+
+// Linear arithmetic over the rationals for the path analysis (paths.go):
+// linear terms over symbols, constraints on them, and a Fourier–Motzkin
+// satisfiability test. "Unsatisfiable" is exact (no real point, or for
+// known integers no integer point, meets the constraints); whenever a
+// limit is reached the answer is "maybe", which callers treat as
+// satisfiable.
+
+// lin is c + Σ k·x_s, its terms sorted by symbol with non-zero
+// coefficients. Its term slice is never modified once built.
+type lin struct {
+	c rat
+	t []lterm
+}
+
+type lterm struct {
+	s int
+	k rat
+}
+
+func linConst(r rat) lin { return lin{c: r} }
+
+func linInt(i int64) lin { return lin{c: ri(i)} }
+
+func linSym(s int) lin { return lin{c: ratZero, t: []lterm{{s, ratOne}}} }
+
+func (a lin) isConst() bool { return len(a.t) == 0 }
+
+// single reports the symbol of a term that is exactly one symbol.
+func (a lin) single() (int, bool) {
+	if len(a.t) == 1 && a.c.n == 0 && a.t[0].k == ratOne {
+		return a.t[0].s, true
+	}
+	return 0, false
+}
+
+// plus is a + k·b (it panics with errOverflow when a number overflows).
+func (a lin) plus(b lin, k rat) lin {
+	out := lin{c: a.c.add(k.mul(b.c)), t: make([]lterm, 0, len(a.t)+len(b.t))}
+	i, j := 0, 0
+	for i < len(a.t) || j < len(b.t) {
+		switch {
+		case j >= len(b.t) || i < len(a.t) && a.t[i].s < b.t[j].s:
+			out.t = append(out.t, a.t[i])
+			i++
+		case i >= len(a.t) || b.t[j].s < a.t[i].s:
+			if k.n != 0 {
+				out.t = append(out.t, lterm{b.t[j].s, k.mul(b.t[j].k)})
+			}
+			j++
+		default:
+			if r := a.t[i].k.add(k.mul(b.t[j].k)); r.n != 0 {
+				out.t = append(out.t, lterm{a.t[i].s, r})
+			}
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+func (a lin) scale(k rat) lin { return lin{c: ratZero}.plus(a, k) }
+
+func (a lin) coef(s int) (rat, bool) {
+	for _, t := range a.t {
+		if t.s == s {
+			return t.k, true
+		}
+	}
+	return rat{}, false
+}
+
+// Constraint relations: the term is ≤ 0, < 0, = 0 or ≠ 0.
+const (
+	relLE = iota
+	relLT
+	relEQ
+	relNE
+)
+
+type constraint struct {
+	e   lin
+	rel int
+	// key identifies the constraint for memoization (paths.go); empty
+	// for constraints elimination derives.
+	key string
+}
+
+// fmLimit bounds the constraints Fourier–Motzkin may hold at once.
+const fmLimit = 2000
+
+// satisfiable reports whether some point meets cs (false only when none
+// does); isInt tells the symbols known to be integers, whose strict
+// constraints tighten (a < b to a ≤ b-1 over integers).
+func satisfiable(cs []constraint, isInt func(int) bool) (sat bool) {
+	if !noOverflow(func() { sat = decide(cs, isInt) }) {
+		return true // too large to tell
+	}
+	return sat
+}
+
+func decide(cs []constraint, isInt func(int) bool) bool {
+	var ineq, ne []constraint
+	var eqs []lin
+	for _, c := range cs {
+		switch c.rel {
+		case relEQ:
+			eqs = append(eqs, c.e)
+		case relNE:
+			ne = append(ne, c)
+		default:
+			ineq = append(ineq, c)
+		}
+	}
+	// Equalities: solve each for one symbol and substitute it away.
+	for len(eqs) > 0 {
+		e := eqs[0]
+		eqs = eqs[1:]
+		if e.isConst() {
+			if e.c.n != 0 {
+				return false
+			}
+			continue
+		}
+		if allInt(e, isInt) && !intSolvable(e) {
+			return false
+		}
+		s, k := e.t[0].s, e.t[0].k
+		// x_s = -(e - k x_s)/k
+		sub := func(x lin) lin {
+			kx, ok := x.coef(s)
+			if !ok {
+				return x
+			}
+			return x.plus(e, kx.quo(k).neg())
+		}
+		for i := range eqs {
+			eqs[i] = sub(eqs[i])
+		}
+		for i := range ineq {
+			ineq[i].e = sub(ineq[i].e)
+		}
+		for i := range ne {
+			ne[i].e = sub(ne[i].e)
+		}
+		// A symbol solved for may be an integer the others do not
+		// show; tightening then stays valid only for the terms that
+		// remain over integers (allInt checks each).
+	}
+	if !fmFeasible(ineq, isInt) {
+		return false
+	}
+	// A convex set avoids finitely many hyperplanes unless it lies in
+	// one of them: each disequality is checked on its own.
+	for _, d := range ne {
+		if d.e.isConst() {
+			if d.e.c.n == 0 {
+				return false
+			}
+			continue
+		}
+		lt := append(slices.Clip(ineq), constraint{e: d.e, rel: relLT})
+		gt := append(slices.Clip(ineq), constraint{e: d.e.scale(ratNeg1), rel: relLT})
+		if !fmFeasible(lt, isInt) && !fmFeasible(gt, isInt) {
+			return false
+		}
+	}
+	return true
+}
+
+func allInt(e lin, isInt func(int) bool) bool {
+	for _, t := range e.t {
+		if !isInt(t.s) {
+			return false
+		}
+	}
+	return true
+}
+
+// intScale returns the least positive L making every coefficient of e
+// an integer.
+func intScale(e lin) int64 {
+	l := int64(1)
+	for _, t := range e.t {
+		l = mulOK(l, t.k.d/gcd(l, t.k.d))
+	}
+	return l
+}
+
+// coefGCD is the gcd of e's coefficients scaled by l (integers).
+func coefGCD(e lin, l int64) int64 {
+	g := int64(0)
+	for _, t := range e.t {
+		g = gcd(g, t.k.mul(ri(l)).n)
+	}
+	return g
+}
+
+// intSolvable reports whether Σ k x + c = 0 may have an integer solution:
+// the gcd of the scaled coefficients divides the scaled constant.
+func intSolvable(e lin) bool {
+	l := intScale(e)
+	g := coefGCD(e, l)
+	c := e.c.mul(ri(l))
+	if !c.isInt() {
+		return false
+	}
+	return g == 0 || c.n%g == 0
+}
+
+// tighten turns a constraint over integers into its integer hull's
+// non-strict form: g·y + c < 0 (y an integer combination, g the gcd of
+// the scaled coefficients) becomes y ≤ ceil(-c/g) - 1, and ≤ becomes
+// y ≤ floor(-c/g).
+func tighten(c constraint, isInt func(int) bool) constraint {
+	if c.e.isConst() || !allInt(c.e, isInt) {
+		return c
+	}
+	l := intScale(c.e)
+	g := coefGCD(c.e, l)
+	e := c.e.scale(mk(l, g)) // the terms are now an integer y with coprime coefficients
+	bound := e.c.neg()       // y < bound or y ≤ bound
+	var b int64
+	if c.rel == relLT {
+		b = addOK(bound.ceil(), -1)
+	} else {
+		b = bound.floor()
+	}
+	e.c = ri(negOK(b))
+	return constraint{e: e, rel: relLE}
+}
+
+// fmFeasible decides a conjunction of ≤ and < constraints by
+// Fourier–Motzkin elimination; true when feasible or past fmLimit.
+func fmFeasible(cs []constraint, isInt func(int) bool) bool {
+	cur := make([]constraint, 0, len(cs))
+	for _, c := range cs {
+		c = tighten(c, isInt)
+		if c.e.isConst() {
+			if !constOK(c) {
+				return false
+			}
+			continue
+		}
+		cur = append(cur, c)
+	}
+	for len(cur) > 0 {
+		cur = reduce(cur)
+		// Eliminate the symbol with the fewest new constraints.
+		count := map[int][2]int{}
+		for _, c := range cur {
+			for _, t := range c.e.t {
+				n := count[t.s]
+				if t.k.sign() > 0 {
+					n[0]++
+				} else {
+					n[1]++
+				}
+				count[t.s] = n
+			}
+		}
+		best, cost := -1, 0
+		for s, n := range count {
+			if k := n[0] * n[1]; best < 0 || k < cost || k == cost && s < best {
+				best, cost = s, k
+			}
+		}
+		var pos, neg, next []constraint
+		for _, c := range cur {
+			k, ok := c.e.coef(best)
+			switch {
+			case !ok:
+				next = append(next, c)
+			case k.sign() > 0:
+				pos = append(pos, c)
+			default:
+				neg = append(neg, c)
+			}
+		}
+		if len(next)+len(pos)*len(neg) > fmLimit {
+			return true
+		}
+		for _, p := range pos {
+			kp, _ := p.e.coef(best)
+			for _, n := range neg {
+				kn, _ := n.e.coef(best)
+				// p/kp + n/(-kn): the symbol cancels.
+				e := p.e.scale(kp.inv()).plus(n.e, kn.inv().neg())
+				rel := relLE
+				if p.rel == relLT || n.rel == relLT {
+					rel = relLT
+				}
+				c := tighten(constraint{e: e, rel: rel}, isInt)
+				if c.e.isConst() {
+					if !constOK(c) {
+						return false
+					}
+					continue
+				}
+				next = append(next, c)
+			}
+		}
+		cur = next
+	}
+	return true
+}
+
+func constOK(c constraint) bool {
+	if c.rel == relLT {
+		return c.e.c.sign() < 0
+	}
+	return c.e.c.sign() <= 0
+}
+
+// direction scales e (not constant) so that its first coefficient is ±1
+// and appends to key what identifies its terms: constraints with the same
+// key bound the same direction Σ k·x, by their constants.
+func direction(e lin, key []byte) (lin, []byte) {
+	if k := e.t[0].k.abs(); k != ratOne {
+		e = e.scale(k.inv())
+	}
+	for _, t := range e.t {
+		key = strconv.AppendInt(key, int64(t.s), 36)
+		key = t.k.appendTo(append(key, ':'))
+		key = append(key, ' ')
+	}
+	return e, key
+}
+
+// reduce keeps, of the constraints with proportional coefficients, the
+// tightest one: without it Fourier–Motzkin drowns in redundant bounds.
+func reduce(cs []constraint) []constraint {
+	if len(cs) < 2 {
+		return cs
+	}
+	index := make(map[string]int, len(cs))
+	out := cs[:0:0]
+	var key []byte
+	for _, c := range cs {
+		// Scale so that the first coefficient is ±1.
+		c.e, key = direction(c.e, key[:0])
+		i, ok := index[string(key)]
+		if !ok {
+			index[string(key)] = len(out)
+			out = append(out, c)
+			continue
+		}
+		// Σ + c ≤ 0 is tighter the larger c is; at equal c, < is.
+		switch d := c.e.c.cmp(out[i].e.c); {
+		case d > 0, d == 0 && c.rel == relLT:
+			out[i] = c
+		}
+	}
+	return out
+}

@@ -1,0 +1,1723 @@
+package feasible
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/labelcov/labelcov/interp/forms"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/normalize"
+)
+
+// The path analysis: a path-sensitive feasibility test for loop-free
+// plans, beside the flow-insensitive value analysis (values.go). It runs
+// a whole run of the plan symbolically as the VM runs it — the top-level
+// forms, then every def-plan with its parameters as input symbols, then
+// every def-check in order on the final globals — and keeps, per path,
+// the values as linear terms over the input symbols with exact rational
+// coefficients and a conjunction of linear constraints (the path
+// condition), which Fourier–Motzkin (fm.go) tests for satisfiability.
+// Checks run after the plan whatever its outcome: a failure of the plan
+// ends its path, and the checks see the globals as they were then. A run
+// cut by one of the VM's limits (the step budget, the output limit, ...)
+// covers no label (vm.IsLimit), so where such a run stops is no state the
+// analysis needs. At each label's point it evaluates the label's predicate on each
+// path reaching the point; a label whose predicate holds on none of them
+// (or whose point no path reaches) is infeasible.
+//
+// Parameters are anything a run can pass: int64 from the fuzzers, plan
+// literals from run, replay and cover (the reader makes no NaN or
+// infinite float).
+//
+// It gives verdicts only when it can see the whole run: any loop,
+// closure, handler, world action, call of a function it does not model,
+// recursion, inlining deeper than maxInline or more paths than maxPaths
+// makes it give up (no verdicts). Inside a label's predicate whatever it
+// does not model counts as "may hold". It models the VM where it relies
+// on it: int64 arithmetic is exact only where the bounds exclude
+// wrap-around, float arithmetic makes fresh symbols, NaN compares false
+// (a false comparison forks "an operand is NaN" from "the negated
+// relation holds"), and comparisons of an integer beyond 2^53 with a
+// possible float (which the VM converts) constrain nothing.
+
+// Limits of the path analysis: it never blows up, it gives up.
+const (
+	maxPaths  = 4096   // live paths (and run-end states) at any time
+	maxWork   = 150000 // evaluation steps over the whole plan, label predicates included
+	maxInline = 24     // nested inlined calls
+	maxCons   = 200    // constraints per path (later ones are dropped: weaker, sound)
+	maxMemo   = 1 << 16
+)
+
+// pathAnalysis is the state of one run of the path analysis over a plan.
+type pathAnalysis struct {
+	res    *normalize.Result
+	funcs  map[string]*syntax.List // defuns by name
+	points map[syntax.Node][]*pathLabel
+	bad    string // why the analysis gave up; "" while it goes on
+	// probe is set while a label's predicate is evaluated: its points are
+	// not labels of the plan, its writes are not seen, and whatever the
+	// analysis does not model sets probeBad (the label may hold).
+	probe    bool
+	probeBad bool
+	writes   int // global assignments outside probes, so far
+	work     int
+	calls    []string
+	memo     map[string]bool // satisfiable's answers by constraint set
+	key      []byte
+}
+
+type pathLabel struct {
+	l       *labels.Label
+	pred    syntax.Node
+	reached int
+	holds   bool
+}
+
+// val is a value on one path: a number (a linear term) or a non-number
+// constant. name is "nil", "t", "s:NAME" (a symbol), "k:NAME" (a
+// keyword), or "" for a non-nil non-number whose identity is unknown.
+type val struct {
+	num  bool
+	e    lin
+	flt  bool // a float constant took part: not an integer
+	name string
+	// lst holds the elements of a quoted list of symbols, keywords and
+	// integers (name ""), for member.
+	lst []val
+}
+
+var (
+	vNil    = val{name: "nil"}
+	vT      = val{name: "t"}
+	vOpaque = val{}
+)
+
+func vBool(b bool) val {
+	if b {
+		return vT
+	}
+	return vNil
+}
+
+func vNum(e lin) val { return val{num: true, e: e} }
+
+// Facts about a symbol on a path.
+const (
+	nanNo = iota
+	nanMaybe
+	nanYes
+)
+
+type sfact struct {
+	any bool // may be any value (a non-number, nil included)
+	int bool // an int64
+	nan int8
+	inf bool // may be an infinity
+	// lo, hi bound the symbol when it is a number other than NaN (nil:
+	// unbounded); they enter the path condition once the symbol is known
+	// to be such a number.
+	lo, hi *rat
+	boxed  bool // lo and hi are in the path condition
+}
+
+// pstate is one path: never modified once shared (with copies).
+type pstate struct {
+	facts []sfact
+	cons  []constraint
+	glob  []pbind
+	loc   []pbind
+	base  int // locals below base belong to callers
+}
+
+type pbind struct {
+	name string
+	v    val
+}
+
+// clone copies s, sharing its slices with their capacity clipped: an
+// append copies them, and every other change goes through setFact,
+// setLocal and setGlobal, which copy first.
+func (s *pstate) clone() *pstate {
+	return &pstate{facts: slices.Clip(s.facts), cons: slices.Clip(s.cons), glob: slices.Clip(s.glob),
+		loc: slices.Clip(s.loc), base: s.base}
+}
+
+// setFact sets the facts of symbol id, copying s.facts first.
+func (s *pstate) setFact(id int, f sfact) {
+	s.facts = slices.Clone(s.facts)
+	s.facts[id] = f
+}
+
+func (s *pstate) setLocal(i int, v val) {
+	s.loc = slices.Clone(s.loc)
+	s.loc[i].v = v
+}
+
+func (s *pstate) global(name string) (val, bool) {
+	for _, b := range s.glob {
+		if b.name == name {
+			return b.v, true
+		}
+	}
+	return val{}, false
+}
+
+func (s *pstate) setGlobal(name string, v val) {
+	s.glob = slices.Clone(s.glob)
+	for i, b := range s.glob {
+		if b.name == name {
+			s.glob[i].v = v
+			return
+		}
+	}
+	s.glob = append(s.glob, pbind{name, v})
+}
+
+// popLocals drops the locals from n on and restores base.
+func (s *pstate) popLocals(n, base int) {
+	s.loc, s.base = s.loc[:n:n], base
+}
+
+// pout is an outcome of evaluating an expression on a path.
+type pout struct {
+	st   *pstate
+	v    val
+	fail bool
+}
+
+var (
+	ratMinInt = &rat{math.MinInt64, 1}
+	ratMaxInt = &rat{math.MaxInt64, 1}
+	rat2p53   = &rat{1 << 53, 1}
+	ratM2p53  = &rat{-1 << 53, 1}
+)
+
+// pathVerdicts runs the path analysis over res for the labels (with
+// their predicates) and marks those that cannot hold infeasible. It
+// changes nothing when it gives up.
+func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
+	if len(ls) == 0 {
+		return
+	}
+	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{}}
+	for _, pl := range ls {
+		a.points[pl.l.Point] = append(a.points[pl.l.Point], pl)
+	}
+	a.run()
+	if a.bad != "" {
+		return
+	}
+	for _, pl := range ls {
+		if pl.holds || pl.l.Status != labels.Active {
+			continue
+		}
+		pl.l.Status = labels.Infeasible
+		if pl.reached == 0 {
+			pl.l.Reason = "no path of a run reaches it (path analysis)"
+		} else {
+			pl.l.Reason = fmt.Sprintf("cannot hold on any path (%d paths reach it)", pl.reached)
+		}
+	}
+}
+
+func (a *pathAnalysis) giveUp(why string) {
+	if a.probe {
+		a.probeBad = true
+		return
+	}
+	if a.bad == "" {
+		a.bad = why
+	}
+}
+
+func (a *pathAnalysis) stopped() bool { return a.bad != "" || a.probe && a.probeBad }
+
+// run executes the plan: top-level forms, each def-plan, the checks.
+func (a *pathAnalysis) run() {
+	var plans, checks []*syntax.List
+	for _, f := range a.res.Forms {
+		if a.res.Skipped(f) {
+			continue
+		}
+		l, _ := f.(*syntax.List)
+		switch h := forms.Head(f); h {
+		case "defun", "def-plan", "def-check":
+			if len(l.Elems) < 3 || !isPlainSymbol(l.Elems[1]) {
+				a.giveUp("malformed definition")
+				return
+			}
+			ps, ok := l.Elems[2].(*syntax.List)
+			if !ok {
+				a.giveUp("malformed definition")
+				return
+			}
+			for _, p := range ps.Elems {
+				if !isPlainSymbol(p) || p.(*syntax.Symbol).Name[0] == '&' {
+					a.giveUp("lambda list")
+					return
+				}
+			}
+			name := l.Elems[1].(*syntax.Symbol).Name
+			switch h {
+			case "defun":
+				if a.funcs[name] != nil {
+					a.giveUp("function defined twice")
+					return
+				}
+				a.funcs[name] = l
+			case "def-plan":
+				plans = append(plans, l)
+			default:
+				if len(ps.Elems) > 0 {
+					a.giveUp("check with parameters")
+					return
+				}
+				checks = append(checks, l)
+			}
+		case "def-policy", "def-cram-function":
+			a.giveUp(h)
+			return
+		}
+	}
+	if len(plans) == 0 {
+		a.giveUp("no def-plan")
+		return
+	}
+	// The top-level forms; a failure among them ends the run's plan part.
+	var ends []*pstate
+	frontier := []*pstate{{}}
+	for _, f := range a.res.Forms {
+		if a.res.Skipped(f) {
+			continue
+		}
+		var next []*pstate
+		for _, st := range frontier {
+			for _, o := range a.top(f, st) {
+				if o.fail {
+					ends = append(ends, o.st)
+				} else {
+					next = append(next, o.st)
+				}
+			}
+		}
+		if a.stopped() {
+			return
+		}
+		frontier = next
+		if len(frontier)+len(ends) > maxPaths {
+			a.giveUp("too many paths")
+			return
+		}
+	}
+	// A run whose initialisation failed ends there (ends so far); each
+	// plan runs from each state the initialisation completed in.
+	for _, p := range plans {
+		for _, st := range frontier {
+			s := st.clone()
+			s.base = len(s.loc)
+			for _, x := range p.Elems[2].(*syntax.List).Elems {
+				var id int
+				// Arguments are int64 (fuzzers) or plan literals
+				// (run, replay, cover): the reader makes no NaN or
+				// infinite float.
+				s, id = a.fresh(s, sfact{any: true, nan: nanNo})
+				s.loc = append(s.loc, pbind{x.(*syntax.Symbol).Name, vNum(linSym(id))})
+			}
+			for _, o := range a.body(p.Elems[3:], s) {
+				ends = append(ends, o.st)
+			}
+			if a.stopped() {
+				return
+			}
+			if len(ends) > maxPaths {
+				a.giveUp("too many paths")
+				return
+			}
+		}
+	}
+	// The checks, in order, each on every state a run may end in. A
+	// check that sets no global leaves the states as they were.
+	ends = merge(ends)
+	for _, c := range checks {
+		writes := a.writes
+		var outs []*pstate
+		for _, st := range ends {
+			s := st.clone()
+			s.loc, s.base = nil, 0
+			for _, o := range a.body(c.Elems[3:], s) {
+				outs = append(outs, o.st)
+			}
+			if a.stopped() {
+				return
+			}
+		}
+		if a.writes > writes {
+			ends = merge(outs)
+			if len(ends) > maxPaths {
+				a.giveUp("too many paths")
+				return
+			}
+		}
+	}
+}
+
+// merge joins states that hold the same globals and whose path
+// conditions bound the same directions Σ k·x and differ in at most one
+// bound: their union is then the condition with the weaker of the two
+// (exact, no run is added), and the checks run on far fewer states (many
+// paths of a plan end with the same globals, having passed through
+// different thresholds). Symbols are numbered alike on every path of a
+// run, and equal facts make them mean the same kind of value.
+func merge(states []*pstate) []*pstate {
+	var out []*pstate
+	group := map[string][]int{}
+	var sig []byte
+	for _, st := range states {
+		sig = sig[:0]
+		for _, g := range st.glob {
+			sig = append(sig, g.name...)
+			sig = appendVal(append(sig, '='), g.v)
+			sig = append(sig, ';')
+		}
+		for _, f := range st.facts {
+			sig = fmt.Appendf(sig, "%v%v%d%v%v", f.any, f.int, f.nan, f.boxed, f.inf)
+			for _, b := range []*rat{f.lo, f.hi} {
+				if b != nil {
+					sig = b.appendTo(append(sig, ','))
+				}
+			}
+			sig = append(sig, '|')
+		}
+		merged := false
+		for _, i := range group[string(sig)] {
+			if cons, ok := join2(out[i], out[i].cons, st.cons); ok {
+				m := out[i].clone()
+				m.cons = cons
+				m.loc, m.base = nil, 0
+				out[i], merged = m, true
+				break
+			}
+		}
+		if !merged {
+			group[string(sig)] = append(group[string(sig)], len(out))
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
+// join2 is the union of conditions a and b when it is one: when both
+// have the same disequalities and bound the same directions (an equality
+// counts as two bounds), all alike but at most one, which it keeps the
+// weaker of. ok is false otherwise.
+func join2(s *pstate, a, b []constraint) ([]constraint, bool) {
+	type bound struct {
+		c   rat
+		rel int
+		e   lin
+	}
+	dirs := func(cs []constraint) (map[string]bound, map[string]bool, bool) {
+		bs, ne := map[string]bound{}, map[string]bool{}
+		var key []byte
+		for _, c := range cs {
+			if c.rel == relNE {
+				ne[c.key] = true
+				continue
+			}
+			halves := []lin{c.e}
+			if c.rel == relEQ {
+				halves = append(halves, c.e.scale(ratNeg1))
+			}
+			for _, e := range halves {
+				if e.isConst() {
+					continue
+				}
+				if !noOverflow(func() { e, key = direction(e, key[:0]) }) {
+					return nil, nil, false
+				}
+				rel := c.rel
+				if rel == relEQ {
+					rel = relLE
+				}
+				// Of two bounds in one direction keep the tighter (larger c).
+				if old, ok := bs[string(key)]; ok && (old.c.cmp(e.c) > 0 || old.c == e.c && old.rel == relLT) {
+					continue
+				}
+				bs[string(key)] = bound{e.c, rel, e}
+			}
+		}
+		return bs, ne, true
+	}
+	ba, na, oka := dirs(a)
+	bb, nb, okb := dirs(b)
+	if !oka || !okb || len(ba) != len(bb) || len(na) != len(nb) {
+		return nil, false
+	}
+	for k := range na {
+		if !nb[k] {
+			return nil, false
+		}
+	}
+	differ := ""
+	for k, x := range ba {
+		y, ok := bb[k]
+		if !ok {
+			return nil, false
+		}
+		if x.c != y.c || x.rel != y.rel {
+			if differ != "" {
+				return nil, false
+			}
+			differ = k
+		}
+	}
+	if differ == "" {
+		return a, true // the same condition
+	}
+	var out []constraint
+	for _, c := range a {
+		if c.rel == relNE {
+			out = append(out, c)
+		}
+	}
+	keys := make([]string, 0, len(ba))
+	for k := range ba {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys) // the same order whatever the maps' (keys make memoization hit)
+	for _, k := range keys {
+		w, y := ba[k], bb[k]
+		// e + c ≤ 0 is weaker the smaller c is; at equal c, ≤ is weaker.
+		if y.c.cmp(w.c) < 0 || y.c == w.c && y.rel == relLE {
+			w = y
+		}
+		e := w.e
+		e.c = w.c
+		out = append(out, keyed(s, constraint{e: e, rel: w.rel}))
+	}
+	return out, true
+}
+
+// appendVal renders v for merge's signatures.
+func appendVal(b []byte, v val) []byte {
+	if !v.num {
+		b = append(b, v.name...)
+		for _, e := range v.lst {
+			b = appendVal(append(b, ','), e)
+		}
+		return b
+	}
+	if v.flt {
+		b = append(b, 'f')
+	}
+	b = v.e.c.appendTo(b)
+	for _, t := range v.e.t {
+		b = strconv.AppendInt(t.k.appendTo(append(b, '+')), int64(t.s), 36)
+	}
+	return b
+}
+
+func isPlainSymbol(n syntax.Node) bool {
+	s, ok := n.(*syntax.Symbol)
+	return ok && s.Pkg == "" && !s.Uninterned && s.Name != ""
+}
+
+// top runs a top-level form as the compiled plan's initialiser does:
+// definitions are no code; defparameter, defvar and defconstant with a
+// value set their global in source order. Anything else the compiler
+// would not run as written, so the analysis gives up.
+func (a *pathAnalysis) top(f syntax.Node, st *pstate) []pout {
+	switch forms.Head(f) {
+	case "defun", "def-plan", "def-check":
+		return []pout{{st: st, v: vNil}}
+	case "defparameter", "defvar", "defconstant":
+		l := f.(*syntax.List)
+		if len(l.Elems) < 2 || !isPlainSymbol(l.Elems[1]) {
+			break
+		}
+		if len(l.Elems) == 2 {
+			return []pout{{st: st, v: vNil}}
+		}
+		name := l.Elems[1].(*syntax.Symbol).Name
+		var outs []pout
+		for _, o := range a.eval(l.Elems[2], st) {
+			if !o.fail {
+				o.st = a.assign(o.st, name, o.v)
+			}
+			outs = append(outs, o)
+		}
+		return outs
+	}
+	a.giveUp("top-level form")
+	return nil
+}
+
+// fresh adds a symbol with facts f to a copy of st; its bounds enter the
+// path condition when it is a number other than NaN.
+func (a *pathAnalysis) fresh(st *pstate, f sfact) (*pstate, int) {
+	s := st.clone()
+	s.facts = append(s.facts, f)
+	id := len(s.facts) - 1
+	if !f.any && f.nan == nanNo {
+		s = a.box(s, id)
+	}
+	return s, id
+}
+
+// box puts the bounds of symbol id into the path condition (s is owned).
+func (a *pathAnalysis) box(s *pstate, id int) *pstate {
+	f := s.facts[id]
+	if f.boxed {
+		return s
+	}
+	f.boxed = true
+	s.setFact(id, f)
+	if f.lo != nil {
+		noOverflow(func() { // (a bound too large to write is left out: weaker)
+			s.cons = append(s.cons, keyed(s, constraint{e: linConst(*f.lo).plus(linSym(id), ratNeg1), rel: relLE})) // lo - x ≤ 0
+		})
+	}
+	if f.hi != nil {
+		noOverflow(func() {
+			s.cons = append(s.cons, keyed(s, constraint{e: linSym(id).plus(linConst(*f.hi), ratNeg1), rel: relLE})) // x - hi ≤ 0
+		})
+	}
+	return s
+}
+
+func (a *pathAnalysis) freshVal(st *pstate, f sfact) (*pstate, val) {
+	s, id := a.fresh(st, f)
+	return s, vNum(linSym(id))
+}
+
+// anyVal is a value the analysis knows nothing of.
+func (a *pathAnalysis) anyVal(st *pstate) (*pstate, val) {
+	return a.freshVal(st, sfact{any: true, nan: nanMaybe, inf: true})
+}
+
+// constrain adds cs to a copy of st; nil when the path becomes
+// impossible. The path condition of st is satisfiable, so only the
+// constraints that share symbols with cs, directly or through others,
+// need testing again: the rest is independent of them.
+func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
+	s := st.clone()
+	n := len(s.cons)
+	for _, c := range cs {
+		if len(s.cons) < maxCons {
+			s.cons = append(s.cons, keyed(s, c))
+		}
+	}
+	if len(s.cons) == n {
+		return s
+	}
+	syms := make([]bool, len(s.facts))
+	in := make([]bool, len(s.cons))
+	for i := n; i < len(s.cons); i++ {
+		in[i] = true
+		for _, t := range s.cons[i].e.t {
+			syms[t.s] = true
+		}
+	}
+	for grown := true; grown; {
+		grown = false
+		for i, c := range s.cons[:n] {
+			if in[i] {
+				continue
+			}
+			for _, t := range c.e.t {
+				if syms[t.s] {
+					in[i], grown = true, true
+					for _, u := range c.e.t {
+						syms[u.s] = true
+					}
+					break
+				}
+			}
+		}
+	}
+	part := make([]constraint, 0, len(s.cons))
+	for i, c := range s.cons {
+		if in[i] {
+			part = append(part, c)
+		}
+	}
+	if !a.satisfiable(s, part) {
+		return nil
+	}
+	return s
+}
+
+// satisfiable memoizes satisfiable: paths share most of their
+// conditions, so the same sets come back again and again.
+func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
+	key := a.key[:0]
+	for _, c := range cs {
+		key = append(append(key, c.key...), ';')
+	}
+	a.key = key
+	if r, ok := a.memo[string(key)]; ok {
+		return r
+	}
+	r := satisfiable(cs, func(id int) bool { return s.facts[id].int })
+	if len(a.memo) < maxMemo {
+		a.memo[string(key)] = r
+	}
+	return r
+}
+
+// keyed sets c's key: its relation, constant and terms, each symbol
+// marked when it is an integer (which a symbol is or not for good).
+func keyed(s *pstate, c constraint) constraint {
+	key := []byte{byte('0' + c.rel)}
+	key = c.e.c.appendTo(key)
+	for _, t := range c.e.t {
+		key = append(key, ' ')
+		if s.facts[t.s].int {
+			key = append(key, 'i')
+		}
+		key = strconv.AppendInt(key, int64(t.s), 36)
+		key = t.k.appendTo(append(key, ':'))
+	}
+	c.key = string(key)
+	return c
+}
+
+// intKnown reports whether v is surely an integer.
+func intKnown(st *pstate, v val) bool {
+	if !v.num || v.flt {
+		return false
+	}
+	for _, t := range v.e.t {
+		if !st.facts[t.s].int || !t.k.isInt() {
+			return false
+		}
+	}
+	return v.e.c.isInt()
+}
+
+// nanOf is what is known of v being NaN.
+func nanOf(st *pstate, v val) int8 {
+	if s, ok := v.e.single(); ok && !st.facts[s].int {
+		return st.facts[s].nan
+	}
+	return nanNo
+}
+
+// mayInf reports whether v may be an infinity.
+func mayInf(st *pstate, v val) bool {
+	if s, ok := v.e.single(); ok && !st.facts[s].int {
+		return st.facts[s].inf
+	}
+	return false
+}
+
+// bounds bounds a number v by its symbols' boxes (nil: unbounded, or
+// too large to compute).
+func bounds(st *pstate, v val) (lo, hi *rat) {
+	var l, h rat
+	ok := noOverflow(func() {
+		l, h = v.e.c, v.e.c
+		for _, t := range v.e.t {
+			f := st.facts[t.s]
+			if f.lo == nil || f.hi == nil {
+				panic(errOverflow)
+			}
+			a, b := t.k.mul(*f.lo), t.k.mul(*f.hi)
+			if a.cmp(b) > 0 {
+				a, b = b, a
+			}
+			l, h = l.add(a), h.add(b)
+		}
+	})
+	if !ok {
+		return nil, nil
+	}
+	return &l, &h
+}
+
+func inBounds(lo, hi, min, max *rat) bool {
+	return lo != nil && hi != nil && lo.cmp(*min) >= 0 && hi.cmp(*max) <= 0
+}
+
+// mayBeBigInt reports whether v may be an integer beyond 2^53, which the
+// VM rounds when it compares it with a float.
+func mayBeBigInt(st *pstate, v val) bool {
+	if v.flt && v.e.isConst() {
+		return false
+	}
+	lo, hi := bounds(st, v)
+	return !inBounds(lo, hi, ratM2p53, rat2p53)
+}
+
+// numbers makes xs numbers: a value that may be anything forks a path on
+// which the builtin fails. ok are the states where all are numbers.
+func (a *pathAnalysis) numbers(st *pstate, xs ...val) (ok *pstate, fails []pout) {
+	for _, x := range xs {
+		if !x.num {
+			return nil, append(fails, pout{st: st, fail: true})
+		}
+	}
+	for _, x := range xs {
+		if s, single := x.e.single(); single && st.facts[s].any {
+			fails = append(fails, pout{st: st, fail: true})
+			st = st.clone()
+			f := st.facts[s]
+			f.any = false
+			st.setFact(s, f)
+			if f.nan == nanNo {
+				st = a.box(st, s)
+			}
+		}
+	}
+	return st, fails
+}
+
+// settle makes v's symbol a number other than NaN on st (owned).
+func (a *pathAnalysis) settle(st *pstate, v val) *pstate {
+	if s, ok := v.e.single(); ok && st.facts[s].nan != nanNo && !st.facts[s].int {
+		f := st.facts[s]
+		f.nan = nanNo
+		st.setFact(s, f)
+		st = a.box(st, s)
+	}
+	return st
+}
+
+// compare evaluates (op x y), op one of < <= > >= =, as the VM does.
+func (a *pathAnalysis) compare(st *pstate, op string, x, y val) []pout {
+	st, outs := a.numbers(st, x, y)
+	if st == nil {
+		return outs
+	}
+	if nanOf(st, x) == nanYes || nanOf(st, y) == nanYes {
+		return append(outs, pout{st: st, v: vNil})
+	}
+	exact := !(mayBeBigInt(st, x) && !intKnown(st, y)) && !(mayBeBigInt(st, y) && !intKnown(st, x))
+	if !exact {
+		return append(outs, pout{st: st, v: vT}, pout{st: st, v: vNil})
+	}
+	var d, nd lin // x - y, y - x
+	if !noOverflow(func() { d = x.e.plus(y.e, ratNeg1); nd = d.scale(ratNeg1) }) {
+		return append(outs, pout{st: st, v: vT}, pout{st: st, v: vNil})
+	}
+	var yes, no constraint
+	switch op {
+	case "<":
+		yes, no = constraint{e: d, rel: relLT}, constraint{e: nd, rel: relLE}
+	case "<=":
+		yes, no = constraint{e: d, rel: relLE}, constraint{e: nd, rel: relLT}
+	case ">":
+		yes, no = constraint{e: nd, rel: relLT}, constraint{e: d, rel: relLE}
+	case ">=":
+		yes, no = constraint{e: nd, rel: relLE}, constraint{e: d, rel: relLT}
+	default:
+		yes, no = constraint{e: d, rel: relEQ}, constraint{e: d, rel: relNE}
+	}
+	settled := a.settle(a.settle(st.clone(), x), y)
+	if s := a.constrain(settled, yes); s != nil {
+		outs = append(outs, pout{st: s, v: vT})
+	}
+	// False: an operand is NaN, or the negated relation holds.
+	prev := st
+	for _, v := range []val{x, y} {
+		if nanOf(prev, v) == nanMaybe {
+			s := prev.clone()
+			id, _ := v.e.single()
+			f := s.facts[id]
+			f.nan = nanYes
+			s.setFact(id, f)
+			outs = append(outs, pout{st: s, v: vNil})
+			prev = a.settle(prev.clone(), v)
+		}
+	}
+	if s := a.constrain(settled, no); s != nil {
+		outs = append(outs, pout{st: s, v: vNil})
+	}
+	return outs
+}
+
+// chain is (op x1 x2 ...): each pair compared in turn; after a false
+// one the rest are still checked to be numbers.
+func (a *pathAnalysis) chain(st *pstate, op string, vs []val) []pout {
+	if len(vs) == 1 {
+		st, outs := a.numbers(st, vs[0])
+		if st == nil {
+			return outs
+		}
+		return append(outs, pout{st: st, v: vT})
+	}
+	var outs []pout
+	cur := []*pstate{st}
+	for i := 0; i+1 < len(vs); i++ {
+		var next []*pstate
+		for _, s := range cur {
+			for _, o := range a.compare(s, op, vs[i], vs[i+1]) {
+				switch {
+				case o.fail:
+					outs = append(outs, o)
+				case o.v.name == "t":
+					next = append(next, o.st)
+				default:
+					r, fails := a.numbers(o.st, vs[i+2:]...)
+					outs = append(outs, fails...)
+					if r != nil {
+						outs = append(outs, pout{st: r, v: vNil})
+					}
+				}
+			}
+		}
+		cur = next
+	}
+	for _, s := range cur {
+		outs = append(outs, pout{st: s, v: vT})
+	}
+	return outs
+}
+
+// truth splits st by whether v is true (non-nil); nil for an impossible side.
+func pathTruth(st *pstate, v val) (t, f *pstate) {
+	if !v.num {
+		if v.name == "nil" {
+			return nil, st
+		}
+		return st, nil
+	}
+	if s, ok := v.e.single(); ok && st.facts[s].any {
+		return st, st // no learning: it may be nil or anything else
+	}
+	return st, nil
+}
+
+// eval evaluates n on path st.
+func (a *pathAnalysis) eval(n syntax.Node, st *pstate) []pout {
+	if a.stopped() {
+		return nil
+	}
+	if a.work++; a.work > maxWork {
+		a.giveUp("too much work")
+		return nil
+	}
+	if !a.probe {
+		if ls := a.points[n]; ls != nil {
+			a.judge(ls, st)
+		}
+	}
+	switch n := n.(type) {
+	case *syntax.Int:
+		return []pout{{st: st, v: vNum(linInt(n.Value))}}
+	case *syntax.Float:
+		return []pout{a.floatConst(st, n.Value)}
+	case *syntax.String, *syntax.Char:
+		return []pout{{st: st, v: vOpaque}}
+	case *syntax.Keyword:
+		return []pout{{st: st, v: val{name: "k:" + n.Name}}}
+	case *syntax.Quote:
+		return []pout{{st: st, v: quoted(n.X)}}
+	case *syntax.Symbol:
+		return a.ref(n, st)
+	case *syntax.List:
+		return a.evalList(n, st)
+	}
+	a.giveUp("unsupported syntax")
+	return nil
+}
+
+func (a *pathAnalysis) floatConst(st *pstate, f float64) pout {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		s, v := a.freshVal(st, sfact{nan: nanMaybe, inf: true})
+		return pout{st: s, v: v}
+	}
+	r, ok := ratOfFloat(f)
+	if !ok {
+		// A float beyond int64 rationals: some real number.
+		s, v := a.freshVal(st, sfact{nan: nanNo})
+		return pout{st: s, v: v}
+	}
+	return pout{st: st, v: val{num: true, e: linConst(r), flt: true}}
+}
+
+func quoted(x syntax.Node) val {
+	switch x := x.(type) {
+	case *syntax.Symbol:
+		if x.Pkg == "" && !x.Uninterned {
+			switch x.Name {
+			case "nil":
+				return vNil
+			case "t":
+				return vT
+			}
+			return val{name: "s:" + x.Name}
+		}
+	case *syntax.Keyword:
+		return val{name: "k:" + x.Name}
+	case *syntax.Int:
+		return vNum(linInt(x.Value))
+	case *syntax.List:
+		if len(x.Elems) == 0 {
+			return vNil
+		}
+		var lst []val
+		for _, e := range x.Elems {
+			v := quoted(e)
+			if v.num && !v.e.isConst() || !v.num && (v.name == "" || v.name == "nil") {
+				return vOpaque
+			}
+			lst = append(lst, v)
+		}
+		return val{lst: lst}
+	}
+	return vOpaque
+}
+
+func (a *pathAnalysis) ref(s *syntax.Symbol, st *pstate) []pout {
+	if !isPlainSymbol(s) {
+		a.giveUp("package symbol")
+		return nil
+	}
+	switch s.Name {
+	case "nil":
+		return []pout{{st: st, v: vNil}}
+	case "t":
+		return []pout{{st: st, v: vT}}
+	case "pi":
+		a.giveUp("pi")
+		return nil
+	}
+	for i := len(st.loc) - 1; i >= st.base; i-- {
+		if st.loc[i].name == s.Name {
+			return []pout{{st: st, v: st.loc[i].v}}
+		}
+	}
+	if v, ok := st.global(s.Name); ok {
+		return []pout{{st: st, v: v}}
+	}
+	return []pout{{st: st, fail: true}} // unbound
+}
+
+// assign sets variable name on a copy of st.
+func (a *pathAnalysis) assign(st *pstate, name string, v val) *pstate {
+	for i := len(st.loc) - 1; i >= st.base; i-- {
+		if st.loc[i].name == name {
+			s := st.clone()
+			s.setLocal(i, v)
+			return s
+		}
+	}
+	if !a.probe {
+		a.writes++
+	}
+	s := st.clone()
+	s.setGlobal(name, v)
+	return s
+}
+
+type argsOut struct {
+	st *pstate
+	vs []val
+}
+
+// evalArgs evaluates xs in order on every path.
+func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate) ([]argsOut, []pout) {
+	front := []argsOut{{st: st}}
+	var fails []pout
+	for _, x := range xs {
+		var next []argsOut
+		for _, f := range front {
+			for _, o := range a.eval(x, f.st) {
+				if o.fail {
+					fails = append(fails, o)
+					continue
+				}
+				vs := append(append([]val(nil), f.vs...), o.v)
+				next = append(next, argsOut{o.st, vs})
+			}
+		}
+		if len(next) > maxPaths {
+			a.giveUp("too many paths")
+			return nil, nil
+		}
+		front = next
+	}
+	return front, fails
+}
+
+// body evaluates forms in order; its value is the last one's (nil if none).
+func (a *pathAnalysis) body(xs []syntax.Node, st *pstate) []pout {
+	if len(xs) == 0 {
+		return []pout{{st: st, v: vNil}}
+	}
+	outs := []pout{{st: st}}
+	var done []pout
+	for _, x := range xs {
+		var next []pout
+		for _, o := range outs {
+			for _, r := range a.eval(x, o.st) {
+				if r.fail {
+					done = append(done, r)
+				} else {
+					next = append(next, r)
+				}
+			}
+		}
+		if len(next)+len(done) > maxPaths {
+			a.giveUp("too many paths")
+			return nil
+		}
+		outs = next
+	}
+	return append(done, outs...)
+}
+
+// judge evaluates the predicates of the labels at a point on path st.
+func (a *pathAnalysis) judge(ls []*pathLabel, st *pstate) {
+	a.probe = true
+	defer func() { a.probe, a.probeBad = false, false }()
+	for _, pl := range ls {
+		if pl.holds {
+			continue
+		}
+		pl.reached++
+		a.probeBad = false
+		for _, o := range a.eval(pl.pred, st) {
+			if o.fail {
+				continue
+			}
+			if t, _ := pathTruth(o.st, o.v); t != nil {
+				pl.holds = true
+			}
+		}
+		if a.probeBad {
+			pl.holds = true
+		}
+	}
+}
+
+func (a *pathAnalysis) evalList(l *syntax.List, st *pstate) []pout {
+	if len(l.Elems) == 0 {
+		return []pout{{st: st, v: vNil}}
+	}
+	head, ok := l.Elems[0].(*syntax.Symbol)
+	if !ok || !isPlainSymbol(head) {
+		a.giveUp("call of a non-symbol")
+		return nil
+	}
+	h := head.Name
+	if forms.Lookup(h) != nil {
+		return a.special(h, l, st)
+	}
+	args, fails := a.evalArgs(l.Elems[1:], st)
+	if a.stopped() {
+		return nil
+	}
+	outs := fails
+	for _, ao := range args {
+		if fn := a.funcs[h]; fn != nil {
+			outs = append(outs, a.inline(h, fn, ao)...)
+		} else {
+			outs = append(outs, a.builtin(h, ao.st, ao.vs)...)
+		}
+		if a.stopped() {
+			return nil
+		}
+	}
+	if len(outs) > maxPaths {
+		a.giveUp("too many paths")
+		return nil
+	}
+	return outs
+}
+
+// inline calls defun fn with the values of ao.
+func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut) []pout {
+	ps := fn.Elems[2].(*syntax.List).Elems
+	if len(ps) != len(ao.vs) {
+		return []pout{{st: ao.st, fail: true}}
+	}
+	for _, c := range a.calls {
+		if c == h {
+			a.giveUp("recursion")
+			return nil
+		}
+	}
+	if len(a.calls) >= maxInline {
+		a.giveUp("calls nest too deep")
+		return nil
+	}
+	a.calls = append(a.calls, h)
+	defer func() { a.calls = a.calls[:len(a.calls)-1] }()
+	s := ao.st.clone()
+	oldLen, oldBase := len(s.loc), s.base
+	s.base = oldLen
+	for i, p := range ps {
+		s.loc = append(s.loc, pbind{p.(*syntax.Symbol).Name, ao.vs[i]})
+	}
+	outs := a.body(fn.Elems[3:], s)
+	for i, o := range outs {
+		r := o.st.clone()
+		r.popLocals(oldLen, oldBase)
+		outs[i].st = r
+	}
+	return outs
+}
+
+// special evaluates the special forms the analysis models.
+func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
+	el := l.Elems
+	n := len(el)
+	switch h {
+	case "quote":
+		if n == 2 {
+			return []pout{{st: st, v: quoted(el[1])}}
+		}
+	case "declare":
+		return []pout{{st: st, v: vNil}}
+	case "progn":
+		return a.body(el[1:], st)
+	case "ignore-errors":
+		// A failure inside returns nil with the state as it was then (a
+		// limit, caught or not, makes a run cover no label).
+		outs := a.body(el[1:], st)
+		for i, o := range outs {
+			if o.fail {
+				outs[i] = pout{st: o.st, v: vNil}
+			}
+		}
+		return outs
+	case "if":
+		if n < 3 || n > 4 {
+			break
+		}
+		var els []syntax.Node
+		if n == 4 {
+			els = el[3:]
+		}
+		return a.branch(el[1], el[2:3], els, st)
+	case "when", "unless":
+		if n < 2 {
+			break
+		}
+		if h == "when" {
+			return a.branch(el[1], el[2:], nil, st)
+		}
+		return a.branch(el[1], nil, el[2:], st)
+	case "cond":
+		return a.cond(el[1:], st)
+	case "and", "or":
+		return a.andOr(h == "and", el[1:], st)
+	case "let", "let*":
+		if n < 2 {
+			break
+		}
+		return a.let(h == "let*", el[1], el[2:], st)
+	case "setq", "setf":
+		if n%2 == 0 {
+			break
+		}
+		outs := []pout{{st: st, v: vNil}}
+		var done []pout
+		for i := 1; i+1 < n; i += 2 {
+			if !isPlainSymbol(el[i]) {
+				a.giveUp("setf of a place")
+				return nil
+			}
+			name := el[i].(*syntax.Symbol).Name
+			var next []pout
+			for _, o := range outs {
+				for _, r := range a.eval(el[i+1], o.st) {
+					if r.fail {
+						done = append(done, r)
+						continue
+					}
+					next = append(next, pout{st: a.assign(r.st, name, r.v), v: r.v})
+				}
+			}
+			outs = next
+		}
+		return append(done, outs...)
+	case "incf", "decf":
+		if n < 2 || n > 3 || !isPlainSymbol(el[1]) {
+			break
+		}
+		delta := syntax.Node(&syntax.Int{Value: 1})
+		if n == 3 {
+			delta = el[2]
+		}
+		var outs []pout
+		step := &syntax.List{Elems: []syntax.Node{sym(string(stepOp(h))), el[1], delta}}
+		for _, o := range a.evalList(step, st) {
+			if !o.fail {
+				o.st = a.assign(o.st, el[1].(*syntax.Symbol).Name, o.v)
+			}
+			outs = append(outs, o)
+		}
+		return outs
+	}
+	a.giveUp("special form " + h)
+	return nil
+}
+
+// branch evaluates (if test then else) with bodies.
+func (a *pathAnalysis) branch(test syntax.Node, then, els []syntax.Node, st *pstate) []pout {
+	var outs []pout
+	for _, o := range a.eval(test, st) {
+		if o.fail {
+			outs = append(outs, o)
+			continue
+		}
+		t, f := pathTruth(o.st, o.v)
+		if t != nil {
+			outs = append(outs, a.body(then, t)...)
+		}
+		if f != nil {
+			outs = append(outs, a.body(els, f)...)
+		}
+	}
+	return outs
+}
+
+func (a *pathAnalysis) cond(clauses []syntax.Node, st *pstate) []pout {
+	if len(clauses) == 0 {
+		return []pout{{st: st, v: vNil}}
+	}
+	cl, ok := clauses[0].(*syntax.List)
+	if !ok || len(cl.Elems) == 0 {
+		a.giveUp("malformed cond")
+		return nil
+	}
+	var outs []pout
+	for _, o := range a.eval(cl.Elems[0], st) {
+		if o.fail {
+			outs = append(outs, o)
+			continue
+		}
+		t, f := pathTruth(o.st, o.v)
+		if t != nil {
+			if len(cl.Elems) == 1 {
+				outs = append(outs, pout{st: t, v: o.v})
+			} else {
+				outs = append(outs, a.body(cl.Elems[1:], t)...)
+			}
+		}
+		if f != nil {
+			outs = append(outs, a.cond(clauses[1:], f)...)
+		}
+		if a.stopped() {
+			return nil
+		}
+	}
+	return outs
+}
+
+func (a *pathAnalysis) andOr(and bool, xs []syntax.Node, st *pstate) []pout {
+	if len(xs) == 0 {
+		return []pout{{st: st, v: vBool(and)}}
+	}
+	var outs []pout
+	for _, o := range a.eval(xs[0], st) {
+		if o.fail || len(xs) == 1 {
+			outs = append(outs, o)
+			continue
+		}
+		t, f := pathTruth(o.st, o.v)
+		if and {
+			if f != nil {
+				outs = append(outs, pout{st: f, v: vNil})
+			}
+			if t != nil {
+				outs = append(outs, a.andOr(and, xs[1:], t)...)
+			}
+		} else {
+			if t != nil {
+				outs = append(outs, pout{st: t, v: o.v})
+			}
+			if f != nil {
+				outs = append(outs, a.andOr(and, xs[1:], f)...)
+			}
+		}
+		if a.stopped() {
+			return nil
+		}
+	}
+	return outs
+}
+
+func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, st *pstate) []pout {
+	bl, ok := bindings.(*syntax.List)
+	if !ok {
+		a.giveUp("malformed let")
+		return nil
+	}
+	var names []string
+	var inits []syntax.Node
+	for _, b := range bl.Elems {
+		switch b := b.(type) {
+		case *syntax.Symbol:
+			if !isPlainSymbol(b) {
+				a.giveUp("malformed let")
+				return nil
+			}
+			names, inits = append(names, b.Name), append(inits, sym("nil"))
+		case *syntax.List:
+			if len(b.Elems) < 1 || len(b.Elems) > 2 || !isPlainSymbol(b.Elems[0]) {
+				a.giveUp("malformed let")
+				return nil
+			}
+			var init syntax.Node = sym("nil")
+			if len(b.Elems) == 2 {
+				init = b.Elems[1]
+			}
+			names, inits = append(names, b.Elems[0].(*syntax.Symbol).Name), append(inits, init)
+		default:
+			a.giveUp("malformed let")
+			return nil
+		}
+	}
+	oldLen := len(st.loc)
+	var front []*pstate
+	var outs []pout
+	if seq {
+		front = []*pstate{st}
+		for i, x := range inits {
+			var next []*pstate
+			for _, f := range front {
+				for _, o := range a.eval(x, f) {
+					if o.fail {
+						outs = append(outs, o)
+						continue
+					}
+					s := o.st.clone()
+					s.loc = append(s.loc, pbind{names[i], o.v})
+					next = append(next, s)
+				}
+			}
+			front = next
+		}
+	} else {
+		args, fails := a.evalArgs(inits, st)
+		outs = fails
+		for _, ao := range args {
+			s := ao.st.clone()
+			for i, v := range ao.vs {
+				s.loc = append(s.loc, pbind{names[i], v})
+			}
+			front = append(front, s)
+		}
+	}
+	for _, f := range front {
+		for _, o := range a.body(body, f) {
+			if !o.fail {
+				s := o.st.clone()
+				s.popLocals(oldLen, s.base)
+				o.st = s
+			}
+			outs = append(outs, o)
+		}
+		if a.stopped() {
+			return nil
+		}
+	}
+	return outs
+}
+
+// pureUnknown are builtins without effects on globals whose results the
+// analysis does not follow: they may fail, or return anything.
+var pureUnknown = map[string]bool{"car": true, "cdr": true, "first": true, "second": true, "third": true,
+	"rest": true, "nth": true, "length": true, "append": true, "reverse": true, "remove": true, "assoc": true,
+	"numberp": true, "integerp": true, "floatp": true, "symbolp": true, "keywordp": true, "listp": true,
+	"consp": true, "stringp": true, "functionp": true, "designatorp": true, "zerop": true, "plusp": true,
+	"minusp": true, "evenp": true, "oddp": true, "floor": true, "round": true, "sqrt": true, "rem": true,
+	"equal": true, "string=": true, "print": true, "format": true}
+
+// builtin applies builtin h to vs on st.
+func (a *pathAnalysis) builtin(h string, st *pstate, vs []val) []pout {
+	n := len(vs)
+	switch h {
+	case "<", "<=", ">", ">=", "=":
+		if n >= 1 {
+			return a.chain(st, h, vs)
+		}
+	case "/=":
+		if n == 2 {
+			var outs []pout
+			for _, o := range a.compare(st, "=", vs[0], vs[1]) {
+				if !o.fail {
+					o.v = vBool(o.v.name == "nil")
+				}
+				outs = append(outs, o)
+			}
+			return outs
+		}
+	case "not", "null":
+		if n == 1 {
+			t, f := pathTruth(st, vs[0])
+			var outs []pout
+			if t != nil {
+				outs = append(outs, pout{st: t, v: vNil})
+			}
+			if f != nil {
+				outs = append(outs, pout{st: f, v: vT})
+			}
+			return outs
+		}
+	case "+", "-", "*":
+		switch {
+		case n == 0 && h == "-":
+			// The VM fails (-) for its arity; the analysis must not rely
+			// on its callers rejecting it first.
+			return []pout{{st: st, fail: true}}
+		case n == 0:
+			return []pout{{st: st, v: vNum(linInt(identityOf(h[0])))}}
+		case n == 1 && h == "-":
+			return a.arith(st, '-', vNum(linInt(0)), vs[0])
+		}
+		outs := []pout{{st: st, v: vs[0]}}
+		if n == 1 {
+			st, fails := a.numbers(st, vs[0])
+			if st == nil {
+				return fails
+			}
+			return append(fails, pout{st: st, v: vs[0]})
+		}
+		for _, w := range vs[1:] {
+			var next []pout
+			for _, o := range outs {
+				if o.fail {
+					next = append(next, o)
+					continue
+				}
+				next = append(next, a.arith(o.st, h[0], o.v, w)...)
+			}
+			outs = next
+		}
+		return outs
+	case "1+", "1-":
+		if n == 1 {
+			return a.arith(st, stepOp(h), vs[0], vNum(linInt(1)))
+		}
+	case "/":
+		if n == 2 {
+			return a.divide(st, vs[0], vs[1])
+		}
+	case "mod":
+		if n == 2 {
+			return a.mod(st, vs[0], vs[1])
+		}
+	case "abs":
+		if n == 1 {
+			st, outs := a.numbers(st, vs[0])
+			if st == nil {
+				return outs
+			}
+			s, v := a.freshVal(st, sfact{int: intKnown(st, vs[0]), nan: nanOf(st, vs[0]), inf: mayInf(st, vs[0])})
+			return append(outs, pout{st: s, v: v})
+		}
+	case "min", "max":
+		if n >= 1 {
+			return a.extremum(h, st, vs)
+		}
+	case "eq", "eql":
+		if n == 2 {
+			return a.eq(st, vs[0], vs[1])
+		}
+	case "member":
+		if n == 2 {
+			return a.member(st, vs[0], vs[1])
+		}
+	case "list", "cons":
+		if n == 0 {
+			return []pout{{st: st, v: vNil}}
+		}
+		return []pout{{st: st, v: vOpaque}}
+	case "fail":
+		return []pout{{st: st, fail: true}}
+	}
+	if pureUnknown[h] {
+		s, v := a.anyVal(st)
+		return []pout{{st: st, fail: true}, {st: s, v: v}}
+	}
+	a.giveUp("call of " + h)
+	return nil
+}
+
+// arith applies + - * to two values as the VM does: integers exactly while
+// their bounds exclude wrap-around, anything else as a fresh number.
+func (a *pathAnalysis) arith(st *pstate, op byte, x, y val) []pout {
+	st, outs := a.numbers(st, x, y)
+	if st == nil {
+		return outs
+	}
+	if nanOf(st, x) == nanYes || nanOf(st, y) == nanYes {
+		s, v := a.freshVal(st, sfact{nan: nanYes})
+		return append(outs, pout{st: s, v: v})
+	}
+	ints := intKnown(st, x) && intKnown(st, y)
+	if x.e.isConst() && y.e.isConst() {
+		if ints {
+			p, q := x.e.c.n, y.e.c.n
+			return append(outs, pout{st: st, v: vNum(linInt(applyOp(op, p, q)))})
+		}
+		p, q := x.e.c.float(), y.e.c.float()
+		return append(outs, a.floatConst(st, applyOp(op, p, q)))
+	}
+	if ints {
+		var e lin
+		ok := true
+		exact := noOverflow(func() {
+			switch op {
+			case '+':
+				e = x.e.plus(y.e, ratOne)
+			case '-':
+				e = x.e.plus(y.e, ratNeg1)
+			default:
+				switch {
+				case x.e.isConst():
+					e = y.e.scale(x.e.c)
+				case y.e.isConst():
+					e = x.e.scale(y.e.c)
+				default:
+					ok = false
+				}
+			}
+		})
+		if ok && exact {
+			if lo, hi := bounds(st, vNum(e)); inBounds(lo, hi, ratMinInt, ratMaxInt) {
+				return append(outs, pout{st: st, v: vNum(e)})
+			}
+		}
+		s, v := a.freshVal(st, sfact{int: true, lo: ratMinInt, hi: ratMaxInt})
+		return append(outs, pout{st: s, v: v})
+	}
+	s, v := a.freshVal(st, sfact{nan: nanMaybe, inf: true})
+	return append(outs, pout{st: s, v: v})
+}
+
+// divide is (/ x y): a failure when y may be zero, else a fresh number.
+func (a *pathAnalysis) divide(st *pstate, x, y val) []pout {
+	st, outs := a.numbers(st, x, y)
+	if st == nil {
+		return outs
+	}
+	if !y.e.isConst() || y.e.c.n == 0 {
+		outs = append(outs, pout{st: st, fail: true})
+		if y.e.isConst() {
+			return outs
+		}
+	}
+	f := sfact{nan: nanMaybe, inf: true}
+	if intKnown(st, x) && intKnown(st, y) {
+		f = sfact{int: true, lo: ratMinInt, hi: ratMaxInt}
+		if y.e.isConst() && y.e.c.sign() > 0 {
+			// Truncation keeps x/c between the bounds of x divided by c.
+			if lo, hi := bounds(st, x); lo != nil {
+				noOverflow(func() { f.lo, f.hi = &rat{lo.quo(y.e.c).floor(), 1}, &rat{hi.quo(y.e.c).ceil(), 1} })
+			}
+		}
+	}
+	s, v := a.freshVal(st, f)
+	return append(outs, pout{st: s, v: v})
+}
+
+// mod is (mod x y), floored: by a positive integer constant K an integer
+// lies in [0, K-1] and a float in [0, K] or is NaN (infinite x).
+func (a *pathAnalysis) mod(st *pstate, x, y val) []pout {
+	st, outs := a.numbers(st, x, y)
+	if st == nil {
+		return outs
+	}
+	if y.e.isConst() && !y.flt && y.e.c.isInt() && y.e.c.sign() > 0 && nanOf(st, x) != nanYes {
+		k, zero := y.e.c, &rat{0, 1}
+		if intKnown(st, x) {
+			km1 := &rat{k.n - 1, 1}
+			if lo, hi := bounds(st, x); inBounds(lo, hi, zero, km1) {
+				return append(outs, pout{st: st, v: x})
+			}
+			s, v := a.freshVal(st, sfact{int: true, lo: zero, hi: km1})
+			return append(outs, pout{st: s, v: v})
+		}
+		// A float remainder: NaN only of NaN or an infinity.
+		f := sfact{nan: nanNo, lo: zero, hi: &k}
+		if nanOf(st, x) != nanNo || mayInf(st, x) {
+			f.nan = nanMaybe
+		}
+		s, v := a.freshVal(st, f)
+		return append(outs, pout{st: s, v: v})
+	}
+	outs = append(outs, pout{st: st, fail: true})
+	f := sfact{nan: nanMaybe, inf: true}
+	if intKnown(st, x) && intKnown(st, y) {
+		f = sfact{int: true, lo: ratMinInt, hi: ratMaxInt}
+	}
+	s, v := a.freshVal(st, f)
+	return append(outs, pout{st: s, v: v})
+}
+
+// extremum is min or max as the VM computes it: the first argument, then
+// each later one that compares better (< for min, > for max).
+func (a *pathAnalysis) extremum(h string, st *pstate, vs []val) []pout {
+	st, outs := a.numbers(st, vs[0])
+	if st == nil {
+		return outs
+	}
+	op := "<"
+	if h == "max" {
+		op = ">"
+	}
+	cur := []pout{{st: st, v: vs[0]}}
+	for _, x := range vs[1:] {
+		var next []pout
+		for _, c := range cur {
+			for _, o := range a.compare(c.st, op, x, c.v) {
+				switch {
+				case o.fail:
+					outs = append(outs, o)
+				case o.v.name == "t":
+					next = append(next, pout{st: o.st, v: x})
+				default:
+					next = append(next, pout{st: o.st, v: c.v})
+				}
+			}
+		}
+		cur = next
+	}
+	return append(outs, cur...)
+}
+
+// eq is eq/eql: decided for named constants and known integers, split
+// without learning otherwise.
+func (a *pathAnalysis) eq(st *pstate, x, y val) []pout {
+	if !x.num && !y.num && x.name != "" && y.name != "" {
+		return []pout{{st: st, v: vBool(x.name == y.name)}}
+	}
+	if x.num && y.num && intKnown(st, x) && intKnown(st, y) {
+		return a.compare(st, "=", x, y)
+	}
+	if x.num != y.num && !anySym(st, x) && !anySym(st, y) {
+		return []pout{{st: st, v: vNil}} // a number is never eq to a non-number
+	}
+	return []pout{{st: st, v: vT}, {st: st, v: vNil}}
+}
+
+func anySym(st *pstate, v val) bool {
+	s, ok := v.e.single()
+	return v.num && ok && st.facts[s].any
+}
+
+// member is decided for a named constant in a list of named constants.
+func (a *pathAnalysis) member(st *pstate, x, l val) []pout {
+	if l.name == "nil" {
+		return []pout{{st: st, v: vNil}}
+	}
+	if l.lst != nil && !x.num && x.name != "" {
+		for _, e := range l.lst {
+			if !e.num && e.name == x.name {
+				return []pout{{st: st, v: vOpaque}}
+			}
+		}
+		return []pout{{st: st, v: vNil}}
+	}
+	return []pout{{st: st, fail: true}, {st: st, v: vOpaque}, {st: st, v: vNil}}
+}
