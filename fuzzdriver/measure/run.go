@@ -173,12 +173,12 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	if m.opts.Labels.Criteria.Has(labels.MCDC) {
 		names := func(id int) []string {
 			var out []string
-			for _, ti := range covering[id] {
+			for _, ti := range tally.Covering[id] {
 				out = append(out, tests[ti].Name)
 			}
 			return out
 		}
-		mc, err := NewMCDCReport(m.p.Result.Labels.Decisions, func(id int) bool { return len(covering[id]) > 0 }, names)
+		mc, err := NewMCDCReport(m.ann.Transform.Labels.Decisions, func(id int) bool { return len(tally.Covering[id]) > 0 }, names)
 		if err != nil {
 			return nil, err
 		}
