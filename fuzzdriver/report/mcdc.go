@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
@@ -59,12 +60,17 @@ func tf(b bool) string {
 	return "F"
 }
 
+// testsText names (by base name) the first tests that executed a vector.
 func testsText(ts []string) string {
 	if len(ts) == 0 {
 		return ""
 	}
 	const show = 3
-	s := strings.Join(ts[:min(len(ts), show)], ", ")
+	var names []string
+	for _, t := range ts[:min(len(ts), show)] {
+		names = append(names, filepath.Base(t))
+	}
+	s := strings.Join(names, ", ")
 	if len(ts) > show {
 		s += fmt.Sprintf(", +%d", len(ts)-show)
 	}
