@@ -85,6 +85,9 @@ type GoLabelResult struct {
 	// Pos is file:line:col of the original code.
 	Pos     string `json:"pos"`
 	Covered bool   `json:"covered"`
+	// Tests (with per-test runs) names the tests that cover the label
+	// ("package TestName").
+	Tests []string `json:"tests,omitempty"`
 
 	At labels.Position `json:"-"`
 }
@@ -142,6 +145,22 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 	rep.All = all
 	if m.Traces != nil {
 		rep.Tests = m.Traces
+		byID := map[int]*GoLabelResult{}
+		for _, l := range rep.Labels {
+			byID[l.ID] = l
+		}
+		names := make([]string, 0, len(m.Traces))
+		for name := range m.Traces {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			for _, id := range m.Traces[name] {
+				if l := byID[id]; l != nil && (len(l.Tests) == 0 || l.Tests[len(l.Tests)-1] != name) {
+					l.Tests = append(l.Tests, name)
+				}
+			}
+		}
 		cov := labels.Coverage(res.Labels, m.Abundance())
 		for k, kr := range rep.Criteria {
 			if c := cov[k]; c != nil {

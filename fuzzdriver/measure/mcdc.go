@@ -53,6 +53,9 @@ type ConditionReport struct {
 	// of its executed vectors, outcome false then true (llvm-cov's
 	// "C1-Pair: covered: (1,3)"), nil when not covered.
 	Pair []int `json:"pair,omitempty"`
+	// PairTests names the tests that executed the pair's vectors (false
+	// vector's, then true vector's), when known.
+	PairTests [][]string `json:"pair_tests,omitempty"`
 	// Suggest, for an uncovered condition, lists the vectors a new test
 	// (or two) must execute to complete a pair; empty when no feasible
 	// pair exists.
@@ -89,6 +92,9 @@ func NewMCDCReport(ds []*labels.Decision, covered func(id int) bool, tests func(
 			if p := res.Pairs[c]; p != nil {
 				cr.Covered = true
 				cr.Pair = []int{num[p.False], num[p.True]}
+				if tests != nil {
+					cr.PairTests = [][]string{dr.Executed[num[p.False]-1].Tests, dr.Executed[num[p.True]-1].Tests}
+				}
 			}
 			for _, i := range res.Suggest[c] {
 				cr.Suggest = append(cr.Suggest, vector(i, num[i]))
