@@ -80,6 +80,7 @@ the inputs that cover them.`,
 		newReplayCmd(),
 		newAFLTargetCmd(),
 		newCompareCmd(),
+		newSarifCmd(),
 	} {
 		root.AddCommand(c)
 	}
