@@ -594,39 +594,34 @@ func (e *enumerator) decision(d syntax.Node) {
 	if !c.Has(MCC) {
 		return
 	}
-	if len(as) > e.opts.MCCMaxAtoms {
+	if w := MCCFallback(len(as), e.opts.MCCMaxAtoms); w != "" {
 		o := e.res.Origin(d)
 		if o == nil {
 			o = d
 		}
 		start, _ := o.Span()
-		e.set.Warnings = append(e.set.Warnings, syntax.Errorf(e.res.Orig.Name, e.res.Orig.Src, start,
-			"warning: decision has %d atoms, more than --mcc-max-atoms %d: MCC falls back to CC here", len(as), e.opts.MCCMaxAtoms))
-		e.cc(MCC, "cc fallback: ", d, as)
+		e.set.Warnings = append(e.set.Warnings, syntax.Errorf(e.res.Orig.Name, e.res.Orig.Src, start, "%s", w))
+		e.cc(MCC, FallbackPrefix, d, as)
 		return
 	}
 	n := len(as)
 	sh := e.share(as)
-	for m := 0; m < 1<<n; m++ {
+	for op, vals := range Combinations(n) {
 		lits := make([]Literal, n)
 		conj := make([]syntax.Node, n)
-		var op strings.Builder
 		for i, a := range as {
-			v := m&(1<<(n-1-i)) == 0
-			lits[i] = Literal{a, v}
-			if v {
+			lits[i] = Literal{a, vals[i]}
+			if vals[i] {
 				conj[i] = a
-				op.WriteByte('T')
 			} else {
 				conj[i] = call("not", a)
-				op.WriteByte('F')
 			}
 		}
 		var pred syntax.Node = conj[0]
 		if n > 1 {
 			pred = call("and", conj...)
 		}
-		if l := e.add(MCC, op.String(), d, pred, nil, at); l != nil && l.Status == Active {
+		if l := e.add(MCC, op, d, pred, nil, at); l != nil && l.Status == Active {
 			if e.judge != nil {
 				l.Status, l.Reason = e.judge.Combination(lits)
 			}
@@ -816,8 +811,8 @@ func (e *enumerator) shortCircuit(lits []Literal) (string, bool) {
 func (e *enumerator) cc(crit Key, prefix string, d syntax.Node, as []syntax.Node) {
 	for _, a := range as {
 		at := e.where(a, d)
-		e.add(crit, prefix+"true", d, a, nil, at)
-		e.add(crit, prefix+"false", d, call("not", a), nil, at)
+		e.add(crit, CCOperator(prefix, true), d, a, nil, at)
+		e.add(crit, CCOperator(prefix, false), d, call("not", a), nil, at)
 	}
 }
 

@@ -501,3 +501,39 @@ func TestDistLadder(t *testing.T) {
 		t.Errorf("mcc,dist: %v %v", c, err)
 	}
 }
+
+// TestRelations: the relation algebra every front end shares agrees with
+// the outcomes it stands for.
+func TestRelations(t *testing.T) {
+	for _, r := range Relations() {
+		if back, ok := RelationOf(r.String()); !ok || back != r {
+			t.Errorf("%s does not read back (%v)", r, back)
+		}
+		for _, m := range Relations() {
+			for c := -1; c <= 1; c++ {
+				if r.Mutant(m).Holds(c) != (r.Holds(c) != m.Holds(c)) {
+					t.Errorf("%s vs %s at %d: mutant %s", r, m, c, r.Mutant(m))
+				}
+			}
+		}
+		for c := -1; c <= 1; c++ {
+			if r.Swap().Holds(c) != r.Holds(-c) || r.Not().Holds(c) == r.Holds(c) {
+				t.Errorf("%s at %d: swap %s, not %s", r, c, r.Swap(), r.Not())
+			}
+		}
+	}
+}
+
+// TestCombinations: MCC's combinations in label order, all true first.
+func TestCombinations(t *testing.T) {
+	var got []string
+	for op, vals := range Combinations(2) {
+		got = append(got, fmt.Sprintf("%s%v", op, vals))
+	}
+	if want := "[TT[true true] TF[true false] FT[false true] FF[false false]]"; fmt.Sprint(got) != want {
+		t.Errorf("got %v, want %s", got, want)
+	}
+	if MCCFallback(3, 3) != "" || MCCFallback(4, 3) == "" {
+		t.Error("MCCFallback: the bound is inclusive")
+	}
+}

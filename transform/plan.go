@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
@@ -62,13 +63,31 @@ func (r *Result) Manifest(out string) *labels.Manifest {
 // marker matches the comment transform writes after each injected label.
 var marker = regexp.MustCompile(`^;+ *label [0-9]+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror|dist|mcdc)\b`)
 
-// CheckNotAnnotated refuses a plan that already carries injected labels:
-// annotating it again would label the labels.
+// CheckNotAnnotated refuses a plan that already carries injected labels
+// or normalize's temporaries: labelling it again would label the labels.
+// It knows the label comments and any top-level form that names
+// forms.TempsHead, whatever form the declaration takes (a declaim, or a
+// declaration wrapped so that other Lisps accept it).
 func CheckNotAnnotated(f *syntax.File) error {
 	for _, c := range f.Comments {
 		if !c.Block && marker.MatchString(c.Text) {
 			return syntax.Errorf(f.Name, f.Src, c.Start,
 				"plan is already annotated by labelcov (found %q); annotate the original plan instead", c.Text)
+		}
+	}
+	if !bytes.Contains(f.Src, []byte(forms.TempsHead)) {
+		return nil
+	}
+	for _, form := range f.Forms {
+		var at syntax.Node
+		syntax.Walk(form, func(n syntax.Node) bool {
+			if s, ok := n.(*syntax.Symbol); ok && strings.EqualFold(s.Name, forms.TempsHead) && at == nil {
+				at = form
+			}
+			return at == nil
+		})
+		if at != nil {
+			return f.NodeErrorf(at, "plan is already annotated by labelcov (it declares %s, as normalize writes them); use the original plan instead", forms.TempsHead)
 		}
 	}
 	return nil

@@ -48,7 +48,7 @@ versioned JSON description, which replaces PLAN and the other flags.`,
   afl-fuzz -i seeds -o out -- labelcov afl-target temperature.plan --criteria mcc,wm @@
   afl-showmap -o map.txt -- labelcov afl-target plan.plan --world w.world < input
   labelcov afl-target plan.plan --world w.world out/default/crashes/id:000000*; echo $?   # 134: a finding`,
-		Args: cobra.RangeArgs(0, 2),
+		Args: argsNamed(0, 2, "PLAN", "INPUT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			build := func() (*campaign.Fuzzer, error) {
 				s, err := campaign.LoadWorker(setup)

@@ -113,8 +113,8 @@ func TestFuzzEngineAFL(t *testing.T) {
 	useAFL(t)
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, errs := execLabelcov("fuzz", "--json", "--progress", "1s", wsPlan, "--world", wsWorld, "--engine", "afl", "--budget", "4s", "--workers", "1", "--out", out)
-	if code != exitUsage || !strings.Contains(errs, "finding(s)") {
-		t.Fatalf("fuzz --engine afl with findings: exit %d, want %d\n%s", code, exitUsage, errs)
+	if code != exitFound || !strings.Contains(errs, "finding(s)") {
+		t.Fatalf("fuzz --engine afl with findings: exit %d, want %d\n%s", code, exitFound, errs)
 	}
 	var s jsonSummary
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {

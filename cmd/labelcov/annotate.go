@@ -51,7 +51,7 @@ touched. See docs/go.md.
   labelcov annotate warehouse.plan --criteria mcc,wm | labelcov run - --world warehouse.world
   labelcov annotate ./pkg/... --criteria mcc,wm -o /tmp/ann && \
       go test -overlay /tmp/ann/overlay.json -fuzz FuzzParse ./pkg/parse`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsNamed(1, -1, "FILE or PACKAGES"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if isGoPackageArg(args[0]) {
 				gof.Criteria, gof.MCCMaxAtoms, gof.Out = lf.criteria, lf.maxAtoms, out
@@ -62,6 +62,15 @@ touched. See docs/go.md.
 			}
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
+			}
+			if err := refuseOverwrite("-o", out, args[0]); err != nil {
+				return err
+			}
+			if err := refuseOverwrite("--manifest", manifest, args[0]); err != nil {
+				return err
+			}
+			if manifest != "" && manifest == out {
+				return fmt.Errorf("--manifest and -o name the same file %s", out)
 			}
 			f, p, to, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {

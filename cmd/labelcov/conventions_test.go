@@ -113,14 +113,14 @@ func TestRunWorldlessChecks(t *testing.T) {
 	plan := "../../testdata/bench/temperature/temperature.plan"
 	// heating-while-warm.args: 533 500 22.
 	code, out, errs := execLabelcov("run", plan, "--arg", "533", "--arg", "500", "--arg", "22")
-	if code != 0 || !strings.Contains(out, "error: heating-while-warm\n") {
+	if code != exitFound || !strings.Contains(out, "error: heating-while-warm\n") {
 		t.Errorf("code %d out %q err %q", code, out, errs)
 	}
 	var rep struct {
 		Errors []string `json:"errors"`
 	}
 	code, out, _ = execLabelcov("run", plan, "--json", "--arg", "533", "--arg", "500", "--arg", "22")
-	if err := json.Unmarshal([]byte(out), &rep); code != 0 || err != nil || len(rep.Errors) != 1 || rep.Errors[0] != "heating-while-warm" {
+	if err := json.Unmarshal([]byte(out), &rep); code != exitFound || err != nil || len(rep.Errors) != 1 || rep.Errors[0] != "heating-while-warm" {
 		t.Errorf("--json: code %d errors %v (%v)", code, rep.Errors, err)
 	}
 	// A plan without checks prints no checks line.
@@ -138,7 +138,7 @@ func TestReplayArgsReproducers(t *testing.T) {
 		{"docking/docking.plan", "docking/reproducers/blind-creep.args", "blind-creep"},
 	} {
 		code, out, errs := execLabelcov("replay", "../../testdata/bench/"+c.plan, "../../testdata/bench/"+c.args)
-		if code != 0 || !strings.Contains(out, "findings:\n  "+c.finding+"\n") || !strings.Contains(out, "(24 bytes)") && !strings.Contains(out, "(32 bytes)") {
+		if code != exitFound || !strings.Contains(out, "findings:\n  "+c.finding+"\n") || !strings.Contains(out, "(24 bytes)") && !strings.Contains(out, "(32 bytes)") {
 			t.Errorf("replay %s: code %d out %q err %q", c.args, code, out, errs)
 		}
 	}

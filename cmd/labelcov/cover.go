@@ -79,7 +79,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
   labelcov cover plan.plan --tests t1.args t2.args --json | jq '.criteria.mcc'
   labelcov cover ./pkg/... --criteria mcc,wm --html cover.html
   labelcov cover ./pkg/parse --fuzz FuzzParse`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsNamed(1, -1, "FILE or PACKAGES"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.failUnder != "" {
 				ts, err := measure.ParseThresholds(o.failUnder)
@@ -124,6 +124,14 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, 
 	}
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
+	}
+	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+		return err
+	}
+	for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+		if err := refuseOverwrite(out.flag, out.path, append([]string{file, o.world}, tests...)...); err != nil {
+			return err
+		}
 	}
 	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {

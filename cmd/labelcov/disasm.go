@@ -19,7 +19,7 @@ A conditional jump's branch number b owns the two counters right after the
 instruction counters: b's "test was true" and "test was false" hits.`,
 		Example: `  labelcov disasm testdata/plans/fib.plan
   labelcov disasm warehouse.plan | grep JMPIF`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			_, p, err := loadPlan(cmd.InOrStdin(), args[0])
 			if err != nil {

@@ -162,12 +162,17 @@ type docRunReport struct {
 
 func runJSON(file, plan string) (*docRunReport, error) {
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"run", "--json", "--plan", plan, file}, &stdout, &stderr); code != exitOK {
+	code := run([]string{"run", "--json", "--plan", plan, file}, &stdout, &stderr)
+	if code != exitOK && code != exitFound {
 		return nil, fmt.Errorf("labelcov run exited %d: %s", code, stderr.String())
 	}
 	var r docRunReport
 	if err := json.Unmarshal(stdout.Bytes(), &r); err != nil {
 		return nil, fmt.Errorf("bad JSON from labelcov run: %w\n%s", err, stdout.String())
+	}
+	// run exits 1 exactly when the plan did not return.
+	if (code == exitFound) != (r.Outcome != "ok") {
+		return nil, fmt.Errorf("labelcov run exited %d with outcome %s", code, r.Outcome)
 	}
 	return &r, nil
 }

@@ -35,8 +35,11 @@ decode to: objects of the world's bytes-per-object size each, at most --max-obje
 of them, a trailing incomplete object ignored, overlapping objects dropped.`,
 		Example: `  labelcov env decode testdata/worlds/warehouse.world crash-1234.bin
   labelcov env decode testdata/worlds/warehouse.world input.bin --max-objects 8 > input.env`,
-		Args: cobra.ExactArgs(2),
+		Args: argsNamed(2, 2, "WORLD", "FILE.bin"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := positiveFlag("max-objects", maxObjects); err != nil {
+				return err
+			}
 			w, err := sim.LoadWorld(args[0])
 			if err != nil {
 				return err
@@ -62,8 +65,11 @@ func newEnvEncodeCmd() *cobra.Command {
 or to the file named by -o. Decoding those bytes gives the same environment back.`,
 		Example: `  labelcov env encode testdata/worlds/warehouse.world scenario.env -o seed.bin
   labelcov env encode testdata/worlds/warehouse.world scenario.env | xxd`,
-		Args: cobra.ExactArgs(2),
+		Args: argsNamed(2, 2, "WORLD", "FILE.env"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := refuseOverwrite("-o", out, args[0], args[1]); err != nil {
+				return err
+			}
 			w, err := sim.LoadWorld(args[0])
 			if err != nil {
 				return err

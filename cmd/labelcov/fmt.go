@@ -25,11 +25,12 @@ relative to the code, and literals keep their spelling (1.50 stays 1.50).
 
 With no flag the result goes to stdout. -w rewrites files in place; --check
 changes nothing, lists the files whose layout differs and exits with status 1
-if there are any. A FILE of "-" reads standard input.`,
+if there are any (2 for a file that does not parse). A FILE of "-" reads
+standard input.`,
 		Example: `  labelcov fmt warehouse.plan            # print the formatted plan
   labelcov fmt -w plans/*.plan            # rewrite files in place
   labelcov fmt --check plans/*.plan       # CI: fail if any file is not formatted`,
-		Args: cobra.MinimumNArgs(1),
+		Args: argsNamed(1, -1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if write && check {
 				return errors.New("fmt: -w and --check exclude each other")
@@ -64,7 +65,7 @@ if there are any. A FILE of "-" reads standard input.`,
 				}
 			}
 			if len(changed) > 0 {
-				return fmt.Errorf("fmt --check: %d of %d file(s) not formatted", len(changed), len(args))
+				return found("fmt --check: %d of %d file(s) not formatted", len(changed), len(args))
 			}
 			return nil
 		},

@@ -43,8 +43,8 @@ func TestFmtCheck(t *testing.T) {
 	messy := writePlan(t, "messy.plan", messyPlan)
 	tidy := writePlan(t, "tidy.plan", tidyPlan)
 	code, out, errs := runCLI("fmt", "--check", tidy, messy)
-	if code != exitUsage {
-		t.Errorf("--check with an unformatted file: code %d, want %d", code, exitUsage)
+	if code != exitFound {
+		t.Errorf("--check with an unformatted file: code %d, want %d", code, exitFound)
 	}
 	if out != messy+"\n" {
 		t.Errorf("--check listed %q, want only %s", out, messy)

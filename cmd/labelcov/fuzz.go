@@ -13,7 +13,9 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -68,6 +70,21 @@ func parseCriteriaFlag(name, s string) (labels.Criteria, error) {
 	return c, nil
 }
 
+// worldForParams explains why a plan with parameters cannot run in a
+// world: the input is either an environment (with --world) or the plan's
+// parameters (without).
+func worldForParams(f *syntax.File, fn *compile.Func) error {
+	if fn.NumParams() == 0 {
+		return nil
+	}
+	if sim.NeedsWorld(f) == nil {
+		return fmt.Errorf("%s uses no world: its plan %s takes %d parameter(s) (%s), which the input gives without --world; drop --world",
+			f.Name, fn.Name, fn.NumParams(), strings.Join(fn.Params, " "))
+	}
+	return fmt.Errorf("%s: plan %s takes %d parameter(s) (%s), but with --world the input is an environment and the plan runs without arguments; fuzz a plan without parameters (a def-plan that calls this one)",
+		f.Name, fn.Name, fn.NumParams(), strings.Join(fn.Params, " "))
+}
+
 // build reads the plan and world and compiles the setup.
 func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*campaign.Fuzzer, error) {
 	if pf.maxSteps <= 0 {
@@ -102,7 +119,16 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*campaign.Fuz
 			return nil, err
 		}
 	}
-	return s.Build()
+	built, err := s.Build()
+	if err == nil && s.World != nil {
+		// Say why a plan with parameters does not run in a world, rather
+		// than that it got no arguments.
+		err = worldForParams(f, built.Plan())
+	}
+	if err != nil {
+		return nil, err
+	}
+	return built, nil
 }
 
 type fuzzOptions struct {
@@ -121,6 +147,8 @@ type fuzzOptions struct {
 	aflArgs  []string
 	// allowFindings exits 0 even when the campaign has findings.
 	allowFindings bool
+	// forceOut resumes in an --out of another plan, world or criteria.
+	forceOut bool
 }
 
 func newFuzzCmd() *cobra.Command {
@@ -172,7 +200,10 @@ stops cleanly with everything saved.
 --out DIR holds the campaign in AFL++'s sync-directory layout (DIR/labelcov/queue,
 DIR/labelcov/crashes with NAME.env beside each finding, findings.json, and
 stats.json: a time series of execs, corpus and coverage; docs/fuzzing.md). Run
-again on the same --out to resume. Without --out either engine uses a new
+again on the same --out to resume. DIR/campaign.json records what the campaign
+belongs to (the plan's digest and def-plan, the world, --criteria): an --out of
+another campaign is refused, so that two campaigns' inputs and findings never
+mix (--force-out resumes in it anyway). Without --out either engine uses a new
 temporary directory, named on stderr at the start and in the summary.
 
 Exit status: 1 when the campaign has findings, like go test -fuzz, with a
@@ -209,7 +240,7 @@ stop and dir.`,
 
   # replay what was found
   labelcov replay warehouse-sort.plan --world warehouse.world /tmp/ws/labelcov/crashes/id:000000* --trace`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "PLAN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if !cmd.Flags().Changed("budget") && cmd.Flags().Changed("runs") {
 				o.budget = 0
@@ -221,7 +252,7 @@ stop and dir.`,
 	o.planSetupFlags.registerNoRetire(cmd)
 	f := cmd.Flags()
 	f.StringVar(&o.engine, "engine", "builtin", "fuzzer: builtin or afl")
-	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget (none when only --runs is given)")
+	f.DurationVar(&o.budget, "budget", time.Minute, "wall-clock budget of this session; 0: no time limit, the campaign runs until --runs or Ctrl-C (exit 3); none when only --runs is given")
 	f.Int64Var(&o.runs, "runs", 0, "stop after this many runs (builtin: seeds and a resumed queue count; afl: afl-fuzz -E)")
 	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "parallel workers (builtin: goroutines; afl: afl-fuzz instances)"+workersFlagHelp)
 	f.Uint64Var(&o.seed, "seed", 1, "random seed")
@@ -232,6 +263,7 @@ stop and dir.`,
 	f.BoolVar(&o.json, "json", false, "print one JSON summary object at the end")
 	f.DurationVar(&o.progress, "progress", engine.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
 	f.BoolVar(&o.allowFindings, "allow-findings", false, "exit 0 even when the campaign has findings")
+	f.BoolVar(&o.forceOut, "force-out", false, "resume in an --out that belongs to another plan, world or criteria (its inputs and findings are then mixed with this campaign's)")
 	f.StringSliceVar(&o.aflArgs, "afl-arg", nil, "extra afl-fuzz argument (repeatable), e.g. --afl-arg=-t --afl-arg=500")
 	return cmd
 }
@@ -253,6 +285,9 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 		return errors.New("fuzz needs a plan file, not standard input (afl-target and the worker re-read it)")
 	}
 	stderr := cmd.ErrOrStderr()
+	if o.budget == 0 && o.runs == 0 {
+		fmt.Fprintln(stderr, "fuzz: --budget 0 and no --runs: the campaign runs until Ctrl-C or SIGTERM (then saves, summarizes and exits 3)")
+	}
 	pf, err := o.build(cmd.InOrStdin(), planPath)
 	if err != nil {
 		return err
@@ -280,7 +315,7 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 		}
 	}
 	co := campaign.Options{Engine: o.engine, Workers: o.workers, Seed: o.seed, Budget: o.budget, Runs: o.runs,
-		Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main}
+		Seeds: seeds, Out: o.out, Instance: o.instance, Main: o.main, ForceOut: o.forceOut}
 	if o.progress > 0 {
 		co.Progress, co.ProgressInterval = stderr, o.progress
 	}
@@ -295,6 +330,10 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	defer stop()
 	sum, err := pf.Fuzz(ctx, co)
 	if sum == nil {
+		var om *engine.OwnerMismatchError
+		if errors.As(err, &om) {
+			return fmt.Errorf("%w\n(a campaign directory belongs to one plan, world and criteria: choose another --out, or --force-out to resume in it anyway)", err)
+		}
 		return err
 	}
 	if o.json {

@@ -109,15 +109,19 @@ func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 	for _, f := range s.Findings {
 		for _, in := range []string{f.Input, f.Input + ".env"} {
 			code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--json", in)
-			if code != exitOK {
-				t.Fatalf("replay %s: %s", in, errs)
+			if code != exitFound {
+				t.Fatalf("replay %s: exit %d, want %d (the finding reproduces): %s", in, code, exitFound, errs)
 			}
-			var reps []struct {
-				Findings []struct{ Key string } `json:"findings"`
+			var rep struct {
+				Version int `json:"version"`
+				Inputs  []struct {
+					Findings []struct{ Key string } `json:"findings"`
+				} `json:"inputs"`
 			}
-			if err := json.Unmarshal([]byte(rout), &reps); err != nil || len(reps) != 1 {
+			if err := json.Unmarshal([]byte(rout), &rep); err != nil || rep.Version != 1 || len(rep.Inputs) != 1 {
 				t.Fatalf("replay --json: %v\n%s", err, rout)
 			}
+			reps := rep.Inputs
 			found := false
 			for _, rf := range reps[0].Findings {
 				found = found || rf.Key == f.Key
@@ -129,7 +133,7 @@ func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 	}
 	// The human form, with the trace.
 	code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--trace", s.Findings[0].Input)
-	if code != exitOK || !strings.Contains(rout, "findings:\n  "+s.Findings[0].Key) || !strings.Contains(rout, "environment:") ||
+	if code != exitFound || !strings.Contains(rout, "findings:\n  "+s.Findings[0].Key) || !strings.Contains(rout, "environment:") ||
 		!strings.Contains(rout, " -> ") {
 		t.Errorf("replay --trace: exit %d\n%s%s", code, rout, errs)
 	}
@@ -226,7 +230,7 @@ func TestFuzzFindingsExitNonZero(t *testing.T) {
 	}
 	// The printed command reproduces the finding.
 	code, rout, rerrs := execLabelcov("replay", plan, "--criteria", "mcc,wm", "--pure", "ext1,ext2", m[3])
-	if code != exitOK || !strings.Contains(rout, m[1]) {
+	if code != exitFound || !strings.Contains(rout, m[1]) {
 		t.Errorf("replay line: exit %d\n%s%s", code, rout, rerrs)
 	}
 	if code, _, errs := execLabelcov(append(args, "--allow-findings")...); code != exitOK {
@@ -288,7 +292,7 @@ func TestFuzzHangFinding(t *testing.T) {
 		t.Fatalf("stop %s, findings %+v: want a hang and the campaign to go on", s.Stop, s.Findings)
 	}
 	code, rout, errs := execLabelcov(append([]string{"replay", plan, hang}, limits...)...)
-	if code != exitOK || !strings.Contains(rout, "hang") {
+	if code != exitFound || !strings.Contains(rout, "hang") {
 		t.Errorf("replay of the hang: exit %d\n%s%s", code, rout, errs)
 	}
 }

@@ -86,6 +86,9 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	if err != nil {
 		return err
 	}
+	if err := refuseOutputsInside(res, map[string]string{"-o": opts.Out, "--copy": opts.Copy}); err != nil {
+		return err
+	}
 	ov, err := res.WriteOverlay(opts.Out)
 	if err != nil {
 		return err
@@ -122,6 +125,23 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 		fmt.Fprintln(bw, "note:     go test -cover ignores -overlay (golang/go#73802): use labelcov cover, or --copy DIR")
 	}
 	return bw.Flush()
+}
+
+// refuseOutputsInside fails when an output directory (flag -> path) lies
+// inside a module (or, outside modules, a package directory) of res.
+func refuseOutputsInside(res *gotransform.Result, outs map[string]string) error {
+	for _, p := range res.Packages {
+		dir, what := p.Module, "the module of"
+		if dir == "" {
+			dir, what = p.Dir, "the directory of"
+		}
+		for _, flag := range []string{"-o", "--copy"} {
+			if err := refuseInside(flag, outs[flag], dir, what+" "+p.Path); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // goCoverOptions are the options of measuring Go packages (Out and Copy
@@ -201,7 +221,12 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err == nil && len(m.Crashing) > 0 {
 		// Like go test, a corpus entry that crashes is a failure; the
 		// report above measured the others.
-		err = fmt.Errorf("%s fails on %d corpus entr%s: %s", opts.Fuzz, len(m.Crashing), plural(len(m.Crashing), "y", "ies"), strings.Join(m.Crashing, ", "))
+		err = found("%s fails on %d corpus entr%s: %s", opts.Fuzz, len(m.Crashing), plural(len(m.Crashing), "y", "ies"), strings.Join(m.Crashing, ", "))
+	}
+	if err == nil && len(m.Failing) > 0 {
+		// Like go test: failing tests fail the command, after the report
+		// of what the others cover.
+		err = found("%d test(s) fail: %s (skipped; the report covers the others; go test shows why)", len(m.Failing), strings.Join(m.Failing, ", "))
 	}
 	return err
 }

@@ -142,10 +142,11 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Exactly the module's files: not what a documented go test -fuzz run
+	// saved in testdata/fuzz (a crasher there would fail this test).
 	dir := t.TempDir()
-	cp := exec.Command("cp", "-r", src+"/.", dir)
-	if out, err := cp.CombinedOutput(); err != nil {
-		t.Skipf("cp: %v %s", err, out)
+	for _, name := range []string{"go.mod", "alarm.go", "alarm_test.go"} {
+		copyFile(t, filepath.Join(src, name), dir)
 	}
 	seeds := filepath.Join(dir, "testdata", "fuzz", "FuzzAlarm")
 	if err := os.MkdirAll(seeds, 0o755); err != nil {
@@ -315,5 +316,49 @@ func TestGoAnnotateNeedsOut(t *testing.T) {
 	}
 	if _, _, err := runGoCmd(t, "annotate", "./...", "--out", t.TempDir(), "--criteria", "bogus"); err == nil {
 		t.Fatal("bad criteria accepted")
+	}
+}
+
+// TestGoCoverFailingTests: after go test -fuzz saved a crasher in
+// testdata/fuzz (docs/go.md's experiment), cover still reports what the
+// other tests cover, lists the failing test and exits 1, as go test does.
+func TestGoCoverFailingTests(t *testing.T) {
+	needGo(t)
+	src, err := filepath.Abs("../../testdata/go/fuzzexp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, name := range []string{"go.mod", "alarm.go", "alarm_test.go"} {
+		copyFile(t, filepath.Join(src, name), dir)
+	}
+	crashers := filepath.Join(dir, "testdata", "fuzz", "FuzzAlarm")
+	if err := os.MkdirAll(crashers, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// The crasher a documented run found: hot, humid and dusty at once.
+	crash := "go test fuzz v1\nrune('Ƕ')\nrune('W')\nrune('ċ')\n"
+	if err := os.WriteFile(filepath.Join(crashers, "ef4464a76c527783"), []byte(crash), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", dir, "--criteria", "mcc", "--json")
+	if err == nil || exitCodeOf(err) != exitFound || !strings.Contains(err.Error(), "FuzzAlarm") {
+		t.Fatalf("err %v, want a finding naming FuzzAlarm", err)
+	}
+	var rep struct {
+		Version  int
+		Failing  []string
+		Coverage struct{ Statements struct{ Covered, Total int } }
+		Criteria map[string]struct{ Covered, Total int }
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.Version != 1 || len(rep.Failing) != 1 || rep.Failing[0] != "FuzzAlarm" {
+		t.Errorf("version %d, failing %v, want [FuzzAlarm]", rep.Version, rep.Failing)
+	}
+	// TestAlarm still ran: statements and labels are covered.
+	if rep.Coverage.Statements.Covered == 0 || rep.Criteria["mcc"].Covered == 0 {
+		t.Errorf("statements %+v, mcc %+v: the passing test was not measured", rep.Coverage.Statements, rep.Criteria["mcc"])
 	}
 }

@@ -9,6 +9,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -33,11 +34,19 @@ func noCrash(t *testing.T, what, stderr string) {
 	}
 }
 
-// runPlanJSON is run --json with args, read as the doc examples read it.
+// runPlanJSON is run --json with args, read as the doc examples read it
+// (exit 1 exactly when the plan did not return).
 func runPlanJSON(t *testing.T, plan string, args ...string) docRunReport {
 	t.Helper()
-	r, errs := cliJSON[docRunReport](t, append([]string{"run", plan, "--json"}, args...)...)
+	code, out, errs := execLabelcov(append([]string{"run", plan, "--json"}, args...)...)
 	noCrash(t, "run --json", errs)
+	var r docRunReport
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatalf("run --json: exit %d, bad JSON: %v\n%.500s%s", code, err, out, errs)
+	}
+	if want := map[bool]int{true: exitOK, false: exitFound}[r.Outcome == "ok"]; code != want {
+		t.Fatalf("run --json: exit %d with outcome %s, want %d", code, r.Outcome, want)
+	}
 	return r
 }
 
@@ -168,7 +177,7 @@ func TestHostileOutputLoop(t *testing.T) {
 	p := tempPlan(t, "(def-plan main ()\n  (let ((s \"xxxx\"))\n    (dotimes (i 18) (setq s (format nil \"~a~a\" s s)))\n    (while t (print s))))\n")
 	code, out, errs := execLabelcov("run", p)
 	noCrash(t, "run", errs)
-	if code != exitOK || len(out) > limit+4096 || !strings.Contains(out, "!! output-limit at "+p+":4:14") {
+	if code != exitFound || len(out) > limit+4096 || !strings.Contains(out, "!! output-limit at "+p+":4:14") {
 		t.Errorf("run: exit %d, %d bytes out, tail %q", code, len(out), out[max(0, len(out)-200):])
 	}
 	r := runPlanJSON(t, p)

@@ -137,10 +137,15 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 		Example: `  labelcov labels warehouse.plan                     # every criterion
   labelcov labels warehouse.plan --criteria mcc,wm:ror
   labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			f, p, to, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
 			if err != nil {
+				return err
+			}
+			// As annotate: the labels of an annotated plan are labels of
+			// labels, nobody's test objectives.
+			if err := transform.CheckNotAnnotated(f); err != nil {
 				return err
 			}
 			notes := printNotes(cmd.ErrOrStderr(), p)

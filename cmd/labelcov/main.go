@@ -1,11 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"runtime/debug"
+	"syscall"
 
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/spf13/cobra"
@@ -46,11 +49,32 @@ func run(args []string, stdout, stderr io.Writer) int {
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
-	if err := root.Execute(); err != nil {
+	// A signal cancels the verb's context; fuzz and compare stop cleanly
+	// with what they have saved, the others stop where they are. Either
+	// way the verb did not finish: exit 3, whatever it returned.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := root.ExecuteContext(ctx)
+	if ctx.Err() != nil {
+		var ie *interruptedError
+		if !errors.As(err, &ie) {
+			err = interruptedBy(err)
+		}
+	}
+	if err != nil {
 		reportError(stderr, err)
 		return exitCodeOf(err)
 	}
 	return exitOK
+}
+
+// interruptedBy is the error of a verb a signal stopped: its own error, if
+// any, said as an interruption.
+func interruptedBy(err error) error {
+	if err == nil || errors.Is(err, context.Canceled) {
+		return interrupted("interrupted")
+	}
+	return interrupted("interrupted: %v", err)
 }
 
 func newRootCmd() *cobra.Command {

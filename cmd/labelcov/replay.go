@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -37,13 +38,17 @@ decode into an environment of that world; without, into the plan's parameters
 --criteria replays on the plan annotated in memory as a campaign guided by those
 criteria ran it (same behaviour, same finding keys; default: the original plan).
 --trace also prints the environment (or arguments) and the action trace. --json
-prints a JSON array with one object per input.`,
+prints one object: {"version": 1, "inputs": [...]}, one entry per input.
+
+Exit status (README.md "Exit codes"): 0 when no input reproduces a finding,
+1 when at least one does (as go test -run=FuzzX/HASH fails then), 2 for
+unreadable inputs, plans or flags, 3 when interrupted.`,
 		Example: `  labelcov replay testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world \
       out/labelcov/crashes/id:000000,cat:left-on-table,time:250,execs:812 --trace
   labelcov replay warehouse-sort.plan --world warehouse.world reproducers/*.env
   labelcov replay temperature.plan reproducers/heating-while-warm.args
-  labelcov replay temperature.plan out/labelcov/crashes/* --json | jq '.[].findings'`,
-		Args: cobra.MinimumNArgs(2),
+  labelcov replay temperature.plan out/labelcov/crashes/* --json | jq '.inputs[].findings'`,
+		Args: argsNamed(2, -1, "PLAN", "INPUT (a fuzzer input, .env or .args file)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runReplay(cmd, args[0], args[1:], &o)
 		},
@@ -51,7 +56,7 @@ prints a JSON array with one object per input.`,
 	o.planSetupFlags.register(cmd, "none", false)
 	f := cmd.Flags()
 	f.BoolVar(&o.trace, "trace", false, "print the environment or arguments and the action trace")
-	f.BoolVar(&o.json, "json", false, "print a JSON array, one object per input")
+	f.BoolVar(&o.json, "json", false, `print one JSON object, {"version": 1, "inputs": [...]}`)
 	return cmd
 }
 
@@ -89,8 +94,20 @@ type replayFailure struct {
 }
 
 func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOptions) error {
+	if o.world == "" {
+		for _, in := range inputs {
+			if strings.HasSuffix(in, ".env") {
+				return fmt.Errorf("%s is a .env scenario: replaying it needs --world (the world it is an environment of)%s", in, worldHint(planPath))
+			}
+		}
+	}
 	pf, err := o.build(cmd.InOrStdin(), planPath)
 	if err != nil {
+		return err
+	}
+	// As fuzz: a plan that acts on a world replayed without one is one
+	// error, not a warning per world query and a no-world run per input.
+	if err := pf.NeedsWorld(); err != nil {
 		return err
 	}
 	if err := checkCalls(cmd.ErrOrStderr(), pf.Setup.Plan, pf.Original, sim.LinkOptions{World: pf.Setup.World != nil}); err != nil {
@@ -110,7 +127,7 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 		reps = append(reps, newReplayReport(pf, in, data, rp, o.trace))
 	}
 	if o.json {
-		return writeJSON(cmd.OutOrStdout(), reps)
+		return errors.Join(writeJSON(cmd.OutOrStdout(), replayJSON{Version: 1, Inputs: reps}), replayVerdict(reps))
 	}
 	for i, r := range reps {
 		if i > 0 {
@@ -120,7 +137,28 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 			return err
 		}
 	}
-	return nil
+	return replayVerdict(reps)
+}
+
+// replayJSON is replay --json's output; "version" versions its shape.
+type replayJSON struct {
+	Version int             `json:"version"`
+	Inputs  []*replayReport `json:"inputs"`
+}
+
+// replayVerdict is replay's exit status: found (1) when an input
+// reproduces a finding, as go test -run=FuzzX/HASH fails then.
+func replayVerdict(reps []*replayReport) error {
+	n := 0
+	for _, r := range reps {
+		if len(r.Findings) > 0 {
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return found("replay: %d of %d input(s) reproduce a finding (exit status 1)", n, len(reps))
 }
 
 func newReplayReport(pf *campaign.Fuzzer, in string, data []byte, rp *campaign.Replayed, trace bool) *replayReport {

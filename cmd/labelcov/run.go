@@ -60,18 +60,21 @@ actions nor queries the world) still run after it, as in a campaign of such a
 plan, and the categories they return are printed (JSON: errors, check_errors).
 
 Calls to functions defined nowhere (no defun, builtin or world query) are
-reported before anything runs, with file:line:col and a caret, and exit 1;
+reported before anything runs, with file:line:col and a caret, and exit 2;
 calls to world queries without --world are warnings. FILE "-" reads the plan
 from standard input.
 
-The exit status is 0 whenever the plan ran, whatever its outcome, and 1 when
-FILE, the flags or the arguments are wrong.`,
+Exit status (as every verb, README.md "Exit codes"): 0 when the plan returned
+and no check reported an error; 1 when it ran and a campaign would record it
+as a finding (an unhandled failure, a timeout, an error category of a check),
+after the full report; 2 when FILE, the flags or the arguments are wrong;
+3 when interrupted.`,
 		Example: `  labelcov run testdata/plans/fib.plan --arg 20
   labelcov run warehouse.plan --plan fetch --arg :left --arg '(cup bowl)'
   labelcov run loop.plan --max-steps 1000 --json
   labelcov run testdata/bench/warehouse-sort/warehouse-sort.plan \
       --world testdata/worlds/warehouse.world --env testdata/envs/warehouse-three.env --trace`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runFile(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
@@ -112,6 +115,14 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if o.maxSteps <= 0 {
 		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
 	}
+	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+		return err
+	}
+	// Before the plan's warnings: without a world they would be a storm
+	// of world-query warnings ahead of the real mistake.
+	if o.world == "" && (o.envFile != "" || o.bytesFile != "" || o.trace) {
+		return errors.New("--env, --bytes and --trace need --world (the world the environment is of)")
+	}
 	f, p, err := loadPlan(stdin, path)
 	if err != nil {
 		return err
@@ -119,9 +130,6 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	printNotes(stderr, p)
 	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
 		return err
-	}
-	if o.world == "" && (o.envFile != "" || o.bytesFile != "" || o.trace) {
-		return errors.New("--env, --bytes and --trace need --world")
 	}
 	var output bytes.Buffer
 	planOut := stdout
@@ -164,14 +172,35 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if o.json {
 		rep := newRunReport(fn, res.Sim.VM, vm.Summarize(p, res.Counters), output.String())
 		rep.Errors, rep.CheckErrors = res.Sim.Errors, res.Sim.CheckErrors
-		return writeJSON(stdout, rep)
+		return errors.Join(writeJSON(stdout, rep), runVerdict(res.Sim))
 	}
 	if !ro.NoChecks && len(p.Checks()) > 0 {
 		if err := sim.WriteErrors(stdout, res.Sim); err != nil {
 			return err
 		}
 	}
-	return writeOutcome(stdout, res.Sim.VM)
+	return errors.Join(writeOutcome(stdout, res.Sim.VM), runVerdict(res.Sim))
+}
+
+// runVerdict is the exit status of a run that happened: found (1) when a
+// campaign would record the run as a finding — the plan failed or ran out
+// of steps or time, or a check reported an error — nil (0) otherwise.
+func runVerdict(res *sim.Result) error {
+	var what []string
+	if r := res.VM; r.Outcome != vm.OutcomeOK {
+		kind := string(r.Outcome)
+		if r.Failure != nil && r.Failure.Kind != "" {
+			kind = r.Failure.Kind
+		}
+		what = append(what, "the plan ended with "+kind)
+	}
+	if n := len(res.Errors) + len(res.CheckErrors); n > 0 {
+		what = append(what, fmt.Sprintf("the checks report %d error(s)", n))
+	}
+	if len(what) == 0 {
+		return nil
+	}
+	return found("run: %s (exit status 1)", strings.Join(what, "; "))
 }
 
 // writeOutcome prints the last line of a human run report.

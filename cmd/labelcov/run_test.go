@@ -54,15 +54,18 @@ func TestRunHuman(t *testing.T) {
 	}
 }
 
-func TestRunFailureAndTimeoutExitZero(t *testing.T) {
+// TestRunFailureAndTimeoutExitFound: a run that fails or runs out of
+// steps is reported in full and exits 1, as a campaign would record it as
+// a finding.
+func TestRunFailureAndTimeoutExitFound(t *testing.T) {
 	p := tempPlan(t, "(def-plan main ()\n  (fail 'grasping-failure \"slipped\"))")
 	code, out, _ := execLabelcov("run", p)
-	if code != 0 || !strings.HasPrefix(out, "!! grasping-failure at "+p+":2:3: slipped") {
+	if code != exitFound || !strings.HasPrefix(out, "!! grasping-failure at "+p+":2:3: slipped") {
 		t.Errorf("code %d out %q", code, out)
 	}
 	p = tempPlan(t, "(def-plan main () (while t))")
 	code, out, _ = execLabelcov("run", p, "--max-steps", "100")
-	if code != 0 || !strings.HasPrefix(out, "!! timeout at ") {
+	if code != exitFound || !strings.HasPrefix(out, "!! timeout at ") {
 		t.Errorf("code %d out %q", code, out)
 	}
 }
@@ -83,18 +86,18 @@ func TestRunJSON(t *testing.T) {
 		} `json:"coverage"`
 		Output string `json:"output"`
 	}
-	decode := func(args ...string) {
+	decode := func(want int, args ...string) {
 		t.Helper()
 		code, out, errs := execLabelcov(args...)
-		if code != 0 {
-			t.Fatalf("code %d: %s", code, errs)
+		if code != want {
+			t.Fatalf("code %d, want %d: %s", code, want, errs)
 		}
 		rep.Failure, rep.Result = nil, nil
 		if err := json.Unmarshal([]byte(out), &rep); err != nil {
 			t.Fatalf("%v in %q", err, out)
 		}
 	}
-	decode("run", p, "--arg", "5", "--json")
+	decode(exitFound, "run", p, "--arg", "5", "--json")
 	if rep.Version != 1 || rep.Outcome != "failure" || rep.Result != nil || rep.Failure == nil ||
 		rep.Failure.Kind != "navigation-failure" || rep.Failure.Message != "blocked 5" ||
 		rep.Failure.Pos != p+":3:17" || rep.Output != "5\n" || rep.Steps == 0 {
@@ -103,7 +106,7 @@ func TestRunJSON(t *testing.T) {
 	if rep.Coverage.Branches.Total != 2 || rep.Coverage.Branches.Covered != 1 {
 		t.Errorf("branches %+v", rep.Coverage.Branches)
 	}
-	decode("run", p, "--arg", "-1", "--json")
+	decode(exitOK, "run", p, "--arg", "-1", "--json")
 	if rep.Outcome != "ok" || rep.Result == nil || *rep.Result != "-1" || rep.Failure != nil {
 		t.Errorf("ok run: %+v", rep)
 	}
@@ -143,7 +146,7 @@ func TestRunBadInput(t *testing.T) {
 	// unbound-variable when the plan reads it.
 	free := tempPlan(t, "(def-plan main (x)\n  (+ x y))")
 	code, out, errs := execLabelcov("run", free, "--arg", "1")
-	if code != 0 || !strings.Contains(errs, free+":2:8: note: y is not defined in this file") || !strings.Contains(out+errs, "unbound-variable") {
+	if code != exitFound || !strings.Contains(errs, free+":2:8: note: y is not defined in this file") || !strings.Contains(out+errs, "unbound-variable") {
 		t.Errorf("free variable: code %d out %q err %q", code, out, errs)
 	}
 	ok := tempPlan(t, "(def-plan main (x) x)")
@@ -177,7 +180,7 @@ func TestDisasmCommand(t *testing.T) {
 func TestRunTimeout(t *testing.T) {
 	plan := tempPlan(t, "(def-plan main () (let ((n 0)) (while t (setq n (+ n 1)))))\n")
 	code, out, errs := execLabelcov("run", plan, "--max-steps", "1000000000000", "--timeout", "50ms", "--json")
-	if code != exitOK || !strings.Contains(out, `"outcome": "timeout"`) {
+	if code != exitFound || !strings.Contains(out, `"outcome": "timeout"`) {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -19,7 +20,7 @@ func writeWorldRun(stdout io.Writer, r *runner.Runner, res *runner.Result, outpu
 		rep.Actions = append([]sim.ActionRecord{}, res.Sim.Actions...)
 		cov := w.Coverage(res.Sim.Hits)
 		rep.Coverage.Actions = &cov
-		return writeJSON(stdout, rep)
+		return errors.Join(writeJSON(stdout, rep), runVerdict(res.Sim))
 	}
 	if o.trace {
 		if err := sim.WriteTrace(stdout, res.Sim.Actions); err != nil {
@@ -33,5 +34,5 @@ func writeWorldRun(stdout io.Writer, r *runner.Runner, res *runner.Result, outpu
 	if _, err := fmt.Fprintf(stdout, "actions: %d performed, %d/%d buckets covered\n", len(res.Sim.Actions), cov.Covered, cov.Total); err != nil {
 		return err
 	}
-	return writeOutcome(stdout, res.Sim.VM)
+	return errors.Join(writeOutcome(stdout, res.Sim.VM), runVerdict(res.Sim))
 }

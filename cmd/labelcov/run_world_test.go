@@ -12,7 +12,8 @@ const sortPlan = "../../interp/sim/testdata/sort.plan"
 
 func TestRunInWorldHuman(t *testing.T) {
 	code, out, errs := execLabelcov("run", sortPlan, "--world", warehouseWorld, "--env", threeEnv, "--trace")
-	if code != 0 || errs != "" {
+	// The checks report an error: exit 1, after the whole report.
+	if code != exitFound || errs != "labelcov: run: the checks report 1 error(s) (exit status 1)\n" {
 		t.Fatalf("code %d err %q", code, errs)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
@@ -61,7 +62,7 @@ func TestRunInWorldEmptyEnvironmentAndErrors(t *testing.T) {
 	// Without a world, world queries signal no-world, and world-only flags
 	// are usage errors.
 	code, out, _ = execLabelcov("run", sortPlan)
-	if code != 0 || !strings.HasPrefix(out, "!! no-world at ") {
+	if code != exitFound || !strings.HasPrefix(out, "!! no-world at ") {
 		t.Errorf("no world: code %d out %q", code, out)
 	}
 	code, _, errs := execLabelcov("run", sortPlan, "--trace")

@@ -54,7 +54,7 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
 		Example: `  labelcov sample testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world
   labelcov sample testdata/bench/temperature/temperature.plan --n 1000000 --json
   labelcov sample kitchen.plan --world kitchen.world --len-min 4 --len-max 16 --examples /tmp/found`,
-		Args: cobra.ExactArgs(1),
+		Args: argsNamed(1, 1, "PLAN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return sampleFile(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
@@ -77,6 +77,9 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
 func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path string, o sampleOptions) error {
 	if o.n <= 0 {
 		return fmt.Errorf("--n must be positive, got %d", o.n)
+	}
+	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+		return err
 	}
 	f, p, err := loadPlan(stdin, path)
 	if err != nil {

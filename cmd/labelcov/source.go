@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
@@ -25,6 +26,10 @@ func readSource(stdin io.Reader, name string) (string, []byte, error) {
 	}
 	src, err := os.ReadFile(name)
 	if err != nil {
+		if st, serr := os.Stat(name); serr != nil && strings.Contains(name, "...") || serr == nil && st.IsDir() {
+			// labels ./... : a Go package pattern, or a directory.
+			return name, nil, fmt.Errorf("%s is not a plan file: this command reads .plan files; for Go packages use labelcov annotate or labelcov cover", name)
+		}
 		return name, nil, fmt.Errorf("reading plan: %w", err)
 	}
 	return name, src, nil

@@ -165,7 +165,7 @@ func (p *Fuzzer) fuzzAFL(ctx context.Context, o Options) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	out, err := campaignDir(o)
+	out, err := p.campaignDir(o)
 	if err != nil {
 		return nil, err
 	}

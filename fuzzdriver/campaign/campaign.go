@@ -2,6 +2,8 @@ package campaign
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -41,6 +43,9 @@ type Options struct {
 	ProgressInterval time.Duration
 	// AFL configures the AFL++ engine.
 	AFL AFLOptions
+	// ForceOut resumes in an Out that belongs to another campaign (another
+	// plan, world or criteria: engine.ClaimDir), rewriting its record.
+	ForceOut bool
 	// ExtraCoverage, when true, adds the label coverage of every measuring
 	// criterion as "labels:KEY" figures to progress lines and stats.json,
 	// as compare's analysis wants.
@@ -51,10 +56,14 @@ type Options struct {
 // summary and what the setup adds. It is `labelcov fuzz --json`'s object and
 // the content of an AFL++ campaign's summary.json.
 type Summary struct {
+	// Version versions the shape of the JSON object (SummaryVersion).
+	Version int `json:"version"`
 	*engine.Summary
-	Engine     string                   `json:"engine"`
-	Criteria   string                   `json:"criteria"`
-	Measure    string                   `json:"measure"`
+	Engine string `json:"engine"`
+	// Criteria and Measure are the guiding and the measuring criteria, as
+	// the label manifest lists them (["mcc", "wm-ror", ...]; [] for none).
+	Criteria   []labels.Key             `json:"criteria"`
+	Measure    []labels.Key             `json:"measure"`
 	Workers    int                      `json:"workers"`
 	Seed       uint64                   `json:"seed"`
 	ByCriteria map[string]engine.Figure `json:"labels_by_criterion"`
@@ -98,32 +107,67 @@ func (p *Fuzzer) Fuzz(ctx context.Context, o Options) (*Summary, error) {
 
 // summary starts the plan summary of a campaign.
 func (p *Fuzzer) summary(o Options, s *engine.Summary) *Summary {
-	return &Summary{Summary: s, Engine: o.Engine, Criteria: CriteriaName(p.Setup.Criteria),
-		Measure: p.measureName(), Workers: o.Workers, Seed: o.Seed}
+	return &Summary{Version: SummaryVersion, Summary: s, Engine: o.Engine, Criteria: criteriaKeys(p.Setup.Criteria),
+		Measure: p.measureKeys(), Workers: o.Workers, Seed: o.Seed}
 }
 
-// measureName names the yardstick's criteria, "none" without one.
-func (p *Fuzzer) measureName() string {
+// SummaryVersion is the version of Summary's JSON (fuzz --json, an AFL++
+// campaign's summary.json).
+const SummaryVersion = 1
+
+// criteriaKeys lists c's keys as the manifest does, [] for none.
+func criteriaKeys(c labels.Criteria) []labels.Key {
+	return append([]labels.Key{}, c.Keys()...)
+}
+
+// measureKeys lists the yardstick's criteria, [] without one.
+func (p *Fuzzer) measureKeys() []labels.Key {
 	if p.Setup.NoMeasure {
-		return "none"
+		return []labels.Key{}
 	}
-	return CriteriaName(p.Setup.Measure)
+	return criteriaKeys(p.Setup.Measure)
 }
 
 // campaignDir returns o.Out, or a new temporary directory named on
-// o.Progress.
-func campaignDir(o Options) (string, error) {
-	if o.Out != "" {
-		return o.Out, nil
+// o.Progress, claimed for this campaign (engine.ClaimDir): a directory
+// that holds another plan's, world's or criteria's campaign is refused
+// unless o.ForceOut.
+func (p *Fuzzer) campaignDir(o Options) (string, error) {
+	out := o.Out
+	if out == "" {
+		var err error
+		if out, err = os.MkdirTemp("", "labelcov-"+o.Engine+"-"); err != nil {
+			return "", err
+		}
+		if o.Progress != nil {
+			fmt.Fprintf(o.Progress, "fuzz: campaign directory %s (use --out to choose one)\n", out)
+		}
 	}
-	out, err := os.MkdirTemp("", "labelcov-"+o.Engine+"-")
-	if err != nil {
+	if err := engine.ClaimDir(out, p.Owner(), o.ForceOut); err != nil {
 		return "", err
 	}
-	if o.Progress != nil {
-		fmt.Fprintf(o.Progress, "fuzz: campaign directory %s (use --out to choose one)\n", out)
-	}
 	return out, nil
+}
+
+// Owner is what a campaign directory of this setup belongs to: the plan
+// (digest of its source, and the def-plan), the world (by name) and the
+// guiding criteria. Inputs of one mean something else, or nothing, to
+// another; the measuring criteria and limits may change between sessions.
+func (p *Fuzzer) Owner() engine.Owner {
+	world := "none"
+	if p.Setup.World != nil {
+		world = p.Setup.World.Name
+	}
+	sum := sha256.Sum256(p.Setup.Plan.Src)
+	return engine.Owner{
+		Keys: map[string]string{
+			"plan_sha256": hex.EncodeToString(sum[:]),
+			"plan":        p.Plan().Name,
+			"world":       world,
+			"criteria":    CriteriaName(p.Setup.Criteria),
+		},
+		About: map[string]string{"plan_file": p.Setup.Plan.Name},
+	}
 }
 
 // withCriteria makes a CoverageFunc that adds "labels:KEY" figures.
@@ -145,7 +189,7 @@ func (p *Fuzzer) fuzzBuiltin(ctx context.Context, o Options) (*Summary, error) {
 	c.Workers, c.Seed, c.Budget, c.Runs = o.Workers, o.Seed, o.Budget, o.Runs
 	// Findings are always saved: without Out they go to a fresh temporary
 	// campaign directory, as with AFL++.
-	if c.Out, err = campaignDir(o); err != nil {
+	if c.Out, err = p.campaignDir(o); err != nil {
 		return nil, err
 	}
 	c.Instance, c.Main = o.Instance, o.Main

@@ -193,8 +193,8 @@ func TestPlanSetupNoMeasure(t *testing.T) {
 	if len(m.ByCriterion()) != 0 {
 		t.Errorf("by criterion %v", m.ByCriterion())
 	}
-	if got := pf.measureName(); got != "none" {
-		t.Errorf("measure name %q", got)
+	if got := pf.measureKeys(); got == nil || len(got) != 0 {
+		t.Errorf("measure keys %q, want []", got)
 	}
 }
 

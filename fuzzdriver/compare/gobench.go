@@ -94,6 +94,7 @@ type GoRunner struct {
 	// yard: bench + "\x00" + criterion, or bench + "\x00" for the
 	// criteria whose overlay keeps the package's test files.
 	yard map[string]*yardOnce
+	ann  map[string]*annotationOnce // bench
 }
 
 type buildOnce struct {
@@ -111,12 +112,33 @@ type yardOnce struct {
 	err  error
 }
 
+type annotationOnce struct {
+	once sync.Once
+	res  *gotransform.Result
+	err  error
+}
+
+// yardAnnotation is bench's annotation with the yardstick criteria, made
+// once for all its yardsticks.
+func (g *GoRunner) yardAnnotation(ctx context.Context, b *GoBench) (*gotransform.Result, error) {
+	g.mu.Lock()
+	ao := g.ann[b.Info.Name]
+	if ao == nil {
+		ao = &annotationOnce{}
+		g.ann[b.Info.Name] = ao
+	}
+	g.mu.Unlock()
+	ao.once.Do(func() { ao.res, ao.err = gofuzz.AnnotateYardstick(ctx, b.Target, g.o.Env) })
+	return ao.res, ao.err
+}
+
 // NewGoRunner makes a GoRunner for benches.
 func NewGoRunner(benches []*GoBench, o GoRunnerOptions) *GoRunner {
 	if o.Samples <= 0 {
 		o.Samples = 16
 	}
-	g := &GoRunner{o: o, benches: map[string]*GoBench{}, fuzz: map[string]*buildOnce{}, yard: map[string]*yardOnce{}}
+	g := &GoRunner{o: o, benches: map[string]*GoBench{}, fuzz: map[string]*buildOnce{}, yard: map[string]*yardOnce{},
+		ann: map[string]*annotationOnce{}}
 	for _, b := range benches {
 		g.benches[b.Info.Name] = b
 	}
@@ -223,7 +245,12 @@ func (g *GoRunner) yardstick(ctx context.Context, bench, crit string) (*gofuzz.Y
 		if yo.err = os.MkdirAll(dir, 0o755); yo.err != nil {
 			return
 		}
-		yo.y, yo.err = gofuzz.BuildYardstick(ctx, b.Target, gofuzz.YardstickCriteria(), bo.tests, dir, g.o.Env)
+		res, err := g.yardAnnotation(ctx, b)
+		if err != nil {
+			yo.err = err
+			return
+		}
+		yo.y, yo.err = gofuzz.BuildYardstick(ctx, b.Target, res, bo.tests, dir, g.o.Env)
 		if yo.err != nil {
 			yo.err = fmt.Errorf("%s: yardstick: %w", bench, yo.err)
 		}
@@ -258,7 +285,7 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	stats := engine.StatsFile{Version: engine.StatsVersion, Instance: Instance, Seed: s.Seed, Workers: 1, Started: started,
 		Findings: []engine.FindingRecord{}}
 	seen := map[string]bool{}
-	var sites []gofuzz.Site
+	sites := []gofuzz.Site{}
 	for i, f := range r.Failures {
 		// On the original code, with the test files (and seeds) the
 		// campaign ran with.

@@ -336,7 +336,9 @@ func runSession(ctx context.Context, o Options, work, cache string, left time.Du
 	s.failure.TimeS, s.failure.Execs, s.failure.ExecsEstimated = failT, est, est != lastE || !haveLine
 	s.failure.Message = strings.Join(msg, "\n")
 	s.execs = est
-	r.Progress = append(r.Progress, Progress{TimeS: failT, Execs: est})
+	if !haveLine || failT > lastT {
+		r.Progress = append(r.Progress, Progress{TimeS: failT, Execs: est})
+	}
 	return s, nil
 }
 

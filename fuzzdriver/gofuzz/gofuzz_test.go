@@ -240,15 +240,20 @@ func TestYardstickWithCampaignTests(t *testing.T) {
 		t.Fatal("quota_test.go has no f.Add(uint32(4096))")
 	}
 	ctx := context.Background()
-	plain, err := BuildYardstick(ctx, x, YardstickCriteria(), nil, t.TempDir(), nil)
+	res, err := AnnotateYardstick(ctx, x, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	y, err := BuildYardstick(ctx, x, YardstickCriteria(), map[string][]byte{testFile: []byte(seeded)}, t.TempDir(), nil)
+	plain, err := BuildYardstick(ctx, x, res, nil, t.TempDir(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	site, err := Reproduce(ctx, y.Original, x, "", "seed#1", t.TempDir(), nil)
+	y, err := BuildYardstick(ctx, x, res, map[string][]byte{testFile: []byte(seeded)}, t.TempDir(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The scratch directory need not exist (a seed brings no file).
+	site, err := Reproduce(ctx, y.Original, x, "", "seed#1", filepath.Join(t.TempDir(), "replay", "1"), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,5 +277,44 @@ func TestYardstickWithCampaignTests(t *testing.T) {
 	}
 	if src2, _ := os.ReadFile(testFile); string(src2) != string(src) {
 		t.Error("the user's test file changed")
+	}
+}
+
+// TestCampaignKeepGoing restarts the fuzzer after each failure until the
+// budget: every failing input is moved aside (none is left in the seed
+// corpus of the working directory) and the kept corpus survives restarts.
+func TestCampaignKeepGoing(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test -fuzz")
+	}
+	x := gobench(t)["easy.FuzzFields"]
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "easy.test")
+	if err := BuildFuzz(context.Background(), x, "", bin, nil); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(context.Background(), Options{Binary: bin, Target: x, Dir: filepath.Join(dir, "c"), Budget: 8 * time.Second, Seed: 3, KeepGoing: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stop != "budget" || len(r.Failures) == 0 || r.Sessions < len(r.Failures) {
+		t.Fatalf("stop %q, %d failures in %d sessions", r.Stop, len(r.Failures), r.Sessions)
+	}
+	for i, f := range r.Failures {
+		if _, err := os.Stat(f.Input); err != nil {
+			t.Errorf("failure %d: %v", i, err)
+		}
+		if i > 0 && f.TimeS < r.Failures[i-1].TimeS {
+			t.Errorf("failure times out of order: %v then %v", r.Failures[i-1].TimeS, f.TimeS)
+		}
+	}
+	left, _ := os.ReadDir(filepath.Join(dir, "c", "work", "testdata", "fuzz", x.Name))
+	if len(left) != 0 {
+		t.Errorf("%d failing input(s) left in the working directory", len(left))
+	}
+	for i := 1; i < len(r.Progress); i++ {
+		if r.Progress[i].Execs < r.Progress[i-1].Execs || r.Progress[i].TimeS < r.Progress[i-1].TimeS {
+			t.Errorf("progress goes back: %+v then %+v", r.Progress[i-1], r.Progress[i])
+		}
 	}
 }

@@ -43,20 +43,22 @@ func YardstickCriteria() labels.Criteria {
 	return c
 }
 
-// BuildYardstick annotates t's package with crit and builds the two
-// coverage binaries into work: the original package, and the package
-// annotated with crit (in a copy of the module under work: go test -cover
-// ignores -overlay). Both use the package's test files as the user wrote
+// AnnotateYardstick annotates t's package with the yardstick criteria
+// (the annotation BuildYardstick builds on; one serves every yardstick of
+// the target).
+func AnnotateYardstick(ctx context.Context, t Target, env []string) (*gotransform.Result, error) {
+	return gotransform.Annotate(ctx, []string{t.Package}, gotransform.Options{Criteria: YardstickCriteria(), Dir: t.Module, Env: env})
+}
+
+// BuildYardstick builds the two coverage binaries of t into work: the
+// original package, and the package annotated as res (AnnotateYardstick;
+// in a copy of the module under work: go test -cover ignores -overlay). Both use the package's test files as the user wrote
 // them, or, for the files named in tests (original path -> contents), the
 // test files a campaign ran with — an overlay with dist adds the constants
 // of relations as f.Add seeds there — so that a campaign's seeds are
 // replayed with its corpus, and a failing seed can be replayed on the
 // original code (Original is also the binary Reproduce needs).
-func BuildYardstick(ctx context.Context, t Target, crit labels.Criteria, tests map[string][]byte, work string, env []string) (*Yardstick, error) {
-	res, err := gotransform.Annotate(ctx, []string{t.Package}, gotransform.Options{Criteria: crit, Dir: t.Module, Env: env})
-	if err != nil {
-		return nil, err
-	}
+func BuildYardstick(ctx context.Context, t Target, res *gotransform.Result, tests map[string][]byte, work string, env []string) (*Yardstick, error) {
 	y := &Yardstick{Target: t, Original: filepath.Join(work, "original.cover.test"),
 		Labels: filepath.Join(work, "labels.cover.test"), Annotation: res}
 	orig := t.Module

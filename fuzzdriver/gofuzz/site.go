@@ -3,6 +3,7 @@ package gofuzz
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -53,6 +54,9 @@ func Reproduce(ctx context.Context, bin string, t Target, input, seed, scratch s
 	if err != nil {
 		return Site{}, err
 	}
+	if err := os.MkdirAll(scratch, 0o755); err != nil {
+		return Site{}, err
+	}
 	if isDir(filepath.Join(t.Dir, "testdata")) {
 		if err := copyDir(filepath.Join(t.Dir, "testdata"), filepath.Join(scratch, "testdata")); err != nil {
 			return Site{}, err
@@ -77,6 +81,10 @@ func Reproduce(ctx context.Context, bin string, t Target, input, seed, scratch s
 	err = cmd.Run()
 	if ctx.Err() != nil {
 		return Site{Category: "crash", Detail: "replay timed out after " + ReplayTimeout.String()}, nil
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return Site{}, fmt.Errorf("gofuzz: replaying %s on %s: %w", name, t, err)
 	}
 	if err == nil {
 		if !strings.Contains(out.String(), "--- PASS: "+t.Name+"/"+name) {

@@ -34,6 +34,9 @@ type GoReport struct {
 	Uncovered []*GoLabelResult `json:"uncovered"`
 	// Labels lists every active label in id order.
 	Labels []*GoLabelResult `json:"labels"`
+	// Failing lists the tests that failed; they were skipped and the
+	// coverage is that of the other tests.
+	Failing []string `json:"failing,omitempty"`
 	// Skipped lists the functions left unlabelled, with the reason.
 	Skipped  []string `json:"skipped,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
@@ -180,6 +183,7 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 	if fuzz != "" {
 		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
 	}
+	rep.Failing = m.Failing
 	if res.Criteria.Has(labels.MCDC) {
 		var tests func(int) []string
 		if m.Traces != nil {

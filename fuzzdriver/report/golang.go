@@ -57,6 +57,12 @@ func GoText(w io.Writer, r *measure.GoReport) error {
 	}
 	fmt.Fprintf(bw, "\nstatements    %d/%d (%s)\n", r.Coverage.Statements.Covered, r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
 	fmt.Fprintf(bw, "blocks        %d/%d (%s)\n", r.Coverage.Blocks.Covered, r.Coverage.Blocks.Total, pct(r.Coverage.Blocks.Percent))
+	if len(r.Failing) > 0 {
+		fmt.Fprintf(bw, "\nfailing tests (%d, skipped: the coverage is that of the others):\n", len(r.Failing))
+		for _, f := range r.Failing {
+			fmt.Fprintf(bw, "  %s\n", f)
+		}
+	}
 	if r.Corpus != nil && len(r.Corpus.Crashing) > 0 {
 		fmt.Fprintf(bw, "\ncrashing corpus entries (%d, not measured):\n", len(r.Corpus.Crashing))
 		for _, c := range r.Corpus.Crashing {

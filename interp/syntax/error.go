@@ -48,15 +48,41 @@ func (e *Error) Snippet() string {
 	if col > len(e.Line) {
 		col = len(e.Line)
 	}
-	pad := make([]byte, col)
-	for i := range pad {
-		if e.Line[i] == '\t' {
-			pad[i] = '\t'
-		} else {
-			pad[i] = ' '
+	// Columns count bytes (as Go's do), but a terminal shows a character
+	// per rune, two for a wide one: pad by what the line shows.
+	var pad strings.Builder
+	for _, r := range e.Line[:col] {
+		switch {
+		case r == '\t':
+			pad.WriteByte('\t')
+		case unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf):
+			// combining marks and format characters take no column
+		case wideRune(r):
+			pad.WriteString("  ")
+		default:
+			pad.WriteByte(' ')
 		}
 	}
-	return e.Line + "\n" + string(pad) + "^"
+	return e.Line + "\n" + pad.String() + "^"
+}
+
+// wideRune reports whether a terminal shows r two columns wide: the East
+// Asian wide and fullwidth blocks and emoji.
+func wideRune(r rune) bool {
+	return r >= 0x1100 && r <= 0x115f || // Hangul Jamo
+		r >= 0x2e80 && r <= 0x303e || // CJK radicals, punctuation
+		r >= 0x3041 && r <= 0x33ff || // kana, CJK symbols
+		r >= 0x3400 && r <= 0x4dbf || // CJK extension A
+		r >= 0x4e00 && r <= 0x9fff || // CJK unified ideographs
+		r >= 0xa000 && r <= 0xa4cf || // Yi
+		r >= 0xac00 && r <= 0xd7a3 || // Hangul syllables
+		r >= 0xf900 && r <= 0xfaff || // CJK compatibility ideographs
+		r >= 0xfe30 && r <= 0xfe4f || // CJK compatibility forms
+		r >= 0xff00 && r <= 0xff60 || // fullwidth forms
+		r >= 0xffe0 && r <= 0xffe6 ||
+		r >= 0x1f300 && r <= 0x1f64f || // emoji
+		r >= 0x1f900 && r <= 0x1f9ff ||
+		r >= 0x20000 && r <= 0x3fffd // CJK extensions B and later
 }
 
 // Errorf builds an Error at pos in src. Downstream stages (compiler, label

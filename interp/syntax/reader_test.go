@@ -297,3 +297,24 @@ func TestParseExprCount(t *testing.T) {
 		t.Errorf("two: %v", err)
 	}
 }
+
+// TestErrorSnippetMultibyte: columns count bytes, but the caret must sit
+// under the character a terminal shows there, whatever runes (accented,
+// wide, combining) come before it on the line.
+func TestErrorSnippetMultibyte(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"(print \"ééé\") ))\n", "(print \"ééé\") ))\n" + strings.Repeat(" ", 8+3+3) + "^"},
+		{"(print \"日本\") )\n", "(print \"日本\") )\n" + strings.Repeat(" ", 8+4+3) + "^"},
+		{"(print \"e\u0301\") )\n", "(print \"e\u0301\") )\n" + strings.Repeat(" ", 8+1+3) + "^"},
+		{"\t(print \"ü\") )\n", "\t(print \"ü\") )\n\t" + strings.Repeat(" ", 8+1+3) + "^"},
+	} {
+		_, err := Parse("m.plan", []byte(tc.src))
+		var serr *Error
+		if !errors.As(err, &serr) {
+			t.Fatalf("%q: got %v", tc.src, err)
+		}
+		if got := serr.Snippet(); got != tc.want {
+			t.Errorf("%q: snippet\n%s\nwant\n%s", tc.src, got, tc.want)
+		}
+	}
+}

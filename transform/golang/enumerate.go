@@ -9,6 +9,7 @@ import (
 
 	"github.com/dave/dst"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/feasible"
 	gonorm "github.com/labelcov/labelcov/normalize/golang"
 )
 
@@ -403,11 +404,9 @@ func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
 	if !e.crit.Has(labels.MCC) {
 		return
 	}
-	if len(as) > e.maxAtoms {
-		p := e.position(d, point)
-		e.warnings = append(e.warnings, fmt.Sprintf("%s: warning: decision has %d atoms, more than --mcc-max-atoms %d: MCC falls back to CC here",
-			p, len(as), e.maxAtoms))
-		e.cc(labels.MCC, "cc fallback: ", as, lz, point)
+	if w := labels.MCCFallback(len(as), e.maxAtoms); w != "" {
+		e.warnings = append(e.warnings, fmt.Sprintf("%s: %s", e.position(d, point), w))
+		e.cc(labels.MCC, labels.FallbackPrefix, as, lz, point)
 		return
 	}
 	n := len(as)
@@ -415,23 +414,22 @@ func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
 	for i, a := range as {
 		operands[i] = a.e
 	}
-	val := make([]bool, n)
-	for m := 0; m < 1<<n; m++ {
+	for op, val := range labels.Combinations(n) {
 		conj := make([]pe, n)
-		var op strings.Builder
 		for i, a := range as {
-			val[i] = m&(1<<(n-1-i)) == 0
 			if val[i] {
 				conj[i] = of(a.e)
-				op.WriteByte('T')
 			} else {
 				conj[i] = not(of(a.e))
-				op.WriteByte('F')
 			}
 		}
-		gl := e.addConj(labels.MCC, op.String(), point, d, conj, lz, operands)
+		gl := e.addConj(labels.MCC, op, point, d, conj, lz, operands)
 		if why := e.shortCircuit(d, as, index, val); why != "" {
 			e.setStatus(gl, labels.Infeasible, why)
+		} else if gl != nil && gl.Status == labels.Active {
+			if why := e.bounds(as, val); why != "" {
+				e.setStatus(gl, labels.Infeasible, why)
+			}
 		}
 	}
 }
@@ -517,6 +515,54 @@ func isDecision(x dst.Expr) bool {
 	return false
 }
 
+// bounds says why the MCC combination val of the atoms as cannot hold,
+// as the plan front end says it (feasible.Contradiction): the atoms that
+// compare one integer operand with constants leave no value for it
+// ("no number satisfies r.Temp <= 500 and r.Temp >= 530"); or "". A float
+// operand is left alone: it may be NaN, for which every comparison is
+// false, so !(x > 500) && !(x < 530) holds. So are operands read through
+// a temporary (which may hold a value Go never computed) and constants a
+// float64 does not hold exactly (bounds that round together could leave
+// out an integer between them).
+func (e *enumerator) bounds(as []atom, val []bool) string {
+	var bs []feasible.Bound
+	for i, a := range as {
+		b, ok := a.e.(*dst.BinaryExpr)
+		if !ok {
+			continue
+		}
+		r, ok := relation(b.Op)
+		if !ok {
+			continue
+		}
+		x, c := b.X, b.Y
+		if e.t.Const(x) != nil {
+			x, c, r = c, x, r.Swap()
+		}
+		v := e.t.Const(c)
+		if v == nil || e.t.Const(x) != nil || e.t.Impure(x) {
+			continue
+		}
+		if bt := gonorm.Basic(e.t.TypeOf(x)); bt == nil || bt.Info()&types.IsInteger == 0 {
+			continue
+		}
+		name := ExprString(x)
+		if strings.Contains(name, e.norm.Prefix) {
+			continue
+		}
+		f, exact := constant.Float64Val(constant.ToFloat(v))
+		if !exact || v.Kind() != constant.Int && v.Kind() != constant.Float {
+			continue
+		}
+		if !val[i] {
+			r = r.Not()
+		}
+		bs = append(bs, feasible.Bound{Operand: name, Rel: r, Value: f, Const: ExprString(c)})
+	}
+	why, _ := feasible.Contradiction(bs, func(r labels.Relation) string { return relToken(r).String() })
+	return why
+}
+
 // shortCircuit says why the combination val of the atoms as of d (index
 // maps atom nodes to positions in as) cannot occur — a temporary of an
 // operand Go does not evaluate under val holds another value — or "".
@@ -571,30 +617,46 @@ func (e *enumerator) reachText(reach []lazy) string {
 func (e *enumerator) cc(k labels.Key, prefix string, as []atom, lz []lazy, point dst.Stmt) {
 	for _, a := range as {
 		for _, v := range []bool{true, false} {
-			p, name := of(a.e), "true"
+			p := of(a.e)
 			if !v {
-				p, name = not(p), "false"
+				p = not(p)
 			}
+			name := labels.CCOperator(prefix, v)
 			alz := lz
 			if def, ok := e.lazyDefault(a.e); ok && def == v {
 				// The temporary holds v also when Go did not evaluate it.
 				alz = append(lz[:len(lz):len(lz)], a.reach...)
 			}
-			e.add(k, prefix+name, point, a.e, p, alz, []dst.Expr{a.e})
+			e.add(k, name, point, a.e, p, alz, []dst.Expr{a.e})
 		}
 	}
 }
 
-// relation masks over the outcomes less, equal, greater.
-var relMask = map[token.Token]int{token.LSS: 1, token.EQL: 2, token.GTR: 4, token.LEQ: 3, token.GEQ: 6, token.NEQ: 5}
-
-var relOps = []token.Token{token.LSS, token.LEQ, token.GTR, token.GEQ, token.EQL, token.NEQ}
-
-func relOf(mask int) token.Token {
-	for _, op := range relOps {
-		if relMask[op] == mask {
-			return op
+// relation is the labels.Relation of a Go comparison operator.
+func relation(op token.Token) (labels.Relation, bool) {
+	for _, r := range labels.Relations() {
+		if relToken(r) == op {
+			return r, true
 		}
+	}
+	return labels.Never, false
+}
+
+// relToken spells r in Go (token.ILLEGAL for Never and Always).
+func relToken(r labels.Relation) token.Token {
+	switch r {
+	case labels.Less:
+		return token.LSS
+	case labels.LessEqual:
+		return token.LEQ
+	case labels.Greater:
+		return token.GTR
+	case labels.GreaterEqual:
+		return token.GEQ
+	case labels.Equal:
+		return token.EQL
+	case labels.NotEqual:
+		return token.NEQ
 	}
 	return token.ILLEGAL
 }
@@ -623,13 +685,15 @@ func (e *enumerator) ror(x dst.Expr, op token.Token, y dst.Expr, at dst.Expr, lz
 		return
 	}
 	isFloat := b.Info()&types.IsFloat != 0
-	for _, m := range relOps {
-		if m == op {
+	r, _ := relation(op)
+	for _, rm := range labels.Relations() {
+		if rm == r {
 			continue
 		}
+		m := relToken(rm)
 		name := op.String() + " -> " + m.String()
-		diff := relMask[op] ^ relMask[m]
-		complement := diff == 7
+		diff := r.Mutant(rm)
+		complement := diff == labels.Always
 		if isFloat && !(complement && (op == token.EQL || op == token.NEQ)) {
 			pred := bin(paren(bin(of(x), op, of(y))), token.NEQ, paren(bin(of(x), m, of(y))))
 			e.add(labels.WMROR, name, point, at, pred, lz, []dst.Expr{x, y})
@@ -640,7 +704,7 @@ func (e *enumerator) ror(x dst.Expr, op token.Token, y dst.Expr, at dst.Expr, lz
 			e.setStatus(gl, labels.Trivial, "predicate is constant true: the mutant always differs")
 			continue
 		}
-		e.add(labels.WMROR, name, point, at, bin(of(x), relOf(diff), of(y)), lz, []dst.Expr{x, y})
+		e.add(labels.WMROR, name, point, at, bin(of(x), relToken(diff), of(y)), lz, []dst.Expr{x, y})
 	}
 }
 
@@ -760,7 +824,7 @@ func (e *enumerator) mutations(x dst.Expr, lz []lazy, point dst.Stmt) {
 		}
 		e.mutations(n.X, lz, point)
 		e.mutations(n.Y, lz, point)
-		_, rel := relMask[n.Op]
+		_, rel := relation(n.Op)
 		arith := n.Op == token.ADD || n.Op == token.SUB || n.Op == token.MUL || n.Op == token.QUO
 		if rel && e.crit.Has(labels.WMROR) {
 			e.ror(n.X, n.Op, n.Y, n, lz, point)

@@ -63,6 +63,11 @@ type Measurement struct {
 	// mode): f.Add seeds as "f.Add seed #N", files by path. They are left
 	// out of the measurement, which covers the other entries.
 	Crashing []string
+	// Failing lists the tests that failed (top-level names, as go test
+	// -run spells them), on either side; they are skipped and the other
+	// tests measured, as go test -coverprofile of a panicking test binary
+	// would record nothing.
+	Failing []string
 	// Traces, with PerTest: for each test run alone ("pkg TestName"), the
 	// ids of the labels it covered.
 	Traces map[string][]int
@@ -215,6 +220,7 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 	if err != nil {
 		return nil, err
 	}
+	m.Failing = orig.failing
 	for _, b := range orig.blocks {
 		m.Blocks++
 		m.Statements += b.Stmts
@@ -237,6 +243,12 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 		return nil, err
 	}
 	m.Hits = r.LabelHits(ann.blocks)
+	for _, f := range ann.failing {
+		if !slices.Contains(m.Failing, f) {
+			m.Failing = append(m.Failing, f)
+		}
+	}
+	sort.Strings(m.Failing)
 	m.SeedInputs, m.CachedInputs, m.Crashing = ann.seeds, ann.cached, ann.crashing
 	if opts.PerTest && opts.Fuzz == "" {
 		if m.Traces, err = perTest(ctx, r, aopts); err != nil {
@@ -318,6 +330,7 @@ type profileRun struct {
 	blocks        []ProfileBlock
 	seeds, cached int
 	crashing      []string
+	failing       []string
 }
 
 func (o MeasureOptions) goCmd(ctx context.Context, args ...string) *exec.Cmd {
@@ -342,12 +355,35 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, paths []str
 	}
 	pr := &profileRun{}
 	if opts.Fuzz == "" {
-		args := append([]string{"test", "-count=1", "-covermode=set", "-coverprofile=" + prof}, opts.TestFlags...)
-		cmd := opts.goCmd(ctx, append(args, paths...)...)
-		cmd.Stdout, cmd.Stderr = w, w
-		if err := cmd.Run(); err != nil {
-			return nil, fmt.Errorf("measure (%s): go test: %w: %w\n%s", tag, ErrTestsFailed, err, tail(out.String()))
+		// A failing test is skipped and the tests run again, until the
+		// rest passes: a panicking test binary writes an empty profile.
+		for {
+			args := append([]string{"test", "-count=1", "-covermode=set", "-coverprofile=" + prof}, opts.TestFlags...)
+			if len(pr.failing) > 0 {
+				quoted := make([]string, len(pr.failing))
+				for i, f := range pr.failing {
+					quoted[i] = regexp.QuoteMeta(f)
+				}
+				args = append(args, "-skip=^("+strings.Join(quoted, "|")+")$")
+			}
+			out.Reset()
+			cmd := opts.goCmd(ctx, append(args, paths...)...)
+			cmd.Stdout, cmd.Stderr = w, w
+			err := cmd.Run()
+			if err == nil {
+				break
+			}
+			n := len(pr.failing)
+			for _, m := range failedTopRe.FindAllStringSubmatch(out.String(), -1) {
+				if !slices.Contains(pr.failing, m[1]) {
+					pr.failing = append(pr.failing, m[1])
+				}
+			}
+			if len(pr.failing) == n || ctx.Err() != nil {
+				return nil, fmt.Errorf("measure (%s): go test: %w: %w\n%s", tag, ErrTestsFailed, err, tail(out.String()))
+			}
 		}
+		sort.Strings(pr.failing)
 	} else if err := runFuzzCorpus(ctx, r, opts, paths, work, prof, w, pr); err != nil {
 		return nil, fmt.Errorf("measure (%s): %w", tag, err)
 	}
@@ -359,6 +395,9 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, paths []str
 	pr.blocks, err = ParseProfile(f)
 	return pr, err
 }
+
+// failedTopRe matches go test's line for a failed top-level test.
+var failedTopRe = regexp.MustCompile(`(?m)^--- FAIL: (\S+) \(`)
 
 // runFuzzCorpus runs fuzz target opts.Fuzz over its seed corpus (f.Add,
 // testdata/fuzz) and the generated corpus in the target's package
