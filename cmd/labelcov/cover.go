@@ -128,34 +128,12 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, 
 	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
 		return err
 	}
-	for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+	for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}} {
 		if err := refuseOverwrite(out.flag, out.path, append([]string{file, o.world}, tests...)...); err != nil {
 			return err
 		}
 	}
-	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
-	if err != nil {
-		return err
-	}
-	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
-	worldPath := o.world
-	if worldPath == "" && file != "-" {
-		if worldPath, err = sim.WorldBeside(file); err != nil {
-			return err
-		}
-	}
-	if worldPath != "" {
-		w, err := sim.LoadWorld(worldPath)
-		if err != nil {
-			return err
-		}
-		mo.World, mo.WorldPath = w, worldPath
-	}
-	// cover runs the plan: a call that cannot link fails every test.
-	if err := checkCalls(cmd.ErrOrStderr(), f, p, sim.LinkOptions{World: worldPath != ""}); err != nil {
-		return err
-	}
-	m, err := measure.New(f, mo)
+	m, err := coverMeasurer(cmd, file, o)
 	if err != nil {
 		return err
 	}
@@ -168,6 +146,41 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, 
 	if err != nil {
 		return err
 	}
+	return coverReport(cmd, rep, o, gates)
+}
+
+// coverMeasurer reads file and builds its measurer as cover's flags say
+// (criteria, world or the benchmark's truth.json, limits).
+func coverMeasurer(cmd *cobra.Command, file string, o *coverOptions) (*measure.Measurer, error) {
+	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
+	if err != nil {
+		return nil, err
+	}
+	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
+	worldPath := o.world
+	if worldPath == "" && file != "-" {
+		if worldPath, err = sim.WorldBeside(file); err != nil {
+			return nil, err
+		}
+	}
+	if worldPath != "" {
+		w, err := sim.LoadWorld(worldPath)
+		if err != nil {
+			return nil, err
+		}
+		mo.World, mo.WorldPath = w, worldPath
+	}
+	// cover runs the plan: a call that cannot link fails every test.
+	if err := checkCalls(cmd.ErrOrStderr(), f, p, sim.LinkOptions{World: worldPath != ""}); err != nil {
+		return nil, err
+	}
+	return measure.New(f, mo)
+}
+
+// coverReport prints and writes rep as cover's flags say, then checks the
+// --fail-under gates.
+func coverReport(cmd *cobra.Command, rep *measure.Report, o *coverOptions, gates []measure.Threshold) error {
+	var err error
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}

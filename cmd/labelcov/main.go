@@ -105,6 +105,7 @@ the inputs that cover them.`,
 		newAFLTargetCmd(),
 		newCompareCmd(),
 		newSarifCmd(),
+		newReduceCmd(),
 	} {
 		root.AddCommand(c)
 	}
