@@ -39,7 +39,7 @@ func TestReduce(t *testing.T) {
 		}
 		var r struct {
 			Criteria map[string]struct{ Covered, Total int } `json:"criteria"`
-			Coverage map[string]any                           `json:"coverage"`
+			Coverage map[string]any                          `json:"coverage"`
 		}
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
