@@ -53,10 +53,10 @@ type KeyCoverage struct {
 	Diversity Hill `json:"diversity"`
 }
 
-// Coverage computes per-key coverage of the active labels in ls from hits:
+// CoverageByKey computes per-key coverage of the active labels in ls from hits:
 // label id -> number of distinct test traces that covered the label. The
 // key "all" sums every key.
-func Coverage(ls []*Label, hits map[int]int) map[Key]*KeyCoverage {
+func CoverageByKey(ls []*Label, hits map[int]int) map[Key]*KeyCoverage {
 	out := map[Key]*KeyCoverage{}
 	abund := map[Key][]int{}
 	for _, l := range ls {

@@ -72,8 +72,8 @@ func (s *Set) Active() []*Label {
 	return out
 }
 
-// Summary counts labels per selected key.
-func (s *Set) Summary() map[Key]*Counts { return Summarize(s.Criteria, s.Labels) }
+// StatusCounts counts labels (active, trivial, infeasible) per selected key.
+func (s *Set) StatusCounts() map[Key]*Counts { return CountStatuses(s.Criteria, s.Labels) }
 
 // Enumerate lists the labels of a normalized plan. Only code that exists in
 // the original plan carries labels: scaffolding that normalize introduced

@@ -106,8 +106,8 @@ type Counts struct {
 	Skipped    int `json:"skipped,omitempty"`
 }
 
-// Summarize counts labels per criterion key; every key of c is present.
-func Summarize(c Criteria, ls []*Label) map[Key]*Counts {
+// CountStatuses counts labels per criterion key; every key of c is present.
+func CountStatuses(c Criteria, ls []*Label) map[Key]*Counts {
 	out := map[Key]*Counts{}
 	for _, k := range c.Keys() {
 		out[k] = &Counts{}

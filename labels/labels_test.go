@@ -235,13 +235,13 @@ func TestDedupAndConstants(t *testing.T) {
 	// The atom (> x 0) appears twice: one condition, so CC has 4 labels and
 	// MCC 4, not 6 and 8.
 	s := enumerate(t, "(def-plan p (x y) (if (or (> x 0) (and y (> x 0))) 1 2))", "mcc,cc", 0)
-	sum := s.Summary()
+	sum := s.StatusCounts()
 	if sum[CC].Active != 4 || sum[MCC].Active != 4 {
 		t.Errorf("summary cc %+v mcc %+v", sum[CC], sum[MCC])
 	}
 	// Constant decisions and constant atoms carry no labels.
 	s = enumerate(t, "(def-plan p (x) (if t 1 2) (when (< 1 2) 3) (cond ((and x nil) 1) (t 2)))", "mcc,cc", 0)
-	sum = s.Summary()
+	sum = s.StatusCounts()
 	if sum[CC].Active != 2 || sum[MCC].Active != 2 {
 		t.Errorf("constants: cc %+v mcc %+v (labels %d)", sum[CC], sum[MCC], len(s.Labels))
 	}
@@ -329,7 +329,7 @@ func TestHillAndCoverage(t *testing.T) {
 	if hits[1] != 2 || hits[3] != 1 || hits[2] != 0 {
 		t.Fatalf("hits %v", hits)
 	}
-	cov := Coverage(ls, hits)
+	cov := CoverageByKey(ls, hits)
 	if c := cov[CC]; c.Covered != 1 || c.Total != 2 || c.Ratio() != 0.5 {
 		t.Errorf("cc %+v", c)
 	}

@@ -40,7 +40,7 @@ func (s *Set) Manifest() *Manifest {
 		File:        s.File,
 		Criteria:    s.Criteria.Keys(),
 		MCCMaxAtoms: s.MCCMaxAtoms,
-		Summary:     s.Summary(),
+		Summary:     s.StatusCounts(),
 		Labels:      s.Labels,
 		Decisions:   s.Decisions,
 	}

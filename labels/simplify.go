@@ -267,35 +267,3 @@ func isConstant(n syntax.Node) bool {
 	_, ok := truth(Simplify(n))
 	return ok
 }
-
-// CannotFail reports whether evaluating predicate n can never signal a
-// failure: it only reads variables and constants and combines them with
-// not, null, eq, numberp, and, or. Such a label needs no ignore-errors
-// around it, which saves the handler setup on every evaluation.
-func CannotFail(n syntax.Node) bool {
-	switch n := n.(type) {
-	case *syntax.Symbol, *syntax.Int, *syntax.Float, *syntax.String, *syntax.Keyword, *syntax.Quote:
-		return true
-	case *syntax.List:
-		switch syntax.Head(n) {
-		case "not", "null", "numberp":
-			if len(n.Elems) != 2 {
-				return false
-			}
-		case "eq":
-			if len(n.Elems) != 3 {
-				return false
-			}
-		case "and", "or":
-		default:
-			return false
-		}
-		for _, a := range n.Elems[1:] {
-			if !CannotFail(a) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}

@@ -12,7 +12,8 @@
 // temporaries too (labels would copy them: the annotated plan must stay
 // linear in the plan), and Result.DeclareGlobals declares the globals of
 // labels' shared atoms. Everything else keeps its source text byte for
-// byte. A Go (dst) front end will live next to it.
+// byte. Go sources are normalized by package normalize/golang (dst
+// trees).
 //
 // Which elements of a form are expressions comes from the one table of
 // special forms (interp/forms), shared with the compiler. Top-level forms

@@ -3,9 +3,10 @@
 // branch counters) sees each label as a branch: the label is covered when
 // the test of its (when PRED) was true at least once.
 //
-// The plan front end splices text: every byte of the input outside the
-// rewritten forms is kept, comments included. A Go (dst) front end will
-// live next to it.
+// It splices text: every byte of the input outside the rewritten forms is
+// kept, comments included. Plan composes normalize, labels with its
+// analyses (feasible.Enumerate) and Annotate. The Go front end is package
+// transform/golang, which edits dst trees instead.
 //
 // It must never change what the plan does: injected predicates are pure
 // (normalize saw to that) and wrapped in ignore-errors, so they can

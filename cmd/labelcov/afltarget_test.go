@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"os"
 	"os/exec"
@@ -10,6 +13,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
@@ -181,5 +185,45 @@ func TestCompareEngineAFL(t *testing.T) {
 	}
 	if err := json.Unmarshal(data, &st); err != nil || len(st.Samples) == 0 || st.Samples[len(st.Samples)-1].Coverage["labels:mcc"].Total == 0 {
 		t.Errorf("stats.json of an AFL++ campaign: %v\n%s", err, data)
+	}
+}
+
+// TestFuzzEngineAFLInterrupted: Ctrl-C in an AFL++ campaign triages and
+// summarizes what afl-fuzz found, as the built-in engine does, and exits 3
+// (no "context canceled"); the summary's paths are as given by --out.
+func TestFuzzEngineAFLInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs afl-fuzz for seconds")
+	}
+	useAFL(t)
+	plan, _ := filepath.Abs(wsPlan)
+	world, _ := filepath.Abs(wsWorld)
+	t.Chdir(t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	time.AfterFunc(6*time.Second, cancel) // as Ctrl-C would
+	root := newRootCmd()
+	var stdout, stderr bytes.Buffer
+	root.SetArgs([]string{"fuzz", "--json", plan, "--world", world, "--engine", "afl", "--budget", "60s", "--workers", "1", "--out", "out"})
+	root.SetOut(&stdout)
+	root.SetErr(&stderr)
+	err := root.ExecuteContext(ctx)
+	if exitCodeOf(err) != exitInterrupted || strings.Contains(fmt.Sprint(err)+stderr.String(), "context canceled") {
+		t.Fatalf("err %v (exit %d), want an interruption\n%s", err, exitCodeOf(err), stderr.String())
+	}
+	var s jsonSummary
+	if err := json.Unmarshal(stdout.Bytes(), &s); err != nil {
+		t.Fatalf("%v\n%s", err, stdout.String())
+	}
+	if s.Stop != "canceled" || len(s.Findings) == 0 {
+		t.Fatalf("stop %s, %d findings: want the crashes afl-fuzz saved triaged", s.Stop, len(s.Findings))
+	}
+	for _, f := range s.Findings {
+		if !strings.HasPrefix(f.Input, filepath.Join("out", afl.Dir)+string(filepath.Separator)) {
+			t.Errorf("finding %s saved as %s, want a path under out/ as given", f.Key, f.Input)
+		}
+		if _, err := os.Stat(f.Input); err != nil {
+			t.Error(err)
+		}
 	}
 }

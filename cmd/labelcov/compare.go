@@ -35,8 +35,9 @@ type compareOptions struct {
 	slurmScript string
 	slurmArray  string
 	// Go grids: package patterns whose fuzz targets are the benchmarks.
-	goPkgs    []string
-	keepGoing bool
+	goPkgs       []string
+	keepGoing    bool
+	minimizeTime string
 }
 
 func newCompareCmd() *cobra.Command {
@@ -98,7 +99,10 @@ site: panic@DIR/FILE.go:LINE, the first stack frame in the target's package (fai
 for t.Error/t.Fatal). Ground truth: truth.json beside the package's sources. Time
 and execs to first failure come from go test's progress lines; coverage over time
 from replaying the kept corpus on the original's coverage blocks and on the labels
-of all criteria. Default criteria for Go: none,dist.
+of all criteria. Default criteria for Go: none,dist. --fuzzminimizetime 0s
+runs every campaign of the grid without go test's minimization of new inputs
+(docs/go.md recommends it for labelled campaigns: each new label is a new
+input, and minimizing each stalls the fuzzer).
 
 Exit status: 0 when every campaign of the shard finished (findings are the
 grid's data, not failures); 3 when Ctrl-C or SIGTERM (scancel, a Slurm time
@@ -122,8 +126,8 @@ significant only without the correction are listed apart.`,
   labelcov compare --bench warehouse-sort,kitchen --criteria none,mcc,wm,mcc+wm --runs 5 --budget 2m --shard 1/3 --out cmp-1
   labelcov compare --merge cmp-1 cmp-2 cmp-3 --out cmp
 
-  # keep the report in the repository's docs
-  labelcov compare --bench temperature --runs 3 --budget 30s --out /tmp/cmp --md docs/results.md
+  # a Markdown report beside the campaigns (docs/results.md is the bundled one; write yours elsewhere)
+  labelcov compare --bench temperature --runs 3 --budget 30s --out /tmp/cmp --md /tmp/cmp/results.md
 
   # Go: every fuzz target of the bundled Go benchmark module, plain go test -fuzz against dist labels
   labelcov compare --go ./testdata/gobench/... --criteria none,dist --runs 10 --budget 30s --workers 1 --out cmp-go
@@ -157,6 +161,7 @@ significant only without the correction are listed apart.`,
 	f.StringVar(&o.slurmArray, "slurm-array", "", "with --slurm-script: N array tasks, each a fixed share of the grid (--shard i/N), at most K at once with N%K (default: one campaign per task, no limit)")
 	f.StringVar(&o.engine, "engine", campaign.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
 	f.StringSliceVar(&o.goPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
+	f.StringVar(&o.minimizeTime, "fuzzminimizetime", "", "Go grids: -fuzzminimizetime of every campaign (a duration, or Nx; 0s: no minimization, as docs/go.md recommends for labelled campaigns; default: go test's 60s)")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
 	return cmd
 }
@@ -195,8 +200,8 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	if len(o.goPkgs) > 0 {
 		return runCompareGo(cmd, o)
 	}
-	if o.keepGoing {
-		return errors.New("--keep-going is for Go grids (--go)")
+	if o.keepGoing || o.minimizeTime != "" {
+		return errors.New("--keep-going and --fuzzminimizetime are for Go grids (--go)")
 	}
 	if len(o.benches) == 0 {
 		return errors.New("--bench: give at least one benchmark, e.g. --bench warehouse-sort,temperature")
@@ -313,7 +318,7 @@ func runCompareMerge(cmd *cobra.Command, dirs []string, o *compareOptions) error
 	if len(dirs) == 0 {
 		return errors.New("--merge needs the output directories of the shards as arguments")
 	}
-	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers", "go", "keep-going", "engine", "slurm-script", "slurm-array"} {
+	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers", "go", "keep-going", "engine", "fuzzminimizetime", "slurm-script", "slurm-array"} {
 		if cmd.Flags().Changed(name) {
 			return fmt.Errorf("--%s does not go with --merge: the grid comes from the directories", name)
 		}

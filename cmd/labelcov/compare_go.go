@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -62,7 +63,11 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 		names = append(names, b.Info.Name)
 		infos = append(infos, b.Info)
 	}
-	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed, Kind: compare.KindGo}
+	if err := checkMinimizeTime(o.minimizeTime); err != nil {
+		return err
+	}
+	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed, Kind: compare.KindGo,
+		MinimizeTime: o.minimizeTime}
 	if err := g.Validate(); err != nil {
 		return err
 	}
@@ -71,7 +76,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	runner := compare.NewGoRunner(benches, compare.GoRunnerOptions{Work: work, KeepGoing: o.keepGoing})
+	runner := compare.NewGoRunner(benches, compare.GoRunnerOptions{Work: work, KeepGoing: o.keepGoing, MinimizeTime: o.minimizeTime})
 	// Annotating and building every (target, criterion) up front reports
 	// what does not build before hours of campaigns.
 	fmt.Fprintf(stderr, "compare: building %d fuzz target(s) × %d criteria\n", len(benches), len(crits))
@@ -98,6 +103,22 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 		return err
 	}
 	return finishCompare(cmd, o, res)
+}
+
+// checkMinimizeTime checks a --fuzzminimizetime value as the testing
+// package reads it: a duration, or a count of executions "Nx".
+func checkMinimizeTime(s string) error {
+	if s == "" {
+		return nil
+	}
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		if v, err := strconv.Atoi(n); err == nil && v >= 0 {
+			return nil
+		}
+	} else if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return nil
+	}
+	return fmt.Errorf("--fuzzminimizetime %q: want a duration (0s, 10s) or a count of executions (1000x)", s)
 }
 
 // goPatternDir splits a --go pattern into the directory the go command

@@ -25,7 +25,7 @@ func TestCompareGoEndToEnd(t *testing.T) {
 	}
 	out := filepath.Join(t.TempDir(), "cmp")
 	grid := []string{"compare", "--go", "../../testdata/gobench/...", "--bench", "easy.FuzzFields", "--criteria", "none,dist",
-		"--runs", "2", "--budget", "1m", "--workers", "1", "--seed", "5"}
+		"--runs", "2", "--budget", "1m", "--workers", "1", "--seed", "5", "--fuzzminimizetime", "0s"}
 	var stdout, stderr bytes.Buffer
 	if code := run(append(grid, "--out", out), &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
@@ -77,6 +77,10 @@ func TestCompareGoEndToEnd(t *testing.T) {
 			t.Fatal(err)
 		}
 		return r
+	}
+	if log, err := os.ReadFile(filepath.Join(out, "campaigns/easy.FuzzFields/dist/run-01/labelcov/go.log")); err != nil ||
+		!strings.Contains(string(log), "-test.fuzzminimizetime=0s") || !strings.Contains(string(log), "-test.parallel=1") {
+		t.Errorf("go.log does not show the grid's flags: %v\n%s", err, log)
 	}
 	r := read(out)
 	if r.Kind != "go" || len(r.Results) != 1 {
@@ -143,6 +147,7 @@ func TestCompareGoRefusesPlanFlags(t *testing.T) {
 		{"compare", "--go", "./x/...", "--engine", "afl"},
 		{"compare", "--go", "./x/...", "--bench-dir", "testdata/bench"},
 		{"compare", "--bench", "temperature", "--keep-going"},
+		{"compare", "--bench", "temperature", "--fuzzminimizetime", "0s"},
 	} {
 		stderr.Reset()
 		if code := run(args, &stdout, &stderr); code != exitUsage {
@@ -170,5 +175,18 @@ func TestGoPatternDir(t *testing.T) {
 	}
 	if _, _, err := goPatternDir("./no/such/dir/..."); err == nil {
 		t.Error("no error for a missing directory")
+	}
+}
+
+func TestCheckMinimizeTime(t *testing.T) {
+	for _, ok := range []string{"", "0s", "10s", "1m", "0x", "1000x"} {
+		if err := checkMinimizeTime(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"ten", "-1s", "x", "-3x", "1.5x"} {
+		if err := checkMinimizeTime(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
 	}
 }

@@ -9,8 +9,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
-	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
@@ -102,8 +101,8 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	f.StringVar(&o.world, "world", "", "world file: run the plan in the simulator (.env and byte tests are its environments)")
 	f.StringSliceVar(&o.tests, "tests", nil, "test files or directories (repeatable or comma-separated)")
 	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
-	f.Int64Var(&o.maxSteps, "max-steps", vm.DefaultMaxSteps, "step budget per run and per check")
-	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from byte tests")
+	f.Int64Var(&o.maxSteps, "max-steps", runner.DefaultMaxSteps, "step budget per run and per check")
+	f.IntVar(&o.maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from byte tests")
 	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
@@ -159,19 +158,19 @@ func coverMeasurer(cmd *cobra.Command, file string, o *coverOptions) (*measure.M
 	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
 	worldPath := o.world
 	if worldPath == "" && file != "-" {
-		if worldPath, err = sim.WorldBeside(file); err != nil {
+		if worldPath, err = runner.WorldBeside(file); err != nil {
 			return nil, err
 		}
 	}
 	if worldPath != "" {
-		w, err := sim.LoadWorld(worldPath)
+		w, err := runner.LoadWorld(worldPath)
 		if err != nil {
 			return nil, err
 		}
 		mo.World, mo.WorldPath = w, worldPath
 	}
 	// cover runs the plan: a call that cannot link fails every test.
-	if err := checkCalls(cmd.ErrOrStderr(), f, p, sim.LinkOptions{World: worldPath != ""}); err != nil {
+	if err := checkCalls(cmd.ErrOrStderr(), f, p, runner.Link{World: worldPath != ""}); err != nil {
 		return nil, err
 	}
 	return measure.New(f, mo)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -40,7 +40,7 @@ of them, a trailing incomplete object ignored, overlapping objects dropped.`,
 			if err := positiveFlag("max-objects", maxObjects); err != nil {
 				return err
 			}
-			w, err := sim.LoadWorld(args[0])
+			w, err := runner.LoadWorld(args[0])
 			if err != nil {
 				return err
 			}
@@ -52,7 +52,7 @@ of them, a trailing incomplete object ignored, overlapping objects dropped.`,
 			return err
 		},
 	}
-	cmd.Flags().IntVar(&maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from the bytes")
+	cmd.Flags().IntVar(&maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from the bytes")
 	return cmd
 }
 
@@ -70,7 +70,7 @@ or to the file named by -o. Decoding those bytes gives the same environment back
 			if err := refuseOverwrite("-o", out, args[0], args[1]); err != nil {
 				return err
 			}
-			w, err := sim.LoadWorld(args[0])
+			w, err := runner.LoadWorld(args[0])
 			if err != nil {
 				return err
 			}

@@ -13,8 +13,8 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
@@ -47,7 +47,7 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	}
 	f.IntVar(&pf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms, "decisions with more atoms get CC labels instead of MCC")
 	f.StringSliceVar(&pf.pure, "pure", nil, "external functions known to have no effects, besides the simulator's queries")
-	f.IntVar(&pf.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
+	f.IntVar(&pf.maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&pf.maxSteps, "max-steps", campaign.DefaultMaxSteps, "step budget per run and per check; running out is a timeout finding")
 	f.DurationVar(&pf.timeout, "timeout", engine.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and is a hang finding (afl: afl-fuzz -t)")
 }
@@ -77,7 +77,7 @@ func worldForParams(f *syntax.File, fn *compile.Func) error {
 	if fn.NumParams() == 0 {
 		return nil
 	}
-	if sim.NeedsWorld(f) == nil {
+	if runner.NeedsWorld(f) == nil {
 		return fmt.Errorf("%s uses no world: its plan %s takes %d parameter(s) (%s), which the input gives without --world; drop --world",
 			f.Name, fn.Name, fn.NumParams(), strings.Join(fn.Params, " "))
 	}
@@ -115,7 +115,7 @@ func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*campaign.Fuz
 	s := campaign.Setup{Plan: f, PlanName: pf.plan, Criteria: guide, Measure: meas, NoMeasure: noMeasure, MCCMaxAtoms: pf.maxAtoms,
 		PureFuncs: pf.pure, MaxObjects: pf.maxObjects, MaxSteps: pf.maxSteps, RunTimeout: pf.timeout, NoRetire: pf.noRetire}
 	if pf.world != "" {
-		if s.World, err = sim.LoadWorld(pf.world); err != nil {
+		if s.World, err = runner.LoadWorld(pf.world); err != nil {
 			return nil, err
 		}
 	}
@@ -302,7 +302,7 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	}
 	// As run and replay do: a misspelled function is a mistake to show with
 	// its caret now, not an undefined-function finding of every input.
-	if err := checkCalls(stderr, pf.Setup.Plan, pf.Original, sim.LinkOptions{World: pf.Setup.World != nil}); err != nil {
+	if err := checkCalls(stderr, pf.Setup.Plan, pf.Original, runner.Link{World: pf.Setup.World != nil}); err != nil {
 		return err
 	}
 	if pf.Setup.World == nil && pf.Plan().NumParams() == 0 {

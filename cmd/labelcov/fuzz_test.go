@@ -322,3 +322,19 @@ func TestFuzzSummaryOfResumedSession(t *testing.T) {
 		}
 	}
 }
+
+// TestFuzzResumedProgressShowsCampaignTime: a resumed campaign's first
+// progress line says the campaign's elapsed time, not 0s.
+func TestFuzzResumedProgressShowsCampaignTime(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "c")
+	args := []string{"fuzz", "../../testdata/bench/temperature/temperature.plan", "--budget", "1200ms", "--workers", "1",
+		"--progress", "1s", "--allow-findings", "--out", out}
+	if code, _, errs := execLabelcov(args...); code != exitOK {
+		t.Fatalf("first session: exit %d\n%s", code, errs)
+	}
+	_, _, errs := execLabelcov(append(args[:len(args):len(args)], "--runs", "1")...)
+	m := regexp.MustCompile(`fuzz: elapsed: (\S+), corpus: \d+ loaded`).FindStringSubmatch(errs)
+	if m == nil || m[1] == "0s" {
+		t.Errorf("resumed session's first line: %q, want the campaign's time so far\n%s", m, errs)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/gotest"
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/labels"
@@ -97,7 +98,7 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	for _, wr := range res.Warnings {
 		fmt.Fprintln(bw, wr)
 	}
-	sum := labels.Summarize(res.Criteria, res.Labels)
+	sum := labels.CountStatuses(res.Criteria, res.Labels)
 	files := 0
 	for _, p := range res.Packages {
 		for _, f := range p.Files {
@@ -177,24 +178,14 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err != nil {
 		return err
 	}
-	work, err := os.MkdirTemp("", "labelcov-go-")
-	if err != nil {
-		return fmt.Errorf("scratch directory: %w", err)
-	}
-	defer os.RemoveAll(work)
-	res, err := gotransform.Annotate(ctx, patterns, to)
-	if err != nil {
-		return err
-	}
-	mo := gotransform.MeasureOptions{Dir: opts.Dir, Fuzz: opts.Fuzz, FuzzCache: opts.FuzzCache, Work: filepath.Join(work, "measure"), PerTest: opts.PerTest}
+	mo := gotest.Options{Dir: opts.Dir, Fuzz: opts.Fuzz, FuzzCache: opts.FuzzCache, PerTest: opts.PerTest}
 	if opts.Verbose && opts.Stderr != nil {
 		mo.Output = opts.Stderr
 	}
-	m, err := gotransform.Measure(ctx, res, mo)
+	rep, err := gotest.Cover(ctx, patterns, to, mo)
 	if err != nil {
 		return err
 	}
-	rep := measure.NewGoReport(res, m, opts.Fuzz)
 	if opts.LCOV != "" {
 		if err := writeReport(opts.LCOV, func(w io.Writer) error { return report.GoLCOV(w, rep) }); err != nil {
 			return err
@@ -218,15 +209,15 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err == nil {
 		err = failUnder(opts.FailUnder, rep.Figures())
 	}
-	if err == nil && len(m.Crashing) > 0 {
+	if c := rep.Corpus; err == nil && c != nil && len(c.Crashing) > 0 {
 		// Like go test, a corpus entry that crashes is a failure; the
 		// report above measured the others.
-		err = found("%s fails on %d corpus entr%s: %s", opts.Fuzz, len(m.Crashing), plural(len(m.Crashing), "y", "ies"), strings.Join(m.Crashing, ", "))
+		err = found("%s fails on %d corpus entr%s: %s", opts.Fuzz, len(c.Crashing), plural(len(c.Crashing), "y", "ies"), strings.Join(c.Crashing, ", "))
 	}
-	if err == nil && len(m.Failing) > 0 {
+	if err == nil && len(rep.Failing) > 0 {
 		// Like go test: failing tests fail the command, after the report
 		// of what the others cover.
-		err = found("%d test(s) fail: %s (skipped; the report covers the others; go test shows why)", len(m.Failing), strings.Join(m.Failing, ", "))
+		err = found("%d test(s) fail: %s (skipped; the report covers the others; go test shows why)", len(rep.Failing), strings.Join(rep.Failing, ", "))
 	}
 	return err
 }

@@ -9,8 +9,9 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
@@ -49,10 +50,7 @@ func (lf *labelFlags) options() (transform.Options, error) {
 	}
 	// The simulator's queries only read the world, so calls of them may
 	// stay inside conditions and be re-evaluated by labels.
-	pure := append([]string(nil), lf.pure...)
-	for _, q := range sim.Queries() {
-		pure = append(pure, q.Name)
-	}
+	pure := pipeline.PureFuncs(lf.pure)
 	return transform.Options{
 		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms},
 		Feasible:  feasible.Options{NoValues: lf.noValues},
@@ -91,7 +89,7 @@ func (lf *labelFlags) readPlanToLabel(stdin io.Reader, name string) (*syntax.Fil
 // laterLink is what labels and annotate assume about linking: the plan is
 // only read, and its real host may give it functions labelcov does not
 // know (CRAM's), so a call to an unknown function is a warning.
-var laterLink = sim.LinkOptions{World: true, Later: true}
+var laterLink = runner.Link{World: true, Later: true}
 
 const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run
 that reaches the point with the predicate true):
@@ -128,6 +126,8 @@ func newLabelsCmd() *cobra.Command {
 and lists every label: where it is (file:line:col of the original plan), its id
 (active labels are numbered in source order), criterion, operator, predicate
 and status, then a summary of active/trivial/infeasible labels per criterion.
+Expressions and predicates longer than 60 characters are cut with "…" in the
+table; --json has them whole.
 
 ` + criteriaHelp + `
 
@@ -185,7 +185,20 @@ func labelRow(l *labels.Label) [len(labelHeader)]string {
 	if l.Reason != "" {
 		status += " (" + l.Reason + ")"
 	}
-	return [...]string{l.Pos.String(), id, string(l.Criterion), l.Operator, l.Source, oneLine(l.Predicate), status}
+	return [...]string{l.Pos.String(), id, string(l.Criterion), l.Operator, clip(oneLine(l.Source)), clip(oneLine(l.Predicate)), status}
+}
+
+// maxCell is the widest ON or PREDICATE cell of the labels table; longer
+// ones are cut with "…" (--json has them whole).
+const maxCell = 60
+
+// clip cuts s to maxCell runes.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= maxCell {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxCell-1]) + "…"
 }
 
 func printLabels(w io.Writer, set *labels.Set) error {
@@ -205,7 +218,7 @@ func printLabels(w io.Writer, set *labels.Set) error {
 	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "CRITERION\tACTIVE\tTRIVIAL\tINFEASIBLE\t\t\t")
-	sum := set.Summary()
+	sum := set.StatusCounts()
 	for _, k := range set.Criteria.Keys() {
 		c := sum[k]
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\t\t\n", k, c.Active, c.Trivial, c.Infeasible)

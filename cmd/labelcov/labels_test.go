@@ -140,3 +140,21 @@ func result(t *testing.T, runJSON string) string {
 	}
 	return r.Outcome + " " + *r.Result
 }
+
+// TestLabelsTableClipsLongCells: the table cuts long expressions and
+// predicates; --json keeps them whole.
+func TestLabelsTableClipsLongCells(t *testing.T) {
+	const plan = "../../testdata/bench/temperature/temperature.plan"
+	long := "(/= (- (/ (* (mod raw 1024) 125) 1024) 40) (* (/ (* (mod raw 1024) 125) 1024) 40))"
+	code, out, errs := execLabelcov("labels", plan, "--criteria", "wm:aor")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if strings.Contains(out, long) || !strings.Contains(out, long[:maxCell-1]+"…") {
+		t.Errorf("the table should clip %q to %d characters:\n%s", long, maxCell, out)
+	}
+	code, js, _ := execLabelcov("labels", plan, "--criteria", "wm:aor", "--json")
+	if code != exitOK || !strings.Contains(js, long) {
+		t.Errorf("--json should hold the whole predicate %q", long)
+	}
+}

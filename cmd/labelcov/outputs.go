@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -125,7 +125,7 @@ func worldHint(plan string) string {
 	if plan == "-" {
 		return ""
 	}
-	if w, err := sim.WorldBeside(plan); err == nil && w != "" {
+	if w, err := runner.WorldBeside(plan); err == nil && w != "" {
 		return "; the benchmark's truth.json names " + w
 	}
 	return ""

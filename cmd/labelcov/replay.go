@@ -3,13 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
-	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
+	"strings"
 )
 
 type replayOptions struct {
@@ -60,39 +58,6 @@ unreadable inputs, plans or flags, 3 when interrupted.`,
 	return cmd
 }
 
-// replayReport is one input in replay --json.
-type replayReport struct {
-	Input    string              `json:"input"`
-	Bytes    int                 `json:"bytes"`
-	Findings []replayFinding     `json:"findings"`
-	Outcome  string              `json:"outcome"`
-	Result   string              `json:"result,omitempty"`
-	Failure  *replayFailure      `json:"failure,omitempty"`
-	Steps    int64               `json:"steps"`
-	Args     []int64             `json:"args,omitempty"`
-	Objects  *int                `json:"objects,omitempty"`
-	Env      string              `json:"env,omitempty"`
-	Errors   []string            `json:"errors,omitempty"`
-	Checks   []sim.CheckError    `json:"check_errors,omitempty"`
-	Actions  *int                `json:"actions,omitempty"`
-	Coverage *sim.ActionCoverage `json:"action_coverage,omitempty"`
-	Trace    []sim.ActionRecord  `json:"trace,omitempty"`
-	rp       *campaign.Replayed  `json:"-"`
-}
-
-type replayFinding struct {
-	Key      string `json:"key"`
-	Category string `json:"category"`
-	Pos      string `json:"pos,omitempty"`
-	Detail   string `json:"detail,omitempty"`
-}
-
-type replayFailure struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
-	Pos     string `json:"pos,omitempty"`
-}
-
 func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOptions) error {
 	if o.world == "" {
 		for _, in := range inputs {
@@ -110,11 +75,11 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 	if err := pf.NeedsWorld(); err != nil {
 		return err
 	}
-	if err := checkCalls(cmd.ErrOrStderr(), pf.Setup.Plan, pf.Original, sim.LinkOptions{World: pf.Setup.World != nil}); err != nil {
+	if err := checkCalls(cmd.ErrOrStderr(), pf.Setup.Plan, pf.Original, runner.Link{World: pf.Setup.World != nil}); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
-	var reps []*replayReport
+	var reps []*campaign.ReplayReport
 	for _, in := range inputs {
 		data, err := pf.ReadInput(in)
 		if err != nil {
@@ -124,7 +89,7 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 		if err != nil {
 			return fmt.Errorf("%s: %w", in, err)
 		}
-		reps = append(reps, newReplayReport(pf, in, data, rp, o.trace))
+		reps = append(reps, rp.Report(pf, in, data, o.trace))
 	}
 	if o.json {
 		return errors.Join(writeJSON(cmd.OutOrStdout(), replayJSON{Version: 1, Inputs: reps}), replayVerdict(reps))
@@ -133,7 +98,7 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 		if i > 0 {
 			fmt.Fprintln(cmd.OutOrStdout())
 		}
-		if err := writeReplay(cmd.OutOrStdout(), pf, r, o.trace); err != nil {
+		if err := r.WriteText(cmd.OutOrStdout(), o.trace); err != nil {
 			return err
 		}
 	}
@@ -142,13 +107,13 @@ func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOp
 
 // replayJSON is replay --json's output; "version" versions its shape.
 type replayJSON struct {
-	Version int             `json:"version"`
-	Inputs  []*replayReport `json:"inputs"`
+	Version int                      `json:"version"`
+	Inputs  []*campaign.ReplayReport `json:"inputs"`
 }
 
 // replayVerdict is replay's exit status: found (1) when an input
 // reproduces a finding, as go test -run=FuzzX/HASH fails then.
-func replayVerdict(reps []*replayReport) error {
+func replayVerdict(reps []*campaign.ReplayReport) error {
 	n := 0
 	for _, r := range reps {
 		if len(r.Findings) > 0 {
@@ -159,86 +124,4 @@ func replayVerdict(reps []*replayReport) error {
 		return nil
 	}
 	return found("replay: %d of %d input(s) reproduce a finding (exit status 1)", n, len(reps))
-}
-
-func newReplayReport(pf *campaign.Fuzzer, in string, data []byte, rp *campaign.Replayed, trace bool) *replayReport {
-	r := &replayReport{Input: in, Bytes: len(data), Findings: []replayFinding{}, Outcome: string(rp.VM.Outcome),
-		Steps: rp.VM.Steps, Args: rp.Args, rp: rp}
-	for _, f := range rp.Findings {
-		r.Findings = append(r.Findings, replayFinding{Key: f.Key(), Category: f.Category, Pos: f.Pos, Detail: f.Detail})
-	}
-	switch {
-	case rp.VM.Outcome == vm.OutcomeOK:
-		r.Result = rp.VM.Value.String()
-	case rp.VM.Failure != nil:
-		fl := rp.VM.Failure
-		r.Failure = &replayFailure{Kind: fl.Kind, Message: fl.Message}
-		if fl.Pos.IsValid() {
-			r.Failure.Pos = fl.File + ":" + fl.Pos.String()
-		}
-	}
-	if w := pf.Setup.World; w != nil && rp.Sim != nil {
-		n, a := len(rp.Env.Objects), len(rp.Sim.Actions)
-		r.Objects, r.Actions = &n, &a
-		r.Errors, r.Checks = rp.Sim.Errors, rp.Sim.CheckErrors
-		cov := w.Coverage(rp.Sim.Hits)
-		cov.Buckets = nil
-		r.Coverage = &cov
-		if trace {
-			r.Env = string(w.FormatEnv(rp.Env))
-			r.Trace = rp.Sim.Actions
-		}
-	}
-	return r
-}
-
-func writeReplay(w io.Writer, pf *campaign.Fuzzer, r *replayReport, trace bool) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%d bytes", r.Input, r.Bytes)
-	if r.Objects != nil {
-		fmt.Fprintf(&b, ", %d objects", *r.Objects)
-	}
-	b.WriteString(")\n")
-	if trace {
-		if r.Env != "" {
-			b.WriteString("environment:\n")
-			for _, line := range strings.Split(strings.TrimRight(r.Env, "\n"), "\n") {
-				fmt.Fprintf(&b, "  %s\n", line)
-			}
-		}
-		if r.Args != nil {
-			fmt.Fprintf(&b, "arguments: %v\n", r.Args)
-		}
-	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return err
-	}
-	b.Reset()
-	if trace && r.rp.Sim != nil {
-		if err := sim.WriteTrace(w, r.rp.Sim.Actions); err != nil {
-			return err
-		}
-	}
-	if r.rp.Sim != nil {
-		if err := sim.WriteErrors(w, r.rp.Sim); err != nil {
-			return err
-		}
-		fmt.Fprintf(&b, "actions: %d performed, %d/%d buckets covered\n", *r.Actions, r.Coverage.Covered, r.Coverage.Total)
-	}
-	if len(r.Findings) == 0 {
-		b.WriteString("findings: none\n")
-	} else {
-		b.WriteString("findings:\n")
-		for _, f := range r.Findings {
-			fmt.Fprintf(&b, "  %s", f.Key)
-			if f.Detail != "" {
-				fmt.Fprintf(&b, "  (%s)", f.Detail)
-			}
-			b.WriteByte('\n')
-		}
-	}
-	if _, err := io.WriteString(w, b.String()); err != nil {
-		return err
-	}
-	return writeOutcome(w, r.rp.VM)
 }

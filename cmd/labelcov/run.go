@@ -12,11 +12,8 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
-	"github.com/labelcov/labelcov/interp/vm"
-	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
 
@@ -82,12 +79,12 @@ after the full report; 2 when FILE, the flags or the arguments are wrong;
 	f := cmd.Flags()
 	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
 	f.StringArrayVar(&o.args, "arg", nil, "an argument for the plan, as a plan literal (repeatable)")
-	f.Int64Var(&o.maxSteps, "max-steps", vm.DefaultMaxSteps, "step budget: instructions before the run ends with outcome timeout")
+	f.Int64Var(&o.maxSteps, "max-steps", runner.DefaultMaxSteps, "step budget: instructions before the run ends with outcome timeout")
 	f.BoolVar(&o.json, "json", false, "print one JSON object instead of the human report")
 	f.StringVar(&o.world, "world", "", "run in the simulator on this .world file")
 	f.StringVar(&o.envFile, "env", "", "initial environment as a .env scenario (needs --world)")
 	f.StringVar(&o.bytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
-	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "most objects decoded from --bytes")
+	f.IntVar(&o.maxObjects, "max-objects", runner.DefaultMaxObjects, "most objects decoded from --bytes")
 	f.BoolVar(&o.trace, "trace", false, "list the actions performed (needs --world)")
 	f.DurationVar(&o.timeout, "timeout", 0, "wall-clock limit of the run (as fuzz --timeout): over it the run is cancelled and ends with outcome timeout (0: none)")
 	cmd.MarkFlagsMutuallyExclusive("env", "bytes")
@@ -128,7 +125,7 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 		return err
 	}
 	printNotes(stderr, p)
-	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
+	if err := checkCalls(stderr, f, p, runner.Link{World: o.world != ""}); err != nil {
 		return err
 	}
 	var output bytes.Buffer
@@ -141,10 +138,10 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 		// A world-less plan's def-checks judge its result as they do in a
 		// campaign; the checks of a plan that needs a world could only
 		// say no-world.
-		NoChecks: o.world == "" && sim.NeedsWorld(f) != nil}
+		NoChecks: o.world == "" && runner.NeedsWorld(f) != nil}
 	var in runner.Input
 	if o.world != "" {
-		if ro.World, err = sim.LoadWorld(o.world); err != nil {
+		if ro.World, err = runner.LoadWorld(o.world); err != nil {
 			return err
 		}
 		if in.Env, err = ro.World.ReadEnv(o.envFile, o.bytesFile, o.maxObjects); err != nil {
@@ -166,102 +163,27 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	if err != nil {
 		return err
 	}
-	if o.world != "" {
-		return writeWorldRun(stdout, r, res, output.String(), o)
-	}
 	if o.json {
-		rep := newRunReport(fn, res.Sim.VM, vm.Summarize(p, res.Counters), output.String())
-		rep.Errors, rep.CheckErrors = res.Sim.Errors, res.Sim.CheckErrors
-		return errors.Join(writeJSON(stdout, rep), runVerdict(res.Sim))
+		return errors.Join(writeJSON(stdout, r.NewReport(res, output.String())), runVerdict(res))
 	}
-	if !ro.NoChecks && len(p.Checks()) > 0 {
-		if err := sim.WriteErrors(stdout, res.Sim); err != nil {
-			return err
-		}
-	}
-	return errors.Join(writeOutcome(stdout, res.Sim.VM), runVerdict(res.Sim))
+	return errors.Join(r.WriteText(stdout, res, o.trace, !ro.NoChecks && len(p.Checks()) > 0, false), runVerdict(res))
 }
 
 // runVerdict is the exit status of a run that happened: found (1) when a
 // campaign would record the run as a finding — the plan failed or ran out
 // of steps or time, or a check reported an error — nil (0) otherwise.
-func runVerdict(res *sim.Result) error {
+func runVerdict(res *runner.Result) error {
 	var what []string
-	if r := res.VM; r.Outcome != vm.OutcomeOK {
-		kind := string(r.Outcome)
-		if r.Failure != nil && r.Failure.Kind != "" {
-			kind = r.Failure.Kind
-		}
+	if kind := res.Ended(); kind != "" {
 		what = append(what, "the plan ended with "+kind)
 	}
-	if n := len(res.Errors) + len(res.CheckErrors); n > 0 {
+	if n := len(res.Sim.Errors) + len(res.Sim.CheckErrors); n > 0 {
 		what = append(what, fmt.Sprintf("the checks report %d error(s)", n))
 	}
 	if len(what) == 0 {
 		return nil
 	}
 	return found("run: %s (exit status 1)", strings.Join(what, "; "))
-}
-
-// writeOutcome prints the last line of a human run report.
-func writeOutcome(w io.Writer, r vm.Result) error {
-	var err error
-	switch r.Outcome {
-	case vm.OutcomeOK:
-		_, err = fmt.Fprintf(w, "=> %s\n", r.Value)
-	default:
-		_, err = fmt.Fprintf(w, "!! %s at %s:%s: %s\n", r.Failure.Kind, r.Failure.File, r.Failure.Pos, r.Failure.Message)
-	}
-	return err
-}
-
-// runReport is the --json output; "version" versions its shape.
-type runReport struct {
-	Version  int            `json:"version"`
-	Plan     string         `json:"plan"`
-	Outcome  string         `json:"outcome"`
-	Result   *string        `json:"result"`
-	Failure  *failureReport `json:"failure"`
-	Steps    int64          `json:"steps"`
-	Coverage struct {
-		Instructions labels.Fraction     `json:"instructions"`
-		Branches     labels.Fraction     `json:"branches"`
-		Actions      *sim.ActionCoverage `json:"actions,omitempty"`
-	} `json:"coverage"`
-	Output string `json:"output"`
-	// Errors and CheckErrors are what a world-less plan's def-checks
-	// reported (worldRunReport always has both).
-	Errors      []string         `json:"errors,omitempty"`
-	CheckErrors []sim.CheckError `json:"check_errors,omitempty"`
-}
-
-// worldRunReport is the --json output of a run in a world: the plain report
-// plus what the simulator and the checks saw.
-type worldRunReport struct {
-	runReport
-	Errors      []string           `json:"errors"`
-	CheckErrors []sim.CheckError   `json:"check_errors,omitempty"`
-	Actions     []sim.ActionRecord `json:"actions"`
-}
-
-type failureReport struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
-	Pos     string `json:"pos"`
-}
-
-func newRunReport(fn *compile.Func, r vm.Result, cov vm.Coverage, output string) runReport {
-	rep := runReport{Version: 1, Plan: fn.Name, Outcome: string(r.Outcome), Steps: r.Steps, Output: output}
-	if r.Outcome == vm.OutcomeOK {
-		s := r.Value.String()
-		rep.Result = &s
-	} else if r.Failure != nil {
-		rep.Failure = &failureReport{Kind: r.Failure.Kind, Message: r.Failure.Message,
-			Pos: fmt.Sprintf("%s:%s", r.Failure.File, r.Failure.Pos)}
-	}
-	rep.Coverage.Instructions = cov.Instructions
-	rep.Coverage.Branches = cov.Branches
-	return rep
 }
 
 func writeJSON(w io.Writer, v any) error {

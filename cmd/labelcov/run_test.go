@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -182,5 +184,22 @@ func TestRunTimeout(t *testing.T) {
 	code, out, errs := execLabelcov("run", plan, "--max-steps", "1000000000000", "--timeout", "50ms", "--json")
 	if code != exitFound || !strings.Contains(out, `"outcome": "timeout"`) {
 		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestDisasmAndRunCountBranchesAlike: disasm's header and run --json's
+// coverage count branches the same way (two outcomes per conditional).
+func TestDisasmAndRunCountBranchesAlike(t *testing.T) {
+	const plan = "../../testdata/plans/fib.plan"
+	_, dis, _ := execLabelcov("disasm", plan)
+	m := regexp.MustCompile(`\((\d+) branches\)`).FindStringSubmatch(dis)
+	var rep struct {
+		Coverage struct {
+			Branches struct{ Total int } `json:"branches"`
+		} `json:"coverage"`
+	}
+	_, out, _ := execLabelcov("run", plan, "--arg", "3", "--json")
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || m == nil || m[1] != strconv.Itoa(rep.Coverage.Branches.Total) {
+		t.Errorf("disasm header %q, run --json branches.total %d (%v)", strings.SplitN(dis, "\n", 2)[0], rep.Coverage.Branches.Total, err)
 	}
 }

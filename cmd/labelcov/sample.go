@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/fuzzdriver/sample"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/spf13/cobra"
 )
 
@@ -67,7 +66,7 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
 	f.IntVar(&o.lenMin, "len-min", 0, "shortest input in bytes (default: one object, or 8 bytes per parameter)")
 	f.IntVar(&o.lenMax, "len-max", 0, "longest input in bytes (default: six objects, or 8 bytes per parameter)")
 	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "parallel runners"+workersFlagHelp)
-	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from an input (with --world)")
+	f.IntVar(&o.maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&o.maxSteps, "max-steps", 1000000, "step budget per run (and per check)")
 	f.StringVar(&o.examples, "examples", "", "directory to write the first input of each category to")
 	f.BoolVar(&o.json, "json", false, "print one JSON object instead of the table")
@@ -85,13 +84,13 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err != nil {
 		return err
 	}
-	if err := checkCalls(stderr, f, p, sim.LinkOptions{World: o.world != ""}); err != nil {
+	if err := checkCalls(stderr, f, p, runner.Link{World: o.world != ""}); err != nil {
 		return err
 	}
 	so := sample.Options{Program: p, Plan: o.plan, N: o.n, Seed: o.seed, LenMin: o.lenMin, LenMax: o.lenMax,
 		Workers: o.workers, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
 	if o.world != "" {
-		if so.World, err = sim.LoadWorld(o.world); err != nil {
+		if so.World, err = runner.LoadWorld(o.world); err != nil {
 			return err
 		}
 	}
@@ -101,7 +100,7 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	}
 	rep.Plan, rep.World = path, o.world
 	if o.examples != "" {
-		if err := writeSampleExamples(o.examples, so.World, o.maxObjects, rep); err != nil {
+		if err := sample.WriteExamples(o.examples, so.World, o.maxObjects, rep); err != nil {
 			return err
 		}
 	}
@@ -109,38 +108,6 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 		return writeJSON(stdout, rep)
 	}
 	return writeSampleTable(stdout, rep)
-}
-
-// writeSampleExamples writes the first input of each category of rep to
-// dir/CATEGORY.bin and, with a world, its environment to dir/CATEGORY.env.
-func writeSampleExamples(dir string, w *sim.World, maxObjects int, rep *sample.Report) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, c := range rep.Categories {
-		data := sample.Input(rep.Seed, c.First, rep.LenMin, rep.LenMax, nil)
-		base := filepath.Join(dir, safeName(c.Category))
-		if err := os.WriteFile(base+".bin", data, 0o644); err != nil {
-			return err
-		}
-		if w != nil {
-			if err := os.WriteFile(base+".env", w.FormatEnv(w.DecodeEnv(data, maxObjects)), 0o644); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
-}
-
-// safeName turns a category into a file name.
-func safeName(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
-			b[i] = '_'
-		}
-	}
-	return string(b)
 }
 
 func writeSampleTable(wr io.Writer, rep *sample.Report) error {

@@ -6,8 +6,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
@@ -93,11 +93,11 @@ func printWarnings(stderr io.Writer, ws []*syntax.Error, printed map[string]bool
 }
 
 // checkCalls prints, with a caret, every call of p to a function defined
-// nowhere (sim.CheckCalls decides which names link) and fails when one of
-// them can only end in undefined-function; warnings are printed only.
-func checkCalls(stderr io.Writer, f *syntax.File, p *compile.Program, opts sim.LinkOptions) error {
+// nowhere (runner.CheckCalls decides which names link) and fails when one
+// of them can only end in undefined-function; warnings are printed only.
+func checkCalls(stderr io.Writer, f *syntax.File, p *compile.Program, l runner.Link) error {
 	errs := 0
-	for _, lp := range sim.CheckCalls(f, p, opts) {
+	for _, lp := range runner.CheckCalls(f, p, l) {
 		fmt.Fprintln(stderr, "labelcov:", lp)
 		if s := lp.Err.Snippet(); s != "" {
 			fmt.Fprintln(stderr, s)

@@ -210,7 +210,7 @@ func (o Campaign) Run(ctx context.Context) (*Result, error) {
 		}()
 	}
 	if o.Progress != nil {
-		fmt.Fprintf(o.Progress, "fuzz: afl-fuzz (%d instance(s)) in %s, its output in %s\n", len(names), out, filepath.Join(dir, "afl-fuzz-*.log"))
+		fmt.Fprintf(o.Progress, "fuzz: afl-fuzz (%d instance(s)) in %s, its output in %s\n", len(names), o.Out, filepath.Join(o.Out, cmp.Or(o.Dir, Dir), "afl-fuzz-*.log"))
 	}
 	stats := engine.StatsFile{Version: engine.StatsVersion, Instance: filepath.Base(dir), Seed: o.Seed, Workers: len(names),
 		Started: start.UTC().Format(time.RFC3339)}
@@ -245,7 +245,9 @@ func (o Campaign) Run(ctx context.Context) (*Result, error) {
 	<-monStopped
 	session := time.Since(start)
 
-	sum := &engine.Summary{Dir: out, Coverage: map[string]engine.Figure{}, SessionS: session.Seconds()}
+	// Paths in the summary as the user gave them (afl-fuzz got them
+	// absolute).
+	sum := &engine.Summary{Dir: o.Out, Coverage: map[string]engine.Figure{}, SessionS: session.Seconds()}
 	res := &Result{Summary: sum, DirPath: dir}
 	switch {
 	case ctx.Err() != nil:
@@ -282,7 +284,7 @@ func (o Campaign) Run(ctx context.Context) (*Result, error) {
 	}
 	sum.Corpus, sum.NewInputs = watch.corpus, watch.fresh
 	sum.Coverage = watch.figures()
-	if err := o.findings(ctx, out, names, dir, sum); err != nil {
+	if err := o.findings(ctx, out, names, filepath.Join(o.Out, cmp.Or(o.Dir, Dir)), sum); err != nil {
 		return res, errors.Join(runErr, err)
 	}
 	last, _ := watch.sample(session)
@@ -315,8 +317,11 @@ func writeSeeds(seeds [][]byte) (string, error) {
 // findings replays the instances' crashes, keeps the first input of each
 // finding key (afl-fuzz's hangs are "hang" findings, not replayed: each
 // could cost the whole time limit), minimizes it like the built-in engine
-// and saves it in dir as KEY (and KEY.env with a world).
+// and saves it in dir as KEY (and KEY.env with a world). A cancelled ctx
+// (Ctrl-C) still triages every crash, as the built-in engine saves its
+// findings: only minimization stops, keeping each input as small as it got.
 func (o Campaign) findings(ctx context.Context, out string, names []string, dir string, sum *engine.Summary) error {
+	triage := context.WithoutCancel(ctx)
 	t, err := o.NewTarget()
 	if err != nil {
 		return err
@@ -348,7 +353,7 @@ func (o Campaign) findings(ctx context.Context, out string, names []string, dir 
 					note(engine.Finding{Category: engine.HangCategory, Detail: "afl-fuzz: a run exceeded its time limit"}, f, data)
 					continue
 				}
-				res, err := t.Run(ctx, data)
+				res, err := t.Run(triage, data)
 				if err != nil {
 					return err
 				}
@@ -367,7 +372,7 @@ func (o Campaign) findings(ctx context.Context, out string, names []string, dir 
 	for _, r := range byKey {
 		if r.Category != engine.HangCategory && r.Category != "afl-crash" {
 			keep := func(cand []byte) (bool, error) {
-				res, err := t.Run(ctx, cand)
+				res, err := t.Run(triage, cand)
 				if err != nil {
 					return false, err
 				}

@@ -21,9 +21,11 @@ type Report struct {
 	Runs     int      `json:"runs"`
 	BudgetS  float64  `json:"budget_s"`
 	Seed     uint64   `json:"seed"`
-	// Kind is "go" for Go fuzz targets (Grid.Kind).
-	Kind  string  `json:"kind,omitempty"`
-	Alpha float64 `json:"alpha"`
+	// Kind is "go" for Go fuzz targets (Grid.Kind), MinimizeTime a Go
+	// grid's -test.fuzzminimizetime ("" = go test's default).
+	Kind         string  `json:"kind,omitempty"`
+	MinimizeTime string  `json:"minimize_time,omitempty"`
+	Alpha        float64 `json:"alpha"`
 	// Correction names the multiple-comparison adjustment behind
 	// TestRow.PAdj and the verdicts; the family is every test of one
 	// benchmark (see the constant Correction).
@@ -196,7 +198,7 @@ var measureOrder = []string{"branches", "blocks", "instructions", "actions", "la
 // Analyze computes the report of d.
 func Analyze(d *Data) *Report {
 	r := &Report{Version: Version, Benches: d.Grid.Benches, Criteria: d.Grid.Criteria, Runs: d.Grid.Runs,
-		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Kind: d.Grid.Kind, Alpha: significance.Alpha,
+		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Kind: d.Grid.Kind, MinimizeTime: d.Grid.MinimizeTime, Alpha: significance.Alpha,
 		Correction: Correction, Missing: d.Missing}
 	if r.Missing == nil {
 		r.Missing = []Cell{}

@@ -73,6 +73,8 @@ type GoRunnerOptions struct {
 	KeepGoing bool
 	// Samples bounds the coverage samples of a campaign (default 16).
 	Samples int
+	// MinimizeTime is every campaign's -test.fuzzminimizetime (Grid.MinimizeTime).
+	MinimizeTime string
 }
 
 // GoRunner runs the campaigns of a Go grid: every (target, guiding
@@ -275,7 +277,7 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	dir := filepath.Join(s.Dir, Instance)
 	started := time.Now().UTC().Format(time.RFC3339)
 	r, err := gofuzz.Run(ctx, gofuzz.Options{Binary: bo.bin, Target: b.Target, Dir: dir, Budget: s.Budget, Seed: s.Seed,
-		Parallel: 1, KeepGoing: g.o.KeepGoing, Env: g.o.Env})
+		Parallel: 1, KeepGoing: g.o.KeepGoing, MinimizeTime: g.o.MinimizeTime, Env: g.o.Env})
 	if err != nil {
 		return nil, err
 	}

@@ -64,6 +64,9 @@ type Grid struct {
 	// Kind is KindGo for Go fuzz targets (go test -fuzz campaigns), ""
 	// for plan benchmarks.
 	Kind string `json:"kind,omitempty"`
+	// MinimizeTime is the -test.fuzzminimizetime of every campaign of a
+	// Go grid ("" = go test's default, 60s; "0s" turns minimization off).
+	MinimizeTime string `json:"minimize_time,omitempty"`
 }
 
 // KindGo marks a grid of Go fuzz targets.
@@ -167,7 +170,7 @@ func (g Grid) Validate() error {
 
 // same reports whether two grids describe the same campaigns.
 func (g Grid) same(h Grid) bool {
-	return g.Runs == h.Runs && g.Budget == h.Budget && g.Seed == h.Seed && g.Kind == h.Kind &&
+	return g.Runs == h.Runs && g.Budget == h.Budget && g.Seed == h.Seed && g.Kind == h.Kind && g.MinimizeTime == h.MinimizeTime &&
 		strings.Join(g.Benches, ",") == strings.Join(h.Benches, ",") &&
 		strings.Join(g.Criteria, ",") == strings.Join(h.Criteria, ",")
 }

@@ -191,8 +191,8 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			"whatever guided the campaign, by replaying the kept corpus: the coverage blocks of the original package "+
 			"(`blocks`) and the labels of all criteria (`labels`: mcc, cc and wm; per criterion `labels:mcc`, "+
 			"`labels:cc`, `labels:wm`, and `labels:dist` apart). Execs to find are estimated from go test's progress "+
-			"lines (printed every 3 s).",
-			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed)})
+			"lines (printed every 3 s). %s",
+			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed, minimizeNote(r.MinimizeTime))})
 	} else {
 		add(para{fmt.Sprintf("%d run(s) of %s per (benchmark, guiding criterion) on %s; guiding criteria %s; grid seed %d. "+
 			"Every campaign is the built-in engine with one worker, fuzzing the plan annotated with its guiding criterion "+
@@ -274,6 +274,14 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			"compare execs to find there.",
 	}})
 	return out
+}
+
+// minimizeNote says how a Go grid's campaigns minimized new inputs.
+func minimizeNote(mt string) string {
+	if mt == "" {
+		return "New inputs were minimized as go test does by default (`-fuzzminimizetime 60s`)."
+	}
+	return "Every campaign ran with `-test.fuzzminimizetime " + mt + "`."
 }
 
 func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {

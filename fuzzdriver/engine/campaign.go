@@ -227,8 +227,10 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 		n, known := len(e.corpus.entries), len(e.order)
 		e.mu.Unlock()
 		e.outMu.Lock()
-		fmt.Fprintf(c.Progress, "fuzz: elapsed: 0s, corpus: %d loaded, %d findings known, fuzzing with %d workers, seed %d\n",
-			n, known, c.Workers, c.Seed)
+		// Campaign time, as every later line: a resumed campaign does not
+		// start again at 0s.
+		fmt.Fprintf(c.Progress, "fuzz: elapsed: %s, corpus: %d loaded, %d findings known, fuzzing with %d workers, seed %d\n",
+			(time.Duration(e.elapsed()) * time.Second).String(), n, known, c.Workers, c.Seed)
 		e.outMu.Unlock()
 	}
 	if err == nil {

@@ -38,6 +38,9 @@ type Options struct {
 	// spent; by default the campaign ends at its first failure, as
 	// `go test -fuzz` does.
 	KeepGoing bool
+	// MinimizeTime is -test.fuzzminimizetime ("" = go test's default,
+	// 60s; "0s" turns the minimization of new inputs and failures off).
+	MinimizeTime string
 	// Env is the binary's environment (nil: the current one).
 	Env []string
 	// Log, if set, also receives the binary's output.
@@ -223,6 +226,9 @@ func runSession(ctx context.Context, o Options, work, cache string, left time.Du
 	args := []string{"-test.run=^$", "-test.fuzz=^" + regexp.QuoteMeta(o.Target.Name) + "$",
 		"-test.fuzztime=" + left.Round(time.Millisecond).String(), "-test.parallel=" + strconv.Itoa(o.Parallel),
 		"-test.fuzzcachedir=" + cache}
+	if o.MinimizeTime != "" {
+		args = append(args, "-test.fuzzminimizetime="+o.MinimizeTime)
+	}
 	cmd := exec.CommandContext(ctx, o.Binary, args...)
 	cmd.Dir = work
 	cmd.Env = append(withoutGodebug(env), "GODEBUG="+godebug(env, o.Seed+uint64(index)))

@@ -16,9 +16,12 @@
 //     names the failure by its site: the file:line of the first stack frame
 //     in the target's package (panics), or the position of the t.Error/Fatal
 //     call (failures), relative to the module root.
-//   - Meter replays the kept corpus at chosen times on the yardstick binaries
-//     (the original's coverage blocks; the labels of every criterion), for
-//     coverage over time.
+//   - A Yardstick (BuildYardstick) replays the kept corpus with the seeds at
+//     chosen times (SampleTimes, Series) on two coverage binaries — the
+//     original's blocks, the labels of every criterion — for coverage over
+//     time in stats.json samples.
+//   - LoadTruth reads a target's ground truth (truth.json beside its
+//     package's sources).
 //
 // The user's files, GOCACHE fuzz corpora and testdata are never written: a
 // campaign writes only under its own directory.

@@ -16,9 +16,11 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/fuzzdriver/gotest"
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
+	"golang.org/x/tools/cover"
 )
 
 // Yardstick measures the corpus of any campaign on one target the same
@@ -148,10 +150,12 @@ func (y *Yardstick) Measure(ctx context.Context, entries []string, scratch strin
 	}
 	fig := map[string]engine.Figure{}
 	var b engine.Figure
-	for _, blk := range orig {
-		b.Total++
-		if blk.Count > 0 {
-			b.Covered++
+	for _, p := range orig {
+		for _, blk := range p.Blocks {
+			b.Total++
+			if blk.Count > 0 {
+				b.Covered++
+			}
 		}
 	}
 	fig["blocks"] = b
@@ -159,7 +163,7 @@ func (y *Yardstick) Measure(ctx context.Context, entries []string, scratch strin
 	if err != nil {
 		return nil, err
 	}
-	hits := y.Annotation.LabelHits(ann)
+	hits := gotest.LabelHits(y.Annotation, ann)
 	var all engine.Figure
 	for _, k := range y.Annotation.Criteria.Keys() {
 		fig["labels:"+string(groupOf(k))] = engine.Figure{}
@@ -204,7 +208,7 @@ func groupOf(k labels.Key) labels.Key {
 
 // profile runs bin over the seed corpus and entries in dir with a
 // coverage profile; entries it fails on are skipped.
-func (y *Yardstick) profile(ctx context.Context, bin string, entries []string, dir string) ([]gotransform.ProfileBlock, error) {
+func (y *Yardstick) profile(ctx context.Context, bin string, entries []string, dir string) ([]*cover.Profile, error) {
 	t := y.Target
 	dir, err := filepath.Abs(dir)
 	if err != nil {
@@ -253,12 +257,7 @@ func (y *Yardstick) profile(ctx context.Context, bin string, entries []string, d
 			return nil, fmt.Errorf("gofuzz: replaying the corpus of %s: %w\n%s", t, err, tail(out.String(), 20))
 		}
 	}
-	f, err := os.Open(prof)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return gotransform.ParseProfile(f)
+	return cover.ParseProfiles(prof)
 }
 
 // SampleTimes chooses the campaign times at which a campaign's corpus is

@@ -24,9 +24,9 @@
 // report's Figures.
 //
 // The Report it returns is plain data, ready for the renderers of package
-// fuzzdriver/report and for JSON. For Go packages, NewGoReport turns what
-// transform/golang.Measure found into a GoReport, with the same counts,
-// percentages, operator order and rounded Hill numbers.
+// fuzzdriver/report and for JSON. Package fuzzdriver/gotest builds the
+// report of Go packages with the same Count, Percent, SortOperators and
+// RoundHill.
 //
 // It must never write files, print, read the clock or depend on map order:
 // identical plan, options and tests give an identical Report. It must never

@@ -78,9 +78,9 @@ func Check(ts []Threshold, figures map[string]labels.Fraction) ([]Miss, error) {
 	return misses, nil
 }
 
-// criteriaFigures adds the selected keys, "wm" (the four mutation
+// CriteriaFigures adds the selected keys, "wm" (the four mutation
 // operators together, when one is selected) and "all".
-func criteriaFigures(out map[string]labels.Fraction, selected []labels.Key, get func(labels.Key) labels.Fraction, all labels.Fraction) {
+func CriteriaFigures(out map[string]labels.Fraction, selected []labels.Key, get func(labels.Key) labels.Fraction, all labels.Fraction) {
 	var wm labels.Fraction
 	hasWM := false
 	for _, k := range selected {
@@ -113,31 +113,11 @@ func (r *Report) Figures() map[string]labels.Fraction {
 	if r.All != nil {
 		all = labels.Fraction{Covered: r.All.Covered, Total: r.All.Total}
 	}
-	criteriaFigures(out, r.Selected, get, all)
+	CriteriaFigures(out, r.Selected, get, all)
 	out["instructions"] = r.Coverage.Instructions.Fraction
 	out["branches"] = r.Coverage.Branches.Fraction
 	if a := r.Coverage.Actions; a != nil {
 		out["actions"] = a.Fraction
 	}
-	return out
-}
-
-// Figures names what a Go report measured, for Check: each selected
-// criterion, wm, all, statements and blocks.
-func (r *GoReport) Figures() map[string]labels.Fraction {
-	out := map[string]labels.Fraction{}
-	get := func(k labels.Key) labels.Fraction {
-		if kr := r.Criteria[k]; kr != nil {
-			return kr.Fraction
-		}
-		return labels.Fraction{}
-	}
-	var all labels.Fraction
-	if r.All != nil {
-		all = r.All.Fraction
-	}
-	criteriaFigures(out, r.Selected, get, all)
-	out["statements"] = r.Coverage.Statements.Fraction
-	out["blocks"] = r.Coverage.Blocks.Fraction
 	return out
 }

@@ -434,3 +434,14 @@ func TestPercentEmptyIsNil(t *testing.T) {
 		t.Errorf("Percent(2, 3) = %v", p)
 	}
 }
+
+// TestSortOperatorsGroupsMutants: report rows of a mutation criterion are
+// grouped by the original operator, whatever order the labels came in.
+func TestSortOperatorsGroupsMutants(t *testing.T) {
+	ops := []string{"< -> <=", "< -> >", "<= -> <", "> -> >=", "<= -> =", "> -> /=", "< -> =", "true", "FT", "TT"}
+	SortOperators(ops)
+	want := []string{"true", "TT", "FT", "< -> <=", "< -> >", "< -> =", "<= -> <", "<= -> =", "> -> >=", "> -> /="}
+	if strings.Join(ops, ",") != strings.Join(want, ",") {
+		t.Errorf("got  %q\nwant %q", ops, want)
+	}
+}

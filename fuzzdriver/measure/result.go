@@ -58,7 +58,8 @@ type Count struct {
 	Percent *float64 `json:"percent"` // null when Total is 0
 }
 
-func (c *Count) add(covered bool) {
+// Record counts one more item, covered or not, and updates Percent.
+func (c *Count) Record(covered bool) {
 	c.Add(covered)
 	c.Percent = Percent(c.Covered, c.Total)
 }

@@ -210,7 +210,7 @@ func withPercent(f labels.Fraction) Count {
 
 // fillCriteria computes per-key and per-operator counts and diversity.
 func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) {
-	cov := labels.Coverage(m.ann.Labels().Labels, abundance)
+	cov := labels.CoverageByKey(m.ann.Labels().Labels, abundance)
 	rep.Criteria = map[labels.Key]*KeyReport{}
 	get := func(k labels.Key) *KeyReport {
 		kr := rep.Criteria[k]
@@ -242,21 +242,21 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 			kr.Operators[l.Operator] = op
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
-		op.add(abundance[l.ID] > 0)
+		op.Record(abundance[l.ID] > 0)
 	}
 	for k, kr := range rep.Criteria {
 		if c := cov[k]; c != nil {
 			kr.Covered, kr.Total = c.Covered, c.Total
-			kr.Diversity = Diversity{Hill: roundHill(c.Diversity), Traces: traces}
+			kr.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 		} else {
 			kr.Diversity = Diversity{Traces: traces}
 		}
 		kr.Percent = Percent(kr.Covered, kr.Total)
-		sortOperators(kr.OperatorOrder)
+		SortOperators(kr.OperatorOrder)
 	}
 	if c := cov["all"]; c != nil {
 		all.Covered, all.Total = c.Covered, c.Total
-		all.Diversity = Diversity{Hill: roundHill(c.Diversity), Traces: traces}
+		all.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 	} else {
 		all.Diversity = Diversity{Traces: traces}
 	}
@@ -265,22 +265,40 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 	rep.Diversity = all.Diversity
 }
 
-// roundHill rounds Hill numbers to 6 decimals, so reports (and golden
+// RoundHill rounds Hill numbers to 6 decimals, so reports (and golden
 // files) do not depend on the last bits of floating-point arithmetic, which
 // may differ between platforms (fused multiply-add).
-func roundHill(h labels.Hill) labels.Hill {
+func RoundHill(h labels.Hill) labels.Hill {
 	r := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
 	return labels.Hill{D0: r(h.D0), D1: r(h.D1), D2: r(h.D2)}
 }
 
-// sortOperators sorts operators in report order: CC true before false,
-// MCC outcomes as binary numbers with T first (TT, TF, FT, FF), anything
-// else in first-seen order (the sort is stable).
-func sortOperators(ops []string) {
-	sort.SliceStable(ops, func(i, j int) bool { return operatorRank(ops[i]) < operatorRank(ops[j]) })
+// SortOperators sorts operators in report order: CC true before false,
+// MCC outcomes as binary numbers with T first (TT, TF, FT, FF), mutants
+// ("< -> <=") grouped by the original operator in the order the originals
+// were first seen, anything else in first-seen order (the sort is stable).
+func SortOperators(ops []string) {
+	first := map[string]int{}
+	for i, op := range ops {
+		if from, _, ok := strings.Cut(op, " -> "); ok {
+			if _, seen := first[from]; !seen {
+				first[from] = i
+			}
+		}
+	}
+	group := func(op string) int {
+		from, _, _ := strings.Cut(op, " -> ")
+		return first[from]
+	}
+	sort.SliceStable(ops, func(i, j int) bool {
+		if ri, rj := operatorRank(ops[i]), operatorRank(ops[j]); ri != rj {
+			return ri < rj
+		}
+		return group(ops[i]) < group(ops[j])
+	})
 }
 
-// operatorRank is the sort key of sortOperators.
+// operatorRank is the sort key of SortOperators.
 func operatorRank(op string) int {
 	switch op {
 	case "true":

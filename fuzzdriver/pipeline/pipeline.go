@@ -139,10 +139,7 @@ func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) 
 		fo.Domains = sim.LabelDomains(o.World) // labels the world rules out are infeasible
 	}
 	no := o.Normalize
-	no.PureFuncs = append([]string(nil), no.PureFuncs...)
-	for _, q := range sim.Queries() {
-		no.PureFuncs = append(no.PureFuncs, q.Name)
-	}
+	no.PureFuncs = PureFuncs(no.PureFuncs)
 	res, err := transform.Plan(f, transform.Options{Labels: lo, Feasible: fo, Normalize: no})
 	if err != nil {
 		return nil, err
@@ -210,6 +207,17 @@ func (a *Annotated) Warnings() []string {
 	var out []string
 	for _, w := range a.Transform.Labels.Warnings {
 		out = append(out, w.Error())
+	}
+	return out
+}
+
+// PureFuncs is extra and the simulator's queries: the functions a plan
+// calls that have no effects. The queries only read the world, so calls of
+// them may stay inside conditions and be re-evaluated by labels.
+func PureFuncs(extra []string) []string {
+	out := append([]string(nil), extra...)
+	for _, q := range sim.Queries() {
+		out = append(out, q.Name)
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/gotest"
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 )
 
@@ -182,7 +183,7 @@ func Cobertura(w io.Writer, r *measure.Report) error {
 // GoCobertura writes a Go report as Cobertura XML: one class per file with
 // labels (file names relative to the source "/"), its labelled lines with, as
 // hits, the number of covered labels.
-func GoCobertura(w io.Writer, r *measure.GoReport) error {
+func GoCobertura(w io.Writer, r *gotest.Report) error {
 	byFile := map[string][]cobLabel{}
 	var files []string
 	for _, l := range r.Labels {

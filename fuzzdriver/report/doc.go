@@ -5,7 +5,7 @@
 // table, and as an LCOV tracefile of the original plan
 // (labels as BRDA branch records) for genhtml and other coverage tooling,
 // and as Cobertura XML (labels as line conditions). GoText, GoJSON,
-// GoHTML, GoLCOV and GoCobertura do the same for a measure.GoReport of Go
+// GoHTML, GoLCOV and GoCobertura do the same for a gotest.Report of Go
 // packages. Text and HTML include the MC/DC of every decision when it was
 // measured. SARIF writes a campaign's findings as a SARIF 2.1.0 log;
 // CheckPositions finds where a plan's def-checks return their categories.

@@ -8,15 +8,16 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/gotest"
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/labels"
 )
 
 // GoJSON writes r as indented JSON ("version": 1), predicates unescaped.
-func GoJSON(w io.Writer, r *measure.GoReport) error { return writeJSON(w, r) }
+func GoJSON(w io.Writer, r *gotest.Report) error { return writeJSON(w, r) }
 
 // goWhat says what ran: the tests, or a fuzz target over its corpus.
-func goWhat(r *measure.GoReport, tests string) string {
+func goWhat(r *gotest.Report, tests string) string {
 	if r.Fuzz == "" || r.Corpus == nil {
 		return tests
 	}
@@ -27,7 +28,7 @@ func goWhat(r *measure.GoReport, tests string) string {
 // criterion and operator (with Hill numbers after per-test runs), the
 // statement and block coverage of the original code, then every uncovered
 // label with its position and predicate.
-func GoText(w io.Writer, r *measure.GoReport) error {
+func GoText(w io.Writer, r *gotest.Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s: %s\n\n", strings.Join(r.Packages, " "), goWhat(r, "tests"))
 	div := func(h *labels.Hill) string {
@@ -91,8 +92,8 @@ func GoText(w io.Writer, r *measure.GoReport) error {
 }
 
 // goLabelsByFile groups r's labels by original file; files are sorted.
-func goLabelsByFile(r *measure.GoReport) ([]string, map[string][]*measure.GoLabelResult) {
-	byFile := map[string][]*measure.GoLabelResult{}
+func goLabelsByFile(r *gotest.Report) ([]string, map[string][]*gotest.LabelResult) {
+	byFile := map[string][]*gotest.LabelResult{}
 	var files []string
 	for _, l := range r.Labels {
 		f := l.At.File
@@ -112,7 +113,7 @@ func goLabelsByFile(r *measure.GoReport) ([]string, map[string][]*measure.GoLabe
 //
 // with block = the criterion (CriterionBlock), branch = the label id and
 // taken = 1 when covered, else 0.
-func GoLCOV(w io.Writer, r *measure.GoReport) error {
+func GoLCOV(w io.Writer, r *gotest.Report) error {
 	bw := bufio.NewWriter(w)
 	files, byFile := goLabelsByFile(r)
 	for _, f := range files {
@@ -149,7 +150,7 @@ pre{margin:0}
 // goFileIndex writes the table of files with labels: per file the labels
 // covered of its total, linked to the file's section, worst first so the
 // files that need tests lead.
-func goFileIndex(bw *bufio.Writer, files []string, byFile map[string][]*measure.GoLabelResult) {
+func goFileIndex(bw *bufio.Writer, files []string, byFile map[string][]*gotest.LabelResult) {
 	type row struct {
 		i, cov, total int
 		pct           *float64
@@ -180,7 +181,7 @@ func goFileIndex(bw *bufio.Writer, files []string, byFile map[string][]*measure.
 // the line's labels are covered (green all, yellow some, red none) and the
 // uncovered ones listed under the line. readFile returns the source of an
 // original file (os.ReadFile, say); the renderer itself reads nothing.
-func GoHTML(w io.Writer, r *measure.GoReport, readFile func(path string) ([]byte, error)) error {
+func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, error)) error {
 	bw := bufio.NewWriter(w)
 	esc := html.EscapeString
 	pkgs := esc(strings.Join(r.Packages, " "))
@@ -204,7 +205,7 @@ func GoHTML(w io.Writer, r *measure.GoReport, readFile func(path string) ([]byte
 		if err != nil {
 			return fmt.Errorf("HTML report: %w", err)
 		}
-		byLine := map[int][]*measure.GoLabelResult{}
+		byLine := map[int][]*gotest.LabelResult{}
 		for _, l := range byFile[f] {
 			byLine[l.At.Line] = append(byLine[l.At.Line], l)
 		}

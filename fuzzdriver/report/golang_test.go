@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/gotest"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
 
 // goSample is a report of three CC labels of two files and one trivial
 // ROR label, built without the go command.
-func goSample(t *testing.T) *measure.GoReport {
+func goSample(t *testing.T) *gotest.Report {
 	t.Helper()
 	crit, err := labels.ParseCriteria("cc,wm:ror")
 	if err != nil {
@@ -26,8 +26,8 @@ func goSample(t *testing.T) *measure.GoReport {
 		{ID: 3, Criterion: labels.CC, Operator: "true", Predicate: "ok", Status: labels.Active, Pos: at("/m/b.go", 2)},
 		{Criterion: labels.WMROR, Operator: "> -> !=", Predicate: "true", Status: labels.Trivial, Pos: at("/m/a.go", 3)},
 	}}
-	m := &gotransform.Measurement{Hits: map[int]int{1: 1, 3: 1}, Statements: 4, StatementsCovered: 3, Blocks: 2, BlocksCovered: 1}
-	return measure.NewGoReport(res, m, "")
+	m := &gotest.Measurement{Hits: map[int]int{1: 1, 3: 1}, Statements: 4, StatementsCovered: 3, Blocks: 2, BlocksCovered: 1}
+	return gotest.NewReport(res, m, "")
 }
 
 func TestGoReport(t *testing.T) {

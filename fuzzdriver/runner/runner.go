@@ -186,6 +186,20 @@ func (res *Result) Findings(dst []engine.Finding) []engine.Finding {
 	return dst
 }
 
+// Ended is how the plan ended when it did not return normally: its
+// failure kind, or the outcome (timeout) when it has none; "" when it
+// returned.
+func (res *Result) Ended() string {
+	r := res.Sim.VM
+	if r.Outcome == vm.OutcomeOK {
+		return ""
+	}
+	if r.Failure != nil && r.Failure.Kind != "" {
+		return r.Failure.Kind
+	}
+	return string(r.Outcome)
+}
+
 // FailurePos is where a failure happened as findings and reports name it,
 // file:line:col ("" when the position is unknown).
 func FailurePos(f *vm.Failure) string {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"sync"
@@ -233,4 +235,36 @@ func Categories(ctx context.Context, o Options) (*Report, error) {
 		rep.Categories = []Count{}
 	}
 	return rep, nil
+}
+
+// WriteExamples writes the first input of each category of rep to
+// dir/CATEGORY.bin and, with a world, its environment to dir/CATEGORY.env.
+func WriteExamples(dir string, w *sim.World, maxObjects int, rep *Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, c := range rep.Categories {
+		data := Input(rep.Seed, c.First, rep.LenMin, rep.LenMax, nil)
+		base := filepath.Join(dir, safeName(c.Category))
+		if err := os.WriteFile(base+".bin", data, 0o644); err != nil {
+			return err
+		}
+		if w != nil {
+			if err := os.WriteFile(base+".env", w.FormatEnv(w.DecodeEnv(data, maxObjects)), 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// safeName turns a category into a file name.
+func safeName(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
 }

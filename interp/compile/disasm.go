@@ -13,8 +13,10 @@ import (
 // operands to names (constants, variables, callees, branch numbers).
 func (p *Program) Disasm(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "; labelcov bytecode v%d  %s  %d instructions, %d branches, %d constants\n",
-		Version, p.File, len(p.Code), len(p.branches), len(p.Consts))
+	// Branches as run --json and cover count them: two outcomes per
+	// conditional jump.
+	fmt.Fprintf(bw, "; labelcov bytecode v%d  %s  %d instructions, %d conditional jumps (%d branches), %d constants\n",
+		Version, p.File, len(p.Code), len(p.branches), 2*len(p.branches), len(p.Consts))
 	funcs := make([]*Func, len(p.Funcs))
 	copy(funcs, p.Funcs)
 	// List in code order: the flat array is what the counters index.

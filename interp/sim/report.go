@@ -19,16 +19,6 @@ type BucketCount struct {
 	Hits   uint32 `json:"hits"`
 }
 
-// Summary is the simulator's JSON-ready part of a run: errors (categories
-// found by the checks), check errors, the action trace and action coverage.
-type Summary struct {
-	Errors      []string       `json:"errors"`
-	CheckErrors []CheckError   `json:"check_errors,omitempty"`
-	Actions     []ActionRecord `json:"actions"`
-	// Coverage belongs at coverage.actions in the run's JSON object.
-	Coverage ActionCoverage `json:"-"`
-}
-
 // Coverage summarises per-bucket hits (from one run or accumulated).
 func (w *World) Coverage(hits []uint32) ActionCoverage {
 	c := ActionCoverage{Fraction: fraction.Fraction{Total: w.NumBuckets()}}
@@ -39,18 +29,6 @@ func (w *World) Coverage(hits []uint32) ActionCoverage {
 		}
 	}
 	return c
-}
-
-// Summary copies res into its JSON-ready form (never nil slices, so the
-// JSON shows [] rather than null).
-func (r *Runner) Summary(res *Result) Summary {
-	s := Summary{
-		Errors:      append([]string{}, res.Errors...),
-		CheckErrors: append([]CheckError(nil), res.CheckErrors...),
-		Actions:     append([]ActionRecord{}, res.Actions...),
-		Coverage:    r.world.Coverage(res.Hits),
-	}
-	return s
 }
 
 // WriteTrace prints the actions one a line, numbered from 1, the way

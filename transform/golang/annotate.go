@@ -695,7 +695,7 @@ func (r *Result) Manifest(annotated string) *labels.Manifest {
 		Annotated:   annotated,
 		Criteria:    r.Criteria.Keys(),
 		MCCMaxAtoms: r.MCCMaxAtoms,
-		Summary:     labels.Summarize(r.Criteria, r.Labels),
+		Summary:     labels.CountStatuses(r.Criteria, r.Labels),
 		Labels:      ls,
 		Decisions:   r.Decisions,
 		Warnings:    r.Warnings,

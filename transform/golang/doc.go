@@ -67,8 +67,14 @@
 // never breaks a build. WriteOverlay writes the annotated files, an
 // overlay.json for `go build -overlay` and the label manifest (making the
 // directory even when nothing is labelled); the user's files are never
-// touched. Measure runs the packages' tests — or one fuzz target over its
-// seeds and generated corpus, in its package directory of a module copy,
-// skipping and listing entries it fails on — with a coverage profile of
-// the annotated code and maps each label's body block back to its label.
+// touched. Materialize writes a copy of the module with the annotated
+// files in place (go test -cover ignores -overlay). The decision criteria
+// (MCC combinations, CC operators, the fallback, relations and their
+// mutants) are labels' own definitions, and MCC combinations whose bounds
+// on one integer operand leave no value are infeasible with the plans'
+// reason (feasible.Contradiction).
+//
+// It never runs the packages' tests: package fuzzdriver/gotest does (go
+// test with a coverage profile, a fuzz target over its corpus) and maps
+// each label's body block back to its label.
 package golang

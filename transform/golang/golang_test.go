@@ -10,15 +10,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/labels"
 )
 
-func needGo(t testing.TB) {
-	t.Helper()
-	if _, err := exec.LookPath("go"); err != nil {
-		t.Skip("no go command")
-	}
-}
+func needGo(t testing.TB) { t.Helper(); testenv.NeedGo(t) }
 
 // writeModule writes a module example.com/m with files into a temporary
 // directory.
@@ -72,20 +68,11 @@ func annotateWhole(t testing.TB, dir, criteria string) *Result {
 // goTest runs go test in dir with args and fails t when the tests fail.
 func goTest(t testing.TB, dir string, args ...string) string {
 	t.Helper()
-	out, err := runGoTest(dir, args...)
-	if err != nil {
-		t.Fatalf("go test %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-	return out
+	return testenv.GoTest(t, dir, args...)
 }
 
 // runGoTest runs go test -count=1 in dir with args.
-func runGoTest(dir string, args ...string) (string, error) {
-	cmd := exec.Command("go", append([]string{"test", "-count=1"}, args...)...)
-	cmd.Dir = dir
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
+func runGoTest(dir string, args ...string) (string, error) { return testenv.RunGoTest(dir, args...) }
 
 func sampleDir(t testing.TB) string {
 	d, err := filepath.Abs("../../testdata/go/sample")
@@ -373,32 +360,6 @@ func TestEmptyIfGetsFuzzCounter(t *testing.T) {
 				t.Fatalf("annotated has %d counters, want at least %d + %d labels", ann, orig, res.Active())
 			}
 		})
-	}
-}
-
-// TestCoverProfileGivesLabelsBlocks: go test -cover gives each empty body
-// its own (0-statement) block, so Measure sees which labels were covered.
-func TestMeasureSample(t *testing.T) {
-	needGo(t)
-	dir := sampleDir(t)
-	res := annotate(t, dir, "cc")
-	work := t.TempDir()
-	m, err := Measure(context.Background(), res, MeasureOptions{Dir: dir, Work: filepath.Join(work, "m")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cov := res.Coverage(m.Hits)
-	if cov["cc"].Total != res.Active() || cov["cc"].Covered == 0 || cov["cc"].Covered == cov["cc"].Total {
-		t.Fatalf("cc coverage %+v of %d", cov["cc"], res.Active())
-	}
-	// Classify's `t < lo` is covered both ways by the tests.
-	for _, l := range res.Labels {
-		if l.Pos.Line == 25 && m.Hits[l.ID] == 0 {
-			t.Errorf("label %d %s %s at line 25 not covered", l.ID, l.Criterion, l.Operator)
-		}
-	}
-	if m.Statements == 0 || m.StatementsCovered != m.Statements {
-		t.Errorf("statements %d/%d, want all", m.StatementsCovered, m.Statements)
 	}
 }
 

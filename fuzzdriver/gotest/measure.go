@@ -1,7 +1,6 @@
-package golang
+package gotest
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -13,14 +12,15 @@ import (
 	"regexp"
 	"slices"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/labels"
+	gotransform "github.com/labelcov/labelcov/transform/golang"
+	"golang.org/x/tools/cover"
 )
 
-// MeasureOptions control Measure.
-type MeasureOptions struct {
+// Options control Measure.
+type Options struct {
 	// Dir is where the go command runs (the module of the packages).
 	Dir string
 	// Env is the go command's environment (nil = os.Environ()).
@@ -98,65 +98,13 @@ func (m *Measurement) Abundance() map[int]int {
 	return labels.CountTraces(traces)
 }
 
-// ProfileBlock is one line of a Go coverage profile.
-type ProfileBlock struct {
-	File                                 string // import path / file name
-	StartLine, StartCol, EndLine, EndCol int
-	Stmts, Count                         int
-}
-
-var profileLine = regexp.MustCompile(`^(.+):(\d+)\.(\d+),(\d+)\.(\d+) (\d+) (\d+)$`)
-
-// ParseProfile reads a coverage profile (go test -coverprofile); blocks
-// that appear several times (several packages, several runs) are merged.
-func ParseProfile(r io.Reader) ([]ProfileBlock, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	idx := map[ProfileBlock]int{}
-	var out []ProfileBlock
-	first := true
-	for sc.Scan() {
-		line := sc.Text()
-		if first {
-			first = false
-			if !strings.HasPrefix(line, "mode:") {
-				return nil, fmt.Errorf("coverage profile: missing mode line")
-			}
-			continue
-		}
-		if strings.HasPrefix(line, "mode:") || line == "" {
-			continue
-		}
-		m := profileLine.FindStringSubmatch(line)
-		if m == nil {
-			return nil, fmt.Errorf("coverage profile: bad line %q", line)
-		}
-		n := make([]int, 6)
-		for i := range n {
-			n[i], _ = strconv.Atoi(m[i+2])
-		}
-		b := ProfileBlock{File: m[1], StartLine: n[0], StartCol: n[1], EndLine: n[2], EndCol: n[3], Stmts: n[4]}
-		if i, ok := idx[b]; ok {
-			out[i].Count += n[5]
-			continue
-		}
-		idx[b] = len(out)
-		b.Count = n[5]
-		out = append(out, b)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("coverage profile: %w", err)
-	}
-	return out, nil
-}
-
 type blockKey struct {
 	file      string
 	line, col int
 }
 
-// labelBlocks maps the profile key of each label body to its id.
-func (r *Result) labelBlocks() map[blockKey]int {
+// labelBlocks maps the profile key of each label body of r to its id.
+func labelBlocks(r *gotransform.Result) map[blockKey]int {
 	out := map[blockKey]int{}
 	for _, p := range r.Packages {
 		for _, f := range p.Files {
@@ -168,14 +116,16 @@ func (r *Result) labelBlocks() map[blockKey]int {
 	return out
 }
 
-// LabelHits returns the labels whose body block ran in blocks (a profile
-// of the annotated packages).
-func (r *Result) LabelHits(blocks []ProfileBlock) map[int]int {
-	lb := r.labelBlocks()
+// LabelHits returns the labels of r whose body block ran in profiles (of
+// the annotated packages, as cover.ParseProfiles reads them).
+func LabelHits(r *gotransform.Result, profiles []*cover.Profile) map[int]int {
+	lb := labelBlocks(r)
 	hits := map[int]int{}
-	for _, b := range blocks {
-		if id, ok := lb[blockKey{b.File, b.StartLine, b.StartCol}]; ok && b.Count > 0 {
-			hits[id] = 1
+	for _, p := range profiles {
+		for _, b := range p.Blocks {
+			if id, ok := lb[blockKey{p.FileName, b.StartLine, b.StartCol}]; ok && b.Count > 0 {
+				hits[id] = 1
+			}
 		}
 	}
 	return hits
@@ -190,7 +140,7 @@ var ErrTestsFailed = errors.New("tests failed")
 // and maps label bodies back to labels; it also runs them on the original
 // code for plain statement and block coverage. A test failure on either
 // side is an error wrapping ErrTestsFailed.
-func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement, error) {
+func Measure(ctx context.Context, r *gotransform.Result, opts Options) (*Measurement, error) {
 	if opts.Work == "" {
 		return nil, errors.New("measure: no work directory")
 	}
@@ -212,7 +162,7 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 			return nil, fmt.Errorf("measure: %s is not in a module", r.Packages[0].Path)
 		}
 		oopts.Dir = filepath.Join(opts.Work, "original-module")
-		if err := copyTree(root, oopts.Dir); err != nil {
+		if err := gotransform.CopyModule(root, oopts.Dir); err != nil {
 			return nil, err
 		}
 	}
@@ -221,12 +171,14 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 		return nil, err
 	}
 	m.Failing = orig.failing
-	for _, b := range orig.blocks {
-		m.Blocks++
-		m.Statements += b.Stmts
-		if b.Count > 0 {
-			m.BlocksCovered++
-			m.StatementsCovered += b.Stmts
+	for _, p := range orig.profiles {
+		for _, b := range p.Blocks {
+			m.Blocks++
+			m.Statements += b.NumStmt
+			if b.Count > 0 {
+				m.BlocksCovered++
+				m.StatementsCovered += b.NumStmt
+			}
 		}
 	}
 	// go test -cover ignores -overlay for the files it instruments
@@ -242,7 +194,7 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 	if err != nil {
 		return nil, err
 	}
-	m.Hits = r.LabelHits(ann.blocks)
+	m.Hits = LabelHits(r, ann.profiles)
 	for _, f := range ann.failing {
 		if !slices.Contains(m.Failing, f) {
 			m.Failing = append(m.Failing, f)
@@ -260,7 +212,7 @@ func Measure(ctx context.Context, r *Result, opts MeasureOptions) (*Measurement,
 
 // perTest builds each package's test binary once (with coverage) and runs
 // every listed test alone.
-func perTest(ctx context.Context, r *Result, opts MeasureOptions) (map[string][]int, error) {
+func perTest(ctx context.Context, r *gotransform.Result, opts Options) (map[string][]int, error) {
 	out := map[string][]int{}
 	root := r.Packages[0].Module
 	for i, p := range r.Packages {
@@ -292,17 +244,15 @@ func perTest(ctx context.Context, r *Result, opts MeasureOptions) (map[string][]
 			run := exec.CommandContext(ctx, bin, args...)
 			run.Dir = dir
 			_ = run.Run() // a failing test still covered what it covered
-			f, err := os.Open(prof)
-			if err != nil {
+			if _, err := os.Stat(prof); err != nil {
 				continue
 			}
-			blocks, err := ParseProfile(f)
-			f.Close()
+			profiles, err := cover.ParseProfiles(prof)
 			if err != nil {
-				return nil, err
+				return nil, fmt.Errorf("measure: %w", err)
 			}
 			var ids []int
-			for id := range r.LabelHits(blocks) {
+			for id := range LabelHits(r, profiles) {
 				ids = append(ids, id)
 			}
 			sort.Ints(ids)
@@ -327,13 +277,13 @@ func testBinaryFlags(flags []string) []string {
 }
 
 type profileRun struct {
-	blocks        []ProfileBlock
+	profiles      []*cover.Profile
 	seeds, cached int
 	crashing      []string
 	failing       []string
 }
 
-func (o MeasureOptions) goCmd(ctx context.Context, args ...string) *exec.Cmd {
+func (o Options) goCmd(ctx context.Context, args ...string) *exec.Cmd {
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = o.Dir
 	cmd.Env = o.Env
@@ -342,7 +292,7 @@ func (o MeasureOptions) goCmd(ctx context.Context, args ...string) *exec.Cmd {
 
 // runProfile runs the tests of paths (or opts.Fuzz over its corpus) in
 // opts.Dir with a coverage profile; tag names the run's scratch directory.
-func runProfile(ctx context.Context, r *Result, opts MeasureOptions, paths []string, tag string) (*profileRun, error) {
+func runProfile(ctx context.Context, r *gotransform.Result, opts Options, paths []string, tag string) (*profileRun, error) {
 	work := filepath.Join(opts.Work, tag)
 	if err := os.MkdirAll(work, 0o755); err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
@@ -387,13 +337,11 @@ func runProfile(ctx context.Context, r *Result, opts MeasureOptions, paths []str
 	} else if err := runFuzzCorpus(ctx, r, opts, paths, work, prof, w, pr); err != nil {
 		return nil, fmt.Errorf("measure (%s): %w", tag, err)
 	}
-	f, err := os.Open(prof)
-	if err != nil {
+	var err error
+	if pr.profiles, err = cover.ParseProfiles(prof); err != nil {
 		return nil, fmt.Errorf("measure: %w", err)
 	}
-	defer f.Close()
-	pr.blocks, err = ParseProfile(f)
-	return pr, err
+	return pr, nil
 }
 
 // failedTopRe matches go test's line for a failed top-level test.
@@ -404,7 +352,7 @@ var failedTopRe = regexp.MustCompile(`(?m)^--- FAIL: (\S+) \(`)
 // directory of the module copy opts.Dir, with a coverage profile of every
 // package in paths; entries it fails on are listed in pr.crashing and
 // skipped in a new run, so the profile covers the others.
-func runFuzzCorpus(ctx context.Context, r *Result, opts MeasureOptions, paths []string, work, prof string, w io.Writer, pr *profileRun) error {
+func runFuzzCorpus(ctx context.Context, r *gotransform.Result, opts Options, paths []string, work, prof string, w io.Writer, pr *profileRun) error {
 	p, err := fuzzPackage(r, opts.Fuzz)
 	if err != nil {
 		return err
@@ -496,9 +444,9 @@ const cachePrefix = "cache-"
 
 // fuzzPackage returns the package of r whose tests define fuzz target
 // name.
-func fuzzPackage(r *Result, name string) (*Package, error) {
+func fuzzPackage(r *gotransform.Result, name string) (*gotransform.Package, error) {
 	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(name) + `\(`)
-	var found []*Package
+	var found []*gotransform.Package
 	for _, p := range r.Packages {
 		tests, _ := filepath.Glob(filepath.Join(p.Dir, "*_test.go"))
 		for _, t := range tests {
@@ -515,69 +463,6 @@ func fuzzPackage(r *Result, name string) (*Package, error) {
 		return found[0], nil
 	}
 	return nil, fmt.Errorf("fuzz target %s is defined in %s and %s: measure one of them", name, found[0].Path, found[1].Path)
-}
-
-// Materialize copies the module of r's packages to dir (without .git) and
-// writes the annotated files in place of the originals: a tree where plain
-// go commands see the annotated code, for tools that do not honour
-// -overlay (go test -cover, golang/go#73802).
-func (r *Result) Materialize(dir string) error {
-	if len(r.Packages) == 0 {
-		return errors.New("materialize: no packages")
-	}
-	root := r.Packages[0].Module
-	if root == "" {
-		return fmt.Errorf("materialize: %s is not in a module", r.Packages[0].Path)
-	}
-	for _, p := range r.Packages {
-		if p.Module != root {
-			return fmt.Errorf("materialize: packages from several modules (%s, %s)", root, p.Module)
-		}
-	}
-	if err := copyTree(root, dir); err != nil {
-		return err
-	}
-	for _, p := range r.Packages {
-		for _, f := range p.Files {
-			if f.Source == nil {
-				continue
-			}
-			rel, err := filepath.Rel(root, f.Path)
-			if err != nil || strings.HasPrefix(rel, "..") {
-				return fmt.Errorf("materialize: %s is outside module %s", f.Path, root)
-			}
-			if err := os.WriteFile(filepath.Join(dir, rel), f.Source, 0o644); err != nil {
-				return fmt.Errorf("materialize: %w", err)
-			}
-		}
-	}
-	return nil
-}
-
-func copyTree(src, dst string) error {
-	return filepath.WalkDir(src, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return fmt.Errorf("copying module: %w", err)
-		}
-		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() {
-			if rel != "." && (d.Name() == ".git" || d.Name() == ".hg") {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return fmt.Errorf("copying module: %w", err)
-		}
-		if err := os.WriteFile(filepath.Join(dst, rel), b, 0o644); err != nil {
-			return fmt.Errorf("copying module: %w", err)
-		}
-		return nil
-	})
 }
 
 // FuzzCacheDir is where `go test -fuzz` keeps the generated corpus of a
@@ -623,10 +508,4 @@ func tail(s string) string {
 		lines = lines[len(lines)-30:]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// Coverage computes per-key coverage of r's labels from hits (see
-// labels.Coverage).
-func (r *Result) Coverage(hits map[int]int) map[labels.Key]*labels.KeyCoverage {
-	return labels.Coverage(r.Labels, hits)
 }

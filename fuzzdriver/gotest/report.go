@@ -1,17 +1,18 @@
-package measure
+package gotest
 
 import (
 	"sort"
 
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
 
-// GoReport is what the tests of Go packages (or one fuzz target's corpus)
+// Report is what the tests of Go packages (or one fuzz target's corpus)
 // cover. Its JSON form ("version": 1) is the output of
 // `labelcov cover PACKAGES --json` (see docs/go.md); criteria.<key>.covered
 // and .total mean what they mean for plans.
-type GoReport struct {
+type Report struct {
 	Version  int      `json:"version"`
 	Packages []string `json:"packages"`
 	// Fuzz names the fuzz target whose corpus was measured ("" = the tests).
@@ -19,21 +20,21 @@ type GoReport struct {
 	// Selected lists the criterion keys measured, in report order.
 	Selected []labels.Key `json:"selected"`
 	// Criteria has one entry per selected key.
-	Criteria map[labels.Key]*GoKeyReport `json:"criteria"`
+	Criteria map[labels.Key]*KeyReport `json:"criteria"`
 	// All sums every key.
-	All      *GoKeyReport `json:"all"`
-	Coverage GoCoverage   `json:"coverage"`
+	All      *KeyReport   `json:"all"`
+	Coverage CodeCoverage `json:"coverage"`
 	// MCDC is the MC/DC of each decision (criterion mcdc selected).
-	MCDC *MCDCReport `json:"mcdc,omitempty"`
+	MCDC *measure.MCDCReport `json:"mcdc,omitempty"`
 	// Corpus counts the corpus entries run (with Fuzz only).
-	Corpus *GoCorpus `json:"corpus,omitempty"`
+	Corpus *Corpus `json:"corpus,omitempty"`
 	// Tests (with per-test runs) maps "package TestName" to the label ids
 	// the test covers when run alone.
 	Tests map[string][]int `json:"tests,omitempty"`
 	// Uncovered lists every active label no test covered, in id order.
-	Uncovered []*GoLabelResult `json:"uncovered"`
+	Uncovered []*LabelResult `json:"uncovered"`
 	// Labels lists every active label in id order.
-	Labels []*GoLabelResult `json:"labels"`
+	Labels []*LabelResult `json:"labels"`
 	// Failing lists the tests that failed; they were skipped and the
 	// coverage is that of the other tests.
 	Failing []string `json:"failing,omitempty"`
@@ -42,10 +43,10 @@ type GoReport struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// GoKeyReport is the coverage of one criterion key (or of all keys) of Go
+// KeyReport is the coverage of one criterion key (or of all keys) of Go
 // packages.
-type GoKeyReport struct {
-	Count
+type KeyReport struct {
+	measure.Count
 	// Diversity (with per-test runs): Hill numbers over how many distinct
 	// per-test label sets cover each label.
 	Diversity  *labels.Hill `json:"diversity,omitempty"`
@@ -53,21 +54,21 @@ type GoKeyReport struct {
 	Infeasible int          `json:"infeasible"`
 	// Operators breaks the key down by label operator, listed in
 	// OperatorOrder.
-	Operators     map[string]*Count `json:"operators,omitempty"`
-	OperatorOrder []string          `json:"operator_order,omitempty"`
+	Operators     map[string]*measure.Count `json:"operators,omitempty"`
+	OperatorOrder []string                  `json:"operator_order,omitempty"`
 }
 
-// GoCoverage is the plain coverage of the original Go code under the same
+// CodeCoverage is the plain coverage of the original Go code under the same
 // tests.
-type GoCoverage struct {
+type CodeCoverage struct {
 	// Statements is Go's statement coverage of the original code.
-	Statements Count `json:"statements"`
+	Statements measure.Count `json:"statements"`
 	// Blocks counts the original code's basic blocks that ran.
-	Blocks Count `json:"blocks"`
+	Blocks measure.Count `json:"blocks"`
 }
 
-// GoCorpus counts the corpus entries a fuzz target ran on.
-type GoCorpus struct {
+// Corpus counts the corpus entries a fuzz target ran on.
+type Corpus struct {
 	Seeds  int `json:"seeds"`
 	Cached int `json:"cached"`
 	// Crashing lists the entries the target fails on ("f.Add seed #N" or a
@@ -75,8 +76,8 @@ type GoCorpus struct {
 	Crashing []string `json:"crashing,omitempty"`
 }
 
-// GoLabelResult is one active label of Go code and whether it is covered.
-type GoLabelResult struct {
+// LabelResult is one active label of Go code and whether it is covered.
+type LabelResult struct {
 	ID        int        `json:"id"`
 	Criterion labels.Key `json:"criterion"`
 	Operator  string     `json:"operator"`
@@ -95,19 +96,19 @@ type GoLabelResult struct {
 	At labels.Position `json:"-"`
 }
 
-// NewGoReport computes the report of measurement m of the annotated
+// NewReport computes the report of measurement m of the annotated
 // packages res; fuzz names the fuzz target m ran ("" for the tests).
-func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz string) *GoReport {
-	rep := &GoReport{Version: Version, Fuzz: fuzz, Selected: res.Criteria.Keys(), Criteria: map[labels.Key]*GoKeyReport{},
-		Uncovered: []*GoLabelResult{}, Labels: []*GoLabelResult{}, Warnings: res.Warnings}
+func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
+	rep := &Report{Version: measure.Version, Fuzz: fuzz, Selected: res.Criteria.Keys(), Criteria: map[labels.Key]*KeyReport{},
+		Uncovered: []*LabelResult{}, Labels: []*LabelResult{}, Warnings: res.Warnings}
 	for _, p := range res.Packages {
 		rep.Packages = append(rep.Packages, p.Path)
 		rep.Skipped = append(rep.Skipped, p.Skipped...)
 	}
 	for _, k := range rep.Selected {
-		rep.Criteria[k] = &GoKeyReport{Operators: map[string]*Count{}}
+		rep.Criteria[k] = &KeyReport{Operators: map[string]*measure.Count{}}
 	}
-	all := &GoKeyReport{}
+	all := &KeyReport{}
 	for _, l := range res.Labels {
 		kr := rep.Criteria[l.Criterion]
 		if kr == nil {
@@ -124,16 +125,16 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 			continue
 		}
 		covered := m.Hits[l.ID] > 0
-		kr.add(covered)
-		all.add(covered)
+		kr.Record(covered)
+		all.Record(covered)
 		op := kr.Operators[l.Operator]
 		if op == nil {
-			op = &Count{}
+			op = &measure.Count{}
 			kr.Operators[l.Operator] = op
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
-		op.add(covered)
-		lr := &GoLabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
+		op.Record(covered)
+		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
 			Expr: l.Expr, Source: l.Source, Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
 		rep.Labels = append(rep.Labels, lr)
 		if !covered {
@@ -141,14 +142,14 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 		}
 	}
 	for _, kr := range rep.Criteria {
-		kr.Percent = Percent(kr.Covered, kr.Total)
-		sortOperators(kr.OperatorOrder)
+		kr.Percent = measure.Percent(kr.Covered, kr.Total)
+		measure.SortOperators(kr.OperatorOrder)
 	}
-	all.Percent = Percent(all.Covered, all.Total)
+	all.Percent = measure.Percent(all.Covered, all.Total)
 	rep.All = all
 	if m.Traces != nil {
 		rep.Tests = m.Traces
-		byID := map[int]*GoLabelResult{}
+		byID := map[int]*LabelResult{}
 		for _, l := range rep.Labels {
 			byID[l.ID] = l
 		}
@@ -164,24 +165,24 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 				}
 			}
 		}
-		cov := labels.Coverage(res.Labels, m.Abundance())
+		cov := labels.CoverageByKey(res.Labels, m.Abundance())
 		for k, kr := range rep.Criteria {
 			if c := cov[k]; c != nil {
-				h := roundHill(c.Diversity)
+				h := measure.RoundHill(c.Diversity)
 				kr.Diversity = &h
 			}
 		}
 		if c := cov["all"]; c != nil {
-			h := roundHill(c.Diversity)
+			h := measure.RoundHill(c.Diversity)
 			all.Diversity = &h
 		}
 	}
 	sort.Slice(rep.Labels, func(i, j int) bool { return rep.Labels[i].ID < rep.Labels[j].ID })
 	sort.Slice(rep.Uncovered, func(i, j int) bool { return rep.Uncovered[i].ID < rep.Uncovered[j].ID })
-	rep.Coverage.Statements = Count{Fraction: labels.Fraction{Covered: m.StatementsCovered, Total: m.Statements}, Percent: Percent(m.StatementsCovered, m.Statements)}
-	rep.Coverage.Blocks = Count{Fraction: labels.Fraction{Covered: m.BlocksCovered, Total: m.Blocks}, Percent: Percent(m.BlocksCovered, m.Blocks)}
+	rep.Coverage.Statements = measure.Count{Fraction: labels.Fraction{Covered: m.StatementsCovered, Total: m.Statements}, Percent: measure.Percent(m.StatementsCovered, m.Statements)}
+	rep.Coverage.Blocks = measure.Count{Fraction: labels.Fraction{Covered: m.BlocksCovered, Total: m.Blocks}, Percent: measure.Percent(m.BlocksCovered, m.Blocks)}
 	if fuzz != "" {
-		rep.Corpus = &GoCorpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
+		rep.Corpus = &Corpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
 	}
 	rep.Failing = m.Failing
 	if res.Criteria.Has(labels.MCDC) {
@@ -198,7 +199,7 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 			}
 			tests = func(id int) []string { return by[id] }
 		}
-		mc, err := NewMCDCReport(res.Decisions, func(id int) bool { return m.Hits[id] > 0 }, tests)
+		mc, err := measure.NewMCDCReport(res.Decisions, func(id int) bool { return m.Hits[id] > 0 }, tests)
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, err.Error())
 		} else {
@@ -210,4 +211,25 @@ func NewGoReport(res *gotransform.Result, m *gotransform.Measurement, fuzz strin
 		}
 	}
 	return rep
+}
+
+// Figures names what a Go report measured, for measure.Check (cover
+// --fail-under): each selected criterion (mcdc counts conditions), wm,
+// all, statements and blocks.
+func (r *Report) Figures() map[string]labels.Fraction {
+	out := map[string]labels.Fraction{}
+	get := func(k labels.Key) labels.Fraction {
+		if kr := r.Criteria[k]; kr != nil {
+			return kr.Fraction
+		}
+		return labels.Fraction{}
+	}
+	var all labels.Fraction
+	if r.All != nil {
+		all = r.All.Fraction
+	}
+	measure.CriteriaFigures(out, r.Selected, get, all)
+	out["statements"] = r.Coverage.Statements.Fraction
+	out["blocks"] = r.Coverage.Blocks.Fraction
+	return out
 }

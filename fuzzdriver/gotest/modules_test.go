@@ -1,4 +1,4 @@
-package golang
+package gotest
 
 import (
 	"context"
@@ -9,9 +9,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	gotransform "github.com/labelcov/labelcov/transform/golang"
 	"time"
 
 	"github.com/labelcov/labelcov/internal/testenv"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // realModules are small, well-tested pure-Go modules nobody here wrote,
@@ -54,7 +57,7 @@ func fetchModule(t *testing.T, modVersion string) string {
 		t.Skipf("module proxy unreachable or %s unavailable: %v %s", modVersion, err, info.Error)
 	}
 	dst := t.TempDir()
-	if err := copyTree(info.Dir, dst); err != nil {
+	if err := gotransform.CopyModule(info.Dir, dst); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dst, "go.mod")); err != nil {
@@ -112,11 +115,11 @@ func TestRealModulesPassOnOverlay(t *testing.T) {
 			}
 			// What the module's own tests cover, per criterion.
 			work := t.TempDir()
-			m, err := Measure(context.Background(), res, MeasureOptions{Dir: dir, Work: work, TestFlags: []string{"-short"}})
+			m, err := Measure(context.Background(), res, Options{Dir: dir, Work: work, TestFlags: []string{"-short"}})
 			if err != nil {
 				t.Fatal(err)
 			}
-			cov := res.Coverage(m.Hits)
+			cov := labels.CoverageByKey(res.Labels, m.Hits)
 			var parts []string
 			for _, k := range res.Criteria.Keys() {
 				if c := cov[k]; c != nil {

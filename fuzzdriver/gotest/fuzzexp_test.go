@@ -1,4 +1,4 @@
-package golang
+package gotest
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
 	"time"
 )
 

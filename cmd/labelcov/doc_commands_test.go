@@ -1,0 +1,253 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The shell examples of README.md and docs/*.md that a reader would paste
+// are run by TestDocCommands. A ```sh block preceded by the line
+//
+//	<!-- runnable -->
+//
+// is runnable: each command in it (a line starting with "$ " in a block
+// that shows output, else every line that is not a comment; a trailing
+// backslash continues a command) runs with bash in a copy of the
+// repository, in document order, with a built labelcov first on PATH. A
+// command exits 0 unless its line ends with "# exit N". To keep the suite
+// short, budgets shrink (--budget 3s; a campaign cut short may find less,
+// so it may then exit 0 or 1; go test -fuzz stops at its first crash, so
+// -fuzztime stays), paths under /tmp/ move to a
+// scratch directory, and commands that need what the hermetic suite does
+// not have (afl-fuzz, jq, genhtml) or that run the suite itself (go test
+// ./...) are skipped.
+
+// runnableMarker marks a ```sh block whose commands TestDocCommands runs.
+const runnableMarker = "<!-- runnable -->"
+
+type docCommand struct {
+	file string
+	line int
+	cmd  string
+	exit int
+}
+
+var (
+	shBlock   = regexp.MustCompile("(?m)^" + regexp.QuoteMeta(runnableMarker) + "\n```sh\n((?s:.*?))^```")
+	exitNote  = regexp.MustCompile(`\s+# exit ([0-9])\s*$`)
+	budgetArg = regexp.MustCompile(`--budget [0-9]+[smh]`)
+)
+
+// docCommands extracts the runnable commands of the Markdown text doc.
+func docCommands(file, doc string) []docCommand {
+	var out []docCommand
+	for _, m := range shBlock.FindAllStringSubmatchIndex(doc, -1) {
+		block := doc[m[2]:m[3]]
+		first := strings.Count(doc[:m[2]], "\n") + 1
+		lines := strings.Split(block, "\n")
+		prompt := strings.Contains("\n"+block, "\n$ ")
+		for i := 0; i < len(lines); i++ {
+			l := lines[i]
+			if prompt {
+				if !strings.HasPrefix(l, "$ ") {
+					continue
+				}
+				l = l[2:]
+			}
+			if strings.TrimSpace(l) == "" || strings.HasPrefix(strings.TrimSpace(l), "#") {
+				continue
+			}
+			c := docCommand{file: file, line: first + i}
+			for strings.HasSuffix(l, "\\") && i+1 < len(lines) {
+				i++
+				l = strings.TrimRight(strings.TrimSuffix(l, "\\"), " ") + " " + strings.TrimSpace(lines[i])
+			}
+			if n := exitNote.FindStringSubmatch(l); n != nil {
+				c.exit, _ = strconv.Atoi(n[1])
+				l = l[:len(l)-len(n[0])]
+			} else if i := strings.Index(l, " # "); i >= 0 {
+				l = l[:i]
+			}
+			c.cmd = strings.TrimSpace(l)
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func TestDocCommandsExtraction(t *testing.T) {
+	doc := "x\n" + runnableMarker + "\n```sh\n# a comment\n$ labelcov run a.plan \\\n    --arg 1   # exit 1\n=> out\n$ labelcov fmt a.plan   # prints it\n```\n" +
+		"```sh\nlabelcov not-runnable\n```\n" + runnableMarker + "\n```sh\nlabelcov fuzz p.plan --budget 60s\n```\n"
+	got := docCommands("d.md", doc)
+	want := []docCommand{
+		{"d.md", 5, "labelcov run a.plan --arg 1", 1},
+		{"d.md", 8, "labelcov fmt a.plan", 0},
+		{"d.md", 15, "labelcov fuzz p.plan --budget 60s", 0},
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("got %v\nwant %v", got, want)
+	}
+}
+
+// TestDocCommands runs every runnable example of README.md and docs/.
+func TestDocCommands(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the documentation's commands (a minute); not with -short")
+	}
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := []string{"README.md"}
+	more, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	for _, m := range more {
+		docs = append(docs, "docs/"+filepath.Base(m))
+	}
+	var cmds []docCommand
+	for _, d := range docs {
+		b, err := os.ReadFile(filepath.Join(root, d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmds = append(cmds, docCommands(d, string(b))...)
+	}
+	if len(cmds) < 15 {
+		t.Fatalf("found %d runnable commands, expected at least the README's set-up and tour", len(cmds))
+	}
+	bin := filepath.Dir(buildLabelcov(t))
+	work := t.TempDir()
+	repo := filepath.Join(work, "repo")
+	if err := copyRepo(root, repo); err != nil {
+		t.Fatal(err)
+	}
+	scratch := filepath.Join(work, "tmp")
+	if err := os.Mkdir(scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "TMPDIR="+scratch)
+	ran := 0
+	for _, c := range cmds {
+		cmd, skip := adaptDocCommand(c.cmd, scratch)
+		if skip != "" {
+			t.Logf("%s:%d: skipped (%s): %s", c.file, c.line, skip, c.cmd)
+			continue
+		}
+		ran++
+		sh := exec.Command("bash", "-c", cmd)
+		sh.Dir, sh.Env = repo, env
+		var out bytes.Buffer
+		sh.Stdout, sh.Stderr = &out, &out
+		start := time.Now()
+		err := sh.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("%s:%d: %v", c.file, c.line, err)
+		}
+		ok := code == c.exit
+		if budgetArg.MatchString(c.cmd) && c.exit <= exitFound {
+			// A shortened campaign may find less than the documented one.
+			ok = code == exitOK || code == exitFound
+		}
+		if !ok {
+			t.Errorf("%s:%d: %s\nexit %d, want %d (%.1fs)\n%s", c.file, c.line, c.cmd, code, c.exit, time.Since(start).Seconds(), tailLines(out.String(), 30))
+		}
+	}
+	if ran < 10 {
+		t.Errorf("ran %d documented commands", ran)
+	}
+}
+
+// adaptDocCommand rewrites a documented command for the test (short
+// budgets, the built binary, a scratch /tmp) or says why it is skipped.
+func adaptDocCommand(cmd, scratch string) (string, string) {
+	switch {
+	case regexp.MustCompile(`(^|\s)go test (-[^ ]+ )*\./\.\.\.`).MatchString(cmd):
+		return "", "the test suite itself"
+	case strings.Contains(cmd, "--engine afl") || strings.Contains(cmd, "afl-fuzz "):
+		if os.Getenv("LABELCOV_AFL_TESTS") == "" {
+			return "", "AFL++: LABELCOV_AFL_TESTS=1"
+		}
+	}
+	for _, tool := range []string{"jq", "genhtml", "xxd", "hyperfine"} {
+		if regexp.MustCompile(`\|\s*` + tool + `\b|(^|&&\s*)` + tool + `\b`).MatchString(cmd) {
+			if _, err := exec.LookPath(tool); err != nil {
+				return "", tool + " not installed"
+			}
+		}
+	}
+	cmd = strings.ReplaceAll(cmd, "go run ./cmd/labelcov", "labelcov")
+	cmd = budgetArg.ReplaceAllStringFunc(cmd, func(s string) string {
+		return "--budget 3s"
+	})
+	cmd = strings.ReplaceAll(cmd, "/tmp/", scratch+"/")
+	return cmd, ""
+}
+
+// copyRepo copies the repository's tracked-looking files (no .git, no
+// campaign outputs) so that documented commands write into the copy.
+func copyRepo(src, dst string) error {
+	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		if d.IsDir() && (d.Name() == ".git" || rel == "out" || d.Name() == "fuzz" && strings.HasSuffix(filepath.Dir(path), "testdata")) {
+			return filepath.SkipDir
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+}
+
+func tailLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = append([]string{"..."}, lines[len(lines)-n:]...)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestDocsSpeakToReaders: the documentation addresses a reader, who has no
+// issue tracker open: no "the issue", no "issue N".
+func TestDocsSpeakToReaders(t *testing.T) {
+	files, _ := filepath.Glob("../../docs/*.md")
+	files = append(files, "../../README.md", "../../testdata/bench/README.md")
+	bad := regexp.MustCompile(`(?i)\b(the issue|issue's|issue [0-9]+)\b`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if m := bad.FindString(line); m != "" {
+				t.Errorf("%s:%d: %q speaks of an issue the reader does not have", f, i+1, m)
+			}
+		}
+	}
+}

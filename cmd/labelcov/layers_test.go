@@ -1,0 +1,69 @@
+package main
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The CLI parses flags and prints: it runs plans and checks only through
+// the library (fuzzdriver/runner and the packages above it), never by
+// calling into the VM or the simulator itself.
+func TestCLIImportsNeitherVMNorSimulator(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no sources: %v", err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, im := range f.Imports {
+			path, _ := strconv.Unquote(im.Path.Value)
+			if strings.HasSuffix(path, "/interp/vm") || strings.HasSuffix(path, "/interp/sim") {
+				t.Errorf("%s imports %s", name, path)
+			}
+		}
+	}
+}
+
+// One place makes a VM run of a plan for an input: interp/sim's Runner.
+// Outside tests and the VM itself, no package calls vm.New.
+func TestOnePlaceMakesVMRuns(t *testing.T) {
+	root := filepath.Join("..", "..")
+	var found []string
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "bench" || d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.Contains(string(src), "vm.New(") {
+			found = append(found, filepath.ToSlash(path))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(found) != 1 || !strings.HasSuffix(found[0], "interp/sim/runner.go") {
+		t.Errorf("vm.New( is called in %v, want interp/sim/runner.go alone", found)
+	}
+}

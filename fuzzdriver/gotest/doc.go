@@ -1,0 +1,18 @@
+// Package gotest runs the tests of Go packages annotated by
+// transform/golang — or one fuzz target over its seed and generated
+// corpus — and measures what they cover: Measure runs `go test` with a
+// coverage profile on a copy of the module with the annotated files in
+// place (go test -cover ignores -overlay, golang/go#73802) and on the
+// original, reads the profiles with golang.org/x/tools/cover and maps
+// each label's body block back to its label (LabelHits); with PerTest it
+// runs every test alone for diversity numbers. A fuzz target runs in its
+// package directory of a module copy; the entries it fails on are skipped
+// and listed. NewReport turns a Measurement into the Report that
+// `labelcov cover PACKAGES` prints (fuzzdriver/report renders it), with
+// the counts, percentages, operator order and Hill numbers of the plan
+// report (fuzzdriver/measure); Cover composes annotate, measure and
+// report.
+//
+// It never writes into the user's module: every go command that writes
+// runs in a scratch copy under Options.Work.
+package gotest

@@ -1,0 +1,37 @@
+package runner
+
+import (
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/vm"
+)
+
+// Defaults of the limits, as the VM and the simulator take them.
+const (
+	DefaultMaxSteps   = vm.DefaultMaxSteps
+	DefaultMaxObjects = sim.DefaultMaxObjects
+)
+
+// LoadWorld reads a .world file.
+func LoadWorld(path string) (*sim.World, error) { return sim.LoadWorld(path) }
+
+// WorldBeside is the world a benchmark folder's truth.json names for plan
+// ("" when there is none).
+func WorldBeside(plan string) (string, error) { return sim.WorldBeside(plan) }
+
+// NeedsWorld fails, as a *syntax.Error, when f performs actions or
+// queries a world.
+func NeedsWorld(f *syntax.File) error { return sim.NeedsWorld(f) }
+
+// Link says how a plan's calls will link: World, a world is given; Later,
+// the plan is only read (labels, annotate) and another host may define
+// what labelcov does not know.
+type Link struct{ World, Later bool }
+
+// CheckCalls lists the calls of p to functions defined nowhere, as they
+// link under l (sim.CheckCalls): each with file:line:col and a caret,
+// errors unless Warning.
+func CheckCalls(f *syntax.File, p *compile.Program, l Link) []sim.LinkProblem {
+	return sim.CheckCalls(f, p, sim.LinkOptions{World: l.World, Later: l.Later})
+}
