@@ -155,7 +155,7 @@ func coverMeasurer(cmd *cobra.Command, file string, o *coverOptions) (*measure.M
 	if err != nil {
 		return nil, err
 	}
-	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
+	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects, Program: p}
 	worldPath := o.world
 	if worldPath == "" && file != "-" {
 		if worldPath, err = runner.WorldBeside(file); err != nil {

@@ -92,9 +92,8 @@ type Fuzzer struct {
 	// Original is the original plan compiled; Fuzzed is the program the
 	// fuzzer runs (Original when Setup.Criteria is zero).
 	Original, Fuzzed *compile.Program
-	// Annotated is the text of the fuzzed annotated plan (nil when the
-	// original is fuzzed); GuideLabels counts its active labels.
-	Annotated   []byte
+	// GuideLabels counts the active labels of the fuzzed annotated plan
+	// (PUT.Guide; 0 when the original is fuzzed).
 	GuideLabels int
 	// Warnings are the label enumeration's warnings (file:line:col), of
 	// both the guiding and the measuring annotation.
@@ -144,7 +143,7 @@ func (s Setup) Build() (*Fuzzer, error) {
 	}
 	p := &Fuzzer{Setup: s, PUT: put, Original: put.Original, Fuzzed: put.Original}
 	if g := put.Guide; g != nil {
-		p.Fuzzed, p.Annotated, p.GuideLabels = g.Program, g.Transform.Source, len(g.Active)
+		p.Fuzzed, p.GuideLabels = g.Program, len(g.Active)
 		p.Warnings = append(p.Warnings, g.Warnings()...)
 	}
 	if m := put.Measure; m != nil {

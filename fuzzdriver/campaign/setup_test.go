@@ -38,7 +38,7 @@ func TestPlanSetupArgs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pf.Fuzzed == pf.Original || pf.GuideLabels == 0 || len(pf.Annotated) == 0 {
+	if pf.Fuzzed == pf.Original || pf.GuideLabels == 0 || pf.PUT.Guide == nil {
 		t.Fatalf("not annotated: %d labels", pf.GuideLabels)
 	}
 	if pf.Fuzzed.NumBranches() <= pf.Original.NumBranches() {

@@ -32,6 +32,9 @@ type Options struct {
 	// MaxObjects caps the objects read from bytes; sim.DefaultMaxObjects
 	// when 0.
 	MaxObjects int
+	// Program, when set, is the plan compiled already
+	// (pipeline.Options.Original).
+	Program *compile.Program
 }
 
 // Measurer measures tests on a plan under test: the original plan and the
@@ -50,7 +53,7 @@ func New(f *syntax.File, opts Options) (*Measurer, error) {
 	if opts.Labels.Criteria == 0 {
 		return nil, errors.New("measure: no criteria")
 	}
-	put, err := pipeline.Build(f, pipeline.Options{Plan: opts.Plan, World: opts.World, Measure: opts.Labels.Criteria,
+	put, err := pipeline.Build(f, pipeline.Options{Plan: opts.Plan, World: opts.World, Measure: opts.Labels.Criteria, Original: opts.Program,
 		Labels: opts.Labels, Feasible: opts.Feasible, Normalize: opts.Normalize})
 	if err != nil {
 		return nil, err

@@ -34,6 +34,9 @@ type Options struct {
 	// Normalize configures normalization; the simulator's queries are
 	// always added to its PureFuncs.
 	Normalize normalize.Options
+	// Original, when set, is f compiled already (compile.Compile; the
+	// caller checked it): Build does not compile f again.
+	Original *compile.Program
 	// Compiled, when set, is called with every program Build compiles
 	// (tests count them: one original, one per annotated plan).
 	Compiled func(*compile.Program)
@@ -81,9 +84,12 @@ func Build(f *syntax.File, o Options) (*PlanUnderTest, error) {
 	if f == nil {
 		return nil, errors.New("pipeline: no plan")
 	}
-	orig, err := compileOnce(f, o)
-	if err != nil {
-		return nil, err
+	orig := o.Original
+	if orig == nil {
+		var err error
+		if orig, err = compileOnce(f, o); err != nil {
+			return nil, err
+		}
 	}
 	fn, err := sim.SelectPlan(orig, o.Plan)
 	if err != nil {

@@ -1,0 +1,78 @@
+package pipeline_test
+
+import (
+	"context"
+	"encoding/binary"
+	"os"
+	"slices"
+	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+)
+
+func criteria(t *testing.T, s string) labels.Criteria {
+	t.Helper()
+	c, err := labels.ParseCriteria(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// Build compiles the original and each distinct annotated plan once (a
+// given Original is not compiled again), and a run on the measuring plan
+// lists the labels it covered: the active labels whose true counter it set.
+func TestBuildOncePerProgramAndLabelHits(t *testing.T) {
+	src, err := os.ReadFile("../campaign/testdata/range.plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse("range.plan", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var compiled int
+	o := pipeline.Options{Guide: criteria(t, "mcc"), Measure: criteria(t, "mcc,wm"), Compiled: func(*compile.Program) { compiled++ }}
+	put, err := pipeline.Build(f, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if compiled != 3 || put.Guide == put.Measure || put.Plan == nil || put.Measure.Plan == nil {
+		t.Fatalf("%d compiles, guide and measure shared: %v", compiled, put.Guide == put.Measure)
+	}
+	compiled = 0
+	o.Measure, o.Original = o.Guide, put.Original
+	if again, err := pipeline.Build(f, o); err != nil || compiled != 1 || again.Guide != again.Measure || again.Original != put.Original {
+		t.Fatalf("equal criteria, original given: %d compiles, %v", compiled, err)
+	}
+
+	m := put.Measure
+	for _, l := range m.Active {
+		c := m.Counter(l.ID, true)
+		if c < m.Program.NumInstructions() || c >= m.Program.NumCounters() || c != m.Counter(l.ID, false)-1 {
+			t.Fatalf("label %d: counters %d, %d", l.ID, c, m.Counter(l.ID, false))
+		}
+	}
+	r, err := runner.New(runner.Options{Program: m.Program, LabelMap: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(binary.LittleEndian.AppendUint64(nil, 10), 17), 12)
+	res, err := r.Run(context.Background(), runner.Input{Bytes: in})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Labels) == 0 || !slices.IsSorted(res.Labels) {
+		t.Fatalf("label hits %v", res.Labels)
+	}
+	for _, l := range m.Active {
+		hit := res.Counters[m.Counter(l.ID, true)] > 0
+		if hit != slices.Contains(res.Labels, l.ID) {
+			t.Errorf("label %d: counter %v, listed %v", l.ID, hit, !hit)
+		}
+	}
+}
