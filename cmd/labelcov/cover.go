@@ -10,6 +10,8 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
@@ -151,6 +153,23 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, 
 // coverMeasurer reads file and builds its measurer as cover's flags say
 // (criteria, world or the benchmark's truth.json, limits).
 func coverMeasurer(cmd *cobra.Command, file string, o *coverOptions) (*measure.Measurer, error) {
+	ms, err := coverSetup(cmd, file, o)
+	if err != nil {
+		return nil, err
+	}
+	return ms.m, nil
+}
+
+// measured is a plan ready to measure: its tree, world (nil: none) and
+// measurer.
+type measured struct {
+	f     *syntax.File
+	world *sim.World
+	m     *measure.Measurer
+}
+
+// coverSetup is coverMeasurer, also returning the plan's tree and world.
+func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, error) {
 	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
 		return nil, err
@@ -173,7 +192,11 @@ func coverMeasurer(cmd *cobra.Command, file string, o *coverOptions) (*measure.M
 	if err := checkCalls(cmd.ErrOrStderr(), f, p, runner.Link{World: worldPath != ""}); err != nil {
 		return nil, err
 	}
-	return measure.New(f, mo)
+	m, err := measure.New(f, mo)
+	if err != nil {
+		return nil, err
+	}
+	return &measured{f: f, world: mo.World, m: m}, nil
 }
 
 // coverReport prints and writes rep as cover's flags say, then checks the

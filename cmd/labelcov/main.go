@@ -106,6 +106,7 @@ the inputs that cover them.`,
 		newCompareCmd(),
 		newSarifCmd(),
 		newReduceCmd(),
+		newGentestsCmd(),
 	} {
 		root.AddCommand(c)
 	}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // Items lists, per test, the coverage items it covers on its own: every
@@ -72,3 +73,6 @@ func (m *Measurer) Items(ctx context.Context, tests []*Test) ([][]string, error)
 	}
 	return out, nil
 }
+
+// Labels are the active labels of the measuring plan, in id order.
+func (m *Measurer) Labels() []*labels.Label { return m.ann.Active }

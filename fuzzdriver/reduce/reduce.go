@@ -71,3 +71,22 @@ func Union(items [][]string, idx []int) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Extend returns a small set of the inputs covering every item they cover
+// beyond base (items base already has count for nothing): Cover over what
+// each input adds. Generated tests for what a suite misses are such a set.
+func Extend(base []string, items [][]string, size []int) []int {
+	have := map[string]bool{}
+	for _, it := range base {
+		have[it] = true
+	}
+	adds := make([][]string, len(items))
+	for i, is := range items {
+		for _, it := range is {
+			if !have[it] {
+				adds[i] = append(adds[i], it)
+			}
+		}
+	}
+	return Cover(adds, size)
+}

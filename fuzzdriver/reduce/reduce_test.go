@@ -30,3 +30,15 @@ func TestCover(t *testing.T) {
 		t.Fatalf("nothing to cover: %v", got)
 	}
 }
+
+func TestExtend(t *testing.T) {
+	base := []string{"a", "b"}
+	items := [][]string{{"a"}, {"a", "c"}, {"c", "d"}, {"b"}}
+	got := Extend(base, items, []int{1, 1, 5, 1})
+	if !reflect.DeepEqual(got, []int{2}) {
+		t.Fatalf("Extend = %v, want [2] (c and d beyond a, b)", got)
+	}
+	if got := Extend(base, [][]string{{"a"}, {"b"}}, []int{1, 1}); len(got) != 0 {
+		t.Fatalf("nothing new: %v", got)
+	}
+}
