@@ -120,7 +120,7 @@ before and after.`,
 			}
 			labelOf := map[string]string{}
 			for _, l := range m.Labels() {
-				labelOf["label:"+strconv.Itoa(l.ID)] = fmt.Sprintf("%s-%s-label-%d", l.Criterion, l.Operator, l.ID)
+				labelOf["label:"+strconv.Itoa(l.ID)] = fmt.Sprintf("%s_%s_label-%d", l.Criterion, l.Operator, l.ID)
 			}
 			w := cmd.OutOrStdout()
 			all := append([][]string(nil), items...)
