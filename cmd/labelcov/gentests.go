@@ -14,7 +14,6 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/reduce"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/value"
-	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
@@ -173,17 +172,8 @@ before and after.`,
 			return nil
 		},
 	}
-	o.labelFlags.register(cmd)
-	if fl := cmd.Flags().Lookup("criteria"); fl != nil {
-		fl.DefValue, o.criteria = "all,mcdc", "all,mcdc"
-		_ = fl.Value.Set("all,mcdc")
-	}
+	registerSuiteFlags(cmd, &o)
 	f := cmd.Flags()
-	f.StringVar(&o.world, "world", "", "world file: run the plan in the simulator (.env and byte tests are its environments)")
-	f.StringSliceVar(&o.tests, "tests", nil, "the suite's test files or directories (repeatable or comma-separated)")
-	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
-	f.Int64Var(&o.maxSteps, "max-steps", vm.DefaultMaxSteps, "step budget per run and per check")
-	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from byte tests")
 	f.StringVar(&out, "out", "", "folder to write the generated tests to (must not exist or be empty)")
 	f.StringVar(&guide, "guide", "mcc,wm", "criteria guiding the campaign")
 	f.DurationVar(&budget, "budget", 0, "wall-clock budget of the campaign")

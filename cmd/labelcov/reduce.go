@@ -110,6 +110,15 @@ NEWDIR must not exist or be empty.`,
 			return nil
 		},
 	}
+	registerSuiteFlags(cmd, &o)
+	cmd.Flags().StringVar(&out, "out", "", "folder to write the kept tests to (must not exist or be empty)")
+	return cmd
+}
+
+// registerSuiteFlags registers the flags reduce and gentests share with
+// cover: the label flags (criteria default all,mcdc: every item counts),
+// world, tests, plan and limits.
+func registerSuiteFlags(cmd *cobra.Command, o *coverOptions) {
 	o.labelFlags.register(cmd)
 	if fl := cmd.Flags().Lookup("criteria"); fl != nil {
 		fl.DefValue, o.criteria = "all,mcdc", "all,mcdc"
@@ -121,8 +130,6 @@ NEWDIR must not exist or be empty.`,
 	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
 	f.Int64Var(&o.maxSteps, "max-steps", vm.DefaultMaxSteps, "step budget per run and per check")
 	f.IntVar(&o.maxObjects, "max-objects", sim.DefaultMaxObjects, "object slots read from byte tests")
-	f.StringVar(&out, "out", "", "folder to write the kept tests to (must not exist or be empty)")
-	return cmd
 }
 
 // itemCounts summarizes items by kind (label, branch, action, category):
