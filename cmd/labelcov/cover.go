@@ -93,6 +93,11 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
 				gco.Cobertura = o.cobertura
+				for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}} {
+					if err := refuseGoSource(out.flag, out.path); err != nil {
+						return err
+					}
+				}
 				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
 			}
 			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o, gco.FailUnder)

@@ -146,3 +146,17 @@ func argsNamed(min, max int, names ...string) cobra.PositionalArgs {
 		return nil
 	}
 }
+
+// refuseGoSource fails when a report path names a file of a Go module
+// (.go source, go.mod, go.sum): a report written there would destroy the
+// code it measures.
+func refuseGoSource(flag, out string) error {
+	base := filepath.Base(out)
+	if out == "" || !strings.HasSuffix(base, ".go") && base != "go.mod" && base != "go.sum" {
+		return nil
+	}
+	if _, err := os.Stat(out); err != nil {
+		return nil
+	}
+	return fmt.Errorf("%s %s would overwrite Go source; write the report elsewhere (e.g. cover.html)", flag, out)
+}

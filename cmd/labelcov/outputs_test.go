@@ -39,6 +39,8 @@ func TestOutputsNeverOverwriteInputs(t *testing.T) {
 		{[]string{"annotate", plan, "--criteria", "mcc", "--manifest", plan}, "--manifest " + plan + " would overwrite"},
 		{[]string{"env", "encode", world, env, "-o", env}, "would overwrite the input " + env},
 		{[]string{"cover", plan, "--tests", "../../testdata/bench/temperature/reproducers", "--html", plan}, "--html"},
+		{[]string{"cover", "../../testdata/go/fuzzexp", "--html", "../../testdata/go/fuzzexp/alarm.go"}, "--html ../../testdata/go/fuzzexp/alarm.go would overwrite Go source"},
+		{[]string{"cover", "./...", "--lcov", "../../testdata/go/fuzzexp/go.mod"}, "would overwrite Go source"},
 	} {
 		code, _, errs := execLabelcov(c.args...)
 		if code != exitUsage || !strings.Contains(errs, c.msg) {

@@ -29,6 +29,13 @@
 // The package knows nothing of plans, worlds or labels: it only sees an
 // Executor (bytes in, a flat []uint8 of counters and a crash flag out).
 //
+// The campaign side lives here too: Campaign runs afl-fuzz instances on a
+// target command line (labelcov's is `afl-target --setup worker.json`,
+// written by package fuzzdriver/campaign), reads their progress live,
+// replays their queues into a Meter, and replays, groups and minimizes
+// their crashes with an engine.Target. It sees only those interfaces and
+// counters, never a plan.
+//
 // What it must never do: panic, hang (every read from AFL or from the worker
 // ends on EOF, on a deadline or when the context is cancelled), leave a
 // worker process behind when the front goes away, write outside the map size

@@ -93,14 +93,15 @@ func (f *figure) save(w, h vg.Length, path string) error {
 	return out.Close()
 }
 
-// timeAxisMin is where the logarithmic time axis starts: a power of ten at
-// or below half the first event (a coverage sample or a find), so the
-// earliest finds show, and at most a tenth of the budget.
+// timeAxisMin is where the logarithmic time axis starts: the power of ten
+// at or below the first coverage sample, so the curves start at the left
+// edge and no decade of the plot is empty (finds made before it are drawn
+// at the edge), and at most a tenth of the budget.
 func timeAxisMin(first, budget float64) float64 {
 	if first <= 0 || math.IsInf(first, 1) {
 		first = budget / 10
 	}
-	x := math.Pow(10, math.Floor(math.Log10(first/2)))
+	x := math.Pow(10, math.Floor(math.Log10(first)))
 	return math.Max(math.Min(x, budget/10), budget*1e-6)
 }
 
@@ -132,17 +133,12 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*figure, error) {
 		}
 	}
 	// Coverage of fuzzing campaigns moves most in the first moments: a
-	// logarithmic time axis from just before the first event shows both
-	// ends.
+	// logarithmic time axis from the first coverage sample shows both
+	// ends (earlier finds sit at its left edge).
 	first := math.Inf(1)
 	for _, rr := range br.Runs {
-		if len(rr.Series.ElapsedS) > 0 {
+		if len(rr.Series.ElapsedS) > 0 && rr.Series.ElapsedS[0] > 0 {
 			first = math.Min(first, rr.Series.ElapsedS[0])
-		}
-		for _, f := range rr.Findings {
-			if f.TimeS > 0 {
-				first = math.Min(first, f.TimeS)
-			}
 		}
 	}
 	xmin := timeAxisMin(first, budget)
@@ -225,7 +221,7 @@ func (r *Report) coveragePlot(br BenchReport, m string) (*figure, error) {
 	// campaign (from the lowest value after 0) so differences show.
 	lo, hi = yRange(lo, hi)
 	span := hi - lo
-	lane := span * 0.05
+	lane := span * 0.07 // each criterion's find ticks get a lane of their own, readable
 	lanes := float64(len(curves))
 	p.Y.Min = lo - (lanes+0.1)*lane
 	p.Y.Max = hi + 0.05*span

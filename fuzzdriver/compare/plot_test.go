@@ -10,8 +10,9 @@ import (
 )
 
 // A flat 100 % campaign whose finds all came before 0.4 s: the time axis
-// starts before the first find, the coverage axis is not 99–101 %, and the
-// legend is beside the axes, not on them.
+// starts where the coverage samples do (no empty decades before the
+// curves; the finds made earlier sit at its left edge), the coverage axis
+// is not 99–101 %, and the legend is beside the axes, not on them.
 func TestCoveragePlotAxes(t *testing.T) {
 	flat := Series{ElapsedS: []float64{0.1, 0.2, 1, 2}, Covered: map[string][]int{"branches": {58, 58, 58, 58}}}
 	r := &Report{Criteria: []string{"none", "mcc"}, BudgetS: 2}
@@ -25,9 +26,10 @@ func TestCoveragePlotAxes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := fig.p
-	if p.X.Min > 0.002 || p.X.Min < 0.0005 {
-		t.Errorf("time axis starts at %v, want just before the first find at 0.002", p.X.Min)
+	if p.X.Min != 0.1 {
+		t.Errorf("time axis starts at %v, want 0.1, where the coverage samples start", p.X.Min)
 	}
+
 	if p.Y.Max < 100 || p.Y.Max > 101 || p.Y.Min > 90 {
 		t.Errorf("coverage axis %v–%v, want about 90–100 for a flat 100 %% line", p.Y.Min, p.Y.Max)
 	}
@@ -58,7 +60,8 @@ func TestYRange(t *testing.T) {
 
 func TestTimeAxisMin(t *testing.T) {
 	for _, c := range []struct{ first, budget, want float64 }{
-		{0.002, 2, 0.001}, {0.35, 60, 0.1}, {1, 60, 0.1}, {5, 10, 1}, {0, 10, 0.1},
+		// Where the coverage samples start: no empty decade before them.
+		{0.002, 2, 0.001}, {0.35, 60, 0.1}, {1, 60, 1}, {1, 5, 0.5}, {5, 10, 1}, {0, 10, 1},
 	} {
 		if got := timeAxisMin(c.first, c.budget); got < c.want*0.999 || got > c.want*1.001 {
 			t.Errorf("timeAxisMin(%v, %v) = %v, want %v", c.first, c.budget, got, c.want)
@@ -83,5 +86,22 @@ func TestCoveragePlotCriterionWithoutFinds(t *testing.T) {
 	}
 	if err := fig.save(18*vg.Centimeter, 10*vg.Centimeter, filepath.Join(t.TempDir(), "plot.png")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestSaturationCell: the "finds after saturation" cells read as words.
+func TestSaturationCell(t *testing.T) {
+	for _, c := range []struct {
+		after, finds, runsAfter, runs int
+		want                          string
+	}{
+		{0, 0, 0, 2, "no finds"},
+		{0, 6, 0, 2, "none of 6 finds"},
+		{2, 6, 1, 2, "2 of 6 finds, in 1 of 2 runs"},
+		{1, 1, 1, 1, "1 of 1 find, in 1 of 1 run"},
+	} {
+		if got := saturationCell(c.after, c.finds, c.runsAfter, c.runs); got != c.want {
+			t.Errorf("saturationCell(%d, %d, %d, %d) = %q, want %q", c.after, c.finds, c.runsAfter, c.runs, got, c.want)
+		}
 	}
 }

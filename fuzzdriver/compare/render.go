@@ -348,13 +348,13 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 	}
 	add(t)
 
-	add(heading{3, "Finds after saturation (finds after / all finds; runs with such finds)"})
+	add(heading{3, "Finds after saturation (finds made after the measure stopped growing, of all finds)"})
 	t = table{header: append(append([]string{"measure"}, r.Criteria...), "all"), left: 1}
 	for _, m := range br.Measures {
 		row := []string{m}
 		for _, sr := range br.Saturation {
 			if sr.Measure == m {
-				row = append(row, fmt.Sprintf("%d/%d (%d/%d runs)", sr.After, sr.Finds, sr.RunsAfter, sr.N))
+				row = append(row, saturationCell(sr.After, sr.Finds, sr.RunsAfter, sr.N))
 			}
 		}
 		t.rows = append(t.rows, row)
@@ -589,4 +589,17 @@ func (r *Report) WriteMarkdownAt(path string) ([]string, error) {
 		return plots, err
 	}
 	return append(plots, path), writeFile(path, b.Bytes())
+}
+
+// saturationCell says in words how many of a criterion's finds came after
+// the measure saturated, and in how many runs: "none of 6 finds",
+// "2 of 6 finds, in 1 of 2 runs", "no finds".
+func saturationCell(after, finds, runsAfter, runs int) string {
+	switch {
+	case finds == 0:
+		return "no finds"
+	case after == 0:
+		return "none of " + plural(finds, "find")
+	}
+	return fmt.Sprintf("%d of %s, in %d of %s", after, plural(finds, "find"), runsAfter, plural(runs, "run"))
 }

@@ -145,7 +145,42 @@ pre{margin:0}
 .ln{color:#999;text-align:right}
 .g{background:#d6f5d6}.y{background:#fff3c4}.r{background:#f8d0d0}
 .miss{color:#a00;font-size:12px}
+.legend{color:#444;font-size:13px;max-width:60em}
+table.list{border-collapse:collapse;font-size:13px}
+table.list th,table.list td{padding:2px 10px;border-bottom:1px solid #eee;text-align:left;vertical-align:top}
+table.labels th{cursor:pointer;user-select:none}
+tr.covered td.st{color:#1e5e1e}tr.uncovered td.st{color:#8a1c1c;font-weight:600}
+.filters{margin:6px 0 8px;font-size:13px}.filters input{width:18em}
 `
+
+// goLabelTable writes every label in a table that labelScript sorts and
+// filters, as the plan report's.
+func goLabelTable(bw *bufio.Writer, r *gotest.Report) {
+	esc := html.EscapeString
+	fmt.Fprintf(bw, "<h2>Labels (%d, %d uncovered)</h2>\n", len(r.Labels), len(r.Uncovered))
+	if len(r.Labels) == 0 {
+		bw.WriteString("<p>No active labels.</p>\n")
+		return
+	}
+	bw.WriteString("<div class=\"filters\"><label>criterion <select id=\"f-crit\"><option value=\"\">all</option>")
+	for _, k := range r.Selected {
+		fmt.Fprintf(bw, "<option>%s</option>", esc(string(k)))
+	}
+	bw.WriteString("</select></label> <label>status <select id=\"f-status\"><option value=\"\">all</option>" +
+		"<option value=\"uncovered\">uncovered</option><option value=\"covered\">covered</option></select></label> " +
+		"<label>text <input id=\"f-text\" type=\"search\" placeholder=\"file, operator, predicate...\"></label> <span id=\"f-shown\"></span></div>\n")
+	bw.WriteString("<table class=\"list labels\" id=\"labels\">\n<thead><tr><th>position</th><th>id</th><th>criterion</th><th>operator</th><th>predicate</th><th>status</th></tr></thead>\n<tbody>\n")
+	for _, l := range r.Labels {
+		class := "uncovered"
+		if l.Covered {
+			class = "covered"
+		}
+		fmt.Fprintf(bw, "<tr class=\"%s\" data-crit=\"%s\"><td data-s=\"%s %s\">%s</td><td>%d</td><td>%s</td><td>%s</td><td><code>%s</code></td><td class=\"st\">%s</td></tr>\n",
+			class, esc(string(l.Criterion)), esc(l.At.File), posKey(l.At), esc(l.Pos), l.ID, esc(string(l.Criterion)), esc(l.Operator),
+			esc(shownPredicate(l.Expr, l.Predicate)), class)
+	}
+	bw.WriteString("</tbody>\n</table>\n")
+}
 
 // goFileIndex writes the table of files with labels: per file the labels
 // covered of its total, linked to the file's section, worst first so the
@@ -187,14 +222,20 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 	pkgs := esc(strings.Join(r.Packages, " "))
 	fmt.Fprintf(bw, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>labelcov: %s</title>\n<style>%s</style></head><body>\n", pkgs, goCSS)
 	fmt.Fprintf(bw, "<h1>labelcov: %s</h1>\n<p>%s</p>\n", pkgs, esc(goWhat(r, "the packages' tests")))
-	bw.WriteString("<table class=\"sum\"><tr><th>criterion</th><th>covered</th><th>total</th><th>percent</th></tr>\n")
+	bw.WriteString("<table class=\"sum\"><tr><th>criterion</th><th>covered</th><th>total</th><th>percent</th>" +
+		"<th title=\"labels whose predicate always holds: not injected, not counted\">trivial</th>" +
+		"<th title=\"labels no input can cover (the reason is in labelcov labels): not injected, not counted\">infeasible</th></tr>\n")
 	for _, k := range r.Selected {
 		kr := r.Criteria[k]
-		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td></tr>\n", k, kr.Covered, kr.Total, pct(kr.Percent))
+		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%d</td><td>%d</td></tr>\n", k, kr.Covered, kr.Total, pct(kr.Percent), kr.Trivial, kr.Infeasible)
 	}
-	fmt.Fprintf(bw, "<tr><td>statements</td><td>%d</td><td>%d</td><td>%s</td></tr>\n", r.Coverage.Statements.Covered,
+	fmt.Fprintf(bw, "<tr><td>statements</td><td>%d</td><td>%d</td><td>%s</td><td></td><td></td></tr>\n", r.Coverage.Statements.Covered,
 		r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
 	bw.WriteString("</table>\n")
+	bw.WriteString("<p class=\"legend\">Covered and total count active labels; trivial and infeasible ones are listed by " +
+		"<code>labelcov labels</code> and never counted. In each file, the number beside a line is <b>covered/total</b> " +
+		"labels on that line (green: all covered, yellow: some, red: none); the uncovered ones are listed under it. " +
+		"The table at the end lists every label and filters by criterion, status and text.</p>\n")
 	if r.MCDC != nil {
 		mcdcHTML(bw, r.MCDC, false)
 	}
@@ -229,7 +270,7 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 				} else if cov < len(ls) {
 					class = "y"
 				}
-				gutter = fmt.Sprintf("%d/%d", cov, len(ls))
+				gutter = fmt.Sprintf("<span title=\"%d of the %d labels on this line covered\">%d/%d</span>", cov, len(ls), cov, len(ls))
 				if len(un) > 0 {
 					miss = "<div class=\"miss\">" + esc(strings.Join(un, "\n")) + "</div>"
 				}
@@ -238,7 +279,8 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 		}
 		bw.WriteString("</table>\n")
 	}
-	bw.WriteString("</body></html>\n")
+	goLabelTable(bw, r)
+	fmt.Fprintf(bw, "<script>%s</script>\n</body></html>\n", labelScript)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)
 	}

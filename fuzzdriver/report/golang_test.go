@@ -74,7 +74,7 @@ func TestGoReport(t *testing.T) {
 	if err := GoHTML(&page, r, read); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(page.String(), `<tr class="y"><td class="ln">3</td><td>1/2</td>`) || !strings.Contains(page.String(), "2 cc false: !(x &gt; 0)") {
+	if !strings.Contains(page.String(), `<tr class="y"><td class="ln">3</td><td><span title="1 of the 2 labels on this line covered">1/2</span></td>`) || !strings.Contains(page.String(), "2 cc false: !(x &gt; 0)") {
 		t.Errorf("HTML:\n%s", page.String())
 	}
 	// The file index links each file's section, least covered first, and
@@ -82,7 +82,12 @@ func TestGoReport(t *testing.T) {
 	for _, want := range []string{
 		`<h2>Files (2)</h2>`,
 		`<h2 id="f1">/m/a.go</h2>`, `<h2 id="f2">/m/b.go</h2>`,
-		`wm-ror</td><td>0</td><td>0</td><td>n/a</td>`,
+		`wm-ror</td><td>0</td><td>0</td><td>n/a</td><td>1</td><td>0</td>`,
+		// The margin and the columns explained, trivial and infeasible
+		// shown, and the label table with the plan report's filters.
+		`<b>covered/total</b> labels on that line`, `<th title="labels whose predicate always holds: not injected, not counted">trivial</th>`,
+		`<select id="f-crit">`, `<select id="f-status">`, `<input id="f-text"`, `<table class="list labels" id="labels">`,
+		`<tr class="uncovered" data-crit="cc">`,
 	} {
 		if !strings.Contains(page.String(), want) {
 			t.Errorf("HTML lacks %s:\n%s", want, page.String())

@@ -170,10 +170,15 @@ func (h *htmlWriter) summary() {
 	if r.All != nil {
 		key("all labels", " class=\"tot\"", r.All)
 	}
-	h.p("</table>\n<table class=\"sum\">\n<tr><th class=\"k\">original plan</th><th>covered</th><th>total</th><th class=\"k\">coverage</th></tr>\n")
 	plain := func(name string, c measure.Count) {
 		h.p("<tr><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td></tr>\n", name, c.Covered, c.Total, bar(c.Percent), pct(c.Percent))
 	}
+	h.p("</table>\n<p class=\"legend\"><b>D0, D1, D2</b> measure the diversity of the suite (Hill numbers of order 0, 1 and 2): " +
+		"each covered label counts the distinct traces (outcome, checks, actions) of the tests that cover it; D0 is the number of " +
+		"covered labels, D1 the exponential of the Shannon entropy and D2 the inverse Simpson index of those counts. " +
+		"D1 and D2 near D0 mean the labels are covered by varied tests; far below D0, by a few tests that repeat one another " +
+		"(docs/cover.md, \"Traces and diversity\").</p>\n")
+	h.p("<table class=\"sum\">\n<tr><th class=\"k\">original plan</th><th>covered</th><th>total</th><th class=\"k\">coverage</th></tr>\n")
 	plain("instructions", r.Coverage.Instructions)
 	plain("branch outcomes", r.Coverage.Branches)
 	if a := r.Coverage.Actions; a != nil {

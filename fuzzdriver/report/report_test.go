@@ -206,6 +206,8 @@ func TestHTML(t *testing.T) {
 		`<select id="f-crit"><option value="">all</option><option>wm-aor</option>`,
 		`<option value="uncovered">uncovered</option>`,
 		`<input id="f-text" type="search"`,
+		// the diversity columns are explained on the page, not only in tooltips.
+		`<b>D0, D1, D2</b> measure the diversity of the suite (Hill numbers of order 0, 1 and 2)`,
 		"<td class=\"k\">mcc</td><td></td><td>5</td><td>6</td>",
 	} {
 		if !strings.Contains(page, want) {

@@ -15,6 +15,12 @@
 // bad worlds, environments or designators. Resetting a State for the next
 // run reuses its storage, so fuzzing loops stay cheap.
 //
+// Runner runs a compiled plan on one input — an environment of a world,
+// or, without a world, the plan's arguments — with its policies and
+// checks: it is the one place that makes a VM run of a plan for an input
+// (package fuzzdriver/runner wraps it for every verb), and CategoryName
+// the one place that names an error category.
+//
 // The package also knows what a plan can link: CheckCalls reports calls to
 // functions no defun, builtin or world query defines (before anything
 // runs), and NeedsWorld whether a plan performs actions or queries a world.
