@@ -10,7 +10,6 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
-	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
@@ -165,15 +164,13 @@ func coverMeasurer(cmd *cobra.Command, file string, o *coverOptions) (*measure.M
 	return ms.m, nil
 }
 
-// measured is a plan ready to measure: its tree, world (nil: none) and
-// measurer.
+// measured is a plan ready to measure: its tree and measurer.
 type measured struct {
-	f     *syntax.File
-	world *sim.World
-	m     *measure.Measurer
+	f *syntax.File
+	m *measure.Measurer
 }
 
-// coverSetup is coverMeasurer, also returning the plan's tree and world.
+// coverSetup is coverMeasurer, also returning the plan's tree.
 func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, error) {
 	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
@@ -201,7 +198,7 @@ func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, er
 	if err != nil {
 		return nil, err
 	}
-	return &measured{f: f, world: mo.World, m: m}, nil
+	return &measured{f: f, m: m}, nil
 }
 
 // coverReport prints and writes rep as cover's flags say, then checks the
