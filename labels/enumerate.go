@@ -490,8 +490,18 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 	}
 	original := e.res.Origin(l) != nil
 	h := syntax.Head(l)
+	if h == "loop" && original {
+		e.unlabelledLoop(l)
+	}
 	for _, s := range normalize.Slots(l) {
 		c := normalize.At(l, s.Path)
+		if s.Data {
+			e.unlabelled(c, whyDesignator)
+			continue
+		}
+		if p, ok := c.(*syntax.Prefixed); ok {
+			e.unlabelledPrefixed(p)
+		}
 		var sub syntax.Node
 		if e.passesRegion(l, h, s.Path) {
 			sub = region

@@ -361,9 +361,10 @@ func (r *Result) IsTemp(name string) bool { return strings.HasPrefix(name, r.Pre
 // evaluate again.
 func (r *Result) Calls(n syntax.Node) bool { return r.pur.scan(n).calls }
 
-// DeclareGlobals adds (defvar NAME) for each name after the last form of
-// the plan, for globals that later passes assign (labels' shared atoms),
-// and renders Source again. A defvar without a value compiles to nothing
+// DeclareGlobals adds (defvar NAME) for each name before the first
+// top-level form that is not a package form (so a Common Lisp compiler
+// knows them as special variables before any use), for globals that later
+// passes assign (labels' shared atoms), and renders Source again. A defvar without a value compiles to nothing
 // (the global stays unbound until assigned), so the declarations cost the
 // plan no step: labels' shared atoms are assigned (flag first) before
 // anything reads them, and a label reading an unbound global is false, as
@@ -520,6 +521,9 @@ func (z *normalizer) expr(n syntax.Node, test bool) syntax.Node {
 	}
 	var out *syntax.List
 	for _, s := range Slots(l) {
+		if s.Data {
+			continue // CRAM's data: left as written (labels leave it too)
+		}
 		c := At(l, s.Path)
 		c2 := z.expr(c, s.Test)
 		if c2 != c {

@@ -33,8 +33,24 @@ func (r *Result) Render(w Wrapper) []byte {
 	}
 	rd.out.Grow(len(rd.src) + len(rd.src)/4)
 	pos := 0
+	gi := r.globalsAt()
 	for i, f := range r.Forms {
 		start, end := syntax.Node.Span(r.Orig.Forms[i])
+		if i == gi {
+			// The globals' defvars go before their first use, so that a
+			// Common Lisp compiler knows them as special variables
+			// (SBCL warns of every use of an undeclared one): after the
+			// line of the package forms, or before the first form.
+			at := start.Offset
+			if i > 0 {
+				if nl := bytes.IndexByte(rd.src[pos:start.Offset], '\n'); nl >= 0 {
+					at = pos + nl + 1
+				}
+			}
+			rd.out.Write(rd.src[pos:at])
+			rd.writeGlobals(at > pos || i == 0)
+			pos = at
+		}
 		rd.out.Write(rd.src[pos:start.Offset])
 		rd.node(f)
 		pos = end.Offset
@@ -47,14 +63,44 @@ func (r *Result) Render(w Wrapper) []byte {
 		rd.out.WriteString("\n;; labelcov: normalize's temporaries cost no step (read by labelcov only)\n")
 		rd.out.WriteString(forms.TempsDeclaration(r.Prefix) + "\n")
 	}
-	if len(r.globals) > 0 {
+	if gi == len(r.Forms) && len(r.globals) > 0 {
 		// After a newline: the plan may end in a line comment.
-		rd.out.WriteString("\n;; labelcov: globals of shared label atoms\n")
-		for _, g := range r.globals {
-			rd.out.WriteString("(defvar " + g + ")\n")
-		}
+		rd.out.WriteString("\n")
+		rd.writeGlobals(true)
 	}
 	return rd.out.Bytes()
+}
+
+// globalsAt is the index of the top-level form the defvars of the globals
+// go before: the first that is not a package form (defpackage,
+// in-package), or len(r.Forms) for after the last form.
+func (r *Result) globalsAt() int {
+	if len(r.globals) == 0 {
+		return -1
+	}
+	for i, f := range r.Orig.Forms {
+		switch forms.Head(f) {
+		case "in-package", "defpackage":
+			continue
+		}
+		if _, ok := f.(*syntax.Conditional); ok {
+			continue
+		}
+		return i
+	}
+	return len(r.Forms)
+}
+
+// writeGlobals writes the defvars of the globals, one per line, after a
+// comment line; atLineStart says the output is at the start of a line.
+func (rd *renderer) writeGlobals(atLineStart bool) {
+	if !atLineStart {
+		rd.out.WriteByte('\n')
+	}
+	rd.out.WriteString(";; labelcov: globals of shared label atoms\n")
+	for _, g := range rd.r.globals {
+		rd.out.WriteString("(defvar " + g + ")\n")
+	}
 }
 
 type renderer struct {

@@ -46,6 +46,18 @@ var cplPlans = map[string]string{
         (loop for i from 1 to 5 until (> (* i i) (abs y)) count (oddp i))
         (if (> *seen* y) 'more 'fewer)))`,
 
+	"designator-data": `(in-package :cpl-demo)
+(defparameter *n* 0)
+(def-plan main (x y)
+  (let ((?s (if (> x y) 'fast 'slow)))
+    (list (desig:an action (type going) (speed ?s) (effort (if (< x y) (incf *n*) 2))
+                   (target (desig:a location (near (+ x y))))
+                   (desig:when (> (incf *n*) y) (margin (* x 2))))
+          ` + "`" + `(k ,(if (> x 2) 1 2) ,@(list (and (> y 0) y)))
+          (mapcar #'(lambda (v) (if (> v 1) v 0)) (list x y))
+          (loop for i from 0 below 4 when (> i x) collect (if (= i y) i 0) while (< i 3))
+          *n*)))`,
+
 	"par-and-designators": `(in-package :cpl-demo)
 (defparameter *log* nil)
 (defun note (x) (push x *log*) x)

@@ -27,6 +27,9 @@ type coverOptions struct {
 	lcov       string
 	failUnder  string
 	cobertura  string
+	sbcl       sbclCoverOptions
+	// gates are the parsed --fail-under thresholds.
+	gates []measure.Threshold
 }
 
 func newCoverCmd() *cobra.Command {
@@ -72,14 +75,25 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 --fuzz FuzzX it measures that fuzz target's seed corpus and the corpus go test
 -fuzz keeps in the build cache instead. See docs/go.md.
 
+SBCL: with --from-sbcl COV --manifest M, cover runs nothing: it reads what
+sb-cover:save-coverage-in-file wrote after your own tests ran in SBCL on the
+plan annotate wrote (with --manifest M), and reports label coverage the same
+way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
+
 ` + criteriaHelp,
 		Example: `  labelcov cover testdata/plans/fib.plan --criteria mcc,cc,wm --tests testdata/tests/fib
   labelcov cover testdata/bench/warehouse-sort/warehouse-sort.plan --world testdata/worlds/warehouse.world \
       --tests testdata/tests/warehouse --html cover.html --lcov cover.info
   labelcov cover plan.plan --tests t1.args t2.args --json | jq '.criteria.mcc'
   labelcov cover ./pkg/... --criteria mcc,wm --html cover.html
-  labelcov cover ./pkg/parse --fuzz FuzzParse`,
-		Args: argsNamed(1, -1, "FILE or PACKAGES"),
+  labelcov cover ./pkg/parse --fuzz FuzzParse
+  labelcov cover --from-sbcl coverage.sexp --manifest plan.labels.json --html cover.html`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if o.sbcl.from != "" {
+				return argsNamed(0, 1, "FILE")(cmd, args)
+			}
+			return argsNamed(1, -1, "FILE or PACKAGES")(cmd, args)
+		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.failUnder != "" {
 				ts, err := measure.ParseThresholds(o.failUnder)
@@ -87,6 +101,10 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 					return fmt.Errorf("--fail-under: %w", err)
 				}
 				gco.FailUnder = ts
+				o.gates = ts
+			}
+			if o.sbcl.from != "" {
+				return runCoverSBCL(cmd, args, &o)
 			}
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
@@ -99,7 +117,7 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 				}
 				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
 			}
-			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o, gco.FailUnder)
+			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
 		},
 	}
 	o.labelFlags.register(cmd)
@@ -120,10 +138,11 @@ reports label coverage the same way (text, --json, --html, --lcov); with
 	f.BoolVarP(&gco.Verbose, "verbose", "v", false, "Go packages: show the go command's output")
 	f.StringVarP(&gco.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
 	f.StringVar(&gco.Tags, "tags", "", "Go packages: build tags")
+	o.sbcl.register(f)
 	return cmd
 }
 
-func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, gates []measure.Threshold) error {
+func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) error {
 	if len(tests) == 0 {
 		return fmt.Errorf("no tests: give --tests DIR|FILE")
 	}
@@ -151,7 +170,7 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions, 
 	if err != nil {
 		return err
 	}
-	return coverReport(cmd, rep, o, gates)
+	return writeCoverReport(cmd, rep, o)
 }
 
 // coverMeasurer reads file and builds its measurer as cover's flags say
@@ -201,9 +220,10 @@ func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, er
 	return &measured{f: f, m: m}, nil
 }
 
-// coverReport prints and writes rep as cover's flags say, then checks the
+// writeCoverReport prints rep's warnings and writes it as o asks (--html,
+// --lcov, --cobertura, and text or --json on stdout), then checks the
 // --fail-under gates.
-func coverReport(cmd *cobra.Command, rep *measure.Report, o *coverOptions, gates []measure.Threshold) error {
+func writeCoverReport(cmd *cobra.Command, rep *measure.Report, o *coverOptions) error {
 	var err error
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
@@ -231,7 +251,7 @@ func coverReport(cmd *cobra.Command, rep *measure.Report, o *coverOptions, gates
 	if err != nil {
 		return err
 	}
-	return failUnder(gates, rep.Figures())
+	return failUnder(o.gates, rep.Figures())
 }
 
 // failUnder checks the report's figures against the --fail-under gates: a

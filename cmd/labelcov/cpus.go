@@ -17,9 +17,10 @@ var slurmCPUVars = []string{"SLURM_CPUS_PER_TASK", "SLURM_CPUS_ON_NODE"}
 // workersFlagHelp ends the help of every --workers flag.
 const workersFlagHelp = "; by default one per CPU this process may use (the smallest of its affinity mask, GOMAXPROCS, and Slurm's SLURM_CPUS_PER_TASK and SLURM_CPUS_ON_NODE)"
 
-// usableCPUs is how many CPUs this process may use: the smallest of its affinity mask (read now: runtime.NumCPU is the mask at
-// start), GOMAXPROCS (which follows a cgroup CPU limit) and the CPUs Slurm
-// allocated, read through getenv.
+// usableCPUs is how many CPUs this process may use: the smallest of its
+// affinity mask (read now: runtime.NumCPU is the mask at start), GOMAXPROCS
+// (which follows a cgroup CPU limit) and the CPUs Slurm allocated, read
+// through getenv.
 func usableCPUs(getenv func(string) string) int {
 	n := runtime.NumCPU()
 	if a, err := affinityCPUs(); err == nil && a > 0 {

@@ -50,7 +50,11 @@ func fuzzJSON(t *testing.T, args ...string) (jsonSummary, string) {
 	t.Helper()
 	// Campaigns without --out write to a temporary directory.
 	t.Setenv("TMPDIR", t.TempDir())
-	return cliJSON[jsonSummary](t, append([]string{"fuzz", "--json", "--progress", "0", "--allow-findings"}, args...)...)
+	// A generous wall-clock limit per run comes first (a test's own
+	// --timeout, later, wins): on a loaded machine a run may take longer
+	// than the default second, and a hang finding would then depend on the
+	// load, not on the plan.
+	return cliJSON[jsonSummary](t, append([]string{"fuzz", "--json", "--progress", "0", "--allow-findings", "--timeout", "5m"}, args...)...)
 }
 
 func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
@@ -108,7 +112,7 @@ func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 	// from the .env beside them.
 	for _, f := range s.Findings {
 		for _, in := range []string{f.Input, f.Input + ".env"} {
-			code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--json", in)
+			code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--timeout", "5m", "--json", in)
 			if code != exitFound {
 				t.Fatalf("replay %s: exit %d, want %d (the finding reproduces): %s", in, code, exitFound, errs)
 			}
@@ -132,7 +136,7 @@ func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 		}
 	}
 	// The human form, with the trace.
-	code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--trace", s.Findings[0].Input)
+	code, rout, errs := execLabelcov("replay", wsPlan, "--world", wsWorld, "--timeout", "5m", "--trace", s.Findings[0].Input)
 	if code != exitFound || !strings.Contains(rout, "findings:\n  "+s.Findings[0].Key) || !strings.Contains(rout, "environment:") ||
 		!strings.Contains(rout, " -> ") {
 		t.Errorf("replay --trace: exit %d\n%s%s", code, rout, errs)

@@ -65,7 +65,9 @@ func TestAnnotatedPlanRefused(t *testing.T) {
 		t.Fatalf("annotate: exit %d\n%s", code, errs)
 	}
 	temps := tempPlan(t, "(def-plan main (x) (if (< x 2) 1 2))\n(declaim (labelcov-temporaries \"%lc\"))\n")
-	for _, p := range []string{ann, temps} {
+	// As annotate writes the declaration now: guarded by labelcov's feature.
+	guarded := tempPlan(t, "(def-plan main (x) (if (< x 2) 1 2))\n#+labelcov (declaim (labelcov-temporaries \"%lc\"))\n")
+	for _, p := range []string{ann, temps, guarded} {
 		for _, verb := range []string{"labels", "annotate"} {
 			code, out, errs := execLabelcov(verb, p)
 			if code != exitUsage || !strings.Contains(errs, "already annotated") || out != "" {

@@ -20,7 +20,8 @@ import (
 // campaigns, one task at a time, the merge as a dependent job), waits for
 // the merge, and checks that the merged report has the cells, seeds and
 // finds of the same grid run unsharded here; and that each task ran its
-// campaigns one at a time, as its one CPU (SLURM_CPUS_PER_TASK) says.
+// campaigns one at a time, as its one CPU (SLURM_CPUS_PER_TASK) says. Then
+// a task signalled before its budget must end FAILED, with exit code 3.
 func TestSlurmJobArray(t *testing.T) {
 	conf := testenv.Slurm(t)
 	bench, err := filepath.Abs(benchDir)
@@ -103,6 +104,46 @@ func TestSlurmJobArray(t *testing.T) {
 	}
 	if len(merged) != len(unsharded) {
 		t.Errorf("merged report: %d campaigns, unsharded %d", len(merged), len(unsharded))
+	}
+
+	// A task that Slurm signals before its budget (scancel --signal=TERM,
+	// as a time limit does first) ends FAILED with exit code 3, not
+	// COMPLETED.
+	long := filepath.Join(dir, "long")
+	log := filepath.Join(dir, "long.out")
+	sb := exec.Command("sbatch", "--parsable", "--job-name=labelcov-sigterm", "--output="+log, "--wrap",
+		fmt.Sprintf("exec %s compare %s --budget 10m --runs 1 --criteria none --out %s", shellQuote(bin),
+			strings.Join([]string{"--bench-dir", shellQuote(bench), "--bench", "temperature"}, " "), shellQuote(long)))
+	sb.Env = append(os.Environ(), "SLURM_CONF="+conf)
+	out, err = sb.CombinedOutput()
+	if err != nil {
+		t.Fatalf("sbatch: %v\n%s", err, out)
+	}
+	job := strings.TrimSpace(strings.Split(string(out), ";")[0])
+	// Signal once the grid runs: its first line is printed after the
+	// handler is installed.
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		data, _ := os.ReadFile(log)
+		if bytes.Contains(data, []byte("compare: 1 campaign(s)")) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s printed no progress in 5 minutes:\n%s\n%s", job, data, scontrol(t, conf, job))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	sc := exec.Command("scancel", "--signal=TERM", "--batch", job)
+	sc.Env = append(os.Environ(), "SLURM_CONF="+conf)
+	if out, err := sc.CombinedOutput(); err != nil {
+		t.Fatalf("scancel: %v\n%s", err, out)
+	}
+	if state := waitSlurmJob(t, conf, job, 2*time.Minute); state != "FAILED" {
+		data, _ := os.ReadFile(log)
+		t.Fatalf("job %s after SIGTERM: %s, want FAILED\n%s", job, state, data)
+	}
+	if info := scontrol(t, conf, job); !strings.Contains(info, "ExitCode=3:0") {
+		t.Errorf("job %s after SIGTERM, want ExitCode=3:0:\n%s", job, info)
 	}
 }
 

@@ -133,52 +133,20 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 		rep.Tests = []*TestResult{}
 	}
 
-	// Labels and their abundance: distinct traces among covering tests.
-	ends := exprEnds(m.put.File)
-	abundance := map[int]int{}
-	for _, l := range m.ann.Active {
-		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: tally.Reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
-		if lr.At.File == "" {
-			lr.At.File = m.put.File.Name
-		}
-		lr.Pos = lr.At.String()
-		if e, ok := ends[l.Pos.Offset]; ok {
-			lr.End = e
-		}
-		distinct := map[string]bool{}
-		for _, ti := range tally.Covering[l.ID] {
-			lr.Tests = append(lr.Tests, tests[ti].Name)
-			distinct[traceIDs[ti]] = true
-		}
-		lr.Traces = len(distinct)
-		lr.Covered = lr.Traces > 0
-		abundance[l.ID] = lr.Traces
-		rep.Labels = append(rep.Labels, lr)
-		if !lr.Covered {
-			rep.Uncovered = append(rep.Uncovered, lr)
-		}
+	names := make([]string, len(tests))
+	for i, t := range tests {
+		names[i] = t.Name
 	}
-	if rep.Labels == nil {
-		rep.Labels = []*LabelResult{}
-	}
-	if rep.Uncovered == nil {
-		rep.Uncovered = []*LabelResult{}
-	}
-	distinctAll := map[string]bool{}
-	for _, id := range traceIDs {
-		distinctAll[id] = true
-	}
-	m.fillCriteria(rep, abundance, len(distinctAll))
+	fillLabels(rep, m.ann.Active, m.ann.Labels().Labels, m.put.File, tally.Covering, tally.Reached, names, traceIDs)
 	if m.opts.Labels.Criteria.Has(labels.MCDC) {
-		names := func(id int) []string {
+		testsOf := func(id int) []string {
 			var out []string
 			for _, ti := range tally.Covering[id] {
 				out = append(out, tests[ti].Name)
 			}
 			return out
 		}
-		mc, err := NewMCDCReport(m.ann.Transform.Labels.Decisions, func(id int) bool { return len(tally.Covering[id]) > 0 }, names)
+		mc, err := NewMCDCReport(m.ann.Labels().Decisions, func(id int) bool { return len(tally.Covering[id]) > 0 }, testsOf)
 		if err != nil {
 			return nil, err
 		}
@@ -208,9 +176,10 @@ func withPercent(f labels.Fraction) Count {
 	return Count{Fraction: f, Percent: Percent(f.Covered, f.Total)}
 }
 
-// fillCriteria computes per-key and per-operator counts and diversity.
-func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) {
-	cov := labels.CoverageByKey(m.ann.Labels().Labels, abundance)
+// fillCriteria computes per-key and per-operator counts and diversity of
+// the labels all (every label, active or not).
+func fillCriteria(rep *Report, all []*labels.Label, abundance map[int]int, traces int) {
+	cov := labels.CoverageByKey(all, abundance)
 	rep.Criteria = map[labels.Key]*KeyReport{}
 	get := func(k labels.Key) *KeyReport {
 		kr := rep.Criteria[k]
@@ -223,17 +192,17 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 	for _, k := range rep.Selected {
 		get(k)
 	}
-	all := &KeyReport{}
-	for _, l := range m.ann.Labels().Labels {
+	allKey := &KeyReport{}
+	for _, l := range all {
 		kr := get(l.Criterion)
 		switch l.Status {
 		case labels.Trivial:
 			kr.Trivial++
-			all.Trivial++
+			allKey.Trivial++
 			continue
 		case labels.Infeasible:
 			kr.Infeasible++
-			all.Infeasible++
+			allKey.Infeasible++
 			continue
 		}
 		op := kr.Operators[l.Operator]
@@ -255,14 +224,14 @@ func (m *Measurer) fillCriteria(rep *Report, abundance map[int]int, traces int) 
 		SortOperators(kr.OperatorOrder)
 	}
 	if c := cov["all"]; c != nil {
-		all.Covered, all.Total = c.Covered, c.Total
-		all.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
+		allKey.Covered, allKey.Total = c.Covered, c.Total
+		allKey.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 	} else {
-		all.Diversity = Diversity{Traces: traces}
+		allKey.Diversity = Diversity{Traces: traces}
 	}
-	all.Percent = Percent(all.Covered, all.Total)
-	rep.All = all
-	rep.Diversity = all.Diversity
+	allKey.Percent = Percent(allKey.Covered, allKey.Total)
+	rep.All = allKey
+	rep.Diversity = allKey.Diversity
 }
 
 // RoundHill rounds Hill numbers to 6 decimals, so reports (and golden

@@ -23,6 +23,9 @@ const (
 	// KindArgs is a .args file: the plan's arguments as plan literals,
 	// one per line (comments allowed).
 	KindArgs Kind = "args"
+	// KindRecorded is no test labelcov ran: the labels another tool saw
+	// covered in a run of its own (FromLabels), such as SBCL's sb-cover.
+	KindRecorded Kind = "recorded"
 )
 
 // Test is one test of a suite, read and checked against the plan and world.

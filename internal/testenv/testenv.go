@@ -1,7 +1,8 @@
 // Package testenv decides which optional parts of the test suite run on this
-// machine. `go test ./...` must pass on a fresh clone with no network and no
-// AFL++ installed, so tests that need either are opt-in through an
-// environment variable; .ci/run installs what they need and opts in.
+// machine. `go test ./...` must pass on a fresh clone with no network and
+// neither AFL++ nor SBCL installed, so tests that need one are opt-in
+// through an environment variable; .ci/run installs what they need and
+// opts in.
 //
 // Slurm's tests submit to a cluster, one they start themselves when none
 // is named (slurm.go).
@@ -29,6 +30,9 @@ const (
 	// FormatsVar opts in to tests that read labelcov's reports back with
 	// the tools CI services use (diff-cover for Cobertura XML).
 	FormatsVar = "LABELCOV_FORMAT_TESTS"
+	// SBCLVar opts in to tests that run SBCL (compile-file, ASDF,
+	// sb-cover) on annotated plans.
+	SBCLVar = "LABELCOV_SBCL_TESTS"
 )
 
 // enabled reports whether the environment variable name asks for its tests.
@@ -98,4 +102,18 @@ func Formats(t testing.TB, programs ...string) []string {
 		paths[i] = path
 	}
 	return paths
+}
+
+// SBCL skips t unless SBCLVar is set; when it is set, it returns the path
+// of sbcl and fails t if it is not on PATH.
+func SBCL(t testing.TB) string {
+	t.Helper()
+	if !enabled(SBCLVar) {
+		t.Skipf("needs SBCL: set %s=1 to run (Debian: apt-get install sbcl; .ci/run does both)", SBCLVar)
+	}
+	path, err := exec.LookPath("sbcl")
+	if err != nil {
+		t.Fatalf("%s=1 but sbcl is not on PATH (Debian: apt-get install sbcl): %v", SBCLVar, err)
+	}
+	return path
 }

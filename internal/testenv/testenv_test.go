@@ -14,10 +14,12 @@ func TestEnabled(t *testing.T) {
 func TestSkipsWhenNotOptedIn(t *testing.T) {
 	t.Setenv(AFLVar, "")
 	t.Setenv(NetworkVar, "")
+	t.Setenv(SBCLVar, "")
 	t.Setenv(SlurmVar, "")
 	for name, f := range map[string]func(testing.TB){
 		"afl":     func(tb testing.TB) { AFL(tb, "afl-fuzz") },
 		"network": Network,
+		"sbcl":    func(tb testing.TB) { SBCL(tb) },
 		"slurm":   func(tb testing.TB) { Slurm(tb) },
 	} {
 		skipped := false

@@ -125,10 +125,11 @@
 // A plan that ends with #+labelcov (declaim (labelcov-temporaries
 // "PREFIX")) (or the same declaim unguarded, as older versions wrote it),
 // as normalize writes it when it introduced temporaries
-// (forms.TempsDeclared), has its let/let* variables named with PREFIX compiled as temporaries, which
-// cost the plan no step: SETT binds and LOADT reads one (free). A
-// temporary bound to (if G X nil) or (if G nil X), G a temporary or
-// (or G1 ... Gn) of temporaries, is normalize's short-circuit of an
+// (forms.TempsDeclared), has its let/let* variables named with PREFIX
+// compiled as temporaries, which cost the plan no step: SETT binds and
+// LOADT reads one (free). A temporary bound to (if G X nil) or (if G nil
+// X), G a temporary or (or G1 ... Gn) of temporaries, is normalize's
+// short-circuit of an
 // and/or operand: the guards are SKIPNILT or SKIPT on Gn (charged when
 // they fall through, to X, free when they skip it) and SKIPTF on the
 // others (free), and the and/or over the temporaries after the bindings

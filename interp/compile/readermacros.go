@@ -1,6 +1,9 @@
 package compile
 
 import (
+	"errors"
+
+	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 )
@@ -22,47 +25,15 @@ func hasFeature(name string) bool {
 	return false
 }
 
-// featureTrue evaluates a feature expression: a symbol or keyword names a
-// feature; (:or ...), (:and ...) and (:not x) combine them (the operators
-// may be written as keywords or symbols).
+// featureTrue evaluates a feature expression against Features
+// (forms.FeatureHolds).
 func (c *compiler) featureTrue(n syntax.Node) (bool, error) {
-	switch n := n.(type) {
-	case *syntax.Keyword:
-		return hasFeature(n.Name), nil
-	case *syntax.Symbol:
-		return hasFeature(n.Name), nil
-	case *syntax.List:
-		if len(n.Elems) > 0 {
-			var op string
-			switch h := n.Elems[0].(type) {
-			case *syntax.Keyword:
-				op = h.Name
-			case *syntax.Symbol:
-				op = h.Name
-			}
-			args := n.Elems[1:]
-			switch op {
-			case "or", "and":
-				for _, a := range args {
-					v, err := c.featureTrue(a)
-					if err != nil {
-						return false, err
-					}
-					if v == (op == "or") {
-						return v, nil
-					}
-				}
-				return op == "and", nil
-			case "not":
-				if len(args) != 1 {
-					return false, c.errf(n, "feature expression (:not X) takes one argument")
-				}
-				v, err := c.featureTrue(args[0])
-				return !v, err
-			}
-		}
+	v, err := forms.FeatureHolds(n, hasFeature)
+	var fe *forms.FeatureError
+	if errors.As(err, &fe) {
+		return false, c.errf(fe.Node, "%s", fe.Msg)
 	}
-	return false, c.errf(n, "unsupported feature expression %s (use a feature name, (:or ...), (:and ...) or (:not ...))", syntax.NodeString(n))
+	return v, err
 }
 
 // expandConditionals returns f with every reader conditional decided: a

@@ -34,7 +34,8 @@ func TestSlots(t *testing.T) {
 		"(incf (gethash k h) 2)":            "[[1 1] [1 2] [2]]",
 		"(defun f (a &optional (b (g))) b)": "[[2 2 1] [3]]",
 		"(flet ((f (x) (g x))) (f 1))":      "[[1 0 2] [2]]",
-		"(a motion (type going) (target ?p) (desig:when c (speed (s))))": "[[3 1] [4 1]T [4 2 1]]",
+		"(a motion (type going) (target ?p) (desig:when c (speed (s))))": "[[3 1]D [4 1]T [4 2 1]D]",
+		"(an action (object (an object (name ?n))) (effort (if a 1 2)))": "[[2 1] [3 1]D]",
 		"(loop for x in l collect x)":                                    "[]",
 		"(quote (f x))":                                                  "[]",
 		"(ros-info (plan) \"x ~a\" y)":                                   "[[2] [3]]",
@@ -49,6 +50,9 @@ func TestSlots(t *testing.T) {
 			x := fmt.Sprint(s.Path)
 			if s.Test {
 				x += "T"
+			}
+			if s.Data {
+				x += "D"
 			}
 			got = append(got, x)
 		}

@@ -11,6 +11,20 @@ type Slot struct {
 	// while and assert, of each cond clause and of a conditional
 	// designator property.
 	Test bool
+	// Data marks a designator property value that labelcov's VM evaluates
+	// but CRAM's a/an macro reads as data (property values other than
+	// nested designators; the tests of desig:when are code for both): the
+	// compiler and the analyses treat it as an expression, but no pass may
+	// rewrite it or inject labels into it, which would change what the
+	// designator holds in CRAM.
+	Data bool
+}
+
+// IsDesignator reports whether n is a designator form (a, an): CRAM
+// evaluates one nested as a property value.
+func IsDesignator(n syntax.Node) bool {
+	f := Lookup(Head(n))
+	return f != nil && f.Shape == Designator
 }
 
 // At returns the node at path below l, or nil if the path does not exist.
@@ -60,6 +74,11 @@ func Slots(l *syntax.List) []Slot {
 	var out []Slot
 	add := func(path ...int) { out = append(out, Slot{Path: path}) }
 	test := func(path ...int) { out = append(out, Slot{Path: path, Test: true}) }
+	// value adds a designator property value: data for CRAM unless it is
+	// a nested designator.
+	value := func(path ...int) {
+		out = append(out, Slot{Path: path, Data: !IsDesignator(At(l, path))})
+	}
 	from := func(i int) {
 		for ; i < n; i++ {
 			add(i)
@@ -195,13 +214,13 @@ func Slots(l *syntax.List) []Slot {
 				}
 				for j := 2; j < len(p.Elems); j++ {
 					if q, ok := p.Elems[j].(*syntax.List); ok && propValue(q) {
-						add(i, j, 1)
+						value(i, j, 1)
 					}
 				}
 				continue
 			}
 			if propValue(p) {
-				add(i, 1)
+				value(i, 1)
 			}
 		}
 	}

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/labelcov/labelcov/fuzzdriver/sbcover"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// sbclCoverOptions are cover's flags for label coverage recorded by SBCL's
+// sb-cover (package fuzzdriver/sbcover).
+type sbclCoverOptions struct {
+	from      string
+	manifest  string
+	annotated string
+	features  []string
+}
+
+func (o *sbclCoverOptions) register(f *pflag.FlagSet) {
+	f.StringVar(&o.from, "from-sbcl", "", "SBCL: the file sb-cover:save-coverage-in-file wrote after your tests ran on the annotated plan (needs --manifest)")
+	f.StringVar(&o.manifest, "manifest", "", "SBCL, with --from-sbcl: the label manifest labelcov annotate --manifest wrote")
+	f.StringVar(&o.annotated, "annotated", "", "SBCL, with --from-sbcl: the annotated plan SBCL compiled (default: the manifest's)")
+	f.StringSliceVar(&o.features, "features", nil, "SBCL, with --from-sbcl: the features SBCL read the annotated plan with, for its #+/#- (default: Debian SBCL's on x86-64)")
+}
+
+// runCoverSBCL reports the label coverage sb-cover recorded: args holds
+// the original plan, or nothing for the manifest's.
+func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
+	so := &o.sbcl
+	if so.manifest == "" {
+		return fmt.Errorf("--from-sbcl needs --manifest: the label manifest labelcov annotate --manifest wrote for the annotated plan")
+	}
+	if len(o.tests) > 0 || o.world != "" {
+		return fmt.Errorf("--from-sbcl runs no tests: leave out --tests and --world")
+	}
+	mf, err := os.Open(so.manifest)
+	if err != nil {
+		return err
+	}
+	m, err := labels.ReadManifest(mf)
+	mf.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", so.manifest, err)
+	}
+	dir := filepath.Dir(so.manifest)
+	origPath := m.File
+	if len(args) == 1 {
+		origPath = args[0]
+	} else {
+		origPath = besideManifest(dir, origPath)
+	}
+	annPath := so.annotated
+	if annPath == "" {
+		if m.Annotated == "" {
+			return fmt.Errorf("%s names no annotated plan (written without -o?): give --annotated", so.manifest)
+		}
+		annPath = besideManifest(dir, m.Annotated)
+	}
+	orig, err := readLisp(origPath)
+	if err != nil {
+		return err
+	}
+	ann, err := readLisp(annPath)
+	if err != nil {
+		return err
+	}
+	if abs, err := filepath.Abs(annPath); err == nil {
+		ann.Name = abs // sb-cover names files by their truename
+	}
+	cf, err := os.Open(so.from)
+	if err != nil {
+		return err
+	}
+	saved, err := sbcover.Read(so.from, cf)
+	cf.Close()
+	if err != nil {
+		return err
+	}
+	rep, err := sbcover.Report(m, orig, ann, saved, so.from, sbcover.Options{Features: so.features})
+	if err != nil {
+		return err
+	}
+	rep.File = origPath
+	return writeCoverReport(cmd, rep, o)
+}
+
+// besideManifest resolves path, as a manifest names it: as given when it
+// exists, else relative to the manifest's directory dir.
+func besideManifest(dir, path string) string {
+	if _, err := os.Stat(path); err == nil || filepath.IsAbs(path) {
+		return path
+	}
+	if p := filepath.Join(dir, path); fileExists(p) {
+		return p
+	}
+	return path
+}
+
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
+}
+
+// readLisp reads and parses a plan file.
+func readLisp(path string) (*syntax.File, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return syntax.Parse(path, src)
+}
