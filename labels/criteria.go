@@ -18,7 +18,7 @@ const (
 	WMCOR Key = "wm-cor"
 	WMROR Key = "wm-ror"
 	// DIST is the stepping-stone criterion: for each numeric relation, a
-	// ladder of labels |a-b| < 2^k (see DistLadder) that lets a branch
+	// ladder of labels |a-b| < 2^k (see DistRungs) that lets a branch
 	// coverage fuzzer approach the exact relation step by step. It is a
 	// search aid, not a test objective, so "all" does not select it.
 	DIST Key = "dist"

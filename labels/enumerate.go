@@ -3,7 +3,6 @@ package labels
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
@@ -927,43 +926,3 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 }
 
 func zero() syntax.Node { return &syntax.Int{Value: 0, Raw: "0"} }
-
-// distLadder is the exponents k of the stepping stones |a-b| < 2^k that
-// the dist criterion puts on a numeric relation (a op b): from far (2^16)
-// down to |a-b| < 1, which on integers is a = b. A branch-coverage fuzzer
-// keeps every input that gets one rung closer, so it climbs towards the
-// exact boundary of the relation the way laf-intel's split comparisons
-// and IJON_CMP guide AFL. Rungs are at most three bits apart: with 8
-// bits between 2^16 and 2^8 (the first ladder), campaigns on battery
-// stalled for 200k+ execs a rung above 2^8, where one arithmetic
-// mutation (±35, or scaled by 256) rarely lands in the next band; with
-// these rungs 20 of 20 seeds found its deep-discharge within 1M execs
-// against 18 of 20.
-var distLadder = [...]int{16, 13, 10, 8, 6, 4, 2, 1, 0}
-
-// DistLadder returns the exponents k of the dist criterion's stepping
-// stones |a-b| < 2^k, farthest first (a copy: the ladder is one value
-// for every front end).
-func DistLadder() []int {
-	l := distLadder
-	return l[:]
-}
-
-// DistOperator is the operator field of the dist label |a-b| < 2^k, the
-// same for every front end.
-func DistOperator(k int) string { return "|a-b| < " + strconv.Itoa(1<<k) }
-
-// distLadder adds the dist labels of relation (h a b). The operands are
-// written in a canonical order, so (< a b) and (> b a) share a ladder.
-func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
-	a, b = Simplify(a), Simplify(b)
-	if syntax.NodeString(b) < syntax.NodeString(a) {
-		a, b = b, a
-	}
-	g := numberGuard(a, b)
-	for _, k := range DistLadder() {
-		bound := &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
-		pred := call("<", call("abs", call("-", a, b)), bound)
-		e.add(DIST, DistOperator(k), l, pred, g, at)
-	}
-}

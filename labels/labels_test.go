@@ -480,18 +480,18 @@ func TestDistLadder(t *testing.T) {
 		got = append(got, l.Operator+" "+l.Predicate+" "+string(l.Status))
 	}
 	var ladder []string
-	for _, k := range DistLadder() {
-		ladder = append(ladder, fmt.Sprintf("|a-b| < %d (< (abs (- a b)) %d) active", 1<<k, 1<<k))
+	for _, k := range DistRungs(PlanDist) {
+		ladder = append(ladder, fmt.Sprintf("|a-b| < %d (and (< (abs (- a b)) %d) (<= 0 (abs (- a b))) (eq (< a b) (< (- a b) 0))) active", 1<<k, 1<<k))
 	}
 	// (> (+ b 0) a) is a later and operand: its own ladder. Both literals:
 	// folded; identical trivial labels are one.
-	want := append(append(ladder, ladder...), "|a-b| < 65536 t trivial", "|a-b| < 1 nil infeasible")
+	want := append(append(ladder, ladder...), "|a-b| < 4611686018427387904 t trivial", "|a-b| < 1 nil infeasible")
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	// (< a b) and (> b a) evaluated together: one ladder.
-	if s := enumerate(t, "(def-plan p (a b) (list (< a b) (> b a)))", "dist", 0); len(s.Active()) != len(DistLadder()) {
-		t.Errorf("(< a b) and (> b a): %d dist labels, want %d", len(s.Active()), len(DistLadder()))
+	if s := enumerate(t, "(def-plan p (a b) (list (< a b) (> b a)))", "dist", 0); len(s.Active()) != len(DistRungs(PlanDist)) {
+		t.Errorf("(< a b) and (> b a): %d dist labels, want %d", len(s.Active()), len(DistRungs(PlanDist)))
 	}
 	c, err := ParseCriteria("all")
 	if err != nil || c.Has(DIST) {

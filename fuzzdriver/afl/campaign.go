@@ -64,6 +64,9 @@ type Campaign struct {
 	Args []string
 	// Seeds are the first inputs (at least one).
 	Seeds [][]byte
+	// Dict is a dictionary of tokens, written to DIR/dict.txt and given
+	// to every instance as afl-fuzz -x.
+	Dict [][]byte
 	// Meter measures kept inputs; NewTarget runs one input as the
 	// worker does (to replay and minimize crashes).
 	Meter     Meter
@@ -145,6 +148,14 @@ func (o Campaign) Run(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(seedDir)
+	var dictArgs []string
+	if len(o.Dict) > 0 {
+		path := filepath.Join(dir, "dict.txt")
+		if err := os.WriteFile(path, DictFile(o.Dict), 0o644); err != nil {
+			return nil, fmt.Errorf("afl: writing the dictionary: %w", err)
+		}
+		dictArgs = []string{"-x", path}
+	}
 
 	watch := &aflWatcher{out: out, dir: dir, names: names, meter: o.Meter, seen: map[string]bool{}, since: time.Now()}
 
@@ -181,6 +192,7 @@ func (o Campaign) Run(ctx context.Context) (*Result, error) {
 		default:
 			args = append(args, "-S", name)
 		}
+		args = append(args, dictArgs...)
 		args = append(args, o.Args...)
 		args = append(append(args, "--"), target...)
 		c := exec.CommandContext(runCtx, aflFuzz, args...)
@@ -552,4 +564,26 @@ func (w *aflWatcher) progressLine(s engine.Sample, statsAt int64, now time.Time)
 	engine.AppendCoverage(&b, s.Coverage)
 	fmt.Fprintf(&b, ", crashes and hangs: %d\n", s.Findings)
 	return b.String()
+}
+
+// DictFile renders tokens as an AFL++ dictionary (-x): one name="..." line
+// each, every byte but letters, digits and a few marks as \xNN; tokens
+// beyond AFL++'s 128 bytes are left out.
+func DictFile(tokens [][]byte) []byte {
+	var b bytes.Buffer
+	for i, t := range tokens {
+		if len(t) == 0 || len(t) > 128 {
+			continue
+		}
+		fmt.Fprintf(&b, "t%d=\"", i)
+		for _, c := range t {
+			if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("!#$%&()*+,-./:;<=>?@[]^_{|}~ ", c) >= 0 {
+				b.WriteByte(c)
+			} else {
+				fmt.Fprintf(&b, "\\x%02x", c)
+			}
+		}
+		b.WriteString("\"\n")
+	}
+	return b.Bytes()
 }

@@ -198,7 +198,7 @@ func (p *Fuzzer) fuzzAFL(ctx context.Context, o Options) (*Summary, error) {
 	}
 	c := afl.Campaign{Fuzz: aflFuzz, Target: []string{o.AFL.Exe, "afl-target", "--setup", desc},
 		Out: out, Dir: o.AFL.Dir, Workers: o.Workers, Seed: o.Seed, Budget: o.Budget, Runs: o.Runs,
-		RunTimeout: p.Setup.RunTimeout, Args: o.AFL.Args, Seeds: seeds, Meter: am, NewTarget: p.NewTarget,
+		RunTimeout: p.Setup.RunTimeout, Args: o.AFL.Args, Seeds: seeds, Dict: p.Dict(), Meter: am, NewTarget: p.NewTarget,
 		Objects: p.Objects(), SaveFinding: p.SaveFinding(), Progress: o.Progress, ProgressInterval: o.ProgressInterval}
 	res, err := c.Run(ctx)
 	if res == nil {

@@ -196,7 +196,7 @@ func (p *Fuzzer) SaveFinding() func(path string, input []byte, rec engine.Findin
 	return EnvBeside(p.Setup.World, p.Setup.MaxObjects)
 }
 
-// Campaign returns a Campaign with NewTarget, MaxLen, Objects, SaveFinding
+// Campaign returns a Campaign with NewTarget, MaxLen, Dict, Objects, SaveFinding
 // and Coverage (a fresh Meter) filled in; the caller adds seeds, budgets and
 // the directory.
 func (p *Fuzzer) Campaign() (engine.Campaign, *Meter, error) {
@@ -208,6 +208,7 @@ func (p *Fuzzer) Campaign() (engine.Campaign, *Meter, error) {
 		NewTarget:   p.NewTarget,
 		RunTimeout:  p.Setup.RunTimeout,
 		MaxLen:      p.MaxLen(),
+		Dict:        p.Dict(),
 		Objects:     p.Objects(),
 		SaveFinding: p.SaveFinding(),
 		Coverage:    m.Coverage,

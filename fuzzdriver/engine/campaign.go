@@ -53,6 +53,9 @@ type Campaign struct {
 	// the empty input.
 	Corpus string
 	Seeds  [][]byte
+	// Dict is a dictionary of tokens the mutator writes over inputs or
+	// inserts (Mutator.SetDict): the constants the target compares with.
+	Dict [][]byte
 
 	// Out is the sync directory (AFL's -o); the campaign lives in
 	// Out/Instance. Empty: the campaign is kept in memory only.
@@ -192,6 +195,7 @@ func (c Campaign) Run(ctx context.Context) (*Summary, error) {
 			mut:   NewMutator(ws+1, c.MaxLen),
 			known: map[string]bool{},
 		}
+		workers[i].mut.SetDict(c.Dict)
 	}
 
 	runCtx, cancel := context.WithCancel(ctx)

@@ -144,3 +144,43 @@ func FuzzMutate(f *testing.F) {
 		}
 	})
 }
+
+// TestDictTokensAppear: with a dictionary, a 64-bit constant lands in an
+// aligned word of a two-parameter input and a token at the start of an
+// input within a few hundred mutations, never beyond the length bound; an
+// empty dictionary changes no mutation.
+func TestDictTokensAppear(t *testing.T) {
+	word := []byte{0x34, 0x12, 0xed, 0x5e, 0xee, 0xff, 0xc0, 0x00}
+	for _, c := range []struct {
+		in, tok []byte
+		at      int
+	}{
+		{make([]byte, 16), word, 8},
+		{[]byte("status?!!!!!"), []byte("calibrate!"), 0},
+	} {
+		m := NewMutator(9, 16)
+		m.SetDict([][]byte{c.tok, []byte("zz")})
+		found := false
+		var d []byte
+		for i := 0; i < 2000 && !found; i++ {
+			d, _ = m.Mutate(d, c.in, nil)
+			if len(d) > 16 {
+				t.Fatalf("%d bytes beyond the bound", len(d))
+			}
+			found = len(d) >= c.at+len(c.tok) && bytes.Equal(d[c.at:c.at+len(c.tok)], c.tok)
+		}
+		if !found {
+			t.Errorf("token %q never at %d", c.tok, c.at)
+		}
+	}
+	a, b := NewMutator(4, 32), NewMutator(4, 32)
+	b.SetDict([][]byte{{}})
+	var da, db []byte
+	for i := 0; i < 500; i++ {
+		da, _ = a.Mutate(da, []byte("abcdefgh12345678"), nil)
+		db, _ = b.Mutate(db, []byte("abcdefgh12345678"), nil)
+		if !bytes.Equal(da, db) {
+			t.Fatalf("mutation %d differs with an empty dictionary", i)
+		}
+	}
+}

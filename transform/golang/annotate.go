@@ -63,6 +63,12 @@ type Package struct {
 	Files []*File
 	// Skipped lists functions left unlabelled, with the reason.
 	Skipped []string
+	// Consts are the constants of the package's relations (with dist):
+	// WriteOverlay offers them to its fuzz targets as seeds, each target
+	// those of the functions it may call (Calls: function -> the names it
+	// calls).
+	Consts []Const
+	Calls  map[string][]string
 }
 
 // File is one Go file of a package.
@@ -198,6 +204,9 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 				skip[b] = true
 				why[b] = bad[b]
 			}
+		}
+		if opts.Criteria.Has(labels.DIST) {
+			w.pkg.Consts, w.pkg.Calls = harvest(p)
 		}
 		for k := range skip {
 			w.pkg.Skipped = append(w.pkg.Skipped, k+": annotated form did not type-check (left unlabelled): "+why[k])
@@ -635,7 +644,11 @@ func (f importerFunc) Import(path string) (*types.Package, error) { return f(pat
 
 // WriteOverlay writes the annotated files under dir (dir/IMPORT/PATH/FILE),
 // dir/overlay.json for `go build -overlay` and dir/labels.json (the label
-// manifest). It returns the overlay file's path. The original files are
+// manifest). The annotated files carry /*line*/ directives, so that
+// panics, stack traces and go vet under -overlay give the original file's
+// lines. With dist, the fuzz targets of the packages' test files get
+// the constants of their relations as extra seeds (Package.Consts; in
+// copies of the test files in the overlay). It returns the overlay file's path. The original files are
 // never touched.
 func (r *Result) WriteOverlay(dir string) (string, error) {
 	abs, err := filepath.Abs(dir)
@@ -648,6 +661,7 @@ func (r *Result) WriteOverlay(dir string) (string, error) {
 		return "", fmt.Errorf("overlay directory: %w", err)
 	}
 	replace := map[string]string{}
+	written := map[int]labels.Position{}
 	for _, p := range r.Packages {
 		for _, f := range p.Files {
 			if f.Source == nil {
@@ -657,18 +671,50 @@ func (r *Result) WriteOverlay(dir string) (string, error) {
 			if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 				return "", fmt.Errorf("writing overlay: %w", err)
 			}
-			if err := os.WriteFile(out, f.Source, 0o644); err != nil {
+			orig, err := os.ReadFile(f.Path)
+			if err != nil {
 				return "", fmt.Errorf("writing overlay: %w", err)
 			}
+			src := withLineDirectives(f.Path, orig, f.Source)
+			if err := os.WriteFile(out, src, 0o644); err != nil {
+				return "", fmt.Errorf("writing overlay: %w", err)
+			}
+			// The directives shift columns: the manifest gives positions
+			// in the file written.
+			bodies, err := BodyPositions(out, src)
+			if err != nil {
+				return "", fmt.Errorf("writing overlay: %w", err)
+			}
+			for id, pos := range bodies {
+				written[id] = pos
+			}
 			replace[f.Path] = out
+		}
+		seeded, err := seedTestFiles(p, filepath.Join(abs, filepath.FromSlash(p.Path)))
+		if err != nil {
+			return "", err
+		}
+		for orig, cp := range seeded {
+			replace[orig] = cp
 		}
 	}
 	ov := filepath.Join(abs, "overlay.json")
 	if err := writeJSON(ov, map[string]any{"Replace": replace}); err != nil {
 		return "", err
 	}
+	m := r.Manifest(ov)
+	ls := make([]*labels.Label, len(m.Labels))
+	for i, l := range m.Labels {
+		if pos, ok := written[l.ID]; ok && l.Status == labels.Active {
+			c := *l
+			c.Annotated = &pos
+			l = &c
+		}
+		ls[i] = l
+	}
+	m.Labels = ls
 	var b bytes.Buffer
-	if err := r.Manifest(ov).Write(&b); err != nil {
+	if err := m.Write(&b); err != nil {
 		return "", err
 	}
 	if err := os.WriteFile(filepath.Join(abs, "labels.json"), b.Bytes(), 0o644); err != nil {

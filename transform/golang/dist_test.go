@@ -41,6 +41,9 @@ func F(a, b int, s8 int8, u uint, u8 uint8, x float64, f32 float32, c Celsius, t
 	if s8 == 100 { // L:s8
 		n++
 	}
+	if s8 < 100 { // L:s8lt
+		n++
+	}
 	if u8 >= 250 { // L:u8
 		n++
 	}
@@ -78,7 +81,8 @@ func F(a, b int, s8 int8, u uint, u8 uint8, x float64, f32 float32, c Celsius, t
 
 // TestDistLabels: dist puts the ladder on each relation between numbers
 // (also against typed, untyped and named constants, on hoisted calls and
-// switch cases), leaves out rungs no value can miss, shares one ladder
+// switch cases; equalities against constants of 16 bits or more also get
+// their byte-wise stones), leaves out rungs no value can miss, shares one ladder
 // between a < b and b > a, and the annotated package builds and passes
 // its tests.
 func TestDistLabels(t *testing.T) {
@@ -93,7 +97,7 @@ func TestF(t *testing.T) {
 	if n := F(1, 2, 100, 4, 251, 1, 2, 101, -9223372036854775808); n != 9 {
 		t.Fatalf("F = %d", n)
 	}
-	if n := F(7, 0, 0, 0, 0, 3, 2, 0, 0); n != 1 {
+	if n := F(7, 0, 0, 0, 0, 3, 2, 0, 0); n != 2 {
 		t.Fatalf("F = %d", n)
 	}
 }
@@ -104,20 +108,21 @@ func TestF(t *testing.T) {
 		active, trivial int
 		preds           map[string]string // operator -> predicate (of an active label)
 	}{
-		{"L:ab", 9, 0, map[string]string{
+		{"L:ab", 29, 0, map[string]string{
 			"|a-b| < 16": "(a >= b && uint64(a) - uint64(b) < 16) || (a < b && uint64(b) - uint64(a) < 16)"}},
-		{"L:s8", 5, 4, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
-		{"L:u8", 5, 4, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
-		{"L:uint", 9, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
-		{"L:x", 9, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
-		{"L:f32", 9, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
-		{"L:c", 9, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
-		{"L:tmin", 9, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
+		{"L:s8", 0, 0, nil}, // a byte equal to a constant: no ladder
+		{"L:s8lt", 8, 0, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
+		{"L:u8", 8, 0, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
+		{"L:uint", 29, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
+		{"L:x", 33, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
+		{"L:f32", 30, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
+		{"L:c", 29, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
+		{"L:tmin", 36, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
 		// 3 > a, then b > a behind it: two ladders, not three.
-		{"L:shared", 18, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
-		{"L:call", 9, 0, nil},
-		{"L:mixed", 18, 0, nil}, // strings have no distance; x == x has one
-		{"L:switch", 9, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
+		{"L:shared", 58, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
+		{"L:call", 29, 0, nil},
+		{"L:mixed", 62, 0, nil}, // strings have no distance; x == x has one
+		{"L:switch", 36, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {
@@ -234,12 +239,7 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 			if l.Pos.Line != f.line || l.Criterion != labels.DIST {
 				continue
 			}
-			k := strings.TrimPrefix(l.Operator, "|a-b| < ")
-			bound, err := strconv.ParseUint(k, 10, 64)
-			if err != nil {
-				t.Fatalf("operator %q", l.Operator)
-			}
-			exp := strconv.Itoa(len(strconv.FormatUint(bound, 2)) - 1)
+			exp := distExp(t, l.Operator)
 			pred := l.Predicate
 			switch l.Status {
 			case labels.Trivial:
@@ -253,8 +253,8 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 				pred, ty.kind, exp, l.ID, strings.ReplaceAll(pred, `"`, `\"`))
 			n++
 		}
-		if n != len(labels.DistLadder()) {
-			t.Errorf("%s: %d dist labels, want %d", f.name, n, len(labels.DistLadder()))
+		if want := len(labels.DistRungs(distTypeOf(ty))); n != want {
+			t.Errorf("%s: %d dist labels, want %d", f.name, n, want)
 		}
 		total += n
 		chk.WriteString("\t}\n}\n")
@@ -266,6 +266,34 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 	if got := strings.Count(out, "--- PASS"); got != len(fns) {
 		t.Fatalf("%d tests passed, want %d (%d labels)\n%s", got, len(fns), total, out)
 	}
+}
+
+// distExp is k of the dist operator |a-b| < 2^k (written 2^k or in
+// decimal).
+func distExp(t *testing.T, op string) string {
+	t.Helper()
+	k := strings.TrimPrefix(op, "|a-b| < ")
+	if e, ok := strings.CutPrefix(k, "2^"); ok {
+		return e
+	}
+	bound, err := strconv.ParseUint(k, 10, 64)
+	if err != nil || bound&(bound-1) != 0 {
+		t.Fatalf("operator %q", op)
+	}
+	return strconv.Itoa(len(strconv.FormatUint(bound, 2)) - 1)
+}
+
+// distTypeOf is the ladder type of a differential test's type.
+func distTypeOf(ty distType) labels.DistType {
+	switch ty.name {
+	case "int8", "uint8":
+		return labels.DistType{Bits: 8}
+	case "int16", "uint16":
+		return labels.DistType{Bits: 16}
+	case "int32", "uint32", "float32":
+		return labels.DistType{Bits: 32, Float: ty.kind == "Float"}
+	}
+	return labels.DistType{Bits: 64, Float: ty.kind == "Float"}
 }
 
 // distCheckHeader holds the references and value generators of the
@@ -313,6 +341,11 @@ func edges[T sint | uint_](min, max, c T) []T {
 	for _, d := range []int64{1, 2, 3, 4, 15, 16, 17, 255, 256, 257, 65535, 65536, 65537} {
 		out = append(out, c+T(d), c-T(d), min+T(d), max-T(d))
 	}
+	for _, k := range []uint{20, 24, 31, 32, 48, 60, 62, 63} {
+		for _, d := range []uint64{1<<k - 1, 1 << k, 1<<k + 1} {
+			out = append(out, c+T(d), c-T(d), min+T(d), max-T(d))
+		}
+	}
 	return out
 }
 
@@ -334,9 +367,11 @@ func valsUint[T uint_](r *rand.Rand, min, max, c T) []T {
 
 func valsFloat[T ~float32 | ~float64](r *rand.Rand, min, max, c T) []T {
 	nan, inf := T(math.NaN()), T(math.Inf(1))
-	out := []T{min, max, 0, c, nan, inf, -inf, c + 0.5, c - 0.5, c + 1, c - 1, c + 65536, c - 65535.5}
+	out := []T{min, max, 0, c, nan, inf, -inf, c + 0.5, c - 0.5, c + 1, c - 1, c + 65536, c - 65535.5,
+		T(math.Ldexp(1, 64)), -T(math.Ldexp(1, 64)), T(math.Ldexp(1, 128)), T(math.Ldexp(1, 256)), T(math.Ldexp(1, 512)), T(math.Ldexp(1, 511))}
 	for i := 0; i < 2000; i++ {
-		out = append(out, T(r.NormFloat64()*1e5), c+T(r.NormFloat64()*20), T(math.Float64frombits(r.Uint64())))
+		out = append(out, T(r.NormFloat64()*1e5), c+T(r.NormFloat64()*20), T(math.Float64frombits(r.Uint64())),
+			T(math.Ldexp(r.Float64(), r.IntN(1100)-40)), c+T(math.Ldexp(1, r.IntN(520))))
 	}
 	return out
 }

@@ -37,10 +37,14 @@
 //     of arithmetic or comparisons: x < 0, x > 0, x == 0;
 //   - COR on && and ||: the operands differ (a != b);
 //   - dist (opt-in) on relations between integers or floats: the ladder
-//     |a-b| < 2^k of labels.DistLadder at the place of the ROR labels,
+//     |a-b| < 2^k of labels.DistRungs (by the operands' type) at the place of the ROR labels,
 //     written without overflow (a uint64 difference of two signed
 //     integers, x > c-K && x < c+K against a constant c, a-b < K && b-a < K
 //     on floats, false on NaN); rungs no values can miss are trivial;
+//     equalities against integer constants of 16 bits or more also get
+//     byte-wise stones (the top j bytes agree), and strings and byte
+//     slices (==, switch cases, bytes.Equal, bytes.HasPrefix,
+//     strings.HasPrefix) prefix stones (the first k bytes agree);
 //   - no label on constant expressions; WM labels inside the lazy operand
 //     of && / || or a later switch case are guarded by the condition under
 //     which the original evaluates them.
@@ -67,8 +71,12 @@
 // never breaks a build. WriteOverlay writes the annotated files, an
 // overlay.json for `go build -overlay` and the label manifest (making the
 // directory even when nothing is labelled); the user's files are never
-// touched. Materialize writes a copy of the module with the annotated
-// files in place (go test -cover ignores -overlay). The decision criteria
+// touched. The overlay's annotated files carry /*line*/ directives naming
+// the original lines; with dist, its copies of the test files give each
+// fuzz target the constants of the package's relations as extra seeds.
+// Materialize writes a copy of the module with the annotated
+// files in place (go test -cover ignores -overlay), without directives.
+// The decision criteria
 // (MCC combinations, CC operators, the fallback, relations and their
 // mutants) are labels' own definitions, and MCC combinations whose bounds
 // on one integer operand leave no value are infeasible with the plans'

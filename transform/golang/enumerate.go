@@ -832,6 +832,10 @@ func (e *enumerator) mutations(x dst.Expr, lz []lazy, point dst.Stmt) {
 		if rel && e.crit.Has(labels.DIST) {
 			e.dist(n.X, n.Y, n, lz, point)
 		}
+		if (n.Op == token.EQL || n.Op == token.NEQ) && e.crit.Has(labels.DIST) {
+			e.byteStones(n.X, n.Y, n, lz, point)
+			e.stringStones(n.X, n.Y, n, lz, point)
+		}
 		if arith && e.crit.Has(labels.WMAOR) {
 			e.aor(n.X, n.Op, n.Y, n, lz, point)
 		}
@@ -858,6 +862,9 @@ func (e *enumerator) mutations(x dst.Expr, lz []lazy, point dst.Stmt) {
 	case *dst.CallExpr, *dst.IndexExpr, *dst.StarExpr, *dst.SelectorExpr, *dst.CompositeLit:
 		for _, o := range operands(n) {
 			e.mutations(o, lz, point)
+		}
+		if c, ok := n.(*dst.CallExpr); ok && e.crit.Has(labels.DIST) {
+			e.callStones(c, lz, point)
 		}
 	}
 }

@@ -281,6 +281,8 @@ func (e *enumerator) switchLabels(x *dst.SwitchStmt, point dst.Stmt) {
 				}
 				if e.crit.Has(labels.DIST) {
 					e.dist(x.Tag, ce, ce, lz, point)
+					e.byteStones(x.Tag, ce, ce, lz, point)
+					e.stringStones(x.Tag, ce, ce, lz, point)
 				}
 			}
 			if !long {

@@ -1,0 +1,114 @@
+package labels
+
+import (
+	"strconv"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+)
+
+// The dist criterion's ladder. A rung is a label |a-b| < 2^k on a
+// relation between numbers; a branch-coverage fuzzer keeps every input
+// that gets one rung closer, so it climbs towards the exact boundary of
+// the relation the way laf-intel's split comparisons and IJON_CMP guide
+// AFL. The rungs span the operands' type, from its top down to |a-b| < 1
+// (on integers a = b):
+//
+//   - every bit from 2^16 down to 2^0, so that below 2^16 the next rung is
+//     one bit flip away, and the last few within the ±35 of AFL's and the
+//     built-in engine's arithmetic and the ±100 of Go's integer mutator
+//     (rungs three bits apart stalled the built-in engine for 200k+
+//     executions above 2^8 on battery; the Go measurement had the
+//     next rung 745 away from a seed 1,000 below the bound);
+//   - above 2^16 every fourth bit up to the type's top, so that a byte
+//     overwritten at random (Go's XOR and overwrite mutations, AFL's havoc)
+//     reaches a new rung whichever of its nibbles carried the difference;
+//   - floats besides 2^64 and, for float64, 2^128, 2^256 and 2^512: the
+//     rungs one flip of an exponent bit apart.
+//
+// A far value (an integer argument of a Go fuzz target that Go moves by
+// ±100 a step) is brought close by the constants offered to the fuzzer,
+// not by the ladder (see docs/go.md).
+
+// DistType is the type of a relation's operands, for its ladder: Bits is
+// 8, 16, 32 or 64 (an int, uint or uintptr has 64: rungs beyond 32 bits
+// are written on a widened operand), Float a float32 (Bits 32) or float64.
+type DistType struct {
+	Bits  int
+	Float bool
+}
+
+// PlanDist is the operand type of plan relations: int64 or float64, whose
+// differences the plan VM computes in int64 (wrapping) or float64. The top
+// rung is 2^62, the largest power of two an integer literal of a plan
+// holds (and which an int64 difference that did not wrap can reach).
+var PlanDist = DistType{Bits: 63}
+
+// ladder is top, every fourth exponent below it down to 20, and 16 ... 0.
+func ladder(top int) []int {
+	var out []int
+	if top > 16 {
+		out = append(out, top)
+		for k := (top - 1) / 4 * 4; k > 16; k -= 4 {
+			out = append(out, k)
+		}
+		top = 16
+	}
+	for k := top; k >= 0; k-- {
+		out = append(out, k)
+	}
+	return out
+}
+
+// DistRungs returns the exponents k of the rungs |a-b| < 2^k for operands
+// of type t, farthest first. Rungs no pair of values of t can miss (2^8
+// and beyond on 8-bit integers) are not part of the ladder.
+func DistRungs(t DistType) []int {
+	switch {
+	case t.Float && t.Bits == 32:
+		return append([]int{64}, ladder(63)...)
+	case t.Float:
+		return append([]int{512, 256, 128, 64}, ladder(63)...)
+	case t == PlanDist:
+		return ladder(62)
+	}
+	return ladder(t.Bits - 1)
+}
+
+// DistOperator is the operator field of the dist label |a-b| < 2^k, the
+// same for every front end: the bound in decimal up to 2^62, as 2^k
+// beyond.
+func DistOperator(k int) string {
+	if k > 62 {
+		return "|a-b| < 2^" + strconv.Itoa(k)
+	}
+	return "|a-b| < " + strconv.Itoa(1<<k)
+}
+
+// distLadder adds the dist labels of relation (h a b). The operands are
+// written in a canonical order, so (< a b) and (> b a) share a ladder. A
+// rung reads (and (< (abs (- a b)) K) (<= 0 (abs (- a b))) (eq (< a b) (<
+// (- a b) 0))): the plan VM's integer difference wraps, a wrapped one (a
+// true difference of 2^63 or more) has the wrong sign, and the abs of
+// -2^63 wraps to itself, so no rung holds by overflow; on floats the
+// difference has the sign of a - b and NaN fails every comparison. The
+// first conjunct is what the value analysis judges.
+func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
+	a, b = Simplify(a), Simplify(b)
+	if syntax.NodeString(b) < syntax.NodeString(a) {
+		a, b = b, a
+	}
+	g := numberGuard(a, b)
+	_, la := numOf(a)
+	_, lb := numOf(b)
+	lits := la && lb // folded: Simplify has no eq on booleans
+	for _, k := range DistRungs(PlanDist) {
+		bound := &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
+		d := func() syntax.Node { return call("abs", call("-", a, b)) }
+		conj := []syntax.Node{call("<", d(), bound), call("<=", zero(), d())}
+		if !lits {
+			conj = append(conj, call("eq", call("<", a, b), call("<", call("-", a, b), zero())))
+		}
+		pred := call("and", conj...)
+		e.add(DIST, DistOperator(k), l, pred, g, at)
+	}
+}

@@ -1,0 +1,3 @@
+module example.com/ladder
+
+go 1.22

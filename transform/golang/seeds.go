@@ -1,0 +1,528 @@
+package golang
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"go/ast"
+	"go/constant"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/packages"
+)
+
+// Const is a constant of a relation in a package (the operand of ==, <,
+// a switch case, bytes.Equal, strings.HasPrefix ...), offered to the
+// fuzzer: Go's mutator moves an integer argument by ±100 a step, so no
+// ladder brings a uint64 from 7 to 0x00C0FFEE5EED1234; the constant itself
+// as a seed does, as AFL++'s autodictionary and libFuzzer's CMP tables do
+// for C.
+type Const struct {
+	// Value is the constant (an integer, float or string constant).
+	Value constant.Value
+	// Bits is the size of the compared operand's type in bits (8 ... 64;
+	// 0 for strings): the width of its byte encodings.
+	Bits int
+	// Order is the byte order of the encoding the code compares: "be" or
+	// "le" when the operand is read with binary.BigEndian or
+	// binary.LittleEndian, "" when unknown (both are offered).
+	Order string
+	// Func names the function (or method) the relation is in: a fuzz
+	// target gets the constants of the functions it may call only.
+	Func string
+}
+
+// MaxConsts bounds the constants kept per package (the first ones in
+// source order) and those offered to one fuzz target.
+const MaxConsts = 64
+
+// harvest collects the constants of the relations in p's function bodies,
+// and for each function the names of the functions and methods it calls.
+func harvest(p *packages.Package) ([]Const, map[string][]string) {
+	var out []Const
+	calls := map[string][]string{}
+	seen := map[string]bool{}
+	fn := ""
+	add := func(v constant.Value, t types.Type, other ast.Expr) {
+		if len(out) >= 4*MaxConsts || v == nil {
+			return
+		}
+		c := Const{Value: v, Func: fn}
+		switch v.Kind() {
+		case constant.String:
+			if constant.StringVal(v) == "" {
+				return
+			}
+		case constant.Int, constant.Float:
+			b, _ := t.Underlying().(*types.Basic)
+			if b == nil || b.Info()&types.IsNumeric == 0 || b.Info()&types.IsComplex != 0 {
+				return
+			}
+			c.Bits = 64
+			if b.Info()&types.IsInteger != 0 {
+				c.Bits, _ = intBits(b.Kind())
+			} else if b.Kind() == types.Float32 {
+				c.Bits = 32
+			}
+			if b.Info()&types.IsFloat == 0 && v.Kind() == constant.Float {
+				return
+			}
+			if other != nil {
+				s := types.ExprString(other)
+				switch {
+				case strings.Contains(s, "BigEndian."):
+					c.Order = "be"
+				case strings.Contains(s, "LittleEndian."):
+					c.Order = "le"
+				}
+			}
+		default:
+			return
+		}
+		k := v.ExactString() + "/" + strconv.Itoa(c.Bits) + c.Order + "/" + fn
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, c)
+		}
+	}
+	constOf := func(x ast.Expr) constant.Value {
+		if tv, ok := p.TypesInfo.Types[x]; ok {
+			return tv.Value
+		}
+		return nil
+	}
+	for _, f := range p.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				fn = n.Name.Name
+				calls[fn] = append(calls[fn], calledNames(n.Body)...)
+			case *ast.BinaryExpr:
+				switch n.Op {
+				case token.EQL, token.NEQ, token.LSS, token.LEQ, token.GTR, token.GEQ:
+				default:
+					return true
+				}
+				cx, cy := constOf(n.X), constOf(n.Y)
+				switch {
+				case cx != nil && cy == nil:
+					add(cx, p.TypesInfo.TypeOf(n.Y), n.Y)
+				case cy != nil && cx == nil:
+					add(cy, p.TypesInfo.TypeOf(n.X), n.X)
+				}
+			case *ast.SwitchStmt:
+				if n.Tag == nil || constOf(n.Tag) != nil {
+					return true
+				}
+				for _, s := range n.Body.List {
+					for _, x := range s.(*ast.CaseClause).List {
+						add(constOf(x), p.TypesInfo.TypeOf(n.Tag), n.Tag)
+					}
+				}
+			case *ast.CallExpr:
+				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				pkg, ok := sel.X.(*ast.Ident)
+				if !ok {
+					return true
+				}
+				if pn, ok := p.TypesInfo.Uses[pkg].(*types.PkgName); !ok || (pn.Imported().Path() != "bytes" && pn.Imported().Path() != "strings") {
+					return true
+				}
+				switch sel.Sel.Name {
+				case "Equal", "HasPrefix", "HasSuffix", "Contains", "EqualFold", "Index", "TrimPrefix", "CutPrefix":
+				default:
+					return true
+				}
+				for _, a := range n.Args {
+					if conv, ok := a.(*ast.CallExpr); ok && len(conv.Args) == 1 && constOf(a) == nil {
+						a = conv.Args[0] // []byte("token")
+					}
+					if v := constOf(a); v != nil && v.Kind() == constant.String {
+						add(v, types.Typ[types.String], nil)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out, calls
+}
+
+// calledNames lists the names of the functions and methods n calls (the
+// identifier or the selected name of each call).
+func calledNames(n ast.Node) []string {
+	var out []string
+	if n == nil {
+		return nil
+	}
+	ast.Inspect(n, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok {
+			switch f := c.Fun.(type) {
+			case *ast.Ident:
+				out = append(out, f.Name)
+			case *ast.SelectorExpr:
+				out = append(out, f.Sel.Name)
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// reachable filters cs to the constants of the functions roots may call,
+// transitively (by name: a method name stands for every method so named),
+// at most MaxConsts.
+func reachable(cs []Const, calls map[string][]string, roots []string) []Const {
+	seen := map[string]bool{}
+	for work := roots; len(work) > 0; {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		work = append(work, calls[n]...)
+	}
+	var out []Const
+	for _, c := range cs {
+		if seen[c.Func] && len(out) < MaxConsts {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// fuzzTarget is a fuzz target of a test file: FuzzX(f *testing.F) with a
+// top-level f.Fuzz(func(t *testing.T, args...) {...}) statement.
+type fuzzTarget struct {
+	f      string   // the *testing.F parameter's name
+	types  []string // the fuzzed arguments' types, as written
+	rows   [][]string
+	insert int      // offset of the f.Fuzz statement
+	calls  []string // what the fuzz function calls
+}
+
+// fuzzTargets finds the fuzz targets of a parsed test file whose argument
+// types are all ones Go's fuzzer takes.
+func fuzzTargets(fset *token.FileSet, f *ast.File, src []byte) []fuzzTarget {
+	text := func(n ast.Node) string {
+		return string(src[fset.Position(n.Pos()).Offset:fset.Position(n.End()).Offset])
+	}
+	var out []fuzzTarget
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || fd.Body == nil || !strings.HasPrefix(fd.Name.Name, "Fuzz") ||
+			len(fd.Type.Params.List) != 1 || len(fd.Type.Params.List[0].Names) != 1 || text(fd.Type.Params.List[0].Type) != "*testing.F" {
+			continue
+		}
+		ft := fuzzTarget{f: fd.Type.Params.List[0].Names[0].Name, insert: -1}
+		for _, s := range fd.Body.List {
+			es, ok := s.(*ast.ExprStmt)
+			if !ok {
+				continue
+			}
+			call, ok := es.X.(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || text(sel.X) != ft.f {
+				continue
+			}
+			switch sel.Sel.Name {
+			case "Add":
+				var row []string
+				for _, a := range call.Args {
+					row = append(row, text(a))
+				}
+				ft.rows = append(ft.rows, row)
+			case "Fuzz":
+				lit, ok := call.Args[0].(*ast.FuncLit)
+				if len(call.Args) != 1 || !ok || ft.insert >= 0 {
+					continue
+				}
+				ps := lit.Type.Params.List
+				ok = len(ps) > 1
+				for i, p := range ps {
+					if i == 0 {
+						continue
+					}
+					t := text(p.Type)
+					if _, known := zeroOf[t]; !known {
+						ok = false
+					}
+					for range p.Names {
+						ft.types = append(ft.types, t)
+					}
+				}
+				if ok {
+					ft.insert = fset.Position(s.Pos()).Offset
+					ft.calls = calledNames(lit.Body)
+				}
+			}
+		}
+		if ft.insert < 0 {
+			continue
+		}
+		rows := ft.rows[:0]
+		for _, r := range ft.rows {
+			if len(r) == len(ft.types) {
+				rows = append(rows, r)
+			}
+		}
+		ft.rows = rows
+		out = append(out, ft)
+	}
+	return out
+}
+
+// zeroOf is the zero value of each argument type Go's fuzzer takes.
+var zeroOf = map[string]string{
+	"[]byte": "[]byte{}", "string": `""`, "bool": "false", "byte": "byte(0)", "rune": "rune(0)",
+	"int": "int(0)", "int8": "int8(0)", "int16": "int16(0)", "int32": "int32(0)", "int64": "int64(0)",
+	"uint": "uint(0)", "uint8": "uint8(0)", "uint16": "uint16(0)", "uint32": "uint32(0)", "uint64": "uint64(0)",
+	"float32": "float32(0)", "float64": "float64(0)",
+}
+
+// MaxSeedRows bounds the base rows (the target's own top-level f.Add
+// calls) each constant is combined with.
+const MaxSeedRows = 2
+
+// seedCalls writes the statements that add the constants cs as seeds of
+// target ft (on one line, so the test file keeps its line numbers): for
+// each base row (the target's first top-level f.Add calls, or zero
+// values) and each argument, the row with that argument replaced by every
+// constant its type holds — an integer argument the value and its
+// neighbours, a []byte or string argument the string constants and the
+// byte encodings of integer ones (big and little endian, unless the code
+// reads it with one), alone, appended and written over the base at 0 and
+// where its first byte occurs (labelcovSeedsB/S).
+func seedCalls(ft fuzzTarget, cs []Const) (string, bool) {
+	rows := ft.rows
+	if len(rows) > MaxSeedRows {
+		rows = rows[:MaxSeedRows]
+	}
+	if len(rows) == 0 {
+		var zero []string
+		for _, t := range ft.types {
+			zero = append(zero, zeroOf[t])
+		}
+		rows = [][]string{zero}
+	}
+	var b strings.Builder
+	seen := map[string]bool{}
+	helpers := false
+	for _, row := range rows {
+		for i, t := range ft.types {
+			for _, c := range cs {
+				for _, v := range argValues(t, c) {
+					r := append([]string(nil), row...)
+					var stmt string
+					if t == "[]byte" || t == "string" {
+						r[i] = "lcs"
+						fn := "labelcovSeedsB"
+						if t == "string" {
+							fn = "labelcovSeedsS"
+						}
+						stmt = fmt.Sprintf("for _, lcs := range %s(%s, %s) { %s.Add(%s) }; ", fn, row[i], v, ft.f, strings.Join(r, ", "))
+						helpers = true
+					} else {
+						r[i] = v
+						stmt = fmt.Sprintf("%s.Add(%s); ", ft.f, strings.Join(r, ", "))
+					}
+					if !seen[stmt] {
+						seen[stmt] = true
+						b.WriteString(stmt)
+					}
+				}
+			}
+		}
+	}
+	return b.String(), helpers
+}
+
+// argValues are the Go expressions of type t that constant c offers.
+func argValues(t string, c Const) []string {
+	switch t {
+	case "[]byte", "string":
+		var toks []string
+		if c.Value.Kind() == constant.String {
+			toks = append(toks, constant.StringVal(c.Value))
+		} else if c.Value.Kind() == constant.Int && c.Bits >= 16 && !small(c.Value) {
+			u, ok := constant.Uint64Val(c.Value)
+			if !ok { // negative: two's complement of its width
+				i, _ := constant.Int64Val(c.Value)
+				u = uint64(i)
+			}
+			n := c.Bits / 8
+			be, le := make([]byte, 8), make([]byte, 8)
+			binary.BigEndian.PutUint64(be, u)
+			binary.LittleEndian.PutUint64(le, u)
+			if c.Order != "le" {
+				toks = append(toks, string(be[8-n:]))
+			}
+			if c.Order != "be" {
+				toks = append(toks, string(le[:n]))
+			}
+		}
+		var out []string
+		for _, s := range toks {
+			out = append(out, strconv.Quote(s))
+		}
+		return out
+	case "bool":
+		return nil
+	}
+	if c.Value.Kind() == constant.String {
+		return nil
+	}
+	typ := t
+	if t == "byte" {
+		typ = "uint8"
+	} else if t == "rune" {
+		typ = "int32"
+	}
+	var out []string
+	if strings.HasPrefix(typ, "float") {
+		if f, _ := constant.Float64Val(c.Value); !isInfOrTooBig(f, typ) {
+			out = append(out, t+"("+constant.ToFloat(c.Value).String()+")")
+		}
+		return out
+	}
+	v := constant.ToInt(c.Value)
+	if v.Kind() != constant.Int {
+		return nil
+	}
+	b := types.Typ[basicKinds[typ]]
+	bits, _ := intBits(b.Kind())
+	min, max := intRange(b, bits)
+	for _, d := range []int64{0, -1, 1} {
+		w := constant.BinaryOp(v, token.ADD, constant.MakeInt64(d))
+		if constant.Compare(w, token.LSS, min) || constant.Compare(w, token.GTR, max) {
+			continue
+		}
+		out = append(out, t+"("+w.ExactString()+")")
+	}
+	return out
+}
+
+// small reports whether v fits in a byte (signed or not): byte mutations
+// reach it without help.
+func small(v constant.Value) bool {
+	return constant.Compare(v, token.GEQ, constant.MakeInt64(-128)) && constant.Compare(v, token.LEQ, constant.MakeInt64(255))
+}
+
+var basicKinds = map[string]types.BasicKind{
+	"int": types.Int, "int8": types.Int8, "int16": types.Int16, "int32": types.Int32, "int64": types.Int64,
+	"uint": types.Uint, "uint8": types.Uint8, "uint16": types.Uint16, "uint32": types.Uint32, "uint64": types.Uint64,
+}
+
+func isInfOrTooBig(f float64, typ string) bool {
+	if typ == "float32" {
+		return f > 3.4e38 || f < -3.4e38
+	}
+	return f > 1.7e308 || f < -1.7e308
+}
+
+// seedHelpers are appended to the first test file of each test package
+// that gets seeds: the byte-string seeds of a token tok on a base input.
+const seedHelpers = `
+
+// labelcovSeedsB returns tok alone, base with tok appended, and base with
+// tok written over it at 0 and where tok's first byte occurs (at most 8),
+// extended as needed. Added by labelcov (the overlay's copy only).
+func labelcovSeedsB(base []byte, tok string) [][]byte {
+	out := [][]byte{[]byte(tok), append(append([]byte{}, base...), tok...)}
+	put := func(at int) {
+		b := append([]byte{}, base...)
+		for len(b) < at+len(tok) {
+			b = append(b, 0)
+		}
+		copy(b[at:], tok)
+		out = append(out, b)
+	}
+	put(0)
+	for i, n := 1, 0; i < len(base) && n < 8; i++ {
+		if base[i] == tok[0] {
+			put(i)
+			n++
+		}
+	}
+	return out
+}
+
+// labelcovSeedsS is labelcovSeedsB for string arguments.
+func labelcovSeedsS(base string, tok string) []string {
+	var out []string
+	for _, b := range labelcovSeedsB([]byte(base), tok) {
+		out = append(out, string(b))
+	}
+	return out
+}
+`
+
+// seedTestFiles writes, under dir, copies of p's test files whose fuzz
+// targets get the constants cs as seeds, and returns original -> copy.
+// Lines keep their numbers: the seeds go on the line of f.Fuzz, the
+// helpers after the last line.
+func seedTestFiles(p *Package, dir string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(p.Consts) == 0 {
+		return out, nil
+	}
+	names, err := filepath.Glob(filepath.Join(p.Dir, "*_test.go"))
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(names)
+	helped := map[string]bool{} // test package names that have the helpers
+	for _, name := range names {
+		src, err := os.ReadFile(name)
+		if err != nil {
+			return nil, fmt.Errorf("seeding fuzz targets: %w", err)
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution)
+		if err != nil {
+			continue // go test reports it
+		}
+		fts := fuzzTargets(fset, f, src)
+		if len(fts) == 0 {
+			continue
+		}
+		var b bytes.Buffer
+		last := 0
+		needHelpers := false
+		for _, ft := range fts {
+			calls, h := seedCalls(ft, reachable(p.Consts, p.Calls, ft.calls))
+			needHelpers = needHelpers || h
+			b.Write(src[last:ft.insert])
+			b.WriteString(calls)
+			last = ft.insert
+		}
+		b.Write(src[last:])
+		if needHelpers && !helped[f.Name.Name] {
+			helped[f.Name.Name] = true
+			b.WriteString(seedHelpers)
+		}
+		copyPath := filepath.Join(dir, filepath.Base(name))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("seeding fuzz targets: %w", err)
+		}
+		if err := os.WriteFile(copyPath, b.Bytes(), 0o644); err != nil {
+			return nil, fmt.Errorf("seeding fuzz targets: %w", err)
+		}
+		out[name] = copyPath
+	}
+	return out, nil
+}

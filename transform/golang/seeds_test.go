@@ -1,0 +1,149 @@
+package golang
+
+import (
+	"bytes"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ladderModule copies testdata/go/ladder into a temporary directory.
+func ladderModule(t *testing.T) string {
+	t.Helper()
+	src, err := filepath.Abs("../../testdata/go/ladder")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := CopyModule(src, dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestOverlaySeedsAndLines: with dist, the overlay's copy of the fuzz
+// test file gets the constants of the package's relations as seeds typed
+// by each target's signature (a uint64 argument the 64-bit sensor ID, a
+// uint32 one the neighbour of an off-by-one bound), so the seed corpus
+// alone crashes two targets that the original's seeds do not; the panics
+// under -overlay name the original file and lines (the annotated file
+// has hundreds of label lines more); go vet passes on the overlay; the
+// user's test file is untouched.
+func TestOverlaySeedsAndLines(t *testing.T) {
+	needGo(t)
+	dir := ladderModule(t)
+	testFile := filepath.Join(dir, "ladder_test.go")
+	before, err := os.ReadFile(testFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := annotate(t, dir, "dist")
+	ov, err := res.WriteOverlay(filepath.Join(t.TempDir(), "ov"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, err := os.ReadFile(filepath.Join(dir, "ladder.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A panic ends the test binary: one target a run.
+	for target, marker := range map[string]string{"FuzzReading": "ladder: sensor table is nil", "FuzzBucket": "ladder: bucket index"} {
+		run := "^" + target + "$"
+		goTest(t, dir, "-run", run, ".")
+		out, err := runGoTest(dir, "-overlay", ov, "-run", run, ".")
+		if err == nil || !strings.Contains(out, "--- FAIL: "+target+"/seed#") {
+			t.Errorf("%s: the seeds crashed nothing:\n%s", target, out)
+		}
+		at := filepath.Join(dir, "ladder.go") + ":" + strconv.Itoa(lineOf(t, string(orig), marker))
+		if !strings.Contains(out, at+" ") && !strings.Contains(out, at+"\n") {
+			t.Errorf("%s: no frame at %s:\n%s", target, at, out)
+		}
+	}
+	// Each target gets the constants of what it calls: FuzzEasy none (its
+	// function compares bytes with '{' and '}'), FuzzHeader the magic.
+	seeded, err := os.ReadFile(filepath.Join(filepath.Dir(ov), "example.com", "ladder", "ladder_test.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, part := range strings.Split(string(seeded), "\nfunc ")[1:] {
+		name := part[:strings.IndexByte(part, '(')]
+		adds := strings.Count(part, ".Add(")
+		switch {
+		case name == "FuzzEasy" && adds != 1:
+			t.Errorf("FuzzEasy: %d f.Add calls, want its own one", adds)
+		case name == "FuzzHeader" && !strings.Contains(part, `"\xc0\xde\xf0\r"`):
+			t.Errorf("FuzzHeader: no big-endian magic among its seeds:\n%s", part)
+		}
+	}
+	if after, err := os.ReadFile(testFile); err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the user's test file changed (%v)", err)
+	}
+	cmd := exec.Command("go", "vet", "-overlay", ov, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("go vet on the overlay: %v\n%s", err, out)
+	}
+}
+
+// TestLineDirectivesKeepCode: the directives change no token of the
+// annotated file (raw strings and comments spanning lines included), and
+// each token's position as the compiler reads it is the original line of
+// the code it matched.
+func TestLineDirectivesKeepCode(t *testing.T) {
+	orig := "package p\n\n//go:noinline\nfunc f(x int) string {\n\ts := `a\nb`\n\t/* c\n\td */\n\tif x > 0 {\n\t\treturn s\n\t}\n\treturn \"\"\n}\n"
+	ann := "package p\n\n//go:noinline\nfunc f(x int) string {\n\ts := `a\nb`\n\t/* c\n\td */\n\tif x > 1 {\n\t} // label 1\n\tif x > 0 {\n\t} // label 2\n\tif x > 0 {\n\t\treturn s\n\t}\n\treturn \"\"\n}\n"
+	got := withLineDirectives("/src/p.go", []byte(orig), []byte(ann))
+	toks := func(src []byte) []string {
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, "x.go", src, parser.ParseComments)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		var out []string
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				out = append(out, n.Value)
+			case *ast.Ident:
+				out = append(out, n.Name)
+			}
+			return true
+		})
+		return out
+	}
+	if a, b := toks([]byte(ann)), toks(got); strings.Join(a, " ") != strings.Join(b, " ") {
+		t.Fatalf("tokens changed:\n%v\n%v\n%s", a, b, got)
+	}
+	if bytes.Count(got, []byte("\n")) != bytes.Count([]byte(ann), []byte("\n")) {
+		t.Errorf("lines added:\n%s", got)
+	}
+	if !bytes.Contains(got, []byte("\n//go:noinline\n")) || !bytes.Contains(got, []byte("`a\nb`")) {
+		t.Errorf("directive or raw string moved:\n%s", got)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "x.go", got, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The labels are at line 9 (the if they precede), the if x > 0 with a
+	// body at line 9, return s at 10.
+	var lines []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.IfStmt, *ast.ReturnStmt:
+			p := fset.Position(n.Pos())
+			lines = append(lines, p.Filename+":"+strconv.Itoa(p.Line))
+		}
+		return true
+	})
+	want := "/src/p.go:9 /src/p.go:9 /src/p.go:9 /src/p.go:10 /src/p.go:12"
+	if strings.Join(lines, " ") != want {
+		t.Errorf("positions %v, want %s\n%s", lines, want, got)
+	}
+}
