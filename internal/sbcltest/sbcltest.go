@@ -76,14 +76,16 @@ const Compile = `
 `
 
 // moreUses matches SBCL's summary of further uses of an undefined
-// variable, function or type, whose count says how often the file uses
-// the name, not whether it warns.
+// variable, function or type ("3 more uses of undefined variable X"),
+// which follows the warning of its first use ("undefined variable: X"):
+// the summary counts uses, it warns of nothing the first does not.
 var moreUses = regexp.MustCompile(`^(WARNING|STYLE-WARNING) [0-9]+ more uses? of `)
 
 // Conditions parses what labelcov-compile printed for one file: its
-// lines between "=== " and "=== end", counts of further uses of an
-// undefined name left out ("N more uses of undefined variable X" is
-// "more uses of undefined variable X").
+// lines between "=== " and "=== end", without the summaries of further
+// uses of an undefined name (moreUses): an annotated plan may use a name
+// more often than the original (a label reads the variable again), and
+// the warning of its first use is kept.
 func Conditions(out string) []string {
 	var lines []string
 	in := false
@@ -93,8 +95,8 @@ func Conditions(out string) []string {
 			in = false
 		case strings.HasPrefix(l, "=== "):
 			in = true
-		case in && l != "":
-			lines = append(lines, moreUses.ReplaceAllString(l, "$1 more uses of "))
+		case in && l != "" && !moreUses.MatchString(l):
+			lines = append(lines, l)
 		}
 	}
 	return lines
