@@ -22,13 +22,19 @@ const (
 	// coverage fuzzer approach the exact relation step by step. It is a
 	// search aid, not a test objective, so "all" does not select it.
 	DIST Key = "dist"
+	// MCDC is modified condition/decision coverage as clang's llvm-cov
+	// measures it: its labels are the test vectors of each decision of
+	// two or more conditions (mcdc.go), and its coverage counts the
+	// conditions shown to affect their decision's outcome on their own.
+	// Opt-in, as dist: "all" does not select it.
+	MCDC Key = "mcdc"
 )
 
 // AllKeys returns every criterion key in report order.
-func AllKeys() []Key { return []Key{MCC, CC, WMABS, WMAOR, WMCOR, WMROR, DIST} }
+func AllKeys() []Key { return []Key{MCC, CC, WMABS, WMAOR, WMCOR, WMROR, DIST, MCDC} }
 
 // criteriaWant lists what ParseCriteria accepts, for its errors.
-const criteriaWant = "want mcc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror, dist or all"
+const criteriaWant = "want mcc, mcdc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror, dist or all"
 
 // Criteria is a set of criterion keys.
 type Criteria uint8
@@ -65,7 +71,7 @@ func (c Criteria) String() string {
 }
 
 // ParseCriteria reads a comma-separated list such as "mcc,cc,wm,wm:ror":
-// mcc, cc, wm (all four mutation operators), all (mcc, cc and wm), dist,
+// mcc, cc, wm (all four mutation operators), all (mcc, cc and wm), dist, mcdc,
 // and single operators as wm:abs or wm-abs (likewise aor, cor, ror).
 func ParseCriteria(s string) (Criteria, error) {
 	var c Criteria
@@ -76,7 +82,7 @@ func ParseCriteria(s string) (Criteria, error) {
 			continue
 		case "all":
 			for _, k := range AllKeys() {
-				if k != DIST {
+				if k != DIST && k != MCDC {
 					c |= bit(k)
 				}
 			}

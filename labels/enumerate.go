@@ -37,6 +37,9 @@ type Set struct {
 	// Globals names the globals of every SharedAtoms, which the annotated
 	// plan (and the normalized plan it is compared with) declares.
 	Globals []string
+	// Decisions lists the MC/DC decisions (criterion mcdc) in source
+	// order, numbered 1, 2, ...
+	Decisions []*Decision
 }
 
 // SharedAtoms are the atoms of one decision that its MCC labels read from
@@ -120,6 +123,7 @@ func Enumerate(res *normalize.Result, opts Options) (*Set, error) {
 			l.ID = id
 		}
 	}
+	NumberDecisions(e.set.Decisions)
 	return e.set, nil
 }
 
@@ -368,6 +372,11 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 	if big {
 		k.uniq = len(e.set.Labels) + 1 // a cut predicate does not identify the label
 	}
+	if crit == MCDC {
+		// A test vector belongs to its decision: never merged with the
+		// same vector of another decision.
+		k.uniq = len(e.set.Labels) + 1
+	}
 	if first := e.seen[k]; first != nil {
 		first.addAlso(l.Pos)
 		return nil
@@ -506,6 +515,16 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 				e.region[d] = sub
 			}
 			e.decision(d)
+		} else if !s.Test && original && h != "and" && h != "or" && h != "not" && !e.res.Frozen(e.res.Origin(c)) && !e.res.Frozen(c) {
+			// An and/or of two operands or more anywhere else (a value
+			// returned, assigned, bound or passed) is a decision too, as
+			// clang counts them.
+			if d := e.res.Unwrap(c); isDecisionExpr(d) {
+				if d == c && sub != nil {
+					e.region[d] = sub
+				}
+				e.decision(d)
+			}
 		}
 		e.visit(c, sub)
 		if sub == nil {
@@ -515,6 +534,22 @@ func (e *enumerator) visit(n syntax.Node, region syntax.Node) {
 	if original && !e.res.IsUserFunc(h) && !normalize.Opaque(l) {
 		e.mutations(l, h)
 	}
+}
+
+// isDecisionExpr reports whether n is an and/or of two operands or more,
+// possibly under not: a decision wherever it stands.
+func isDecisionExpr(n syntax.Node) bool {
+	l, ok := n.(*syntax.List)
+	if !ok || normalize.Opaque(l) {
+		return false
+	}
+	switch syntax.Head(l) {
+	case "and", "or":
+		return len(l.Elems) >= 3
+	case "not":
+		return len(l.Elems) == 2 && isDecisionExpr(l.Elems[1])
+	}
+	return false
 }
 
 // atoms collects the maximal subexpressions of a decision that are not
@@ -539,6 +574,9 @@ func atoms(n syntax.Node, out []syntax.Node) []syntax.Node {
 
 func (e *enumerator) decision(d syntax.Node) {
 	c := e.opts.Criteria
+	if c.Has(MCDC) {
+		defer e.mcdc(d) // after the CC and MCC labels
+	}
 	if !c.Has(MCC) && !c.Has(CC) {
 		return
 	}
@@ -606,6 +644,88 @@ func (e *enumerator) decision(d syntax.Node) {
 			}
 		}
 	}
+}
+
+// mcdc adds the MC/DC labels of decision d, one per test vector (see
+// mcdc.go), when it has two conditions or more: each occurrence of an atom
+// is a condition (as clang counts them), constants are folded.
+func (e *enumerator) mcdc(d syntax.Node) {
+	var conds []syntax.Node
+	var build func(n syntax.Node) *BoolExpr
+	build = func(n syntax.Node) *BoolExpr {
+		if l, ok := n.(*syntax.List); ok && !normalize.Opaque(l) {
+			switch h := syntax.Head(l); h {
+			case "and", "or":
+				args := l.Elems[1:]
+				switch len(args) {
+				case 0:
+					return &BoolExpr{Op: BoolConst, Value: h == "and"}
+				case 1:
+					return build(args[0])
+				}
+				x := &BoolExpr{Op: BoolAnd}
+				if h == "or" {
+					x.Op = BoolOr
+				}
+				for _, a := range args {
+					x.Args = append(x.Args, build(a))
+				}
+				return x
+			case "not":
+				// A not over a condition is part of the condition, as
+				// clang takes !c: its value is the not's.
+				if len(l.Elems) == 2 && isDecisionExpr(l.Elems[1]) {
+					return &BoolExpr{Op: BoolNot, Args: []*BoolExpr{build(l.Elems[1])}}
+				}
+			}
+		}
+		if isConstant(n) {
+			v, ok := truth(Simplify(n))
+			return &BoolExpr{Op: BoolConst, Value: v || !ok}
+		}
+		conds = append(conds, n)
+		return &BoolExpr{Op: BoolCond, Cond: len(conds) - 1}
+	}
+	x := build(d)
+	if len(conds) < 2 {
+		return // not an MC/DC decision
+	}
+	at := e.where(d, nil)
+	vs, ok := Vectors(x, len(conds), DefaultMCDCMaxVectors)
+	if !ok {
+		o := e.res.Origin(d)
+		if o == nil {
+			o = d
+		}
+		start, _ := o.Span()
+		e.set.Warnings = append(e.set.Warnings, syntax.Errorf(e.res.Orig.Name, e.res.Orig.Src, start,
+			"warning: decision has more than %d test vectors: no MC/DC labels here", DefaultMCDCMaxVectors))
+		return
+	}
+	dec := &Decision{Pos: at.pos, Source: at.src}
+	for _, c := range conds {
+		w := e.where(c, d)
+		dec.Conditions = append(dec.Conditions, Condition{Pos: w.pos, Source: w.src})
+	}
+	for _, v := range vs {
+		var conj []syntax.Node
+		for i, t := range v.Values {
+			switch t {
+			case True:
+				conj = append(conj, conds[i])
+			case False:
+				conj = append(conj, call("not", conds[i]))
+			}
+		}
+		pred := conj[0]
+		if len(conj) > 1 {
+			pred = call("and", conj...)
+		}
+		vec := Vector{Values: v.String(), Outcome: v.Outcome}
+		vec.Label = e.add(MCDC, vec.Values, d, pred, nil, at)
+		dec.Vectors = append(dec.Vectors, vec)
+	}
+	e.set.Decisions = append(e.set.Decisions, dec)
 }
 
 // share decides whether the MCC labels of a decision with atoms as read

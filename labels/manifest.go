@@ -27,7 +27,10 @@ type Manifest struct {
 	MCCMaxAtoms int             `json:"mcc_max_atoms"`
 	Summary     map[Key]*Counts `json:"summary"`
 	Labels      []*Label        `json:"labels"`
-	Warnings    []string        `json:"warnings,omitempty"`
+	// Decisions are the MC/DC decisions (criterion mcdc) with their
+	// conditions and test vectors, each naming its label's id.
+	Decisions []*Decision `json:"decisions,omitempty"`
+	Warnings  []string    `json:"warnings,omitempty"`
 }
 
 // Manifest builds the manifest of s.
@@ -39,6 +42,10 @@ func (s *Set) Manifest() *Manifest {
 		MCCMaxAtoms: s.MCCMaxAtoms,
 		Summary:     s.StatusCounts(),
 		Labels:      s.Labels,
+		Decisions:   s.Decisions,
+	}
+	for _, d := range m.Decisions {
+		d.fillIDs()
 	}
 	if m.Labels == nil {
 		m.Labels = []*Label{}

@@ -61,7 +61,7 @@ func (r *Result) Manifest(out string) *labels.Manifest {
 }
 
 // marker matches the comment transform writes after each injected label.
-var marker = regexp.MustCompile(`^;+ *label [0-9]+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror|dist)\b`)
+var marker = regexp.MustCompile(`^;+ *label [0-9]+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror|dist|mcdc)\b`)
 
 // CheckNotAnnotated refuses a plan that already carries injected labels
 // or normalize's temporaries: labelling it again would label the labels.

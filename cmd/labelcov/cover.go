@@ -5,10 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +25,11 @@ type coverOptions struct {
 	json       bool
 	html       string
 	lcov       string
+	failUnder  string
+	cobertura  string
 	sbcl       sbclCoverOptions
+	// gates are the parsed --fail-under thresholds.
+	gates []measure.Threshold
 }
 
 func newCoverCmd() *cobra.Command {
@@ -88,13 +95,22 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 			return argsNamed(1, -1, "FILE or PACKAGES")(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.failUnder != "" {
+				ts, err := measure.ParseThresholds(o.failUnder)
+				if err != nil {
+					return fmt.Errorf("--fail-under: %w", err)
+				}
+				gco.FailUnder = ts
+				o.gates = ts
+			}
 			if o.sbcl.from != "" {
 				return runCoverSBCL(cmd, args, &o)
 			}
 			if isGoPackageArg(args[0]) {
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
-				for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+				gco.Cobertura = o.cobertura
+				for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}} {
 					if err := refuseGoSource(out.flag, out.path); err != nil {
 						return err
 					}
@@ -114,6 +130,8 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
+	f.StringVar(&o.cobertura, "cobertura", "", "write a Cobertura XML report (lines, labels as conditions) to this file")
+	f.StringVar(&o.failUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
 	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
 	f.StringVar(&gco.FuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
 	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test alone, for per-test label sets and diversity")
@@ -134,34 +152,12 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
 		return err
 	}
-	for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}} {
+	for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}} {
 		if err := refuseOverwrite(out.flag, out.path, append([]string{file, o.world}, tests...)...); err != nil {
 			return err
 		}
 	}
-	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
-	if err != nil {
-		return err
-	}
-	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects, Program: p}
-	worldPath := o.world
-	if worldPath == "" && file != "-" {
-		if worldPath, err = runner.WorldBeside(file); err != nil {
-			return err
-		}
-	}
-	if worldPath != "" {
-		w, err := runner.LoadWorld(worldPath)
-		if err != nil {
-			return err
-		}
-		mo.World, mo.WorldPath = w, worldPath
-	}
-	// cover runs the plan: a call that cannot link fails every test.
-	if err := checkCalls(cmd.ErrOrStderr(), f, p, runner.Link{World: worldPath != ""}); err != nil {
-		return err
-	}
-	m, err := measure.New(f, mo)
+	m, err := coverMeasurer(cmd, file, o)
 	if err != nil {
 		return err
 	}
@@ -177,9 +173,58 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	return writeCoverReport(cmd, rep, o)
 }
 
-// writeCoverReport prints rep's warnings and writes it as o asks: --html,
-// --lcov, and text or --json on stdout.
+// coverMeasurer reads file and builds its measurer as cover's flags say
+// (criteria, world or the benchmark's truth.json, limits).
+func coverMeasurer(cmd *cobra.Command, file string, o *coverOptions) (*measure.Measurer, error) {
+	ms, err := coverSetup(cmd, file, o)
+	if err != nil {
+		return nil, err
+	}
+	return ms.m, nil
+}
+
+// measured is a plan ready to measure: its tree and measurer.
+type measured struct {
+	f *syntax.File
+	m *measure.Measurer
+}
+
+// coverSetup is coverMeasurer, also returning the plan's tree.
+func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, error) {
+	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
+	if err != nil {
+		return nil, err
+	}
+	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects, Program: p}
+	worldPath := o.world
+	if worldPath == "" && file != "-" {
+		if worldPath, err = runner.WorldBeside(file); err != nil {
+			return nil, err
+		}
+	}
+	if worldPath != "" {
+		w, err := runner.LoadWorld(worldPath)
+		if err != nil {
+			return nil, err
+		}
+		mo.World, mo.WorldPath = w, worldPath
+	}
+	// cover runs the plan: a call that cannot link fails every test.
+	if err := checkCalls(cmd.ErrOrStderr(), f, p, runner.Link{World: worldPath != ""}); err != nil {
+		return nil, err
+	}
+	m, err := measure.New(f, mo)
+	if err != nil {
+		return nil, err
+	}
+	return &measured{f: f, m: m}, nil
+}
+
+// writeCoverReport prints rep's warnings and writes it as o asks (--html,
+// --lcov, --cobertura, and text or --json on stdout), then checks the
+// --fail-under gates.
 func writeCoverReport(cmd *cobra.Command, rep *measure.Report, o *coverOptions) error {
+	var err error
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
@@ -193,10 +238,41 @@ func writeCoverReport(cmd *cobra.Command, rep *measure.Report, o *coverOptions) 
 			return err
 		}
 	}
-	if o.json {
-		return report.JSON(cmd.OutOrStdout(), rep)
+	if o.cobertura != "" {
+		if err := writeReport(o.cobertura, func(w io.Writer) error { return report.Cobertura(w, rep) }); err != nil {
+			return err
+		}
 	}
-	return report.Text(cmd.OutOrStdout(), rep)
+	if o.json {
+		err = report.JSON(cmd.OutOrStdout(), rep)
+	} else {
+		err = report.Text(cmd.OutOrStdout(), rep)
+	}
+	if err != nil {
+		return err
+	}
+	return failUnder(o.gates, rep.Figures())
+}
+
+// failUnder checks the report's figures against the --fail-under gates: a
+// missed threshold is a finding (exit 1), a gate on a figure the report
+// does not have a usage error (exit 2).
+func failUnder(gates []measure.Threshold, figures map[string]labels.Fraction) error {
+	if len(gates) == 0 {
+		return nil
+	}
+	misses, err := measure.Check(gates, figures)
+	if err != nil {
+		return fmt.Errorf("--fail-under: %w", err)
+	}
+	if len(misses) == 0 {
+		return nil
+	}
+	var parts []string
+	for _, m := range misses {
+		parts = append(parts, m.String())
+	}
+	return found("coverage below --fail-under: %s", strings.Join(parts, ", "))
 }
 
 // writeReport renders a report into memory and writes it to path, so that

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/gotest"
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
@@ -156,11 +157,14 @@ type goCoverOptions struct {
 	JSON      bool
 	LCOV      string // write an LCOV tracefile here
 	HTML      string // write an HTML report here
+	Cobertura string // write a Cobertura XML report here
 	// PerTest runs each test alone too, for diversity numbers.
 	PerTest bool
 	// Verbose copies the go command's output to stderr.
 	Verbose bool
 	Stderr  io.Writer
+	// FailUnder are the coverage gates (--fail-under).
+	FailUnder []measure.Threshold
 }
 
 // coverGoPackages annotates the packages matching patterns in memory, runs
@@ -192,10 +196,18 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 			return err
 		}
 	}
+	if opts.Cobertura != "" {
+		if err := writeReport(opts.Cobertura, func(w io.Writer) error { return report.GoCobertura(w, rep) }); err != nil {
+			return err
+		}
+	}
 	if opts.JSON {
 		err = report.GoJSON(w, rep)
 	} else {
 		err = report.GoText(w, rep)
+	}
+	if err == nil {
+		err = failUnder(opts.FailUnder, rep.Figures())
 	}
 	if c := rep.Corpus; err == nil && c != nil && len(c.Crashing) > 0 {
 		// Like go test, a corpus entry that crashes is a failure; the

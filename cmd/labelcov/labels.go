@@ -30,7 +30,7 @@ type labelFlags struct {
 
 func (lf *labelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&lf.criteria, "criteria", "all",
-		"criteria to label: comma-separated mcc, cc, wm (= wm:abs,wm:aor,wm:cor,wm:ror), wm:abs, wm:aor, wm:cor, wm:ror, dist, all (= mcc, cc, wm)")
+		"criteria to label: comma-separated mcc, mcdc, cc, wm (= wm:abs,wm:aor,wm:cor,wm:ror), wm:abs, wm:aor, wm:cor, wm:ror, dist, all (= mcc, cc, wm)")
 	cmd.Flags().IntVar(&lf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms,
 		"decisions with more atoms than this get CC labels instead of MCC (with a warning)")
 	cmd.Flags().StringSliceVar(&lf.pure, "pure", nil,
@@ -94,9 +94,13 @@ var laterLink = runner.Link{World: true, Later: true}
 const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run
 that reaches the point with the predicate true):
   cc       each atom c of each decision (tests of if/when/unless/while and
-           cond clauses; atoms are the maximal non-and/or/not parts): c, (not c)
+           cond clauses, and any and/or elsewhere; atoms are the maximal
+           non-and/or/not parts): c, (not c)
   mcc      each decision with n atoms: the 2^n conjunctions of signed atoms
            (more than --mcc-max-atoms atoms: CC labels instead, with a warning)
+  mcdc     each decision of two or more conditions: one label per
+           short-circuit test vector; cover reports MC/DC as clang's llvm-cov
+           does (independence pairs per condition) (not in all)
   wm:ror   each binary < <= > >= = /=: label "mutant with another relational
            operator differs", simplified, e.g. (< a b) vs <= gives (= a b)
   wm:aor   each binary + - * /: the other three operators; unary (- x): (/= x 0)

@@ -104,6 +104,9 @@ the inputs that cover them.`,
 		newReplayCmd(),
 		newAFLTargetCmd(),
 		newCompareCmd(),
+		newSarifCmd(),
+		newReduceCmd(),
+		newGentestsCmd(),
 	} {
 		root.AddCommand(c)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // Meter measures the coverage of kept inputs on the original plan's
@@ -77,7 +78,9 @@ func (m *Meter) Figures() map[string]engine.Figure {
 	return fig
 }
 
-// ByCriterion returns label coverage per criterion key (mcc, cc, wm).
+// ByCriterion returns label coverage per criterion key (mcc, cc, wm);
+// mcdc counts the conditions whose independence pair the inputs executed
+// (measure.NewMCDCReport), not its labels.
 func (m *Meter) ByCriterion() map[string]engine.Figure {
 	out := map[string]engine.Figure{}
 	for _, k := range m.p.keys {
@@ -87,6 +90,14 @@ func (m *Meter) ByCriterion() map[string]engine.Figure {
 		f := out[string(l.key)]
 		f.Add(len(m.tally.Covering[l.id]) > 0)
 		out[string(l.key)] = f
+	}
+	if ms := m.p.PUT.Measure; ms != nil && ms.Criteria.Has(labels.MCDC) {
+		covered := func(id int) bool { return len(m.tally.Covering[id]) > 0 }
+		if mc, err := measure.NewMCDCReport(ms.Transform.Labels.Decisions, covered, nil); err == nil {
+			out[string(labels.MCDC)] = mc.Fraction
+		} else if m.err == nil {
+			m.err = err
+		}
 	}
 	return out
 }

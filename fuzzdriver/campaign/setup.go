@@ -23,8 +23,9 @@ import (
 const DefaultMaxSteps = 1_000_000
 
 // DefaultMeasureCriteria is the yardstick of label coverage: all criteria, so
-// that campaigns guided by different criteria compare on the same labels.
-var DefaultMeasureCriteria = mustCriteria("mcc,cc,wm")
+// that campaigns guided by different criteria compare on the same labels,
+// and MC/DC (its figure counts conditions, see Meter.ByCriterion).
+var DefaultMeasureCriteria = mustCriteria("mcc,cc,wm,mcdc")
 
 func mustCriteria(s string) labels.Criteria {
 	c, err := labels.ParseCriteria(s)

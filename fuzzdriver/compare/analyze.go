@@ -193,7 +193,7 @@ type TestRow struct {
 const Correction = "holm per benchmark"
 
 // measureOrder is the report order of the known measuring criteria.
-var measureOrder = []string{"branches", "blocks", "instructions", "actions", "labels", "labels:mcc", "labels:cc", "labels:wm", "labels:dist"}
+var measureOrder = []string{"branches", "blocks", "instructions", "actions", "labels", "labels:mcc", "labels:mcdc", "labels:cc", "labels:wm", "labels:dist"}
 
 // Analyze computes the report of d.
 func Analyze(d *Data) *Report {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/gotest"
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 	"golang.org/x/tools/cover"
@@ -27,7 +28,8 @@ import (
 // ("blocks", as go test -cover counts them) and the labels of the yardstick
 // criteria ("labels": MCC, CC and WM, as for plans; per criterion
 // "labels:mcc", "labels:cc", "labels:wm"; and "labels:dist" when dist is
-// measured, apart from "labels").
+// measured, apart from "labels"; "labels:mcdc" counts the conditions whose
+// independence pair the corpus executed, as cover's MC/DC does).
 type Yardstick struct {
 	Target Target
 	// Original and Labels are coverage-instrumented test binaries of the
@@ -39,7 +41,7 @@ type Yardstick struct {
 
 // YardstickCriteria are the criteria every Go campaign is measured on.
 func YardstickCriteria() labels.Criteria {
-	c, _ := labels.ParseCriteria("all,dist")
+	c, _ := labels.ParseCriteria("all,dist,mcdc")
 	return c
 }
 
@@ -185,6 +187,13 @@ func (y *Yardstick) Measure(ctx context.Context, entries []string, scratch strin
 		}
 	}
 	fig["labels"] = all
+	if y.Annotation.Criteria.Has(labels.MCDC) {
+		mc, err := measure.NewMCDCReport(y.Annotation.Decisions, func(id int) bool { return hits[id] > 0 }, nil)
+		if err != nil {
+			return nil, err
+		}
+		fig["labels:mcdc"] = mc.Fraction
+	}
 	return fig, nil
 }
 

@@ -24,6 +24,8 @@ type Report struct {
 	// All sums every key.
 	All      *KeyReport   `json:"all"`
 	Coverage CodeCoverage `json:"coverage"`
+	// MCDC is the MC/DC of each decision (criterion mcdc selected).
+	MCDC *measure.MCDCReport `json:"mcdc,omitempty"`
 	// Corpus counts the corpus entries run (with Fuzz only).
 	Corpus *Corpus `json:"corpus,omitempty"`
 	// Tests (with per-test runs) maps "package TestName" to the label ids
@@ -87,6 +89,9 @@ type LabelResult struct {
 	// Pos is file:line:col of the original code.
 	Pos     string `json:"pos"`
 	Covered bool   `json:"covered"`
+	// Tests (with per-test runs) names the tests that cover the label
+	// ("package TestName").
+	Tests []string `json:"tests,omitempty"`
 
 	At labels.Position `json:"-"`
 }
@@ -144,6 +149,22 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 	rep.All = all
 	if m.Traces != nil {
 		rep.Tests = m.Traces
+		byID := map[int]*LabelResult{}
+		for _, l := range rep.Labels {
+			byID[l.ID] = l
+		}
+		names := make([]string, 0, len(m.Traces))
+		for name := range m.Traces {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			for _, id := range m.Traces[name] {
+				if l := byID[id]; l != nil && (len(l.Tests) == 0 || l.Tests[len(l.Tests)-1] != name) {
+					l.Tests = append(l.Tests, name)
+				}
+			}
+		}
 		cov := labels.CoverageByKey(res.Labels, m.Abundance())
 		for k, kr := range rep.Criteria {
 			if c := cov[k]; c != nil {
@@ -164,5 +185,51 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 		rep.Corpus = &Corpus{Seeds: m.SeedInputs, Cached: m.CachedInputs, Crashing: m.Crashing}
 	}
 	rep.Failing = m.Failing
+	if res.Criteria.Has(labels.MCDC) {
+		var tests func(int) []string
+		if m.Traces != nil {
+			by := map[int][]string{}
+			for name, ids := range m.Traces {
+				for _, id := range ids {
+					by[id] = append(by[id], name)
+				}
+			}
+			for _, ts := range by {
+				sort.Strings(ts)
+			}
+			tests = func(id int) []string { return by[id] }
+		}
+		mc, err := measure.NewMCDCReport(res.Decisions, func(id int) bool { return m.Hits[id] > 0 }, tests)
+		if err != nil {
+			rep.Warnings = append(rep.Warnings, err.Error())
+		} else {
+			rep.MCDC = mc
+			if kr := rep.Criteria[labels.MCDC]; kr != nil {
+				kr.Count = mc.Count
+				kr.Operators, kr.OperatorOrder = nil, nil
+			}
+		}
+	}
 	return rep
+}
+
+// Figures names what a Go report measured, for measure.Check (cover
+// --fail-under): each selected criterion (mcdc counts conditions), wm,
+// all, statements and blocks.
+func (r *Report) Figures() map[string]labels.Fraction {
+	out := map[string]labels.Fraction{}
+	get := func(k labels.Key) labels.Fraction {
+		if kr := r.Criteria[k]; kr != nil {
+			return kr.Fraction
+		}
+		return labels.Fraction{}
+	}
+	var all labels.Fraction
+	if r.All != nil {
+		all = r.All.Fraction
+	}
+	measure.CriteriaFigures(out, r.Selected, get, all)
+	out["statements"] = r.Coverage.Statements.Fraction
+	out["blocks"] = r.Coverage.Blocks.Fraction
+	return out
 }

@@ -16,6 +16,13 @@
 // hits of the original plan, the inputs covering each label — for the
 // Measurer and for fuzzing's coverage meter (fuzzdriver/campaign) alike.
 //
+// With criterion mcdc the Report has the MC/DC of every decision
+// (NewMCDCReport, from the covered test-vector labels: executed vectors,
+// independence pairs, suggested vectors). Items lists per test what it
+// covers (labels, branch outcomes, action buckets, finding categories), for
+// reduction; Thresholds and Check are cover's --fail-under gates over a
+// report's Figures.
+//
 // The Report it returns is plain data, ready for the renderers of package
 // fuzzdriver/report and for JSON. FromLabels builds the same Report from
 // label coverage measured outside the VM (SBCL's sb-cover, package

@@ -20,6 +20,8 @@ type Report struct {
 	// All sums every key.
 	All      *KeyReport `json:"all"`
 	Coverage Coverage   `json:"coverage"`
+	// MCDC is the MC/DC of each decision (criterion mcdc selected).
+	MCDC *MCDCReport `json:"mcdc,omitempty"`
 	// Diversity is the diversity of all label coverage (same as All.Diversity).
 	Diversity Diversity `json:"diversity"`
 	// Uncovered lists every active label no test covered, in id order.

@@ -138,6 +138,21 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 		names[i] = t.Name
 	}
 	fillLabels(rep, m.ann.Active, m.ann.Labels().Labels, m.put.File, tally.Covering, tally.Reached, names, traceIDs)
+	if m.opts.Labels.Criteria.Has(labels.MCDC) {
+		testsOf := func(id int) []string {
+			var out []string
+			for _, ti := range tally.Covering[id] {
+				out = append(out, tests[ti].Name)
+			}
+			return out
+		}
+		mc, err := NewMCDCReport(m.ann.Labels().Decisions, func(id int) bool { return len(tally.Covering[id]) > 0 }, testsOf)
+		if err != nil {
+			return nil, err
+		}
+		rep.MCDC = mc
+		rep.Criteria[labels.MCDC].setMCDC(mc)
+	}
 
 	// Plain coverage of the original plan.
 	rep.Coverage.Instructions = withPercent(tally.Instructions())

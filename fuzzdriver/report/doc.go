@@ -3,9 +3,12 @@
 // self-contained HTML page (inline CSS and script) showing the plan source
 // with covered and uncovered labels marked and a sortable, filterable label
 // table, and as an LCOV tracefile of the original plan
-// (labels as BRDA branch records) for genhtml and other coverage tooling.
-// GoText, GoJSON, GoHTML and GoLCOV do the same for a gotest.Report of
-// Go packages.
+// (labels as BRDA branch records) for genhtml and other coverage tooling,
+// and as Cobertura XML (labels as line conditions). GoText, GoJSON,
+// GoHTML, GoLCOV and GoCobertura do the same for a gotest.Report of Go
+// packages. Text and HTML include the MC/DC of every decision when it was
+// measured. SARIF writes a campaign's findings as a SARIF 2.1.0 log;
+// CheckPositions finds where a plan's def-checks return their categories.
 //
 // Labels are shown by the source expression they are about, their operator
 // and their predicate with temporaries resolved (Expr, else Predicate); a
@@ -13,5 +16,6 @@
 //
 // Renderers only format: they must never run plans, compute coverage, read
 // files or the clock, or depend on map iteration order. Identical reports
-// render to identical bytes.
+// render to identical bytes. (CheckPositions reads a parsed plan, never a
+// file.)
 package report

@@ -70,6 +70,9 @@ func GoText(w io.Writer, r *gotest.Report) error {
 			fmt.Fprintf(bw, "  %s\n", c)
 		}
 	}
+	if r.MCDC != nil {
+		MCDCText(bw, r.MCDC)
+	}
 	if len(r.Uncovered) == 0 {
 		fmt.Fprintln(bw, "\nevery active label is covered")
 	} else {
@@ -233,6 +236,9 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 		"<code>labelcov labels</code> and never counted. In each file, the number beside a line is <b>covered/total</b> " +
 		"labels on that line (green: all covered, yellow: some, red: none); the uncovered ones are listed under it. " +
 		"The table at the end lists every label and filters by criterion, status and text.</p>\n")
+	if r.MCDC != nil {
+		mcdcHTML(bw, r.MCDC, false)
+	}
 	files, byFile := goLabelsByFile(r)
 	goFileIndex(bw, files, byFile)
 	for fi, f := range files {

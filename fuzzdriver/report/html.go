@@ -87,6 +87,8 @@ table.labels tr.covered td.st{color:#1e5e1e}table.labels tr.reached td.st,table.
 .filters{margin:6px 0 8px;font-size:13px}.filters label{margin-right:14px}
 .filters input{width:18em}
 .bar.na{background:#e6e6e6}
+details.dec{margin:4px 0 10px}details.dec summary{cursor:pointer}details.dec table{margin:6px 0 6px 22px}
+.ok{color:#1e5e1e}.no{color:#8a1c1c;font-weight:600}
 `
 
 // labelScript sorts and filters the label table (table.labels): a click on
@@ -129,6 +131,9 @@ func (h *htmlWriter) page() {
 	}
 	h.p(" · criteria %s</p>\n", esc(strings.Join(crit, ", ")))
 	h.summary()
+	if r.MCDC != nil {
+		mcdcHTML(h.w, r.MCDC, true)
+	}
 	h.source()
 	h.labels()
 	h.tests()

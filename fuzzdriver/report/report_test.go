@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,7 +24,11 @@ const suite = "../../testdata/tests/thermostat"
 
 // thermostat measures the example suite with short file names, so the
 // golden files do not depend on where the repository is.
-func thermostat(t *testing.T) *measure.Report {
+func thermostat(t *testing.T) *measure.Report { return thermostatWith(t, "all") }
+
+// thermostatWith measures the example suite's tests named only (all of
+// them when none is named) under criteria.
+func thermostatWith(t *testing.T, criteria string, only ...string) *measure.Report {
 	t.Helper()
 	src, err := os.ReadFile(filepath.Join(suite, "thermostat.plan"))
 	if err != nil {
@@ -33,7 +38,7 @@ func thermostat(t *testing.T) *measure.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := labels.ParseCriteria("all")
+	c, _ := labels.ParseCriteria(criteria)
 	m, err := measure.New(f, measure.Options{Labels: labels.Options{Criteria: c}})
 	if err != nil {
 		t.Fatal(err)
@@ -44,6 +49,9 @@ func thermostat(t *testing.T) *measure.Report {
 	}
 	var tests []*measure.Test
 	for _, p := range files {
+		if len(only) > 0 && !slices.Contains(only, filepath.Base(p)) {
+			continue
+		}
 		data, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)

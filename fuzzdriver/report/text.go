@@ -56,6 +56,9 @@ func Text(w io.Writer, r *measure.Report) error {
 	fmt.Fprintf(bw, "diversity     D0 %s  D1 %s  D2 %s over %d distinct trace%s\n",
 		count(r.Diversity.D0), num(r.Diversity.D1), num(r.Diversity.D2), traces, plural(traces))
 
+	if r.MCDC != nil {
+		MCDCText(bw, r.MCDC)
+	}
 	if len(r.Uncovered) == 0 {
 		fmt.Fprintln(bw, "\nevery active label is covered")
 	} else {

@@ -24,6 +24,12 @@ const (
 	// NetworkVar opts in to tests that reach the network (the Go module
 	// proxy).
 	NetworkVar = "LABELCOV_NETWORK_TESTS"
+	// ClangVar opts in to tests that exec clang-19 and its llvm-cov
+	// (MC/DC cross-checks).
+	ClangVar = "LABELCOV_CLANG_TESTS"
+	// FormatsVar opts in to tests that read labelcov's reports back with
+	// the tools CI services use (diff-cover for Cobertura XML).
+	FormatsVar = "LABELCOV_FORMAT_TESTS"
 	// SBCLVar opts in to tests that run SBCL (compile-file, ASDF,
 	// sb-cover) on annotated plans.
 	SBCLVar = "LABELCOV_SBCL_TESTS"
@@ -59,6 +65,43 @@ func Network(t testing.TB) {
 	if !enabled(NetworkVar) {
 		t.Skipf("needs the network: set %s=1 to run", NetworkVar)
 	}
+}
+
+// Clang skips t unless ClangVar is set; when it is set, it returns the
+// paths of the named programs (clang-19, llvm-profdata-19, llvm-cov-19) and
+// fails t if one is not on PATH.
+func Clang(t testing.TB, programs ...string) []string {
+	t.Helper()
+	if !enabled(ClangVar) {
+		t.Skipf("needs clang-19 and llvm-19: set %s=1 to run (Debian: apt-get install clang-19 llvm-19; .ci/run does both)", ClangVar)
+	}
+	paths := make([]string, len(programs))
+	for i, p := range programs {
+		path, err := exec.LookPath(p)
+		if err != nil {
+			t.Fatalf("%s=1 but %s is not on PATH (Debian: apt-get install clang-19 llvm-19): %v", ClangVar, p, err)
+		}
+		paths[i] = path
+	}
+	return paths
+}
+
+// Formats skips t unless FormatsVar is set; when it is set, it returns the
+// paths of the named programs and fails t if one is not on PATH.
+func Formats(t testing.TB, programs ...string) []string {
+	t.Helper()
+	if !enabled(FormatsVar) {
+		t.Skipf("needs report consumers: set %s=1 to run (Debian: apt-get install diff-cover; .ci/run does both)", FormatsVar)
+	}
+	paths := make([]string, len(programs))
+	for i, p := range programs {
+		path, err := exec.LookPath(p)
+		if err != nil {
+			t.Fatalf("%s=1 but %s is not on PATH (Debian: apt-get install diff-cover): %v", FormatsVar, p, err)
+		}
+		paths[i] = path
+	}
+	return paths
 }
 
 // SBCL skips t unless SBCLVar is set; when it is set, it returns the path

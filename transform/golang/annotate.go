@@ -45,8 +45,11 @@ type Result struct {
 	Packages    []*Package
 	// Labels lists every label (active, trivial, infeasible) in source
 	// order; active ones carry ids 1, 2, ... over all packages.
-	Labels   []*labels.Label
-	Warnings []string
+	Labels []*labels.Label
+	// Decisions lists the MC/DC decisions (criterion mcdc), numbered in
+	// source order.
+	Decisions []*labels.Decision
+	Warnings  []string
 }
 
 // Package is one annotated package.
@@ -131,7 +134,7 @@ func Annotate(ctx context.Context, patterns []string, opts Options) (*Result, er
 
 // implemented lists the criteria the Go front end enumerates.
 func implemented() []labels.Key {
-	return []labels.Key{labels.MCC, labels.CC, labels.WMABS, labels.WMAOR, labels.WMCOR, labels.WMROR, labels.DIST}
+	return []labels.Key{labels.MCC, labels.CC, labels.WMABS, labels.WMAOR, labels.WMCOR, labels.WMROR, labels.DIST, labels.MCDC}
 }
 
 // AnnotatePackages annotates loaded packages (see Load for the mode they
@@ -213,6 +216,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		}
 		sort.Strings(w.pkg.Skipped)
 		res.Warnings = append(res.Warnings, w.e.warnings...)
+		res.Decisions = append(res.Decisions, w.e.decs...)
 		all = append(all, w)
 	}
 	// Global ids in source order (files sorted by path).
@@ -235,6 +239,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		}
 		res.Labels = append(res.Labels, l.Label)
 	}
+	labels.NumberDecisions(res.Decisions)
 	for _, w := range all {
 		// Provisional ids are positions in w.e.labels plus one.
 		final := make([]int, len(w.e.labels)+1)
@@ -276,7 +281,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 	return res, nil
 }
 
-var annotatedMark = regexp.MustCompile(`^// label \d+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror) `)
+var annotatedMark = regexp.MustCompile(`^// label \d+ (mcc|cc|wm-abs|wm-aor|wm-cor|wm-ror|dist|mcdc) `)
 
 // annotatedFile returns the name of a file of p that carries label
 // comments, or "".
@@ -361,7 +366,7 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 
 // wantsSlot reports whether a decision statement will carry labels.
 func (e *enumerator) wantsSlot(s dst.Stmt) bool {
-	hasDec := e.crit.Has(labels.CC) || e.crit.Has(labels.MCC)
+	hasDec := e.dec()
 	nonConst := func(c dst.Expr) bool {
 		if c == nil || e.t.Const(c) != nil {
 			return false
@@ -738,6 +743,7 @@ func (r *Result) Manifest(annotated string) *labels.Manifest {
 		MCCMaxAtoms: r.MCCMaxAtoms,
 		Summary:     labels.CountStatuses(r.Criteria, r.Labels),
 		Labels:      ls,
+		Decisions:   r.Decisions,
 		Warnings:    r.Warnings,
 	}
 }

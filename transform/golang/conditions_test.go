@@ -30,7 +30,7 @@ func TestConditionsCountedRight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := annotateWhole(t, dir, "all")
+	res := annotateWhole(t, dir, "all,mcdc")
 	for _, c := range []struct {
 		what          string
 		line          int
@@ -53,6 +53,11 @@ func TestConditionsCountedRight(t *testing.T) {
 		{"goto, behind calls", 69, labels.CC, 4, 0},
 		{"goto target, behind calls", 87, labels.CC, 4, 0},
 		{"equivalent mutants", 79, labels.WMAOR, 6, 3}, // 2 equivalent, x / 0 trivial
+		// MC/DC: one label per short-circuit test vector, none infeasible.
+		{"atoms behind calls, mcdc", 14, labels.MCDC, 4, 0},
+		{"five atoms, mcdc", 22, labels.MCDC, 8, 0},
+		{"return, mcdc", 30, labels.MCDC, 3, 0},
+		{"call argument, mcdc", 41, labels.MCDC, 3, 0},
 	} {
 		all, inactive := count(res, c.line, c.k, ""), count(res, c.line, c.k, "")-count(res, c.line, c.k, labels.Active)
 		if all != c.all || inactive != c.inactive {

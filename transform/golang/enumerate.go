@@ -66,12 +66,16 @@ type enumerator struct {
 	lists    []*[]dst.Stmt
 	posts    []postSite
 	warnings []string
+	// decs lists the MC/DC decisions (criterion mcdc).
+	decs []*labels.Decision
 	// inGoto is set while enumerating a function that uses goto.
 	inGoto bool
 }
 
 // dec reports whether decision criteria (CC, MCC) are selected.
-func (e *enumerator) dec() bool { return e.crit.Has(labels.CC) || e.crit.Has(labels.MCC) }
+func (e *enumerator) dec() bool {
+	return e.crit.Has(labels.CC) || e.crit.Has(labels.MCC) || e.crit.Has(labels.MCDC)
+}
 
 // ops reports whether criteria on operators are selected (the weak
 // mutation operators and dist): their labels sit on the operators of
@@ -366,6 +370,12 @@ func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
 	if !e.dec() {
 		return
 	}
+	if e.crit.Has(labels.MCDC) {
+		defer e.mcdc(d, lz, point) // after the CC and MCC labels
+	}
+	if !e.crit.Has(labels.CC) && !e.crit.Has(labels.MCC) {
+		return
+	}
 	var as []atom
 	// index maps each atom node of d to its condition (an atom written
 	// twice is one condition); constants map to -1.
@@ -422,6 +432,87 @@ func (e *enumerator) decision(d dst.Expr, lz []lazy, point dst.Stmt) {
 			}
 		}
 	}
+}
+
+// mcdc adds the MC/DC labels of decision d (see labels/mcdc.go), one per
+// test vector, when it has two conditions or more: each occurrence of an
+// atom is a condition (as clang counts them), constants are folded. A
+// vector's label reads only the conditions Go evaluates on its path, in
+// order, so it needs no other safety checks than those of its own atoms.
+func (e *enumerator) mcdc(d dst.Expr, lz []lazy, point dst.Stmt) {
+	var conds []dst.Expr
+	var build func(x dst.Expr) *labels.BoolExpr
+	build = func(x dst.Expr) *labels.BoolExpr {
+		switch y := gonorm.Unparen(x).(type) {
+		case *dst.BinaryExpr:
+			if y.Op == token.LAND || y.Op == token.LOR {
+				b := &labels.BoolExpr{Op: labels.BoolAnd, Args: []*labels.BoolExpr{build(y.X), build(y.Y)}}
+				if y.Op == token.LOR {
+					b.Op = labels.BoolOr
+				}
+				return b
+			}
+		case *dst.UnaryExpr:
+			// A ! over a condition is part of the condition, as clang
+			// takes !c: its value is the negation's.
+			if y.Op == token.NOT && isDecision(y.X) {
+				return &labels.BoolExpr{Op: labels.BoolNot, Args: []*labels.BoolExpr{build(y.X)}}
+			}
+		}
+		if c := e.t.Const(x); c != nil && c.Kind() == constant.Bool {
+			return &labels.BoolExpr{Op: labels.BoolConst, Value: constant.BoolVal(c)}
+		}
+		conds = append(conds, gonorm.Unparen(x))
+		return &labels.BoolExpr{Op: labels.BoolCond, Cond: len(conds) - 1}
+	}
+	x := build(d)
+	if len(conds) < 2 {
+		return
+	}
+	at := e.position(d, point)
+	vs, ok := labels.Vectors(x, len(conds), labels.DefaultMCDCMaxVectors)
+	if !ok {
+		e.warnings = append(e.warnings, fmt.Sprintf("%s: warning: decision has more than %d test vectors: no MC/DC labels here",
+			at, labels.DefaultMCDCMaxVectors))
+		return
+	}
+	dec := &labels.Decision{Pos: at, Source: e.source(e.t.Original(d))}
+	for _, c := range conds {
+		dec.Conditions = append(dec.Conditions, labels.Condition{Pos: e.position(c, point), Source: e.source(e.t.Original(c))})
+	}
+	for _, v := range vs {
+		var conj []pe
+		var operands []dst.Expr
+		for i, t := range v.Values {
+			switch t {
+			case labels.True:
+				conj = append(conj, of(conds[i]))
+			case labels.False:
+				conj = append(conj, not(of(conds[i])))
+			default:
+				continue
+			}
+			operands = append(operands, conds[i])
+		}
+		vec := labels.Vector{Values: v.String(), Outcome: v.Outcome}
+		if gl := e.addConj(labels.MCDC, vec.Values, point, d, conj, lz, operands); gl != nil {
+			vec.Label = gl.Label
+		}
+		dec.Vectors = append(dec.Vectors, vec)
+	}
+	e.decs = append(e.decs, dec)
+}
+
+// isDecision reports whether x is an && or || (possibly under ! and
+// parentheses).
+func isDecision(x dst.Expr) bool {
+	switch y := gonorm.Unparen(x).(type) {
+	case *dst.BinaryExpr:
+		return y.Op == token.LAND || y.Op == token.LOR
+	case *dst.UnaryExpr:
+		return y.Op == token.NOT && isDecision(y.X)
+	}
+	return false
 }
 
 // bounds says why the MCC combination val of the atoms as cannot hold,

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/reduce"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/spf13/cobra"
+)
+
+func newGentestsCmd() *cobra.Command {
+	var o coverOptions
+	var out, guide string
+	var budget time.Duration
+	var runs int64
+	var seed uint64
+	cmd := &cobra.Command{
+		Use:   "gentests PLAN --tests DIR|FILE... --out NEWDIR [--budget 30s | --runs N] [--seed N]",
+		Short: "Generate tests for what a suite does not cover: fuzz seeded with the suite, keep the minimal new inputs",
+		Long: `gentests measures a plan's suite as cover does, fuzzes the plan (built-in
+engine, one worker, --seed) seeded with the suite's inputs and guided by
+--guide (default mcc,wm), and keeps a small set of the inputs the campaign
+found that cover what the suite does not — labels of --criteria (default
+all,mcdc), branch outcomes, action buckets, finding categories — chosen by
+greedy set cover over what each adds. Each is written to NEWDIR as a readable
+test in the suite's own format: .args (the plan's arguments) without a world,
+.env (a scenario) with one, named by what it covers first
+(gen-01-mcc-TF-label-17.args). Each written test is measured again from its
+file and must cover what it is kept for; the report gives the coverage
+before and after.`,
+		Example: `  labelcov gentests testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out gen --runs 20000`,
+		Args:    cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			tests := append(append([]string(nil), o.tests...), args[1:]...)
+			if len(tests) == 0 {
+				return fmt.Errorf("no tests: give --tests DIR|FILE (the suite to extend)")
+			}
+			if out == "" {
+				return fmt.Errorf("give --out NEWDIR: gentests writes the new tests there")
+			}
+			if budget <= 0 && runs <= 0 {
+				return fmt.Errorf("give a positive --budget or --runs")
+			}
+			if err := refuseOverwrite("--out", out, append([]string{args[0], o.world}, tests...)...); err != nil {
+				return err
+			}
+			if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+				return fmt.Errorf("--out %s is not empty", out)
+			}
+			g, err := labels.ParseCriteria(guide)
+			if err != nil {
+				return fmt.Errorf("--guide: %w", err)
+			}
+			ms, err := coverSetup(cmd, args[0], &o)
+			if err != nil {
+				return err
+			}
+			m := ms.m
+			ts, err := m.LoadTests(tests...)
+			if err != nil {
+				return err
+			}
+			ctx := cmd.Context()
+			items, err := m.Items(ctx, ts)
+			if err != nil {
+				return err
+			}
+			base := reduce.Union(items, nil)
+			fz, err := campaign.Setup{Plan: ms.f, PlanName: o.plan, World: m.World(), Criteria: g}.Build()
+			if err != nil {
+				return err
+			}
+			var seeds [][]byte
+			for _, t := range ts {
+				if b, ok := m.Seed(t); ok {
+					seeds = append(seeds, b)
+				}
+			}
+			work, err := os.MkdirTemp("", "labelcov-gentests-")
+			if err != nil {
+				return fmt.Errorf("gentests: %w", err)
+			}
+			defer os.RemoveAll(work)
+			sum, err := fz.Fuzz(ctx, campaign.Options{Workers: 1, Seed: seed, Budget: budget, Runs: runs, Seeds: seeds, Out: work})
+			if sum == nil {
+				return err
+			}
+			var cands []*measure.Test
+			var sizes []int
+			for i, in := range sum.Inputs {
+				t, perr := m.ParseTest(fmt.Sprintf("input-%d", i), in)
+				if perr != nil {
+					continue
+				}
+				cands = append(cands, t)
+				sizes = append(sizes, len(in))
+			}
+			candItems, err := m.Items(ctx, cands)
+			if err != nil {
+				return err
+			}
+			keep := reduce.Extend(base, candItems, sizes)
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return fmt.Errorf("gentests: %w", err)
+			}
+			have := map[string]bool{}
+			for _, it := range base {
+				have[it] = true
+			}
+			labelOf := map[string]string{}
+			for _, l := range m.Labels() {
+				labelOf["label:"+strconv.Itoa(l.ID)] = fmt.Sprintf("%s_%s_label-%d", l.Criterion, l.Operator, l.ID)
+			}
+			w := cmd.OutOrStdout()
+			all := append([][]string(nil), items...)
+			for n, i := range keep {
+				var adds []string
+				for _, it := range candItems[i] {
+					if !have[it] {
+						adds = append(adds, it)
+					}
+				}
+				text, ext := m.Render(cands[i])
+				name := fmt.Sprintf("gen-%02d-%s%s", n+1, slugItem(adds, labelOf), ext)
+				path := filepath.Join(out, name)
+				if err := os.WriteFile(path, text, 0o644); err != nil {
+					return fmt.Errorf("gentests: %w", err)
+				}
+				// The written test must replay to what it is kept for.
+				wt, err := m.ParseTest(path, text)
+				if err != nil {
+					return fmt.Errorf("gentests: %s does not read back: %w", path, err)
+				}
+				got, err := m.Items(ctx, []*measure.Test{wt})
+				if err != nil {
+					return err
+				}
+				gotSet := map[string]bool{}
+				for _, it := range got[0] {
+					gotSet[it] = true
+				}
+				for _, it := range adds {
+					if !gotSet[it] {
+						return fmt.Errorf("gentests: %s does not cover %s as the input it was written from did (a labelcov bug)", path, it)
+					}
+				}
+				for _, it := range adds {
+					have[it] = true
+				}
+				all = append(all, got[0])
+				fmt.Fprintf(w, "%s: covers %d item(s) the suite does not (%s)\n", name, len(adds), strings.Join(firstN(adds, 4), ", "))
+			}
+			after := reduce.Union(all, nil)
+			fmt.Fprintf(w, "gentests: %d tests covered %d items; with %d generated test(s) (from %d campaign inputs, %d runs): %d items\n",
+				len(ts), len(base), len(keep), len(sum.Inputs), sum.Execs, len(after))
+			for _, line := range itemDelta(base, after) {
+				fmt.Fprintf(w, "  %s\n", line)
+			}
+			if err != nil && !errors.Is(err, ctx.Err()) {
+				return err
+			}
+			return nil
+		},
+	}
+	registerSuiteFlags(cmd, &o)
+	f := cmd.Flags()
+	f.StringVar(&out, "out", "", "folder to write the generated tests to (must not exist or be empty)")
+	f.StringVar(&guide, "guide", "mcc,wm", "criteria guiding the campaign")
+	f.DurationVar(&budget, "budget", 0, "wall-clock budget of the campaign")
+	f.Int64Var(&runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
+	f.Uint64Var(&seed, "seed", 1, "random seed of the campaign")
+	return cmd
+}
+
+// slugItem names a generated test by the first label it adds (else the
+// first item).
+func slugItem(adds []string, labelOf map[string]string) string {
+	for _, it := range adds {
+		if s, ok := labelOf[it]; ok {
+			return fileSafe(s)
+		}
+	}
+	if len(adds) > 0 {
+		return fileSafe(adds[0])
+	}
+	return "none"
+}
+
+func fileSafe(s string) string {
+	s = strings.NewReplacer("<=", "le", ">=", "ge", "/=", "ne", "->", "to", "<", "lt", ">", "gt", "=", "eq",
+		"+", "plus", "*", "mul", "/", "div", "(", "", ")", "", " ", "-").Replace(s)
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		default:
+			b.WriteByte('_')
+		}
+	}
+	out := b.String()
+	for strings.Contains(out, "--") {
+		out = strings.ReplaceAll(out, "--", "-")
+	}
+	return out
+}
+
+func firstN(xs []string, n int) []string {
+	if len(xs) <= n {
+		return xs
+	}
+	return append(append([]string(nil), xs[:n]...), fmt.Sprintf("+%d more", len(xs)-n))
+}
+
+// itemDelta counts items by kind before and after.
+func itemDelta(before, after []string) []string {
+	b, a := itemCounts(before), itemCounts(after)
+	out := make([]string, len(a))
+	for i := range a {
+		out[i] = b[i] + " -> " + a[i]
+	}
+	return out
+}

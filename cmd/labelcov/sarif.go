@@ -1,0 +1,132 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/fuzzdriver/report"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/spf13/cobra"
+)
+
+func newSarifCmd() *cobra.Command {
+	var world, out string
+	cmd := &cobra.Command{
+		Use:   "sarif PLAN CAMPAIGN_DIR... [--world W] [-o OUT]",
+		Short: "Write a campaign's findings as a SARIF 2.1.0 log for code scanning",
+		Long: `sarif reads the findings of fuzzing campaigns on PLAN (findings.json of each
+CAMPAIGN_DIR, or of each instance directory inside it, as labelcov fuzz and the
+AFL++ front write them) and writes them as one SARIF 2.1.0 log (stdout, or -o
+OUT): one rule per category, one result per finding with its message, its
+position in the plan (where the plan failed, or for a check's category where
+the def-check returns it), the finding key as a fingerprint and the command that
+replays its minimized input. GitHub code scanning and GitLab read it.`,
+		Example: `  labelcov fuzz testdata/bench/temperature/temperature.plan --budget 10s --out camp
+  labelcov sarif testdata/bench/temperature/temperature.plan camp -o findings.sarif`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			plan := args[0]
+			src, err := os.ReadFile(plan)
+			if err != nil {
+				return fmt.Errorf("reading plan: %w", err)
+			}
+			f, err := syntax.Parse(plan, src)
+			if err != nil {
+				return err
+			}
+			checks := report.CheckPositions(f)
+			replay := "labelcov replay " + shellQuote(plan)
+			if world != "" {
+				replay += " --world " + shellQuote(world)
+			}
+			var fs []report.SARIFFinding
+			for _, dir := range args[1:] {
+				recs, err := readFindings(dir)
+				if err != nil {
+					return err
+				}
+				for _, r := range recs {
+					sf := report.SARIFFinding{Key: r.rec.Key, Category: r.rec.Category, Detail: r.rec.Detail}
+					if r.rec.Pos != "" {
+						sf.Pos = report.ParsePos(r.rec.Pos)
+					} else if p, ok := checks[r.rec.Category]; ok {
+						sf.Pos = p
+						if sf.Detail == "" {
+							sf.Detail = "a def-check returned this category"
+						}
+					} else {
+						sf.Pos.File, sf.Pos.Line = plan, 1
+					}
+					if sf.Pos.File == "" {
+						sf.Pos.File = plan
+					}
+					if r.rec.Input != "" {
+						sf.Input = filepath.Join(r.dir, filepath.FromSlash(r.rec.Input))
+						sf.Replay = replay + " " + shellQuote(sf.Input)
+					}
+					fs = append(fs, sf)
+				}
+			}
+			report.SortFindings(fs)
+			var b bytes.Buffer
+			if err := report.SARIF(&b, version(), fs); err != nil {
+				return err
+			}
+			if out == "" {
+				_, err := cmd.OutOrStdout().Write(b.Bytes())
+				return err
+			}
+			if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+				return fmt.Errorf("writing SARIF: %w", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&world, "world", "", "world file the campaign ran in (named in the replay commands)")
+	cmd.Flags().StringVarP(&out, "output", "o", "", "write the log to this file instead of stdout")
+	return cmd
+}
+
+type dirFinding struct {
+	dir string
+	rec engine.FindingRecord
+}
+
+// readFindings reads dir/findings.json, or the findings.json of each
+// instance directory in dir.
+func readFindings(dir string) ([]dirFinding, error) {
+	files := []string{filepath.Join(dir, "findings.json")}
+	if _, err := os.Stat(files[0]); err != nil {
+		files, _ = filepath.Glob(filepath.Join(dir, "*", "findings.json"))
+		sort.Strings(files)
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%s: no findings.json (neither in it nor in an instance directory inside it)", dir)
+		}
+	}
+	var out []dirFinding
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, fmt.Errorf("reading findings: %w", err)
+		}
+		var ff struct {
+			Version  int                    `json:"version"`
+			Findings []engine.FindingRecord `json:"findings"`
+		}
+		if err := json.Unmarshal(data, &ff); err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		if ff.Version != engine.StatsVersion {
+			return nil, fmt.Errorf("%s: findings version %d not supported (want %d)", p, ff.Version, engine.StatsVersion)
+		}
+		for _, r := range ff.Findings {
+			out = append(out, dirFinding{dir: filepath.Dir(p), rec: r})
+		}
+	}
+	return out, nil
+}

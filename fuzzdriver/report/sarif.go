@@ -1,0 +1,199 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+)
+
+// SARIFVersion is the SARIF version SARIF writes.
+const SARIFVersion = "2.1.0"
+
+// SARIFSchema is the $schema URI of SARIF 2.1.0 logs.
+const SARIFSchema = "https://json.schemastore.org/sarif-2.1.0.json"
+
+// SARIFFinding is one finding of a campaign, as SARIF reports it.
+type SARIFFinding struct {
+	// Key and Category as in findings.json; Detail its message.
+	Key, Category, Detail string
+	// Pos is where the finding is in the plan: the failure's position,
+	// or for a check's category where the check returns it.
+	Pos labels.Position
+	// Input is the saved (minimized) input; Replay the command that
+	// replays it.
+	Input, Replay string
+}
+
+// SARIF writes findings as a SARIF 2.1.0 log for code scanning (GitHub,
+// GitLab): one rule per category, one result per finding with its message,
+// the plan position, a fingerprint (the finding key) and the replay
+// command (in the message and as properties.replay).
+func SARIF(w io.Writer, toolVersion string, fs []SARIFFinding) error {
+	type rule struct {
+		ID               string         `json:"id"`
+		Name             string         `json:"name"`
+		ShortDescription map[string]any `json:"shortDescription"`
+	}
+	var rules []rule
+	ruleIndex := map[string]int{}
+	var results []map[string]any
+	for _, f := range fs {
+		i, ok := ruleIndex[f.Category]
+		if !ok {
+			i = len(rules)
+			ruleIndex[f.Category] = i
+			rules = append(rules, rule{ID: f.Category, Name: ruleName(f.Category),
+				ShortDescription: map[string]any{"text": "labelcov finding category " + f.Category}})
+		}
+		msg := f.Category
+		if f.Detail != "" {
+			msg += ": " + f.Detail
+		}
+		if f.Replay != "" {
+			msg += ". Replay: " + f.Replay
+		}
+		region := map[string]any{"startLine": max(f.Pos.Line, 1)}
+		if f.Pos.Col > 0 {
+			region["startColumn"] = f.Pos.Col
+		}
+		res := map[string]any{
+			"ruleId":    f.Category,
+			"ruleIndex": i,
+			"level":     "error",
+			"message":   map[string]any{"text": msg},
+			"locations": []any{map[string]any{"physicalLocation": map[string]any{
+				"artifactLocation": map[string]any{"uri": sarifURI(f.Pos.File)},
+				"region":           region,
+			}}},
+			"partialFingerprints": map[string]any{"labelcovFindingKey/v1": f.Key},
+			"properties":          map[string]any{"key": f.Key, "input": f.Input, "replay": f.Replay},
+		}
+		results = append(results, res)
+	}
+	if results == nil {
+		results = []map[string]any{}
+	}
+	if rules == nil {
+		rules = []rule{}
+	}
+	log := map[string]any{
+		"$schema": SARIFSchema,
+		"version": SARIFVersion,
+		"runs": []any{map[string]any{
+			"tool": map[string]any{"driver": map[string]any{
+				"name":           "labelcov",
+				"version":        toolVersion,
+				"informationUri": "https://github.com/labelcov/labelcov",
+				"rules":          rules,
+			}},
+			"results": results,
+		}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(log); err != nil {
+		return fmt.Errorf("writing SARIF: %w", err)
+	}
+	return nil
+}
+
+// ruleName makes a PascalCase rule name of a category (window-open-in-frost:
+// WindowOpenInFrost), as SARIF viewers show it.
+func ruleName(cat string) string {
+	var b strings.Builder
+	up := true
+	for _, r := range cat {
+		switch {
+		case r == '-' || r == '_' || r == ' ' || r == ':':
+			up = true
+		case up:
+			b.WriteString(strings.ToUpper(string(r)))
+			up = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if b.Len() == 0 {
+		return "Finding"
+	}
+	return b.String()
+}
+
+// sarifURI writes a file path as a relative URI reference (forward
+// slashes, no leading ./).
+func sarifURI(path string) string {
+	p := strings.ReplaceAll(path, "\\", "/")
+	return strings.TrimPrefix(p, "./")
+}
+
+// CheckPositions maps each category a def-check of f may return (a quoted
+// symbol or a keyword in its body) to where the first such check returns
+// it, and each check's name to the check's position.
+func CheckPositions(f *syntax.File) map[string]labels.Position {
+	out := map[string]labels.Position{}
+	add := func(name string, p syntax.Pos) {
+		if _, ok := out[name]; !ok {
+			out[name] = labels.PositionOf(f.Name, p)
+		}
+	}
+	for _, form := range f.Forms {
+		l, ok := form.(*syntax.List)
+		if !ok || syntax.Head(l) != "def-check" || len(l.Elems) < 2 {
+			continue
+		}
+		for _, x := range l.Elems[2:] {
+			syntax.Walk(x, func(n syntax.Node) bool {
+				switch n := n.(type) {
+				case *syntax.Quote:
+					if s, ok := n.X.(*syntax.Symbol); ok && s.Name != "nil" {
+						add(s.Name, n.Start)
+					}
+				case *syntax.Keyword:
+					add(n.Name, n.Start)
+				}
+				return true
+			})
+		}
+		if s, ok := l.Elems[1].(*syntax.Symbol); ok {
+			start, _ := l.Span()
+			add(s.Name, start)
+		}
+	}
+	return out
+}
+
+// ParsePos reads the file:line:col of a finding's Pos ("" gives the zero
+// position).
+func ParsePos(s string) labels.Position {
+	i := strings.LastIndex(s, ":")
+	if i < 0 {
+		return labels.Position{}
+	}
+	j := strings.LastIndex(s[:i], ":")
+	if j < 0 {
+		return labels.Position{}
+	}
+	line, err1 := strconv.Atoi(s[j+1 : i])
+	col, err2 := strconv.Atoi(s[i+1:])
+	if err1 != nil || err2 != nil {
+		return labels.Position{}
+	}
+	return labels.Position{File: s[:j], Line: line, Col: col}
+}
+
+// SortFindings orders findings by category, then key, for stable logs.
+func SortFindings(fs []SARIFFinding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Category != fs[j].Category {
+			return fs[i].Category < fs[j].Category
+		}
+		return fs[i].Key < fs[j].Key
+	})
+}

@@ -1,0 +1,3 @@
+module example.com/decisions
+
+go 1.22
