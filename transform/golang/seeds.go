@@ -158,14 +158,17 @@ func harvest(p *packages.Package) ([]Const, map[string][]string) {
 	return out, calls
 }
 
-// calledNames lists the names of the functions and methods n calls (the
-// identifier or the selected name of each call).
-func calledNames(n ast.Node) []string {
+// calledNames lists the names of the functions and methods body calls (the
+// identifier or the selected name of each call). A function declared
+// without a body (implemented in assembly, or linked by name) has a nil
+// body: it calls nothing we can see. The parameter is the concrete type so
+// that such a nil never becomes a non-nil ast.Node.
+func calledNames(body *ast.BlockStmt) []string {
 	var out []string
-	if n == nil {
+	if body == nil {
 		return nil
 	}
-	ast.Inspect(n, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		if c, ok := n.(*ast.CallExpr); ok {
 			switch f := c.Fun.(type) {
 			case *ast.Ident:

@@ -147,3 +147,42 @@ func TestLineDirectivesKeepCode(t *testing.T) {
 		t.Errorf("positions %v, want %s\n%s", lines, want, got)
 	}
 }
+
+// TestSeedsSkipBodilessFuncs: a function declared without a body (its
+// code is in assembly, as in github.com/cespare/xxhash) calls nothing the
+// seed harvest can see; annotating its package with dist must neither
+// crash nor drop the other functions' seeds.
+func TestSeedsSkipBodilessFuncs(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{
+		"m.go": `package m
+
+// sum is implemented in stub.s.
+func sum(b []byte) uint64
+
+func Check(x uint64) bool { return x == 0xC0FFEE5EED1234 }
+`,
+		"stub.s": "// sum's body would be here.\n",
+		"m_test.go": `package m
+
+import "testing"
+
+func FuzzCheck(f *testing.F) {
+	f.Add(uint64(7))
+	f.Fuzz(func(t *testing.T, x uint64) { _ = Check(x) })
+}
+`,
+	})
+	res := annotate(t, dir, "dist")
+	ov, err := res.WriteOverlay(filepath.Join(t.TempDir(), "ov"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(ov)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(data), "m_test.go") {
+		t.Errorf("the overlay has no seeded copy of m_test.go (the constant of Check is a seed):\n%s", data)
+	}
+}
