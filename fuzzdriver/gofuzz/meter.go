@@ -1,17 +1,13 @@
 package gofuzz
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
-	"slices"
 	"sort"
 	"strings"
 
@@ -232,30 +228,8 @@ func (y *Yardstick) profile(ctx context.Context, bin string, entries []string, d
 		}
 	}
 	prof := filepath.Join(dir, "cover.out")
-	failRe := regexp.MustCompile(`(?m)^\s*--- FAIL: ` + regexp.QuoteMeta(t.Name) + `/(\S+) `)
-	var skip []string
-	for {
-		args := []string{"-test.run=^" + regexp.QuoteMeta(t.Name) + "$", "-test.coverprofile=" + prof}
-		if len(skip) > 0 {
-			args = append(args, "-test.skip=^"+regexp.QuoteMeta(t.Name)+"$/^("+strings.Join(skip, "|")+")$")
-		}
-		cmd := exec.CommandContext(ctx, bin, args...)
-		cmd.Dir = dir
-		var out bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &out, &out
-		err := cmd.Run()
-		if err == nil {
-			break
-		}
-		n := len(skip)
-		for _, m := range failRe.FindAllStringSubmatch(out.String(), -1) {
-			if q := regexp.QuoteMeta(m[1]); !slices.Contains(skip, q) {
-				skip = append(skip, q)
-			}
-		}
-		if len(skip) == n || ctx.Err() != nil {
-			return nil, fmt.Errorf("gofuzz: replaying the corpus of %s: %w\n%s", t, err, tail(out.String(), 20))
-		}
+	if _, err := gotest.RunCorpus(ctx, bin, dir, nil, t.Name, prof, nil); err != nil {
+		return nil, fmt.Errorf("gofuzz: replaying the corpus of %s: %w", t, err)
 	}
 	return cover.ParseProfiles(prof)
 }

@@ -382,43 +382,12 @@ func runFuzzCorpus(ctx context.Context, r *gotransform.Result, opts Options, pat
 	if _, err := copyCorpus(cache, corpus, cachePrefix); err != nil {
 		return err
 	}
-	runRe := regexp.MustCompile(`(?m)^=== RUN   ` + regexp.QuoteMeta(opts.Fuzz) + `/(\S+)$`)
-	failRe := regexp.MustCompile(`(?m)^\s*--- FAIL: ` + regexp.QuoteMeta(opts.Fuzz) + `/(\S+) `)
-	ran := map[string]bool{}
-	var crashing []string
-	for {
-		args := []string{"-test.run=^" + regexp.QuoteMeta(opts.Fuzz) + "$", "-test.v", "-test.coverprofile=" + prof}
-		if len(crashing) > 0 {
-			quoted := make([]string, len(crashing))
-			for i, c := range crashing {
-				quoted[i] = regexp.QuoteMeta(c)
-			}
-			args = append(args, "-test.skip=^"+regexp.QuoteMeta(opts.Fuzz)+"$/^("+strings.Join(quoted, "|")+")$")
-		}
-		out.Reset()
-		run := exec.CommandContext(ctx, bin, args...)
-		run.Dir, run.Env = dir, opts.Env
-		run.Stdout, run.Stderr = io.MultiWriter(&out, w), io.MultiWriter(&out, w)
-		err := run.Run()
-		for _, m := range runRe.FindAllStringSubmatch(out.String(), -1) {
-			ran[m[1]] = true
-		}
-		if err == nil {
-			break
-		}
-		// A crashing entry ends the run (a panic) or fails it: skip it
-		// and run again, until the rest passes.
-		n := len(crashing)
-		for _, m := range failRe.FindAllStringSubmatch(out.String(), -1) {
-			if !slices.Contains(crashing, m[1]) {
-				crashing = append(crashing, m[1])
-			}
-		}
-		if len(crashing) == n || ctx.Err() != nil {
-			return fmt.Errorf("running %s over its corpus: %w: %w\n%s", opts.Fuzz, ErrTestsFailed, err, tail(out.String()))
-		}
+	cr, err := RunCorpus(ctx, bin, dir, opts.Env, opts.Fuzz, prof, w)
+	if err != nil {
+		return err
 	}
-	for name := range ran {
+	ran, crashing := cr.Ran, cr.Failing
+	for _, name := range ran {
 		if strings.HasPrefix(name, cachePrefix) {
 			pr.cached++
 		} else {
@@ -437,6 +406,67 @@ func runFuzzCorpus(ctx context.Context, r *gotransform.Result, opts Options, pat
 		}
 	}
 	return nil
+}
+
+// CorpusRun says what RunCorpus ran.
+type CorpusRun struct {
+	// Ran names the corpus entries that ran (seed#N for f.Add seeds, file
+	// names for testdata/fuzz entries), each once.
+	Ran []string
+	// Failing names the entries that failed or panicked and were skipped.
+	Failing []string
+}
+
+// RunCorpus runs fuzz target's compiled test binary bin in dir (env nil:
+// this process's) over its seed corpus, f.Add seeds and
+// dir/testdata/fuzz/target, writing a coverage profile to prof. A failing
+// entry ends the run (a panic) or fails it: it is skipped and the binary
+// runs again, until the rest passes. Every run's output also goes to w
+// (nil: nowhere). The error wraps ErrTestsFailed when the binary fails
+// without naming an entry to skip.
+func RunCorpus(ctx context.Context, bin, dir string, env []string, target, prof string, w io.Writer) (CorpusRun, error) {
+	if w == nil {
+		w = io.Discard
+	}
+	quoted := regexp.QuoteMeta(target)
+	runRe := regexp.MustCompile(`(?m)^=== RUN   ` + quoted + `/(\S+)$`)
+	failRe := regexp.MustCompile(`(?m)^\s*--- FAIL: ` + quoted + `/(\S+) `)
+	var cr CorpusRun
+	ran := map[string]bool{}
+	var out bytes.Buffer
+	for {
+		args := []string{"-test.run=^" + quoted + "$", "-test.v", "-test.coverprofile=" + prof}
+		if len(cr.Failing) > 0 {
+			skip := make([]string, len(cr.Failing))
+			for i, c := range cr.Failing {
+				skip[i] = regexp.QuoteMeta(c)
+			}
+			args = append(args, "-test.skip=^"+quoted+"$/^("+strings.Join(skip, "|")+")$")
+		}
+		out.Reset()
+		run := exec.CommandContext(ctx, bin, args...)
+		run.Dir, run.Env = dir, env
+		run.Stdout, run.Stderr = io.MultiWriter(&out, w), io.MultiWriter(&out, w)
+		err := run.Run()
+		for _, m := range runRe.FindAllStringSubmatch(out.String(), -1) {
+			if !ran[m[1]] {
+				ran[m[1]] = true
+				cr.Ran = append(cr.Ran, m[1])
+			}
+		}
+		if err == nil {
+			return cr, nil
+		}
+		n := len(cr.Failing)
+		for _, m := range failRe.FindAllStringSubmatch(out.String(), -1) {
+			if !slices.Contains(cr.Failing, m[1]) {
+				cr.Failing = append(cr.Failing, m[1])
+			}
+		}
+		if len(cr.Failing) == n || ctx.Err() != nil {
+			return cr, fmt.Errorf("running %s over its corpus: %w: %w\n%s", target, ErrTestsFailed, err, tail(out.String()))
+		}
+	}
 }
 
 // cachePrefix marks the entries of the generated corpus among the seeds.
