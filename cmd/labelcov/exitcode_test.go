@@ -125,6 +125,9 @@ func TestFirstLineIsTheReason(t *testing.T) {
 		{[]string{"replay", temp}, "missing INPUT"},
 		{[]string{"env", "decode", world}, "missing FILE.bin"},
 		{[]string{"run"}, "missing FILE"},
+		{[]string{"reduce"}, "missing PLAN"},
+		{[]string{"gentests"}, "missing PLAN"},
+		{[]string{"sarif", temp}, "missing CAMPAIGN_DIR"},
 		{[]string{"fuzz", temp, "--max-objects", "0"}, "--max-objects must be positive, got 0"},
 	} {
 		code, _, errs := execLabelcov(c.args...)

@@ -37,7 +37,7 @@ test in the suite's own format: .args (the plan's arguments) without a world,
 file and must cover what it is kept for; the report gives the coverage
 before and after.`,
 		Example: `  labelcov gentests testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out gen --runs 20000`,
-		Args:    cobra.MinimumNArgs(1),
+		Args:    argsNamed(1, -1, "PLAN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tests := append(append([]string(nil), o.tests...), args[1:]...)
 			if len(tests) == 0 {

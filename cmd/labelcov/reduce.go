@@ -29,7 +29,7 @@ do), measures the subset again to check that nothing was lost, and reports the
 counts and sizes before and after. The original tests are never touched;
 NEWDIR must not exist or be empty.`,
 		Example: `  labelcov reduce testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out /tmp/reduced`,
-		Args:    cobra.MinimumNArgs(1),
+		Args:    argsNamed(1, -1, "PLAN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			tests := append(append([]string(nil), o.tests...), args[1:]...)
 			if len(tests) == 0 {

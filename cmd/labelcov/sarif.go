@@ -28,7 +28,7 @@ the def-check returns it), the finding key as a fingerprint and the command that
 replays its minimized input. GitHub code scanning and GitLab read it.`,
 		Example: `  labelcov fuzz testdata/bench/temperature/temperature.plan --budget 10s --out camp
   labelcov sarif testdata/bench/temperature/temperature.plan camp -o findings.sarif`,
-		Args: cobra.MinimumNArgs(2),
+		Args: argsNamed(2, -1, "PLAN", "CAMPAIGN_DIR (a fuzz --out directory)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan := args[0]
 			src, err := os.ReadFile(plan)
