@@ -161,7 +161,7 @@ before and after.`,
 			after := reduce.Union(all, nil)
 			fmt.Fprintf(w, "gentests: %d tests covered %d items; with %d generated test(s) (from %d campaign inputs, %d runs): %d items\n",
 				len(ts), len(base), len(keep), len(sum.Inputs), sum.Execs, len(after))
-			for _, line := range itemDelta(base, after) {
+			for _, line := range itemDelta(base, after, planItemKinds) {
 				fmt.Fprintf(w, "  %s\n", line)
 			}
 			if err != nil && !errors.Is(err, ctx.Err()) {
@@ -221,8 +221,8 @@ func firstN(xs []string, n int) []string {
 }
 
 // itemDelta counts items by kind before and after.
-func itemDelta(before, after []string) []string {
-	b, a := itemCounts(before), itemCounts(after)
+func itemDelta(before, after []string, kinds []itemKind) []string {
+	b, a := itemCounts(before, kinds), itemCounts(after, kinds)
 	out := make([]string, len(a))
 	for i := range a {
 		out[i] = b[i] + " -> " + a[i]
