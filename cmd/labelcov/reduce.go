@@ -140,7 +140,7 @@ the cache are never touched. This is the corpus minimization Go lacks
 		},
 	}
 	registerSuiteFlags(cmd, &o)
-	g.register(cmd)
+	g.register(cmd, true)
 	cmd.Flags().StringVar(&out, "out", "", "folder to write the kept tests to (must not exist or be empty)")
 	return cmd
 }

@@ -25,10 +25,14 @@ type goFuzzOptions struct {
 	json      bool
 }
 
-func (g *goFuzzOptions) register(cmd *cobra.Command) {
+// register registers the flags; cache: also --fuzz-cache (reduce reads
+// the cache, gentests fuzzes with a private one).
+func (g *goFuzzOptions) register(cmd *cobra.Command, cache bool) {
 	f := cmd.Flags()
 	f.StringVar(&g.fuzz, "fuzz", "", "Go packages: the fuzz target whose corpus to work on (FuzzX)")
-	f.StringVar(&g.fuzzCache, "fuzz-cache", "", "Go packages: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz; the target's entries are in DIR/IMPORTPATH/FuzzX)")
+	if cache {
+		f.StringVar(&g.fuzzCache, "fuzz-cache", "", "Go packages: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz; the target's entries are in DIR/IMPORTPATH/FuzzX)")
+	}
 	f.StringVarP(&g.dir, "dir", "C", "", "Go packages: run the go command in this directory (default: the module holding the package)")
 	f.BoolVar(&g.json, "json", false, "Go packages: print the report as JSON")
 }
@@ -191,9 +195,7 @@ func runReduceGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzzOp
 	for _, e := range red.Kept {
 		rep.Kept = append(rep.Kept, e.Name)
 	}
-	for key, prefix := range map[string]string{"labels": gofuzz.ItemLabel, "blocks": gofuzz.ItemBlock, "failures": gofuzz.ItemFailure} {
-		rep.Items[key] = countKind(red.Items, prefix)
-	}
+	rep.Items = goItemFigures(red.Items)
 	w := cmd.OutOrStdout()
 	if g.json {
 		return writeJSON(w, rep)

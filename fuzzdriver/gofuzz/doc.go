@@ -25,7 +25,10 @@
 //     binaries and says what it covers (labels, blocks of the original,
 //     failure site); Reduce keeps a subset covering all of it (greedy set
 //     cover, package reduce) and checks it by a joint replay; WriteCorpus
-//     writes entries as a package's testdata/fuzz/FuzzX.
+//     writes entries as a package's testdata/fuzz/FuzzX. Generate runs a
+//     campaign from a target's suite and keeps the few entries that cover
+//     what the suite does not; Replays checks that written entries cover
+//     what they were kept for.
 //   - LoadTruth reads a target's ground truth (truth.json beside its
 //     package's sources).
 //
