@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -181,10 +179,10 @@ func (y *Yardstick) Items(ctx context.Context, entries []CorpusEntry, scratch st
 			if err != nil {
 				return nil, err
 			}
-			if r.passed {
+			if !r.Failed {
 				return nil, fmt.Errorf("gofuzz: seed %s of %s failed with the others and passes alone", name, t)
 			}
-			seedItems = append(seedItems, ItemFailure+ParseFailure(r.out, t).Key())
+			seedItems = append(seedItems, ItemFailure+ParseFailure(r.Output, t).Key())
 		}
 	}
 	cov.Seeds = sortedSet(seedItems)
@@ -229,80 +227,45 @@ func (y *Yardstick) entryItems(ctx context.Context, dir, name, prof string, env 
 		return nil, err
 	}
 	var items []string
-	if ann.passed {
-		if items, err = y.profileItems(prof, true); err != nil {
-			return nil, err
-		}
+	if !ann.Failed {
+		items = y.coverageItems(ann.Profiles, true)
 	}
 	orig, err := y.runEntry(ctx, y.Original, dir, name, prof, env)
 	if err != nil {
 		return nil, err
 	}
 	switch {
-	case orig.passed != ann.passed:
+	case orig.Failed != ann.Failed:
 		return nil, fmt.Errorf("gofuzz: corpus entry %s of %s fails on the %s code only (a labelcov bug, or a target that is not deterministic):\n%s",
-			name, y.Target, map[bool]string{true: "annotated", false: "original"}[orig.passed], tail(ann.out+orig.out, 20))
-	case orig.passed:
-		b, err := y.profileItems(prof, false)
-		if err != nil {
-			return nil, err
-		}
-		items = append(items, b...)
+			name, y.Target, map[bool]string{true: "original", false: "annotated"}[orig.Failed], tail(ann.Output+orig.Output, 20))
+	case !orig.Failed:
+		items = append(items, y.coverageItems(orig.Profiles, false)...)
 	default:
-		items = append(items, ItemFailure+ParseFailure(orig.out, y.Target).Key())
+		items = append(items, ItemFailure+ParseFailure(orig.Output, y.Target).Key())
 	}
 	return sortedSet(items), nil
 }
 
-type entryRun struct {
-	passed bool
-	out    string
-}
-
 // runEntry runs corpus entry name (a file of dir/testdata/fuzz/NAME, or a
 // seed "seed#N") alone on bin, with a coverage profile to prof.
-func (y *Yardstick) runEntry(ctx context.Context, bin, dir, name, prof string, env []string) (entryRun, error) {
+func (y *Yardstick) runEntry(ctx context.Context, bin, dir, name, prof string, env []string) (gotest.AloneRun, error) {
 	t := y.Target
-	ctx, cancel := context.WithTimeout(ctx, ReplayTimeout)
+	tctx, cancel := context.WithTimeout(ctx, ReplayTimeout)
 	defer cancel()
-	_ = os.Remove(prof)
-	// go test matches a corpus entry by its name as testing rewrites it
-	// (spaces become underscores, unprintable runes are quoted).
-	cmd := exec.CommandContext(ctx, bin, "-test.run=^"+regexp.QuoteMeta(t.Name)+"$/^"+regexp.QuoteMeta(rewriteName(name))+"$",
-		"-test.v", "-test.coverprofile="+prof)
-	cmd.Dir, cmd.Env = dir, env
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	err := cmd.Run()
-	if ctx.Err() != nil {
-		return entryRun{}, fmt.Errorf("gofuzz: corpus entry %s of %s ran longer than %s", name, t, ReplayTimeout)
+	r, err := gotest.RunAlone(tctx, bin, dir, env, gotest.EntryPattern(t.Name, name), prof, "-test.v")
+	if err != nil && ctx.Err() == nil && tctx.Err() != nil {
+		return r, fmt.Errorf("gofuzz: corpus entry %s of %s ran longer than %s", name, t, ReplayTimeout)
 	}
-	var ee *exec.ExitError
-	if err != nil && !errors.As(err, &ee) {
-		return entryRun{}, fmt.Errorf("gofuzz: running %s of %s: %w", name, t, err)
+	if err != nil {
+		return r, fmt.Errorf("gofuzz: running corpus entry %s of %s: %w", name, t, err)
 	}
-	if !strings.Contains(out.String(), "=== RUN   "+t.Name+"/"+name+"\n") {
-		return entryRun{}, fmt.Errorf("gofuzz: running corpus entry %s of %s ran no such entry:\n%s", name, t, tail(out.String(), 20))
+	if !strings.Contains(r.Output, "=== RUN   "+t.Name+"/"+name+"\n") {
+		return r, fmt.Errorf("gofuzz: running corpus entry %s of %s ran no such entry:\n%s", name, t, tail(r.Output, 20))
 	}
-	return entryRun{passed: err == nil, out: out.String()}, nil
-}
-
-// rewriteName is the name of a corpus entry as testing's -run matches it.
-func rewriteName(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == 0x85 || r == 0xA0 || r == 0x1680 ||
-			(r >= 0x2000 && r <= 0x200a) || r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f || r == 0x3000:
-			b.WriteByte('_')
-		case !strconv.IsPrint(r):
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-		default:
-			b.WriteRune(r)
-		}
+	if !r.Failed && r.Profiles == nil {
+		return r, fmt.Errorf("gofuzz: running corpus entry %s of %s wrote no coverage profile", name, t)
 	}
-	return b.String()
+	return r, nil
 }
 
 // profileItems reads a coverage profile of the labels binary (labels) or
@@ -312,12 +275,17 @@ func (y *Yardstick) profileItems(prof string, labelsBin bool) ([]string, error) 
 	if err != nil {
 		return nil, fmt.Errorf("gofuzz: %w", err)
 	}
+	return y.coverageItems(profiles, labelsBin), nil
+}
+
+// coverageItems are the labels (labelsBin) or blocks that profiles cover.
+func (y *Yardstick) coverageItems(profiles []*cover.Profile, labelsBin bool) []string {
 	var items []string
 	if labelsBin {
 		for id := range gotest.LabelHits(y.Annotation, profiles) {
 			items = append(items, ItemLabel+strconv.Itoa(id))
 		}
-		return items, nil
+		return items
 	}
 	for _, p := range profiles {
 		for _, b := range p.Blocks {
@@ -326,7 +294,7 @@ func (y *Yardstick) profileItems(prof string, labelsBin bool) ([]string, error) 
 			}
 		}
 	}
-	return items, nil
+	return items
 }
 
 // Joint runs the seeds and entries together on both binaries (as go test

@@ -148,11 +148,3 @@ func TestLoadCorpusNameClash(t *testing.T) {
 		t.Fatalf("missing cache: %v %v", es, err)
 	}
 }
-
-func TestRewriteName(t *testing.T) {
-	for in, want := range map[string]string{"abc": "abc", "a b\tc": "a_b_c", "x\x01": `x\x01`} {
-		if got := rewriteName(in); got != want {
-			t.Errorf("rewriteName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
