@@ -21,9 +21,19 @@
 //     chosen times (SampleTimes, Series) on two coverage binaries — the
 //     original's blocks, the labels of every criterion — for coverage over
 //     time in stats.json samples.
+//   - LoadCorpus lists a target's corpus (testdata/fuzz/FuzzX and the fuzz
+//     cache); Yardstick.Items runs each entry alone on the yardstick's
+//     binaries and says what it covers (labels, blocks of the original,
+//     failure site); Reduce keeps a subset covering all of it (greedy set
+//     cover, package reduce) and checks it by a joint replay; WriteCorpus
+//     writes entries as a package's testdata/fuzz/FuzzX. Generate runs a
+//     campaign from a target's suite and keeps the few entries that cover
+//     what the suite does not; Replays checks that written entries cover
+//     what they were kept for.
 //   - LoadTruth reads a target's ground truth (truth.json beside its
 //     package's sources).
 //
 // The user's files, GOCACHE fuzz corpora and testdata are never written: a
-// campaign writes only under its own directory.
+// campaign writes only under its own directory, WriteCorpus only where it
+// is told.
 package gofuzz
