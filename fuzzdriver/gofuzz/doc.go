@@ -11,7 +11,8 @@
 //     the package's seed corpus only, for a wall-clock budget. It timestamps
 //     go test's progress lines ("fuzz: elapsed: 3s, execs: 12345 (4115/sec),
 //     new interesting: ..."), the corpus entries the fuzzer keeps and the
-//     failure that ends the session.
+//     failure that ends the session (not go1.26's bare "context deadline
+//     exceeded" at the end of -fuzztime, golang/go#75804: the budget's end).
 //   - Reproduce replays a failing input on a binary of the ORIGINAL code and
 //     names the failure by its site: the file:line of the first stack frame
 //     in the target's package (panics), or the position of the t.Error/Fatal
