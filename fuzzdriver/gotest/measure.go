@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/labels"
@@ -265,9 +266,8 @@ func perTest(ctx context.Context, r *gotransform.Result, opts Options) (map[stri
 // it failed on.
 func perEntry(ctx context.Context, r *gotransform.Result, opts Options, ann *profileRun) (map[string][]int, error) {
 	out := map[string][]int{}
-	target := regexp.QuoteMeta(opts.Fuzz)
 	for _, e := range ann.entries {
-		ids, ok, err := runAlone(ctx, r, ann.bin, ann.dir, opts.Env, "^"+target+"$/^"+regexp.QuoteMeta(e)+"$", nil)
+		ids, ok, err := runAlone(ctx, r, ann.bin, ann.dir, opts.Env, EntryPattern(opts.Fuzz, e), nil)
 		if err != nil {
 			return nil, err
 		}
@@ -283,28 +283,78 @@ func perEntry(ctx context.Context, r *gotransform.Result, opts Options, ann *pro
 // sorted; ok is false when the binary wrote no profile (it crashed before
 // the end). A failing test still covered what it covered.
 func runAlone(ctx context.Context, r *gotransform.Result, bin, dir string, env []string, pattern string, flags []string) (ids []int, ok bool, err error) {
-	prof := bin + ".alone.cover"
-	if err := os.Remove(prof); err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, false, fmt.Errorf("measure: %w", err)
+	ar, err := RunAlone(ctx, bin, dir, env, pattern, bin+".alone.cover", flags...)
+	if err != nil || ar.Profiles == nil {
+		return nil, false, err
 	}
-	run := exec.CommandContext(ctx, bin, append([]string{"-test.run=" + pattern, "-test.coverprofile=" + prof}, flags...)...)
-	run.Dir, run.Env = dir, env
-	_ = run.Run()
-	if ctx.Err() != nil {
-		return nil, false, ctx.Err()
-	}
-	if _, err := os.Stat(prof); err != nil {
-		return nil, false, nil
-	}
-	profiles, err := cover.ParseProfiles(prof)
-	if err != nil {
-		return nil, false, fmt.Errorf("measure: %w", err)
-	}
-	for id := range LabelHits(r, profiles) {
+	for id := range LabelHits(r, ar.Profiles) {
 		ids = append(ids, id)
 	}
 	sort.Ints(ids)
 	return ids, true, nil
+}
+
+// AloneRun is what one RunAlone run did.
+type AloneRun struct {
+	// Profiles is the coverage the run wrote; nil when it wrote none (a
+	// panicking test ends the binary before the profile is written).
+	Profiles []*cover.Profile
+	// Output is the binary's stdout and stderr.
+	Output string
+	// Failed: the binary exited with a status other than 0.
+	Failed bool
+}
+
+// RunAlone runs the coverage-instrumented test binary bin in dir (env nil:
+// this process's) on the tests -test.run=pattern selects, with flags, and
+// writes the coverage profile to prof (EntryPattern selects one corpus
+// entry of a fuzz target). A failing test is no error (Failed). Cancelling
+// ctx is an error.
+func RunAlone(ctx context.Context, bin, dir string, env []string, pattern, prof string, flags ...string) (AloneRun, error) {
+	if err := os.Remove(prof); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return AloneRun{}, fmt.Errorf("measure: %w", err)
+	}
+	run := exec.CommandContext(ctx, bin, append([]string{"-test.run=" + pattern, "-test.coverprofile=" + prof}, flags...)...)
+	run.Dir, run.Env = dir, env
+	var out bytes.Buffer
+	run.Stdout, run.Stderr = &out, &out
+	err := run.Run()
+	if ctx.Err() != nil {
+		return AloneRun{}, ctx.Err()
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return AloneRun{}, fmt.Errorf("measure: running %s: %w", bin, err)
+	}
+	ar := AloneRun{Output: out.String(), Failed: err != nil}
+	if _, err := os.Stat(prof); err != nil {
+		return ar, nil
+	}
+	if ar.Profiles, err = cover.ParseProfiles(prof); err != nil {
+		return AloneRun{}, fmt.Errorf("measure: %w", err)
+	}
+	return ar, nil
+}
+
+// EntryPattern is the -test.run pattern that selects corpus entry (a file
+// name, or seed#N) of fuzz target alone: go test matches the name as
+// testing rewrites it (spaces become underscores, unprintable runes are
+// quoted).
+func EntryPattern(target, entry string) string {
+	var b strings.Builder
+	for _, r := range entry {
+		switch {
+		case r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == 0x85 || r == 0xA0 || r == 0x1680 ||
+			(r >= 0x2000 && r <= 0x200a) || r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f || r == 0x3000:
+			b.WriteByte('_')
+		case !strconv.IsPrint(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return "^" + regexp.QuoteMeta(target) + "$/^" + regexp.QuoteMeta(b.String()) + "$"
 }
 
 // testBinaryFlags turns go test flags such as -short into test binary
