@@ -272,14 +272,24 @@ func adaptDocCommand(cmd, scratch string) (string, string) {
 }
 
 // copyRepo copies the repository's tracked-looking files (no .git, no
-// campaign outputs) so that documented commands write into the copy.
+// campaign outputs, and in a testdata/fuzz directory only the corpus
+// entries git tracks, not what a documented go test -fuzz run left there)
+// so that documented commands write into the copy.
 func copyRepo(src, dst string) error {
+	tracked := map[string]bool{}
+	ls := exec.Command("git", "ls-files", "-z")
+	ls.Dir = src
+	if out, err := ls.Output(); err == nil {
+		for _, f := range strings.Split(string(out), "\x00") {
+			tracked[filepath.FromSlash(f)] = true
+		}
+	}
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() && (d.Name() == ".git" || rel == "out" || d.Name() == "fuzz" && strings.HasSuffix(filepath.Dir(path), "testdata")) {
+		if d.IsDir() && (d.Name() == ".git" || rel == "out") {
 			return filepath.SkipDir
 		}
 		target := filepath.Join(dst, rel)
@@ -289,12 +299,21 @@ func copyRepo(src, dst string) error {
 		if !d.Type().IsRegular() {
 			return nil
 		}
+		if inFuzzCorpus(rel) && !tracked[rel] {
+			return nil
+		}
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
 		return os.WriteFile(target, b, 0o644)
 	})
+}
+
+// inFuzzCorpus reports whether the relative path rel is inside a
+// testdata/fuzz directory.
+func inFuzzCorpus(rel string) bool {
+	return strings.Contains(filepath.ToSlash(rel), "testdata/fuzz/")
 }
 
 func tailLines(s string, n int) string {

@@ -20,7 +20,7 @@ func goShellCorpus(t *testing.T) (mod, cache string) {
 	}
 	mod = filepath.Join(t.TempDir(), "gobench")
 	cache = filepath.Join(t.TempDir(), "fuzzcache")
-	for _, c := range [][2]string{{"../../testdata/gobench", mod}, {"../../testdata/go/shellcorpus/testdata", filepath.Join(mod, "shell", "testdata")},
+	for _, c := range [][2]string{{"../../testdata/gobench", mod}, {"../../testdata/go/shellcorpus/FuzzRun", filepath.Join(mod, "shell", "testdata", "fuzz", "FuzzRun")},
 		{"../../testdata/go/shellcorpus/fuzzcache", cache}} {
 		if err := os.CopyFS(c[1], os.DirFS(c[0])); err != nil {
 			t.Fatal(err)
