@@ -71,7 +71,7 @@ func runGentestsGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzz
 	if len(args) > 1 {
 		return fmt.Errorf("too many arguments: gentests takes one Go package (or pattern) holding --fuzz %s, got %s", g.fuzz, strings.Join(args, " "))
 	}
-	if err := planOnlyFlags(cmd, "tests", "world", "plan", "max-steps", "max-objects"); err != nil {
+	if err := planOnlyFlags(cmd, "tests", "world", "plan", "max-steps", "max-objects", "pure", "no-values"); err != nil {
 		return err
 	}
 	guide, err := labels.ParseCriteria(gen.guide)

@@ -40,9 +40,13 @@ func (g *goFuzzOptions) register(cmd *cobra.Command, cache bool) {
 // planOnlyFlags fails when a flag meant for plans is set with Go packages.
 func planOnlyFlags(cmd *cobra.Command, names ...string) error {
 	for _, n := range names {
-		if cmd.Flags().Changed(n) {
-			return fmt.Errorf("--%s is for plans; a Go fuzz target's suite is its corpus (testdata/fuzz/FuzzX and the fuzz cache)", n)
+		if !cmd.Flags().Changed(n) {
+			continue
 		}
+		if n == "tests" {
+			return fmt.Errorf("--tests is for plans; a Go fuzz target's suite is its corpus (testdata/fuzz/FuzzX and the fuzz cache)")
+		}
+		return fmt.Errorf("--%s is for plans, not Go packages", n)
 	}
 	return nil
 }
@@ -155,7 +159,7 @@ func runReduceGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzzOp
 	if len(args) > 1 {
 		return fmt.Errorf("too many arguments: reduce takes one Go package (or pattern) holding --fuzz %s, got %s", g.fuzz, strings.Join(args, " "))
 	}
-	if err := planOnlyFlags(cmd, "tests", "world", "plan", "max-steps", "max-objects"); err != nil {
+	if err := planOnlyFlags(cmd, "tests", "world", "plan", "max-steps", "max-objects", "pure", "no-values"); err != nil {
 		return err
 	}
 	ctx := cmd.Context()
