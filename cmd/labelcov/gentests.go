@@ -203,7 +203,7 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 	g.register(cmd, false)
 	f := cmd.Flags()
 	f.StringVar(&out, "out", "", "folder to write the generated tests to (plans: must not exist or be empty; Go: DIR/testdata/fuzz/FuzzX)")
-	f.StringVar(&guide, "guide", "mcc,wm", "criteria guiding the campaign")
+	f.StringVar(&guide, "guide", "mcc,wm", "criteria guiding the campaign (Go packages: none fuzzes the original code)")
 	f.DurationVar(&budget, "budget", 0, "wall-clock budget of the campaign")
 	f.Int64Var(&runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&seed, "seed", 1, "random seed of the campaign")

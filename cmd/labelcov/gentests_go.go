@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
@@ -74,9 +75,12 @@ func runGentestsGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzz
 	if err := planOnlyFlags(cmd, "tests", "world", "plan", "max-steps", "max-objects", "pure", "no-values"); err != nil {
 		return err
 	}
-	guide, err := labels.ParseCriteria(gen.guide)
-	if err != nil {
-		return fmt.Errorf("--guide: %w", err)
+	var guide labels.Criteria
+	if gen.guide != compare.Baseline {
+		var err error
+		if guide, err = labels.ParseCriteria(gen.guide); err != nil {
+			return fmt.Errorf("--guide: %w (or %s: fuzz the original code)", err, compare.Baseline)
+		}
 	}
 	ctx := cmd.Context()
 	t, err := goFuzzTarget(ctx, args[0], g.dir, g.fuzz)
@@ -92,13 +96,15 @@ func runGentestsGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzz
 	if err != nil {
 		return err
 	}
-	gres, err := gotransform.Annotate(ctx, []string{t.Package}, gotransform.Options{Criteria: guide, MCCMaxAtoms: o.maxAtoms, Dir: t.Module})
-	if err != nil {
-		return fmt.Errorf("--guide: %w", err)
-	}
-	overlay, err := gres.WriteOverlay(filepath.Join(work, "guide"))
-	if err != nil {
-		return err
+	overlay := ""
+	if gen.guide != compare.Baseline {
+		gres, err := gotransform.Annotate(ctx, []string{t.Package}, gotransform.Options{Criteria: guide, MCCMaxAtoms: o.maxAtoms, Dir: t.Module})
+		if err != nil {
+			return fmt.Errorf("--guide: %w", err)
+		}
+		if overlay, err = gres.WriteOverlay(filepath.Join(work, "guide")); err != nil {
+			return err
+		}
 	}
 	bin := filepath.Join(work, "fuzz.test")
 	if err := gofuzz.BuildFuzz(ctx, t, overlay, bin, nil); err != nil {
