@@ -1,10 +1,12 @@
 // Package labels defines coverage labels — predicates at program points —
 // for the criteria MCC, CC, weak mutation (ABS, AOR, COR, ROR) and the
-// dist stepping stones towards exact relations: the criteria, the label
+// dist stepping stones towards exact relations (ladders on numeric
+// relations, prefix stones on string equalities): the criteria, the label
 // records, their enumeration over a normalized plan (enumerate.go: the
 // merging of identical labels evaluated together, predicates simplified
 // by constant folding), the definitions every front end shares (the
-// relations and their mutants, the MCC combinations, the dist ladder),
+// relations and their mutants, the MCC combinations, the dist ladder and
+// the prefix stones' lengths),
 // the versioned JSON manifest, and the coverage arithmetic
 // (covered/total, Hill diversity numbers).
 //

@@ -871,6 +871,9 @@ func (e *enumerator) mutations(l *syntax.List, h string) {
 	if normalize.IsRelational(h) && len(args) == 2 && c.Has(DIST) {
 		e.distLadder(l, args[0], args[1], at)
 	}
+	if normalize.IsStringEquality(h) && len(args) == 2 && c.Has(DIST) {
+		e.prefixStones(l, h, args[0], args[1], at)
+	}
 	switch {
 	case normalize.IsArithmetic(h) && len(args) == 2 && c.Has(WMAOR):
 		a, b := args[0], args[1]

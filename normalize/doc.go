@@ -4,7 +4,8 @@
 // the program does.
 //
 // The plan front end (Plan) rewrites only impure label sites — decision
-// tests, binary relational and arithmetic calls, and/or forms — into
+// tests, binary relational and arithmetic calls, binary string= and equal
+// (dist's prefix stones), and/or forms — into
 // A-normal form: `(let* ((%lc1 …) (%lc2 …)) RESIDUE)` placed exactly where
 // the site was, so evaluation order, short-circuiting, later cond clauses
 // and re-evaluated while tests behave as before. Operands of label sites

@@ -25,6 +25,7 @@ var pureBuiltins = setOf(
 	"stringp", "functionp", "designatorp", "zerop", "plusp", "minusp", "evenp", "oddp",
 	"list", "cons", "car", "cdr", "first", "second", "third", "rest", "nth", "length",
 	"append", "reverse", "member", "remove", "assoc", "desig-prop",
+	"subseq", "mismatch", "code-char", "char-code",
 )
 
 // Relational and arithmetic builtins: the sites of ROR, AOR and ABS.
@@ -34,6 +35,14 @@ var (
 	numeric    = setOf("+", "-", "*", "/", "mod", "rem", "abs", "min", "max", "floor", "round",
 		"sqrt", "1+", "1-", "<", "<=", ">", ">=", "=", "/=", "zerop", "plusp", "minusp")
 )
+
+// stringEqualities are the comparisons of strings that dist splits into
+// prefix stones.
+var stringEqualities = setOf("string=", "equal")
+
+// IsStringEquality reports whether name is string= or equal, whose binary
+// calls are label sites (dist's prefix stones).
+func IsStringEquality(name string) bool { return stringEqualities[name] }
 
 // IsRelational reports whether name is a numeric comparison (ROR sites).
 func IsRelational(name string) bool { return relational[name] }

@@ -414,8 +414,9 @@ type binding struct {
 }
 
 // isSite reports whether n is a label site whose operands a label may
-// re-evaluate: a binary relational or arithmetic call, unary minus, or an
-// and/or with at least two operands.
+// re-evaluate: a binary relational or arithmetic call, unary minus, a
+// binary string= or equal (dist's prefix stones), or an and/or with at
+// least two operands.
 func (z *normalizer) isSite(n syntax.Node) bool {
 	l, ok := n.(*syntax.List)
 	if !ok || Opaque(l) {
@@ -429,6 +430,8 @@ func (z *normalizer) isSite(n syntax.Node) bool {
 		return false
 	case relational[h] || arithmetic[h]:
 		return len(l.Elems) == 3 || (h == "-" && len(l.Elems) == 2)
+	case stringEqualities[h]:
+		return len(l.Elems) == 3
 	}
 	return false
 }

@@ -220,6 +220,9 @@ func FuzzTransform(f *testing.F) {
 		"(def-plan main () (let ((x 2)) (and (> (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 x)))))))) 3) (print x) (< x (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 (+ 1 x)))))))))))))",
 		// Duplicates merged in one region; a relation and its mirror.
 		"(def-plan main () (let ((a -1)) (list (> (+ a a) (* a 2)) (< a 3) (> 3 a) (if (< a 3) a (- a)))))",
+		// dist's prefix stones: string= and equal against string
+		// constants and between values, impure and failing operands.
+		"(defun f (v) (print v) v) (def-plan main (x) (let ((s (format nil \"~a~a\" (code-char (+ 99 (mod x 3))) \"é\"))) (list (string= s \"cé\") (equal \"\" s) (equal x \"ab\") (string= (f s) (subseq \"cabbage\" 0 (mod x 9))) (or (string= 'ab s) (mismatch s \"c\")))))",
 	} {
 		f.Add(s)
 	}

@@ -134,7 +134,7 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 	f.StringVar(&o.failUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
 	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
 	f.StringVar(&gco.FuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
-	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test alone, for per-test label sets and diversity")
+	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test (with --fuzz: each corpus entry) alone, for which test covers each label and diversity")
 	f.BoolVarP(&gco.Verbose, "verbose", "v", false, "Go packages: show the go command's output")
 	f.StringVarP(&gco.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
 	f.StringVar(&gco.Tags, "tags", "", "Go packages: build tags")

@@ -24,7 +24,11 @@ import (
 // that shows output, else every line that is not a comment; a trailing
 // backslash continues a command) runs with bash in a copy of the
 // repository, in document order, with a built labelcov first on PATH. A
-// command exits 0 unless its line ends with "# exit N". To keep the suite
+// command exits 0 unless its line ends with "# exit N", and prints the
+// lines the block shows after it, in that order (other lines may come
+// between them; "..." marks where the document leaves some out, in a line
+// or as a line; paths are
+// relative to the repository, the scratch directory reads /tmp/). To keep the suite
 // short, budgets shrink (--budget 3s; a campaign cut short may find less,
 // so it may then exit 0 or 1; go test -fuzz stops at its first crash, so
 // -fuzztime stays), paths under /tmp/ move to a
@@ -40,6 +44,9 @@ type docCommand struct {
 	line int
 	cmd  string
 	exit int
+	// output is what the document shows the command print (the lines
+	// after a "$ " command up to the next one), "..." where it elides.
+	output []string
 }
 
 var (
@@ -79,6 +86,12 @@ func docCommands(file, doc string) []docCommand {
 				l = l[:i]
 			}
 			c.cmd = strings.TrimSpace(l)
+			for prompt && i+1 < len(lines) && !strings.HasPrefix(lines[i+1], "$ ") {
+				i++
+				if o := strings.TrimSpace(lines[i]); o != "" && !strings.HasPrefix(o, "#") {
+					c.output = append(c.output, strings.TrimRight(lines[i], " "))
+				}
+			}
 			out = append(out, c)
 		}
 	}
@@ -90,12 +103,28 @@ func TestDocCommandsExtraction(t *testing.T) {
 		"```sh\nlabelcov not-runnable\n```\n" + runnableMarker + "\n```sh\nlabelcov fuzz p.plan --budget 60s\n```\n"
 	got := docCommands("d.md", doc)
 	want := []docCommand{
-		{"d.md", 5, "labelcov run a.plan --arg 1", 1},
-		{"d.md", 8, "labelcov fmt a.plan", 0},
-		{"d.md", 15, "labelcov fuzz p.plan --budget 60s", 0},
+		{"d.md", 5, "labelcov run a.plan --arg 1", 1, []string{"=> out"}},
+		{"d.md", 8, "labelcov fmt a.plan", 0, nil},
+		{"d.md", 15, "labelcov fuzz p.plan --budget 60s", 0, nil},
 	}
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("got %v\nwant %v", got, want)
+	}
+	for _, c := range []struct {
+		doc    []string
+		output string
+		miss   string
+	}{
+		{[]string{"a", "...", "c"}, "a\nb\nc  \n", ""},
+		{[]string{"a", "c"}, "a\nb\nc", ""},
+		{[]string{"c", "a"}, "a\nb\nc", "a"},
+		{[]string{"a", "d"}, "a\nb\nc", "d"},
+		{[]string{"=> ((x ...) y)"}, "=> ((x 1 2) y)", ""},
+		{[]string{"=> ((x ...) y)"}, "=> ((x 1 2) z)", "=> ((x ...) y)"},
+	} {
+		if got := outputMissing(c.doc, c.output); got != c.miss {
+			t.Errorf("outputMissing(%q, %q) = %q, want %q", c.doc, c.output, got, c.miss)
+		}
 	}
 }
 
@@ -166,11 +195,54 @@ func TestDocCommands(t *testing.T) {
 		}
 		if !ok {
 			t.Errorf("%s:%d: %s\nexit %d, want %d (%.1fs)\n%s", c.file, c.line, c.cmd, code, c.exit, time.Since(start).Seconds(), tailLines(out.String(), 30))
+			continue
+		}
+		if budgetArg.MatchString(c.cmd) {
+			continue // a shortened campaign prints other figures
+		}
+		// Paths print as the reader's would: relative to the repository,
+		// and /tmp/ for the scratch directory.
+		got := strings.ReplaceAll(strings.ReplaceAll(out.String(), repo+string(filepath.Separator), ""), scratch+"/", "/tmp/")
+		if miss := outputMissing(c.output, got); miss != "" {
+			t.Errorf("%s:%d: %s\nprints no line %q (in the documented order):\n%s", c.file, c.line, c.cmd, miss, tailLines(got, 40))
 		}
 	}
 	if ran < 10 {
 		t.Errorf("ran %d documented commands", ran)
 	}
+}
+
+// outputMissing returns the first line of the documented output doc that
+// output lacks, "" when output has them all in that order ("..." lines and
+// lines between documented ones may be anything, "..." in a line any text);
+// trailing blanks do not count.
+func outputMissing(doc []string, output string) string {
+	got := strings.Split(output, "\n")
+	j := 0
+	for _, d := range doc {
+		if strings.TrimSpace(d) == "..." {
+			continue
+		}
+		re := docLineRe(d)
+		for j < len(got) && !re.MatchString(strings.TrimRight(got[j], " ")) {
+			j++
+		}
+		if j == len(got) {
+			return d
+		}
+		j++
+	}
+	return ""
+}
+
+// docLineRe matches an output line as the document shows it, "..." or "…"
+// inside it standing for any text.
+func docLineRe(d string) *regexp.Regexp {
+	parts := regexp.MustCompile(`\.\.\.|…`).Split(d, -1)
+	for i, p := range parts {
+		parts[i] = regexp.QuoteMeta(p)
+	}
+	return regexp.MustCompile("^" + strings.Join(parts, ".*") + "$")
 }
 
 // adaptDocCommand rewrites a documented command for the test (short
@@ -200,14 +272,24 @@ func adaptDocCommand(cmd, scratch string) (string, string) {
 }
 
 // copyRepo copies the repository's tracked-looking files (no .git, no
-// campaign outputs) so that documented commands write into the copy.
+// campaign outputs, and in a testdata/fuzz directory only the corpus
+// entries git tracks, not what a documented go test -fuzz run left there)
+// so that documented commands write into the copy.
 func copyRepo(src, dst string) error {
+	tracked := map[string]bool{}
+	ls := exec.Command("git", "ls-files", "-z")
+	ls.Dir = src
+	if out, err := ls.Output(); err == nil {
+		for _, f := range strings.Split(string(out), "\x00") {
+			tracked[filepath.FromSlash(f)] = true
+		}
+	}
 	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(src, path)
-		if d.IsDir() && (d.Name() == ".git" || rel == "out" || d.Name() == "fuzz" && strings.HasSuffix(filepath.Dir(path), "testdata")) {
+		if d.IsDir() && (d.Name() == ".git" || rel == "out") {
 			return filepath.SkipDir
 		}
 		target := filepath.Join(dst, rel)
@@ -217,12 +299,21 @@ func copyRepo(src, dst string) error {
 		if !d.Type().IsRegular() {
 			return nil
 		}
+		if inFuzzCorpus(rel) && !tracked[rel] {
+			return nil
+		}
 		b, err := os.ReadFile(path)
 		if err != nil {
 			return err
 		}
 		return os.WriteFile(target, b, 0o644)
 	})
+}
+
+// inFuzzCorpus reports whether the relative path rel is inside a
+// testdata/fuzz directory.
+func inFuzzCorpus(rel string) bool {
+	return strings.Contains(filepath.ToSlash(rel), "testdata/fuzz/")
 }
 
 func tailLines(s string, n int) string {

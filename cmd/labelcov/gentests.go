@@ -18,12 +18,13 @@ import (
 
 func newGentestsCmd() *cobra.Command {
 	var o coverOptions
+	var g goFuzzOptions
 	var out, guide string
 	var budget time.Duration
 	var runs int64
 	var seed uint64
 	cmd := &cobra.Command{
-		Use:   "gentests PLAN --tests DIR|FILE... --out NEWDIR [--budget 30s | --runs N] [--seed N]",
+		Use:   "gentests PLAN --tests DIR|FILE... --out NEWDIR [--budget 30s | --runs N] [--seed N] | gentests PACKAGE --fuzz FuzzX --out DIR --budget 30s",
 		Short: "Generate tests for what a suite does not cover: fuzz seeded with the suite, keep the minimal new inputs",
 		Long: `gentests measures a plan's suite as cover does, fuzzes the plan (built-in
 engine, one worker, --seed) seeded with the suite's inputs and guided by
@@ -35,10 +36,41 @@ test in the suite's own format: .args (the plan's arguments) without a world,
 .env (a scenario) with one, named by what it covers first
 (gen-01-mcc-TF-label-17.args). Each written test is measured again from its
 file and must cover what it is kept for; the report gives the coverage
-before and after.`,
-		Example: `  labelcov gentests testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out gen --runs 20000`,
-		Args:    argsNamed(1, -1, "PLAN"),
+before and after.
+
+Go packages: given a package (./pkg) and --fuzz FuzzX instead of a plan, the
+suite is the target's f.Add seeds and its testdata/fuzz/FuzzX entries. go test
+-fuzz runs on the package annotated with --guide (an overlay; one worker,
+GODEBUG fuzzseed from --seed, a private fuzz cache, restarted after each
+failure until --budget is spent; inputs are not minimized). The suite and
+each entry the campaign kept (and each failing input) run alone on coverage
+binaries of the package annotated with --criteria and of the original; the
+entries that cover labels, blocks or failure sites the suite does not are
+chosen by greedy set cover and written to DIR/testdata/fuzz/FuzzX, in go
+test's corpus format, named by what they cover first
+(gen-01-mcc_TF_label-17). Pass the package's directory as DIR to add them to
+its testdata; an existing file is never overwritten. Each is run again from
+the written file and must cover what it was kept for. See docs/cover.md.`,
+		Example: `  labelcov gentests testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out gen --runs 20000
+  labelcov gentests ./shell --fuzz FuzzRun --budget 30s --out /tmp/gen
+  labelcov gentests ./shell --fuzz FuzzRun --budget 1m --guide dist --out ./shell   # into the package's testdata`,
+		Args: argsNamed(1, -1, "PLAN or PACKAGE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if isGoPackageArg(args[0]) {
+				if cmd.Flags().Changed("runs") {
+					return fmt.Errorf("--runs is for plans: go test -fuzz takes a --budget")
+				}
+				if out == "" {
+					return fmt.Errorf("give --out DIR: gentests writes the new entries to DIR/testdata/fuzz/FuzzX")
+				}
+				if budget <= 0 {
+					return fmt.Errorf("give a positive --budget")
+				}
+				return runGentestsGo(cmd, args, &o, &g, goGenOptions{out: out, guide: guide, budget: budget, seed: seed})
+			}
+			if g.fuzz != "" || g.dir != "" || g.json {
+				return fmt.Errorf("--fuzz, -C and --json are for Go packages; %s is a plan", args[0])
+			}
 			tests := append(append([]string(nil), o.tests...), args[1:]...)
 			if len(tests) == 0 {
 				return fmt.Errorf("no tests: give --tests DIR|FILE (the suite to extend)")
@@ -115,10 +147,7 @@ before and after.`,
 			for _, it := range base {
 				have[it] = true
 			}
-			labelOf := map[string]string{}
-			for _, l := range m.Labels() {
-				labelOf["label:"+strconv.Itoa(l.ID)] = fmt.Sprintf("%s_%s_label-%d", l.Criterion, l.Operator, l.ID)
-			}
+			labelOf := labelSlugs(m.Labels())
 			w := cmd.OutOrStdout()
 			all := append([][]string(nil), items...)
 			for n, i := range keep {
@@ -161,7 +190,7 @@ before and after.`,
 			after := reduce.Union(all, nil)
 			fmt.Fprintf(w, "gentests: %d tests covered %d items; with %d generated test(s) (from %d campaign inputs, %d runs): %d items\n",
 				len(ts), len(base), len(keep), len(sum.Inputs), sum.Execs, len(after))
-			for _, line := range itemDelta(base, after) {
+			for _, line := range itemDelta(base, after, planItemKinds) {
 				fmt.Fprintf(w, "  %s\n", line)
 			}
 			if err != nil && !errors.Is(err, ctx.Err()) {
@@ -171,13 +200,24 @@ before and after.`,
 		},
 	}
 	registerSuiteFlags(cmd, &o)
+	g.register(cmd, false)
 	f := cmd.Flags()
-	f.StringVar(&out, "out", "", "folder to write the generated tests to (must not exist or be empty)")
+	f.StringVar(&out, "out", "", "folder to write the generated tests to (plans: must not exist or be empty; Go: DIR/testdata/fuzz/FuzzX)")
 	f.StringVar(&guide, "guide", "mcc,wm", "criteria guiding the campaign")
 	f.DurationVar(&budget, "budget", 0, "wall-clock budget of the campaign")
 	f.Int64Var(&runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&seed, "seed", 1, "random seed of the campaign")
 	return cmd
+}
+
+// labelSlugs maps the item of each label ("label:ID") to the words a
+// generated test is named by: criterion, operator, id.
+func labelSlugs(ls []*labels.Label) map[string]string {
+	out := map[string]string{}
+	for _, l := range ls {
+		out["label:"+strconv.Itoa(l.ID)] = fmt.Sprintf("%s_%s_label-%d", l.Criterion, l.Operator, l.ID)
+	}
+	return out
 }
 
 // slugItem names a generated test by the first label it adds (else the
@@ -195,7 +235,7 @@ func slugItem(adds []string, labelOf map[string]string) string {
 }
 
 func fileSafe(s string) string {
-	s = strings.NewReplacer("<=", "le", ">=", "ge", "/=", "ne", "->", "to", "<", "lt", ">", "gt", "=", "eq",
+	s = strings.NewReplacer("<=", "le", ">=", "ge", "/=", "ne", "!=", "ne", "==", "eq", "&&", "and", "||", "or", "->", "to", "<", "lt", ">", "gt", "=", "eq",
 		"+", "plus", "*", "mul", "/", "div", "(", "", ")", "", " ", "-").Replace(s)
 	var b strings.Builder
 	for _, r := range s {
@@ -221,8 +261,8 @@ func firstN(xs []string, n int) []string {
 }
 
 // itemDelta counts items by kind before and after.
-func itemDelta(before, after []string) []string {
-	b, a := itemCounts(before), itemCounts(after)
+func itemDelta(before, after []string, kinds []itemKind) []string {
+	b, a := itemCounts(before, kinds), itemCounts(after, kinds)
 	out := make([]string, len(a))
 	for i := range a {
 		out[i] = b[i] + " -> " + a[i]

@@ -123,7 +123,8 @@ func TestGoCoverJSON(t *testing.T) {
 		}
 	}
 	h, err := os.ReadFile(page)
-	if err != nil || !bytes.Contains(h, []byte(`<td class="ln">25</td>`)) || !bytes.Contains(h, []byte("class=\"miss\"")) {
+	if err != nil || !bytes.Contains(h, []byte(`<td class="ln">25</td>`)) || !bytes.Contains(h, []byte("class=\"miss\"")) ||
+		!bytes.Contains(h, []byte("example.com/sample TestClassify")) {
 		t.Errorf("HTML report: %v\n%.400s", err, h)
 	}
 	l, err := os.ReadFile(lcov)
@@ -135,7 +136,9 @@ func TestGoCoverJSON(t *testing.T) {
 
 // TestGoCoverFuzzCorpus measures what a fuzz target's corpus covers: a
 // seed file in testdata/fuzz plus the f.Add seed, and an entry of the
-// generated corpus in a private --fuzz-cache (never the user's GOCACHE).
+// generated corpus in a private --fuzz-cache (never the user's GOCACHE);
+// --per-test runs each entry alone and names the entry that covers each
+// label, in JSON and in the HTML page.
 func TestGoCoverFuzzCorpus(t *testing.T) {
 	needGo(t)
 	src, err := filepath.Abs("../../testdata/go/fuzzexp")
@@ -165,17 +168,21 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(gen, "0123abcd"), []byte(humid), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdout, _, err := runGoCmd(t, "cover", ".", "-C", dir, "--criteria", "mcc", "--fuzz", "FuzzAlarm", "--fuzz-cache", cache, "--json")
+	page := filepath.Join(t.TempDir(), "cover.html")
+	stdout, _, err := runGoCmd(t, "cover", ".", "-C", dir, "--criteria", "mcc", "--fuzz", "FuzzAlarm", "--fuzz-cache", cache, "--json", "--per-test", "--html", page)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var rep struct {
 		Corpus   struct{ Seeds, Cached int }
 		Criteria map[string]struct{ Covered, Total int }
+		Tests    map[string][]int
 		Labels   []struct {
+			ID       int
 			Operator string
 			Pos      string
 			Covered  bool
+			Tests    []string
 		}
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
@@ -185,15 +192,34 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 		t.Errorf("corpus %+v, want 2 seeds (f.Add and a file) and 1 generated entry", rep.Corpus)
 	}
 	covered := map[string]bool{}
+	by := map[string][]string{}
 	for _, l := range rep.Labels {
 		if strings.Contains(l.Pos, "alarm.go:30:") && l.Covered {
 			covered[l.Operator] = true
+			by[l.Operator] = l.Tests
 		}
 	}
 	// f.Add covers no range (FFF), the seed file the hot one (TFF), the
 	// generated entry the humid one (FTF); the crash needs TTT.
 	if !covered["FFF"] || !covered["TFF"] || !covered["FTF"] || len(covered) != 3 {
 		t.Errorf("MCC outcomes of hot || humid || dusty covered: %v", covered)
+	}
+	// Each entry alone, named as go test names its subtest.
+	const pkg = "example.com/fuzzexp FuzzAlarm/"
+	for op, entry := range map[string]string{"FFF": "seed#0", "TFF": "hot", "FTF": "cache-0123abcd"} {
+		if got := by[op]; len(got) != 1 || got[0] != pkg+entry {
+			t.Errorf("%s covered by %v, want the entry %s alone", op, got, pkg+entry)
+		}
+	}
+	if len(rep.Tests) != 3 {
+		t.Errorf("per-entry label sets: %v, want the 3 entries", rep.Tests)
+	}
+	h, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(h, []byte("covered by 1 test: "+pkg+"hot")) || !bytes.Contains(h, []byte(`3t</b>`)) {
+		t.Errorf("HTML report does not name the entries covering line 30:\n%s", h)
 	}
 }
 

@@ -14,10 +14,11 @@ import (
 
 func newReduceCmd() *cobra.Command {
 	var o coverOptions
+	var g goFuzzOptions
 	var out string
 	cmd := &cobra.Command{
-		Use:   "reduce PLAN --tests DIR|FILE... --out NEWDIR [--world W] [--criteria ...]",
-		Short: "Copy a smallest-first subset of a test suite that keeps every covered label, branch, bucket and category",
+		Use:   "reduce PLAN --tests DIR|FILE... --out NEWDIR [--world W] [--criteria ...] | reduce PACKAGE --fuzz FuzzX --out NEWDIR [--fuzz-cache DIR]",
+		Short: "Copy a smallest-first subset of a test suite or a Go fuzz corpus that keeps every covered label, branch, bucket and category",
 		Long: `reduce measures every test of a plan's suite as cover does (.env, .args or byte
 inputs; a truth.json beside PLAN names the world) and copies to NEWDIR a subset
 that covers everything the whole suite covers: every label of --criteria
@@ -27,10 +28,39 @@ plan's failure kinds). It picks greedily the test that adds the most items not
 yet covered, the smaller on a tie (as libFuzzer's -set_cover_merge and afl-cmin
 do), measures the subset again to check that nothing was lost, and reports the
 counts and sizes before and after. The original tests are never touched;
-NEWDIR must not exist or be empty.`,
-		Example: `  labelcov reduce testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out /tmp/reduced`,
-		Args:    argsNamed(1, -1, "PLAN"),
+NEWDIR must not exist or be empty.
+
+Go packages: given a package (./pkg) and --fuzz FuzzX instead of a plan,
+reduce works on that fuzz target's corpus: the entries of the package's
+testdata/fuzz/FuzzX and of go test -fuzz's cache for the target
+($(go env GOCACHE)/fuzz/IMPORTPATH/FuzzX, or under --fuzz-cache). Each entry
+runs alone on two coverage binaries built once (the package annotated with
+--criteria, and the original), and the subset keeps, with the target's f.Add
+seeds, every label, every coverage block of the original code and every
+failure site (the first stack frame in the package, as compare --go names
+findings) that the corpus covers. The kept entries are replayed together
+and must cover it all again; they are written, under their names, to
+NEWDIR/testdata/fuzz/FuzzX, ready to replace the package's. The corpus and
+the cache are never touched. This is the corpus minimization Go lacks
+(golang/go#49290). See docs/cover.md.`,
+		Example: `  labelcov reduce testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out /tmp/reduced
+  labelcov reduce ./parse --fuzz FuzzParse --out /tmp/reduced
+  labelcov reduce ./shell --fuzz FuzzRun --fuzz-cache /tmp/gocache/fuzz --criteria mcc,cc --out /tmp/reduced --json`,
+		Args: argsNamed(1, -1, "PLAN or PACKAGE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			goArg := isGoPackageArg(args[0])
+			if !goArg && (g.fuzz != "" || g.fuzzCache != "" || g.dir != "" || g.json) {
+				return fmt.Errorf("--fuzz, --fuzz-cache, -C and --json are for Go packages; %s is a plan", args[0])
+			}
+			if goArg {
+				if out == "" {
+					return fmt.Errorf("give --out NEWDIR: reduce writes the kept entries to NEWDIR/testdata/fuzz/FuzzX and never touches the corpus")
+				}
+				if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+					return fmt.Errorf("--out %s is not empty", out)
+				}
+				return runReduceGo(cmd, args, &o, &g, out)
+			}
 			tests := append(append([]string(nil), o.tests...), args[1:]...)
 			if len(tests) == 0 {
 				return fmt.Errorf("no tests: give --tests DIR|FILE")
@@ -103,13 +133,14 @@ NEWDIR must not exist or be empty.`,
 			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "reduce: %d tests (%d bytes) -> %d tests (%d bytes) in %s\n", len(ts), total, len(keep), kept, out)
-			for _, line := range itemCounts(before) {
+			for _, line := range itemCounts(before, planItemKinds) {
 				fmt.Fprintf(w, "  kept %s\n", line)
 			}
 			return nil
 		},
 	}
 	registerSuiteFlags(cmd, &o)
+	g.register(cmd, true)
 	cmd.Flags().StringVar(&out, "out", "", "folder to write the kept tests to (must not exist or be empty)")
 	return cmd
 }
@@ -131,19 +162,28 @@ func registerSuiteFlags(cmd *cobra.Command, o *coverOptions) {
 	f.IntVar(&o.maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from byte tests")
 }
 
-// itemCounts summarizes items by kind (label, branch, action, category):
-// "labels 12", "branches 30", ...
-func itemCounts(items []string) []string {
-	kinds := []struct{ prefix, name string }{{"label:", "labels"}, {"branch:", "branch outcomes"}, {"action:", "action buckets"}, {"category:", "finding categories"}}
+// itemKind is a kind of coverage item: its prefix and its name in counts.
+type itemKind struct{ prefix, name string }
+
+// planItemKinds name the items of a plan's tests (measure.Items).
+var planItemKinds = []itemKind{{"label:", "labels"}, {"branch:", "branch outcomes"}, {"action:", "action buckets"}, {"category:", "finding categories"}}
+
+// itemCounts summarizes items by kind: "12 labels", "30 branch outcomes", ...
+func itemCounts(items []string, kinds []itemKind) []string {
 	var out []string
 	for _, k := range kinds {
-		n := 0
-		for _, it := range items {
-			if strings.HasPrefix(it, k.prefix) {
-				n++
-			}
-		}
-		out = append(out, fmt.Sprintf("%d %s", n, k.name))
+		out = append(out, fmt.Sprintf("%d %s", countKind(items, k.prefix), k.name))
 	}
 	return out
+}
+
+// countKind counts the items with prefix.
+func countKind(items []string, prefix string) int {
+	n := 0
+	for _, it := range items {
+		if strings.HasPrefix(it, prefix) {
+			n++
+		}
+	}
+	return n
 }

@@ -8,25 +8,38 @@ import (
 	"testing"
 )
 
-// TestSarif fuzzes the temperature benchmark (deterministic: one worker,
-// a seed, a run budget), writes its findings as SARIF and checks the log
-// against SARIF 2.1.0's structural rules (no schema is available offline:
-// Debian ships none, so the rules the schema states for what labelcov
-// writes are checked here), that each result points at the def-check that
-// returns its category, and that each replay command reproduces the
-// finding.
-func TestSarif(t *testing.T) {
-	plan := "../../testdata/bench/temperature/temperature.plan"
+// fuzzCampaign fuzzes plan deterministically (one worker, a seed, a run
+// budget) into a new directory and returns it; the campaign must have
+// findings (the temperature benchmark's has three).
+func fuzzCampaign(t *testing.T, plan string) string {
+	t.Helper()
 	out := t.TempDir()
 	code, _, errs := runCLI("fuzz", plan, "--workers", "1", "--seed", "3", "--runs", "20000", "--out", out)
 	if code != exitFound {
 		t.Fatalf("fuzz: exit %d (want findings, %d)\n%s", code, exitFound, errs)
 	}
+	return out
+}
+
+// sarifOfCampaign writes the campaign's findings as a SARIF log and returns
+// its path.
+func sarifOfCampaign(t *testing.T, plan, campaign string) string {
+	t.Helper()
 	log := filepath.Join(t.TempDir(), "findings.sarif")
-	if code, _, errs := runCLI("sarif", plan, out, "-o", log); code != exitOK {
+	if code, _, errs := runCLI("sarif", plan, campaign, "-o", log); code != exitOK {
 		t.Fatalf("sarif: exit %d\n%s", code, errs)
 	}
-	data, err := os.ReadFile(log)
+	return log
+}
+
+// TestSarif fuzzes the temperature benchmark, writes its findings as SARIF
+// and checks the log's structure for what labelcov writes (TestSarifSchema
+// validates it against the SARIF 2.1.0 schema), that each result points at
+// the def-check that returns its category, and that each replay command
+// reproduces the finding.
+func TestSarif(t *testing.T) {
+	plan := "../../testdata/bench/temperature/temperature.plan"
+	data, err := os.ReadFile(sarifOfCampaign(t, plan, fuzzCampaign(t, plan)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,12 +13,13 @@ import (
 
 // TestPlanDict: the dictionary of a plan holds the int64 words of its
 // relations' integer literals and their neighbours and its compared
-// strings, once each; only a dist-guided campaign gets it; its AFL++ form
+// strings (string= and equal, the sites of dist's prefix stones; UTF-8
+// bytes), once each; only a dist-guided campaign gets it; its AFL++ form
 // escapes what is not printable.
 func TestPlanDict(t *testing.T) {
 	f, err := syntax.Parse("d.plan", []byte(`(def-plan p (a b)
   (when (and (= a 123456789) (< 5 b) (> a 123456789))
-    (if (string= b "tok\"") (+ a 77) 2)))`))
+    (if (string= b "tok\"") (+ a 77) (equal "calibré!" b))))`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +32,7 @@ func TestPlanDict(t *testing.T) {
 			got = append(got, string(tok))
 		}
 	}
-	want := "w123456788 w123456789 w123456790 w4 w5 w6 tok\""
+	want := "w123456788 w123456789 w123456790 w4 w5 w6 tok\" calibré!"
 	if strings.Join(got, " ") != want {
 		t.Errorf("dictionary %q, want %q", strings.Join(got, " "), want)
 	}

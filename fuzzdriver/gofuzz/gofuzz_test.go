@@ -318,3 +318,39 @@ func TestCampaignKeepGoing(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlineRaceIsTheBudget: Go 1.26's fuzzing coordinator can report
+// the end of -fuzztime as a failure of the target, "context deadline
+// exceeded" without a failing input (golang/go#75804); a campaign takes
+// it for the end of its budget, not a finding nor an error that stops a
+// grid. A failure without an input and without that message stays an
+// error.
+func TestDeadlineRaceIsTheBudget(t *testing.T) {
+	if _, err := os.Stat("/bin/sh"); err != nil {
+		t.Skip("no /bin/sh")
+	}
+	x := Target{Module: "/m", ModPath: "example.com/m", Package: "example.com/m/p", Dir: "/m/p", Name: "FuzzF"}
+	for _, c := range []struct {
+		last  string
+		error bool
+	}{{"    context deadline exceeded", false}, {"    p_test.go:9: no reply", true}} {
+		dir := t.TempDir()
+		bin := filepath.Join(dir, "fake.test")
+		script := "#!/bin/sh\necho 'fuzz: elapsed: 0s, gathering baseline coverage: 1/1 completed, now fuzzing with 1 workers'\n" +
+			"echo 'fuzz: elapsed: 1s, execs: 1000 (1000/sec), new interesting: 0 (total: 1)'\n" +
+			"echo '--- FAIL: FuzzF (1.01s)'\necho '" + c.last + "'\necho FAIL\nexit 1\n"
+		if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Run(context.Background(), Options{Binary: bin, Target: x, Dir: filepath.Join(dir, "c"), Budget: time.Second, Seed: 1})
+		if c.error {
+			if err == nil {
+				t.Errorf("%q: no error for a failure without its input", c.last)
+			}
+			continue
+		}
+		if err != nil || r.Stop != "budget" || len(r.Failures) != 0 || r.Execs != 1000 {
+			t.Errorf("%q: err %v, stop %q, %d failures, %d execs; want the budget's end with 1000 execs", c.last, err, r.Stop, len(r.Failures), r.Execs)
+		}
+	}
+}

@@ -206,26 +206,13 @@ func groupOf(k labels.Key) labels.Key {
 // coverage profile; entries it fails on are skipped.
 func (y *Yardstick) profile(ctx context.Context, bin string, entries []string, dir string) ([]*cover.Profile, error) {
 	t := y.Target
-	dir, err := filepath.Abs(dir)
+	named := make([]CorpusEntry, len(entries))
+	for i, e := range entries {
+		named[i] = CorpusEntry{Name: fmt.Sprintf("labelcov-%05d", i), Path: e}
+	}
+	dir, err := y.corpusDir(named, dir, true)
 	if err != nil {
 		return nil, err
-	}
-	if err := os.RemoveAll(dir); err != nil {
-		return nil, err
-	}
-	corpus := filepath.Join(dir, "testdata", "fuzz", t.Name)
-	if isDir(filepath.Join(t.Dir, "testdata")) {
-		if err := copyDir(filepath.Join(t.Dir, "testdata"), filepath.Join(dir, "testdata")); err != nil {
-			return nil, err
-		}
-	}
-	if err := os.MkdirAll(corpus, 0o755); err != nil {
-		return nil, err
-	}
-	for i, e := range entries {
-		if err := copyFile(e, filepath.Join(corpus, fmt.Sprintf("labelcov-%05d", i))); err != nil {
-			return nil, err
-		}
 	}
 	prof := filepath.Join(dir, "cover.out")
 	if _, err := gotest.RunCorpus(ctx, bin, dir, nil, t.Name, prof, nil); err != nil {

@@ -5,7 +5,8 @@
 // place (go test -cover ignores -overlay, golang/go#73802) and on the
 // original, reads the profiles with golang.org/x/tools/cover and maps
 // each label's body block back to its label (LabelHits); with PerTest it
-// runs every test alone for diversity numbers. A fuzz target runs in its
+// runs every test (with a fuzz target, every corpus entry) alone, for
+// which test covers each label and diversity numbers. A fuzz target runs in its
 // package directory of a module copy; the entries it fails on are skipped
 // and listed. NewReport turns a Measurement into the Report that
 // `labelcov cover PACKAGES` prints (fuzzdriver/report renders it), with

@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/labels"
@@ -42,7 +43,8 @@ type Options struct {
 	// TestFlags are extra go test flags (e.g. -short, -run).
 	TestFlags []string
 	// PerTest also runs every test (and fuzz target's seeds, and example)
-	// of each package on its own, for Measurement.Traces. Not with Fuzz.
+	// of each package on its own, for Measurement.Traces; with Fuzz, every
+	// corpus entry the target ran on (but those it fails on).
 	PerTest bool
 }
 
@@ -68,8 +70,11 @@ type Measurement struct {
 	// tests measured, as go test -coverprofile of a panicking test binary
 	// would record nothing.
 	Failing []string
-	// Traces, with PerTest: for each test run alone ("pkg TestName"), the
-	// ids of the labels it covered.
+	// Traces, with PerTest: for each test run alone ("pkg TestName"), or
+	// with Fuzz each corpus entry ("pkg FuzzX/ENTRY", ENTRY as go test
+	// names the entry's subtest: seed#N for f.Add seeds, the file name for
+	// testdata/fuzz entries, cache-FILE for the generated corpus), the ids
+	// of the labels it covered.
 	Traces map[string][]int
 }
 
@@ -202,8 +207,13 @@ func Measure(ctx context.Context, r *gotransform.Result, opts Options) (*Measure
 	}
 	sort.Strings(m.Failing)
 	m.SeedInputs, m.CachedInputs, m.Crashing = ann.seeds, ann.cached, ann.crashing
-	if opts.PerTest && opts.Fuzz == "" {
+	switch {
+	case opts.PerTest && opts.Fuzz == "":
 		if m.Traces, err = perTest(ctx, r, aopts); err != nil {
+			return nil, err
+		}
+	case opts.PerTest:
+		if m.Traces, err = perEntry(ctx, r, aopts, ann); err != nil {
 			return nil, err
 		}
 	}
@@ -239,27 +249,112 @@ func perTest(ctx context.Context, r *gotransform.Result, opts Options) (map[stri
 			if !strings.HasPrefix(name, "Test") && !strings.HasPrefix(name, "Fuzz") && !strings.HasPrefix(name, "Example") {
 				continue
 			}
-			prof := bin + ".cover"
-			args := append([]string{"-test.run=^" + regexp.QuoteMeta(name) + "$", "-test.coverprofile=" + prof}, testBinaryFlags(opts.TestFlags)...)
-			run := exec.CommandContext(ctx, bin, args...)
-			run.Dir = dir
-			_ = run.Run() // a failing test still covered what it covered
-			if _, err := os.Stat(prof); err != nil {
-				continue
-			}
-			profiles, err := cover.ParseProfiles(prof)
+			ids, ok, err := runAlone(ctx, r, bin, dir, nil, "^"+regexp.QuoteMeta(name)+"$", testBinaryFlags(opts.TestFlags))
 			if err != nil {
-				return nil, fmt.Errorf("measure: %w", err)
+				return nil, err
 			}
-			var ids []int
-			for id := range LabelHits(r, profiles) {
-				ids = append(ids, id)
+			if ok {
+				out[p.Path+" "+name] = ids
 			}
-			sort.Ints(ids)
-			out[p.Path+" "+name] = ids
 		}
 	}
 	return out, nil
+}
+
+// perEntry runs the fuzz target over each corpus entry alone, on the
+// coverage binary the annotated corpus run built (ann), but for the entries
+// it failed on.
+func perEntry(ctx context.Context, r *gotransform.Result, opts Options, ann *profileRun) (map[string][]int, error) {
+	out := map[string][]int{}
+	for _, e := range ann.entries {
+		ids, ok, err := runAlone(ctx, r, ann.bin, ann.dir, opts.Env, EntryPattern(opts.Fuzz, e), nil)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out[ann.pkg+" "+opts.Fuzz+"/"+e] = ids
+		}
+	}
+	return out, nil
+}
+
+// runAlone runs the coverage-instrumented test binary bin in dir on the
+// tests -test.run selects, and returns the ids of the labels they covered,
+// sorted; ok is false when the binary wrote no profile (it crashed before
+// the end). A failing test still covered what it covered.
+func runAlone(ctx context.Context, r *gotransform.Result, bin, dir string, env []string, pattern string, flags []string) (ids []int, ok bool, err error) {
+	ar, err := RunAlone(ctx, bin, dir, env, pattern, bin+".alone.cover", flags...)
+	if err != nil || ar.Profiles == nil {
+		return nil, false, err
+	}
+	for id := range LabelHits(r, ar.Profiles) {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	return ids, true, nil
+}
+
+// AloneRun is what one RunAlone run did.
+type AloneRun struct {
+	// Profiles is the coverage the run wrote; nil when it wrote none (a
+	// panicking test ends the binary before the profile is written).
+	Profiles []*cover.Profile
+	// Output is the binary's stdout and stderr.
+	Output string
+	// Failed: the binary exited with a status other than 0.
+	Failed bool
+}
+
+// RunAlone runs the coverage-instrumented test binary bin in dir (env nil:
+// this process's) on the tests -test.run=pattern selects, with flags, and
+// writes the coverage profile to prof (EntryPattern selects one corpus
+// entry of a fuzz target). A failing test is no error (Failed). Cancelling
+// ctx is an error.
+func RunAlone(ctx context.Context, bin, dir string, env []string, pattern, prof string, flags ...string) (AloneRun, error) {
+	if err := os.Remove(prof); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return AloneRun{}, fmt.Errorf("measure: %w", err)
+	}
+	run := exec.CommandContext(ctx, bin, append([]string{"-test.run=" + pattern, "-test.coverprofile=" + prof}, flags...)...)
+	run.Dir, run.Env = dir, env
+	var out bytes.Buffer
+	run.Stdout, run.Stderr = &out, &out
+	err := run.Run()
+	if ctx.Err() != nil {
+		return AloneRun{}, ctx.Err()
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		return AloneRun{}, fmt.Errorf("measure: running %s: %w", bin, err)
+	}
+	ar := AloneRun{Output: out.String(), Failed: err != nil}
+	if _, err := os.Stat(prof); err != nil {
+		return ar, nil
+	}
+	if ar.Profiles, err = cover.ParseProfiles(prof); err != nil {
+		return AloneRun{}, fmt.Errorf("measure: %w", err)
+	}
+	return ar, nil
+}
+
+// EntryPattern is the -test.run pattern that selects corpus entry (a file
+// name, or seed#N) of fuzz target alone: go test matches the name as
+// testing rewrites it (spaces become underscores, unprintable runes are
+// quoted).
+func EntryPattern(target, entry string) string {
+	var b strings.Builder
+	for _, r := range entry {
+		switch {
+		case r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == 0x85 || r == 0xA0 || r == 0x1680 ||
+			(r >= 0x2000 && r <= 0x200a) || r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f || r == 0x3000:
+			b.WriteByte('_')
+		case !strconv.IsPrint(r):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return "^" + regexp.QuoteMeta(target) + "$/^" + regexp.QuoteMeta(b.String()) + "$"
 }
 
 // testBinaryFlags turns go test flags such as -short into test binary
@@ -281,6 +376,10 @@ type profileRun struct {
 	seeds, cached int
 	crashing      []string
 	failing       []string
+	// With Fuzz: the coverage binary, the directory it ran in, the fuzz
+	// target's package and the corpus entries it ran and passed on.
+	bin, dir, pkg string
+	entries       []string
 }
 
 func (o Options) goCmd(ctx context.Context, args ...string) *exec.Cmd {
@@ -387,11 +486,15 @@ func runFuzzCorpus(ctx context.Context, r *gotransform.Result, opts Options, pat
 		return err
 	}
 	ran, crashing := cr.Ran, cr.Failing
+	pr.bin, pr.dir, pr.pkg = bin, dir, p.Path
 	for _, name := range ran {
 		if strings.HasPrefix(name, cachePrefix) {
 			pr.cached++
 		} else {
 			pr.seeds++
+		}
+		if !slices.Contains(crashing, name) {
+			pr.entries = append(pr.entries, name)
 		}
 	}
 	sort.Strings(crashing)

@@ -68,3 +68,17 @@ func TestMeasureSample(t *testing.T) {
 		t.Errorf("statements %d/%d, want all", m.StatementsCovered, m.Statements)
 	}
 }
+
+func TestEntryPattern(t *testing.T) {
+	for entry, want := range map[string]string{
+		"abc":    `^FuzzX$/^abc$`,
+		"a b\tc": `^FuzzX$/^a_b_c$`,
+		"x\x01":  `^FuzzX$/^x\\x01$`,
+		"seed#0": `^FuzzX$/^seed#0$`,
+		"a.b+c":  `^FuzzX$/^a\.b\+c$`,
+	} {
+		if got := EntryPattern("FuzzX", entry); got != want {
+			t.Errorf("EntryPattern(%q) = %q, want %q", entry, got, want)
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Package report renders a measure.Report: as text for people, as JSON
 // ("version": 1, the shape of `labelcov cover --json`), as one
 // self-contained HTML page (inline CSS and script) showing the plan source
-// with covered and uncovered labels marked and a sortable, filterable label
+// with covered and uncovered labels marked (with the tests covering each
+// label and each line) and a sortable, filterable label
 // table, and as an LCOV tracefile of the original plan
 // (labels as BRDA branch records) for genhtml and other coverage tooling,
 // and as Cobertura XML (labels as line conditions). GoText, GoJSON,

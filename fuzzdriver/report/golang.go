@@ -151,11 +151,20 @@ table.list th,table.list td{padding:2px 10px;border-bottom:1px solid #eee;text-a
 table.labels th{cursor:pointer;user-select:none}
 tr.covered td.st{color:#1e5e1e}tr.uncovered td.st{color:#8a1c1c;font-weight:600}
 .filters{margin:6px 0 8px;font-size:13px}.filters input{width:18em}
+.src td.g{white-space:nowrap;font-family:sans-serif;font-size:12px}
+` + gutterCSS + `
 `
+
+// goView is what the HTML report shows of a Go label; perTest says whether
+// the measurement recorded which tests cover it.
+func goView(l *gotest.LabelResult, perTest bool) labelView {
+	return labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate),
+		Covered: l.Covered, Tests: l.Tests, TestsKnown: perTest}
+}
 
 // goLabelTable writes every label in a table that labelScript sorts and
 // filters, as the plan report's.
-func goLabelTable(bw *bufio.Writer, r *gotest.Report) {
+func goLabelTable(bw *bufio.Writer, r *gotest.Report, fileIDs map[string]int) {
 	esc := html.EscapeString
 	fmt.Fprintf(bw, "<h2>Labels (%d, %d uncovered)</h2>\n", len(r.Labels), len(r.Uncovered))
 	if len(r.Labels) == 0 {
@@ -169,18 +178,21 @@ func goLabelTable(bw *bufio.Writer, r *gotest.Report) {
 	bw.WriteString("</select></label> <label>status <select id=\"f-status\"><option value=\"\">all</option>" +
 		"<option value=\"uncovered\">uncovered</option><option value=\"covered\">covered</option></select></label> " +
 		"<label>text <input id=\"f-text\" type=\"search\" placeholder=\"file, operator, predicate...\"></label> <span id=\"f-shown\"></span></div>\n")
-	bw.WriteString("<table class=\"list labels\" id=\"labels\">\n<thead><tr><th>position</th><th>id</th><th>criterion</th><th>operator</th><th>predicate</th><th>status</th></tr></thead>\n<tbody>\n")
+	bw.WriteString("<table class=\"list labels\" id=\"labels\">\n<thead><tr><th>position</th><th>id</th><th>criterion</th><th>operator</th><th>predicate</th><th>status</th><th>tests</th></tr></thead>\n<tbody>\n")
 	for _, l := range r.Labels {
 		class := "uncovered"
 		if l.Covered {
 			class = "covered"
 		}
-		fmt.Fprintf(bw, "<tr class=\"%s\" data-crit=\"%s\"><td data-s=\"%s %s\">%s</td><td>%d</td><td>%s</td><td>%s</td><td><code>%s</code></td><td class=\"st\">%s</td></tr>\n",
-			class, esc(string(l.Criterion)), esc(l.At.File), posKey(l.At), esc(l.Pos), l.ID, esc(string(l.Criterion)), esc(l.Operator),
-			esc(shownPredicate(l.Expr, l.Predicate)), class)
+		fmt.Fprintf(bw, "<tr class=\"%s\" data-crit=\"%s\"><td data-s=\"%s %s\"><a href=\"#%s\">%s</a></td><td>%d</td><td>%s</td><td>%s</td><td><code>%s</code></td><td class=\"st\">%s</td>%s</tr>\n",
+			class, esc(string(l.Criterion)), esc(l.At.File), posKey(l.At), goLineID(fileIDs[l.At.File], l.At.Line), esc(l.Pos), l.ID, esc(string(l.Criterion)), esc(l.Operator),
+			esc(shownPredicate(l.Expr, l.Predicate)), class, goView(l, r.Tests != nil).testsCell())
 	}
 	bw.WriteString("</tbody>\n</table>\n")
 }
+
+// goLineID is the anchor of line n of the fi-th file section.
+func goLineID(fi, n int) string { return fmt.Sprintf("f%dL%d", fi, n) }
 
 // goFileIndex writes the table of files with labels: per file the labels
 // covered of its total, linked to the file's section, worst first so the
@@ -212,10 +224,16 @@ func goFileIndex(bw *bufio.Writer, files []string, byFile map[string][]*gotest.L
 }
 
 // GoHTML writes r as one self-contained page: the summary table, an index
-// of the files with labels (coverage per file, linked), then each file, line by line, with a gutter saying how many of
-// the line's labels are covered (green all, yellow some, red none) and the
-// uncovered ones listed under the line. readFile returns the source of an
-// original file (os.ReadFile, say); the renderer itself reads nothing.
+// of the files with labels (coverage per file, linked), then each file,
+// line by line, coloured by its labels (green all covered, yellow some, red
+// none), with the plan report's gutter markers (✓n covered and ✗n
+// uncovered labels, each listed on hover with the tests that cover it, and
+// nt the tests that cover the line's labels) and the uncovered labels
+// listed under the line; then the label table, with the tests covering each
+// label. Which test covers what is known after per-test runs (--per-test:
+// each test, or each corpus entry of a fuzz target, run alone). readFile
+// returns the source of an original file (os.ReadFile, say); the renderer
+// itself reads nothing.
 func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, error)) error {
 	bw := bufio.NewWriter(w)
 	esc := html.EscapeString
@@ -233,53 +251,63 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 		r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
 	bw.WriteString("</table>\n")
 	bw.WriteString("<p class=\"legend\">Covered and total count active labels; trivial and infeasible ones are listed by " +
-		"<code>labelcov labels</code> and never counted. In each file, the number beside a line is <b>covered/total</b> " +
-		"labels on that line (green: all covered, yellow: some, red: none); the uncovered ones are listed under it. " +
-		"The table at the end lists every label and filters by criterion, status and text.</p>\n")
+		"<code>labelcov labels</code> and never counted. In each file, a line with labels is green when all are covered, " +
+		"yellow when some are, red when none is; beside it <b>✓n</b> counts its covered labels and <b>✗n</b> its uncovered ones " +
+		"(hover: each label, with the tests that cover it), <b>nt</b> the tests that cover them (hover: their names); " +
+		"the uncovered ones are listed under the line. The table at the end lists every label with the number of tests " +
+		"covering it and filters by criterion, status and text.")
+	if r.Tests == nil {
+		bw.WriteString(" Which test covers what is measured with <code>--per-test</code> (each test, or each corpus entry of a fuzz target, run alone).")
+	}
+	bw.WriteString("</p>\n")
 	if r.MCDC != nil {
 		mcdcHTML(bw, r.MCDC, false)
 	}
 	files, byFile := goLabelsByFile(r)
 	goFileIndex(bw, files, byFile)
+	fileIDs := map[string]int{}
+	for fi, f := range files {
+		fileIDs[f] = fi + 1
+	}
 	for fi, f := range files {
 		src, err := readFile(f)
 		if err != nil {
 			return fmt.Errorf("HTML report: %w", err)
 		}
-		byLine := map[int][]*gotest.LabelResult{}
+		byLine := map[int][]labelView{}
 		for _, l := range byFile[f] {
-			byLine[l.At.Line] = append(byLine[l.At.Line], l)
+			byLine[l.At.Line] = append(byLine[l.At.Line], goView(l, r.Tests != nil))
 		}
 		fmt.Fprintf(bw, "<h2 id=\"f%d\">%s</h2>\n<table class=\"src\">\n", fi+1, esc(f))
 		for i, line := range strings.Split(string(src), "\n") {
-			ls := byLine[i+1]
-			class, gutter, miss := "", "", ""
-			if len(ls) > 0 {
+			vs := byLine[i+1]
+			class, miss := "", ""
+			if len(vs) > 0 {
 				cov := 0
 				var un []string
-				for _, l := range ls {
-					if l.Covered {
+				for _, v := range vs {
+					if v.Covered {
 						cov++
 					} else {
-						un = append(un, fmt.Sprintf("%d %s %s: %s", l.ID, l.Criterion, l.Operator, shownPredicate(l.Expr, l.Predicate)))
+						un = append(un, fmt.Sprintf("%d %s %s: %s", v.ID, v.Criterion, v.Operator, v.Shown))
 					}
 				}
 				class = "g"
 				if cov == 0 {
 					class = "r"
-				} else if cov < len(ls) {
+				} else if cov < len(vs) {
 					class = "y"
 				}
-				gutter = fmt.Sprintf("<span title=\"%d of the %d labels on this line covered\">%d/%d</span>", cov, len(ls), cov, len(ls))
 				if len(un) > 0 {
 					miss = "<div class=\"miss\">" + esc(strings.Join(un, "\n")) + "</div>"
 				}
 			}
-			fmt.Fprintf(bw, "<tr class=\"%s\"><td class=\"ln\">%d</td><td>%s</td><td>%s%s</td></tr>\n", class, i+1, gutter, esc(line), miss)
+			fmt.Fprintf(bw, "<tr class=\"%s\" id=\"%s\"><td class=\"ln\">%d</td><td class=\"g\">%s</td><td>%s%s</td></tr>\n",
+				class, goLineID(fi+1, i+1), i+1, gutterMarks(vs), esc(line), miss)
 		}
 		bw.WriteString("</table>\n")
 	}
-	goLabelTable(bw, r)
+	goLabelTable(bw, r, fileIDs)
 	fmt.Fprintf(bw, "<script>%s</script>\n</body></html>\n", labelScript)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)

@@ -13,7 +13,10 @@ import (
 
 // goSample is a report of three CC labels of two files and one trivial
 // ROR label, built without the go command.
-func goSample(t *testing.T) *gotest.Report {
+func goSample(t *testing.T) *gotest.Report { return goSampleWith(t, nil) }
+
+// goSampleWith is goSample measured with per-test label sets traces.
+func goSampleWith(t *testing.T, traces map[string][]int) *gotest.Report {
 	t.Helper()
 	crit, err := labels.ParseCriteria("cc,wm:ror")
 	if err != nil {
@@ -26,7 +29,7 @@ func goSample(t *testing.T) *gotest.Report {
 		{ID: 3, Criterion: labels.CC, Operator: "true", Predicate: "ok", Status: labels.Active, Pos: at("/m/b.go", 2)},
 		{Criterion: labels.WMROR, Operator: "> -> !=", Predicate: "true", Status: labels.Trivial, Pos: at("/m/a.go", 3)},
 	}}
-	m := &gotest.Measurement{Hits: map[int]int{1: 1, 3: 1}, Statements: 4, StatementsCovered: 3, Blocks: 2, BlocksCovered: 1}
+	m := &gotest.Measurement{Hits: map[int]int{1: 1, 3: 1}, Statements: 4, StatementsCovered: 3, Blocks: 2, BlocksCovered: 1, Traces: traces}
 	return gotest.NewReport(res, m, "")
 }
 
@@ -74,7 +77,10 @@ func TestGoReport(t *testing.T) {
 	if err := GoHTML(&page, r, read); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(page.String(), `<tr class="y"><td class="ln">3</td><td><span title="1 of the 2 labels on this line covered">1/2</span></td>`) || !strings.Contains(page.String(), "2 cc false: !(x &gt; 0)") {
+	// Line 3 has a covered and an uncovered label; which tests cover the
+	// covered one is not known without per-test runs.
+	if !strings.Contains(page.String(), `<tr class="y" id="f1L3"><td class="ln">3</td><td class="g"><b class="c" title="#1 cc true: x &gt; 0&#10;    covered (--per-test names the tests)">✓1</b><b class="u" title="#2 cc false: !(x &gt; 0)&#10;    NOT covered">✗1</b></td>`) ||
+		!strings.Contains(page.String(), "2 cc false: !(x &gt; 0)") || !strings.Contains(page.String(), "measured with <code>--per-test</code>") {
 		t.Errorf("HTML:\n%s", page.String())
 	}
 	// The file index links each file's section, least covered first, and
@@ -85,9 +91,10 @@ func TestGoReport(t *testing.T) {
 		`wm-ror</td><td>0</td><td>0</td><td>n/a</td><td>1</td><td>0</td>`,
 		// The margin and the columns explained, trivial and infeasible
 		// shown, and the label table with the plan report's filters.
-		`<b>covered/total</b> labels on that line`, `<th title="labels whose predicate always holds: not injected, not counted">trivial</th>`,
+		`<b>✓n</b> counts its covered labels`, `<th title="labels whose predicate always holds: not injected, not counted">trivial</th>`,
 		`<select id="f-crit">`, `<select id="f-status">`, `<input id="f-text"`, `<table class="list labels" id="labels">`,
-		`<tr class="uncovered" data-crit="cc">`,
+		`<tr class="uncovered" data-crit="cc"><td data-s="/m/a.go 00000003.000005"><a href="#f1L3">/m/a.go:3:5</a></td>`,
+		`<td title="--per-test names the tests">–</td>`,
 	} {
 		if !strings.Contains(page.String(), want) {
 			t.Errorf("HTML lacks %s:\n%s", want, page.String())
@@ -100,5 +107,35 @@ func TestGoReport(t *testing.T) {
 	delete(src, "/m/b.go")
 	if err := GoHTML(&page, r, read); err == nil {
 		t.Error("GoHTML without a source: no error")
+	}
+}
+
+// TestGoHTMLCoveredBy: after per-test runs the Go page says which tests
+// cover each label, on hover in the source and in the label table, and
+// which tests cover the labels of each line.
+func TestGoHTMLCoveredBy(t *testing.T) {
+	r := goSampleWith(t, map[string][]int{"example.com/p TestA": {1}, "example.com/p TestB": {1, 3}, "example.com/p TestC": {}})
+	src := map[string]string{"/m/a.go": "package p\n\nif x > 0 {\n", "/m/b.go": "package p\nif ok {\n"}
+	var page bytes.Buffer
+	if err := GoHTML(&page, r, func(path string) ([]byte, error) { return []byte(src[path]), nil }); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		// a.go line 3: label 1 covered by two tests, label 2 by none.
+		`<td class="g"><b class="c" title="#1 cc true: x &gt; 0&#10;    covered by 2 tests: example.com/p TestA, example.com/p TestB">✓1</b>` +
+			`<b class="u" title="#2 cc false: !(x &gt; 0)&#10;    NOT covered">✗1</b>` +
+			`<b class="t" title="the labels of this line are covered by 2 tests:&#10;example.com/p TestA&#10;example.com/p TestB">2t</b></td>`,
+		// b.go line 2: label 3 covered by TestB alone.
+		`<b class="c" title="#3 cc true: ok&#10;    covered by 1 test: example.com/p TestB">✓1</b><b class="t" title="the labels of this line are covered by 1 test:&#10;example.com/p TestB">1t</b>`,
+		// The label table: the number of covering tests, named on hover.
+		`<td class="st">covered</td><td title="example.com/p TestA, example.com/p TestB">2</td></tr>`,
+		`<td class="st">uncovered</td><td title="">0</td></tr>`,
+	} {
+		if !strings.Contains(page.String(), want) {
+			t.Errorf("HTML lacks %s", want)
+		}
+	}
+	if strings.Contains(page.String(), "--per-test") {
+		t.Error("the page asks for --per-test although the tests were run alone")
 	}
 }

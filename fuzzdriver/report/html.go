@@ -62,15 +62,14 @@ table.sum tr.tot td{font-weight:600;border-top:2px solid #999}
 .legend{margin:10px 0;font-size:12px;color:#333}
 .legend span{padding:1px 6px;margin-right:8px;border-radius:3px}
 .src{font:13px/1.5 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;border:1px solid #ddd;border-radius:4px;overflow-x:auto}
-.row{display:grid;grid-template-columns:4.2em 4.5em 7.5em 1fr;min-height:1.5em}
+.row{display:grid;grid-template-columns:4.2em 4.5em 9.5em 1fr;min-height:1.5em}
 .row:target{outline:2px solid #3b7dd8}
 .n,.x,.g{text-align:right;padding-right:8px;color:#888;user-select:none;border-right:1px solid #eee}
 .n a{color:inherit;text-decoration:none}
 .n.full{background:#dff3df;color:#2d6a2d}.n.none{background:#f8dada;color:#8a2020}.n.part{background:#fbefc9;color:#7a5a00}
 .x{font-size:11px}
 .g{text-align:left;padding-left:6px;font-size:12px;white-space:nowrap}
-.g b{font-weight:600;border-radius:3px;padding:0 3px;margin-right:3px;cursor:help}
-.g b.c{background:#cfeccf;color:#1e5e1e}.g b.u{background:#f6c9c9;color:#8a1c1c}
+` + gutterCSS + `
 .c{white-space:pre;tab-size:8;padding-left:10px}
 .lc{background:rgba(40,170,40,.18);border-bottom:2px solid rgba(40,150,40,.7);cursor:help}
 .lu{background:rgba(220,40,40,.18);border-bottom:2px solid rgba(200,30,30,.8);cursor:help}
@@ -90,6 +89,11 @@ table.labels tr.covered td.st{color:#1e5e1e}table.labels tr.reached td.st,table.
 details.dec{margin:4px 0 10px}details.dec summary{cursor:pointer}details.dec table{margin:6px 0 6px 22px}
 .ok{color:#1e5e1e}.no{color:#8a1c1c;font-weight:600}
 `
+
+// gutterCSS styles the label markers of a source line (gutterMarks), in
+// the plan and the Go reports.
+const gutterCSS = `.g b{font-weight:600;border-radius:3px;padding:0 3px;margin-right:3px;cursor:help}
+.g b.c{background:#cfeccf;color:#1e5e1e}.g b.u{background:#f6c9c9;color:#8a1c1c}.g b.t{background:#e4e9f5;color:#24407a}`
 
 // labelScript sorts and filters the label table (table.labels): a click on
 // a header sorts by that column (again: reversed), by each cell's data-s
@@ -209,18 +213,65 @@ func (g *group) class() string {
 	return "lp"
 }
 
-func labelLine(l *measure.LabelResult) string {
-	s := fmt.Sprintf("#%d %s %s: %s", l.ID, l.Criterion, l.Operator, shownPredicate(l.Expr, l.Predicate))
+// labelView is what the HTML reports show of one label, a plan's
+// (measure.LabelResult) or a Go package's (gotest.LabelResult).
+type labelView struct {
+	ID        int
+	Criterion labels.Key
+	Operator  string
+	// Shown is the predicate with temporaries resolved.
+	Shown   string
+	Covered bool
+	// Reach says why an uncovered label is: "reached" (evaluated, never
+	// true), "unreached", or "" when not known (Go).
+	Reach string
+	// Tests names the tests covering the label, Traces counts their
+	// distinct traces (0: not counted); TestsKnown is false when the
+	// measurement did not record which test covers what (Go cover without
+	// --per-test).
+	Tests      []string
+	Traces     int
+	TestsKnown bool
+}
+
+func planView(l *measure.LabelResult) labelView {
+	v := labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate),
+		Covered: l.Covered, Reach: "unreached", Tests: l.Tests, Traces: l.Traces, TestsKnown: true}
+	if l.Reached {
+		v.Reach = "reached"
+	}
+	return v
+}
+
+// line describes the label for a tooltip: id, criterion, operator and
+// predicate, then the tests that cover it or why it is not covered.
+func (v labelView) line() string {
+	s := fmt.Sprintf("#%d %s %s: %s", v.ID, v.Criterion, v.Operator, v.Shown)
 	switch {
-	case l.Covered:
-		s += fmt.Sprintf("\n    covered by %d test%s (%d trace%s): %s", len(l.Tests), plural(len(l.Tests)),
-			l.Traces, plural(l.Traces), shortList(l.Tests, 6))
-	case l.Reached:
+	case v.Covered && !v.TestsKnown:
+		s += "\n    covered (--per-test names the tests)"
+	case v.Covered && v.Traces > 0:
+		s += fmt.Sprintf("\n    covered by %d test%s (%d trace%s): %s", len(v.Tests), plural(len(v.Tests)),
+			v.Traces, plural(v.Traces), shortList(v.Tests, 6))
+	case v.Covered:
+		s += fmt.Sprintf("\n    covered by %d test%s: %s", len(v.Tests), plural(len(v.Tests)), shortList(v.Tests, 6))
+	case v.Reach == "reached":
 		s += "\n    NOT covered (reached, never true)"
-	default:
+	case v.Reach == "unreached":
 		s += "\n    NOT covered (never reached)"
+	default:
+		s += "\n    NOT covered"
 	}
 	return s
+}
+
+// testsCell is a label table cell: the number of tests covering the label,
+// their names on hover.
+func (v labelView) testsCell() string {
+	if !v.TestsKnown {
+		return "<td title=\"--per-test names the tests\">–</td>"
+	}
+	return fmt.Sprintf("<td title=\"%s\">%d</td>", esc(shortList(v.Tests, 6)), len(v.Tests))
 }
 
 func shortList(xs []string, n int) string {
@@ -236,7 +287,7 @@ func (g *group) title() string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(labelLine(l))
+		b.WriteString(planView(l).line())
 	}
 	return b.String()
 }
@@ -248,9 +299,9 @@ func (h *htmlWriter) source() {
 	src := r.Source
 	byStart := map[[2]int]*group{}
 	var groups []*group
-	perLine := map[int][]*measure.LabelResult{}
+	perLine := map[int][]labelView{}
 	for _, l := range r.Labels {
-		perLine[l.At.Line] = append(perLine[l.At.Line], l)
+		perLine[l.At.Line] = append(perLine[l.At.Line], planView(l))
 		s, e := l.At.Offset, l.End
 		if s < 0 || s >= len(src) || e <= s || e > len(src) {
 			continue
@@ -280,7 +331,7 @@ func (h *htmlWriter) source() {
 		lines[lc.Line] = lc
 	}
 
-	h.p("<h2>Source</h2>\n<div class=\"legend\"><span class=\"lc\">all labels covered</span><span class=\"lp\">some labels covered</span><span class=\"lu\">no label covered</span> · gutter: line (green: every instruction ran, red: none, amber: some), execution count, <b>✓</b> covered and <b>✗</b> uncovered labels of the line (hover for details)</div>\n<div class=\"src\">\n")
+	h.p("<h2>Source</h2>\n<div class=\"legend\"><span class=\"lc\">all labels covered</span><span class=\"lp\">some labels covered</span><span class=\"lu\">no label covered</span> · gutter: line (green: every instruction ran, red: none, amber: some), execution count, <b>✓</b> covered and <b>✗</b> uncovered labels of the line, <b>t</b> the tests that cover them (hover for details)</div>\n<div class=\"src\">\n")
 	var stack []*group
 	var text strings.Builder
 	flush := func() {
@@ -306,7 +357,7 @@ func (h *htmlWriter) source() {
 			hits = fmt.Sprint(lc.Hits)
 		}
 		h.p("<div class=\"row\" id=\"L%d\"><span class=\"n%s\"><a href=\"#L%d\">%d</a></span><span class=\"x\">%s</span><span class=\"g\">%s</span><span class=\"c\">",
-			line, cls, line, line, hits, gutter(perLine[line]))
+			line, cls, line, line, hits, gutterMarks(perLine[line]))
 		// Spans continuing from the line above reopen at the first
 		// non-blank byte, so indentation is not highlighted.
 		pending = len(stack) > 0
@@ -359,14 +410,27 @@ func (h *htmlWriter) source() {
 	h.p("</div>\n")
 }
 
-// gutter renders the label markers of one line.
-func gutter(ls []*measure.LabelResult) string {
+// gutterMarks renders the label markers of one source line: ✓n for its
+// covered labels, ✗n for its uncovered ones (each tooltip lists them, with
+// the tests that cover each), and nt for the tests that cover any of them
+// (the tooltip names them).
+func gutterMarks(vs []labelView) string {
 	var cov, unc []string
-	for _, l := range ls {
-		if l.Covered {
-			cov = append(cov, labelLine(l))
-		} else {
-			unc = append(unc, labelLine(l))
+	var tests []string
+	seen := map[string]bool{}
+	known := true
+	for _, v := range vs {
+		if !v.Covered {
+			unc = append(unc, v.line())
+			continue
+		}
+		cov = append(cov, v.line())
+		known = known && v.TestsKnown
+		for _, t := range v.Tests {
+			if !seen[t] {
+				seen[t] = true
+				tests = append(tests, t)
+			}
 		}
 	}
 	var b strings.Builder
@@ -375,6 +439,11 @@ func gutter(ls []*measure.LabelResult) string {
 	}
 	if len(unc) > 0 {
 		fmt.Fprintf(&b, "<b class=\"u\" title=\"%s\">✗%d</b>", esc(strings.Join(unc, "\n")), len(unc))
+	}
+	if len(cov) > 0 && known {
+		sort.Strings(tests)
+		fmt.Fprintf(&b, "<b class=\"t\" title=\"%s\">%dt</b>", esc(fmt.Sprintf("the labels of this line are covered by %d test%s:\n", len(tests), plural(len(tests)))+
+			strings.Join(tests, "\n")), len(tests))
 	}
 	return b.String()
 }
@@ -414,9 +483,9 @@ func (h *htmlWriter) labels() {
 		default:
 			class, status = "unreached", "never reached"
 		}
-		h.p("<tr class=\"%s\" data-crit=\"%s\"><td class=\"m\" data-s=\"%s\" title=\"%s\"><a href=\"#L%d\">%d:%d</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"st\">%s</td><td title=\"%s\">%d</td></tr>\n",
+		h.p("<tr class=\"%s\" data-crit=\"%s\"><td class=\"m\" data-s=\"%s\" title=\"%s\"><a href=\"#L%d\">%d:%d</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"st\">%s</td>%s</tr>\n",
 			class, esc(string(l.Criterion)), posKey(l.At), esc(l.Pos), l.At.Line, l.At.Line, l.At.Col, l.ID, esc(string(l.Criterion)), esc(l.Operator),
-			esc(orDash(l.Source)), esc(shownPredicate(l.Expr, l.Predicate)), status, esc(shortList(l.Tests, 6)), len(l.Tests))
+			esc(orDash(l.Source)), esc(shownPredicate(l.Expr, l.Predicate)), status, planView(l).testsCell())
 	}
 	h.p("</tbody>\n</table>\n")
 }

@@ -196,6 +196,10 @@ func TestHTML(t *testing.T) {
 		`<div class="row" id="L9"><span class="n full"><a href="#L9">9</a></span>`,
 		`<b class="u" title="#13 mcc FF: (and (not (&lt; lo temp)) (not (&lt; temp hi)))&#10;    NOT covered (reached, never true)`,
 		`<span class="lp" title="#10 mcc TT: (and (&lt; lo temp) (&lt; temp hi))&#10;    covered by 1 test (1 trace): inside.args`,
+		// and which tests cover the labels of line 9.
+		`<b class="t" title="the labels of this line are covered by 5 tests:&#10;above.args&#10;cold.bin&#10;far-above.args&#10;inside.args&#10;narrow.args">5t</b></span><span class="c">    (cond `,
+		// the label table: the tests that cover a label, named on hover.
+		`<td class="st">covered</td><td title="inside.args">1</td></tr>`,
 		// the wm-aor labels of (- hi lo) are all covered: green.
 		`<span class="lc" title="#1 wm-aor - -&gt; +: (/= lo 0)`,
 		// the label table links to the line, shows the expression the

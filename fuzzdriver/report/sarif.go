@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -82,16 +83,20 @@ func SARIF(w io.Writer, toolVersion string, fs []SARIFFinding) error {
 	if rules == nil {
 		rules = []rule{}
 	}
+	driver := map[string]any{
+		"name":           "labelcov",
+		"version":        sarifToolVersion(toolVersion),
+		"informationUri": "https://github.com/labelcov/labelcov",
+		"rules":          rules,
+	}
+	if toolVersion != "" {
+		driver["fullName"] = "labelcov " + toolVersion
+	}
 	log := map[string]any{
 		"$schema": SARIFSchema,
 		"version": SARIFVersion,
 		"runs": []any{map[string]any{
-			"tool": map[string]any{"driver": map[string]any{
-				"name":           "labelcov",
-				"version":        toolVersion,
-				"informationUri": "https://github.com/labelcov/labelcov",
-				"rules":          rules,
-			}},
+			"tool":    map[string]any{"driver": driver},
 			"results": results,
 		}},
 	}
@@ -126,11 +131,37 @@ func ruleName(cat string) string {
 	return b.String()
 }
 
-// sarifURI writes a file path as a relative URI reference (forward
-// slashes, no leading ./).
+// sarifToolVersion is the driver's version as SARIF consumers compare it:
+// starting with a number (a module version v1.2.3 gives 1.2.3; a build
+// without one, such as "(devel) …", gives 0.0.0-devel, and the driver's
+// fullName keeps the whole build description).
+func sarifToolVersion(v string) string {
+	v = strings.TrimPrefix(v, "v")
+	if v == "" || v[0] < '0' || v[0] > '9' {
+		return "0.0.0-devel"
+	}
+	if i := strings.IndexByte(v, ' '); i >= 0 {
+		v = v[:i]
+	}
+	return v
+}
+
+// sarifURI writes a file path as a URI: a relative path as a relative
+// reference (forward slashes, no leading ./), an absolute path as a file://
+// URI (a relative reference must not start with a slash, SARIF §3.4.4),
+// each percent-encoded where a URI needs it.
 func sarifURI(path string) string {
 	p := strings.ReplaceAll(path, "\\", "/")
-	return strings.TrimPrefix(p, "./")
+	if abs := strings.HasPrefix(p, "/") || (len(p) > 2 && p[1] == ':' && p[2] == '/'); abs {
+		if !strings.HasPrefix(p, "/") {
+			p = "/" + p // C:/x is file:///C:/x
+		}
+		return (&url.URL{Scheme: "file", Path: p}).String()
+	}
+	for strings.HasPrefix(p, "./") {
+		p = p[2:]
+	}
+	return (&url.URL{Path: p}).String()
 }
 
 // CheckPositions maps each category a def-check of f may return (a quoted

@@ -28,7 +28,9 @@ const (
 	// (MC/DC cross-checks).
 	ClangVar = "LABELCOV_CLANG_TESTS"
 	// FormatsVar opts in to tests that read labelcov's reports back with
-	// the tools CI services use (diff-cover for Cobertura XML).
+	// the tools CI services use (diff-cover for Cobertura XML) and validate
+	// them against their formats' schemas (SARIF with Microsoft's SARIF
+	// Multitool and ajv, npm packages installed globally).
 	FormatsVar = "LABELCOV_FORMAT_TESTS"
 	// SBCLVar opts in to tests that run SBCL (compile-file, ASDF,
 	// sb-cover) on annotated plans.
@@ -86,18 +88,21 @@ func Clang(t testing.TB, programs ...string) []string {
 	return paths
 }
 
+// formatsInstall says how to install what FormatsVar's tests run.
+const formatsInstall = "Debian: apt-get install diff-cover nodejs npm; npm install -g @microsoft/sarif-multitool@5.7.0 ajv@8 ajv-formats@3"
+
 // Formats skips t unless FormatsVar is set; when it is set, it returns the
 // paths of the named programs and fails t if one is not on PATH.
 func Formats(t testing.TB, programs ...string) []string {
 	t.Helper()
 	if !enabled(FormatsVar) {
-		t.Skipf("needs report consumers: set %s=1 to run (Debian: apt-get install diff-cover; .ci/run does both)", FormatsVar)
+		t.Skipf("needs report consumers: set %s=1 to run (%s; .ci/run does both)", FormatsVar, formatsInstall)
 	}
 	paths := make([]string, len(programs))
 	for i, p := range programs {
 		path, err := exec.LookPath(p)
 		if err != nil {
-			t.Fatalf("%s=1 but %s is not on PATH (Debian: apt-get install diff-cover): %v", FormatsVar, p, err)
+			t.Fatalf("%s=1 but %s is not on PATH (%s): %v", FormatsVar, p, formatsInstall, err)
 		}
 		paths[i] = path
 	}

@@ -32,6 +32,8 @@ var coreBuiltins = [...]BuiltinSig{
 	// CPL and failures
 	{"desig-prop", 2, 2}, {"perform", 1, 1}, {"fail", 1, -1},
 	{"make-designator", 2, 3},
+	// sequences and characters (appended: earlier ids stay)
+	{"subseq", 2, 3}, {"mismatch", 2, 2}, {"code-char", 1, 1}, {"char-code", 1, 1},
 }
 
 // CoreBuiltins returns the signatures of the core builtins; the index of a

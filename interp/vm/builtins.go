@@ -191,18 +191,7 @@ func coreImpls() map[string]builtinFn {
 			}
 			return l.Car(), nil
 		},
-		"length": func(m *Machine, a []value.Value) (value.Value, error) {
-			x := a[0]
-			if x.Kind() == value.KString {
-				return value.Int(int64(len(x.Str()))), nil
-			}
-			n, proper := x.ProperLen()
-			m.Charge(n)
-			if !proper {
-				return value.Nil, typeError("length", "a proper list or string", x)
-			}
-			return value.Int(int64(n)), nil
-		},
+		"length": lengthBuiltin,
 		"append": func(m *Machine, a []value.Value) (value.Value, error) {
 			if len(a) == 0 {
 				return value.Nil, nil
@@ -382,6 +371,9 @@ func coreImpls() map[string]builtinFn {
 		// argument, a parent designator the new one succeeds, is accepted
 		// and has no effect: labelcov's designators are values without a
 		// history.
+		"subseq": subseqBuiltin, "mismatch": mismatchBuiltin,
+		"code-char": codeCharBuiltin, "char-code": charCodeBuiltin,
+
 		"make-designator": func(m *Machine, a []value.Value) (value.Value, error) {
 			switch a[0].Kind() {
 			case value.KSymbol, value.KKeyword:

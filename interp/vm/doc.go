@@ -26,8 +26,11 @@
 // FuzzVM compare both).
 //
 // Builtins charge steps for the work they do (one per element of a list
-// or character of a string they walk, see Machine.Charge), so the step
-// budget bounds time; output is capped by Config.MaxOutput.
+// and one per 16 bytes of a string they walk, see Machine.Charge), so the
+// step budget bounds time; output is capped by Config.MaxOutput. The
+// sequence builtins (sequences.go: length, subseq, mismatch, code-char,
+// char-code) count a string's characters, not its bytes, as Common Lisp
+// does.
 //
 // A Machine must never read the clock, consult randomness or print except
 // through Config.Stdout: the same program, arguments, host and budget give

@@ -1430,7 +1430,8 @@ var pureUnknown = map[string]bool{"car": true, "cdr": true, "first": true, "seco
 	"numberp": true, "integerp": true, "floatp": true, "symbolp": true, "keywordp": true, "listp": true,
 	"consp": true, "stringp": true, "functionp": true, "designatorp": true, "zerop": true, "plusp": true,
 	"minusp": true, "evenp": true, "oddp": true, "floor": true, "round": true, "sqrt": true, "rem": true,
-	"equal": true, "string=": true, "print": true, "format": true}
+	"equal": true, "string=": true, "print": true, "format": true,
+	"subseq": true, "mismatch": true, "code-char": true, "char-code": true}
 
 // builtin applies builtin h to vs on st.
 func (a *pathAnalysis) builtin(h string, st *pstate, vs []val) []pout {

@@ -1014,10 +1014,12 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		return withWorld(fixFloat(math.Sqrt(math.Max(0, x.lo)), math.Sqrt(math.Max(0, x.hi)), l), x)
 	case "length":
 		return numRange(0, maxInt, false, l)
+	case "char-code":
+		return numRange(0, 0x10FFFF, false, l)
 	case "<", "<=", ">", ">=", "=", "/=", "eq", "eql", "equal", "string=", "not", "null", "numberp", "integerp",
 		"floatp", "symbolp", "keywordp", "listp", "consp", "stringp", "functionp", "designatorp", "zerop",
 		"plusp", "minusp", "evenp", "oddp", "list", "cons", "append", "reverse", "member", "remove", "assoc",
-		"make-designator":
+		"make-designator", "subseq", "code-char":
 		return nonNum()
 	case "fail":
 		return aval{}

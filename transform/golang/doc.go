@@ -73,7 +73,9 @@
 // directory even when nothing is labelled); the user's files are never
 // touched. The overlay's annotated files carry /*line*/ directives naming
 // the original lines; with dist, its copies of the test files give each
-// fuzz target the constants of the package's relations as extra seeds.
+// fuzz target the constants of the package's relations as extra seeds
+// (and, for a relation between two variables, the constants stored in the
+// field or variable an operand reads).
 // Materialize writes a copy of the module with the annotated
 // files in place (go test -cover ignores -overlay), without directives.
 // The decision criteria

@@ -101,13 +101,27 @@ func ExprString(e dst.Expr) string {
 // writeExprWith writes e; subst, when not nil, gives the expression to
 // write in place of an identifier (nil: the identifier).
 func writeExprWith(b *strings.Builder, e dst.Expr, subst func(name string) dst.Expr) {
-	writeExpr := func(b *strings.Builder, e dst.Expr) { writeExprWith(b, e, subst) }
+	writeOperand(b, e, subst, 0)
+}
+
+// writeOperand writes e where an operand binding at least as tightly as
+// precedence prec stands (0: anywhere, token.UnaryPrec: the operand of a
+// unary operator, a selector or an index): an expression subst puts in an
+// identifier's place is parenthesized when its operator binds less tightly,
+// so that it reads as the temporary did (!(x%2 == 0), not !x % 2 == 0).
+// The tree's own expressions keep their own parentheses (dst.ParenExpr).
+func writeOperand(b *strings.Builder, e dst.Expr, subst func(name string) dst.Expr, prec int) {
+	writeExpr := func(b *strings.Builder, e dst.Expr) { writeOperand(b, e, subst, 0) }
+	tight := func(b *strings.Builder, e dst.Expr) { writeOperand(b, e, subst, token.UnaryPrec) }
 	switch x := e.(type) {
 	case nil:
 	case *dst.Ident:
 		if subst != nil && x.Path == "" {
 			if o := subst(x.Name); o != nil {
-				writeExpr(b, o)
+				if bin, ok := o.(*dst.BinaryExpr); ok && bin.Op.Precedence() < prec {
+					o = &dst.ParenExpr{X: o}
+				}
+				writeOperand(b, o, subst, prec)
 				return
 			}
 		}
@@ -126,20 +140,21 @@ func writeExprWith(b *strings.Builder, e dst.Expr, subst func(name string) dst.E
 		writeExpr(b, x.X)
 		b.WriteString(")")
 	case *dst.BinaryExpr:
-		writeExpr(b, x.X)
+		p := x.Op.Precedence()
+		writeOperand(b, x.X, subst, p)
 		b.WriteString(" " + x.Op.String() + " ")
-		writeExpr(b, x.Y)
+		writeOperand(b, x.Y, subst, p+1)
 	case *dst.UnaryExpr:
 		b.WriteString(x.Op.String())
-		writeExpr(b, x.X)
+		tight(b, x.X)
 	case *dst.StarExpr:
 		b.WriteString("*")
-		writeExpr(b, x.X)
+		tight(b, x.X)
 	case *dst.SelectorExpr:
-		writeExpr(b, x.X)
+		tight(b, x.X)
 		b.WriteString("." + x.Sel.Name)
 	case *dst.IndexExpr:
-		writeExpr(b, x.X)
+		tight(b, x.X)
 		b.WriteString("[")
 		writeExpr(b, x.Index)
 		b.WriteString("]")

@@ -98,6 +98,18 @@ func harvest(p *packages.Package) ([]Const, map[string][]string) {
 		}
 		return nil
 	}
+	flows := flowConsts(p)
+	// addFlow adds the constants that flow into the field or variable x
+	// reads (a command table's names compared with the input), typed as
+	// the other operand t.
+	addFlow := func(x ast.Expr, t types.Type, other ast.Expr) {
+		for i, v := range flows[flowObject(p.TypesInfo, x)] {
+			if i == MaxFlowConsts {
+				break
+			}
+			add(v, t, other)
+		}
+	}
 	for _, f := range p.Syntax {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -116,6 +128,9 @@ func harvest(p *packages.Package) ([]Const, map[string][]string) {
 					add(cx, p.TypesInfo.TypeOf(n.Y), n.Y)
 				case cy != nil && cx == nil:
 					add(cy, p.TypesInfo.TypeOf(n.X), n.X)
+				case cx == nil && cy == nil:
+					addFlow(n.X, p.TypesInfo.TypeOf(n.Y), n.Y)
+					addFlow(n.Y, p.TypesInfo.TypeOf(n.X), n.X)
 				}
 			case *ast.SwitchStmt:
 				if n.Tag == nil || constOf(n.Tag) != nil {
@@ -149,6 +164,8 @@ func harvest(p *packages.Package) ([]Const, map[string][]string) {
 					}
 					if v := constOf(a); v != nil && v.Kind() == constant.String {
 						add(v, types.Typ[types.String], nil)
+					} else if v == nil {
+						addFlow(a, types.Typ[types.String], nil)
 					}
 				}
 			}
@@ -156,6 +173,125 @@ func harvest(p *packages.Package) ([]Const, map[string][]string) {
 		})
 	}
 	return out, calls
+}
+
+// MaxFlowConsts bounds the constants that flow into one field or variable
+// (flowConsts) offered for one comparison that reads it.
+const MaxFlowConsts = 32
+
+// flowConsts maps each struct field and variable of p to the constants
+// stored in it anywhere in p, in source order: the elements of struct
+// literals (keyed or positional), assignments and declarations (x = c,
+// x.f = c, var x = c), and the values of a range over a literal of
+// constants; integers that fit a byte are left out (a loop's start, which
+// mutations reach anyway). A relation whose operands are both variables (a table of
+// commands compared with the input, bytes.HasPrefix(in, []byte(cmd.name)))
+// has no constant of its own, but the values its operand may hold are
+// these: what libFuzzer's and AFL++'s comparison tracing see at run time.
+func flowConsts(p *packages.Package) map[types.Object][]constant.Value {
+	out := map[types.Object][]constant.Value{}
+	seen := map[types.Object]map[string]bool{}
+	info := p.TypesInfo
+	put := func(obj types.Object, x ast.Expr) {
+		tv, ok := info.Types[x]
+		if obj == nil || !ok || tv.Value == nil {
+			return
+		}
+		switch tv.Value.Kind() {
+		case constant.String, constant.Float:
+		case constant.Int:
+			if small(tv.Value) { // a loop's i := 0: mutations reach it
+				return
+			}
+		default:
+			return
+		}
+		if seen[obj] == nil {
+			seen[obj] = map[string]bool{}
+		}
+		if k := tv.Value.ExactString(); !seen[obj][k] {
+			seen[obj][k] = true
+			out[obj] = append(out[obj], tv.Value)
+		}
+	}
+	for _, f := range p.Syntax {
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.CompositeLit:
+				t := info.TypeOf(n)
+				if t == nil {
+					return true
+				}
+				if ptr, ok := t.Underlying().(*types.Pointer); ok {
+					t = ptr.Elem()
+				}
+				st, ok := t.Underlying().(*types.Struct)
+				if !ok {
+					return true
+				}
+				for i, el := range n.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						if id, ok := kv.Key.(*ast.Ident); ok {
+							put(info.Uses[id], kv.Value)
+						}
+					} else if i < st.NumFields() {
+						put(st.Field(i), el)
+					}
+				}
+			case *ast.AssignStmt:
+				if len(n.Lhs) == len(n.Rhs) {
+					for i, l := range n.Lhs {
+						put(flowObject(info, l), n.Rhs[i])
+					}
+				}
+			case *ast.ValueSpec:
+				if len(n.Names) == len(n.Values) {
+					for i, id := range n.Names {
+						put(info.Defs[id], n.Values[i])
+					}
+				}
+			case *ast.RangeStmt:
+				lit, ok := ast.Unparen(n.X).(*ast.CompositeLit)
+				if !ok || n.Value == nil {
+					return true
+				}
+				obj := flowObject(info, n.Value)
+				for _, el := range lit.Elts {
+					if kv, ok := el.(*ast.KeyValueExpr); ok {
+						el = kv.Value
+					}
+					put(obj, el)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// flowObject is the field or variable expression x reads, through
+// parentheses and conversions ([]byte(cmd.name)); nil if it reads
+// something else.
+func flowObject(info *types.Info, x ast.Expr) types.Object {
+	for {
+		x = ast.Unparen(x)
+		call, ok := x.(*ast.CallExpr)
+		if !ok || len(call.Args) != 1 || !info.Types[call.Fun].IsType() {
+			break
+		}
+		x = call.Args[0]
+	}
+	var obj types.Object
+	switch x := x.(type) {
+	case *ast.Ident:
+		obj = info.ObjectOf(x)
+	case *ast.SelectorExpr:
+		obj = info.Uses[x.Sel]
+	}
+	if v, ok := obj.(*types.Var); ok {
+		return v
+	}
+	return nil
 }
 
 // calledNames lists the names of the functions and methods body calls (the

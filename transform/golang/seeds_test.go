@@ -186,3 +186,90 @@ func FuzzCheck(f *testing.F) {
 		t.Errorf("the overlay has no seeded copy of m_test.go (the constant of Check is a seed):\n%s", data)
 	}
 }
+
+// TestSeedsFollowConstantsIntoTables: a relation between two variables
+// has no constant of its own, but when one operand reads a field or
+// variable that only ever holds constants (a command table compared with
+// the input, a limit in a struct literal, a range over a literal), those
+// constants are its seeds: each target below crashes in its seed corpus
+// under the overlay and not on the original.
+func TestSeedsFollowConstantsIntoTables(t *testing.T) {
+	needGo(t)
+	dir := writeModule(t, map[string]string{
+		"m.go": `package m
+
+import "bytes"
+
+type command struct {
+	name string
+	run  func()
+}
+
+var commands = []command{
+	{"status", func() {}},
+	{"reboot-now!", func() { panic("m: reboot") }},
+}
+
+// Run runs the command the input starts with.
+func Run(in []byte) {
+	for _, c := range commands {
+		if bytes.HasPrefix(in, []byte(c.name)) {
+			c.run()
+		}
+	}
+}
+
+type config struct{ max uint32 }
+
+var cfg = config{max: 3_000_000}
+
+// Check panics at the configured maximum.
+func Check(n uint32) {
+	if n == cfg.max {
+		panic("m: at max")
+	}
+}
+
+// Key panics on the second key.
+func Key(s string) {
+	for i, k := range []string{"alpha-key", "omega-key"} {
+		if s == k && i == 1 {
+			panic("m: omega")
+		}
+	}
+}
+`,
+		"m_test.go": `package m
+
+import "testing"
+
+func FuzzRun(f *testing.F) {
+	f.Add([]byte("status"))
+	f.Fuzz(func(t *testing.T, in []byte) { Run(in) })
+}
+
+func FuzzCheck(f *testing.F) {
+	f.Add(uint32(7))
+	f.Fuzz(func(t *testing.T, n uint32) { Check(n) })
+}
+
+func FuzzKey(f *testing.F) {
+	f.Add("alpha")
+	f.Fuzz(func(t *testing.T, s string) { Key(s) })
+}
+`,
+	})
+	res := annotate(t, dir, "dist")
+	ov, err := res.WriteOverlay(filepath.Join(t.TempDir(), "ov"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for target, msg := range map[string]string{"FuzzRun": "m: reboot", "FuzzCheck": "m: at max", "FuzzKey": "m: omega"} {
+		run := "^" + target + "$"
+		goTest(t, dir, "-run", run, ".")
+		out, err := runGoTest(dir, "-overlay", ov, "-run", run, ".")
+		if err == nil || !strings.Contains(out, "--- FAIL: "+target+"/seed#") || !strings.Contains(out, msg) {
+			t.Errorf("%s: no seed reached %q:\n%s", target, msg, out)
+		}
+	}
+}

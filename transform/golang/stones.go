@@ -21,18 +21,13 @@ import (
 //     cases), and the []byte and string arguments of bytes.Equal,
 //     bytes.HasPrefix and strings.HasPrefix: "the first k bytes agree",
 //     len(x) >= k && x[:k] == "c[:k]" for k = 1 ... n-1 of a constant of n
-//     bytes (at most MaxPrefixStones), and for k in prefixSteps against a
-//     value that is not constant (len(y) >= k on it too), as laf-intel's
-//     strcmp splitting.
+//     bytes (at most labels.MaxPrefixStones), and for k in
+//     labels.PrefixSteps(-1) against a value that is not constant (len(y)
+//     >= k on it too), as laf-intel's strcmp splitting; the plan front end
+//     shares these lengths (in characters).
 //
 // Each is a conjunction Go evaluates left to right, so the slice is taken
 // only when it is in range.
-
-// MaxPrefixStones bounds the prefix stones of one string constant.
-const MaxPrefixStones = 32
-
-// prefixSteps are the prefix lengths of stones between two values.
-var prefixSteps = []int{1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32}
 
 // byteStones adds the byte-wise stones of x == y when y is a constant of
 // an integer type of 16 bits or more.
@@ -121,16 +116,15 @@ func (e *enumerator) prefixStones(x, y dst.Expr, asBytes bool, at dst.Expr, lz [
 		return bin(pe{&dst.CallExpr{Fun: dst.NewIdent("len"), Args: []dst.Expr{of(v).d}}, "len(" + of(v).s + ")"}, token.GEQ, lit(token.INT, strconv.Itoa(k)))
 	}
 	if c, ok := e.constBytes(y); ok {
-		n := min(len(c)-1, MaxPrefixStones)
-		for k := 1; k <= n; k++ {
+		for _, k := range labels.PrefixSteps(len(c)) {
 			pred := []pe{long(x, k), bin(head(x, k), token.EQL, lit(token.STRING, strconv.Quote(c[:k])))}
-			e.addConj(labels.DIST, "prefix "+strconv.Itoa(k)+" =", point, at, pred, lz, []dst.Expr{x})
+			e.addConj(labels.DIST, labels.PrefixOperator(k), point, at, pred, lz, []dst.Expr{x})
 		}
 		return
 	}
-	for _, k := range prefixSteps {
+	for _, k := range labels.PrefixSteps(-1) {
 		pred := []pe{long(x, k), long(y, k), bin(head(x, k), token.EQL, head(y, k))}
-		e.addConj(labels.DIST, "prefix "+strconv.Itoa(k)+" =", point, at, pred, lz, []dst.Expr{x, y})
+		e.addConj(labels.DIST, labels.PrefixOperator(k), point, at, pred, lz, []dst.Expr{x, y})
 	}
 }
 

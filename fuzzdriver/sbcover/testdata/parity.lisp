@@ -3,7 +3,9 @@
 ;;; sb-cover's "then" coverage of each injected label equals labelcov's.
 ;;; Decisions of every shape: cond clauses, and/or, when/unless, a side
 ;;; effect in a condition (hoisted into a temporary), a decision whose
-;;; atoms call a function (shared atoms in globals), arithmetic and loops.
+;;; atoms call a function (shared atoms in globals), arithmetic and loops,
+;;; and strings compared with string= and equal (dist's prefix stones),
+;;; built with code-char and format, non-ASCII too.
 
 (defparameter *calls* 0)
 
@@ -28,9 +30,19 @@
       (when (or (evenp i) (> (+ acc i) 10))
         (setq acc (+ acc i))))))
 
+(defun tag-of (x y)
+  (format nil "~a~a~a" (code-char (+ 99 (mod x 3))) (code-char (+ 97 (mod y 2)))
+          (if (> x 0) "lé" "l")))
+
+(defun token (x y)
+  (cond ((string= (tag-of x y) "calé") 'calibrate)
+        ((equal "cb" (subseq (tag-of y x) 0 2)) 'cb)
+        ((string= (tag-of x y) (tag-of y x)) 'same)
+        (t (mismatch (tag-of x y) "cal"))))
+
 (def-plan main (x y)
   (setq *calls* 0)
   (let ((w (weight x y)))
     (unless (< w -20)
-      (list (classify x y) w (steps (- x y))
+      (list (classify x y) w (steps (- x y)) (token x y)
             (if (and (> (bump y) x) (/= x 0)) 'up 'down)))))

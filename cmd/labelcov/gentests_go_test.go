@@ -1,0 +1,148 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/cover"
+)
+
+// TestGentestsGo: from shell.FuzzRun's suite (its one f.Add seed),
+// gentests fuzzes for a few seconds and writes corpus entries that raise
+// the label coverage; each written entry, run alone by go test -run
+// FuzzRun/NAME with a coverage profile — on the module copy annotate
+// --copy writes (labels: the empty blocks ending at "} // label N") and on
+// the original (blocks) — covers every label and block gentests says it adds.
+func TestGentestsGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test -fuzz for 5 s and builds Go test binaries")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	mod := filepath.Join(t.TempDir(), "gobench")
+	if err := os.CopyFS(mod, os.DirFS("../../testdata/gobench")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "gen")
+	code, stdout, errs := runCLI("gentests", "./shell", "-C", mod, "--fuzz", "FuzzRun", "--budget", "5s", "--seed", "3", "--out", out, "--json")
+	if code != exitOK {
+		t.Fatalf("gentests: exit %d\n%s%s", code, stdout, errs)
+	}
+	var rep goGentestsReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if len(rep.Generated) == 0 || rep.After["labels"] <= rep.Before["labels"] || rep.Seeds != 1 || rep.Suite != 0 {
+		t.Fatalf("report: %s", stdout)
+	}
+	if _, err := os.Stat(filepath.Join(mod, "shell", "testdata")); err == nil {
+		t.Fatal("gentests wrote into the package")
+	}
+	dir := filepath.Join(out, "testdata", "fuzz", "FuzzRun")
+	if rep.Out != dir {
+		t.Errorf("out %s, want %s", rep.Out, dir)
+	}
+	sum := 0
+	for _, g := range rep.Generated {
+		if !strings.HasPrefix(g.Name, fmt.Sprintf("gen-%02d-", sum+1)) {
+			t.Errorf("entry %d named %s", sum+1, g.Name)
+		}
+		sum++
+	}
+
+	// The annotated module copy and its manifest, as a user gets them.
+	ann, copyDir := filepath.Join(t.TempDir(), "ann"), filepath.Join(t.TempDir(), "copy")
+	if code, _, errs := runCLI("annotate", "./shell", "-C", mod, "--criteria", "all,mcdc", "--out", ann, "--copy", copyDir); code != exitOK {
+		t.Fatalf("annotate: exit %d\n%s", code, errs)
+	}
+	// A label's empty body ends on a line "} // label N ..." of the copy.
+	src, err := os.ReadFile(filepath.Join(copyDir, "shell", "shell.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	labelEnd := regexp.MustCompile(`^\s*} // label (\d+) `)
+	// run runs one corpus entry alone in module root with a profile.
+	run := func(root, name string) []*cover.Profile {
+		t.Helper()
+		td := filepath.Join(root, "shell", "testdata", "fuzz", "FuzzRun")
+		if err := os.MkdirAll(td, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(td, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		prof := filepath.Join(t.TempDir(), "cover.out")
+		cmd := exec.Command("go", "test", "-count=1", "-run", "^FuzzRun$/^"+name+"$", "-v", "-covermode=set", "-coverprofile="+prof, "./shell")
+		cmd.Dir = root
+		o, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(o), "--- PASS: FuzzRun/"+name) {
+			t.Fatalf("go test -run FuzzRun/%s: %v\n%s", name, err, o)
+		}
+		ps, err := cover.ParseProfiles(prof)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ps
+	}
+	checked := 0
+	for _, g := range rep.Generated {
+		covered := map[string]bool{}
+		for _, p := range run(copyDir, g.Name) {
+			for _, b := range p.Blocks {
+				if filepath.Base(p.FileName) != "shell.go" || b.Count == 0 || b.NumStmt != 0 || b.EndLine > len(lines) {
+					continue
+				}
+				if m := labelEnd.FindStringSubmatch(lines[b.EndLine-1]); m != nil {
+					covered["label:"+m[1]] = true
+				}
+			}
+		}
+		for _, p := range run(mod, g.Name) {
+			for _, b := range p.Blocks {
+				if b.Count > 0 {
+					covered[fmt.Sprintf("block:%s:%d.%d,%d.%d", p.FileName, b.StartLine, b.StartCol, b.EndLine, b.EndCol)] = true
+				}
+			}
+		}
+		for _, it := range g.Adds {
+			if strings.HasPrefix(it, "label:") {
+				checked++
+			}
+			if !covered[it] && !strings.HasPrefix(it, "category:") {
+				t.Errorf("%s claims %s; go test -run FuzzRun/%s does not cover it", g.Name, it, g.Name)
+			}
+		}
+	}
+
+	if checked == 0 {
+		t.Error("no generated entry claims a label")
+	}
+
+	// Usage errors.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--fuzz", "FuzzRun", "--out", t.TempDir()}, "--budget"},
+		{[]string{"--fuzz", "FuzzRun", "--runs", "100", "--out", t.TempDir()}, "--runs is for plans"},
+		{[]string{"--fuzz", "FuzzNope", "--budget", "1s", "--out", t.TempDir()}, "no fuzz target FuzzNope"},
+		{[]string{"--budget", "1s", "--out", t.TempDir()}, "give --fuzz FuzzX"},
+	} {
+		code, _, errs := runCLI(append([]string{"gentests", "./shell", "-C", mod}, c.args...)...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("gentests %v: exit %d, %q; want 2 and %q", c.args, code, errs, c.want)
+		}
+	}
+}

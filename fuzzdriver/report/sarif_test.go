@@ -1,0 +1,32 @@
+package report
+
+import "testing"
+
+func TestSarifURI(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plan.plan", "plan.plan"},
+		{"./testdata/bench/t.plan", "testdata/bench/t.plan"},
+		{"../../testdata/t.plan", "../../testdata/t.plan"},
+		{"/work/my plans/t.plan", "file:///work/my%20plans/t.plan"},
+		{`C:\plans\t.plan`, "file:///C:/plans/t.plan"},
+		{"a:b/t.plan", "./a:b/t.plan"},
+		{"dir/100%.plan", "dir/100%25.plan"},
+	} {
+		if got := sarifURI(c.in); got != c.want {
+			t.Errorf("sarifURI(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+func TestSarifToolVersion(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"v1.2.3 abcdef123456 go1.26.8", "1.2.3"},
+		{"v0.0.0-20260101000000-abcdef123456 go1.26.8", "0.0.0-20260101000000-abcdef123456"},
+		{"(devel) go1.26.8", "0.0.0-devel"},
+		{"", "0.0.0-devel"},
+	} {
+		if got := sarifToolVersion(c.in); got != c.want {
+			t.Errorf("sarifToolVersion(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}

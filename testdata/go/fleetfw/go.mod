@@ -1,0 +1,3 @@
+module example.com/fleetfw
+
+go 1.26
