@@ -65,6 +65,9 @@ replays its minimized input. GitHub code scanning and GitLab read it.`,
 					if sf.Pos.File == "" {
 						sf.Pos.File = plan
 					}
+					if filepath.Clean(sf.Pos.File) == filepath.Clean(plan) {
+						sf.Pos.Col = report.SARIFColumn(src, sf.Pos.Line, sf.Pos.Col)
+					}
 					if r.rec.Input != "" {
 						sf.Input = filepath.Join(r.dir, filepath.FromSlash(r.rec.Input))
 						sf.Replay = replay + " " + shellQuote(sf.Input)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf16"
 
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -19,12 +21,40 @@ const SARIFVersion = "2.1.0"
 // SARIFSchema is the $schema URI of SARIF 2.1.0 logs.
 const SARIFSchema = "https://json.schemastore.org/sarif-2.1.0.json"
 
+// SARIFColumn converts a byte column (labelcov's positions count bytes, as
+// go/token does) on line of src to the UTF-16 code units SARIF counts by
+// default (columnKind utf16CodeUnits): the columns differ on a line with
+// non-ASCII text before the position. A line or column out of range is
+// returned unchanged.
+func SARIFColumn(src []byte, line, col int) int {
+	if line < 1 || col < 1 {
+		return col
+	}
+	start := 0
+	for l := 1; l < line; l++ {
+		i := bytes.IndexByte(src[start:], '\n')
+		if i < 0 {
+			return col
+		}
+		start += i + 1
+	}
+	if start+col-1 > len(src) {
+		return col
+	}
+	units := 0
+	for _, r := range string(src[start : start+col-1]) {
+		units += utf16.RuneLen(r)
+	}
+	return units + 1
+}
+
 // SARIFFinding is one finding of a campaign, as SARIF reports it.
 type SARIFFinding struct {
 	// Key and Category as in findings.json; Detail its message.
 	Key, Category, Detail string
 	// Pos is where the finding is in the plan: the failure's position,
-	// or for a check's category where the check returns it.
+	// or for a check's category where the check returns it; its column
+	// counts UTF-16 code units (SARIFColumn).
 	Pos labels.Position
 	// Input is the saved (minimized) input; Replay the command that
 	// replays it.
@@ -96,8 +126,9 @@ func SARIF(w io.Writer, toolVersion string, fs []SARIFFinding) error {
 		"$schema": SARIFSchema,
 		"version": SARIFVersion,
 		"runs": []any{map[string]any{
-			"tool":    map[string]any{"driver": driver},
-			"results": results,
+			"tool":       map[string]any{"driver": driver},
+			"columnKind": "utf16CodeUnits",
+			"results":    results,
 		}},
 	}
 	enc := json.NewEncoder(w)

@@ -30,3 +30,20 @@ func TestSarifToolVersion(t *testing.T) {
 		}
 	}
 }
+
+func TestSarifColumn(t *testing.T) {
+	src := []byte("(a)\n; \u00e9\U0001F600 x\n(b)")
+	for _, c := range []struct{ line, col, want int }{
+		{1, 2, 2},   // ASCII: bytes are code units
+		{2, 3, 3},   // before the e-acute
+		{2, 5, 4},   // after it (2 bytes, 1 unit)
+		{2, 10, 7},  // x, after the emoji (4 bytes, 2 units) and a blank
+		{3, 2, 2},   // the last line
+		{4, 1, 1},   // no such line: unchanged
+		{1, 99, 99}, // past the end: unchanged
+	} {
+		if got := SARIFColumn(src, c.line, c.col); got != c.want {
+			t.Errorf("SARIFColumn(%d:%d) = %d, want %d", c.line, c.col, got, c.want)
+		}
+	}
+}

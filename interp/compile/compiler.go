@@ -487,11 +487,16 @@ func Literal(n syntax.Node) value.Value {
 	case *syntax.Quote:
 		return value.List(value.Symbol("quote"), Literal(n.X))
 	case *syntax.List:
-		vs := make([]value.Value, len(n.Elems))
-		for i, e := range n.Elems {
+		elems, tail := n.Elems, value.Nil
+		if k := len(elems); k >= 3 && syntax.IsSymbol(elems[k-2], ".") {
+			// A dotted list (a b . c), as the backquote reads it.
+			elems, tail = elems[:k-2], Literal(elems[k-1])
+		}
+		vs := make([]value.Value, len(elems))
+		for i, e := range elems {
 			vs[i] = Literal(e)
 		}
-		return value.List(vs...)
+		return value.ListTail(vs, tail)
 	}
 	return literalOther(n) // readermacros.go
 }
