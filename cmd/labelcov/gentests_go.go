@@ -109,6 +109,13 @@ func runGentestsGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzz
 	if err != nil {
 		return err
 	}
+	for _, f := range res.Campaign.Failures {
+		if f.Seed != "" {
+			// go test -fuzz runs the seed corpus first and stops at a failure.
+			msg, _, _ := strings.Cut(f.Message, "\n")
+			return found("%s fails on its seed corpus entry %s, so go test -fuzz stops before fuzzing (%s): fix the bug, or move the entry aside, and run gentests again", t, f.Seed, msg)
+		}
+	}
 	labelOf := labelSlugs(y.Annotation.Labels)
 	written := make([]gofuzz.CorpusEntry, len(res.Kept))
 	to := filepath.Join(gen.out, "testdata", "fuzz", t.Name)

@@ -130,6 +130,19 @@ func TestGentestsGo(t *testing.T) {
 		t.Error("no generated entry claims a label")
 	}
 
+	// A suite that fails stops go test -fuzz at once: a finding (exit 1).
+	td := filepath.Join(mod, "shell", "testdata", "fuzz", "FuzzRun")
+	if err := os.MkdirAll(td, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(td, "deep"), []byte("go test fuzz v1\nstring(\"compact! 3\")\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, errs = runCLI("gentests", "./shell", "-C", mod, "--fuzz", "FuzzRun", "--budget", "2s", "--out", t.TempDir())
+	if code != exitFound || !strings.Contains(errs, "fails on its seed corpus entry deep") {
+		t.Errorf("gentests on a failing suite: exit %d\n%s%s", code, stdout, errs)
+	}
+
 	// Usage errors.
 	for _, c := range []struct {
 		args []string

@@ -118,8 +118,9 @@ type goReduceReport struct {
 	Seeds  int          `json:"seeds"`
 	Before corpusFigure `json:"before"`
 	After  corpusFigure `json:"after"`
-	// Kept names the entries written.
-	Kept []string `json:"kept"`
+	// Kept names the entries written; Failing those the target fails on.
+	Kept    []string `json:"kept"`
+	Failing []string `json:"failing,omitempty"`
 	// Items counts what the seeds and the kept entries cover, as the whole
 	// corpus does: labels, blocks of the original code, failure sites.
 	Items map[string]int `json:"items"`
@@ -191,11 +192,11 @@ func runReduceGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzzOp
 		return err
 	}
 	rep := goReduceReport{Version: 1, Package: t.Package, Target: t.Name, Out: dir, Seeds: red.Seeds,
-		Before: figureOf(red.Entries), After: figureOf(red.Kept), Kept: []string{}, Items: map[string]int{}}
+		Before: figureOf(red.Entries), After: figureOf(red.Kept), Kept: []string{}}
 	for _, e := range red.Kept {
 		rep.Kept = append(rep.Kept, e.Name)
 	}
-	rep.Items = goItemFigures(red.Items)
+	rep.Items, rep.Failing = goItemFigures(red.Items), red.Failing
 	w := cmd.OutOrStdout()
 	if g.json {
 		return writeJSON(w, rep)
@@ -204,6 +205,9 @@ func runReduceGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzzOp
 	fmt.Fprintf(w, "reduce: %s: %d entries (%d bytes; %d in testdata/fuzz, %d cached) -> %d entries (%d bytes) in %s\n",
 		t, b.Entries, b.Bytes, b.Testdata, b.Cached, a.Entries, a.Bytes, dir)
 	fmt.Fprintf(w, "  with the %d f.Add seed(s), kept %s\n", red.Seeds, strings.Join(itemCounts(red.Items, goItemKinds), ", "))
+	if n := len(red.Failing); n > 0 {
+		fmt.Fprintf(w, "  %d kept entr%s the target fails on (go test fails until the bug is fixed): %s\n", n, plural(n, "y", "ies"), strings.Join(red.Failing, ", "))
+	}
 	fmt.Fprintf(w, "  to use it: replace %s with %s, and empty %s (go clean -fuzzcache empties every target's)\n",
 		filepath.Join(t.Dir, "testdata", "fuzz", t.Name), dir, cache)
 	return nil

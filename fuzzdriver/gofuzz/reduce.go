@@ -22,6 +22,9 @@ type Reduction struct {
 	// kinds), sorted; the seeds with Kept cover every one. SeedItems is
 	// what the seeds alone cover.
 	Items, SeedItems []string
+	// Failing names the kept entries the target fails on (each for a
+	// failure site no other entry shows first).
+	Failing []string
 }
 
 // Reduce keeps a subset of entries that, with the target's f.Add seeds,
@@ -45,6 +48,12 @@ func Reduce(ctx context.Context, y *Yardstick, entries []CorpusEntry, scratch st
 		Items: reduce.Union(append([][]string{cov.Seeds}, cov.Entries...), nil)}
 	for _, i := range reduce.Extend(cov.Seeds, cov.Entries, sizes) {
 		red.Kept = append(red.Kept, entries[i])
+		for _, it := range cov.Entries[i] {
+			if strings.HasPrefix(it, ItemFailure) {
+				red.Failing = append(red.Failing, entries[i].Name)
+				break
+			}
+		}
 	}
 	if err := y.Check(ctx, red.Kept, red.Items, filepath.Join(scratch, "check"), env); err != nil {
 		return nil, err

@@ -74,6 +74,9 @@ func TestReduceCorpus(t *testing.T) {
 			t.Errorf("kept %s, which covers nothing the seed and push-one do not", gone)
 		}
 	}
+	if !slices.Equal(red.Failing, []string{"compact-deep"}) {
+		t.Errorf("failing kept entries %v, want [compact-deep]", red.Failing)
+	}
 	if !slices.Contains(kept, "compact-deep") || slices.Contains(kept, "0a1b2c3d4e5f6071") {
 		t.Errorf("of the two panics at one site the smaller is kept, alone: %v", kept)
 	}

@@ -6,7 +6,9 @@
 // original, reads the profiles with golang.org/x/tools/cover and maps
 // each label's body block back to its label (LabelHits); with PerTest it
 // runs every test (with a fuzz target, every corpus entry) alone, for
-// which test covers each label and diversity numbers. A fuzz target runs in its
+// which test covers each label and diversity numbers (RunAlone runs a
+// coverage test binary on one test or, with EntryPattern, one corpus
+// entry; RunCorpus on a whole corpus). A fuzz target runs in its
 // package directory of a module copy; the entries it fails on are skipped
 // and listed. NewReport turns a Measurement into the Report that
 // `labelcov cover PACKAGES` prints (fuzzdriver/report renders it), with
