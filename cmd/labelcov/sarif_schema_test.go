@@ -43,8 +43,9 @@ console.log(JSON.stringify(out));
 //   - Microsoft's SARIF Multitool (`validate`, npm @microsoft/sarif-multitool
 //     5.7.0, from the SARIF SDK of the specification's editors): the schema's
 //     required properties and the SDK's SARIF1xxx rules (errors: what the
-//     specification requires beyond the schema) and SARIF2xxx rules
-//     (warnings: what it recommends); any error or warning fails;
+//     specification requires beyond the schema), SARIF2xxx rules (warnings:
+//     what it recommends) and GHxxxx rules (errors: what GitHub code
+//     scanning requires); any error or warning fails;
 //   - ajv against the schema file the Multitool ships, because the
 //     Multitool's own schema check does not enforce enum values, minimums or
 //     additionalProperties (it accepts "level": "fatal" and "startLine": 0).
@@ -150,7 +151,7 @@ func TestSarifSchema(t *testing.T) {
 func multitoolValidate(t *testing.T, exe, log string) []string {
 	t.Helper()
 	res := filepath.Join(t.TempDir(), "validation.sarif")
-	cmd := exec.Command(exe, "validate", log, "-o", res, "--log", "ForceOverwrite")
+	cmd := exec.Command(exe, "validate", log, "-o", res, "--log", "ForceOverwrite", "--rule-kind", "Sarif;Gh")
 	// A .NET program: without ICU's data (libicu), invariant culture is
 	// all a validator needs.
 	cmd.Env = append(os.Environ(), "DOTNET_CLI_TELEMETRY_OPTOUT=1", "DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1")

@@ -70,6 +70,8 @@ func SARIF(w io.Writer, toolVersion string, fs []SARIFFinding) error {
 		ID               string         `json:"id"`
 		Name             string         `json:"name"`
 		ShortDescription map[string]any `json:"shortDescription"`
+		FullDescription  map[string]any `json:"fullDescription"`
+		Help             map[string]any `json:"help"`
 	}
 	var rules []rule
 	ruleIndex := map[string]int{}
@@ -80,7 +82,10 @@ func SARIF(w io.Writer, toolVersion string, fs []SARIFFinding) error {
 			i = len(rules)
 			ruleIndex[f.Category] = i
 			rules = append(rules, rule{ID: f.Category, Name: ruleName(f.Category),
-				ShortDescription: map[string]any{"text": "labelcov finding category " + f.Category}})
+				ShortDescription: map[string]any{"text": "labelcov finding category " + f.Category},
+				FullDescription: map[string]any{"text": "A fuzzing campaign found an input on which the plan ends in the finding category " +
+					f.Category + ": a def-check returned it, or the plan failed or timed out so."},
+				Help: map[string]any{"text": sarifHelp, "markdown": sarifHelpMarkdown}})
 		}
 		msg := f.Category
 		if f.Detail != "" {
@@ -139,6 +144,17 @@ func SARIF(w io.Writer, toolVersion string, fs []SARIFFinding) error {
 	}
 	return nil
 }
+
+// sarifHelp is every rule's help (GitHub code scanning requires one): how
+// to reproduce and fix a finding.
+const (
+	sarifHelp = "Each result names the minimized input that reproduces the finding and the command that replays it " +
+		"(labelcov replay PLAN INPUT, also properties.replay); run it, fix the plan or the check, and fuzz again. " +
+		"The input's .env beside it (with a world) is the same scenario to read or edit."
+	sarifHelpMarkdown = "Each result names the minimized input that reproduces the finding and the command that replays it " +
+		"(`labelcov replay PLAN INPUT`, also `properties.replay`); run it, fix the plan or the check, and fuzz again. " +
+		"The input's `.env` beside it (with a world) is the same scenario to read or edit."
+)
 
 // ruleName makes a PascalCase rule name of a category (window-open-in-frost:
 // WindowOpenInFrost), as SARIF viewers show it.

@@ -154,8 +154,10 @@ func (r *Runner) Run(ctx context.Context, in Input) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	// Without a timeout runCtx is ctx, whose Err was just nil.
+	hang := r.opts.Limits.Timeout > 0 && runCtx.Err() != nil
 	res := &r.res
-	res.Sim, res.Counters, res.Hang, res.timeout = sr, r.sim.Counters(), runCtx.Err() != nil, r.opts.Limits.Timeout
+	res.Sim, res.Counters, res.Hang, res.timeout = sr, r.sim.Counters(), hang, r.opts.Limits.Timeout
 	if m := r.opts.LabelMap; m != nil {
 		res.Labels = m.Covered(res.Counters, res.Labels[:0])
 	}
@@ -167,6 +169,10 @@ func (r *Runner) Run(ctx context.Context, in Input) (*Result, error) {
 // (kind and file:line:col), then checks that did not return normally. A
 // hang is the one finding engine.HangCategory.
 func (res *Result) Findings(dst []engine.Finding) []engine.Finding {
+	s := res.Sim
+	if !res.Hang && len(s.Errors) == 0 && len(s.CheckErrors) == 0 && s.VM.Outcome == vm.OutcomeOK {
+		return dst // most fuzzer runs: nothing to record
+	}
 	if res.Hang {
 		return append(dst, engine.Finding{Category: engine.HangCategory, Detail: fmt.Sprintf("the run exceeded the time limit of %s", res.timeout)})
 	}
@@ -214,6 +220,7 @@ func FailurePos(f *vm.Failure) string {
 type Target struct {
 	R        *Runner
 	findings []engine.Finding
+	counters []uint8 // of the last run, as its Result has them
 }
 
 // Run runs one input (Input.Bytes) and returns its findings (owned by the
@@ -221,11 +228,20 @@ type Target struct {
 func (t *Target) Run(ctx context.Context, input []byte) (engine.Outcome, error) {
 	res, err := t.R.Run(ctx, Input{Bytes: input})
 	if err != nil {
+		t.counters = nil
 		return engine.Outcome{}, err
 	}
 	t.findings = res.Findings(t.findings[:0])
+	t.counters = res.Counters
 	return engine.Outcome{Findings: t.findings}, nil
 }
 
-// Counters are the counters of the last run.
-func (t *Target) Counters() []uint8 { return t.R.Counters() }
+// Counters are the counters of the last run: those its Result holds, which
+// Run has already read from the VM (reading them completes label groups
+// and clears a limited run's labels, once per run is enough).
+func (t *Target) Counters() []uint8 {
+	if t.counters == nil {
+		return t.R.Counters()
+	}
+	return t.counters
+}

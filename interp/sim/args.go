@@ -18,17 +18,32 @@ func DecodeArgs(input []byte, n int) []int64 {
 		return nil
 	}
 	args := make([]int64, n)
-	var word [8]byte
 	for i := range args {
-		off := 8 * i
-		if off >= len(input) {
-			break
-		}
-		word = [8]byte{}
-		copy(word[:], input[off:])
-		args[i] = int64(binary.LittleEndian.Uint64(word[:]))
+		args[i] = argWord(input, i)
 	}
 	return args
+}
+
+// decodeArgsInto is DecodeArgs into dst (one value per parameter), with
+// no allocation: Runner.RunBytes decodes every fuzzer input.
+func decodeArgsInto(dst []value.Value, input []byte) {
+	for i := range dst {
+		dst[i] = value.Int(argWord(input, i))
+	}
+}
+
+// argWord is parameter i of input: its 8 bytes at 8*i, little-endian,
+// missing bytes zero.
+func argWord(input []byte, i int) int64 {
+	off := 8 * i
+	if off+8 <= len(input) {
+		return int64(binary.LittleEndian.Uint64(input[off:]))
+	}
+	var word [8]byte
+	if off < len(input) {
+		copy(word[:], input[off:])
+	}
+	return int64(binary.LittleEndian.Uint64(word[:]))
 }
 
 // EncodeArgs is the input DecodeArgs turns into args.

@@ -3,6 +3,8 @@ package sim
 import (
 	"reflect"
 	"testing"
+
+	"github.com/labelcov/labelcov/interp/value"
 )
 
 func TestDecodeArgs(t *testing.T) {
@@ -24,6 +26,17 @@ func TestDecodeArgs(t *testing.T) {
 	for _, tc := range tests {
 		if got := DecodeArgs(tc.in, tc.n); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("DecodeArgs(%x, %d) = %v, want %v", tc.in, tc.n, got, tc.want)
+		}
+		// RunBytes decodes in place, over the last input's values.
+		vs := make([]value.Value, tc.n)
+		for i := range vs {
+			vs[i] = value.Int(77)
+		}
+		decodeArgsInto(vs, tc.in)
+		for i, v := range vs {
+			if v != value.Int(tc.want[i]) {
+				t.Errorf("decodeArgsInto(%x): parameter %d = %v, want %d", tc.in, i, v, tc.want[i])
+			}
 		}
 	}
 }

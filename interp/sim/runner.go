@@ -279,9 +279,7 @@ func (r *Runner) Counters() []uint8 { return r.m.Counters() }
 // (DecodeArgs).
 func (r *Runner) RunBytes(ctx context.Context, data []byte) *Result {
 	if r.world == nil {
-		for i, a := range DecodeArgs(data, len(r.args)) {
-			r.args[i] = value.Int(a)
-		}
+		decodeArgsInto(r.args, data)
 		return r.run(ctx, nil, r.args)
 	}
 	r.world.DecodeEnvInto(&r.env, data, r.opts.MaxObjects)
