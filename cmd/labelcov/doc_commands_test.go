@@ -167,6 +167,11 @@ func TestDocCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "TMPDIR="+scratch)
+	if cache, err := privateFuzzCache(filepath.Join(work, "gocache")); err != nil {
+		t.Fatal(err)
+	} else if cache != "" {
+		env = append(env, "GOCACHE="+cache)
+	}
 	ran := 0
 	for _, c := range cmds {
 		cmd, skip := adaptDocCommand(c.cmd, scratch)
@@ -312,6 +317,52 @@ func copyRepo(src, dst string) error {
 
 // inFuzzCorpus reports whether the relative path rel is inside a
 // testdata/fuzz directory.
+// privateFuzzCache returns a GOCACHE for the documented commands whose
+// build cache is the caller's (so nothing is rebuilt) but whose fuzz
+// corpora, which go test -fuzz writes and cover --fuzz reads under
+// GOCACHE/fuzz, are private to this run: the suite neither reads what
+// earlier campaigns left in the user's cache nor adds to it. Every entry
+// of the caller's cache but fuzz/ is linked into dir. It returns "" when
+// the go command is not there (the commands that need it then fail on
+// their own).
+func privateFuzzCache(dir string) (string, error) {
+	out, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		return "", nil
+	}
+	real := strings.TrimSpace(string(out))
+	if real == "" || real == "off" {
+		return "", nil
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "fuzz"), 0o755); err != nil {
+		return "", err
+	}
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		return "", fmt.Errorf("build cache: %w", err)
+	}
+	// The go command lays out 256 subdirectories and a few files at the
+	// cache's top; create the subdirectories first so that both caches
+	// share every one of them.
+	for i := 0; i < 256; i++ {
+		if err := os.MkdirAll(filepath.Join(real, fmt.Sprintf("%02x", i)), 0o755); err != nil {
+			return "", fmt.Errorf("build cache: %w", err)
+		}
+	}
+	entries, err := os.ReadDir(real)
+	if err != nil {
+		return "", fmt.Errorf("build cache: %w", err)
+	}
+	for _, e := range entries {
+		if e.Name() == "fuzz" {
+			continue
+		}
+		if err := os.Symlink(filepath.Join(real, e.Name()), filepath.Join(dir, e.Name())); err != nil {
+			return "", err
+		}
+	}
+	return dir, nil
+}
+
 func inFuzzCorpus(rel string) bool {
 	return strings.Contains(filepath.ToSlash(rel), "testdata/fuzz/")
 }
