@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
@@ -337,24 +338,27 @@ func RunAlone(ctx context.Context, bin, dir string, env []string, pattern, prof 
 }
 
 // EntryPattern is the -test.run pattern that selects corpus entry (a file
-// name, or seed#N) of fuzz target alone: go test matches the name as
-// testing rewrites it (spaces become underscores, unprintable runes are
-// quoted).
+// name, or seed#N) of fuzz target alone.
 func EntryPattern(target, entry string) string {
+	return "^" + regexp.QuoteMeta(target) + "$/^" + entryRegexp(entry) + "$"
+}
+
+// entryRegexp is a regular expression matching exactly the corpus entry
+// name as -test.run and -test.skip see it: testing matches a fuzz
+// target's corpus entries by their names as they are, but rewrites each
+// element of the pattern (whitespace becomes '_', an unprintable rune its
+// quoted form), so both are written as "any rune".
+func entryRegexp(entry string) string {
 	var b strings.Builder
 	for _, r := range entry {
 		switch {
-		case r == '\t' || r == '\n' || r == '\v' || r == '\f' || r == '\r' || r == ' ' || r == 0x85 || r == 0xA0 || r == 0x1680 ||
-			(r >= 0x2000 && r <= 0x200a) || r == 0x2028 || r == 0x2029 || r == 0x202f || r == 0x205f || r == 0x3000:
-			b.WriteByte('_')
-		case !strconv.IsPrint(r):
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
+		case unicode.IsSpace(r) || !strconv.IsPrint(r):
+			b.WriteString(`(?s:.)`)
 		default:
-			b.WriteRune(r)
+			b.WriteString(regexp.QuoteMeta(string(r)))
 		}
 	}
-	return "^" + regexp.QuoteMeta(target) + "$/^" + regexp.QuoteMeta(b.String()) + "$"
+	return b.String()
 }
 
 // testBinaryFlags turns go test flags such as -short into test binary
@@ -532,8 +536,8 @@ func RunCorpus(ctx context.Context, bin, dir string, env []string, target, prof 
 		w = io.Discard
 	}
 	quoted := regexp.QuoteMeta(target)
-	runRe := regexp.MustCompile(`(?m)^=== RUN   ` + quoted + `/(\S+)$`)
-	failRe := regexp.MustCompile(`(?m)^\s*--- FAIL: ` + quoted + `/(\S+) `)
+	runRe := regexp.MustCompile(`(?m)^=== RUN   ` + quoted + `/(.+)$`)
+	failRe := regexp.MustCompile(`(?m)^\s*--- FAIL: ` + quoted + `/(.+) \(`)
 	var cr CorpusRun
 	ran := map[string]bool{}
 	var out bytes.Buffer
@@ -542,7 +546,7 @@ func RunCorpus(ctx context.Context, bin, dir string, env []string, target, prof 
 		if len(cr.Failing) > 0 {
 			skip := make([]string, len(cr.Failing))
 			for i, c := range cr.Failing {
-				skip[i] = regexp.QuoteMeta(c)
+				skip[i] = entryRegexp(c)
 			}
 			args = append(args, "-test.skip=^"+quoted+"$/^("+strings.Join(skip, "|")+")$")
 		}

@@ -72,8 +72,8 @@ func TestMeasureSample(t *testing.T) {
 func TestEntryPattern(t *testing.T) {
 	for entry, want := range map[string]string{
 		"abc":    `^FuzzX$/^abc$`,
-		"a b\tc": `^FuzzX$/^a_b_c$`,
-		"x\x01":  `^FuzzX$/^x\\x01$`,
+		"a b\tc": `^FuzzX$/^a(?s:.)b(?s:.)c$`,
+		"x\x01":  `^FuzzX$/^x(?s:.)$`,
 		"seed#0": `^FuzzX$/^seed#0$`,
 		"a.b+c":  `^FuzzX$/^a\.b\+c$`,
 	} {
