@@ -169,9 +169,8 @@ func (r *Runner) Run(ctx context.Context, in Input) (*Result, error) {
 // (kind and file:line:col), then checks that did not return normally. A
 // hang is the one finding engine.HangCategory.
 func (res *Result) Findings(dst []engine.Finding) []engine.Finding {
-	s := res.Sim
-	if !res.Hang && len(s.Errors) == 0 && len(s.CheckErrors) == 0 && s.VM.Outcome == vm.OutcomeOK {
-		return dst // most fuzzer runs: nothing to record
+	if res.none() {
+		return dst
 	}
 	if res.Hang {
 		return append(dst, engine.Finding{Category: engine.HangCategory, Detail: fmt.Sprintf("the run exceeded the time limit of %s", res.timeout)})
@@ -190,6 +189,13 @@ func (res *Result) Findings(dst []engine.Finding) []engine.Finding {
 		dst = append(dst, engine.Finding{Category: ce.Kind, Pos: ce.Pos, Detail: "check " + ce.Check + ": " + ce.Message})
 	}
 	return dst
+}
+
+// none says the run found nothing (Findings adds nothing): most fuzzer
+// runs. Small enough to inline in Target.Run.
+func (res *Result) none() bool {
+	s := res.Sim
+	return !res.Hang && len(s.Errors) == 0 && len(s.CheckErrors) == 0 && s.VM.Outcome == vm.OutcomeOK
 }
 
 // Ended is how the plan ended when it did not return normally: its
@@ -231,7 +237,10 @@ func (t *Target) Run(ctx context.Context, input []byte) (engine.Outcome, error) 
 		t.counters = nil
 		return engine.Outcome{}, err
 	}
-	t.findings = res.Findings(t.findings[:0])
+	t.findings = t.findings[:0]
+	if !res.none() {
+		t.findings = res.Findings(t.findings)
+	}
 	t.counters = res.Counters
 	return engine.Outcome{Findings: t.findings}, nil
 }
