@@ -517,7 +517,9 @@ func renumber(src []byte, final []int) []byte {
 // BodyPositions finds the labels of an annotated Go file (`if P {} //
 // label N ...`) and returns, for each id, the position just inside the `{`
 // of the empty body — where Go's coverage profile starts the block of
-// that body.
+// that body. Positions are those of src as written, not as its line
+// directives map them: in an overlay file the directives point at the
+// original file, where the empty bodies do not exist.
 func BodyPositions(name string, src []byte) (map[int]labels.Position, error) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
@@ -529,7 +531,7 @@ func BodyPositions(name string, src []byte) (map[int]labels.Position, error) {
 		for _, c := range cg.List {
 			if m := labelComment.FindStringSubmatch(c.Text); m != nil {
 				id, _ := strconv.Atoi(m[1])
-				byLine[fset.Position(c.Pos()).Line] = id
+				byLine[fset.PositionFor(c.Pos(), false).Line] = id
 			}
 		}
 	}
@@ -539,9 +541,9 @@ func BodyPositions(name string, src []byte) (map[int]labels.Position, error) {
 		if !ok || len(ifs.Body.List) != 0 || ifs.Else != nil {
 			return true
 		}
-		rb := fset.Position(ifs.Body.Rbrace)
+		rb := fset.PositionFor(ifs.Body.Rbrace, false)
 		if id, ok := byLine[rb.Line]; ok {
-			lb := fset.Position(ifs.Body.Lbrace)
+			lb := fset.PositionFor(ifs.Body.Lbrace, false)
 			out[id] = labels.Position{File: name, Line: lb.Line, Col: lb.Column + 1, Offset: lb.Offset + 1}
 		}
 		return true

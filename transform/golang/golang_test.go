@@ -3,6 +3,7 @@ package golang
 import (
 	"context"
 	"debug/elf"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -472,9 +473,31 @@ func TestF(t *testing.T) {
 	if len(m.Active()) != res.Active() {
 		t.Errorf("manifest has %d active labels, want %d", len(m.Active()), res.Active())
 	}
+	// Each label's annotated position is in the overlay file as written
+	// (not where its line directives point): just inside the { of the
+	// empty body whose } the next line's label comment follows.
+	ovDir := filepath.Dir(ov)
 	for _, l := range m.Active() {
 		if l.Annotated == nil || l.Annotated.File == "" || l.Annotated.Line == 0 {
 			t.Errorf("label %d has no annotated position", l.ID)
+			continue
+		}
+		if !strings.HasPrefix(l.Annotated.File, ovDir) {
+			t.Errorf("label %d: annotated position %s is not in the overlay", l.ID, l.Annotated)
+			continue
+		}
+		src, err := os.ReadFile(l.Annotated.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(src), "\n")
+		if l.Annotated.Line >= len(lines) {
+			t.Errorf("label %d: line %d past the end of %s", l.ID, l.Annotated.Line, l.Annotated.File)
+			continue
+		}
+		line, next := lines[l.Annotated.Line-1], lines[l.Annotated.Line]
+		if c := l.Annotated.Col; c < 2 || c-2 >= len(line) || line[c-2] != '{' || !strings.Contains(next, fmt.Sprintf("} // label %d ", l.ID)) {
+			t.Errorf("label %d: annotated position %s is not inside its empty body:\n%s\n%s", l.ID, l.Annotated, line, next)
 		}
 	}
 }
