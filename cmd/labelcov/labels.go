@@ -107,9 +107,11 @@ that reaches the point with the predicate true):
   wm:cor   each and/or: swapped with the other (their truthiness differs)
   wm:abs   each variable operand of an arithmetic or relational builtin:
            (< x 0), (> x 0), (= x 0)
-  dist     each numeric relation: a ladder (< (abs (- a b)) 2^k) for k = 16,
-           13, 10, 8, 6, 4, 2, 1, 0: stepping stones toward the exact relation
-           (not in all)
+  dist     each numeric relation: a ladder (< (abs (- a b)) 2^k) across the
+           whole int64 width, k = 62, 60, 56, ..., 20 (every fourth bit) and
+           16, 15, ..., 0 (every bit), 29 a relation; each string= or equal
+           on strings: prefix stones "the first k characters agree"; stepping
+           stones toward the exact relation (not in all)
 Labels whose predicate is constant, or that the value analysis (ranges of the
 plan's arithmetic, the world's domains) or the path analysis (every path of a
 loop-free run, docs/labels.md "Paths") decides, are listed as trivial (always
