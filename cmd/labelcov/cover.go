@@ -121,12 +121,8 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 		},
 	}
 	o.labelFlags.register(cmd)
+	registerPlanTestFlags(cmd, &o)
 	f := cmd.Flags()
-	f.StringVar(&o.world, "world", "", "world file: run the plan in the simulator (.env and byte tests are its environments)")
-	f.StringSliceVar(&o.tests, "tests", nil, "test files or directories (repeatable or comma-separated)")
-	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
-	f.Int64Var(&o.maxSteps, "max-steps", runner.DefaultMaxSteps, "step budget per run and per check")
-	f.IntVar(&o.maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from byte tests")
 	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
 	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")

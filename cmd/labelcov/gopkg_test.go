@@ -141,24 +141,7 @@ func TestGoCoverJSON(t *testing.T) {
 // label, in JSON and in the HTML page.
 func TestGoCoverFuzzCorpus(t *testing.T) {
 	needGo(t)
-	src, err := filepath.Abs("../../testdata/go/fuzzexp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Exactly the module's files: not what a documented go test -fuzz run
-	// saved in testdata/fuzz (a crasher there would fail this test).
-	dir := t.TempDir()
-	for _, name := range []string{"go.mod", "alarm.go", "alarm_test.go"} {
-		copyFile(t, filepath.Join(src, name), dir)
-	}
-	seeds := filepath.Join(dir, "testdata", "fuzz", "FuzzAlarm")
-	if err := os.MkdirAll(seeds, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	hot := "go test fuzz v1\nint32(510)\nint32(50)\nint32(10)\n"
-	if err := os.WriteFile(filepath.Join(seeds, "hot"), []byte(hot), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := fuzzexpWithEntry(t, "hot", "go test fuzz v1\nint32(510)\nint32(50)\nint32(10)\n")
 	cache := t.TempDir()
 	gen := filepath.Join(cache, "example.com", "fuzzexp", "FuzzAlarm")
 	if err := os.MkdirAll(gen, 0o755); err != nil {
@@ -350,23 +333,8 @@ func TestGoAnnotateNeedsOut(t *testing.T) {
 // other tests cover, lists the failing test and exits 1, as go test does.
 func TestGoCoverFailingTests(t *testing.T) {
 	needGo(t)
-	src, err := filepath.Abs("../../testdata/go/fuzzexp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	for _, name := range []string{"go.mod", "alarm.go", "alarm_test.go"} {
-		copyFile(t, filepath.Join(src, name), dir)
-	}
-	crashers := filepath.Join(dir, "testdata", "fuzz", "FuzzAlarm")
-	if err := os.MkdirAll(crashers, 0o755); err != nil {
-		t.Fatal(err)
-	}
 	// The crasher a documented run found: hot, humid and dusty at once.
-	crash := "go test fuzz v1\nrune('Ƕ')\nrune('W')\nrune('ċ')\n"
-	if err := os.WriteFile(filepath.Join(crashers, "ef4464a76c527783"), []byte(crash), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := fuzzexpWithEntry(t, "ef4464a76c527783", "go test fuzz v1\nrune('Ƕ')\nrune('W')\nrune('ċ')\n")
 	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", dir, "--criteria", "mcc", "--json")
 	if err == nil || exitCodeOf(err) != exitFound || !strings.Contains(err.Error(), "FuzzAlarm") {
 		t.Fatalf("err %v, want a finding naming FuzzAlarm", err)
@@ -387,4 +355,28 @@ func TestGoCoverFailingTests(t *testing.T) {
 	if rep.Coverage.Statements.Covered == 0 || rep.Criteria["mcc"].Covered == 0 {
 		t.Errorf("statements %+v, mcc %+v: the passing test was not measured", rep.Coverage.Statements, rep.Criteria["mcc"])
 	}
+}
+
+// fuzzexpWithEntry copies testdata/go/fuzzexp into a temporary directory
+// and returns it, with one entry of FuzzAlarm's corpus (name, contents) in
+// its testdata/fuzz. Exactly the module's files: not what a documented go
+// test -fuzz run saved in the repository's testdata/fuzz.
+func fuzzexpWithEntry(t *testing.T, name, contents string) string {
+	t.Helper()
+	src, err := filepath.Abs("../../testdata/go/fuzzexp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"go.mod", "alarm.go", "alarm_test.go"} {
+		copyFile(t, filepath.Join(src, f), dir)
+	}
+	corpus := filepath.Join(dir, "testdata", "fuzz", "FuzzAlarm")
+	if err := os.MkdirAll(corpus, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(corpus, name), []byte(contents), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

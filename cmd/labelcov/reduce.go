@@ -154,6 +154,12 @@ func registerSuiteFlags(cmd *cobra.Command, o *coverOptions) {
 		fl.DefValue, o.criteria = "all,mcdc", "all,mcdc"
 		_ = fl.Value.Set("all,mcdc")
 	}
+	registerPlanTestFlags(cmd, o)
+}
+
+// registerPlanTestFlags registers the flags that say how a plan's tests
+// run: world, tests, plan and limits (cover, reduce, gentests).
+func registerPlanTestFlags(cmd *cobra.Command, o *coverOptions) {
 	f := cmd.Flags()
 	f.StringVar(&o.world, "world", "", "world file: run the plan in the simulator (.env and byte tests are its environments)")
 	f.StringSliceVar(&o.tests, "tests", nil, "test files or directories (repeatable or comma-separated)")

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -359,15 +360,9 @@ func (y *Yardstick) corpusDir(entries []CorpusEntry, scratch string, own bool) (
 	return dir, nil
 }
 
+// sortedSet is xs sorted without repeats (xs is left as it is).
 func sortedSet(xs []string) []string {
-	set := map[string]bool{}
-	for _, x := range xs {
-		set[x] = true
-	}
-	out := make([]string, 0, len(set))
-	for x := range set {
-		out = append(out, x)
-	}
-	sort.Strings(out)
-	return out
+	out := append([]string{}, xs...) // never nil: JSON lists it as []
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -169,9 +169,6 @@ func (r *Runner) Run(ctx context.Context, in Input) (*Result, error) {
 // (kind and file:line:col), then checks that did not return normally. A
 // hang is the one finding engine.HangCategory.
 func (res *Result) Findings(dst []engine.Finding) []engine.Finding {
-	if res.none() {
-		return dst
-	}
 	if res.Hang {
 		return append(dst, engine.Finding{Category: engine.HangCategory, Detail: fmt.Sprintf("the run exceeded the time limit of %s", res.timeout)})
 	}
@@ -192,7 +189,7 @@ func (res *Result) Findings(dst []engine.Finding) []engine.Finding {
 }
 
 // none says the run found nothing (Findings adds nothing): most fuzzer
-// runs. Small enough to inline in Target.Run.
+// runs. Small enough to inline in Target.Run, which so skips the call.
 func (res *Result) none() bool {
 	s := res.Sim
 	return !res.Hang && len(s.Errors) == 0 && len(s.CheckErrors) == 0 && s.VM.Outcome == vm.OutcomeOK

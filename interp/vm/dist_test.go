@@ -8,11 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/normalize"
 )
 
 // TestPlanDistLadderMatchesBigInt: the plan dist rungs of (< a b), run by
@@ -20,38 +17,13 @@ import (
 // big.Int for integers and with math.Abs of the float difference
 // otherwise, on edge values, random values and values close to each other.
 func TestPlanDistLadderMatchesBigInt(t *testing.T) {
-	f, err := syntax.Parse("d.plan", []byte("(def-plan p (a b) (< a b))"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nr, err := normalize.Plan(f, normalize.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	crit, _ := labels.ParseCriteria("dist")
-	set, err := labels.Enumerate(nr, labels.Options{Criteria: crit})
-	if err != nil {
-		t.Fatal(err)
-	}
+	preds, _ := distPreds(t, "(def-plan p (a b) (< a b))")
 	rungs := labels.DistRungs(labels.PlanDist)
-	var preds []string
-	for _, l := range set.Labels {
-		if l.Criterion == labels.DIST && l.Status == labels.Active {
-			preds = append(preds, l.Predicate)
-		}
-	}
 	if len(preds) != len(rungs) {
 		t.Fatalf("%d rungs, want %d", len(preds), len(rungs))
 	}
 	src := "(def-plan q (a b) (list " + strings.Join(preds, " ") + "))"
-	qf, err := syntax.Parse("q.plan", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := compile.Compile(qf)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := compileSrc(t, src)
 	m, err := New(p, Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,16 +6,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/normalize"
 )
 
-// stonePreds returns the active dist labels of plan src (one def-plan p
-// of parameters a b) and their operators.
-func stonePreds(t *testing.T, src string) (preds, ops []string) {
+// distPreds returns the predicates of the active dist labels of plan src
+// (one def-plan p of parameters a b) and their operators.
+func distPreds(t *testing.T, src string) (preds, ops []string) {
 	t.Helper()
 	f, err := syntax.Parse("s.plan", []byte(src))
 	if err != nil {
@@ -94,7 +93,7 @@ func TestPlanPrefixStonesMatchPlainComparison(t *testing.T) {
 		vals = append(vals, value.String(s))
 	}
 	for _, tc := range cases {
-		preds, ops := stonePreds(t, tc.src)
+		preds, ops := distPreds(t, tc.src)
 		steps := labels.PrefixSteps(-1)
 		if tc.konst {
 			steps = labels.PrefixSteps(n)
@@ -116,14 +115,7 @@ func TestPlanPrefixStonesMatchPlainComparison(t *testing.T) {
 		}
 		cmp := tc.src[strings.Index(tc.src, "(a b) ")+6 : len(tc.src)-1]
 		b.WriteString(" (ignore-errors " + cmp + ")))")
-		qf, err := syntax.Parse("q.plan", []byte(b.String()))
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := compile.Compile(qf)
-		if err != nil {
-			t.Fatal(err)
-		}
+		p := compileSrc(t, b.String())
 		m, err := New(p, Config{})
 		if err != nil {
 			t.Fatal(err)
