@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/labelcov/labelcov/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 // builds with the default build cache; every fuzz corpus is private to
 // its campaign folder.
 func TestCompareGoEndToEnd(t *testing.T) {
+	testenv.Long(t) // minutes under load: .ci/run runs it
 	if testing.Short() {
 		t.Skip("builds test binaries and runs go test -fuzz")
 	}

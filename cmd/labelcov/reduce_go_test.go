@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/labelcov/labelcov/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -52,6 +53,7 @@ func dirSizes(t *testing.T, dir string) map[string]int64 {
 // it measures on the whole corpus — labels per criterion, statements and
 // blocks — and the corpus and cache are left as they were.
 func TestReduceGo(t *testing.T) {
+	testenv.Long(t) // minutes under load: .ci/run runs it
 	if testing.Short() {
 		t.Skip("annotates and builds Go test binaries")
 	}

@@ -2,6 +2,7 @@ package gofuzz
 
 import (
 	"context"
+	"github.com/labelcov/labelcov/internal/testenv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,6 +37,7 @@ func shellCorpus(t *testing.T) (Target, string) {
 }
 
 func TestReduceCorpus(t *testing.T) {
+	testenv.Long(t) // minutes under load: .ci/run runs it
 	if testing.Short() {
 		t.Skip("annotates, builds coverage binaries and runs every corpus entry")
 	}
