@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"github.com/labelcov/labelcov/internal/testenv"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // The shell examples of README.md and docs/*.md that a reader would paste

@@ -2,12 +2,13 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/labelcov/labelcov/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // goShellCorpus copies the gobench module into a temporary directory with

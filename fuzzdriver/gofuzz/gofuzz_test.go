@@ -2,13 +2,14 @@ package gofuzz
 
 import (
 	"context"
-	"github.com/labelcov/labelcov/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 func needGo(t *testing.T) {

@@ -2,7 +2,6 @@ package gofuzz
 
 import (
 	"context"
-	"github.com/labelcov/labelcov/internal/testenv"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/labelcov/labelcov/fuzzdriver/reduce"
+	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
