@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/sbcover"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -61,13 +62,27 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 		}
 		annPath = besideManifest(dir, m.Annotated)
 	}
+	var g outputs.Guard
+	g.Input("the coverage file", so.from)
+	g.Input("the manifest", so.manifest)
+	g.Input("the plan", origPath)
+	g.Input("the annotated plan", annPath)
+	if err := checkOutputs(&g, o.outputs()...); err != nil {
+		return err
+	}
 	orig, err := readLisp(origPath)
 	if err != nil {
 		return err
 	}
+	if err := m.CheckSource(origPath, orig.Src, false); err != nil {
+		return fmt.Errorf("%s: %w", so.manifest, err)
+	}
 	ann, err := readLisp(annPath)
 	if err != nil {
 		return err
+	}
+	if err := m.CheckSource(annPath, ann.Src, true); err != nil {
+		return fmt.Errorf("%s: %w", so.manifest, err)
 	}
 	if abs, err := filepath.Abs(annPath); err == nil {
 		ann.Name = abs // sb-cover names files by their truename
@@ -86,7 +101,7 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 		return err
 	}
 	rep.File = origPath
-	return writeCoverReport(cmd, rep, o)
+	return writeCoverReport(cmd, &g, rep, o)
 }
 
 // besideManifest resolves path, as a manifest names it: as given when it
