@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
@@ -172,6 +173,7 @@ func planGuard(file, world string, tests []string) *outputs.Guard {
 	g.Input("the input", file, world)
 	guardTests(&g, tests)
 	if file != "-" {
+		g.Input("the benchmark's truth.json", filepath.Join(filepath.Dir(file), "truth.json"))
 		if w, err := runner.WorldBeside(file); err == nil && w != "" {
 			g.Input("the benchmark's world", w)
 		}

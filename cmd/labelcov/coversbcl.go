@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/sbcover"
@@ -39,6 +40,11 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 	if len(o.tests) > 0 || o.world != "" {
 		return fmt.Errorf("--from-sbcl runs no tests: leave out --tests and --world")
 	}
+	for _, name := range []string{"mcc-max-atoms", "pure", "no-values", "max-steps", "max-objects", "plan"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			return fmt.Errorf("--%s does not go with --from-sbcl: the labels are the manifest's and SBCL ran the tests", name)
+		}
+	}
 	mf, err := os.Open(so.manifest)
 	if err != nil {
 		return err
@@ -47,6 +53,26 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 	mf.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", so.manifest, err)
+	}
+	if cmd.Flags().Changed("criteria") {
+		// The manifest's labels are what SBCL measured: cover reports
+		// their criteria, and no others.
+		c, err := labels.ParseCriteria(o.criteria)
+		if err != nil {
+			return fmt.Errorf("--criteria: %w", err)
+		}
+		var have labels.Criteria
+		for _, k := range m.Criteria {
+			kc, err := labels.ParseCriteria(string(k))
+			if err != nil {
+				return fmt.Errorf("%s: %w", so.manifest, err)
+			}
+			have |= kc
+		}
+		if c != have {
+			return fmt.Errorf("--criteria %s: cover --from-sbcl reports the criteria of the manifest's labels (%s); annotate the plan again with --criteria %s, or leave --criteria out",
+				o.criteria, keyList(m.Criteria), o.criteria)
+		}
 	}
 	dir := filepath.Dir(so.manifest)
 	origPath := m.File
@@ -128,4 +154,13 @@ func readLisp(path string) (*syntax.File, error) {
 		return nil, err
 	}
 	return syntax.Parse(path, src)
+}
+
+// keyList joins criterion keys with commas.
+func keyList(ks []labels.Key) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ",")
 }

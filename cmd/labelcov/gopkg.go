@@ -181,6 +181,10 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err != nil {
 		return err
 	}
+	// Gates on figures Go does not report fail now, not after the tests.
+	if err := measure.ValidateGates(opts.FailUnder, measure.GateKeys(to.Criteria.Keys(), "statements", "blocks")); err != nil {
+		return fmt.Errorf("--fail-under: %w", err)
+	}
 	outs := []outFlag{{"--html", opts.HTML}, {"--lcov", opts.LCOV}, {"--cobertura", opts.Cobertura}}
 	var g outputs.Guard
 	if err := checkOutputs(&g, outs...); err != nil {
