@@ -23,7 +23,10 @@
 //     (Result.Lazy). Trees over named boolean types keep an older form in
 //     which a compound right operand is one temporary;
 //   - with Options.Statements (an operator) or Options.Decisions (&& or
-//     ||), simple statements are normalized the same way;
+//     ||), simple statements are normalized the same way; a grouped var
+//     declaration of several specs first becomes one declaration a spec,
+//     so code hoisted out of a later spec can read the names of earlier
+//     ones;
 //   - a decision that needs a slot before it (hoisted code, or labels, as
 //     Options.Slot says) is restructured: `if init; c` becomes
 //     `{ init; if c }`, `else if c` becomes `else { if c }`, `switch init; t`

@@ -165,9 +165,59 @@ func (n *normalizer) slot(s dst.Stmt) bool { return n.opts.Slot != nil && n.opts
 
 // stmts normalizes a statement list, returning the new list.
 func (n *normalizer) stmts(list []dst.Stmt) []dst.Stmt {
+	if n.opts.Statements || n.opts.Decisions {
+		list = n.splitVarGroups(list)
+	}
 	out := make([]dst.Stmt, 0, len(list))
 	for i, s := range list {
 		out = append(out, n.stmtAt(s, n.targetIn(list[i+1:]))...)
+	}
+	return out
+}
+
+// splitVarGroups returns list with each grouped var declaration of more
+// than one spec, `var ( a T; b = f(a) )`, split into one declaration a
+// spec, `var a T; var b = f(a)`: what normalization hoists out of a later
+// spec, and the labels in front of it, may read names an earlier spec
+// declares (a name's scope begins after its spec, so this changes
+// nothing). The group's comments stay with its first and last spec.
+func (n *normalizer) splitVarGroups(list []dst.Stmt) []dst.Stmt {
+	var out []dst.Stmt
+	for i, s := range list {
+		ds, ok := s.(*dst.DeclStmt)
+		gd, isGen := (*dst.GenDecl)(nil), false
+		if ok {
+			gd, isGen = ds.Decl.(*dst.GenDecl)
+		}
+		if !isGen || gd.Tok != token.VAR || len(gd.Specs) < 2 {
+			if out != nil {
+				out = append(out, s)
+			}
+			continue
+		}
+		if out == nil {
+			out = append(make([]dst.Stmt, 0, len(list)+len(gd.Specs)), list[:i]...)
+		}
+		for j, sp := range gd.Specs {
+			one := &dst.DeclStmt{Decl: &dst.GenDecl{Tok: token.VAR, Specs: []dst.Spec{sp}}}
+			n.t.StandsFor(one, sp)
+			sd := sp.Decorations()
+			sd.Before, sd.After = dst.None, dst.None
+			one.Decs.Before = dst.NewLine
+			if j == 0 {
+				one.Decs.Before = ds.Decs.Before
+				one.Decs.Start = append(append(ds.Decs.Start, gd.Decs.Start...), gd.Decs.Lparen...)
+			}
+			if j == len(gd.Specs)-1 {
+				one.Decs.After = ds.Decs.After
+				one.Decs.End = append(append(sd.End, gd.Decs.End...), ds.Decs.End...)
+				sd.End = nil
+			}
+			out = append(out, one)
+		}
+	}
+	if out == nil {
+		return list
 	}
 	return out
 }

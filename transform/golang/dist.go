@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"math/big"
 	"strconv"
 
 	"github.com/dave/dst"
@@ -74,7 +75,8 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 		kl := func() pe { return lit(token.INT, bound.ExactString()) }
 		if isFloat && k > 63 {
 			// 2^512 is beyond the integer constants go/types accepts.
-			kl = func() pe { return lit(token.FLOAT, "0x1p"+strconv.Itoa(k)) }
+			s := floatPow2(k, e.goAtLeast("go1.13"))
+			kl = func() pe { return lit(token.FLOAT, s) }
 		}
 		op := labels.DistOperator(k)
 		var conj []pe
@@ -191,4 +193,15 @@ func isLen(x dst.Expr) bool {
 	}
 	id, ok := c.Fun.(*dst.Ident)
 	return ok && (id.Name == "len" || id.Name == "cap") && id.Path == ""
+}
+
+// floatPow2 writes the float constant 2^k: as the hexadecimal literal
+// 0x1pK when hex allows it (Go 1.13 and later), else as the decimal
+// literal of its exact value (every power of two has finite decimal
+// digits), which denotes the same float64 in every Go version.
+func floatPow2(k int, hex bool) string {
+	if hex {
+		return "0x1p" + strconv.Itoa(k)
+	}
+	return new(big.Int).Lsh(big.NewInt(1), uint(k)).String() + ".0"
 }

@@ -65,6 +65,10 @@
 // panic: it wraps.) Labels evaluate only pure expressions, after the code
 // normalization hoisted in front of their statement.
 //
+// Predicates use only syntax the file's Go version (its module's go line,
+// or a //go:build line) accepts: below Go 1.13 the float bounds beyond
+// 2^63 are exact decimal literals instead of 0x1pK.
+//
 // AnnotatePackages refuses a criterion it does not enumerate (an error, not
 // an empty manifest) and type-checks its output; a function whose annotated form
 // does not type-check is left unlabelled (Package.Skipped), so annotation

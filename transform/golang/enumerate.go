@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"go/version"
 	"strings"
 
 	"github.com/dave/dst"
@@ -70,6 +71,16 @@ type enumerator struct {
 	decs []*labels.Decision
 	// inGoto is set while enumerating a function that uses goto.
 	inGoto bool
+	// goVersion is the language version of the file being enumerated
+	// ("go1.12"; "" when unknown: the newest): predicates use only syntax
+	// it accepts (see goAtLeast).
+	goVersion string
+}
+
+// goAtLeast reports whether the file being enumerated may use syntax that
+// Go version v (as "go1.13") introduced.
+func (e *enumerator) goAtLeast(v string) bool {
+	return e.goVersion == "" || version.Compare(e.goVersion, v) >= 0
 }
 
 // dec reports whether decision criteria (CC, MCC) are selected.

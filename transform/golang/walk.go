@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"go/ast"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 // file enumerates the labels of one normalized file.
 func (e *enumerator) file(f *dst.File) {
+	e.goVersion = e.fileVersion(f)
 	var lits []*dst.FuncLit
 	dst.Inspect(f, func(n dst.Node) bool {
 		if fl, ok := n.(*dst.FuncLit); ok {
@@ -28,6 +30,20 @@ func (e *enumerator) file(f *dst.File) {
 	for _, fl := range lits {
 		e.body(fl.Body)
 	}
+}
+
+// fileVersion is the Go language version of f: its module's go line,
+// changed by a //go:build line as go/types does ("" when unknown).
+func (e *enumerator) fileVersion(f *dst.File) string {
+	if af, ok := e.t.Ast(f).(*ast.File); ok && e.t.Info != nil {
+		if v := e.t.Info.FileVersions[af]; v != "" {
+			return v
+		}
+	}
+	if e.t.Pkg != nil {
+		return e.t.Pkg.GoVersion()
+	}
+	return ""
 }
 
 func (e *enumerator) body(b *dst.BlockStmt) {
@@ -340,8 +356,9 @@ func (l *goLabel) comment() {
 // before its point.
 func (e *enumerator) inject() {
 	at := map[dst.Stmt][]*goLabel{}
+	keep := e.readHelpers()
 	for _, l := range e.seq {
-		if l.helper != nil || l.Status == "active" {
+		if keep[l] || (l.helper == nil && l.Status == "active") {
 			at[l.point] = append(at[l.point], l)
 		}
 	}
@@ -398,6 +415,51 @@ func (e *enumerator) inject() {
 			ps.loop.Post = &dst.ExprStmt{X: &dst.CallExpr{Fun: fn}}
 		}
 	}
+}
+
+// readHelpers returns the helper statements of e.seq that an active
+// label, or a helper kept, reads: a temporary no label reads (those of a
+// long switch whose case labels are all inactive, or that has none under
+// the criteria, as MC/DC's) would not compile ("declared and not used").
+func (e *enumerator) readHelpers() map[*goLabel]bool {
+	keep := map[*goLabel]bool{}
+	read := map[string]bool{}
+	reads := func(n dst.Node) {
+		dst.Inspect(n, func(n dst.Node) bool {
+			if id, ok := n.(*dst.Ident); ok {
+				read[id.Name] = true
+			}
+			return true
+		})
+	}
+	for i := len(e.seq) - 1; i >= 0; i-- {
+		l := e.seq[i]
+		switch {
+		case l.helper == nil:
+			if l.Status == "active" {
+				reads(l.cond.d)
+			}
+		case helperReadBy(l.helper, read):
+			keep[l] = true
+			reads(l.helper)
+		}
+	}
+	return keep
+}
+
+// helperReadBy reports whether a helper statement defines a name in read
+// (a helper that is no definition is kept).
+func helperReadBy(h dst.Stmt, read map[string]bool) bool {
+	a, ok := h.(*dst.AssignStmt)
+	if !ok || a.Tok != token.DEFINE {
+		return true
+	}
+	for _, l := range a.Lhs {
+		if id, ok := l.(*dst.Ident); ok && read[id.Name] {
+			return true
+		}
+	}
+	return false
 }
 
 // operands returns the subexpressions of x that the label walks descend

@@ -1,0 +1,3 @@
+module example.com/realshapes
+
+go 1.12
