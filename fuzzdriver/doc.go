@@ -3,6 +3,7 @@
 //
 //	fuzzdriver/pipeline      builds the plan under test once: original and annotated programs, label counters
 //	fuzzdriver/runner        runs one input of a compiled plan: the one Result every verb reads
+//	fuzzdriver/outputs       the one output guard every file a verb writes goes through
 //	fuzzdriver/engine        the built-in engine (label-blind: counters only)
 //	fuzzdriver/afl           AFL++: fork-server front and worker, and afl-fuzz campaigns (counters only)
 //	fuzzdriver/campaign      fuzzing plans: setup, targets, coverage meter, replay, either engine

@@ -361,10 +361,37 @@ func TestManifestRoundTrip(t *testing.T) {
 	if !strings.Contains(b.String(), `"summary": {`) || !strings.Contains(b.String(), `"wm-ror": {`) {
 		t.Errorf("manifest lacks summary keys:\n%s", b.String())
 	}
-	for _, bad := range []string{`{"version": 2}`, `{"version": 1, "labels": [{"status": "active", "id": 0}]}`, `not json`} {
+	for _, bad := range []string{`{"version": 3}`, `{"version": 0}`, `{"version": 1, "labels": [{"status": "active", "id": 0}]}`, `not json`} {
 		if _, err := ReadManifest(strings.NewReader(bad)); err == nil {
 			t.Errorf("ReadManifest(%s) accepted", bad)
 		}
+	}
+}
+
+// TestManifestDigest: a version 2 manifest accepts only the plan (and the
+// annotated plan) it was made from; a version 1 manifest, without
+// digests, is still read and accepts any.
+func TestManifestDigest(t *testing.T) {
+	plan, ann := []byte("(def-plan p (x) (if (< x 1) 1 2))\n"), []byte("annotated")
+	m := &Manifest{Version: ManifestVersion, File: "p.plan", Annotated: "p.ann.plan", SHA256: Digest(plan), AnnotatedSHA256: Digest(ann)}
+	if err := m.CheckSource("p.plan", plan, false); err != nil {
+		t.Error(err)
+	}
+	if err := m.CheckSource("p.ann.plan", ann, true); err != nil {
+		t.Error(err)
+	}
+	if err := m.CheckSource("other.plan", []byte("(def-plan q () 1)\n"), false); err == nil || !strings.Contains(err.Error(), "other.plan is not the plan the label manifest was made from (p.plan") {
+		t.Errorf("another plan: %v", err)
+	}
+	if err := m.CheckSource("p.plan", plan, true); err == nil || !strings.Contains(err.Error(), "not the annotated plan") {
+		t.Errorf("the plan as the annotated plan: %v", err)
+	}
+	old, err := ReadManifest(strings.NewReader(`{"version": 1, "file": "p.plan", "labels": []}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := old.CheckSource("other.plan", []byte("x"), false); err != nil {
+		t.Errorf("version 1 manifest: %v", err)
 	}
 }
 

@@ -3,14 +3,17 @@ package labels
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 )
 
 // ManifestVersion is the version of the manifest format this package
-// reads and writes.
-const ManifestVersion = 1
+// writes. Version 2 added the digests (sha256, annotated_sha256); version
+// 1 manifests, without them, are still read.
+const ManifestVersion = 2
 
 // Manifest is the JSON file that goes with an annotated plan: every label
 // (active, trivial and infeasible) with its original position and, for
@@ -21,12 +24,17 @@ type Manifest struct {
 	Version int `json:"version"`
 	// File is the plan the labels were enumerated on; Annotated the
 	// annotated plan, when one was written.
-	File        string          `json:"file"`
-	Annotated   string          `json:"annotated,omitempty"`
-	Criteria    []Key           `json:"criteria"`
-	MCCMaxAtoms int             `json:"mcc_max_atoms"`
-	Summary     map[Key]*Counts `json:"summary"`
-	Labels      []*Label        `json:"labels"`
+	File      string `json:"file"`
+	Annotated string `json:"annotated,omitempty"`
+	// SHA256 is the hex SHA-256 digest of File's bytes, AnnotatedSHA256
+	// of the annotated plan's: a consumer checks the files it is given
+	// against them (Manifest.CheckSource). Absent in version 1.
+	SHA256          string          `json:"sha256,omitempty"`
+	AnnotatedSHA256 string          `json:"annotated_sha256,omitempty"`
+	Criteria        []Key           `json:"criteria"`
+	MCCMaxAtoms     int             `json:"mcc_max_atoms"`
+	Summary         map[Key]*Counts `json:"summary"`
+	Labels          []*Label        `json:"labels"`
 	// Decisions are the MC/DC decisions (criterion mcdc) with their
 	// conditions and test vectors, each naming its label's id.
 	Decisions []*Decision `json:"decisions,omitempty"`
@@ -115,8 +123,8 @@ func ReadManifest(r io.Reader) (*Manifest, error) {
 	if err := dec.Decode(&m); err != nil {
 		return nil, fmt.Errorf("reading label manifest: %w", err)
 	}
-	if m.Version != ManifestVersion {
-		return nil, fmt.Errorf("label manifest version %d not supported (want %d)", m.Version, ManifestVersion)
+	if m.Version != 1 && m.Version != ManifestVersion {
+		return nil, fmt.Errorf("label manifest version %d not supported (want 1 to %d)", m.Version, ManifestVersion)
 	}
 	seen := map[int]bool{}
 	for i, l := range m.Labels {
@@ -131,6 +139,28 @@ func ReadManifest(r io.Reader) (*Manifest, error) {
 		}
 	}
 	return &m, nil
+}
+
+// Digest is the hex SHA-256 digest of src, as a manifest records it.
+func Digest(src []byte) string {
+	sum := sha256.Sum256(src)
+	return hex.EncodeToString(sum[:])
+}
+
+// CheckSource fails when src, the bytes of the file path given as the
+// manifest's plan (annotated false) or annotated plan (annotated true),
+// is not the file the manifest was made from. A manifest without the
+// digest (version 1) accepts any file.
+func (m *Manifest) CheckSource(path string, src []byte, annotated bool) error {
+	want, what, made := m.SHA256, "plan", m.File
+	if annotated {
+		want, what, made = m.AnnotatedSHA256, "annotated plan", m.Annotated
+	}
+	if want == "" || Digest(src) == want {
+		return nil
+	}
+	return fmt.Errorf("%s is not the %s the label manifest was made from (%s, sha256 %.12s…; this file's is %.12s…): annotate it again, or give the manifest of this plan",
+		path, what, made, want, Digest(src))
 }
 
 // Active returns the active labels of m.

@@ -57,6 +57,8 @@ func (r *Result) Reparse() (*syntax.File, error) {
 func (r *Result) Manifest(out string) *labels.Manifest {
 	m := r.Labels.Manifest()
 	m.Annotated = out
+	m.SHA256 = labels.Digest(r.Normalized.Orig.Src)
+	m.AnnotatedSHA256 = labels.Digest(r.Source)
 	return m
 }
 

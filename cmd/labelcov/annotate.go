@@ -3,8 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/transform"
 	"github.com/spf13/cobra"
 )
@@ -63,10 +63,9 @@ touched. See docs/go.md.
 			if len(args) > 1 {
 				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
 			}
-			if err := refuseOverwrite("-o", out, args[0]); err != nil {
-				return err
-			}
-			if err := refuseOverwrite("--manifest", manifest, args[0]); err != nil {
+			var g outputs.Guard
+			g.Input("the input", args[0])
+			if err := checkOutputs(&g, outFlag{"-o", out}, outFlag{"--manifest", manifest}); err != nil {
 				return err
 			}
 			if manifest != "" && manifest == out {
@@ -88,7 +87,7 @@ touched. See docs/go.md.
 			if manifest != "" {
 				// Streamed to the file: a plan's manifest can be some
 				// hundred MB (issue 11).
-				mf, err := os.Create(manifest)
+				mf, err := g.Create("--manifest", manifest)
 				if err != nil {
 					return fmt.Errorf("writing manifest: %w", err)
 				}
@@ -101,7 +100,7 @@ touched. See docs/go.md.
 				_, err := cmd.OutOrStdout().Write(res.Source)
 				return err
 			}
-			if err := os.WriteFile(out, res.Source, 0o644); err != nil {
+			if err := g.WriteFile("-o", out, res.Source, 0o644); err != nil {
 				return fmt.Errorf("writing annotated plan: %w", err)
 			}
 			return nil

@@ -13,11 +13,14 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/compare"
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
 type compareOptions struct {
+	// guard holds what the grid reads (benchmark folders, worlds, shards).
+	guard    outputs.Guard
 	benches  []string
 	benchDir string
 	criteria []string
@@ -235,6 +238,8 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		if err != nil {
 			return err
 		}
+		o.guard.Folder("the benchmark folder", dir)
+		o.guard.Input("the benchmark's world", bench.WorldPath)
 		benches = append(benches, bench)
 		names = append(names, bench.Info.Name)
 		infos = append(infos, bench.Info)
@@ -244,6 +249,9 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	}
 	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed}
 	if err := g.Validate(); err != nil {
+		return err
+	}
+	if err := o.checkOutputs(); err != nil {
 		return err
 	}
 	// Annotating every plan with every criterion up front reports plan
@@ -320,6 +328,12 @@ func runCompareMerge(cmd *cobra.Command, dirs []string, o *compareOptions) error
 	if len(dirs) == 0 {
 		return errors.New("--merge needs the output directories of the shards as arguments")
 	}
+	// The shards' folders are read: the report goes to --out, the
+	// Markdown to --md, neither inside a shard.
+	o.guard.Folder("a shard's folder", dirs...)
+	if err := o.checkOutputs(); err != nil {
+		return err
+	}
 	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers", "go", "keep-going", "engine", "fuzzminimizetime", "slurm-script", "slurm-array"} {
 		if cmd.Flags().Changed(name) {
 			return fmt.Errorf("--%s does not go with --merge: the grid comes from the directories", name)
@@ -343,6 +357,9 @@ func writeCompareReport(w io.Writer, o *compareOptions, out string, dirs ...stri
 		return err
 	}
 	if o.md != "" {
+		if err := o.checkOutputs(); err != nil {
+			return err
+		}
 		more, err := r.WriteMarkdownAt(o.md)
 		if err != nil {
 			return err
@@ -368,6 +385,25 @@ func writeCompareReport(w io.Writer, o *compareOptions, out string, dirs ...stri
 	}
 	_, err = io.WriteString(w, b.String())
 	return err
+}
+
+// checkOutputs checks compare's outputs against what it reads (o.guard):
+// --out (a folder compare writes campaigns and the report into), --md
+// and the folder of its plots, --slurm-script. compare writes nothing
+// else.
+func (o *compareOptions) checkOutputs() error {
+	if err := o.guard.CheckDir("--out", o.out, "compare-out"); err != nil {
+		return err
+	}
+	if o.md != "" {
+		if err := o.guard.Check("--md", o.md); err != nil {
+			return err
+		}
+		if err := o.guard.CheckDir("--md", compare.MarkdownPlotDir(o.md), ""); err != nil {
+			return err
+		}
+	}
+	return o.guard.Check("--slurm-script", o.slurmScript)
 }
 
 // defaultBenchDir is where the repository keeps its benchmarks.

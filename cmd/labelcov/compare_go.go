@@ -65,6 +65,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 	var names []string
 	var infos []compare.BenchInfo
 	for _, b := range benches {
+		o.guard.Folder("the testdata of "+b.Info.Name, filepath.Join(b.Target.Dir, "testdata"))
 		names = append(names, b.Info.Name)
 		infos = append(infos, b.Info)
 	}
@@ -74,6 +75,9 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed, Kind: compare.KindGo,
 		MinimizeTime: o.minimizeTime}
 	if err := g.Validate(); err != nil {
+		return err
+	}
+	if err := o.checkOutputs(); err != nil {
 		return err
 	}
 	work, err := os.MkdirTemp("", "labelcov-compare-go-")

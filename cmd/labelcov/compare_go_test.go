@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // A tiny real Go grid: the easy control of testdata/gobench, plain against
@@ -17,6 +19,7 @@ import (
 // builds with the default build cache; every fuzz corpus is private to
 // its campaign folder.
 func TestCompareGoEndToEnd(t *testing.T) {
+	testenv.Long(t) // minutes under load: .ci/run runs it
 	if testing.Short() {
 		t.Skip("builds test binaries and runs go test -fuzz")
 	}

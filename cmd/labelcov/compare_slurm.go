@@ -114,7 +114,7 @@ func writeSlurmScript(cmd *cobra.Command, o *compareOptions, g compare.Grid) err
 	if err := slurmTemplate.Execute(&b, s); err != nil {
 		return err
 	}
-	if err := os.WriteFile(o.slurmScript, []byte(b.String()), 0o755); err != nil {
+	if err := o.guard.WriteFile("--slurm-script", o.slurmScript, []byte(b.String()), 0o755); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "%s: %d campaign(s) in %d Slurm array task(s) of at most %d, then the merge into %s; submit with: bash %s\n",

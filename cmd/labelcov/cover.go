@@ -2,12 +2,14 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -110,11 +112,6 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
 				gco.Cobertura = o.cobertura
-				for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}} {
-					if err := refuseGoSource(out.flag, out.path); err != nil {
-						return err
-					}
-				}
 				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
 			}
 			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
@@ -149,10 +146,9 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
 		return err
 	}
-	for _, out := range []struct{ flag, path string }{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}} {
-		if err := refuseOverwrite(out.flag, out.path, append([]string{file, o.world}, tests...)...); err != nil {
-			return err
-		}
+	g := planGuard(file, o.world, tests)
+	if err := checkOutputs(g, o.outputs()...); err != nil {
+		return err
 	}
 	m, err := coverMeasurer(cmd, file, o)
 	if err != nil {
@@ -167,7 +163,28 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if err != nil {
 		return err
 	}
-	return writeCoverReport(cmd, rep, o)
+	return writeCoverReport(cmd, g, rep, o)
+}
+
+// planGuard is the output guard of a verb that runs tests on a plan: the
+// plan, its world (given, or named by the benchmark's truth.json) and the
+// tests are inputs.
+func planGuard(file, world string, tests []string) *outputs.Guard {
+	var g outputs.Guard
+	g.Input("the input", file, world)
+	guardTests(&g, tests)
+	if file != "-" {
+		g.Input("the benchmark's truth.json", filepath.Join(filepath.Dir(file), "truth.json"))
+		if w, err := runner.WorldBeside(file); err == nil && w != "" {
+			g.Input("the benchmark's world", w)
+		}
+	}
+	return &g
+}
+
+// outputs are cover's output files with their flags.
+func (o *coverOptions) outputs() []outFlag {
+	return []outFlag{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}}
 }
 
 // coverMeasurer reads file and builds its measurer as cover's flags say
@@ -218,25 +235,25 @@ func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, er
 }
 
 // writeCoverReport prints rep's warnings and writes it as o asks (--html,
-// --lcov, --cobertura, and text or --json on stdout), then checks the
-// --fail-under gates.
-func writeCoverReport(cmd *cobra.Command, rep *measure.Report, o *coverOptions) error {
+// --lcov, --cobertura, through g, and text or --json on stdout), then
+// checks the --fail-under gates.
+func writeCoverReport(cmd *cobra.Command, g *outputs.Guard, rep *measure.Report, o *coverOptions) error {
 	var err error
 	for _, w := range rep.Warnings {
 		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
 	}
 	if o.html != "" {
-		if err := writeReport(o.html, func(w io.Writer) error { return report.HTML(w, rep) }); err != nil {
+		if err := writeReport(g, "--html", o.html, func(w io.Writer) error { return report.HTML(w, rep) }); err != nil {
 			return err
 		}
 	}
 	if o.lcov != "" {
-		if err := writeReport(o.lcov, func(w io.Writer) error { return report.LCOV(w, rep) }); err != nil {
+		if err := writeReport(g, "--lcov", o.lcov, func(w io.Writer) error { return report.LCOV(w, rep) }); err != nil {
 			return err
 		}
 	}
 	if o.cobertura != "" {
-		if err := writeReport(o.cobertura, func(w io.Writer) error { return report.Cobertura(w, rep) }); err != nil {
+		if err := writeReport(g, "--cobertura", o.cobertura, func(w io.Writer) error { return report.Cobertura(w, rep) }); err != nil {
 			return err
 		}
 	}
@@ -272,14 +289,18 @@ func failUnder(gates []measure.Threshold, figures map[string]labels.Fraction) er
 	return found("coverage below --fail-under: %s", strings.Join(parts, ", "))
 }
 
-// writeReport renders a report into memory and writes it to path, so that
-// a rendering error leaves no half-written file behind.
-func writeReport(path string, render func(io.Writer) error) error {
+// writeReport renders a report into memory and writes it to path through
+// g, so that a rendering error leaves no half-written file behind.
+func writeReport(g *outputs.Guard, flag, path string, render func(io.Writer) error) error {
 	var b bytes.Buffer
 	if err := render(&b); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := g.WriteFile(flag, path, b.Bytes(), 0o644); err != nil {
+		var re *outputs.RefusedError
+		if errors.As(err, &re) {
+			return err
+		}
 		return fmt.Errorf("writing report: %w", err)
 	}
 	return nil

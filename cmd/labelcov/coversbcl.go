@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/sbcover"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -38,6 +40,11 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 	if len(o.tests) > 0 || o.world != "" {
 		return fmt.Errorf("--from-sbcl runs no tests: leave out --tests and --world")
 	}
+	for _, name := range []string{"mcc-max-atoms", "pure", "no-values", "max-steps", "max-objects", "plan"} {
+		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+			return fmt.Errorf("--%s does not go with --from-sbcl: the labels are the manifest's and SBCL ran the tests", name)
+		}
+	}
 	mf, err := os.Open(so.manifest)
 	if err != nil {
 		return err
@@ -46,6 +53,26 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 	mf.Close()
 	if err != nil {
 		return fmt.Errorf("%s: %w", so.manifest, err)
+	}
+	if cmd.Flags().Changed("criteria") {
+		// The manifest's labels are what SBCL measured: cover reports
+		// their criteria, and no others.
+		c, err := labels.ParseCriteria(o.criteria)
+		if err != nil {
+			return fmt.Errorf("--criteria: %w", err)
+		}
+		var have labels.Criteria
+		for _, k := range m.Criteria {
+			kc, err := labels.ParseCriteria(string(k))
+			if err != nil {
+				return fmt.Errorf("%s: %w", so.manifest, err)
+			}
+			have |= kc
+		}
+		if c != have {
+			return fmt.Errorf("--criteria %s: cover --from-sbcl reports the criteria of the manifest's labels (%s); annotate the plan again with --criteria %s, or leave --criteria out",
+				o.criteria, keyList(m.Criteria), o.criteria)
+		}
 	}
 	dir := filepath.Dir(so.manifest)
 	origPath := m.File
@@ -61,13 +88,27 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 		}
 		annPath = besideManifest(dir, m.Annotated)
 	}
+	var g outputs.Guard
+	g.Input("the coverage file", so.from)
+	g.Input("the manifest", so.manifest)
+	g.Input("the plan", origPath)
+	g.Input("the annotated plan", annPath)
+	if err := checkOutputs(&g, o.outputs()...); err != nil {
+		return err
+	}
 	orig, err := readLisp(origPath)
 	if err != nil {
 		return err
 	}
+	if err := m.CheckSource(origPath, orig.Src, false); err != nil {
+		return fmt.Errorf("%s: %w", so.manifest, err)
+	}
 	ann, err := readLisp(annPath)
 	if err != nil {
 		return err
+	}
+	if err := m.CheckSource(annPath, ann.Src, true); err != nil {
+		return fmt.Errorf("%s: %w", so.manifest, err)
 	}
 	if abs, err := filepath.Abs(annPath); err == nil {
 		ann.Name = abs // sb-cover names files by their truename
@@ -86,7 +127,7 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 		return err
 	}
 	rep.File = origPath
-	return writeCoverReport(cmd, rep, o)
+	return writeCoverReport(cmd, &g, rep, o)
 }
 
 // besideManifest resolves path, as a manifest names it: as given when it
@@ -113,4 +154,13 @@ func readLisp(path string) (*syntax.File, error) {
 		return nil, err
 	}
 	return syntax.Parse(path, src)
+}
+
+// keyList joins criterion keys with commas.
+func keyList(ks []labels.Key) string {
+	s := make([]string, len(ks))
+	for i, k := range ks {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ",")
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // The shell examples of README.md and docs/*.md that a reader would paste
@@ -29,12 +31,22 @@ import (
 // between them; "..." marks where the document leaves some out, in a line
 // or as a line; paths are
 // relative to the repository, the scratch directory reads /tmp/). To keep the suite
-// short, budgets shrink (--budget 3s; a campaign cut short may find less,
-// so it may then exit 0 or 1; go test -fuzz stops at its first crash, so
-// -fuzztime stays), paths under /tmp/ move to a
-// scratch directory, and commands that need what the hermetic suite does
-// not have (afl-fuzz, jq, genhtml) or that run the suite itself (go test
-// ./...) are skipped.
+// short, budgets shrink (--budget 1s, 3s with LABELCOV_LONG_TESTS; a
+// campaign cut short may find less, so it may then exit 0 or 1), paths
+// under /tmp/ move to a scratch directory, and commands that need what the
+// hermetic suite does not have (afl-fuzz, jq, genhtml) or that run the
+// suite itself (go test ./...) are skipped. The commands on Go packages
+// build Go test binaries (tens of seconds): they run with
+// LABELCOV_LONG_TESTS=1, as .ci/run sets it.
+//
+// A documented `go test -fuzz FuzzX` finds its crash by luck: in seconds
+// on a quiet machine, not at all in 30 s on a busy one. Its verdict must
+// not depend on that, so the test first puts the crash's known input
+// (docFuzzWitnesses) into the target's seed corpus: go test -fuzz then
+// fails on it at once, deterministically, and the commands after it read
+// the crasher as they would after a lucky campaign. What is checked is the
+// command's contract: the overlay builds, the target runs on it, a failing
+// input ends it with exit 1 and stays in testdata/fuzz.
 
 // runnableMarker marks a ```sh block whose commands TestDocCommands runs.
 const runnableMarker = "<!-- runnable -->"
@@ -179,6 +191,9 @@ func TestDocCommands(t *testing.T) {
 			t.Logf("%s:%d: skipped (%s): %s", c.file, c.line, skip, c.cmd)
 			continue
 		}
+		if err := seedDocFuzzWitness(c.cmd, repo); err != nil {
+			t.Fatalf("%s:%d: %v", c.file, c.line, err)
+		}
 		ran++
 		sh := exec.Command("bash", "-c", cmd)
 		sh.Dir, sh.Env = repo, env
@@ -193,6 +208,7 @@ func TestDocCommands(t *testing.T) {
 		} else if err != nil {
 			t.Fatalf("%s:%d: %v", c.file, c.line, err)
 		}
+		t.Logf("%s:%d: %.1fs exit %d: %s", c.file, c.line, time.Since(start).Seconds(), code, cmd)
 		ok := code == c.exit
 		if budgetArg.MatchString(c.cmd) && c.exit <= exitFound {
 			// A shortened campaign may find less than the documented one.
@@ -260,6 +276,8 @@ func adaptDocCommand(cmd, scratch string) (string, string) {
 		if os.Getenv("LABELCOV_AFL_TESTS") == "" {
 			return "", "AFL++: LABELCOV_AFL_TESTS=1"
 		}
+	case goDocCommand.MatchString(cmd) && !testenv.IsLong():
+		return "", "builds Go test binaries: " + testenv.LongVar + "=1"
 	}
 	for _, tool := range []string{"jq", "genhtml", "xxd", "hyperfine"} {
 		if regexp.MustCompile(`\|\s*` + tool + `\b|(^|&&\s*)` + tool + `\b`).MatchString(cmd) {
@@ -270,10 +288,44 @@ func adaptDocCommand(cmd, scratch string) (string, string) {
 	}
 	cmd = strings.ReplaceAll(cmd, "go run ./cmd/labelcov", "labelcov")
 	cmd = budgetArg.ReplaceAllStringFunc(cmd, func(s string) string {
-		return "--budget 3s"
+		return "--budget " + strconv.Itoa(testenv.Sized(1, 3)) + "s"
 	})
 	cmd = strings.ReplaceAll(cmd, "/tmp/", scratch+"/")
 	return cmd, ""
+}
+
+// goDocCommand matches a documented command that works on Go packages
+// (the go command itself, or labelcov on a Go pattern or module): each
+// builds Go test binaries.
+var goDocCommand = regexp.MustCompile(`(^|[\s&;])go (test|run ./[^c]|build)|\./\.\.\.|testdata/go/|gobench`)
+
+// docFuzzWitnesses holds, for each fuzz target a document fuzzes with go
+// test -fuzz, an input that crashes it, in Go's corpus encoding.
+var docFuzzWitnesses = map[string]string{
+	// Hot, humid and dusty at once: Alarm divides by zero quiet sensors.
+	"FuzzAlarm": "go test fuzz v1\nint32(510)\nint32(90)\nint32(260)\n",
+}
+
+var docGoFuzz = regexp.MustCompile(`^cd (\S+) && go test .*-fuzz (\w+)`)
+
+// seedDocFuzzWitness writes the known crasher of the target that cmd, a
+// documented `cd DIR && go test ... -fuzz FuzzX` command, fuzzes into
+// DIR/testdata/fuzz/FuzzX of the repository copy repo. Other commands
+// are left alone; a fuzzed target without a witness is an error.
+func seedDocFuzzWitness(cmd, repo string) error {
+	m := docGoFuzz.FindStringSubmatch(cmd)
+	if m == nil {
+		return nil
+	}
+	w, ok := docFuzzWitnesses[m[2]]
+	if !ok {
+		return fmt.Errorf("the documented go test -fuzz of %s has no witness in docFuzzWitnesses: its verdict would be luck", m[2])
+	}
+	dir := filepath.Join(repo, filepath.FromSlash(m[1]), "testdata", "fuzz", m[2])
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "doc-witness"), []byte(w), 0o644)
 }
 
 // copyRepo copies the repository's tracked-looking files (no .git, no

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
 )
@@ -67,7 +68,9 @@ or to the file named by -o. Decoding those bytes gives the same environment back
   labelcov env encode testdata/worlds/warehouse.world scenario.env | xxd`,
 		Args: argsNamed(2, 2, "WORLD", "FILE.env"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := refuseOverwrite("-o", out, args[0], args[1]); err != nil {
+			var g outputs.Guard
+			g.Input("the input", args[0], args[1])
+			if err := g.Check("-o", out); err != nil {
 				return err
 			}
 			w, err := runner.LoadWorld(args[0])
@@ -83,7 +86,7 @@ or to the file named by -o. Decoding those bytes gives the same environment back
 				return fmt.Errorf("%s: %w", args[1], err)
 			}
 			if out != "" {
-				return os.WriteFile(out, data, 0o644)
+				return g.WriteFile("-o", out, data, 0o644)
 			}
 			_, err = cmd.OutOrStdout().Write(data)
 			return err

@@ -284,6 +284,11 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if planPath == "-" {
 		return errors.New("fuzz needs a plan file, not standard input (afl-target and the worker re-read it)")
 	}
+	g := planGuard(planPath, o.world, nil)
+	g.Folder("the --corpus folder", o.corpus)
+	if err := g.CheckDir("--out", o.out, ""); err != nil {
+		return err
+	}
 	stderr := cmd.ErrOrStderr()
 	if o.budget == 0 && o.runs == 0 {
 		fmt.Fprintln(stderr, "fuzz: --budget 0 and no --runs: the campaign runs until Ctrl-C or SIGTERM (then saves, summarizes and exits 3)")

@@ -81,7 +81,8 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 			if budget <= 0 && runs <= 0 {
 				return fmt.Errorf("give a positive --budget or --runs")
 			}
-			if err := refuseOverwrite("--out", out, append([]string{args[0], o.world}, tests...)...); err != nil {
+			og := planGuard(args[0], o.world, tests)
+			if err := og.CheckDir("--out", out, ""); err != nil {
 				return err
 			}
 			if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
@@ -160,7 +161,7 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 				text, ext := m.Render(cands[i])
 				name := fmt.Sprintf("gen-%02d-%s%s", n+1, slugItem(adds, labelOf), ext)
 				path := filepath.Join(out, name)
-				if err := os.WriteFile(path, text, 0o644); err != nil {
+				if err := og.WriteFile("--out", path, text, 0o644); err != nil {
 					return fmt.Errorf("gentests: %w", err)
 				}
 				// The written test must replay to what it is kept for.

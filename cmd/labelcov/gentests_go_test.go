@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/internal/testenv"
 	"golang.org/x/tools/cover"
 )
 
@@ -20,6 +21,7 @@ import (
 // --copy writes (labels: the empty blocks ending at "} // label N") and on
 // the original (blocks) — covers every label and block gentests says it adds.
 func TestGentestsGo(t *testing.T) {
+	testenv.Long(t) // minutes under load: .ci/run runs it
 	if testing.Short() {
 		t.Skip("runs go test -fuzz for 5 s and builds Go test binaries")
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/gotest"
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
@@ -192,15 +193,17 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 // refuseOutputsInside fails when an output directory (flag -> path) lies
 // inside a module (or, outside modules, a package directory) of res.
 func refuseOutputsInside(res *gotransform.Result, outs map[string]string) error {
+	var g outputs.Guard
 	for _, p := range res.Packages {
 		dir, what := p.Module, "the module of"
 		if dir == "" {
 			dir, what = p.Dir, "the directory of"
 		}
-		for _, flag := range []string{"-o", "--copy"} {
-			if err := refuseInside(flag, outs[flag], dir, what+" "+p.Path); err != nil {
-				return err
-			}
+		g.Folder(what+" "+p.Path, dir)
+	}
+	for _, flag := range []string{"-o", "--copy"} {
+		if err := g.CheckDir(flag, outs[flag], filepath.Join(os.TempDir(), "labelcov-annotated")); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -239,7 +242,27 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err != nil {
 		return err
 	}
+	// Gates on figures Go does not report fail now, not after the tests.
+	if err := measure.ValidateGates(opts.FailUnder, measure.GateKeys(to.Criteria.Keys(), "statements", "blocks")); err != nil {
+		return fmt.Errorf("--fail-under: %w", err)
+	}
+	outs := []outFlag{{"--html", opts.HTML}, {"--lcov", opts.LCOV}, {"--cobertura", opts.Cobertura}}
+	var g outputs.Guard
+	if err := checkOutputs(&g, outs...); err != nil {
+		return err
+	}
 	mo := gotest.Options{Dir: opts.Dir, Fuzz: opts.Fuzz, FuzzCache: opts.FuzzCache, PerTest: opts.PerTest, LabelPkgs: opts.LabelPkgs}
+	mo.Before = func(res *gotransform.Result) error {
+		// What the tests and fuzz targets read: each package's testdata
+		// (its corpus among it), and go test -fuzz's cached corpus.
+		for _, p := range res.Packages {
+			g.Folder("the testdata of "+p.Path, filepath.Join(p.Dir, "testdata"))
+		}
+		if opts.Fuzz != "" && opts.FuzzCache != "" {
+			g.Folder("the fuzz cache", opts.FuzzCache)
+		}
+		return checkOutputs(&g, outs...)
+	}
 	if opts.Verbose && opts.Stderr != nil {
 		mo.Output = opts.Stderr
 	}
@@ -248,17 +271,17 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 		return err
 	}
 	if opts.LCOV != "" {
-		if err := writeReport(opts.LCOV, func(w io.Writer) error { return report.GoLCOV(w, rep) }); err != nil {
+		if err := writeReport(&g, "--lcov", opts.LCOV, func(w io.Writer) error { return report.GoLCOV(w, rep) }); err != nil {
 			return err
 		}
 	}
 	if opts.HTML != "" {
-		if err := writeReport(opts.HTML, func(w io.Writer) error { return report.GoHTML(w, rep, os.ReadFile) }); err != nil {
+		if err := writeReport(&g, "--html", opts.HTML, func(w io.Writer) error { return report.GoHTML(w, rep, os.ReadFile) }); err != nil {
 			return err
 		}
 	}
 	if opts.Cobertura != "" {
-		if err := writeReport(opts.Cobertura, func(w io.Writer) error { return report.GoCobertura(w, rep) }); err != nil {
+		if err := writeReport(&g, "--cobertura", opts.Cobertura, func(w io.Writer) error { return report.GoCobertura(w, rep) }); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/labels"
 )
 
 const fibPlan = "../../testdata/plans/fib.plan"
@@ -38,7 +40,7 @@ func TestLabelsTextAndJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil || code != 0 {
 		t.Fatalf("code %d, bad JSON %v:\n%s", code, err, out)
 	}
-	if rep.Version != 1 || rep.Summary["mcc"].Active != 2 || rep.Summary["wm-ror"].Active != 4 || rep.Summary["wm-ror"].Trivial != 1 {
+	if rep.Version != labels.ManifestVersion || rep.Summary["mcc"].Active != 2 || rep.Summary["wm-ror"].Active != 4 || rep.Summary["wm-ror"].Trivial != 1 {
 		t.Errorf("summary %+v", rep.Summary)
 	}
 	if _, ok := rep.Summary["cc"]; ok {
@@ -117,7 +119,7 @@ func TestAnnotateRoundTrip(t *testing.T) {
 		} `json:"labels"`
 	}
 	data, _ := os.ReadFile(manifest)
-	if err := json.Unmarshal(data, &m); err != nil || m.Version != 1 || len(m.Labels) == 0 {
+	if err := json.Unmarshal(data, &m); err != nil || m.Version != labels.ManifestVersion || len(m.Labels) == 0 {
 		t.Fatalf("manifest: %v, %d labels", err, len(m.Labels))
 	}
 	code, _, errs := execLabelcov("annotate", out, "--criteria", "mcc")

@@ -68,7 +68,8 @@ the cache are never touched. This is the corpus minimization Go lacks
 			if out == "" {
 				return fmt.Errorf("give --out NEWDIR: reduce writes the subset there and never touches the tests")
 			}
-			if err := refuseOverwrite("--out", out, append([]string{args[0], o.world}, tests...)...); err != nil {
+			og := planGuard(args[0], o.world, tests)
+			if err := og.CheckDir("--out", out, ""); err != nil {
 				return err
 			}
 			if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
@@ -127,7 +128,7 @@ the cache are never touched. This is the corpus minimization Go lacks
 					return fmt.Errorf("reading test: %w", err)
 				}
 				kept += len(data)
-				if err := os.WriteFile(filepath.Join(out, filepath.Base(ts[i].Name)), data, 0o644); err != nil {
+				if err := og.WriteFile("--out", filepath.Join(out, filepath.Base(ts[i].Name)), data, 0o644); err != nil {
 					return fmt.Errorf("reduce: %w", err)
 				}
 			}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // goShellCorpus copies the gobench module into a temporary directory with
@@ -52,6 +54,7 @@ func dirSizes(t *testing.T, dir string) map[string]int64 {
 // it measures on the whole corpus — labels per criterion, statements and
 // blocks — and the corpus and cache are left as they were.
 func TestReduceGo(t *testing.T) {
+	testenv.Long(t) // minutes under load: .ci/run runs it
 	if testing.Short() {
 		t.Skip("annotates and builds Go test binaries")
 	}

@@ -80,6 +80,9 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
 		return err
 	}
+	if err := planGuard(path, o.world, nil).CheckDir("--examples", o.examples, ""); err != nil {
+		return err
+	}
 	f, p, err := loadPlan(stdin, path)
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/spf13/cobra"
@@ -31,6 +32,12 @@ replays its minimized input. GitHub code scanning and GitLab read it.`,
 		Args: argsNamed(2, -1, "PLAN", "CAMPAIGN_DIR (a fuzz --out directory)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			plan := args[0]
+			var g outputs.Guard
+			g.Input("the plan", plan, world)
+			g.Folder("the campaign", args[1:]...)
+			if err := g.Check("-o", out); err != nil {
+				return err
+			}
 			src, err := os.ReadFile(plan)
 			if err != nil {
 				return fmt.Errorf("reading plan: %w", err)
@@ -84,7 +91,7 @@ replays its minimized input. GitHub code scanning and GitLab read it.`,
 				_, err := cmd.OutOrStdout().Write(b.Bytes())
 				return err
 			}
-			if err := os.WriteFile(out, b.Bytes(), 0o644); err != nil {
+			if err := g.WriteFile("-o", out, b.Bytes(), 0o644); err != nil {
 				return fmt.Errorf("writing SARIF: %w", err)
 			}
 			return nil

@@ -576,7 +576,7 @@ func (r *Report) Write(dir string) ([]string, error) {
 // folder named after it (docs/results.md: docs/results/*.png), linked
 // relatively — for keeping a report in a repository's docs.
 func (r *Report) WriteMarkdownAt(path string) ([]string, error) {
-	dir := strings.TrimSuffix(path, filepath.Ext(path))
+	dir := MarkdownPlotDir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -589,6 +589,12 @@ func (r *Report) WriteMarkdownAt(path string) ([]string, error) {
 		return plots, err
 	}
 	return append(plots, path), writeFile(path, b.Bytes())
+}
+
+// MarkdownPlotDir is the folder WriteMarkdownAt writes path's plots to:
+// path without its extension.
+func MarkdownPlotDir(path string) string {
+	return strings.TrimSuffix(path, filepath.Ext(path))
 }
 
 // saturationCell says in words how many of a criterion's finds came after

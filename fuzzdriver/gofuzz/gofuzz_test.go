@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 func needGo(t *testing.T) {
@@ -62,7 +64,13 @@ func TestTruthWitnessesReproduce(t *testing.T) {
 	if len(ts) == 0 {
 		t.Fatal("no targets")
 	}
+	// Each target costs a fuzzing build: the default run checks the two
+	// the other tests build too, the long run (.ci/run) every target.
+	sample := map[string]bool{"easy.FuzzFields": true, "quota.FuzzReserve": true}
 	for name, x := range ts {
+		if !testenv.IsLong() && !sample[name] {
+			continue
+		}
 		tr, err := LoadTruth(x)
 		if err != nil {
 			t.Fatal(err)
@@ -226,6 +234,7 @@ func TestExecsAt(t *testing.T) {
 // truth's site, and the yardstick measures the corpus with the passing
 // seeds, more than the user's seed alone covers.
 func TestYardstickWithCampaignTests(t *testing.T) {
+	testenv.Long(t) // minutes under load: .ci/run runs it
 	if testing.Short() {
 		t.Skip("annotates and builds coverage binaries")
 	}
@@ -284,6 +293,7 @@ func TestYardstickWithCampaignTests(t *testing.T) {
 // budget: every failing input is moved aside (none is left in the seed
 // corpus of the working directory) and the kept corpus survives restarts.
 func TestCampaignKeepGoing(t *testing.T) {
+	testenv.Long(t) // an 8 s campaign: .ci/run runs it
 	if testing.Short() {
 		t.Skip("runs go test -fuzz")
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/labelcov/labelcov/fuzzdriver/reduce"
+	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
@@ -36,6 +37,7 @@ func shellCorpus(t *testing.T) (Target, string) {
 }
 
 func TestReduceCorpus(t *testing.T) {
+	testenv.Long(t) // minutes under load: .ci/run runs it
 	if testing.Short() {
 		t.Skip("annotates, builds coverage binaries and runs every corpus entry")
 	}

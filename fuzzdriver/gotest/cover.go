@@ -34,6 +34,11 @@ func Cover(ctx context.Context, patterns []string, to gotransform.Options, opts 
 	if err != nil {
 		return nil, err
 	}
+	if opts.Before != nil {
+		if err := opts.Before(res); err != nil {
+			return nil, err
+		}
+	}
 	m, err := Measure(ctx, res, opts)
 	if err != nil {
 		return nil, err

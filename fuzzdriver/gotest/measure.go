@@ -52,6 +52,10 @@ type Options struct {
 	// of each package on its own, for Measurement.Traces; with Fuzz, every
 	// corpus entry the target ran on (but those it fails on).
 	PerTest bool
+	// Before, when set, is called by Cover with the annotated packages
+	// before anything runs (a caller checks its outputs against the
+	// packages' folders); its error stops Cover.
+	Before func(*gotransform.Result) error
 }
 
 // Measurement is what a test run covered.

@@ -2,6 +2,7 @@ package measure
 
 import (
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +32,7 @@ func ParseThresholds(s string) ([]Threshold, error) {
 			return nil, fmt.Errorf("threshold %q: want KEY=PERCENT, e.g. mcdc=80", f)
 		}
 		p, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimSpace(v), "%"), 64)
-		if err != nil || p < 0 || p > 100 {
+		if err != nil || math.IsNaN(p) || p < 0 || p > 100 {
 			return nil, fmt.Errorf("threshold %q: want a percentage between 0 and 100", f)
 		}
 		if seen[k] {
@@ -60,22 +61,60 @@ func (m Miss) String() string {
 // covers less than Min percent of a non-zero total (0 of 0 has nothing to
 // miss). A key figures lacks is an error naming the keys it has.
 func Check(ts []Threshold, figures map[string]labels.Fraction) ([]Miss, error) {
+	keys := make([]string, 0, len(figures))
+	for k := range figures {
+		keys = append(keys, k)
+	}
+	if err := ValidateGates(ts, keys); err != nil {
+		return nil, err
+	}
 	var misses []Miss
 	for _, t := range ts {
-		f, ok := figures[t.Key]
-		if !ok {
-			var keys []string
-			for k := range figures {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			return nil, fmt.Errorf("threshold %s: not measured here (measured: %s; a criterion must be among --criteria)", t.Key, strings.Join(keys, ", "))
-		}
+		f := figures[t.Key]
 		if f.Total > 0 && float64(f.Covered)*100 < t.Min*float64(f.Total) {
 			misses = append(misses, Miss{Threshold: t, Got: f})
 		}
 	}
 	return misses, nil
+}
+
+// ValidateGates is the one check of --fail-under gates against what a
+// subject measures: every gate's key must be among keys (the figures the
+// subject reports: GateKeys), and its percentage a number from 0 to 100
+// (ParseThresholds refuses NaN; a Threshold built otherwise is checked
+// here too). A verb calls it before measuring when it knows the keys, and
+// Check calls it on the figures measured.
+func ValidateGates(ts []Threshold, keys []string) error {
+	have := map[string]bool{}
+	for _, k := range keys {
+		have[k] = true
+	}
+	for _, t := range ts {
+		if math.IsNaN(t.Min) || t.Min < 0 || t.Min > 100 {
+			return fmt.Errorf("threshold %s=%g: want a percentage between 0 and 100", t.Key, t.Min)
+		}
+		if !have[t.Key] {
+			sorted := append([]string(nil), keys...)
+			sort.Strings(sorted)
+			return fmt.Errorf("threshold %s: not measured here (measured: %s; a criterion must be among --criteria)", t.Key, strings.Join(sorted, ", "))
+		}
+	}
+	return nil
+}
+
+// GateKeys are the figure keys a subject labelled with selected reports
+// (as CriteriaFigures names them: each criterion, wm with a mutation
+// operator, all) and its code figures (instructions, branches, actions;
+// Go: statements, blocks).
+func GateKeys(selected []labels.Key, code ...string) []string {
+	out := map[string]labels.Fraction{}
+	CriteriaFigures(out, selected, func(labels.Key) labels.Fraction { return labels.Fraction{} }, labels.Fraction{})
+	keys := append([]string(nil), code...)
+	for k := range out {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // CriteriaFigures adds the selected keys, "wm" (the four mutation
@@ -99,8 +138,8 @@ func CriteriaFigures(out map[string]labels.Fraction, selected []labels.Key, get 
 }
 
 // Figures names what a plan's report measured, for Check: each selected
-// criterion (mcdc counts conditions), wm, all, instructions, branches and,
-// with a world, actions.
+// criterion (mcdc counts conditions), wm, all, instructions and branches
+// (not for recorded coverage) and, with a world, actions.
 func (r *Report) Figures() map[string]labels.Fraction {
 	out := map[string]labels.Fraction{}
 	get := func(k labels.Key) labels.Fraction {
@@ -114,10 +153,20 @@ func (r *Report) Figures() map[string]labels.Fraction {
 		all = labels.Fraction{Covered: r.All.Covered, Total: r.All.Total}
 	}
 	CriteriaFigures(out, r.Selected, get, all)
-	out["instructions"] = r.Coverage.Instructions.Fraction
-	out["branches"] = r.Coverage.Branches.Fraction
+	if !r.Recorded() {
+		// Recorded label coverage (sb-cover) runs no code of labelcov's:
+		// instructions and branches are not measured, so no gate on them.
+		out["instructions"] = r.Coverage.Instructions.Fraction
+		out["branches"] = r.Coverage.Branches.Fraction
+	}
 	if a := r.Coverage.Actions; a != nil {
 		out["actions"] = a.Fraction
 	}
 	return out
+}
+
+// Recorded reports whether r is label coverage another tool recorded
+// (FromLabels): labelcov ran no test, so it measured no code coverage.
+func (r *Report) Recorded() bool {
+	return len(r.Tests) == 1 && r.Tests[0].Kind == KindRecorded
 }

@@ -35,6 +35,13 @@ const (
 	// SBCLVar opts in to tests that run SBCL (compile-file, ASDF,
 	// sb-cover) on annotated plans.
 	SBCLVar = "LABELCOV_SBCL_TESTS"
+	// LongVar opts in to the long forms of tests whose default form is a
+	// sample: soundness sweeps over many generated plans, documented
+	// campaigns at their full length, end-to-end grids that build and fuzz
+	// several Go overlays. The default `go test ./...` stays within two
+	// minutes on two cores; .ci/run sets LongVar, so every check still runs
+	// in CI.
+	LongVar = "LABELCOV_LONG_TESTS"
 )
 
 // enabled reports whether the environment variable name asks for its tests.
@@ -42,6 +49,30 @@ func enabled(name string) bool {
 	v := os.Getenv(name)
 	return v != "" && v != "0" && v != "false"
 }
+
+// Long skips t unless LongVar is set: for tests that have no meaningful
+// short form (a whole `go test -fuzz` grid, a campaign that must run for
+// its documented minute).
+func Long(t testing.TB) {
+	t.Helper()
+	if !enabled(LongVar) {
+		t.Skipf("long test: set %s=1 to run (.ci/run does)", LongVar)
+	}
+}
+
+// Sized returns n normally and long when LongVar is set: the number of
+// generated cases a sweep checks. The default run checks a sample from the
+// same generator and seeds as the long run (its first n cases), so what
+// the long run would catch first the default run catches too.
+func Sized(short, long int) int {
+	if enabled(LongVar) {
+		return long
+	}
+	return short
+}
+
+// IsLong reports whether LongVar is set.
+func IsLong() bool { return enabled(LongVar) }
 
 // AFL skips t unless AFLVar is set; when it is set, it returns the paths of
 // the named AFL++ programs and fails t if one is not on PATH.

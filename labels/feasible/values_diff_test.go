@@ -14,6 +14,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -121,7 +122,7 @@ func argInput(rng *rand.Rand, n int) []byte {
 // others), no label the analysis calls infeasible ever holds and no label
 // it calls trivial is ever reached false.
 func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
-	n := 4000
+	n := testenv.Sized(400, 4000)
 	if testing.Short() {
 		n = 400
 	}
@@ -365,7 +366,7 @@ func checkGenerated(t *testing.T, seed uint64, inputs int) {
 // random arithmetic plans (wrap-around, floats, NaN, zero divisors,
 // loops, a helper function called with several arguments).
 func TestValueVerdictsSoundOnGeneratedPlans(t *testing.T) {
-	plans, inputs := 1000, 300
+	plans, inputs := testenv.Sized(40, 1000), testenv.Sized(100, 300)
 	if testing.Short() {
 		plans, inputs = 40, 100
 	}
@@ -552,7 +553,7 @@ func checkLoopFree(t *testing.T, seed uint64, inputs int) int {
 // TestPathVerdictsSoundOnLoopFreePlans checks the path analysis's
 // verdicts on generated loop-free plans, and that it decides some.
 func TestPathVerdictsSoundOnLoopFreePlans(t *testing.T) {
-	plans, inputs := 300, 300
+	plans, inputs := testenv.Sized(30, 300), testenv.Sized(100, 300)
 	if testing.Short() {
 		plans, inputs = 30, 100
 	}

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // genPackage writes a package of about lines lines of Go with a test. The
@@ -165,10 +167,11 @@ func TestAnnotateScalesLinearly(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		return run{after.Mallocs - before.Mallocs, res.Active(), res, dir}
 	}
-	small, large := measure(1000), measure(4000)
+	lines := testenv.Sized(500, 1000)
+	small, large := measure(lines), measure(4*lines)
 	ratio := float64(large.allocs) / float64(small.allocs)
-	t.Logf("1,000 lines: %d labels, %d allocations; 4,000 lines: %d labels, %d allocations (x%.2f)",
-		small.labels, small.allocs, large.labels, large.allocs, ratio)
+	t.Logf("%d lines: %d labels, %d allocations; %d lines: %d labels, %d allocations (x%.2f)",
+		lines, small.labels, small.allocs, 4*lines, large.labels, large.allocs, ratio)
 	if lr := float64(large.labels) / float64(small.labels); lr < 3.5 || lr > 4.5 {
 		t.Errorf("labels grew x%.2f for x4 lines", lr)
 	}
