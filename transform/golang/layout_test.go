@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -35,65 +36,59 @@ func cachedDepApp(t *testing.T) (string, []string) {
 	return app, env
 }
 
-// TestLayoutLabelsInsideCachedDependency: labels in a module of the module
-// cache reach the fuzz target of the module that requires it — the
-// overlay alone is refused ("must not be replaced"); with the layout (a
-// writable copy, replaced in a private -modfile) the app's tests and fuzz
-// seeds pass on the annotated dependency, and the app's go.mod is not
-// written.
-func TestLayoutLabelsInsideCachedDependency(t *testing.T) {
+// annotateCachedDep lays out and annotates example.com/dep for the app of
+// cachedDepApp, with the app's fuzz target seeded, and returns the layout
+// and the overlay.
+func annotateCachedDep(t *testing.T, app string, env []string) (*Layout, *Result, string) {
+	t.Helper()
+	res, l, err := AnnotateFor(context.Background(), []string{"."}, []string{"example.com/dep"},
+		Options{Criteria: crit(t, "cc,dist"), Dir: app, Env: env}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ov, err := res.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, res, ov
+}
+
+// TestLayoutCopiesCachedDependency: the packages to label lie in a module
+// of the module cache; the layout copies that module, replaces it in a
+// private go.mod, and the annotation reads the copy; labels name the
+// cached files; the app's fuzz target gets the dependency's constants as
+// seeds; the app's go.mod and go.sum are not written.
+func TestLayoutCopiesCachedDependency(t *testing.T) {
 	app, env := cachedDepApp(t)
-	ctx := context.Background()
 	modBefore, _ := os.ReadFile(filepath.Join(app, "go.mod"))
 	sumBefore, _ := os.ReadFile(filepath.Join(app, "go.sum"))
-	run := func(env []string, args ...string) (string, error) {
-		cmd := exec.Command("go", args...)
-		cmd.Dir, cmd.Env = app, env
-		out, err := cmd.CombinedOutput()
-		return string(out), err
-	}
-
-	// Without the layout: the overlay names files beneath GOMODCACHE.
-	plain, err := Annotate(ctx, []string{"example.com/dep"}, Options{Criteria: crit(t, "cc"), Dir: app, Env: env})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ov, err := plain.WriteOverlay(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, err := run(env, "test", "-count=1", "-overlay", ov, "."); err == nil || !strings.Contains(out, "must not be replaced") {
-		t.Fatalf("overlay of a cached module: err %v\n%s", err, out)
-	}
-
-	l, err := NewLayout(ctx, app, env, []string{"example.com/dep"}, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
+	l, res, ov := annotateCachedDep(t, app, env)
 	if !l.Copied() || len(l.Modules) != 1 {
 		t.Fatalf("layout copied %v (modfile %q)", l.Modules, l.Modfile)
 	}
-	res, err := Annotate(ctx, []string{"example.com/dep"}, Options{Criteria: crit(t, "cc,dist"), Dir: app, Env: l.Env()})
-	if err != nil {
-		t.Fatal(err)
+	for orig, use := range l.Modules {
+		if !strings.HasPrefix(use, l.Work) || strings.HasPrefix(orig, l.Work) {
+			t.Errorf("module %s used from %s", orig, use)
+		}
+		if mod, err := os.ReadFile(l.Modfile); err != nil || !strings.Contains(string(mod), "example.com/dep => "+use) {
+			t.Errorf("private go.mod does not replace example.com/dep with %s (%v):\n%s", use, err, mod)
+		}
+		for _, lb := range res.Labels {
+			if !strings.HasPrefix(lb.Pos.File, orig) {
+				t.Errorf("label %d at %s, want it in %s", lb.ID, lb.Pos.File, orig)
+				break
+			}
+		}
 	}
 	if res.Active() == 0 || !strings.HasPrefix(res.Packages[0].Dir, l.Work) {
 		t.Fatalf("%d labels in %s, want them in the copy under %s", res.Active(), res.Packages[0].Dir, l.Work)
 	}
-	// The app's fuzz target gets the dependency's constants as seeds: the
-	// magic 0x4c43 as the bytes "LC".
-	res.FuzzPackages = []FuzzPackage{{Path: "example.com/app", Dir: app}}
-	ovDir := t.TempDir()
-	ov, err = res.WriteOverlay(ovDir)
-	if err != nil {
-		t.Fatal(err)
+	if len(res.FuzzPackages) != 1 || res.FuzzPackages[0].Path != "example.com/app" {
+		t.Fatalf("fuzz packages %+v", res.FuzzPackages)
 	}
-	seeded, err := os.ReadFile(filepath.Join(ovDir, "example.com", "app", "app_test.go"))
+	seeded, err := os.ReadFile(filepath.Join(filepath.Dir(ov), "example.com", "app", "app_test.go"))
 	if err != nil || !strings.Contains(string(seeded), `"LC"`) {
-		t.Errorf("app_test.go in the overlay has no seed of dep.Magic (%v):\n%s", err, seeded)
-	}
-	if out, err := run(l.Env(), "test", "-count=1", "-overlay", ov, "-run", "TestSum|FuzzParse", "."); err != nil {
-		t.Fatalf("go test through the layout: %v\n%s", err, out)
+		t.Errorf("app_test.go in the overlay has no seed of dep.Magic (the bytes LC) (%v):\n%s", err, seeded)
 	}
 	modAfter, _ := os.ReadFile(filepath.Join(app, "go.mod"))
 	sumAfter, _ := os.ReadFile(filepath.Join(app, "go.sum"))
@@ -101,3 +96,56 @@ func TestLayoutLabelsInsideCachedDependency(t *testing.T) {
 		t.Error("the app's go.mod or go.sum changed")
 	}
 }
+
+// TestLayoutOverlayBuilds: the overlay of a cached module is refused by
+// go test alone ("must not be replaced"); through the layout's private
+// go.mod, the app's tests and fuzz seeds pass on the annotated dependency,
+// and on the copy MaterializeDeps writes (coverage builds) the label
+// bodies are in the profile.
+func TestLayoutOverlayBuilds(t *testing.T) {
+	testenv.Long(t)
+	app, env := cachedDepApp(t)
+	ctx := context.Background()
+	run := func(env []string, args ...string) (string, error) {
+		cmd := exec.Command("go", args...)
+		cmd.Dir, cmd.Env = app, env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	plain, err := Annotate(ctx, []string{"example.com/dep"}, Options{Criteria: crit(t, "cc"), Dir: app, Env: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pov, err := plain.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := run(env, "test", "-count=1", "-overlay", pov, "."); err == nil || !strings.Contains(out, "must not be replaced") {
+		t.Fatalf("overlay of a cached module: err %v\n%s", err, out)
+	}
+	l, res, ov := annotateCachedDep(t, app, env)
+	if out, err := run(l.Env(), "test", "-count=1", "-overlay", ov, "-run", "TestSum|FuzzParse", "."); err != nil {
+		t.Fatalf("go test through the layout: %v\n%s", err, out)
+	}
+	denv, err := res.MaterializeDeps(ctx, app, env, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	prof := filepath.Join(t.TempDir(), "cover.out")
+	if out, err := run(denv, "test", "-count=1", "-coverpkg=example.com/dep", "-coverprofile="+prof, "."); err != nil {
+		t.Fatalf("go test -cover on the materialized dependency: %v\n%s", err, out)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Packages[0].Files {
+		for _, pos := range f.Bodies {
+			if !strings.Contains(string(b), "example.com/dep/dep.go:"+itoa(pos.Line)+"."+itoa(pos.Col)) {
+				t.Errorf("label body %d.%d is not in the profile", pos.Line, pos.Col)
+			}
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
