@@ -86,6 +86,10 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 		by[l.ID] = r
 	}
 	n := 0
+	// mismatch names a label whose exact condition's model did not cover
+	// it on replay: the translation disagrees with the VM on this plan, so
+	// none of its unsat answers is trusted.
+	mismatch := 0
 	for _, l := range ann.Active {
 		r := by[l.ID]
 		if r.Status != "" {
@@ -130,6 +134,9 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 			}
 		}
 		if !covers {
+			if an.Exact(l.ID) && mismatch == 0 {
+				mismatch = l.ID
+			}
 			r.Status, r.Reason = "unresolved", fmt.Sprintf("the solver's arguments %s did not cover it on replay (%s)", strings.Fields(text.String()), notExact(an, l.ID))
 			continue
 		}
@@ -153,8 +160,8 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 	}
 	for _, l := range ann.Active {
 		r := by[l.ID]
-		if r.Status == "" { // covered by a later solved test than its own turn
-			r.Status = "unresolved"
+		if r.Status == "infeasible" && mismatch != 0 {
+			r.Status, r.Reason = "unresolved", fmt.Sprintf("the solver proved it unreachable, but on label %d a model of an exact condition did not replay: the translation disagrees with the VM on this plan, so no proof is trusted (%s)", mismatch, r.Reason)
 		}
 		sum.Labels = append(sum.Labels, *r)
 		t := sum.Criteria[l.Criterion]
@@ -177,7 +184,7 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 
 func notExact(an *solve.Analysis, id int) string {
 	if an.Exact(id) {
-		return "the condition is exact: a labelcov bug"
+		return "the condition is exact: the translation disagrees with the VM (a labelcov bug)"
 	}
 	return "the condition is approximate"
 }

@@ -13,7 +13,7 @@ import (
 // labels it has not decided stay unresolved).
 const (
 	maxPaths  = 4096   // live paths at any point of the run
-	maxWork   = 400000 // evaluation steps over the whole run
+	maxWork   = 4000000 // evaluation steps over the whole run
 	maxInline = 24     // nested inlined calls
 )
 
@@ -419,9 +419,31 @@ func (m *machine) labelPoint(ids []int, l *syntax.List, st *state) []out {
 	return []out{{st: st, v: vNil}}
 }
 
+// show renders a test for a reason: label points and shared-atom probes
+// (whens whose test is an ignore-errors) are left out.
+func show(n syntax.Node) string { return syntax.NodeStringCut(clean(n), 160) }
+
+func clean(n syntax.Node) syntax.Node {
+	l, ok := n.(*syntax.List)
+	if !ok {
+		return n
+	}
+	var es []syntax.Node
+	for _, e := range l.Elems {
+		if el, ok := e.(*syntax.List); ok && forms.Head(el) == "when" && len(el.Elems) == 2 && forms.Head(el.Elems[1]) == "ignore-errors" {
+			continue
+		}
+		es = append(es, clean(e))
+	}
+	if forms.Head(l) == "progn" && len(es) == 2 {
+		return es[1]
+	}
+	return &syntax.List{Open: l.Open, Close: l.Close, Elems: es}
+}
+
 func (m *machine) branch(test syntax.Node, then, els []syntax.Node, st *state) []out {
 	var outs []out
-	text := syntax.NodeStringCut(test, 120)
+	text := show(test)
 	for _, o := range m.eval(test, st) {
 		if o.err {
 			outs = append(outs, o)
@@ -448,7 +470,7 @@ func (m *machine) cond(clauses []syntax.Node, st *state) []out {
 		return []out{{st: st, v: vUnknown}}
 	}
 	var outs []out
-	text := syntax.NodeStringCut(c.Elems[0], 120)
+	text := show(c.Elems[0])
 	for _, o := range m.eval(c.Elems[0], st) {
 		if o.err {
 			outs = append(outs, o)
@@ -477,7 +499,7 @@ func (m *machine) andOr(and bool, xs []syntax.Node, st *state) []out {
 		return m.eval(xs[0], st)
 	}
 	var outs []out
-	text := syntax.NodeStringCut(xs[0], 120)
+	text := show(xs[0])
 	for _, o := range m.eval(xs[0], st) {
 		if o.err {
 			outs = append(outs, o)
@@ -790,7 +812,7 @@ func nonZero(st *state, y val, text string) (ok, zero *state) {
 func (m *machine) builtin(h string, l *syntax.List, st *state, vs []val) []out {
 	one := func(v val) []out { return []out{{st: st, v: v}} }
 	fail := []out{{st: st, err: true}}
-	text := syntax.NodeStringCut(l, 120)
+	text := show(l)
 	numeric := func(min int) ([]out, bool) {
 		if len(vs) < min {
 			return fail, false
