@@ -12,9 +12,9 @@ import (
 // Limits of the symbolic execution: it never blows up, it gives up (the
 // labels it has not decided stay unresolved).
 const (
-	maxPaths  = 4096   // live paths at any point of the run
+	maxPaths  = 4096    // live paths at any point of the run
 	maxWork   = 4000000 // evaluation steps over the whole run
-	maxInline = 24     // nested inlined calls
+	maxInline = 24      // nested inlined calls
 )
 
 // kind is what a symbolic value is on one path.
@@ -142,6 +142,9 @@ type machine struct {
 	byLabel map[int]*goal
 	probe   bool
 	probeUn map[string]bool
+	// quiet is set inside a probe that is no label: label points there
+	// count nothing (the VM counts a probe's code into a sink).
+	quiet bool
 	// unmodelled names what the run met outside label predicates that it
 	// does not model (its values became anything): no label is proven
 	// infeasible then.
@@ -342,6 +345,15 @@ func (m *machine) list(l *syntax.List, st *state) []out {
 			if ids, ok := m.goals[l.Open.Offset]; ok {
 				return m.labelPoint(ids, l, st)
 			}
+			if h == "when" && len(l.Elems) == 2 && forms.Head(l.Elems[1]) == "ignore-errors" && !m.quiet {
+				// A probe that is no label (the shared atoms of MCC
+				// labels): the compiler makes every such when a probe,
+				// whose label points count nothing; its writes stay.
+				m.quiet = true
+				outs := m.branch(l.Elems[1], nil, nil, st)
+				m.quiet = false
+				return outs
+			}
 			if h == "when" {
 				return m.branch(l.Elems[1], l.Elems[2:], nil, st)
 			}
@@ -389,7 +401,7 @@ func (m *machine) list(l *syntax.List, st *state) []out {
 // labelPoint evaluates the labels at one point: the when's test is
 // (ignore-errors P), evaluated on st without changing it.
 func (m *machine) labelPoint(ids []int, l *syntax.List, st *state) []out {
-	if m.probe {
+	if m.probe || m.quiet {
 		return []out{{st: st, v: vNil}}
 	}
 	test, ok := l.Elems[1].(*syntax.List)
@@ -457,7 +469,7 @@ func (m *machine) branch(test syntax.Node, then, els []syntax.Node, st *state) [
 			outs = append(outs, m.seq(els, f)...)
 		}
 	}
-	return outs
+	return mergeOuts(outs)
 }
 
 func (m *machine) cond(clauses []syntax.Node, st *state) []out {
@@ -488,7 +500,7 @@ func (m *machine) cond(clauses []syntax.Node, st *state) []out {
 			outs = append(outs, m.cond(clauses[1:], f)...)
 		}
 	}
-	return outs
+	return mergeOuts(outs)
 }
 
 func (m *machine) andOr(and bool, xs []syntax.Node, st *state) []out {
@@ -526,7 +538,7 @@ func (m *machine) andOr(and bool, xs []syntax.Node, st *state) []out {
 			outs = append(outs, m.andOr(and, xs[1:], f)...)
 		}
 	}
-	return outs
+	return mergeOuts(outs)
 }
 
 func (m *machine) let(seq bool, bindings syntax.Node, body []syntax.Node, st *state) []out {
