@@ -769,6 +769,9 @@ func arith2(op string, x, y val) val {
 		}
 		return vInt(x.n * y.n)
 	}
+	if x.konst && (op == "+" && x.n == 0 || op == "*" && x.n == 1) {
+		return y // the fold's unit
+	}
 	fn := map[string]string{"+": "bvadd", "-": "bvsub", "*": "bvmul"}[op]
 	return vTerm(fmt.Sprintf("(%s %s %s)", fn, x.term(), y.term()))
 }
