@@ -197,7 +197,22 @@ func printSolveSummary(w io.Writer, s *solveSummary) {
 		keys = append(keys, string(k))
 	}
 	sort.Strings(keys)
-	fmt.Fprintf(w, "solve: %d solved test(s) in %.1fs\n", len(s.Tests), s.Seconds)
+	before, covered, infeasible, unresolved := 0, 0, 0, 0
+	for _, r := range s.Labels {
+		switch r.Status {
+		case "covered":
+			covered++
+			if r.Test == "suite" {
+				before++
+			}
+		case "infeasible":
+			infeasible++
+		default:
+			unresolved++
+		}
+	}
+	fmt.Fprintf(w, "solve: %d solved test(s) in %.1fs; of %d active labels: covered %d -> %d, proven infeasible %d, unresolved %d\n",
+		len(s.Tests), s.Seconds, len(s.Labels), before, covered, infeasible, unresolved)
 	for _, k := range keys {
 		t := s.Criteria[labels.Key(k)]
 		fmt.Fprintf(w, "  %-6s covered %d, infeasible %d, unresolved %d\n", k, t.Covered, t.Infeasible, t.Unresolved)
