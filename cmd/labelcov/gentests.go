@@ -100,6 +100,11 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 				return err
 			}
 			m := ms.m
+			if so.on {
+				if err := solvable(m); err != nil {
+					return err
+				}
+			}
 			ts, err := m.LoadTests(tests...)
 			if err != nil {
 				return err

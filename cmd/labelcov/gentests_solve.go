@@ -58,8 +58,8 @@ type statusTally struct {
 // the exact condition unsatisfiable) or unresolved.
 func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so solveOptions) (*solveSummary, error) {
 	start := time.Now()
-	if m.World() != nil {
-		return nil, fmt.Errorf("--solve: the plan runs in a world; solving covers plans whose inputs are their arguments (.args) only so far")
+	if err := solvable(m); err != nil {
+		return nil, err
 	}
 	z3, err := solve.LookZ3()
 	if err != nil {
@@ -180,6 +180,18 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	return sum, nil
+}
+
+// solvable says why --solve cannot run on m's plan (nil when it can):
+// checked before the campaign, so that it does not run in vain.
+func solvable(m *measure.Measurer) error {
+	if m.World() != nil {
+		return fmt.Errorf("--solve: the plan runs in a world; solving covers plans whose inputs are their arguments (.args) only so far")
+	}
+	if _, err := solve.LookZ3(); err != nil {
+		return fmt.Errorf("--solve: %w", err)
+	}
+	return nil
 }
 
 func notExact(an *solve.Analysis, id int) string {
