@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/internal/testenv"
+	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 )
 
