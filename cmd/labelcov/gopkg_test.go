@@ -406,3 +406,22 @@ func fuzzexpWithEntry(t *testing.T, name, contents string) string {
 	}
 	return dir
 }
+
+// TestGoPathsFromRepositoryRoot: a package directory named by its path
+// from the repository root, with or without ./, is the package in its own
+// module, for annotate as for reduce and gentests; a package go cannot
+// find gets a message that suggests -C.
+func TestGoPathsFromRepositoryRoot(t *testing.T) {
+	needGo(t)
+	t.Chdir("../..")
+	for _, p := range []string{"./testdata/go/sample", "testdata/go/fuzzexp"} {
+		stdout, _, err := runGoCmd(t, "annotate", p, "--criteria", "cc", "-o", t.TempDir())
+		if err != nil || !strings.Contains(stdout, "overlay:") {
+			t.Errorf("annotate %s from the repository root: %v\n%s", p, err, stdout)
+		}
+	}
+	_, _, err := runGoCmd(t, "annotate", "example.com/no/such/pkg", "-o", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "give -C DIR") {
+		t.Errorf("a package go cannot find: %v", err)
+	}
+}

@@ -60,7 +60,7 @@ func goFuzzTarget(ctx context.Context, pattern, dir, name string) (gofuzz.Target
 	p := pattern
 	if dir == "" {
 		var err error
-		if dir, p, err = goPatternDir(pattern); err != nil {
+		if dir, p, err = gotransform.PatternDir(pattern); err != nil {
 			return gofuzz.Target{}, err
 		}
 	}
