@@ -125,4 +125,3 @@ func checkMinimizeTime(s string) error {
 	}
 	return fmt.Errorf("--fuzzminimizetime %q: want a duration (0s, 10s) or a count of executions (1000x)", s)
 }
-
