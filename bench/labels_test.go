@@ -135,6 +135,8 @@ var labelVariants = []labelVariant{
 	{"none", "", vm.LabelMode{}},
 	{"mcc+wm", labelCriteria, vm.LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}},
 	{"mcc+wm-no-retire", labelCriteria, vm.LabelMode{FiredOnly: true}},
+	{"dist", "dist", vm.LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}},
+	{"dist-no-retire", "dist", vm.LabelMode{FiredOnly: true}},
 }
 
 // BenchmarkLabels measures the CPU cost of labels per run on docking

@@ -112,6 +112,7 @@ touched. See docs/go.md.
 	cmd.Flags().StringVar(&manifest, "manifest", "", "write the label manifest (JSON) to this file")
 	cmd.Flags().StringVarP(&gof.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
 	cmd.Flags().StringVar(&gof.Tags, "tags", "", "Go packages: build tags")
+	cmd.Flags().StringSliceVar(&gof.LabelPkgs, "label-pkgs", nil, labelPkgsUsage)
 	cmd.Flags().StringVar(&gof.Copy, "copy", "", "Go packages: also write a copy of the module with the annotated files in place (go test -cover ignores -overlay)")
 	return cmd
 }

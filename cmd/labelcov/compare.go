@@ -39,6 +39,7 @@ type compareOptions struct {
 	slurmArray  string
 	// Go grids: package patterns whose fuzz targets are the benchmarks.
 	goPkgs       []string
+	labelPkgs    []string
 	keepGoing    bool
 	minimizeTime string
 }
@@ -164,6 +165,7 @@ significant only without the correction are listed apart.`,
 	f.StringVar(&o.slurmArray, "slurm-array", "", "with --slurm-script: N array tasks, each a fixed share of the grid (--shard i/N), at most K at once with N%K (default: one campaign per task, no limit)")
 	f.StringVar(&o.engine, "engine", campaign.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
 	f.StringSliceVar(&o.goPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
+	f.StringSliceVar(&o.labelPkgs, "label-pkgs", nil, "with --go: "+labelPkgsUsage)
 	f.StringVar(&o.minimizeTime, "fuzzminimizetime", "", "Go grids: -fuzzminimizetime of every campaign (a duration, or Nx; 0s: no minimization, as docs/go.md recommends for labelled campaigns; default: go test's 60s)")
 	f.BoolVar(&o.keepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
 	return cmd

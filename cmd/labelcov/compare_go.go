@@ -52,6 +52,11 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 		if err != nil {
 			return fmt.Errorf("--go %s: %w", pat, err)
 		}
+		for _, b := range bs {
+			if b.Target.LabelPkgs, err = resolveLabelPkgs(ctx, b.Target.Module, o.labelPkgs); err != nil {
+				return err
+			}
+		}
 		all = append(all, bs...)
 	}
 	benches, err := compare.SelectGoBenches(all, o.benches)

@@ -131,6 +131,7 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 	f.BoolVarP(&gco.Verbose, "verbose", "v", false, "Go packages: show the go command's output")
 	f.StringVarP(&gco.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
 	f.StringVar(&gco.Tags, "tags", "", "Go packages: build tags")
+	f.StringSliceVar(&gco.LabelPkgs, "label-pkgs", nil, labelPkgsUsage)
 	o.sbcl.register(f)
 	return cmd
 }

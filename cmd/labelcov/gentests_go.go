@@ -82,7 +82,7 @@ func runGentestsGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzz
 		}
 	}
 	ctx := cmd.Context()
-	t, err := goFuzzTarget(ctx, args[0], g.dir, g.fuzz)
+	t, err := g.target(ctx, args[0])
 	if err != nil {
 		return err
 	}
@@ -96,17 +96,16 @@ func runGentestsGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzz
 		return err
 	}
 	overlay := ""
+	var env []string
 	if gen.guide != compare.Baseline {
-		gres, err := gotransform.Annotate(ctx, []string{t.Package}, gotransform.Options{Criteria: guide, MCCMaxAtoms: o.maxAtoms, Dir: t.Module})
+		gd, err := gofuzz.AnnotateGuide(ctx, t, gotransform.Options{Criteria: guide, MCCMaxAtoms: o.maxAtoms}, filepath.Join(work, "guide"))
 		if err != nil {
 			return fmt.Errorf("--guide: %w", err)
 		}
-		if overlay, err = gres.WriteOverlay(filepath.Join(work, "guide")); err != nil {
-			return err
-		}
+		overlay, env = gd.Overlay, gd.Env
 	}
 	bin := filepath.Join(work, "fuzz.test")
-	if err := gofuzz.BuildFuzz(ctx, t, overlay, bin, nil); err != nil {
+	if err := gofuzz.BuildFuzz(ctx, t, overlay, bin, env); err != nil {
 		return err
 	}
 	res, err := gofuzz.Generate(ctx, gofuzz.GenerateOptions{Yardstick: y, Binary: bin, Budget: gen.budget, Seed: gen.seed,

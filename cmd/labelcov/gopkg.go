@@ -39,6 +39,48 @@ type goAnnotateOptions struct {
 	// annotated files in place (go test -cover ignores -overlay,
 	// golang/go#73802).
 	Copy string
+	// LabelPkgs are the packages to label when they are not the ones
+	// given (--label-pkgs: labels inside dependencies).
+	LabelPkgs []string
+}
+
+// labelPkgsUsage is the help of --label-pkgs, the same for every verb.
+const labelPkgsUsage = "Go packages: label these packages (patterns, e.g. a dependency's import path example.com/dep/...) instead of the ones whose tests or fuzz target run; a dependency's module is copied and replaced in a private -modfile (your go.mod and module cache are never written)"
+
+// resolveLabelPkgs turns --label-pkgs patterns into import paths as the
+// go command sees them from dir (relative patterns: from the current
+// directory).
+func resolveLabelPkgs(ctx context.Context, dir string, patterns []string) ([]string, error) {
+	if len(patterns) == 0 {
+		return nil, nil
+	}
+	var abs []string
+	for _, p := range patterns {
+		if strings.HasPrefix(p, ".") {
+			lit, rest, dots := strings.Cut(p, "...")
+			a, err := filepath.Abs(lit)
+			if err != nil {
+				return nil, fmt.Errorf("--label-pkgs %s: %w", p, err)
+			}
+			if dots {
+				a = strings.TrimSuffix(a, "/") + "/..." + rest
+			}
+			p = a
+		}
+		abs = append(abs, p)
+	}
+	fps, err := gotransform.ListPackages(ctx, dir, nil, abs)
+	if err != nil {
+		return nil, fmt.Errorf("--label-pkgs: %w", err)
+	}
+	var out []string
+	for _, fp := range fps {
+		out = append(out, fp.Path)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("--label-pkgs %s: no packages", strings.Join(patterns, " "))
+	}
+	return out, nil
 }
 
 func (o goAnnotateOptions) transformOptions() (gotransform.Options, error) {
@@ -72,8 +114,22 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	if err != nil {
 		return err
 	}
-	res, err := gotransform.Annotate(ctx, patterns, to)
-	if err != nil {
+	var res *gotransform.Result
+	modfile := ""
+	if len(opts.LabelPkgs) > 0 {
+		if opts.Copy != "" {
+			return fmt.Errorf("--copy does not go with --label-pkgs: labelcov cover measures labels inside dependencies")
+		}
+		work, err := filepath.Abs(opts.Out)
+		if err != nil {
+			return err
+		}
+		var l *gotransform.Layout
+		if res, l, err = gotransform.AnnotateFor(ctx, patterns, opts.LabelPkgs, to, work); err != nil {
+			return err
+		}
+		modfile = l.Modfile
+	} else if res, err = gotransform.Annotate(ctx, patterns, to); err != nil {
 		return err
 	}
 	if err := refuseOutputsInside(res, map[string]string{"-o": opts.Out, "--copy": opts.Copy}); err != nil {
@@ -105,7 +161,12 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 		fmt.Fprintf(bw, "  %-7s %5d active  %3d trivial  %3d infeasible\n", k, c.Active, c.Trivial, c.Infeasible)
 	}
 	fmt.Fprintf(bw, "overlay:  %s\nmanifest: %s\n", ov, filepath.Join(filepath.Dir(ov), "labels.json"))
-	fmt.Fprintf(bw, "use:      go test -overlay %s [-fuzz FuzzX] %s\n", ov, strings.Join(patterns, " "))
+	if modfile != "" {
+		fmt.Fprintf(bw, "modules:  %s (copies of the labelled dependencies, replaced in %s)\n", filepath.Join(filepath.Dir(modfile), "modules"), modfile)
+		fmt.Fprintf(bw, "use:      go test -modfile %s -overlay %s [-fuzz FuzzX] %s\n", modfile, ov, strings.Join(patterns, " "))
+	} else {
+		fmt.Fprintf(bw, "use:      go test -overlay %s [-fuzz FuzzX] %s\n", ov, strings.Join(patterns, " "))
+	}
 	if opts.Copy != "" {
 		if err := res.Materialize(opts.Copy); err != nil {
 			return err
@@ -182,7 +243,7 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 	if err := checkOutputs(&g, outs...); err != nil {
 		return err
 	}
-	mo := gotest.Options{Dir: opts.Dir, Fuzz: opts.Fuzz, FuzzCache: opts.FuzzCache, PerTest: opts.PerTest}
+	mo := gotest.Options{Dir: opts.Dir, Fuzz: opts.Fuzz, FuzzCache: opts.FuzzCache, PerTest: opts.PerTest, LabelPkgs: opts.LabelPkgs}
 	mo.Before = func(res *gotransform.Result) error {
 		// What the tests and fuzz targets read: each package's testdata
 		// (its corpus among it), and go test -fuzz's cached corpus.

@@ -22,6 +22,7 @@ type goFuzzOptions struct {
 	fuzz      string // --fuzz FuzzX
 	fuzzCache string // --fuzz-cache DIR: root of go test -fuzz's corpora
 	dir       string // -C DIR
+	labelPkgs []string
 	json      bool
 }
 
@@ -35,6 +36,7 @@ func (g *goFuzzOptions) register(cmd *cobra.Command, cache bool) {
 	}
 	f.StringVarP(&g.dir, "dir", "C", "", "Go packages: run the go command in this directory (default: the module holding the package)")
 	f.BoolVar(&g.json, "json", false, "Go packages: print the report as JSON")
+	f.StringSliceVar(&g.labelPkgs, "label-pkgs", nil, labelPkgsUsage)
 }
 
 // planOnlyFlags fails when a flag meant for plans is set with Go packages.
@@ -49,6 +51,16 @@ func planOnlyFlags(cmd *cobra.Command, names ...string) error {
 		return fmt.Errorf("--%s is for plans, not Go packages", n)
 	}
 	return nil
+}
+
+// target finds the fuzz target of --fuzz in pattern, with --label-pkgs.
+func (g *goFuzzOptions) target(ctx context.Context, pattern string) (gofuzz.Target, error) {
+	t, err := goFuzzTarget(ctx, pattern, g.dir, g.fuzz)
+	if err != nil {
+		return t, err
+	}
+	t.LabelPkgs, err = resolveLabelPkgs(ctx, t.Module, g.labelPkgs)
+	return t, err
 }
 
 // goFuzzTarget finds fuzz target name in the packages matching pattern
@@ -103,7 +115,7 @@ func goYardstick(ctx context.Context, t gofuzz.Target, o *coverOptions, work str
 	if err != nil {
 		return nil, err
 	}
-	res, err := gotransform.Annotate(ctx, []string{t.Package}, to)
+	res, err := gotransform.Annotate(ctx, t.Labelled(), to)
 	if err != nil {
 		return nil, err
 	}
@@ -163,7 +175,7 @@ func runReduceGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzzOp
 		return err
 	}
 	ctx := cmd.Context()
-	t, err := goFuzzTarget(ctx, args[0], g.dir, g.fuzz)
+	t, err := g.target(ctx, args[0])
 	if err != nil {
 		return err
 	}

@@ -184,30 +184,26 @@ func (g *GoRunner) binary(ctx context.Context, bench, crit string) (*buildOnce, 
 		if bo.err = os.MkdirAll(dir, 0o755); bo.err != nil {
 			return
 		}
-		overlay := ""
+		overlay, env := "", g.o.Env
 		if crit != Baseline {
 			guide, err := ParseGuide(crit)
 			if err != nil {
 				bo.err = err
 				return
 			}
-			res, err := gotransform.Annotate(ctx, []string{b.Target.Package},
-				gotransform.Options{Criteria: guide, Dir: b.Target.Module, Env: g.o.Env})
+			gd, err := gofuzz.AnnotateGuide(ctx, b.Target, gotransform.Options{Criteria: guide, Env: g.o.Env}, dir)
 			if err != nil {
 				bo.err = fmt.Errorf("%s guided by %s: %w", bench, crit, err)
 				return
 			}
-			if overlay, err = res.WriteOverlay(filepath.Join(dir, "overlay")); err != nil {
-				bo.err = err
-				return
-			}
+			overlay, env = gd.Overlay, gd.Env
 			if bo.tests, err = gofuzz.OverlayTests(overlay); err != nil {
 				bo.err = err
 				return
 			}
 		}
 		bin := filepath.Join(dir, "fuzz.test")
-		if err := gofuzz.BuildFuzz(ctx, b.Target, overlay, bin, g.o.Env); err != nil {
+		if err := gofuzz.BuildFuzz(ctx, b.Target, overlay, bin, env); err != nil {
 			bo.err = fmt.Errorf("%s guided by %s: %w", bench, crit, err)
 			return
 		}

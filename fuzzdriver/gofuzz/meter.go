@@ -40,16 +40,18 @@ func YardstickCriteria() labels.Criteria {
 	return c
 }
 
-// AnnotateYardstick annotates t's package with the yardstick criteria
+// AnnotateYardstick annotates t's labelled packages with the yardstick criteria
 // (the annotation BuildYardstick builds on; one serves every yardstick of
 // the target).
 func AnnotateYardstick(ctx context.Context, t Target, env []string) (*gotransform.Result, error) {
-	return gotransform.Annotate(ctx, []string{t.Package}, gotransform.Options{Criteria: YardstickCriteria(), Dir: t.Module, Env: env})
+	return gotransform.Annotate(ctx, t.Labelled(), gotransform.Options{Criteria: YardstickCriteria(), Dir: t.Module, Env: env})
 }
 
 // BuildYardstick builds the two coverage binaries of t into work: the
 // original package, and the package annotated as res (AnnotateYardstick;
-// in a copy of the module under work: go test -cover ignores -overlay). Both use the package's test files as the user wrote
+// in a copy of the module under work: go test -cover ignores -overlay;
+// labels inside dependencies: in copies of their modules, replaced in a
+// private go.mod, Result.MaterializeDeps). Both use the package's test files as the user wrote
 // them, or, for the files named in tests (original path -> contents), the
 // test files a campaign ran with — an overlay with dist adds the constants
 // of relations as f.Add seeds there — so that a campaign's seeds are
@@ -70,6 +72,19 @@ func BuildYardstick(ctx context.Context, t Target, res *gotransform.Result, test
 	}
 	if err := BuildCover(ctx, t, orig, y.Original, env); err != nil {
 		return nil, err
+	}
+	if len(res.Packages) > 0 && res.Packages[0].Module != t.Module {
+		// Labels inside dependencies: copies of their modules with the
+		// annotated files in place, replaced in a private go.mod of the
+		// target's module (or of its copy with the campaign's tests).
+		denv, err := res.MaterializeDeps(ctx, orig, env, filepath.Join(work, "deps"))
+		if err != nil {
+			return nil, err
+		}
+		if err := BuildCover(ctx, t, orig, y.Labels, denv); err != nil {
+			return nil, err
+		}
+		return y, nil
 	}
 	mod := filepath.Join(work, "module")
 	if err := res.Materialize(mod); err != nil {
@@ -96,12 +111,14 @@ func BuildYardstick(ctx context.Context, t Target, res *gotransform.Result, test
 }
 
 // writeTests writes test files (original path -> contents) of t's module
-// into the module copy root.
+// into the module copy root; those of other modules (the labelled
+// dependencies' own, seeded by an overlay) are not the campaign's and are
+// left out.
 func writeTests(t Target, root string, tests map[string][]byte) error {
 	for path, src := range tests {
 		rel, err := filepath.Rel(t.Module, path)
 		if err != nil || strings.HasPrefix(rel, "..") {
-			return fmt.Errorf("gofuzz: test file %s is outside module %s", path, t.Module)
+			continue
 		}
 		if err := os.WriteFile(filepath.Join(root, rel), src, 0o644); err != nil {
 			return err
@@ -295,4 +312,41 @@ func (y *Yardstick) Series(ctx context.Context, r *Result, limit int, scratch st
 		return nil, errors.New("gofuzz: no sample")
 	}
 	return out, nil
+}
+
+// Guide is the annotation a campaign on a target is guided by.
+type Guide struct {
+	Result *gotransform.Result
+	// Overlay is the go -overlay file of the annotated code.
+	Overlay string
+	// Env is the environment that builds with it (with labels inside
+	// dependencies, -modfile names the layout's private go.mod).
+	Env []string
+}
+
+// AnnotateGuide annotates t's labelled packages (Labelled) as opts says
+// (Dir and Env: t's module and the go command's environment) and writes
+// the overlay under work: the one place where every Go campaign's guiding
+// annotation is made. Labels inside dependencies are laid out under work
+// (gotransform.AnnotateFor) and t's package gets their constants as seeds.
+func AnnotateGuide(ctx context.Context, t Target, opts gotransform.Options, work string) (*Guide, error) {
+	opts.Dir = t.Module
+	g := &Guide{Env: opts.Env}
+	var err error
+	if len(t.LabelPkgs) == 0 {
+		g.Result, err = gotransform.Annotate(ctx, []string{t.Package}, opts)
+	} else {
+		var l *gotransform.Layout
+		g.Result, l, err = gotransform.AnnotateFor(ctx, []string{t.Package}, t.LabelPkgs, opts, filepath.Join(work, "layout"))
+		if l != nil {
+			g.Env = l.Env()
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	if g.Overlay, err = g.Result.WriteOverlay(filepath.Join(work, "overlay")); err != nil {
+		return nil, err
+	}
+	return g, nil
 }

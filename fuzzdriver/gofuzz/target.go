@@ -22,6 +22,19 @@ type Target struct {
 	Package string `json:"package"`
 	Dir     string `json:"-"` // the package's directory
 	Name    string `json:"target"`
+	// LabelPkgs are the package patterns whose code is labelled and
+	// measured when it is not the target's package (labels inside
+	// dependencies: --label-pkgs); empty: the target's package.
+	LabelPkgs []string `json:"label_pkgs,omitempty"`
+}
+
+// Labelled are the package patterns labelled for t: LabelPkgs, or t's
+// package.
+func (t Target) Labelled() []string {
+	if len(t.LabelPkgs) > 0 {
+		return t.LabelPkgs
+	}
+	return []string{t.Package}
 }
 
 // Rel is the package directory relative to the module root ("." for the
@@ -125,12 +138,12 @@ func BuildFuzz(ctx context.Context, t Target, overlay, out string, env []string)
 }
 
 // BuildCover compiles the test binary of t's package with a coverage
-// profile of the package (covermode set) into out, the go command running
+// profile of its labelled packages (Labelled; covermode set) into out, the go command running
 // in dir: t's module root for the original, or a copy of the module with
 // annotated files in place (go test -cover ignores -overlay,
 // golang/go#73802).
 func BuildCover(ctx context.Context, t Target, dir, out string, env []string) error {
-	return goBuild(ctx, dir, env, "test", "-c", "-o", out, "-covermode=set", "-coverpkg="+t.Package, t.Package)
+	return goBuild(ctx, dir, env, "test", "-c", "-o", out, "-covermode=set", "-coverpkg="+strings.Join(t.Labelled(), ","), t.Package)
 }
 
 func goBuild(ctx context.Context, dir string, env []string, args ...string) error {

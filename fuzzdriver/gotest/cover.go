@@ -24,7 +24,13 @@ func Cover(ctx context.Context, patterns []string, to gotransform.Options, opts 
 		defer os.RemoveAll(work)
 		opts.Work = filepath.Join(work, "measure")
 	}
-	res, err := gotransform.Annotate(ctx, patterns, to)
+	var res *gotransform.Result
+	var err error
+	if len(opts.LabelPkgs) > 0 {
+		res, _, err = gotransform.AnnotateFor(ctx, patterns, opts.LabelPkgs, to, filepath.Join(opts.Work, "layout"))
+	} else {
+		res, err = gotransform.Annotate(ctx, patterns, to)
+	}
 	if err != nil {
 		return nil, err
 	}

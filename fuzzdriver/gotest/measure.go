@@ -43,6 +43,11 @@ type Options struct {
 	Output io.Writer
 	// TestFlags are extra go test flags (e.g. -short, -run).
 	TestFlags []string
+	// LabelPkgs, for Cover: the package patterns to label when they are
+	// not the measured packages (labels inside dependencies): the
+	// measured packages' tests, or fuzz target, run with coverage of
+	// these (gotransform.AnnotateFor).
+	LabelPkgs []string
 	// PerTest also runs every test (and fuzz target's seeds, and example)
 	// of each package on its own, for Measurement.Traces; with Fuzz, every
 	// corpus entry the target ran on (but those it fails on).
@@ -161,20 +166,26 @@ func Measure(ctx context.Context, r *gotransform.Result, opts Options) (*Measure
 	if len(paths) == 0 {
 		return nil, errors.New("measure: no packages")
 	}
+	tested := testedPackages(r)
+	deps := len(r.FuzzPackages) > 0 // labels inside dependencies
+	if deps && opts.PerTest {
+		return nil, errors.New("measure: each test alone (per-test) is not measured yet when the labelled packages are not the tested ones")
+	}
 	m := &Measurement{}
 	oopts := opts
+	main := tested[0].Module
 	if opts.Fuzz != "" {
 		// The fuzz target runs in its package directory of a copy of the
 		// module, whose testdata/fuzz also gets the generated corpus: the
 		// user's tree is never written.
-		root := r.Packages[0].Module
-		if root == "" {
-			return nil, fmt.Errorf("measure: %s is not in a module", r.Packages[0].Path)
+		if main == "" {
+			return nil, fmt.Errorf("measure: %s is not in a module", tested[0].Path)
 		}
 		oopts.Dir = filepath.Join(opts.Work, "original-module")
-		if err := gotransform.CopyModule(root, oopts.Dir); err != nil {
+		if err := gotransform.CopyModule(main, oopts.Dir); err != nil {
 			return nil, err
 		}
+		main = oopts.Dir
 	}
 	orig, err := runProfile(ctx, r, oopts, paths, "original")
 	if err != nil {
@@ -194,12 +205,21 @@ func Measure(ctx context.Context, r *gotransform.Result, opts Options) (*Measure
 	// go test -cover ignores -overlay for the files it instruments
 	// (golang/go#73802), so the annotated run uses a copy of the module
 	// with the annotated files in place.
-	copyRoot := filepath.Join(opts.Work, "module")
-	if err := r.Materialize(copyRoot); err != nil {
-		return nil, err
-	}
 	aopts := opts
-	aopts.Dir = copyRoot
+	if deps {
+		// The tested packages' module (or its copy, with the fuzz
+		// corpus) builds with copies of the labelled modules.
+		aopts.Dir = oopts.Dir
+		if aopts.Env, err = r.MaterializeDeps(ctx, main, opts.Env, filepath.Join(opts.Work, "deps")); err != nil {
+			return nil, err
+		}
+	} else {
+		copyRoot := filepath.Join(opts.Work, "module")
+		if err := r.Materialize(copyRoot); err != nil {
+			return nil, err
+		}
+		aopts.Dir = copyRoot
+	}
 	ann, err := runProfile(ctx, r, aopts, paths, "annotated")
 	if err != nil {
 		return nil, err
@@ -415,7 +435,13 @@ func runProfile(ctx context.Context, r *gotransform.Result, opts Options, paths 
 		// A failing test is skipped and the tests run again, until the
 		// rest passes: a panicking test binary writes an empty profile.
 		for {
-			args := append([]string{"test", "-count=1", "-covermode=set", "-coverprofile=" + prof}, opts.TestFlags...)
+			args := []string{"test", "-count=1", "-covermode=set", "-coverprofile=" + prof}
+			if len(r.FuzzPackages) > 0 {
+				// Labels inside dependencies: the tested packages' tests
+				// cover the labelled ones.
+				args = append(args, "-coverpkg="+strings.Join(paths, ","))
+			}
+			args = append(args, opts.TestFlags...)
 			if len(pr.failing) > 0 {
 				quoted := make([]string, len(pr.failing))
 				for i, f := range pr.failing {
@@ -424,7 +450,7 @@ func runProfile(ctx context.Context, r *gotransform.Result, opts Options, paths 
 				args = append(args, "-skip=^("+strings.Join(quoted, "|")+")$")
 			}
 			out.Reset()
-			cmd := opts.goCmd(ctx, append(args, paths...)...)
+			cmd := opts.goCmd(ctx, append(args, testedPaths(r)...)...)
 			cmd.Stdout, cmd.Stderr = w, w
 			err := cmd.Run()
 			if err == nil {
@@ -585,10 +611,10 @@ const cachePrefix = "cache-"
 
 // fuzzPackage returns the package of r whose tests define fuzz target
 // name.
-func fuzzPackage(r *gotransform.Result, name string) (*gotransform.Package, error) {
+func fuzzPackage(r *gotransform.Result, name string) (gotransform.FuzzPackage, error) {
 	decl := regexp.MustCompile(`(?m)^func ` + regexp.QuoteMeta(name) + `\(`)
-	var found []*gotransform.Package
-	for _, p := range r.Packages {
+	var found []gotransform.FuzzPackage
+	for _, p := range testedPackages(r) {
 		tests, _ := filepath.Glob(filepath.Join(p.Dir, "*_test.go"))
 		for _, t := range tests {
 			if b, err := os.ReadFile(t); err == nil && decl.Match(b) {
@@ -599,11 +625,33 @@ func fuzzPackage(r *gotransform.Result, name string) (*gotransform.Package, erro
 	}
 	switch len(found) {
 	case 0:
-		return nil, fmt.Errorf("no package measured has a fuzz target %s", name)
+		return gotransform.FuzzPackage{}, fmt.Errorf("no package measured has a fuzz target %s", name)
 	case 1:
 		return found[0], nil
 	}
-	return nil, fmt.Errorf("fuzz target %s is defined in %s and %s: measure one of them", name, found[0].Path, found[1].Path)
+	return gotransform.FuzzPackage{}, fmt.Errorf("fuzz target %s is defined in %s and %s: measure one of them", name, found[0].Path, found[1].Path)
+}
+
+// testedPackages are the packages whose tests (or fuzz target) run: with
+// labels inside dependencies, r's FuzzPackages; else r's packages.
+func testedPackages(r *gotransform.Result) []gotransform.FuzzPackage {
+	if len(r.FuzzPackages) > 0 {
+		return r.FuzzPackages
+	}
+	out := make([]gotransform.FuzzPackage, len(r.Packages))
+	for i, p := range r.Packages {
+		out[i] = gotransform.FuzzPackage{Path: p.Path, Dir: p.Dir, Module: p.Module}
+	}
+	return out
+}
+
+// testedPaths are the import paths of testedPackages.
+func testedPaths(r *gotransform.Result) []string {
+	var out []string
+	for _, p := range testedPackages(r) {
+		out = append(out, p.Path)
+	}
+	return out
 }
 
 // FuzzCacheDir is where `go test -fuzz` keeps the generated corpus of a

@@ -105,6 +105,8 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		switch pr.Cmp {
 		case 't':
 			note = fmt.Sprintf("branch %d: %s%s", b, neg, x)
+		case 'd':
+			note = fmt.Sprintf("branch %d: dist %s < %d", b, distString(p, pr.Dist), pr.Bound)
 		case '&':
 			var terms strings.Builder
 			for _, t := range pr.Terms {
@@ -170,4 +172,28 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		line = fmt.Sprintf("%-40s ; %s", line, note)
 	}
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
+}
+
+// distString writes a dist rung's operands (ProbeCmp.Dist) as |x - y|.
+func distString(p *Program, ops []ProbeOp) string {
+	var st []string
+	for _, o := range ops {
+		switch o.Op {
+		case 'l':
+			st = append(st, fmt.Sprintf("local-%d", o.Slot))
+		case 'g':
+			st = append(st, p.Globals[o.Slot])
+		case 'k':
+			st = append(st, fmt.Sprint(o.K))
+		case 'a':
+			st[len(st)-1] = "(abs " + st[len(st)-1] + ")"
+		default:
+			n := len(st)
+			st = append(st[:n-2], "("+string(o.Op)+" "+st[n-2]+" "+st[n-1]+")")
+		}
+	}
+	if len(st) != 2 {
+		return "?"
+	}
+	return "|" + st[0] + " - " + st[1] + "|"
 }

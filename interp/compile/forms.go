@@ -229,6 +229,9 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 		return pc, false
 	}
 	h := forms.Head(l)
+	if d, ok := fs.distRung(l, operand, builtin); ok && !pc.Not {
+		return d, true
+	}
 	if h == "and" && len(l.Elems) >= 2 {
 		for _, e := range l.Elems[1:] {
 			var t ProbeTerm
@@ -311,6 +314,96 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 	if cmp != 'e' && pc.K.Kind() != value.KInt {
 		return pc, false
 	}
+	return pc, true
+}
+
+// distRung recognises a rung of a dist ladder, as the label pipeline
+// writes it (labels.distLadder): (and (< (abs (- x y)) K) (<= 0 (abs (-
+// x y))) (eq (< x y) (< (- x y) 0))), K a positive integer literal, x and
+// y (not both literals) built of locals that are not cells, globals and
+// integer literals with the two-argument +, - and * and abs; see
+// ProbeCmp.
+func (fs *fstate) distRung(l *syntax.List, operand func(syntax.Node) (int32, bool, bool), builtin func(string) bool) (ProbeCmp, bool) {
+	var pc ProbeCmp
+	if forms.Head(l) != "and" || len(l.Elems) != 4 {
+		return pc, false
+	}
+	for _, name := range []string{"<", "<=", "abs", "-", "eq"} {
+		if !builtin(name) {
+			return pc, false
+		}
+	}
+	lt, ok := l.Elems[1].(*syntax.List)
+	if !ok || forms.Head(lt) != "<" || len(lt.Elems) != 3 {
+		return pc, false
+	}
+	k, ok := lt.Elems[2].(*syntax.Int)
+	if !ok || k.Value <= 0 {
+		return pc, false
+	}
+	abs, ok := lt.Elems[1].(*syntax.List)
+	if !ok || forms.Head(abs) != "abs" || len(abs.Elems) != 2 {
+		return pc, false
+	}
+	sub, ok := abs.Elems[1].(*syntax.List)
+	if !ok || forms.Head(sub) != "-" || len(sub.Elems) != 3 {
+		return pc, false
+	}
+	x, y := sub.Elems[1], sub.Elems[2]
+	sx, sy := syntax.NodeString(x), syntax.NodeString(y)
+	want := "(and (< (abs (- " + sx + " " + sy + ")) " + syntax.NodeString(k) + ") (<= 0 (abs (- " + sx + " " + sy +
+		"))) (eq (< " + sx + " " + sy + ") (< (- " + sx + " " + sy + ") 0)))"
+	if syntax.NodeString(l) != want {
+		return pc, false
+	}
+	_, xk := x.(*syntax.Int)
+	_, yk := y.(*syntax.Int)
+	if xk && yk {
+		return pc, false
+	}
+	// ops appends the postfix code of e; depth is the stack it needs.
+	var ops func(e syntax.Node, depth int) bool
+	ops = func(e syntax.Node, depth int) bool {
+		if depth > MaxProbeStack || len(pc.Dist) >= 4*MaxProbeStack {
+			return false
+		}
+		switch n := e.(type) {
+		case *syntax.Int:
+			pc.Dist = append(pc.Dist, ProbeOp{Op: 'k', K: n.Value})
+			return true
+		case *syntax.List:
+			h := forms.Head(n)
+			switch {
+			case h == "abs" && len(n.Elems) == 2 && builtin(h):
+				if !ops(n.Elems[1], depth) {
+					return false
+				}
+				pc.Dist = append(pc.Dist, ProbeOp{Op: 'a'})
+				return true
+			case (h == "+" || h == "-" || h == "*") && len(n.Elems) == 3 && builtin(h):
+				if !ops(n.Elems[1], depth) || !ops(n.Elems[2], depth+1) {
+					return false
+				}
+				pc.Dist = append(pc.Dist, ProbeOp{Op: h[0]})
+				return true
+			}
+			return false
+		}
+		slot, global, ok := operand(e)
+		if !ok {
+			return false
+		}
+		op := byte('l')
+		if global {
+			op = 'g'
+		}
+		pc.Dist = append(pc.Dist, ProbeOp{Op: op, Slot: slot})
+		return true
+	}
+	if !ops(x, 1) || !ops(y, 2) {
+		return pc, false
+	}
+	pc.Cmp, pc.Bound = 'd', k.Value
 	return pc, true
 }
 

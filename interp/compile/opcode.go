@@ -2,7 +2,7 @@ package compile
 
 // Version identifies the bytecode format. Bump it whenever an opcode, its
 // operands or the coverage layout changes meaning.
-const Version = 3
+const Version = 4
 
 // Op is an opcode. Each comment gives the stack picture: operands before the
 // name are popped (top of stack last), results after it are pushed. A and B

@@ -103,9 +103,19 @@ type HandlerClause struct {
 // member (K a proper list of symbols, keywords or integers), 't' for
 // the truth of the local itself, or '&' for (and T1 ... Tn) over Terms,
 // each the truth of a local or global or its negation (the MCC and CC
-// labels over atoms held in temporaries). Not negates the result (not a
-// failure). Skip is set for a PROBEGUARD's predicate: the pc after the
-// PROBE block it guards.
+// labels over atoms held in temporaries), or 'd' for a rung of a dist
+// ladder (below). Not negates the result (not a failure). Skip is set for
+// a PROBEGUARD's predicate: the pc after the PROBE block it guards.
+//
+// A rung (Cmp 'd') is the predicate the label pipeline writes for
+// |x-y| < Bound: (and (< (abs (- x y)) Bound) (<= 0 (abs (- x y))) (eq (< x
+// y) (< (- x y) 0))), with Bound > 0 and x and y small arithmetic
+// expressions, Dist computing them. It holds exactly when that form is
+// true (the VM's wrapping integer arithmetic and float arithmetic; a
+// non-number or an unbound global fails the form: false). The rungs of
+// one relation, one after the other with the same Dist, are its ladder:
+// the VM computes the distance once for all of them (interp/vm, probe
+// groups).
 type ProbeCmp struct {
 	Slot    int32
 	Cmp     byte
@@ -117,7 +127,25 @@ type ProbeCmp struct {
 	YGlobal bool
 	Terms   []ProbeTerm // Cmp '&'
 	Skip    int32
+	// Cmp 'd': the operands and the rung's bound.
+	Dist  []ProbeOp
+	Bound int64
 }
+
+// ProbeOp is one step of a dist rung's operands (ProbeCmp.Dist), a
+// program in postfix that leaves x and y on a small stack: Op 'l' pushes
+// the local in slot Slot, 'g' the global Slot (unbound: the predicate
+// fails), 'k' the integer K; '+', '-' and '*' pop two numbers and push
+// the result as the two-argument builtins compute it, 'a' replaces the
+// top by its abs.
+type ProbeOp struct {
+	Op   byte
+	Slot int32
+	K    int64
+}
+
+// MaxProbeStack is the most values a dist rung's operands need at once.
+const MaxProbeStack = 8
 
 // ProbeTerm is one operand of a conjunction probe: the truth of the local
 // in slot Slot (the global Slot when Global), negated when Not.

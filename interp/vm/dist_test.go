@@ -1,13 +1,16 @@
 package vm
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/labels"
 )
@@ -79,6 +82,203 @@ func TestPlanDistLadderMatchesBigInt(t *testing.T) {
 				t.Fatalf("rung 2^%d, a=%v b=%v: %v, want %v", k, pr.a, pr.b, held, want)
 			}
 			got = got.Cdr()
+		}
+	}
+}
+
+// rung is the dist rung |x-y| < k as the label pipeline writes it.
+func rung(x, y string, k int64) string {
+	d := "(- " + x + " " + y + ")"
+	return "(and (< (abs " + d + ") " + value.Int(k).String() + ") (<= 0 (abs " + d + ")) (eq (< " + x + " " + y + ") (< " + d + " 0)))"
+}
+
+// ladderPlan has the ladders (every rung of labels.DistRungs) of
+// relations over locals, a global (bound late: unbound while *early* is
+// initialised), integer literals and sums, products and abs of them, in
+// a function called inside another probe's predicate too (nested: the
+// ladder is skipped), and a rung over a call (a PROBE block, no compare
+// probe) in the middle of a chain.
+func ladderPlan() string {
+	var b strings.Builder
+	ladder := func(x, y string) {
+		for _, k := range labels.DistRungs(labels.PlanDist) {
+			b.WriteString("    (when (ignore-errors " + rung(x, y, 1<<k) + "))\n")
+		}
+	}
+	b.WriteString("(defparameter *early* (let ((x 3) (y 4))\n")
+	ladder("*g*", "x")
+	b.WriteString("    y))\n(defparameter *g* 100)\n(defun h (x y)\n")
+	ladder("x", "y")
+	b.WriteString("  (+ x 1))\n(def-plan main (x y)\n  (let ((f (* x 0.5)))\n")
+	ladder("x", "y")
+	ladder("*g*", "x")
+	ladder("7", "y")
+	ladder("(* 2 x)", "(- y *g*)")
+	ladder("(abs (- x y))", "3")
+	ladder("f", "y")
+	b.WriteString("    (when (ignore-errors " + rung("(h x y)", "y", 16) + "))\n")
+	ladder("(+ x y)", "(* x y)")
+	b.WriteString("    (when (ignore-errors (= (h y x) 3)))\n    (setq *g* (+ *g* 1))\n    (list (h x y) *g*)))\n")
+	return b.String()
+}
+
+// TestDistRungsAreCompareProbes: the rungs of ladderPlan over variables,
+// literals and arithmetic compile to compare probes (one instruction
+// each), the rung over a call to a PROBE block.
+func TestDistRungsAreCompareProbes(t *testing.T) {
+	p := compileSrc(t, ladderPlan())
+	n := len(labels.DistRungs(labels.PlanDist))
+	cmp, blocks := 0, 0
+	for pc, op := range p.Code {
+		switch op {
+		case compile.PROBECMP:
+			if p.Probes[p.A[pc]].Cmp == 'd' {
+				cmp++
+			}
+		case compile.PROBE:
+			blocks++
+		}
+	}
+	if cmp != 9*n || blocks != 2 {
+		t.Errorf("%d dist compare probes (want %d), %d PROBE blocks (want 2)", cmp, 9*n, blocks)
+	}
+}
+
+// TestDistRungMatchesItsForm: a rung's compare probe counts exactly as
+// the general compilation of the same when (a body, so no probe) on
+// integers at the edges of int64, floats (NaN, infinities, mixed with
+// integers), non-numbers and an unbound global, for operands that are
+// variables, literals and arithmetic.
+func TestDistRungMatchesItsForm(t *testing.T) {
+	vals := []string{"0", "1", "-1", "5", "-7", "9223372036854775807", "-9223372036854775808", "4611686018427387904",
+		"-4611686018427387905", "2.5", "-0.5", "1e300", "-1e300", "a", "nil", `"s"`}
+	operands := [][2]string{{"x", "y"}, {"x", "*g*"}, {"3", "y"}, {"x", "*late*"}, {"(* 2 x)", "(- y 1)"}, {"(abs x)", "(+ y *g*)"}}
+	for _, ops := range operands {
+		for _, k := range []int64{1, 2, 16, 1 << 20, 1 << 62} {
+			pred := rung(ops[0], ops[1], k)
+			tmpl := `(defparameter *g* 3)
+(defparameter *early* (let ((x 1) (y 2)) (when (ignore-errors %[1]s)%[2]s) 1))
+(defparameter *late* 0)
+(def-plan main () (let ((n 0)) (dolist (x '(%[3]s)) (dolist (y '(%[3]s)) (when (ignore-errors %[1]s)%[2]s) (setq n (+ n 1)))) n))`
+			list := strings.Join(vals, " ")
+			probe := fmt.Sprintf(tmpl, pred, "", list)
+			plain := fmt.Sprintf(tmpl, pred, " nil", list)
+			cmps, pp := 0, compileSrc(t, probe)
+			for pc, op := range pp.Code {
+				if op == compile.PROBECMP && pp.Probes[pp.A[pc]].Cmp == 'd' {
+					cmps++
+				}
+			}
+			if cmps != 2 {
+				t.Fatalf("%s: %d dist compare probes, want 2", pred, cmps)
+			}
+			for _, unfused := range []bool{false, true} {
+				rp, mp := runProbe(t, probe, Config{}, unfused)
+				rw, mw := runProbe(t, plain, Config{}, unfused)
+				if want := value.Int(int64(len(vals) * len(vals))).String(); rp.Value.String() != want || rw.Value.String() != want {
+					t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
+				}
+				pp, pw := mp.Program(), mw.Program()
+				wp, ww := whenBranches(pp), whenBranches(pw)
+				if len(wp) != 2 || len(ww) != 2 {
+					t.Fatalf("%s: %d and %d when branches", pred, len(wp), len(ww))
+				}
+				for i := range wp {
+					for _, outcome := range []bool{true, false} {
+						if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
+							t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestDistRungHoldsAsItsForm compares distHolds and distance.below with
+// the rung's form run by the VM (not as a probe) on random and edge
+// values, integers, floats and mixed (non-numbers:
+// TestDistRungMatchesItsForm).
+func TestDistRungHoldsAsItsForm(t *testing.T) {
+	ks := []int64{1, 2, 3, 1 << 16, 1 << 32, 1 << 62, math.MaxInt64}
+	var preds []string
+	for _, k := range ks {
+		preds = append(preds, rung("a", "b", k))
+	}
+	p := compileSrc(t, "(def-plan q (a b) (list "+strings.Join(preds, " ")+"))")
+	m, err := New(p, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	ints := []int64{math.MinInt64, math.MinInt64 + 1, math.MaxInt64, 0, 1, -1, 1 << 62, -(1 << 62), 1 << 32}
+	floats := []float64{0, math.Copysign(0, -1), 0.5, math.NaN(), math.Inf(1), math.Inf(-1), math.MaxFloat64, 0x1p62, 0x1p63}
+	pick := func() value.Value { // numbers: a non-number fails the form
+		switch r.IntN(4) {
+		case 0:
+			return value.Int(ints[r.IntN(len(ints))] + r.Int64N(5) - 2)
+		case 1:
+			return value.Float(floats[r.IntN(len(floats))])
+		case 2:
+			return value.Float(r.NormFloat64() * 1e5)
+		}
+		return value.Int(r.Int64N(1<<20) - 1<<19)
+	}
+	for i := 0; i < 20000; i++ {
+		a, b := pick(), pick()
+		res := m.Run(context.Background(), p.Plan("q"), []value.Value{a, b})
+		if res.Outcome != OutcomeOK {
+			t.Fatalf("a=%v b=%v: %v", a, b, res.Failure)
+		}
+		got := res.Value
+		d := distanceOf(a, b)
+		for _, k := range ks {
+			want := !got.Car().IsNil()
+			if h := distHolds(a, b, k); h != want {
+				t.Fatalf("distHolds(%v, %v, %d) = %v, the form %v", a, b, k, h, want)
+			}
+			if h := d.below(k); h != want {
+				t.Fatalf("distance(%v, %v).below(%d) = %v, the form %v", a, b, k, h, want)
+			}
+			got = got.Cdr()
+		}
+	}
+}
+
+// TestDistLaddersMatchPlain runs ladderPlan on the fused code, where a
+// ladder's live rungs share one distance in a probe group, and on the
+// plain code (one compare probe a rung), in every label mode and under
+// small budgets, on inputs that climb the ladders: results, steps, label
+// steps and every counter must be identical run by run.
+func TestDistLaddersMatchPlain(t *testing.T) {
+	p := compileSrc(t, ladderPlan())
+	type in struct{ x, y value.Value }
+	inputs := []in{{value.Int(1 << 40), value.Int(0)}, {value.Int(1000), value.Int(0)}, {value.Int(100), value.Int(90)},
+		{value.Float(2.5), value.Int(7)}, {value.Symbol("a"), value.Int(1)}, {value.Int(7), value.Int(7)},
+		{value.Int(math.MinInt64), value.Int(math.MaxInt64)}, {value.Int(3), value.Int(-3)}, {value.Int(50), value.Int(-50)},
+		{value.Float(math.NaN()), value.Int(1)}, {value.Int(7), value.Int(8)}, {value.Int(0), value.Int(0)}, {value.Int(2), value.Int(1)}}
+	engine := LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}
+	for _, cfg := range []Config{{}, {Labels: LabelMode{Retire: true}}, {Labels: LabelMode{FiredOnly: true}}, {Labels: LabelMode{Retire: true, FiredOnly: true}},
+		{Labels: engine}, {Labels: engine, MaxSteps: 40}, {Labels: engine, MaxLabelSteps: 100}, {MaxLabelSteps: 150}, {Labels: LabelMode{Retire: true, SilentRetire: true}}} {
+		fused, plain := fusedAndPlain(t, p, cfg)
+		dist := 0
+		for _, g := range fused.groups {
+			for _, ts := range g.tests {
+				if ts.dist && ts.hi-ts.lo > 1 {
+					dist++
+				}
+			}
+		}
+		if dist == 0 {
+			t.Fatalf("%+v: no ladder shares a distance", cfg)
+		}
+		for round := 0; round < 2; round++ {
+			for _, a := range inputs {
+				res, cnt := runPair(p, [2]*Machine{fused, plain}, a.x, a.y)
+				if res[0] != res[1] || !bytes.Equal(cnt[0], cnt[1]) {
+					t.Errorf("%+v, x=%v y=%v:\ngroups %s\nplain  %s\ncounters equal: %v", cfg, a.x, a.y, res[0], res[1], bytes.Equal(cnt[0], cnt[1]))
+				}
+			}
 		}
 	}
 }

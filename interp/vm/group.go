@@ -1,6 +1,8 @@
 package vm
 
 import (
+	"slices"
+
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/value"
 )
@@ -54,6 +56,9 @@ type probeGroup struct {
 	labels  []groupLabel // the tests' labels, test after test
 	ones    []int32      // the branch counters the retired members set (to 1)
 	end     int          // the pc after the last member
+	// firedOnly: the false outcomes go to the trash (Labels.FiredOnly),
+	// so a run need not write them.
+	firedOnly bool
 	// ran tells that the group ran since its retired members' counters
 	// were last written (completeGroups); it is then in Machine.visited.
 	ran bool
@@ -81,18 +86,24 @@ type groupMember struct {
 	outcomes     uint8
 	slot         int32
 	k            int64
+	// dist: pr is a rung of a dist ladder (Cmp 'd').
+	dist bool
 }
 
 // groupTest is what a group run evaluates for some of its live members,
 // whose labels are the group's labels[lo:hi]: either one member's
 // predicate pr, or, pr nil, the comparison of one local or global
 // (global, slot) with the integer k shared by the members (an ABS triple
-// or an ROR quadruple on one variable is one comparison). idx is the
-// index of its first member in the group: a run that cannot evaluate the
-// test stops there.
+// or an ROR quadruple on one variable is one comparison), or, dist, the
+// distance of the operands of pr shared by consecutive rungs of one
+// ladder, their bounds decreasing: the distance is computed once, and the
+// rungs that hold are the first ones, up to the first that does not (the
+// highest rung reached). idx is the index of its first member in the
+// group: a run that cannot evaluate the test stops there.
 type groupTest struct {
 	idx, lo, hi int32
 	pr          *compile.ProbeCmp
+	dist        bool
 	global      bool
 	slot        int32
 	k           int64
@@ -104,6 +115,7 @@ type groupTest struct {
 type groupLabel struct {
 	counter, falseC int32
 	outcomes        uint8
+	bound           int64 // a dist rung's
 }
 
 // member decodes the live compare probe pr at pc with branch b.
@@ -112,6 +124,10 @@ func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 	mb.falseC = mb.counter + 1
 	if m.cfg.Labels.FiredOnly {
 		mb.falseC = m.trash
+	}
+	if pr.Cmp == 'd' {
+		mb.dist = true
+		return mb
 	}
 	if pr.Cmp == '&' || pr.Cmp == 't' || pr.YLocal || pr.YGlobal || pr.K.Kind() != value.KInt {
 		return mb
@@ -168,7 +184,7 @@ func (m *Machine) regroup() {
 	deadAfter := false // a silently retired probe follows chain[0] in the chain
 	flush := func(end int) {
 		if len(chain) >= 2 || len(chain) == 1 && deadAfter {
-			g := probeGroup{members: append([]groupMember(nil), chain...), end: m.pastDead(end)}
+			g := probeGroup{members: append([]groupMember(nil), chain...), end: m.pastDead(end), firedOnly: m.cfg.Labels.FiredOnly}
 			for i := range g.members {
 				mb := &g.members[i]
 				mb.idx = int32(i)
@@ -215,19 +231,38 @@ func (g *probeGroup) add(mb *groupMember) {
 	case mb.intK:
 		if n := len(g.tests); n > 0 {
 			if last := &g.tests[n-1]; last.pr == nil && last.global == mb.global && last.slot == mb.slot && last.k == mb.k {
-				g.labels = append(g.labels, groupLabel{mb.counter, mb.falseC, mb.outcomes})
+				g.labels = append(g.labels, groupLabel{counter: mb.counter, falseC: mb.falseC, outcomes: mb.outcomes})
 				last.hi++
 				return
 			}
 		}
 		g.tests = append(g.tests, groupTest{idx: mb.idx, global: mb.global, slot: mb.slot, k: mb.k})
+	case mb.dist:
+		if n := len(g.tests); n > 0 {
+			if last := &g.tests[n-1]; last.dist && sameDistOperands(last.pr, mb.pr) && g.labels[last.hi-1].bound > mb.pr.Bound {
+				g.labels = append(g.labels, groupLabel{counter: mb.counter, falseC: mb.falseC, bound: mb.pr.Bound})
+				last.hi++
+				return
+			}
+		}
+		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr, dist: true})
 	default:
 		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr})
 	}
 	t := &g.tests[len(g.tests)-1]
 	t.lo = int32(len(g.labels))
 	t.hi = t.lo + 1
-	g.labels = append(g.labels, groupLabel{counter: mb.counter, falseC: mb.falseC, outcomes: mb.outcomes})
+	bound := int64(0)
+	if mb.dist {
+		bound = mb.pr.Bound
+	}
+	g.labels = append(g.labels, groupLabel{counter: mb.counter, falseC: mb.falseC, outcomes: mb.outcomes, bound: bound})
+}
+
+// sameDistOperands tells that dist rungs a and b have the same operands
+// (the same ladder).
+func sameDistOperands(a, b *compile.ProbeCmp) bool {
+	return slices.Equal(a.Dist, b.Dist)
 }
 
 // completeGroups writes the counters of the retired members of the
@@ -266,6 +301,26 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 	fired := uint8(0)
 	for i := range g.tests {
 		ts := &g.tests[i]
+		if ts.dist {
+			// A ladder: one distance, then its rungs from the
+			// farthest down to the first that does not hold.
+			var d distance
+			if x, y, ok := m.distOperands(ts.pr.Dist, stack, fp); ok {
+				d = distanceOf(x, y)
+			}
+			ls := g.labels[ts.lo:ts.hi]
+			j := 0
+			for ; j < len(ls) && d.below(ls[j].bound); j++ {
+				cnt[ls[j].counter] = 1 // setBranch
+			}
+			fired |= b2u(j > 0)
+			if !g.firedOnly {
+				for _, l := range ls[j:] {
+					cnt[l.falseC] = 1
+				}
+			}
+			continue
+		}
 		if ts.pr != nil {
 			t, ok := m.probeFast(ts.pr, stack, fp)
 			if !ok {
@@ -356,6 +411,10 @@ func (m *Machine) counter(b int32) int32 { return int32(m.nInstr) + 2*b }
 func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (t, ok bool) {
 	if pr.Cmp == '&' {
 		return m.probeAll(pr, stack, fp), true
+	}
+	if pr.Cmp == 'd' {
+		x, y, ok := m.distOperands(pr.Dist, stack, fp)
+		return ok && distHolds(x, y, pr.Bound), true
 	}
 	x, k, bound := m.probeOperands(pr, stack, fp)
 	if !bound {

@@ -1153,6 +1153,10 @@ func (m *Machine) probeEval(pr *compile.ProbeCmp, stack []value.Value, fp int) b
 	if pr.Cmp == '&' {
 		return m.probeAll(pr, stack, fp)
 	}
+	if pr.Cmp == 'd' {
+		x, y, ok := m.distOperands(pr.Dist, stack, fp)
+		return ok && distHolds(x, y, pr.Bound)
+	}
 	x, k, bound := m.probeOperands(pr, stack, fp)
 	return bound && probeCompare(pr, x, k)
 }

@@ -1073,27 +1073,55 @@ func (a *pathAnalysis) body(xs []syntax.Node, st *pstate) []pout {
 }
 
 // judge evaluates the predicates of the labels at a point on path st.
+//
+// The dist labels at a point are the ladder of its relation, farthest
+// rung first: a rung that can hold makes every rung before it hold
+// (|a-b| < 2^k implies |a-b| < 2^j for j > k). So the ladder is judged
+// from its closest rung that may not hold yet upwards, and the first
+// that can hold settles the rest: on most paths one predicate, not one
+// a rung.
 func (a *pathAnalysis) judge(ls []*pathLabel, st *pstate) {
 	a.probe = true
 	defer func() { a.probe, a.probeBad = false, false }()
+	var ladder []*pathLabel
 	for _, pl := range ls {
 		if pl.holds {
 			continue
 		}
 		pl.reached++
-		a.probeBad = false
-		for _, o := range a.eval(pl.pred, st) {
-			if o.fail {
-				continue
-			}
-			if t, _ := pathTruth(o.st, o.v); t != nil {
+		if pl.l.Criterion == labels.DIST {
+			ladder = append(ladder, pl)
+			continue
+		}
+		a.judgeOne(pl, st)
+	}
+	for i := len(ladder) - 1; i >= 0; i-- {
+		if a.judgeOne(ladder[i], st) {
+			for _, pl := range ladder[:i] {
 				pl.holds = true
 			}
-		}
-		if a.probeBad {
-			pl.holds = true
+			break
 		}
 	}
+}
+
+// judgeOne evaluates the predicate of label pl on path st; it tells
+// whether pl can hold there (then pl.holds is set).
+func (a *pathAnalysis) judgeOne(pl *pathLabel, st *pstate) bool {
+	a.probeBad = false
+	holds := false
+	for _, o := range a.eval(pl.pred, st) {
+		if o.fail {
+			continue
+		}
+		if t, _ := pathTruth(o.st, o.v); t != nil {
+			holds = true
+		}
+	}
+	if holds || a.probeBad {
+		pl.holds = true
+	}
+	return pl.holds
 }
 
 func (a *pathAnalysis) evalList(l *syntax.List, st *pstate) []pout {

@@ -50,6 +50,18 @@ type Result struct {
 	// source order.
 	Decisions []*labels.Decision
 	Warnings  []string
+	// FuzzPackages are packages outside Packages whose fuzz targets run
+	// the labelled code (labels inside dependencies): with dist,
+	// WriteOverlay gives their fuzz targets the constants of every
+	// labelled package as seeds, as it does a labelled package's own.
+	FuzzPackages []FuzzPackage
+}
+
+// FuzzPackage is a package whose test files hold fuzz targets.
+type FuzzPackage struct {
+	Path   string // import path
+	Dir    string
+	Module string // the root of its module
 }
 
 // Package is one annotated package.
@@ -57,8 +69,11 @@ type Package struct {
 	Path string // import path
 	Dir  string
 	Name string
-	// Module is the root directory of the package's module ("" if none).
-	Module string
+	// Module is the root directory of the package's module ("" if none),
+	// ModulePath and ModuleVersion its path and version ("" for the main
+	// module).
+	Module                    string
+	ModulePath, ModuleVersion string
 	// Files holds every non-test Go file of the package.
 	Files []*File
 	// Skipped lists functions left unlabelled, with the reason.
@@ -100,7 +115,14 @@ const loadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 // Load loads the packages matching patterns with syntax and types, as
 // Annotate needs them.
 func Load(ctx context.Context, patterns []string, opts Options) ([]*packages.Package, error) {
-	cfg := &packages.Config{Context: ctx, Mode: loadMode, Dir: opts.Dir, Env: opts.Env, BuildFlags: opts.BuildFlags}
+	env, flags := opts.Env, opts.BuildFlags
+	if mf := modfileOf(env); mf != "" {
+		// go/packages also runs the go command outside modules (to learn
+		// its version), where -modfile in GOFLAGS is an error: it goes to
+		// go list's flags instead.
+		env, flags = withoutModfile(env), append(append([]string(nil), flags...), "-modfile="+mf)
+	}
+	cfg := &packages.Config{Context: ctx, Mode: loadMode, Dir: opts.Dir, Env: env, BuildFlags: flags}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		return nil, fmt.Errorf("loading %s: %w", strings.Join(patterns, " "), err)
@@ -182,7 +204,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 			var err error
 			w = &work{pkg: &Package{Path: p.PkgPath, Dir: pkgDir(p), Name: p.Name}}
 			if p.Module != nil {
-				w.pkg.Module = p.Module.Dir
+				w.pkg.Module, w.pkg.ModulePath, w.pkg.ModuleVersion = p.Module.Dir, p.Module.Path, p.Module.Version
 			}
 			w.files, w.names, w.e, w.rest, err = annotateOne(ctx, p, opts, skip)
 			if err != nil {
@@ -698,6 +720,27 @@ func (r *Result) WriteOverlay(dir string) (string, error) {
 		}
 		for orig, cp := range seeded {
 			replace[orig] = cp
+		}
+	}
+	if len(r.FuzzPackages) > 0 {
+		// The fuzz targets of other packages call the labelled ones:
+		// every labelled package's constants, reachable by name.
+		all := &Package{Calls: map[string][]string{}}
+		for _, p := range r.Packages {
+			all.Consts = append(all.Consts, p.Consts...)
+			for f, cs := range p.Calls {
+				all.Calls[f] = append(all.Calls[f], cs...)
+			}
+		}
+		for _, fp := range r.FuzzPackages {
+			all.Path, all.Dir = fp.Path, fp.Dir
+			seeded, err := seedTestFiles(all, filepath.Join(abs, filepath.FromSlash(fp.Path)))
+			if err != nil {
+				return "", err
+			}
+			for orig, cp := range seeded {
+				replace[orig] = cp
+			}
 		}
 	}
 	ov := filepath.Join(abs, "overlay.json")

@@ -88,6 +88,14 @@
 // on one integer operand leave no value are infeasible with the plans'
 // reason (feasible.Contradiction).
 //
+// Labels inside dependencies: NewLayout copies the modules of the packages
+// to label that lie beneath GOMODCACHE (go -overlay may not replace files
+// there) and writes a private go.mod replacing them, which the go command
+// reads through -modfile (Layout.Env); AnnotateFor annotates such packages
+// for the fuzz targets of others (Result.FuzzPackages get their constants
+// as seeds), and Result.MaterializeDeps is Materialize for them. The
+// user's go.mod, go.sum and module cache are never written.
+//
 // It never runs the packages' tests: package fuzzdriver/gotest does (go
 // test with a coverage profile, a fuzz target over its corpus) and maps
 // each label's body block back to its label.

@@ -38,11 +38,7 @@ func TestRealModulesAnnotateWhole(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "go", append([]string{"get"}, mods...)...)
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go get: %v\n%s", err, out)
-	}
+	goGet(ctx, t, dir, mods...)
 	for _, c := range []string{"all,dist", "mcdc"} {
 		for _, p := range pkgs {
 			res, err := Annotate(ctx, []string{p}, Options{Criteria: crit(t, c), Dir: dir})
@@ -60,5 +56,58 @@ func TestRealModulesAnnotateWhole(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// goGet runs go get mods in dir.
+func goGet(ctx context.Context, t *testing.T, dir string, mods ...string) {
+	t.Helper()
+	cmd := exec.CommandContext(ctx, "go", append([]string{"get"}, mods...)...)
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go get: %v\n%s", err, out)
+	}
+}
+
+// TestRealModuleLabelsInsideDependency: a fuzz target of a module of our
+// own, labels in gjson from the module cache: the layout copies gjson,
+// the target's seeds and tests pass through the overlay and the private
+// go.mod. Opt-in (testenv.NetworkVar): it downloads gjson.
+func TestRealModuleLabelsInsideDependency(t *testing.T) {
+	testenv.Network(t)
+	needGo(t)
+	dir := writeModule(t, map[string]string{"m.go": `package m
+
+import "github.com/tidwall/gjson"
+
+// Get reads path from json.
+func Get(json, path string) string { return gjson.Get(json, path).String() }
+`, "m_test.go": `package m
+
+import "testing"
+
+func FuzzGet(f *testing.F) {
+	f.Add(` + "`" + `{"a":{"b":3}}` + "`" + `, "a.b")
+	f.Fuzz(func(t *testing.T, json, path string) { Get(json, path) })
+}
+`})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	goGet(ctx, t, dir, "github.com/tidwall/gjson@v1.14.4")
+	res, l, err := AnnotateFor(ctx, []string{"."}, []string{"github.com/tidwall/gjson"}, Options{Criteria: crit(t, "cc,dist"), Dir: dir}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !l.Copied() || res.Active() == 0 {
+		t.Fatalf("layout copied %v; %d labels", l.Modules, res.Active())
+	}
+	ov, err := res.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, "go", "test", "-count=1", "-overlay", ov, "-run", "FuzzGet", ".")
+	cmd.Dir, cmd.Env = dir, l.Env()
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go test through the layout: %v\n%s", err, out)
 	}
 }

@@ -1,0 +1,86 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/internal/testenv"
+	gotransform "github.com/labelcov/labelcov/transform/golang"
+)
+
+// TestLabelPkgsInCachedDependency: a fuzz target in one module, labels in
+// a module it requires from the module cache (served by a file:// proxy):
+// annotate --label-pkgs writes an overlay and a private go.mod that go test
+// takes as printed, and cover --label-pkgs measures the dependency's labels
+// under the app's tests and under its fuzz target's seeds, with no hand
+// edit and the app's go.mod untouched.
+func TestLabelPkgsInCachedDependency(t *testing.T) {
+	testenv.Long(t)
+	needGo(t)
+	root, err := filepath.Abs("../../testdata/go/depmods")
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := testenv.LocalProxy(t, map[string]string{"example.com/dep@v0.1.0": filepath.Join(root, "dep")})
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "GOPROXY", "GOMODCACHE", "GOSUMDB", "GOFLAGS", "GOWORK":
+			t.Setenv(k, v) // the commands run in this process
+		}
+	}
+	app := filepath.Join(t.TempDir(), "app")
+	if err := gotransform.CopyModule(filepath.Join(root, "app"), app); err != nil {
+		t.Fatal(err)
+	}
+	goIn := func(args ...string) string {
+		t.Helper()
+		cmd := exec.Command("go", args...)
+		cmd.Dir = app
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return string(out)
+	}
+	goIn("mod", "edit", "-dropreplace=example.com/dep")
+	goIn("mod", "download", "example.com/dep")
+	modBefore, _ := os.ReadFile(filepath.Join(app, "go.mod"))
+
+	out := t.TempDir()
+	stdout, _, err := runGoCmd(t, "annotate", ".", "-C", app, "--label-pkgs", "example.com/dep", "--criteria", "cc,dist", "--out", out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	use := regexp.MustCompile(`(?m)^use:\s+go test (-modfile \S+ -overlay \S+) `).FindStringSubmatch(stdout)
+	if use == nil {
+		t.Fatalf("annotate prints no go test -modfile … -overlay … command:\n%s", stdout)
+	}
+	goIn(append(append([]string{"test", "-count=1"}, strings.Fields(use[1])...), "-run", "TestSum|FuzzParse", ".")...)
+
+	for _, fuzz := range []string{"", "FuzzParse"} {
+		args := []string{"cover", ".", "-C", app, "--label-pkgs", "example.com/dep", "--criteria", "cc"}
+		if fuzz != "" {
+			args = append(args, "--fuzz", fuzz)
+		}
+		stdout, stderr, err := runGoCmd(t, args...)
+		if err != nil {
+			t.Fatalf("cover %s: %v\n%s", fuzz, err, stderr)
+		}
+		m := regexp.MustCompile(`(?m)^cc\s+(\d+)\s+(\d+)`).FindStringSubmatch(stdout)
+		if m == nil || !strings.Contains(stdout, "example.com/dep") {
+			t.Fatalf("cover %s: no cc figure of example.com/dep:\n%s", fuzz, stdout)
+		}
+		if covered, _ := strconv.Atoi(m[1]); covered == 0 {
+			t.Errorf("cover %s: no label of the dependency covered:\n%s", fuzz, stdout)
+		}
+	}
+	if modAfter, _ := os.ReadFile(filepath.Join(app, "go.mod")); string(modAfter) != string(modBefore) {
+		t.Error("the app's go.mod changed")
+	}
+}

@@ -1,0 +1,143 @@
+package vm
+
+import (
+	"math"
+
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/value"
+)
+
+// Dist rungs. A rung of a dist ladder (compile.ProbeCmp, Cmp 'd') is the
+// compare probe of (and (< (abs (- x y)) K) (<= 0 (abs (- x y))) (eq (< x
+// y) (< (- x y) 0))). distHolds evaluates that form as the plain code
+// would; distance computes what all the rungs of one ladder need to know,
+// once (a probe group's dist test, group.go), and distance.below is then
+// one comparison a rung.
+
+// distHolds is the rung |x-y| < k (k > 0) as the VM evaluates its form:
+// the integer difference wraps, abs of the most negative integer is
+// itself, a wrapped difference has the wrong sign; a float operand makes
+// the difference a float (NaN holds no rung); a non-number fails (false).
+func distHolds(x, y value.Value, k int64) bool {
+	if x.Kind() == value.KInt && y.Kind() == value.KInt {
+		a, b := x.Int(), y.Int()
+		d := a - b
+		ad := d
+		if d < 0 {
+			ad = -d
+		}
+		return ad < k && 0 <= ad && (a < b) == (d < 0)
+	}
+	if !x.IsNumber() || !y.IsNumber() {
+		return false
+	}
+	a, b := x.Number(), y.Number()
+	d := a - b
+	ad := math.Abs(d)
+	return ad < float64(k) && 0 <= ad && (a < b) == (d < 0)
+}
+
+// distance is what decides every rung of x and y: kind 0, no rung holds
+// (a non-number, a wrapped difference, NaN); 1, integers |x-y| = u exactly
+// (as an unsigned number); 2, a float distance f.
+type distance struct {
+	kind uint8
+	u    uint64
+	f    float64
+}
+
+func distanceOf(x, y value.Value) distance {
+	if x.Kind() == value.KInt && y.Kind() == value.KInt {
+		// The true |a-b| < 2^64 fits in a uint64. A rung's k is at
+		// most 2^63-1, so a difference that wraps in int64 (2^63 or
+		// more) holds none, as in distHolds.
+		a, b := x.Int(), y.Int()
+		if a >= b {
+			return distance{kind: 1, u: uint64(a) - uint64(b)}
+		}
+		return distance{kind: 1, u: uint64(b) - uint64(a)}
+	}
+	if !x.IsNumber() || !y.IsNumber() {
+		return distance{}
+	}
+	a, b := x.Number(), y.Number()
+	d := a - b
+	ad := math.Abs(d)
+	if !(0 <= ad) || (a < b) != (d < 0) {
+		return distance{}
+	}
+	return distance{kind: 2, f: ad}
+}
+
+// below is the rung |x-y| < k (k > 0) on the distance.
+func (d distance) below(k int64) bool {
+	switch d.kind {
+	case 1:
+		return d.u < uint64(k)
+	case 2:
+		return d.f < float64(k)
+	}
+	return false
+}
+
+// distOperands computes a dist rung's operands x and y (ProbeCmp.Dist)
+// in the frame at fp; ok is false when that fails (a non-number in the
+// arithmetic, an unbound global): the rung is then false.
+func (m *Machine) distOperands(ops []compile.ProbeOp, stack []value.Value, fp int) (x, y value.Value, ok bool) {
+	if len(ops) == 2 {
+		// Two variables or constants, the commonest ladder.
+		x, ok = m.distLoad(ops[0], stack, fp)
+		if !ok {
+			return x, y, false
+		}
+		y, ok = m.distLoad(ops[1], stack, fp)
+		return x, y, ok
+	}
+	var st [compile.MaxProbeStack]value.Value
+	n := 0
+	for _, o := range ops {
+		switch o.Op {
+		case 'a':
+			v := &st[n-1]
+			switch v.Kind() {
+			case value.KInt:
+				if v.Int() < 0 {
+					*v = value.Int(-v.Int())
+				}
+			case value.KFloat:
+				*v = value.Float(math.Abs(v.Float()))
+			default:
+				return x, y, false
+			}
+		case '+', '-', '*':
+			a, b := st[n-2], st[n-1]
+			if !a.IsNumber() || !b.IsNumber() {
+				return x, y, false
+			}
+			r, f := arith(o.Op, a, b)
+			if f != nil {
+				return x, y, false
+			}
+			n--
+			st[n-1] = r
+		default:
+			if st[n], ok = m.distLoad(o, stack, fp); !ok {
+				return x, y, false
+			}
+			n++
+		}
+	}
+	return st[0], st[1], true
+}
+
+// distLoad is a dist operand's variable or constant (op 'l', 'g' or
+// 'k'); ok is false for an unbound global.
+func (m *Machine) distLoad(o compile.ProbeOp, stack []value.Value, fp int) (value.Value, bool) {
+	switch o.Op {
+	case 'l':
+		return stack[fp+int(o.Slot)], true
+	case 'g':
+		return m.globals[o.Slot], m.gset[o.Slot]
+	}
+	return value.Int(o.K), true
+}
