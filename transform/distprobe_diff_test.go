@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/compile"
@@ -15,37 +14,46 @@ import (
 	"github.com/labelcov/labelcov/interp/vm"
 )
 
-// TestDistProbesMatchBlocks is the differential test of the dist rung's
-// compare probe (compile.ProbeCmp, Cmp 'd'; the ladder sharing one
-// distance in a probe group): random plans annotated with dist run as
-// compiled and with every rung's predicate P written (progn P), which
-// the compiler does not recognise and compiles as a general PROBE block.
+// TestCompareProbesMatchBlocks is the differential test of the compare
+// probes (compile.ProbeCmp: the dist rung's, Cmp 'd', the ladder sharing
+// one distance in a probe group; the expression probe, Cmp 'x'; the
+// others): random plans annotated with dist and with all the other
+// criteria run as compiled and with every label's predicate P written
+// (progn P), which the compiler does not recognise and compiles as a
+// general PROBE block.
 // Both must give the same outcome, value, output, failure and steps,
 // cover the same labels and leave the same counters on the plan's own
 // instructions and branches, run after run, with every label mode (the
 // built-in engine's retiring labels as they fire).
-func TestDistProbesMatchBlocks(t *testing.T) {
+func TestCompareProbesMatchBlocks(t *testing.T) {
 	plans, argsPer := 10, 25 // about a second
 	if testing.Short() {
 		plans = 6
 	}
 	engine := vm.LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}
 	modes := []vm.LabelMode{{}, {Retire: true}, {FiredOnly: true}, engine}
-	rungs, compared := 0, 0
+	rungs, exprs, compared := 0, 0, 0
 	for seed := range plans {
 		g := &planGen{r: rand.New(rand.NewPCG(uint64(seed), 29))}
 		src := g.plan()
-		r := annotate(t, "gen.plan", src, "dist")
+		crit := "dist"
+		if seed%2 == 1 {
+			crit = "all"
+		}
+		r := annotate(t, "gen.plan", src, crit)
 		fused := parseCompile(t, r.Source, false)
 		blocks := parseCompile(t, r.Source, true)
 		for pc, op := range fused.Code {
 			if op == compile.PROBECMP && fused.Probes[fused.A[pc]].Cmp == 'd' {
 				rungs++
 			}
+			if op == compile.PROBECMP && fused.Probes[fused.A[pc]].Cmp == 'x' {
+				exprs++
+			}
 		}
-		for pc, op := range blocks.Code {
-			if op == compile.PROBECMP && blocks.Probes[blocks.A[pc]].Cmp == 'd' {
-				t.Fatalf("seed %d: a rung written (progn P) compiled to a compare probe", seed)
+		for _, op := range blocks.Code {
+			if op == compile.PROBECMP || op == compile.PROBEGUARD {
+				t.Fatalf("seed %d: a predicate written (progn P) compiled to a compare probe", seed)
 			}
 		}
 		for _, lm := range modes {
@@ -79,14 +87,14 @@ func TestDistProbesMatchBlocks(t *testing.T) {
 			}
 		}
 	}
-	if rungs == 0 {
-		t.Fatal("no dist rung compiled to a compare probe")
+	if rungs == 0 || exprs == 0 {
+		t.Fatalf("%d dist rungs and %d expression probes compiled to compare probes", rungs, exprs)
 	}
-	t.Logf("%d plans, %d dist compare probes, %d runs compared", plans, rungs, compared)
+	t.Logf("%d plans, %d dist rungs and %d expression probes, %d runs compared", plans, rungs, exprs, compared)
 }
 
-// parseCompile compiles src; with blocks, every dist rung's predicate P
-// in (when (ignore-errors P)) is first written (progn P), so that it
+// parseCompile compiles src; with blocks, every label's predicate P in
+// (when (ignore-errors P)) is first written (progn P), so that it
 // compiles to a PROBE block.
 func parseCompile(t *testing.T, src []byte, blocks bool) *compile.Program {
 	t.Helper()
@@ -98,9 +106,9 @@ func parseCompile(t *testing.T, src []byte, blocks bool) *compile.Program {
 		for _, form := range f.Forms {
 			syntax.Walk(form, func(n syntax.Node) bool {
 				if l, ok := n.(*syntax.List); ok && syntax.Head(l) == "ignore-errors" && len(l.Elems) == 2 {
-					if p, ok := l.Elems[1].(*syntax.List); ok && strings.HasPrefix(syntax.NodeString(p), "(and (< (abs (- ") {
-						l.Elems[1] = &syntax.List{Open: p.Open, Close: p.Close, Elems: []syntax.Node{&syntax.Symbol{Name: "progn"}, p}}
-					}
+					p := l.Elems[1]
+					l.Elems[1] = &syntax.List{Open: l.Open, Close: l.Close, Elems: []syntax.Node{&syntax.Symbol{Name: "progn"}, p}}
+					return false
 				}
 				return true
 			})

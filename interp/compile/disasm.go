@@ -106,7 +106,9 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 		case 't':
 			note = fmt.Sprintf("branch %d: %s%s", b, neg, x)
 		case 'd':
-			note = fmt.Sprintf("branch %d: dist %s < %d", b, distString(p, pr.Dist), pr.Bound)
+			note = fmt.Sprintf("branch %d: dist |%s| < %d", b, strings.Join(probeString(p, pr.Ops), " - "), pr.Bound)
+		case 'x':
+			note = fmt.Sprintf("branch %d: %s", b, strings.Join(probeString(p, pr.Ops), " "))
 		case '&':
 			var terms strings.Builder
 			for _, t := range pr.Terms {
@@ -174,26 +176,55 @@ func (p *Program) disasmInstr(w io.Writer, f *Func, pc int) {
 	fmt.Fprintln(w, strings.TrimRight(line, " "))
 }
 
-// distString writes a dist rung's operands (ProbeCmp.Dist) as |x - y|.
-func distString(p *Program, ops []ProbeOp) string {
+// probeOpNames are the Lisp names of ProbeOp's operators.
+var probeOpNames = map[byte]string{'+': "+", '-': "-", '*': "*", '/': "/", '%': "mod", '<': "<", '(': "<=", '>': ">", ')': ">=",
+	'=': "=", '!': "/=", 'e': "eq", 'a': "abs", 'n': "not", '&': "and", '|': "or"}
+
+// probeString writes the values a probe's postfix code (ProbeCmp.Ops)
+// leaves, as expressions (an and or or as its operands' nest).
+func probeString(p *Program, ops []ProbeOp) []string {
 	var st []string
-	for _, o := range ops {
+	// ends: for each open and/or, where its last operand ends.
+	type open struct {
+		op  byte
+		end int32
+		at  int // its first operand's index in st
+	}
+	var opens []open
+	for i, o := range ops {
+		for len(opens) > 0 && opens[len(opens)-1].end == int32(i) {
+			ob := opens[len(opens)-1]
+			opens = opens[:len(opens)-1]
+			args := strings.Join(st[ob.at:], " ")
+			st = append(st[:ob.at], "("+probeOpNames[ob.op]+" "+args+")")
+		}
 		switch o.Op {
-		case 'l':
+		case 'L':
 			st = append(st, fmt.Sprintf("local-%d", o.Slot))
-		case 'g':
+		case 'G':
 			st = append(st, p.Globals[o.Slot])
-		case 'k':
+		case 'K':
 			st = append(st, fmt.Sprint(o.K))
-		case 'a':
-			st[len(st)-1] = "(abs " + st[len(st)-1] + ")"
+		case 'T':
+			st = append(st, "t")
+		case 'N':
+			st = append(st, "nil")
+		case 'a', 'n':
+			st[len(st)-1] = "(" + probeOpNames[o.Op] + " " + st[len(st)-1] + ")"
+		case '&', '|':
+			if len(opens) == 0 || opens[len(opens)-1].end != o.Slot || opens[len(opens)-1].op != o.Op {
+				opens = append(opens, open{op: o.Op, end: o.Slot, at: len(st) - 1})
+			}
 		default:
 			n := len(st)
-			st = append(st[:n-2], "("+string(o.Op)+" "+st[n-2]+" "+st[n-1]+")")
+			st = append(st[:n-2], "("+probeOpNames[o.Op]+" "+st[n-2]+" "+st[n-1]+")")
 		}
 	}
-	if len(st) != 2 {
-		return "?"
+	for len(opens) > 0 {
+		ob := opens[len(opens)-1]
+		opens = opens[:len(opens)-1]
+		args := strings.Join(st[ob.at:], " ")
+		st = append(st[:ob.at], "("+probeOpNames[ob.op]+" "+args+")")
 	}
-	return "|" + st[0] + " - " + st[1] + "|"
+	return st
 }

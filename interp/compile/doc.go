@@ -104,6 +104,28 @@
 // PROBECMP (operand A indexes Program.Probes, B is the branch): it counts
 // the branch like PROBEOK, a failure (x not a number) counting false.
 //
+//	PROBECMP probe branch      the stack unchanged (- PROBECMP -): no
+//	                           stack traffic, no jump; the VM reads the
+//	                           operands from the frame and the globals
+//
+// Two more kinds of predicate are a PROBECMP too (ProbeCmp.Ops holds
+// their postfix code, which the VM runs on a small stack of its own, not
+// the operand stack):
+//
+//   - a rung of a dist ladder, (and (< (abs (- x y)) K) (<= 0 (abs (- x
+//     y))) (eq (< x y) (< (- x y) 0))) with K a positive integer and x and
+//     y expressions as below (Cmp 'd'). The rungs of one relation follow
+//     each other with the same x and y: in a probe group the VM computes
+//     their distance once and counts the rungs reached, from the farthest
+//     down to the first it does not reach (interp/vm, group.go);
+//   - any other predicate built of integer literals, t, nil, such locals
+//     and globals, +, -, *, /, mod, <, <=, >, >=, =, /= and eq of two
+//     arguments, abs, not and null of one, and and or (Cmp 'x': the
+//     expression probe; an MCC combination of comparisons, a mutant of
+//     an arithmetic expression). A failure of any builtin in it (a
+//     non-number, a division by zero, an unbound global) counts false,
+//     as in a PROBE block.
+//
 // A probe whose predicate is a conjunction (and C P2 ...) led by such a
 // comparison C (an MCC label's first atom, say) starts with PROBEGUARD
 // (A indexes Program.Probes, whose Skip is the pc after the probe; B is
@@ -146,7 +168,8 @@
 // The compiler specializes where the source allows it: immediate operands
 // (ADDI, LTI, ... from INT k followed by the plain opcode), inlined
 // builtins (ADD ... MEMBEQ), counted loops (DOLOOP, INCLOCAL), compare
-// probes (PROBECMP) and guarded probes (PROBEGUARD). The VM adds superinstructions for common sequences
+// probes (PROBECMP, dist rungs and expression probes among them) and
+// guarded probes (PROBEGUARD). The VM adds superinstructions for common sequences
 // (LOAD; LTI; JMPIFNOT and the like) in its own copy of the code at load
 // time (interp/vm/fuse.go), so that the bytecode, its disassembly and the
 // coverage layout stay what this package documents.

@@ -181,16 +181,146 @@ func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
 
 var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '=', "/=": '!', "eq": 'e'}
 
-// cmpProbe recognises the predicate of a compare probe: (OP x K),
+// cmpProbe recognises the predicate of a compare probe: one of
+// simpleProbe's, or else an expression probe (Cmp 'x', probeOps).
+func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
+	if pc, ok := fs.simpleProbe(pred); ok {
+		return pc, true
+	}
+	var pc ProbeCmp
+	ops, ok := fs.probeOps(nil, pred, 1)
+	if !ok {
+		return pc, false
+	}
+	pc.Cmp, pc.Ops = 'x', ops
+	return pc, true
+}
+
+// probeBuiltin tells that name is the core builtin (no defun of the
+// file's shadows it).
+func (fs *fstate) probeBuiltin(name string) bool { return fs.c.prog.byName[name] == nil }
+
+// probeOperand resolves a symbol to a local that is not a cell, or a
+// global (global true).
+func (fs *fstate) probeOperand(n syntax.Node) (idx int32, global, ok bool) {
+	x, isSym := n.(*syntax.Symbol)
+	if !isSym || x.Name == "t" || x.Name == "nil" {
+		return 0, false, false
+	}
+	ref, i, b, found := fs.lookup(x.Name)
+	switch {
+	case found && ref == refLocal && !b.cell:
+		return int32(i), false, true
+	case found && ref == refGlobal:
+		return int32(i), true, true
+	}
+	return 0, false, false
+}
+
+// probeArith and probeCmpOps are the operators of an expression probe
+// and their ProbeOp codes.
+var (
+	probeArith  = map[string]byte{"+": '+', "-": '-', "*": '*', "/": '/', "mod": '%'}
+	probeCmpOps = map[string]byte{"<": '<', "<=": '(', ">": '>', ">=": ')', "=": '=', "/=": '!', "eq": 'e'}
+)
+
+// probeOps appends to ops the postfix code (ProbeOp) of e, with depth
+// values on the stack once e's is pushed: integer literals, t and nil,
+// locals that are not cells and globals, and the builtins +, -, *, /, mod,
+// <, <=, >, >=, =, /= and eq of two arguments, abs, not and null of one,
+// and and or of one or more; false for anything else (a call, a float
+// literal, a quoted constant, a deeper or longer expression than a probe
+// takes).
+func (fs *fstate) probeOps(ops []ProbeOp, e syntax.Node, depth int) ([]ProbeOp, bool) {
+	if depth > MaxProbeStack || len(ops) >= MaxProbeOps {
+		return ops, false
+	}
+	switch n := e.(type) {
+	case *syntax.Int:
+		return append(ops, ProbeOp{Op: 'K', K: n.Value}), true
+	case *syntax.Symbol:
+		switch n.Name {
+		case "t":
+			return append(ops, ProbeOp{Op: 'T'}), true
+		case "nil":
+			return append(ops, ProbeOp{Op: 'N'}), true
+		}
+		slot, global, ok := fs.probeOperand(n)
+		if !ok {
+			return ops, false
+		}
+		op := byte('L')
+		if global {
+			op = 'G'
+		}
+		return append(ops, ProbeOp{Op: op, Slot: slot}), true
+	case *syntax.List:
+		h := forms.Head(n)
+		args := n.Elems[min(1, len(n.Elems)):]
+		if h == "" || forms.Lookup(h) != nil && h != "and" && h != "or" {
+			return ops, false
+		}
+		if h == "and" || h == "or" {
+			if len(args) == 0 {
+				return ops, false
+			}
+			jump := byte('&')
+			if h == "or" {
+				jump = '|'
+			}
+			var at []int
+			for i, a := range args {
+				var ok bool
+				if ops, ok = fs.probeOps(ops, a, depth); !ok {
+					return ops, false
+				}
+				if i < len(args)-1 {
+					at = append(at, len(ops))
+					ops = append(ops, ProbeOp{Op: jump})
+				}
+			}
+			for _, i := range at {
+				ops[i].Slot = int32(len(ops))
+			}
+			return ops, true
+		}
+		if !fs.probeBuiltin(h) {
+			return ops, false
+		}
+		var op byte
+		switch {
+		case len(args) == 1 && h == "abs":
+			op = 'a'
+		case len(args) == 1 && (h == "not" || h == "null"):
+			op = 'n'
+		case len(args) == 2 && probeArith[h] != 0:
+			op = probeArith[h]
+		case len(args) == 2 && probeCmpOps[h] != 0:
+			op = probeCmpOps[h]
+		default:
+			return ops, false
+		}
+		for i, a := range args {
+			var ok bool
+			if ops, ok = fs.probeOps(ops, a, depth+i); !ok {
+				return ops, false
+			}
+		}
+		return append(ops, ProbeOp{Op: op}), true
+	}
+	return ops, false
+}
+
+// simpleProbe recognises the predicate of a compare probe: (OP x K),
 // (not (OP x K)), x or (not x) (also null for not), with OP a comparison
 // builtin or eq, x a local that is not a cell or a global (defparameter),
 // and K an integer literal (for eq also a quoted symbol, a keyword, t or
 // nil) or another such local or global; (member x '(K1 ... Kn)) with
-// the Ki symbols, keywords or integers; or (and T1 ... Tn) (also under
-// not), each Ti such an x or (not x).
-func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
+// the Ki symbols, keywords or integers; (and T1 ... Tn) (also under
+// not), each Ti such an x or (not x); or a dist rung (distRung).
+func (fs *fstate) simpleProbe(pred syntax.Node) (ProbeCmp, bool) {
 	var pc ProbeCmp
-	builtin := func(name string) bool { return fs.c.prog.byName[name] == nil }
+	builtin := fs.probeBuiltin
 	local := func(n syntax.Node) (int32, bool) {
 		x, ok := n.(*syntax.Symbol)
 		if !ok || x.Name == "t" || x.Name == "nil" {
@@ -229,7 +359,7 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 		return pc, false
 	}
 	h := forms.Head(l)
-	if d, ok := fs.distRung(l, operand, builtin); ok && !pc.Not {
+	if d, ok := fs.distRung(l); ok && !pc.Not {
 		return d, true
 	}
 	if h == "and" && len(l.Elems) >= 2 {
@@ -320,11 +450,11 @@ func (fs *fstate) cmpProbe(pred syntax.Node) (ProbeCmp, bool) {
 // distRung recognises a rung of a dist ladder, as the label pipeline
 // writes it (labels.distLadder): (and (< (abs (- x y)) K) (<= 0 (abs (-
 // x y))) (eq (< x y) (< (- x y) 0))), K a positive integer literal, x and
-// y (not both literals) built of locals that are not cells, globals and
-// integer literals with the two-argument +, - and * and abs; see
+// y (not both literals) expressions as probeOps takes them; see
 // ProbeCmp.
-func (fs *fstate) distRung(l *syntax.List, operand func(syntax.Node) (int32, bool, bool), builtin func(string) bool) (ProbeCmp, bool) {
+func (fs *fstate) distRung(l *syntax.List) (ProbeCmp, bool) {
 	var pc ProbeCmp
+	builtin := fs.probeBuiltin
 	if forms.Head(l) != "and" || len(l.Elems) != 4 {
 		return pc, false
 	}
@@ -361,46 +491,10 @@ func (fs *fstate) distRung(l *syntax.List, operand func(syntax.Node) (int32, boo
 	if xk && yk {
 		return pc, false
 	}
-	// ops appends the postfix code of e; depth is the stack it needs.
-	var ops func(e syntax.Node, depth int) bool
-	ops = func(e syntax.Node, depth int) bool {
-		if depth > MaxProbeStack || len(pc.Dist) >= 4*MaxProbeStack {
-			return false
-		}
-		switch n := e.(type) {
-		case *syntax.Int:
-			pc.Dist = append(pc.Dist, ProbeOp{Op: 'k', K: n.Value})
-			return true
-		case *syntax.List:
-			h := forms.Head(n)
-			switch {
-			case h == "abs" && len(n.Elems) == 2 && builtin(h):
-				if !ops(n.Elems[1], depth) {
-					return false
-				}
-				pc.Dist = append(pc.Dist, ProbeOp{Op: 'a'})
-				return true
-			case (h == "+" || h == "-" || h == "*") && len(n.Elems) == 3 && builtin(h):
-				if !ops(n.Elems[1], depth) || !ops(n.Elems[2], depth+1) {
-					return false
-				}
-				pc.Dist = append(pc.Dist, ProbeOp{Op: h[0]})
-				return true
-			}
-			return false
-		}
-		slot, global, ok := operand(e)
-		if !ok {
-			return false
-		}
-		op := byte('l')
-		if global {
-			op = 'g'
-		}
-		pc.Dist = append(pc.Dist, ProbeOp{Op: op, Slot: slot})
-		return true
+	if pc.Ops, ok = fs.probeOps(nil, x, 1); !ok {
+		return pc, false
 	}
-	if !ops(x, 1) || !ops(y, 2) {
+	if pc.Ops, ok = fs.probeOps(pc.Ops, y, 2); !ok {
 		return pc, false
 	}
 	pc.Cmp, pc.Bound = 'd', k.Value

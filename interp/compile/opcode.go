@@ -106,7 +106,9 @@ const (
 	PROBEOK   // x PROBEOK -           count branch B for x, remove the trap, restore, jump to A
 	PROBEFAIL // - PROBEFAIL -         failure path of a probe: count branch B false
 	// A probe whose predicate is one comparison of a local with a
-	// constant, (OP x K) or (not (OP x K)), is one instruction: it counts
+	// constant, (OP x K) or (not (OP x K)), a dist rung or an expression
+	// of variables, integers and arithmetic, comparison and logical
+	// builtins (doc.go, "Label probes"), is one instruction: it counts
 	// branch B as PROBEOK would (a failure, x not a number, counts false)
 	// and is charged to the label budget, not the plan's steps.
 	PROBECMP // - PROBECMP -          compare probe Probes[A], count branch B

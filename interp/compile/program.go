@@ -109,13 +109,19 @@ type HandlerClause struct {
 //
 // A rung (Cmp 'd') is the predicate the label pipeline writes for
 // |x-y| < Bound: (and (< (abs (- x y)) Bound) (<= 0 (abs (- x y))) (eq (< x
-// y) (< (- x y) 0))), with Bound > 0 and x and y small arithmetic
-// expressions, Dist computing them. It holds exactly when that form is
+// y) (< (- x y) 0))), with Bound > 0 and x and y small expressions, Ops
+// computing them (leaving x and y). It holds exactly when that form is
 // true (the VM's wrapping integer arithmetic and float arithmetic; a
 // non-number or an unbound global fails the form: false). The rungs of
-// one relation, one after the other with the same Dist, are its ladder:
+// one relation, one after the other with the same Ops, are its ladder:
 // the VM computes the distance once for all of them (interp/vm, probe
 // groups).
+//
+// An expression probe (Cmp 'x') is any other predicate made of
+// variables, integers and the arithmetic, comparison and logical
+// builtins (compile's doc, "Label probes"): Ops computes its value, and a
+// failure (a non-number in arithmetic or a comparison, a division by
+// zero, an unbound global) makes it false, as it ends a PROBE block.
 type ProbeCmp struct {
 	Slot    int32
 	Cmp     byte
@@ -127,24 +133,31 @@ type ProbeCmp struct {
 	YGlobal bool
 	Terms   []ProbeTerm // Cmp '&'
 	Skip    int32
-	// Cmp 'd': the operands and the rung's bound.
-	Dist  []ProbeOp
+	// Cmp 'd' and 'x': the postfix code; Cmp 'd': the rung's bound.
+	Ops   []ProbeOp
 	Bound int64
 }
 
-// ProbeOp is one step of a dist rung's operands (ProbeCmp.Dist), a
-// program in postfix that leaves x and y on a small stack: Op 'l' pushes
-// the local in slot Slot, 'g' the global Slot (unbound: the predicate
-// fails), 'k' the integer K; '+', '-' and '*' pop two numbers and push
-// the result as the two-argument builtins compute it, 'a' replaces the
-// top by its abs.
+// ProbeOp is one step of the postfix code of a dist rung's operands or an
+// expression probe (ProbeCmp.Ops), run on a small stack of values: 'L'
+// pushes the local in slot Slot, 'G' the global Slot (unbound: the
+// predicate fails), 'K' the integer K, 'T' t, 'N' nil; '+', '-', '*',
+// '/' and '%' (mod) pop two values and push what the builtin of two
+// arguments returns, as do the comparisons '<', '(' (<=), '>', ')' (>=),
+// '=', '!' (/=) and 'e' (eq); 'a' (abs) and 'n' (not) replace the top;
+// '&' (and) and '|' (or) jump to Slot, keeping the top, when it is nil
+// ('&') or not nil ('|'), and otherwise pop it. A builtin's failure fails
+// the predicate.
 type ProbeOp struct {
 	Op   byte
 	Slot int32
 	K    int64
 }
 
-// MaxProbeStack is the most values a dist rung's operands need at once.
+// MaxProbeOps bounds the length of a probe's postfix code.
+const MaxProbeOps = 48
+
+// MaxProbeStack is the most values a probe's postfix code keeps at once.
 const MaxProbeStack = 8
 
 // ProbeTerm is one operand of a conjunction probe: the truth of the local

@@ -7,12 +7,14 @@ import (
 	"github.com/labelcov/labelcov/interp/value"
 )
 
-// Dist rungs. A rung of a dist ladder (compile.ProbeCmp, Cmp 'd') is the
-// compare probe of (and (< (abs (- x y)) K) (<= 0 (abs (- x y))) (eq (< x
-// y) (< (- x y) 0))). distHolds evaluates that form as the plain code
-// would; distance computes what all the rungs of one ladder need to know,
-// once (a probe group's dist test, group.go), and distance.below is then
-// one comparison a rung.
+// Compare probes with postfix code (compile.ProbeCmp.Ops). A rung of a
+// dist ladder (Cmp 'd') is the compare probe of (and (< (abs (- x y)) K)
+// (<= 0 (abs (- x y))) (eq (< x y) (< (- x y) 0))). distHolds evaluates
+// that form as the plain code would; distance computes what all the
+// rungs of one ladder need to know, once (a probe group's dist test,
+// group.go), and distance.below is then one comparison a rung. An
+// expression probe (Cmp 'x') runs its code on a small stack of its own
+// (probeRun) with the builtins' own arithmetic and comparisons.
 
 // distHolds is the rung |x-y| < k (k > 0) as the VM evaluates its form:
 // the integer difference wraps, abs of the most negative integer is
@@ -80,22 +82,56 @@ func (d distance) below(k int64) bool {
 	return false
 }
 
-// distOperands computes a dist rung's operands x and y (ProbeCmp.Dist)
+// distOperands computes a dist rung's operands x and y (ProbeCmp.Ops)
 // in the frame at fp; ok is false when that fails (a non-number in the
 // arithmetic, an unbound global): the rung is then false.
 func (m *Machine) distOperands(ops []compile.ProbeOp, stack []value.Value, fp int) (x, y value.Value, ok bool) {
 	if len(ops) == 2 {
 		// Two variables or constants, the commonest ladder.
-		x, ok = m.distLoad(ops[0], stack, fp)
+		x, ok = m.probeLoad(ops[0], stack, fp)
 		if !ok {
 			return x, y, false
 		}
-		y, ok = m.distLoad(ops[1], stack, fp)
+		y, ok = m.probeLoad(ops[1], stack, fp)
 		return x, y, ok
 	}
 	var st [compile.MaxProbeStack]value.Value
+	if !m.probeRun(ops, &st, stack, fp) {
+		return x, y, false
+	}
+	return st[0], st[1], true
+}
+
+// probeExpr is an expression probe's predicate (ProbeCmp.Ops, Cmp 'x')
+// in the frame at fp: false when it fails.
+func (m *Machine) probeExpr(ops []compile.ProbeOp, stack []value.Value, fp int) bool {
+	var st [compile.MaxProbeStack]value.Value
+	return m.probeRun(ops, &st, stack, fp) && st[0].Truthy()
+}
+
+// probeLoad is a probe's variable or constant (op 'L', 'G', 'K', 'T' or
+// 'N'); ok is false for an unbound global.
+func (m *Machine) probeLoad(o compile.ProbeOp, stack []value.Value, fp int) (value.Value, bool) {
+	switch o.Op {
+	case 'L':
+		return stack[fp+int(o.Slot)], true
+	case 'G':
+		return m.globals[o.Slot], m.gset[o.Slot]
+	case 'T':
+		return value.T, true
+	case 'N':
+		return value.Nil, true
+	}
+	return value.Int(o.K), true
+}
+
+// probeRun runs a probe's postfix code (compile.ProbeOp) in the frame at
+// fp on st, as the builtins would: false when that fails (the operands'
+// checks come first, so that a failing probe builds no failure).
+func (m *Machine) probeRun(ops []compile.ProbeOp, st *[compile.MaxProbeStack]value.Value, stack []value.Value, fp int) bool {
 	n := 0
-	for _, o := range ops {
+	for i := 0; i < len(ops); i++ {
+		o := ops[i]
 		switch o.Op {
 		case 'a':
 			v := &st[n-1]
@@ -107,37 +143,62 @@ func (m *Machine) distOperands(ops []compile.ProbeOp, stack []value.Value, fp in
 			case value.KFloat:
 				*v = value.Float(math.Abs(v.Float()))
 			default:
-				return x, y, false
+				return false
 			}
-		case '+', '-', '*':
-			a, b := st[n-2], st[n-1]
-			if !a.IsNumber() || !b.IsNumber() {
-				return x, y, false
-			}
-			r, f := arith(o.Op, a, b)
-			if f != nil {
-				return x, y, false
+		case 'n':
+			st[n-1] = value.Bool(!st[n-1].Truthy())
+		case '&', '|':
+			if st[n-1].Truthy() == (o.Op == '|') {
+				i = int(o.Slot) - 1
+				continue
 			}
 			n--
+		case 'e':
+			n--
+			st[n-1] = value.Bool(value.Eq(st[n-1], st[n]))
+		case '+', '-', '*', '/', '%', '<', '(', '>', ')', '=', '!':
+			a, b := st[n-2], st[n-1]
+			if !a.IsNumber() || !b.IsNumber() || (o.Op == '/' || o.Op == '%') && b.Number() == 0 {
+				return false
+			}
+			n--
+			var r value.Value
+			var f *Failure
+			switch o.Op {
+			case '%':
+				r, f = modRem("mod", a, b, true)
+			case '+', '-', '*', '/':
+				r, f = arith(o.Op, a, b)
+			default:
+				var t bool
+				t, f = numCompare(probeCmpOp(o.Op), a, b)
+				r = value.Bool(t != (o.Op == '!'))
+			}
+			if f != nil {
+				return false
+			}
 			st[n-1] = r
 		default:
-			if st[n], ok = m.distLoad(o, stack, fp); !ok {
-				return x, y, false
+			v, ok := m.probeLoad(o, stack, fp)
+			if !ok {
+				return false
 			}
+			st[n] = v
 			n++
 		}
 	}
-	return st[0], st[1], true
+	return true
 }
 
-// distLoad is a dist operand's variable or constant (op 'l', 'g' or
-// 'k'); ok is false for an unbound global.
-func (m *Machine) distLoad(o compile.ProbeOp, stack []value.Value, fp int) (value.Value, bool) {
-	switch o.Op {
-	case 'l':
-		return stack[fp+int(o.Slot)], true
-	case 'g':
-		return m.globals[o.Slot], m.gset[o.Slot]
+// probeCmpOp is numCompare's op for a probe's comparison code.
+func probeCmpOp(op byte) byte {
+	switch op {
+	case '(':
+		return 'l'
+	case ')':
+		return 'g'
+	case '!':
+		return '='
 	}
-	return value.Int(o.K), true
+	return op
 }

@@ -282,3 +282,48 @@ func TestDistLaddersMatchPlain(t *testing.T) {
 		}
 	}
 }
+
+// TestExprProbe: expression probes (Cmp 'x': arithmetic, comparisons,
+// not, and, or and eq over variables and integers) count like the when
+// they stand for on integers at the edges, floats, non-numbers, zero
+// divisors and an unbound global, fused and plain.
+func TestExprProbe(t *testing.T) {
+	preds := []string{"(< (+ x 1) y)", "(/= (- x y) (* x y))", "(= (/ x 2) y)", "(or (= y 0) (/= x (/ x y)))", "(> (mod x 7) (abs y))",
+		"(and (< x y) (not (= x 0)) (>= (* 2 x) y))", "(not (eq (null (< x 3)) (null (<= y *g*))))", "(or (> x 1) (< y *late*))",
+		"(and (< x 3) (or (= y 2) (> (- x y) 0)))", "(eq (and x y) (or y x))", "(<= (mod x y) 2)", "(not (and (> *g* x) nil))",
+		"(and t (<= 0 (abs (- x y))))", "(> (* x x) 100)"}
+	const vals = `'(0 1 -1 2 3 7 9223372036854775807 -9223372036854775808 2.5 -0.5 a nil)`
+	const tmpl = `(defparameter *g* 3)
+(defparameter *early* (let ((x 1) (y 2)) (when (ignore-errors %[1]s)%[2]s) 1))
+(defparameter *late* 0)
+(def-plan main () (let ((n 0)) (dolist (x %[3]s) (dolist (y %[3]s) (when (ignore-errors %[1]s)%[2]s) (setq n (+ n 1)))) n))`
+	for _, pred := range preds {
+		probe := fmt.Sprintf(tmpl, pred, "", vals)
+		plain := fmt.Sprintf(tmpl, pred, " nil", vals)
+		n, pp := 0, compileSrc(t, probe)
+		for pc, op := range pp.Code {
+			if op == compile.PROBECMP && pp.Probes[pp.A[pc]].Cmp == 'x' {
+				n++
+			}
+		}
+		if n != 2 {
+			t.Fatalf("%s: %d expression probes, want 2", pred, n)
+		}
+		for _, unfused := range []bool{false, true} {
+			rp, mp := runProbe(t, probe, Config{}, unfused)
+			rw, mw := runProbe(t, plain, Config{}, unfused)
+			if rp.Value.String() != "144" || rw.Value.String() != "144" {
+				t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
+			}
+			pp, pw := mp.Program(), mw.Program()
+			wp, ww := whenBranches(pp), whenBranches(pw)
+			for i := range wp {
+				for _, outcome := range []bool{true, false} {
+					if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
+						t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
+					}
+				}
+			}
+		}
+	}
+}

@@ -262,7 +262,7 @@ func (g *probeGroup) add(mb *groupMember) {
 // sameDistOperands tells that dist rungs a and b have the same operands
 // (the same ladder).
 func sameDistOperands(a, b *compile.ProbeCmp) bool {
-	return slices.Equal(a.Dist, b.Dist)
+	return slices.Equal(a.Ops, b.Ops)
 }
 
 // completeGroups writes the counters of the retired members of the
@@ -305,7 +305,7 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 			// A ladder: one distance, then its rungs from the
 			// farthest down to the first that does not hold.
 			var d distance
-			if x, y, ok := m.distOperands(ts.pr.Dist, stack, fp); ok {
+			if x, y, ok := m.distOperands(ts.pr.Ops, stack, fp); ok {
 				d = distanceOf(x, y)
 			}
 			ls := g.labels[ts.lo:ts.hi]
@@ -412,8 +412,11 @@ func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (
 	if pr.Cmp == '&' {
 		return m.probeAll(pr, stack, fp), true
 	}
+	if pr.Cmp == 'x' {
+		return m.probeExpr(pr.Ops, stack, fp), true
+	}
 	if pr.Cmp == 'd' {
-		x, y, ok := m.distOperands(pr.Dist, stack, fp)
+		x, y, ok := m.distOperands(pr.Ops, stack, fp)
 		return ok && distHolds(x, y, pr.Bound), true
 	}
 	x, k, bound := m.probeOperands(pr, stack, fp)

@@ -1153,8 +1153,11 @@ func (m *Machine) probeEval(pr *compile.ProbeCmp, stack []value.Value, fp int) b
 	if pr.Cmp == '&' {
 		return m.probeAll(pr, stack, fp)
 	}
+	if pr.Cmp == 'x' {
+		return m.probeExpr(pr.Ops, stack, fp)
+	}
 	if pr.Cmp == 'd' {
-		x, y, ok := m.distOperands(pr.Dist, stack, fp)
+		x, y, ok := m.distOperands(pr.Ops, stack, fp)
 		return ok && distHolds(x, y, pr.Bound)
 	}
 	x, k, bound := m.probeOperands(pr, stack, fp)
