@@ -171,8 +171,8 @@ func TestPlanSetupNoMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pf.PUT.Measure != nil || len(pf.labelsOf) != 0 || pf.GuideLabels == 0 {
-		t.Fatalf("measure plan %v with %d labels, guide %d labels", pf.PUT.Measure != nil, len(pf.labelsOf), pf.GuideLabels)
+	if pf.PUT.Measure != nil || len(pf.keys) != 0 || pf.GuideLabels == 0 {
+		t.Fatalf("measure plan %v with %d labels, guide %d labels", pf.PUT.Measure != nil, len(pf.keys), pf.GuideLabels)
 	}
 	m, err := pf.NewMeter()
 	if err != nil {

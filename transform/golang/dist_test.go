@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/labels"
 )
 
@@ -217,6 +218,10 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 	var chk strings.Builder
 	chk.WriteString(distCheckHeader)
 	total := 0
+	// Pairs drawn per function, from the same seeded sequence: the default
+	// run checks its first 3,000 (every value list has at most a few dozen
+	// edges), the long run (.ci/run) 20,000.
+	iterations := testenv.Sized(3000, 20000)
 	for _, f := range fns {
 		var ty distType
 		for _, d := range distTypes {
@@ -230,7 +235,7 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 		}
 		fmt.Fprintf(&chk, "\nfunc Test%s(t *testing.T) {\n\tr := rand.New(rand.NewPCG(1, 2))\n", f.name)
 		fmt.Fprintf(&chk, "\tvs := vals%s[%s](r, %s, %s, %s)\n", ty.kind, f.typ, ty.min, ty.max, center)
-		fmt.Fprintf(&chk, "\tfor i := 0; i < 20000; i++ {\n\t\ta := pick(r, vs)\n\t\tvar b %s = %s\n", f.typ, b)
+		fmt.Fprintf(&chk, "\tfor i := 0; i < %d; i++ {\n\t\ta := pick(r, vs)\n\t\tvar b %s = %s\n", iterations, f.typ, b)
 		if f.c == "" {
 			fmt.Fprintf(&chk, "\t\tif i%%2 == 0 {\n\t\t\tb = a + %s(near(r))\n\t\t}\n", f.typ)
 		}
