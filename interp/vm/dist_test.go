@@ -284,15 +284,17 @@ func TestDistLaddersMatchPlain(t *testing.T) {
 }
 
 // TestExprProbe: expression probes (Cmp 'x': arithmetic, comparisons,
-// not, and, or and eq over variables and integers) count like the when
+// not, and, or, eq and member over variables, integers and names) count
+// like the when
 // they stand for on integers at the edges, floats, non-numbers, zero
 // divisors and an unbound global, fused and plain.
 func TestExprProbe(t *testing.T) {
 	preds := []string{"(< (+ x 1) y)", "(/= (- x y) (* x y))", "(= (/ x 2) y)", "(or (= y 0) (/= x (/ x y)))", "(> (mod x 7) (abs y))",
 		"(and (< x y) (not (= x 0)) (>= (* 2 x) y))", "(not (eq (null (< x 3)) (null (<= y *g*))))", "(or (> x 1) (< y *late*))",
 		"(and (< x 3) (or (= y 2) (> (- x y) 0)))", "(eq (and x y) (or y x))", "(<= (mod x y) 2)", "(not (and (> *g* x) nil))",
-		"(and t (<= 0 (abs (- x y))))", "(> (* x x) 100)"}
-	const vals = `'(0 1 -1 2 3 7 9223372036854775807 -9223372036854775808 2.5 -0.5 a nil)`
+		"(and t (<= 0 (abs (- x y))))", "(> (* x x) 100)", "(and (eq x 'a) (< y 3))", "(or (member x '(a 1 :k)) (eq y :k))",
+		"(eq (member y '(1 2 a)) nil)", "(and (not (member x '(0 7))) (>= (- x y) 1))"}
+	const vals = `'(0 1 -1 2 3 7 9223372036854775807 -9223372036854775808 2.5 -0.5 a nil :k)`
 	const tmpl = `(defparameter *g* 3)
 (defparameter *early* (let ((x 1) (y 2)) (when (ignore-errors %[1]s)%[2]s) 1))
 (defparameter *late* 0)
@@ -312,7 +314,7 @@ func TestExprProbe(t *testing.T) {
 		for _, unfused := range []bool{false, true} {
 			rp, mp := runProbe(t, probe, Config{}, unfused)
 			rw, mw := runProbe(t, plain, Config{}, unfused)
-			if rp.Value.String() != "144" || rw.Value.String() != "144" {
+			if rp.Value.String() != "169" || rw.Value.String() != "169" {
 				t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
 			}
 			pp, pw := mp.Program(), mw.Program()
