@@ -56,6 +56,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 			if b.Target.LabelPkgs, err = resolveLabelPkgs(ctx, b.Target.Module, o.labelPkgs); err != nil {
 				return err
 			}
+			b.Info.LabelPkgs = b.Target.LabelPkgs
 		}
 		all = append(all, bs...)
 	}

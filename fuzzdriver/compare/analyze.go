@@ -51,9 +51,10 @@ type BenchReport struct {
 	Plan  string `json:"plan"`
 	World string `json:"world,omitempty"`
 	// Package, Target and Shape describe a Go fuzz target (BenchInfo).
-	Package string `json:"package,omitempty"`
-	Target  string `json:"target,omitempty"`
-	Shape   string `json:"shape,omitempty"`
+	Package   string   `json:"package,omitempty"`
+	Target    string   `json:"target,omitempty"`
+	Shape     string   `json:"shape,omitempty"`
+	LabelPkgs []string `json:"label_pkgs,omitempty"`
 	// Categories: the truth.json categories in order, then every other
 	// finding key some run found, sorted.
 	Categories []string `json:"categories"`
@@ -218,7 +219,7 @@ func Analyze(d *Data) *Report {
 }
 
 func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
-	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape,
+	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape, LabelPkgs: info.LabelPkgs,
 		Totals: map[string]int{}, Verdicts: map[string]string{}}
 	budget := d.Grid.Budget.Seconds()
 	byCrit := map[string][]*RunReport{}

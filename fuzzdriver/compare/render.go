@@ -293,6 +293,9 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 	switch {
 	case br.Target != "":
 		desc = "Fuzz target `" + br.Target + "` of package `" + br.Package + "`"
+		if len(br.LabelPkgs) > 0 {
+			desc += "; labels (and the yardstick) in `" + strings.Join(br.LabelPkgs, "`, `") + "`"
+		}
 		if br.Shape != "" {
 			desc += "; bug: " + br.Shape
 		}

@@ -52,6 +52,9 @@ type BenchInfo struct {
 	Package string `json:"package,omitempty"`
 	Target  string `json:"target,omitempty"`
 	Shape   string `json:"shape,omitempty"`
+	// LabelPkgs are the packages labelled and measured instead of the
+	// target's (labels inside dependencies, --label-pkgs).
+	LabelPkgs []string `json:"label_pkgs,omitempty"`
 }
 
 // Machine describes where campaigns ran.
