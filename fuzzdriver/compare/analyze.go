@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,7 +32,10 @@ type Report struct {
 	// benchmark (see the constant Correction).
 	Correction string `json:"correction"`
 	// Note is free text shown under the title (labelcov compare --note).
-	Note    string        `json:"note,omitempty"`
+	Note string `json:"note,omitempty"`
+	// Command regenerates the whole grid (never one shard of it): the
+	// command of an unsharded run, else the shards' grid command.
+	Command string        `json:"command,omitempty"`
 	Sources []Source      `json:"sources"`
 	Missing []Cell        `json:"missing"`
 	Results []BenchReport `json:"results"`
@@ -208,6 +212,7 @@ func Analyze(d *Data) *Report {
 		r.Sources = append(r.Sources, Source{Shard: m.Shard, Workers: m.Workers, Command: m.Command, Machine: m.Machine})
 	}
 	sort.SliceStable(r.Sources, func(i, j int) bool { return r.Sources[i].Shard < r.Sources[j].Shard })
+	r.Command = gridCommand(d.Metas)
 	info := map[string]BenchInfo{}
 	for _, b := range d.Benches {
 		info[b.Name] = b
@@ -216,6 +221,25 @@ func Analyze(d *Data) *Report {
 		r.Results = append(r.Results, analyzeBench(d, info[b], b))
 	}
 	return r
+}
+
+// gridCommand is the command that reruns the whole grid the metas hold:
+// an unsharded run's own command, else the grid command a shard recorded
+// (a shard's own command would rerun its share only).
+func gridCommand(metas []Meta) string {
+	for _, m := range metas {
+		if m.Shard == All.String() && m.Command != "" {
+			return m.Command
+		}
+	}
+	ms := slices.Clone(metas)
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Shard < ms[j].Shard })
+	for _, m := range ms {
+		if m.GridCommand != "" {
+			return m.GridCommand
+		}
+	}
+	return ""
 }
 
 func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
