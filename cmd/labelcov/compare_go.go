@@ -56,6 +56,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 			if b.Target.LabelPkgs, err = resolveLabelPkgs(ctx, b.Target.Module, o.labelPkgs); err != nil {
 				return err
 			}
+			b.Info.LabelPkgs = b.Target.LabelPkgs
 		}
 		all = append(all, bs...)
 	}
@@ -108,7 +109,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 	fmt.Fprintf(stderr, "compare: %d go test -fuzz campaign(s) of at most %s (shard %s), %d in parallel: at most about %s\n",
 		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
 	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
-		Runner: runner.Run, Command: commandLine(cmd, nil), Progress: stderr})
+		Runner: runner.Run, Command: commandLine(cmd, nil), GridCommand: gridCommandLine(cmd, shard), Progress: stderr})
 	if err != nil {
 		return err
 	}

@@ -250,6 +250,9 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 		for _, p := range res.Packages {
 			g.Folder("the testdata of "+p.Path, filepath.Join(p.Dir, "testdata"))
 		}
+		for _, p := range res.FuzzPackages { // the tested packages, with labels in dependencies
+			g.Folder("the testdata of "+p.Path, filepath.Join(p.Dir, "testdata"))
+		}
 		if opts.Fuzz != "" && opts.FuzzCache != "" {
 			g.Folder("the fuzz cache", opts.FuzzCache)
 		}
