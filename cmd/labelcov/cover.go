@@ -210,19 +210,11 @@ func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, er
 		return nil, err
 	}
 	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects, Program: p}
-	worldPath := o.world
-	if worldPath == "" && file != "-" {
-		if worldPath, err = runner.WorldBeside(file); err != nil {
-			return nil, err
-		}
+	worldPath, w, err := runner.OpenWorld(file, o.world)
+	if err != nil {
+		return nil, err
 	}
-	if worldPath != "" {
-		w, err := runner.LoadWorld(worldPath)
-		if err != nil {
-			return nil, err
-		}
-		mo.World, mo.WorldPath = w, worldPath
-	}
+	mo.World, mo.WorldPath = w, worldPath
 	// cover runs the plan: a call that cannot link fails every test.
 	if err := checkCalls(cmd.ErrOrStderr(), f, p, runner.Link{World: worldPath != ""}); err != nil {
 		return nil, err
