@@ -128,7 +128,7 @@ func (s Setup) Build() (*Fuzzer, error) {
 	}
 	put, err := pipeline.Build(s.Plan, o)
 	if err != nil {
-		if s.PlanName == "" && strings.Contains(err.Error(), "has several plans") {
+		if s.PlanName == "" && errors.Is(err, sim.ErrSeveralPlans) {
 			return nil, fmt.Errorf("%w; choose one with --plan", err)
 		}
 		return nil, err
