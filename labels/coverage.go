@@ -1,6 +1,7 @@
 package labels
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/labelcov/labelcov/labels/fraction"
@@ -53,33 +54,81 @@ type KeyCoverage struct {
 	Diversity Hill `json:"diversity"`
 }
 
-// CoverageByKey computes per-key coverage of the active labels in ls from hits:
-// label id -> number of distinct test traces that covered the label. The
-// key "all" sums every key.
-func CoverageByKey(ls []*Label, hits map[int]int) map[Key]*KeyCoverage {
+// All is the key of the "all" figure: the sum of every criterion's row,
+// each in its own unit (labels; conditions for mcdc), dist and mcdc
+// included when they are measured. Its covered and total are the sums of
+// the rows', and its Hill numbers are computed over the rows' units
+// together.
+const All Key = "all"
+
+// Figures is the one computation of label coverage per criterion that
+// every report uses (cover in text, JSON and HTML, gentests, reduce,
+// compare's yardsticks and the fuzzing meters): for each criterion key of
+// the active labels ls, covered/total and the Hill numbers in one unit,
+// and the key All, the sum of the rows. The unit is the label, except
+// for mcdc, whose unit is the condition of a decision of ds: covered when
+// the executed test vectors (its labels) hold an independence pair for
+// it. hits maps a label id to its abundance, the number of distinct test
+// traces that covered it (0 or absent: not covered); a covered
+// condition's abundance is the sum of its pair's two vectors'. So D0 of a
+// row is its covered count and never exceeds its total. The test vectors
+// themselves are counted by MCDCVectors, apart.
+func Figures(ls []*Label, ds []*Decision, hits map[int]int) (map[Key]*KeyCoverage, error) {
 	out := map[Key]*KeyCoverage{}
 	abund := map[Key][]int{}
-	for _, l := range ls {
-		if l.Status != Active {
-			continue
-		}
-		for _, k := range []Key{l.Criterion, "all"} {
+	add := func(k Key, a int) {
+		for _, k := range []Key{k, All} {
 			c := out[k]
 			if c == nil {
 				c = &KeyCoverage{}
 				out[k] = c
 			}
 			c.Total++
-			if hits[l.ID] > 0 {
+			if a > 0 {
 				c.Covered++
 			}
-			abund[k] = append(abund[k], hits[l.ID])
+			abund[k] = append(abund[k], a)
+		}
+	}
+	for _, l := range ls {
+		if l.Status != Active || l.Criterion == MCDC {
+			continue
+		}
+		add(l.Criterion, hits[l.ID])
+	}
+	for _, d := range ds {
+		res, _, err := d.Measure(func(id int) bool { return hits[id] > 0 })
+		if err != nil {
+			return nil, fmt.Errorf("mcdc: %w", err)
+		}
+		for _, p := range res.Pairs {
+			a := 0
+			if p != nil {
+				a = hits[d.Vectors[p.False].LabelID] + hits[d.Vectors[p.True].LabelID]
+			}
+			add(MCDC, a)
 		}
 	}
 	for k, c := range out {
 		c.Diversity = HillNumbers(abund[k])
 	}
-	return out
+	return out, nil
+}
+
+// MCDCVectors counts MC/DC's test vectors: the active labels of
+// criterion mcdc, covered when executed. Reports show it beside the mcdc
+// row (whose unit is the condition), named as test vectors.
+func MCDCVectors(ls []*Label, hits map[int]int) Fraction {
+	var f Fraction
+	for _, l := range ls {
+		if l.Status == Active && l.Criterion == MCDC {
+			f.Total++
+			if hits[l.ID] > 0 {
+				f.Covered++
+			}
+		}
+	}
+	return f
 }
 
 // CountTraces turns the labels covered by each distinct trace into hits

@@ -329,7 +329,10 @@ func TestHillAndCoverage(t *testing.T) {
 	if hits[1] != 2 || hits[3] != 1 || hits[2] != 0 {
 		t.Fatalf("hits %v", hits)
 	}
-	cov := CoverageByKey(ls, hits)
+	cov, err := Figures(ls, nil, hits)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if c := cov[CC]; c.Covered != 1 || c.Total != 2 || c.Ratio() != 0.5 {
 		t.Errorf("cc %+v", c)
 	}
@@ -562,5 +565,52 @@ func TestCombinations(t *testing.T) {
 	}
 	if MCCFallback(3, 3) != "" || MCCFallback(4, 3) == "" {
 		t.Error("MCCFallback: the bound is inclusive")
+	}
+}
+
+// TestFiguresMCDC: the mcdc row counts conditions (covered when an
+// independence pair was executed), its D0 is its covered count and never
+// exceeds its total, the vectors are counted apart, and all is the sum of
+// the rows in their units.
+func TestFiguresMCDC(t *testing.T) {
+	s := enumerate(t, "(def-plan p (a b c) (if (and (< a 1) (or (< b 1) (< c 1))) 1 2))", "mcdc,cc", 0)
+	if len(s.Decisions) != 1 || len(s.Decisions[0].Conditions) != 3 {
+		t.Fatalf("decisions %+v", s.Decisions)
+	}
+	d := s.Decisions[0]
+	vecs := map[string]int{}
+	for _, v := range d.Vectors {
+		vecs[v.Values] = v.Label.ID
+	}
+	// TT- (true) and F-- (false): a pair for the first condition only.
+	// Every vector label hit by 3 traces, so that a vector count in
+	// the mcdc row would show.
+	hits := map[int]int{vecs["TT-"]: 3, vecs["F--"]: 2}
+	for _, l := range s.Labels {
+		if l.Criterion == CC && l.Status == Active {
+			hits[l.ID] = 1
+			break
+		}
+	}
+	cov, err := Figures(s.Labels, s.Decisions, hits)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mc := cov[MCDC]
+	if mc.Covered != 1 || mc.Total != 3 {
+		t.Errorf("mcdc %d/%d, want 1/3 conditions", mc.Covered, mc.Total)
+	}
+	if mc.Diversity.D0 != 1 || mc.Diversity.D0 > float64(mc.Total) {
+		t.Errorf("mcdc D0 %v, want 1 (its covered conditions)", mc.Diversity.D0)
+	}
+	if v := MCDCVectors(s.Labels, hits); v.Covered != 2 || v.Total != len(d.Vectors) {
+		t.Errorf("vectors %v, want 2/%d", v, len(d.Vectors))
+	}
+	cc, all := cov[CC], cov[All]
+	if all.Covered != cc.Covered+mc.Covered || all.Total != cc.Total+mc.Total {
+		t.Errorf("all %d/%d, want the sum of cc %d/%d and mcdc %d/%d", all.Covered, all.Total, cc.Covered, cc.Total, mc.Covered, mc.Total)
+	}
+	if all.Diversity.D0 != float64(all.Covered) {
+		t.Errorf("all D0 %v, want %d", all.Diversity.D0, all.Covered)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -172,10 +173,13 @@ significant only without the correction are listed apart.`,
 }
 
 // commandLine reconstructs the invocation from the flags set, for the
-// report's "regenerate with" line.
-func commandLine(cmd *cobra.Command, args []string) string {
+// report's "regenerate with" line, leaving out the flags named in skip.
+func commandLine(cmd *cobra.Command, args []string, skip ...string) string {
 	parts := []string{"labelcov compare"}
 	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if slices.Contains(skip, f.Name) {
+			return
+		}
 		v := f.Value.String()
 		if sv, ok := f.Value.(pflag.SliceValue); ok {
 			v = strings.Join(sv.GetSlice(), ",")
@@ -190,6 +194,16 @@ func commandLine(cmd *cobra.Command, args []string) string {
 		parts = append(parts, shellQuote(a))
 	}
 	return strings.Join(parts, " ")
+}
+
+// gridCommandLine is the command that runs the whole grid of which the
+// invocation runs shard: without --shard, and without --out, which names
+// the shard's own folder. "" for the whole grid (commandLine is it).
+func gridCommandLine(cmd *cobra.Command, shard compare.Shard) string {
+	if shard == compare.All {
+		return ""
+	}
+	return commandLine(cmd, nil, "shard", "out")
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
@@ -284,7 +298,7 @@ func runCompare(cmd *cobra.Command, o *compareOptions) error {
 		ro.Exe = exe
 	}
 	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
-		Runner: compare.PlanRunner(benches, ro), Command: commandLine(cmd, nil), Progress: stderr})
+		Runner: compare.PlanRunner(benches, ro), Command: commandLine(cmd, nil), GridCommand: gridCommandLine(cmd, shard), Progress: stderr})
 	if err != nil {
 		return err
 	}
@@ -342,11 +356,16 @@ func runCompareMerge(cmd *cobra.Command, dirs []string, o *compareOptions) error
 	return writeCompareReport(cmd.OutOrStdout(), o, o.out, dirs...)
 }
 
+// writeCompareReport writes the report of dirs (a merge: the whole grid)
+// into out, or without dirs the report of out's own shard.
 func writeCompareReport(w io.Writer, o *compareOptions, out string, dirs ...string) error {
+	var d *compare.Data
+	var err error
 	if len(dirs) == 0 {
-		dirs = []string{out}
+		d, err = compare.LoadShard(out)
+	} else {
+		d, err = compare.Load(dirs...)
 	}
-	d, err := compare.Load(dirs...)
 	if err != nil {
 		return err
 	}

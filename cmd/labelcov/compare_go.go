@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/compare"
+	gotransform "github.com/labelcov/labelcov/transform/golang"
 	"github.com/spf13/cobra"
 )
 
@@ -43,7 +44,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 
 	var all []*compare.GoBench
 	for _, pat := range o.goPkgs {
-		dir, p, err := goPatternDir(pat)
+		dir, p, err := gotransform.PatternDir(pat)
 		if err != nil {
 			return fmt.Errorf("--go %s: %w", pat, err)
 		}
@@ -55,6 +56,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 			if b.Target.LabelPkgs, err = resolveLabelPkgs(ctx, b.Target.Module, o.labelPkgs); err != nil {
 				return err
 			}
+			b.Info.LabelPkgs = b.Target.LabelPkgs
 		}
 		all = append(all, bs...)
 	}
@@ -107,7 +109,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 	fmt.Fprintf(stderr, "compare: %d go test -fuzz campaign(s) of at most %s (shard %s), %d in parallel: at most about %s\n",
 		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
 	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
-		Runner: runner.Run, Command: commandLine(cmd, nil), Progress: stderr})
+		Runner: runner.Run, Command: commandLine(cmd, nil), GridCommand: gridCommandLine(cmd, shard), Progress: stderr})
 	if err != nil {
 		return err
 	}
@@ -128,45 +130,4 @@ func checkMinimizeTime(s string) error {
 		return nil
 	}
 	return fmt.Errorf("--fuzzminimizetime %q: want a duration (0s, 10s) or a count of executions (1000x)", s)
-}
-
-// goPatternDir splits a --go pattern into the directory the go command
-// runs in and the pattern there: a pattern that is a path (./x/..., ../x,
-// /abs/x) runs in the module that holds its directory, as a pattern
-// relative to it, so `--go ./testdata/gobench/...` loads that nested module;
-// an import path pattern runs in the current directory.
-func goPatternDir(pat string) (string, string, error) {
-	if !strings.HasPrefix(pat, ".") && !filepath.IsAbs(pat) {
-		return "", pat, nil
-	}
-	lit, rest, dots := strings.Cut(filepath.ToSlash(pat), "...")
-	base := lit // the directory part of the literal prefix
-	if dots {
-		base = lit[:strings.LastIndex(lit, "/")+1]
-	}
-	abs, err := filepath.Abs(filepath.FromSlash(base))
-	if err != nil {
-		return "", "", err
-	}
-	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
-		return "", "", fmt.Errorf("no directory %s", abs)
-	}
-	for d := abs; ; {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			rel, err := filepath.Rel(d, abs)
-			if err != nil {
-				return "", "", err
-			}
-			p := "./" + filepath.ToSlash(rel)
-			if dots {
-				p = strings.TrimSuffix(p, "/.") + "/" + lit[len(base):] + "..." + rest
-			}
-			return d, p, nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return "", "", fmt.Errorf("%s is not inside a Go module (no go.mod in it or above)", abs)
-		}
-		d = parent
-	}
 }

@@ -159,28 +159,6 @@ func TestCompareGoRefusesPlanFlags(t *testing.T) {
 	}
 }
 
-func TestGoPatternDir(t *testing.T) {
-	abs, err := filepath.Abs("../../testdata/gobench")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct{ in, dir, pat string }{
-		{"../../testdata/gobench/...", abs, "./..."},
-		{"../../testdata/gobench/header", abs, "./header"},
-		{"../../testdata/gobench/h...", abs, "./h..."},
-		{"example.com/gobench/...", "", "example.com/gobench/..."},
-		{"./../../testdata/gobench/./h...", abs, "./h..."},
-	} {
-		dir, pat, err := goPatternDir(c.in)
-		if err != nil || dir != c.dir || pat != c.pat {
-			t.Errorf("goPatternDir(%q) = %q, %q, %v; want %q, %q", c.in, dir, pat, err, c.dir, c.pat)
-		}
-	}
-	if _, _, err := goPatternDir("./no/such/dir/..."); err == nil {
-		t.Error("no error for a missing directory")
-	}
-}
-
 func TestCheckMinimizeTime(t *testing.T) {
 	for _, ok := range []string{"", "0s", "10s", "1m", "0x", "1000x"} {
 		if err := checkMinimizeTime(ok); err != nil {

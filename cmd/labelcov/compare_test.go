@@ -113,8 +113,13 @@ func TestCompareEndToEnd(t *testing.T) {
 		dirs = append(dirs, dir)
 		a := []string{"compare", "--bench-dir", benchDir, "--bench", "temperature", "--criteria", "none,mcc",
 			"--runs", "1", "--budget", "1s", "--workers", "1", "--shard", sh, "--out", dir}
+		stdout.Reset()
 		if code := run(a, &stdout, &stderr); code != 0 {
 			t.Fatalf("shard %s: exit %d: %s", sh, code, stderr.String())
+		}
+		// A shard that finished its share misses nothing.
+		if !strings.HasPrefix(stdout.String(), "1 campaign(s) finished\n") {
+			t.Errorf("shard %s stdout:\n%s", sh, stdout.String())
 		}
 	}
 	merged := filepath.Join(t.TempDir(), "merged")
@@ -127,6 +132,15 @@ func TestCompareEndToEnd(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(merged, "report.html")); err != nil {
 		t.Error(err)
+	}
+	// The merged report regenerates the whole grid, not shard 1's share.
+	mergedMD, err := os.ReadFile(filepath.Join(merged, "report.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "`labelcov compare --bench temperature --bench-dir " + benchDir + " --budget 1s --criteria none,mcc --runs 1 --workers 1`"
+	if !strings.Contains(string(mergedMD), want) {
+		t.Errorf("merged report.md lacks the whole grid's command %s:\n%s", want, mergedMD)
 	}
 }
 

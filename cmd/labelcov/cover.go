@@ -140,12 +140,6 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if len(tests) == 0 {
 		return fmt.Errorf("no tests: give --tests DIR|FILE")
 	}
-	if o.maxSteps <= 0 {
-		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
-	}
-	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
-		return err
-	}
 	g := planGuard(file, o.world, tests)
 	if err := checkOutputs(g, o.outputs()...); err != nil {
 		return err
@@ -182,6 +176,11 @@ func planGuard(file, world string, tests []string) *outputs.Guard {
 	return &g
 }
 
+// limits are the run budgets of the plan's tests.
+func (o *coverOptions) limits() runner.Limits {
+	return runner.Limits{MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
+}
+
 // outputs are cover's output files with their flags.
 func (o *coverOptions) outputs() []outFlag {
 	return []outFlag{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}}
@@ -205,24 +204,19 @@ type measured struct {
 
 // coverSetup is coverMeasurer, also returning the plan's tree.
 func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, error) {
+	if err := o.limits().Check(); err != nil {
+		return nil, err
+	}
 	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
 	if err != nil {
 		return nil, err
 	}
 	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects, Program: p}
-	worldPath := o.world
-	if worldPath == "" && file != "-" {
-		if worldPath, err = runner.WorldBeside(file); err != nil {
-			return nil, err
-		}
+	worldPath, w, err := runner.OpenWorld(file, o.world)
+	if err != nil {
+		return nil, err
 	}
-	if worldPath != "" {
-		w, err := runner.LoadWorld(worldPath)
-		if err != nil {
-			return nil, err
-		}
-		mo.World, mo.WorldPath = w, worldPath
-	}
+	mo.World, mo.WorldPath = w, worldPath
 	// cover runs the plan: a call that cannot link fails every test.
 	if err := checkCalls(cmd.ErrOrStderr(), f, p, runner.Link{World: worldPath != ""}); err != nil {
 		return nil, err

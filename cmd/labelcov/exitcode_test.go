@@ -129,6 +129,12 @@ func TestFirstLineIsTheReason(t *testing.T) {
 		{[]string{"gentests"}, "missing PLAN"},
 		{[]string{"sarif", temp}, "missing CAMPAIGN_DIR"},
 		{[]string{"fuzz", temp, "--max-objects", "0"}, "--max-objects must be positive, got 0"},
+		// One check of the run budgets (runner.Limits.Check) in every verb that runs a plan.
+		{[]string{"fuzz", temp, "--max-steps", "0"}, "--max-steps must be positive, got 0"},
+		{[]string{"run", temp, "--max-steps", "-1"}, "--max-steps must be positive, got -1"},
+		{[]string{"sample", temp, "--max-steps", "0"}, "--max-steps must be positive, got 0"},
+		{[]string{"reduce", temp, "--tests", "../../testdata/bench/temperature/reproducers", "--max-steps", "0", "--out", filepath.Join(t.TempDir(), "new")}, "--max-steps must be positive, got 0"},
+		{[]string{"gentests", temp, "--tests", "../../testdata/bench/temperature/reproducers", "--runs", "10", "--max-objects", "0", "--out", filepath.Join(t.TempDir(), "gen")}, "--max-objects must be positive, got 0"},
 	} {
 		code, _, errs := execLabelcov(c.args...)
 		first, _, _ := strings.Cut(errs, "\n")

@@ -87,11 +87,8 @@ func worldForParams(f *syntax.File, fn *compile.Func) error {
 
 // build reads the plan and world and compiles the setup.
 func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*campaign.Fuzzer, error) {
-	if pf.maxSteps <= 0 {
-		return nil, fmt.Errorf("--max-steps must be positive, got %d", pf.maxSteps)
-	}
-	if pf.maxObjects <= 0 {
-		return nil, fmt.Errorf("--max-objects must be positive, got %d", pf.maxObjects)
+	if err := (runner.Limits{MaxSteps: pf.maxSteps, MaxObjects: pf.maxObjects}).Check(); err != nil {
+		return nil, err
 	}
 	if pf.maxAtoms < 1 {
 		return nil, fmt.Errorf("--mcc-max-atoms must be at least 1, got %d", pf.maxAtoms)

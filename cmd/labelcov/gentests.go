@@ -205,6 +205,14 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 			for _, line := range itemDelta(base, after, planItemKinds) {
 				fmt.Fprintf(w, "  %s\n", line)
 			}
+			names, b, cerr := criterionFigures(m.Labels(), m.Decisions(), base)
+			_, a, aerr := criterionFigures(m.Labels(), m.Decisions(), after)
+			if cerr = errors.Join(cerr, aerr); cerr != nil {
+				return cerr
+			}
+			for i, n := range names {
+				fmt.Fprintf(w, "  %-7s %s -> %s\n", n, b[i], a[i])
+			}
 			if err != nil && !errors.Is(err, ctx.Err()) {
 				return err
 			}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -151,28 +150,20 @@ func runGentestsGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzz
 	for i, e := range written {
 		rep.Generated = append(rep.Generated, goGenerated{Name: e.Name, Size: e.Size, Adds: res.Adds[i]})
 	}
-	in := func(items []string) map[string]bool {
-		m := map[string]bool{}
-		for _, it := range items {
-			m[it] = true
-		}
-		return m
+	// Per criterion as cover counts it (labels.Figures: mcdc in
+	// conditions), before and after.
+	names, before, err := criterionFigures(y.Annotation.Labels, y.Annotation.Decisions, res.Base)
+	if err != nil {
+		return err
 	}
-	b, a := in(res.Base), in(after)
-	for _, l := range y.Annotation.Labels {
-		if l.Status != labels.Active {
-			continue
+	_, afterFigs, err := criterionFigures(y.Annotation.Labels, y.Annotation.Decisions, after)
+	if err != nil {
+		return err
+	}
+	for i, n := range names {
+		if labels.Key(n) != labels.All {
+			rep.Criteria[labels.Key(n)] = goCriterionDelta{Total: before[i].Total, Before: before[i].Covered, After: afterFigs[i].Covered}
 		}
-		d := rep.Criteria[l.Criterion]
-		d.Total++
-		id := gofuzz.ItemLabel + strconv.Itoa(l.ID)
-		if b[id] {
-			d.Before++
-		}
-		if a[id] {
-			d.After++
-		}
-		rep.Criteria[l.Criterion] = d
 	}
 	w := cmd.OutOrStdout()
 	if g.json {

@@ -21,25 +21,9 @@ import (
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
 
-// isGoPackageArg reports whether a command argument names Go packages (a
-// pattern such as ./pkg/..., a directory holding .go files, an import
-// path) rather than a plan file.
-func isGoPackageArg(arg string) bool {
-	if arg == "-" || strings.HasSuffix(arg, ".plan") {
-		return false
-	}
-	if strings.Contains(arg, "...") {
-		return true
-	}
-	if st, err := os.Stat(arg); err == nil {
-		if !st.IsDir() {
-			return false
-		}
-		gos, _ := filepath.Glob(filepath.Join(arg, "*.go"))
-		return len(gos) > 0
-	}
-	return !strings.Contains(filepath.Base(arg), ".") || strings.Contains(arg, "/")
-}
+// isGoPackageArg reports whether a command argument names Go packages
+// rather than a plan file (the one rule: gotransform.IsPatternArg).
+func isGoPackageArg(arg string) bool { return gotransform.IsPatternArg(arg) }
 
 // goAnnotateOptions are the options of annotating Go packages.
 type goAnnotateOptions struct {
@@ -122,6 +106,10 @@ func (o goAnnotateOptions) transformOptions() (gotransform.Options, error) {
 // opts.Out (annotated files, overlay.json, labels.json) and prints a
 // summary to w: label counts per criterion and how to use the overlay.
 func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opts goAnnotateOptions) error {
+	var err error
+	if opts.Dir, patterns, err = gotransform.ResolvePatterns(opts.Dir, patterns); err != nil {
+		return err
+	}
 	to, err := opts.transformOptions()
 	if err != nil {
 		return err
@@ -238,6 +226,10 @@ type goCoverOptions struct {
 // and operator, plain statement and block coverage, and every uncovered
 // label with its file:line:col.
 func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts goCoverOptions) error {
+	var err error
+	if opts.Dir, patterns, err = gotransform.ResolvePatterns(opts.Dir, patterns); err != nil {
+		return err
+	}
 	to, err := opts.transformOptions()
 	if err != nil {
 		return err
@@ -256,6 +248,9 @@ func coverGoPackages(ctx context.Context, w io.Writer, patterns []string, opts g
 		// What the tests and fuzz targets read: each package's testdata
 		// (its corpus among it), and go test -fuzz's cached corpus.
 		for _, p := range res.Packages {
+			g.Folder("the testdata of "+p.Path, filepath.Join(p.Dir, "testdata"))
+		}
+		for _, p := range res.FuzzPackages { // the tested packages, with labels in dependencies
 			g.Folder("the testdata of "+p.Path, filepath.Join(p.Dir, "testdata"))
 		}
 		if opts.Fuzz != "" && opts.FuzzCache != "" {

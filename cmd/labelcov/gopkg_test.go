@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -85,14 +86,20 @@ func TestGoCoverJSON(t *testing.T) {
 	needGo(t)
 	page := filepath.Join(t.TempDir(), "cover.html")
 	lcov := filepath.Join(t.TempDir(), "cover.lcov")
-	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", sampleDir(t), "--criteria", "cc,wm:ror", "--json", "--html", page, "--lcov", lcov, "--per-test")
+	stdout, _, err := runGoCmd(t, "cover", "./...", "-C", sampleDir(t), "--criteria", "cc,wm:ror,mcdc", "--json", "--html", page, "--lcov", lcov, "--per-test")
 	if err != nil {
 		t.Fatal(err)
 	}
+	type row struct {
+		Covered, Total int
+		Diversity      *struct{ D0, D1, D2 float64 }
+	}
 	var rep struct {
-		Criteria map[string]struct {
+		Criteria map[string]row
+		All      row
+		MCDC     struct {
 			Covered, Total int
-			Diversity      *struct{ D0, D1, D2 float64 }
+			Vectors        struct{ Covered, Total int }
 		}
 		Tests     map[string][]int
 		Coverage  struct{ Statements struct{ Covered, Total int } }
@@ -114,6 +121,24 @@ func TestGoCoverJSON(t *testing.T) {
 	if d := cc.Diversity; d == nil || d.D0 != float64(cc.Covered) || d.D1 <= 1 || d.D2 > d.D1 {
 		t.Errorf("cc diversity %+v for %d covered labels", d, cc.Covered)
 	}
+	// One figure per criterion: MC/DC in conditions in its row, its
+	// section and its Hill numbers; vectors apart; all the sum of the
+	// rows; no D0 above its total.
+	var sum row
+	for k, r := range rep.Criteria {
+		if r.Diversity == nil || r.Diversity.D0 != float64(r.Covered) || r.Covered > r.Total {
+			t.Errorf("%s: %d/%d with diversity %+v", k, r.Covered, r.Total, r.Diversity)
+		}
+		sum.Covered += r.Covered
+		sum.Total += r.Total
+	}
+	if mc := rep.Criteria["mcdc"]; mc.Covered != rep.MCDC.Covered || mc.Total != rep.MCDC.Total || mc.Total == 0 ||
+		rep.MCDC.Vectors.Total == mc.Total {
+		t.Errorf("mcdc row %d/%d, section %+v", mc.Covered, mc.Total, rep.MCDC)
+	}
+	if rep.All.Covered != sum.Covered || rep.All.Total != sum.Total || rep.All.Diversity == nil || rep.All.Diversity.D0 != float64(sum.Covered) {
+		t.Errorf("all %+v, the rows sum to %d/%d", rep.All, sum.Covered, sum.Total)
+	}
 	if ids := rep.Tests["example.com/sample TestClassify"]; len(ids) == 0 {
 		t.Errorf("per-test label sets: %v", rep.Tests)
 	}
@@ -123,8 +148,9 @@ func TestGoCoverJSON(t *testing.T) {
 		}
 	}
 	h, err := os.ReadFile(page)
+	mcdcHead := fmt.Sprintf("MC/DC: %d/%d conditions", rep.MCDC.Covered, rep.MCDC.Total)
 	if err != nil || !bytes.Contains(h, []byte(`<td class="ln">25</td>`)) || !bytes.Contains(h, []byte("class=\"miss\"")) ||
-		!bytes.Contains(h, []byte("example.com/sample TestClassify")) {
+		!bytes.Contains(h, []byte("example.com/sample TestClassify")) || !bytes.Contains(h, []byte(mcdcHead)) {
 		t.Errorf("HTML report: %v\n%.400s", err, h)
 	}
 	l, err := os.ReadFile(lcov)
@@ -379,4 +405,23 @@ func fuzzexpWithEntry(t *testing.T, name, contents string) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestGoPathsFromRepositoryRoot: a package directory named by its path
+// from the repository root, with or without ./, is the package in its own
+// module, for annotate as for reduce and gentests; a package go cannot
+// find gets a message that suggests -C.
+func TestGoPathsFromRepositoryRoot(t *testing.T) {
+	needGo(t)
+	t.Chdir("../..")
+	for _, p := range []string{"./testdata/go/sample", "testdata/go/fuzzexp"} {
+		stdout, _, err := runGoCmd(t, "annotate", p, "--criteria", "cc", "-o", t.TempDir())
+		if err != nil || !strings.Contains(stdout, "overlay:") {
+			t.Errorf("annotate %s from the repository root: %v\n%s", p, err, stdout)
+		}
+	}
+	_, _, err := runGoCmd(t, "annotate", "example.com/no/such/pkg", "-o", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "give -C DIR") {
+		t.Errorf("a package go cannot find: %v", err)
+	}
 }

@@ -159,6 +159,7 @@ func TestOutputsGuarded(t *testing.T) {
 		{with(cover, "--lcov", f.test), "would overwrite a file of the tests folder"},
 		{with(cover, "--cobertura", filepath.Join(f.repro, "new.xml")), "would overwrite a file of the tests folder"},
 		{with(cover, "--html", filepath.Join(f.bench, "truth.json")), "truth.json"},
+		{with(cover, "--lcov", f.record), "would overwrite the record of a campaign directory"},
 		{with(sbcl, "--html", f.lisp), "would overwrite the plan"},
 		{with(sbcl, "--html", f.ann), "would overwrite the annotated plan"},
 		{with(sbcl, "--cobertura", f.ann), "would overwrite the annotated plan"},

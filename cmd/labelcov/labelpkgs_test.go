@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,5 +83,40 @@ func TestLabelPkgsInCachedDependency(t *testing.T) {
 	}
 	if modAfter, _ := os.ReadFile(filepath.Join(app, "go.mod")); string(modAfter) != string(modBefore) {
 		t.Error("the app's go.mod changed")
+	}
+}
+
+// TestCompareGoLabelPkgs: a Go grid on testdata/go/depmods/app's fuzz
+// target with the labels in example.com/dep: the guided campaign's
+// binary and the yardstick label the dependency, whose labels the report
+// counts and names.
+func TestCompareGoLabelPkgs(t *testing.T) {
+	testenv.Long(t)
+	needGo(t)
+	out := filepath.Join(t.TempDir(), "cmp")
+	grid := []string{"compare", "--go", "../../testdata/go/depmods/app", "--label-pkgs", "example.com/dep", "--criteria", "none,cc",
+		"--runs", "1", "--budget", "3s", "--workers", "1", "--fuzzminimizetime", "0s", "--out", out}
+	var stdout, stderr strings.Builder
+	if code := run(grid, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var rep struct {
+		Results []struct {
+			LabelPkgs []string `json:"label_pkgs"`
+			Totals    map[string]int
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(out, "report.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Results) != 1 || strings.Join(rep.Results[0].LabelPkgs, ",") != "example.com/dep" || rep.Results[0].Totals["labels:cc"] == 0 {
+		t.Fatalf("report: %+v", rep.Results)
+	}
+	if md, err := os.ReadFile(filepath.Join(out, "report.md")); err != nil || !strings.Contains(string(md), "labels (and the yardstick) in `example.com/dep`") {
+		t.Errorf("report.md does not name the labelled package (%v)", err)
 	}
 }

@@ -4,11 +4,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/reduce"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 )
 
@@ -137,6 +139,11 @@ the cache are never touched. This is the corpus minimization Go lacks
 			for _, line := range itemCounts(before, planItemKinds) {
 				fmt.Fprintf(w, "  kept %s\n", line)
 			}
+			line, err := criterionLine(m.Labels(), m.Decisions(), before)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(w, "  criteria (as cover counts them, the same as the whole suite): %s\n", line)
 			return nil
 		},
 	}
@@ -182,6 +189,50 @@ func itemCounts(items []string, kinds []itemKind) []string {
 		out = append(out, fmt.Sprintf("%d %s", countKind(items, k.prefix), k.name))
 	}
 	return out
+}
+
+// criterionFigures are the per-criterion figures of what items cover, as
+// cover reports them (labels.Figures: each criterion in its unit, mcdc in
+// conditions, all the sum), in report order: "mcc 5/6".
+func criterionFigures(ls []*labels.Label, ds []*labels.Decision, items []string) ([]string, []labels.Fraction, error) {
+	hits := map[int]int{}
+	for _, it := range items {
+		if id, ok := strings.CutPrefix(it, "label:"); ok {
+			if n, err := strconv.Atoi(id); err == nil {
+				hits[n] = 1
+			}
+		}
+	}
+	cov, err := labels.Figures(ls, ds, hits)
+	if err != nil {
+		return nil, nil, err
+	}
+	var names []string
+	var figs []labels.Fraction
+	for _, k := range append(labels.AllKeys(), labels.All) {
+		if c := cov[k]; c != nil {
+			names = append(names, string(k))
+			figs = append(figs, c.Fraction)
+		}
+	}
+	return names, figs, nil
+}
+
+// criterionLine is criterionFigures as one line: "mcc 5/6, mcdc 1/3
+// conditions, all 6/9".
+func criterionLine(ls []*labels.Label, ds []*labels.Decision, items []string) (string, error) {
+	names, figs, err := criterionFigures(ls, ds, items)
+	if err != nil {
+		return "", err
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + " " + figs[i].String()
+		if n == string(labels.MCDC) {
+			parts[i] += " conditions"
+		}
+	}
+	return strings.Join(parts, ", "), nil
 }
 
 // countKind counts the items with prefix.

@@ -72,7 +72,7 @@ func goFuzzTarget(ctx context.Context, pattern, dir, name string) (gofuzz.Target
 	p := pattern
 	if dir == "" {
 		var err error
-		if dir, p, err = goPatternDir(pattern); err != nil {
+		if dir, p, err = gotransform.PatternDir(pattern); err != nil {
 			return gofuzz.Target{}, err
 		}
 	}
@@ -221,6 +221,11 @@ func runReduceGo(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzzOp
 	fmt.Fprintf(w, "reduce: %s: %d entries (%d bytes; %d in testdata/fuzz, %d cached) -> %d entries (%d bytes) in %s\n",
 		t, b.Entries, b.Bytes, b.Testdata, b.Cached, a.Entries, a.Bytes, dir)
 	fmt.Fprintf(w, "  with the %d f.Add seed(s), kept %s\n", red.Seeds, strings.Join(itemCounts(red.Items, goItemKinds), ", "))
+	line, err := criterionLine(y.Annotation.Labels, y.Annotation.Decisions, red.Items)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "  criteria (as cover counts them, the same as the whole corpus): %s\n", line)
 	if n := len(red.Failing); n > 0 {
 		fmt.Fprintf(w, "  %d kept entr%s the target fails on (go test fails until the bug is fixed): %s\n", n, plural(n, "y", "ies"), strings.Join(red.Failing, ", "))
 	}

@@ -109,10 +109,7 @@ func planArgs(fn *compile.Func, raw []string) ([]value.Value, error) {
 }
 
 func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path string, o runOptions) error {
-	if o.maxSteps <= 0 {
-		return fmt.Errorf("--max-steps must be positive, got %d", o.maxSteps)
-	}
-	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+	if err := (runner.Limits{MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}).Check(); err != nil {
 		return err
 	}
 	// Before the plan's warnings: without a world they would be a storm

@@ -77,7 +77,7 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if o.n <= 0 {
 		return fmt.Errorf("--n must be positive, got %d", o.n)
 	}
-	if err := positiveFlag("max-objects", o.maxObjects); err != nil {
+	if err := (runner.Limits{MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}).Check(); err != nil {
 		return err
 	}
 	if err := planGuard(path, o.world, nil).CheckDir("--examples", o.examples, ""); err != nil {

@@ -2,11 +2,9 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
@@ -53,15 +51,15 @@ replays its minimized input. GitHub code scanning and GitLab read it.`,
 			}
 			var fs []report.SARIFFinding
 			for _, dir := range args[1:] {
-				recs, err := readFindings(dir)
+				recs, err := engine.ReadFindings(dir)
 				if err != nil {
 					return err
 				}
 				for _, r := range recs {
-					sf := report.SARIFFinding{Key: r.rec.Key, Category: r.rec.Category, Detail: r.rec.Detail}
-					if r.rec.Pos != "" {
-						sf.Pos = report.ParsePos(r.rec.Pos)
-					} else if p, ok := checks[r.rec.Category]; ok {
+					sf := report.SARIFFinding{Key: r.Key, Category: r.Category, Detail: r.Detail}
+					if r.Pos != "" {
+						sf.Pos = report.ParsePos(r.Pos)
+					} else if p, ok := checks[r.Category]; ok {
 						sf.Pos = p
 						if sf.Detail == "" {
 							sf.Detail = "a def-check returned this category"
@@ -75,8 +73,8 @@ replays its minimized input. GitHub code scanning and GitLab read it.`,
 					if filepath.Clean(sf.Pos.File) == filepath.Clean(plan) {
 						sf.Pos.Col = report.SARIFColumn(src, sf.Pos.Line, sf.Pos.Col)
 					}
-					if r.rec.Input != "" {
-						sf.Input = filepath.Join(r.dir, filepath.FromSlash(r.rec.Input))
+					if r.Input != "" {
+						sf.Input = r.Input
 						sf.Replay = replay + " " + shellQuote(sf.Input)
 					}
 					fs = append(fs, sf)
@@ -100,43 +98,4 @@ replays its minimized input. GitHub code scanning and GitLab read it.`,
 	cmd.Flags().StringVar(&world, "world", "", "world file the campaign ran in (named in the replay commands)")
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the log to this file instead of stdout")
 	return cmd
-}
-
-type dirFinding struct {
-	dir string
-	rec engine.FindingRecord
-}
-
-// readFindings reads dir/findings.json, or the findings.json of each
-// instance directory in dir.
-func readFindings(dir string) ([]dirFinding, error) {
-	files := []string{filepath.Join(dir, "findings.json")}
-	if _, err := os.Stat(files[0]); err != nil {
-		files, _ = filepath.Glob(filepath.Join(dir, "*", "findings.json"))
-		sort.Strings(files)
-		if len(files) == 0 {
-			return nil, fmt.Errorf("%s: no findings.json (neither in it nor in an instance directory inside it)", dir)
-		}
-	}
-	var out []dirFinding
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return nil, fmt.Errorf("reading findings: %w", err)
-		}
-		var ff struct {
-			Version  int                    `json:"version"`
-			Findings []engine.FindingRecord `json:"findings"`
-		}
-		if err := json.Unmarshal(data, &ff); err != nil {
-			return nil, fmt.Errorf("%s: %w", p, err)
-		}
-		if ff.Version != engine.StatsVersion {
-			return nil, fmt.Errorf("%s: findings version %d not supported (want %d)", p, ff.Version, engine.StatsVersion)
-		}
-		for _, r := range ff.Findings {
-			out = append(out, dirFinding{dir: filepath.Dir(p), rec: r})
-		}
-	}
-	return out, nil
 }

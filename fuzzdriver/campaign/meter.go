@@ -62,15 +62,16 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 }
 
 // Figures returns the coverage so far: "instructions", "branches",
-// "actions" (with a world) and "labels" (all measuring criteria; none
-// with Setup.NoMeasure).
+// "actions" (with a world) and "labels", the all figure of the measuring
+// criteria (labels.Figures: each criterion in its unit, MC/DC in
+// conditions; none with Setup.NoMeasure).
 func (m *Meter) Figures() map[string]engine.Figure {
 	fig := map[string]engine.Figure{
 		"instructions": m.tally.Instructions(),
 		"branches":     m.tally.Branches(),
 	}
 	if m.ann != nil {
-		fig["labels"] = m.tally.Labels()
+		fig["labels"] = m.labelFigures()[labels.All].Fraction
 	}
 	if m.p.Setup.World != nil {
 		fig["actions"] = m.tally.Actions()
@@ -78,26 +79,46 @@ func (m *Meter) Figures() map[string]engine.Figure {
 	return fig
 }
 
-// ByCriterion returns label coverage per criterion key (mcc, cc, wm);
-// mcdc counts the conditions whose independence pair the inputs executed
-// (measure.NewMCDCReport), not its labels.
+// labelFigures computes the measuring labels' figures with the one
+// function every report uses.
+func (m *Meter) labelFigures() map[labels.Key]*labels.KeyCoverage {
+	ms := m.p.PUT.Measure
+	hits := make(map[int]int, len(m.tally.Covering))
+	for id, ts := range m.tally.Covering {
+		hits[id] = len(ts)
+	}
+	cov, err := labels.Figures(ms.Transform.Labels.Labels, ms.Transform.Labels.Decisions, hits)
+	if err != nil {
+		if m.err == nil {
+			m.err = err
+		}
+		return map[labels.Key]*labels.KeyCoverage{labels.All: {}}
+	}
+	if cov[labels.All] == nil {
+		cov[labels.All] = &labels.KeyCoverage{}
+	}
+	return cov
+}
+
+// ByCriterion returns label coverage per criterion key (mcc, cc, wm, the
+// wm operators together, mcdc in conditions, dist), as cover reports it
+// (labels.Figures).
 func (m *Meter) ByCriterion() map[string]engine.Figure {
 	out := map[string]engine.Figure{}
 	for _, k := range m.p.keys {
 		out[string(keyOf(k))] = engine.Figure{}
 	}
-	for _, l := range m.p.labelsOf {
-		f := out[string(l.key)]
-		f.Add(len(m.tally.Covering[l.id]) > 0)
-		out[string(l.key)] = f
+	if m.p.PUT.Measure == nil {
+		return out
 	}
-	if ms := m.p.PUT.Measure; ms != nil && ms.Criteria.Has(labels.MCDC) {
-		covered := func(id int) bool { return len(m.tally.Covering[id]) > 0 }
-		if mc, err := measure.NewMCDCReport(ms.Transform.Labels.Decisions, covered, nil); err == nil {
-			out[string(labels.MCDC)] = mc.Fraction
-		} else if m.err == nil {
-			m.err = err
+	for k, c := range m.labelFigures() {
+		if k == labels.All {
+			continue
 		}
+		f := out[string(keyOf(k))]
+		f.Covered += c.Covered
+		f.Total += c.Total
+		out[string(keyOf(k))] = f
 	}
 	return out
 }

@@ -99,15 +99,7 @@ type Fuzzer struct {
 	// both the guiding and the measuring annotation.
 	Warnings []string
 
-	labelsOf []labelKey // active measuring labels
-	keys     []labels.Key
-}
-
-// labelKey is one active label of the measuring plan and its criterion key
-// (mcc, cc, wm).
-type labelKey struct {
-	id  int
-	key labels.Key
+	keys []labels.Key // the measuring criteria
 }
 
 // Build parses nothing (the plan is already read): it annotates and compiles
@@ -136,7 +128,7 @@ func (s Setup) Build() (*Fuzzer, error) {
 	}
 	put, err := pipeline.Build(s.Plan, o)
 	if err != nil {
-		if s.PlanName == "" && strings.Contains(err.Error(), "has several plans") {
+		if s.PlanName == "" && errors.Is(err, sim.ErrSeveralPlans) {
 			return nil, fmt.Errorf("%w; choose one with --plan", err)
 		}
 		return nil, err
@@ -151,9 +143,6 @@ func (s Setup) Build() (*Fuzzer, error) {
 			p.Warnings = append(p.Warnings, m.Warnings()...)
 		}
 		p.keys = s.Measure.Keys()
-		for _, l := range m.Active {
-			p.labelsOf = append(p.labelsOf, labelKey{id: l.ID, key: keyOf(l.Criterion)})
-		}
 	}
 	return p, nil
 }

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
@@ -154,7 +155,9 @@ func TestPlanSetupErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := (Setup{Plan: f}).Build(); err == nil || !strings.Contains(err.Error(), "--plan") {
+	// The error stays sim's (errors.Is), with what the user can do.
+	want := "two.plan has several plans and none is called main (plans: alpha, beta); choose one with --plan"
+	if _, err := (Setup{Plan: f}).Build(); err == nil || !errors.Is(err, sim.ErrSeveralPlans) || !strings.Contains(err.Error(), want) {
 		t.Errorf("two plans: %v", err)
 	}
 	if _, err := (Setup{Plan: f, PlanName: "beta"}).Build(); err != nil {
@@ -171,8 +174,8 @@ func TestPlanSetupNoMeasure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pf.PUT.Measure != nil || len(pf.labelsOf) != 0 || pf.GuideLabels == 0 {
-		t.Fatalf("measure plan %v with %d labels, guide %d labels", pf.PUT.Measure != nil, len(pf.labelsOf), pf.GuideLabels)
+	if pf.PUT.Measure != nil || len(pf.keys) != 0 || pf.GuideLabels == 0 {
+		t.Fatalf("measure plan %v with %d labels, guide %d labels", pf.PUT.Measure != nil, len(pf.keys), pf.GuideLabels)
 	}
 	m, err := pf.NewMeter()
 	if err != nil {

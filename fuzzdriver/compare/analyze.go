@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -31,7 +32,10 @@ type Report struct {
 	// benchmark (see the constant Correction).
 	Correction string `json:"correction"`
 	// Note is free text shown under the title (labelcov compare --note).
-	Note    string        `json:"note,omitempty"`
+	Note string `json:"note,omitempty"`
+	// Command regenerates the whole grid (never one shard of it): the
+	// command of an unsharded run, else the shards' grid command.
+	Command string        `json:"command,omitempty"`
 	Sources []Source      `json:"sources"`
 	Missing []Cell        `json:"missing"`
 	Results []BenchReport `json:"results"`
@@ -51,9 +55,10 @@ type BenchReport struct {
 	Plan  string `json:"plan"`
 	World string `json:"world,omitempty"`
 	// Package, Target and Shape describe a Go fuzz target (BenchInfo).
-	Package string `json:"package,omitempty"`
-	Target  string `json:"target,omitempty"`
-	Shape   string `json:"shape,omitempty"`
+	Package   string   `json:"package,omitempty"`
+	Target    string   `json:"target,omitempty"`
+	Shape     string   `json:"shape,omitempty"`
+	LabelPkgs []string `json:"label_pkgs,omitempty"`
 	// Categories: the truth.json categories in order, then every other
 	// finding key some run found, sorted.
 	Categories []string `json:"categories"`
@@ -207,6 +212,7 @@ func Analyze(d *Data) *Report {
 		r.Sources = append(r.Sources, Source{Shard: m.Shard, Workers: m.Workers, Command: m.Command, Machine: m.Machine})
 	}
 	sort.SliceStable(r.Sources, func(i, j int) bool { return r.Sources[i].Shard < r.Sources[j].Shard })
+	r.Command = gridCommand(d.Metas)
 	info := map[string]BenchInfo{}
 	for _, b := range d.Benches {
 		info[b.Name] = b
@@ -217,8 +223,27 @@ func Analyze(d *Data) *Report {
 	return r
 }
 
+// gridCommand is the command that reruns the whole grid the metas hold:
+// an unsharded run's own command, else the grid command a shard recorded
+// (a shard's own command would rerun its share only).
+func gridCommand(metas []Meta) string {
+	for _, m := range metas {
+		if m.Shard == All.String() && m.Command != "" {
+			return m.Command
+		}
+	}
+	ms := slices.Clone(metas)
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Shard < ms[j].Shard })
+	for _, m := range ms {
+		if m.GridCommand != "" {
+			return m.GridCommand
+		}
+	}
+	return ""
+}
+
 func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
-	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape,
+	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape, LabelPkgs: info.LabelPkgs,
 		Totals: map[string]int{}, Verdicts: map[string]string{}}
 	budget := d.Grid.Budget.Seconds()
 	byCrit := map[string][]*RunReport{}

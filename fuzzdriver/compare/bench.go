@@ -60,15 +60,12 @@ func LoadBench(dir string) (*Bench, error) {
 	for _, c := range truth.Categories {
 		b.Info.Categories = append(b.Info.Categories, c.Name)
 	}
-	wp, err := sim.WorldBeside(planPath)
+	wp, w, err := sim.OpenWorld(planPath, "")
 	if err != nil {
 		return nil, err
 	}
-	if wp != "" {
-		if b.World, err = sim.LoadWorld(wp); err != nil {
-			return nil, err
-		}
-		b.Info.World, b.WorldPath = filepath.Base(wp), wp
+	if w != nil {
+		b.World, b.Info.World, b.WorldPath = w, filepath.Base(wp), wp
 	}
 	return b, nil
 }

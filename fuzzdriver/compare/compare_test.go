@@ -96,8 +96,15 @@ func synthRunner(calls *atomic.Int64) RunFunc {
 
 func runSynth(t *testing.T, out string, g Grid, sh Shard, calls *atomic.Int64) Outcome {
 	t.Helper()
-	res, err := Run(context.Background(), Options{Grid: g, Shard: sh, Workers: 3, Out: out, Benches: testBenches(),
-		Runner: synthRunner(calls), Machine: testMachine, Command: "labelcov compare --test"})
+	o := Options{Grid: g, Shard: sh, Workers: 3, Out: out, Benches: testBenches(),
+		Runner: synthRunner(calls), Machine: testMachine, Command: "labelcov compare --test"}
+	if sh != All && sh != (Shard{}) {
+		// As the CLI records it: the shard's own command, and the
+		// whole grid's without --shard and the shard's --out.
+		o.Command = "labelcov compare --test --shard " + sh.String() + " --out " + out
+		o.GridCommand = "labelcov compare --test"
+	}
+	res, err := Run(context.Background(), o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,6 +270,21 @@ func TestMergeEqualsUnsharded(t *testing.T) {
 		}
 		if got := reportJSON(t, dirs...); !bytes.Equal(got, want) {
 			t.Fatalf("merge of %d shards differs from the unsharded report", n)
+		}
+		// It regenerates the whole grid, not one shard's share.
+		if md := string(reportJSON(t, dirs...)); !strings.Contains(md, "`labelcov compare --test`") || strings.Contains(md, "--shard") {
+			t.Errorf("merge of %d shards: the Regenerate line is not the whole grid's command", n)
+		}
+		// A shard that finished its share misses nothing of it, though
+		// the rest of the grid is elsewhere.
+		for _, dir := range dirs {
+			d, err := LoadShard(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(d.Missing) != 0 {
+				t.Errorf("n=%d: a finished shard misses %d campaign(s): %v", n, len(d.Missing), d.Missing)
+			}
 		}
 		// A missing shard shows as missing campaigns.
 		d, err := Load(dirs[1:]...)

@@ -22,7 +22,8 @@ type Data struct {
 	Metas   []Meta
 	Benches []BenchInfo
 	Runs    map[Cell]*RunData
-	// Missing lists the grid's cells no directory finished, in grid order.
+	// Missing lists the grid's cells no directory finished, in grid order
+	// (LoadShard: those of the shard's share).
 	Missing []Cell
 }
 
@@ -81,10 +82,34 @@ func Load(dirs ...string) (*Data, error) {
 			d.Runs[c] = rd
 		}
 	}
-	for _, c := range d.Grid.Cells() {
+	d.Missing = d.missing(d.Grid.Cells())
+	return d, nil
+}
+
+// LoadShard reads one output directory as the report of its own shard:
+// as Load, but Missing lists only the cells of that shard's share (a
+// shard that finished its share misses nothing, though the rest of the
+// grid is elsewhere).
+func LoadShard(dir string) (*Data, error) {
+	d, err := Load(dir)
+	if err != nil {
+		return nil, err
+	}
+	sh, err := ParseShard(d.Metas[0].Shard)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "compare.json"), err)
+	}
+	d.Missing = d.missing(sh.Cells(d.Grid))
+	return d, nil
+}
+
+// missing is the cells of cells no directory finished, in their order.
+func (d *Data) missing(cells []Cell) []Cell {
+	var out []Cell
+	for _, c := range cells {
 		if d.Runs[c] == nil {
-			d.Missing = append(d.Missing, c)
+			out = append(out, c)
 		}
 	}
-	return d, nil
+	return out
 }

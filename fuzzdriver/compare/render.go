@@ -174,12 +174,9 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 	var out []block
 	add := func(b ...block) { out = append(out, b...) }
 	add(heading{1, "Guiding criteria compared"})
-	for _, s := range r.Sources {
-		if s.Command != "" {
-			add(para{"Regenerate with (from the repository root; `go run ./cmd/labelcov` for `labelcov`; campaigns " +
-				"already finished in `--out` are reused, the others run):"}, para{"`" + s.Command + "`"})
-			break
-		}
+	if r.Command != "" {
+		add(para{"Regenerate with (from the repository root; `go run ./cmd/labelcov` for `labelcov`; campaigns " +
+			"already finished in `--out` are reused, the others run):"}, para{"`" + r.Command + "`"})
 	}
 	if r.Kind == KindGo {
 		add(para{fmt.Sprintf("%d run(s) of %s per (Go fuzz target, guiding criterion) on %s; guiding criteria %s; grid seed %d. "+
@@ -293,6 +290,9 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 	switch {
 	case br.Target != "":
 		desc = "Fuzz target `" + br.Target + "` of package `" + br.Package + "`"
+		if len(br.LabelPkgs) > 0 {
+			desc += "; labels (and the yardstick) in `" + strings.Join(br.LabelPkgs, "`, `") + "`"
+		}
 		if br.Shape != "" {
 			desc += "; bug: " + br.Shape
 		}

@@ -52,6 +52,9 @@ type BenchInfo struct {
 	Package string `json:"package,omitempty"`
 	Target  string `json:"target,omitempty"`
 	Shape   string `json:"shape,omitempty"`
+	// LabelPkgs are the packages labelled and measured instead of the
+	// target's (labels inside dependencies, --label-pkgs).
+	LabelPkgs []string `json:"label_pkgs,omitempty"`
 }
 
 // Machine describes where campaigns ran.
@@ -92,14 +95,17 @@ func ThisMachine() Machine {
 
 // Meta is compare.json: what an output directory holds.
 type Meta struct {
-	Version int         `json:"version"`
-	Grid    Grid        `json:"grid"`
-	BudgetS float64     `json:"budget_s"`
-	Shard   string      `json:"shard"`   // "i/n"
-	Workers int         `json:"workers"` // campaigns run in parallel
-	Command string      `json:"command,omitempty"`
-	Machine Machine     `json:"machine"`
-	Benches []BenchInfo `json:"benches"`
+	Version int     `json:"version"`
+	Grid    Grid    `json:"grid"`
+	BudgetS float64 `json:"budget_s"`
+	Shard   string  `json:"shard"`   // "i/n"
+	Workers int     `json:"workers"` // campaigns run in parallel
+	Command string  `json:"command,omitempty"`
+	// GridCommand runs the whole grid: Command without --shard and the
+	// shard's --out (see Options.GridCommand).
+	GridCommand string      `json:"grid_command,omitempty"`
+	Machine     Machine     `json:"machine"`
+	Benches     []BenchInfo `json:"benches"`
 }
 
 // Result is result.json, written when a campaign finished.
@@ -126,7 +132,12 @@ type Options struct {
 	Benches []BenchInfo // recorded in compare.json for the report
 	Runner  RunFunc
 	Command string // recorded in compare.json and shown in the report
-	Machine *Machine
+	// GridCommand is the command that runs the whole grid: Command
+	// without --shard and without the shard's --out (a shard's folder
+	// holds its share only). A merged report shows it; "" when the shard
+	// is All (Command runs the whole grid then).
+	GridCommand string
+	Machine     *Machine
 	// Progress receives a line per campaign started, finished or skipped.
 	Progress io.Writer
 }
@@ -164,7 +175,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 		return res, err
 	}
 	meta := Meta{Version: Version, Grid: o.Grid, BudgetS: o.Grid.Budget.Seconds(), Shard: o.Shard.String(),
-		Workers: o.Workers, Command: o.Command, Benches: o.Benches}
+		Workers: o.Workers, Command: o.Command, GridCommand: o.GridCommand, Benches: o.Benches}
 	if o.Machine != nil {
 		meta.Machine = *o.Machine
 	} else {

@@ -287,15 +287,14 @@ func (e *engine) totalExecs() int64 { return e.prevExec + e.execs.Load() }
 
 // loadState reads findings.json and stats.json of a resumed campaign.
 func (e *engine) loadState() error {
-	var ff findingsFile
-	if _, err := e.store.readJSON(FindingsName, &ff); err != nil {
-		return err
+	ff, _, err := readFindingsIndex(e.store.dir)
+	if err != nil {
+		return fmt.Errorf("fuzzdriver: %w", err)
 	}
 	for i := range ff.Findings {
 		r := ff.Findings[i]
 		r.New = false
 		if r.Input != "" {
-			r.Input = filepath.Join(e.store.dir, filepath.FromSlash(r.Input))
 			if data, err := os.ReadFile(r.Input); err == nil {
 				r.Data = data
 			}

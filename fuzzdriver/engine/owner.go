@@ -9,11 +9,13 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 )
 
 // OwnerFile is the name of the record, at the top of a campaign directory,
 // of what the campaign in it belongs to.
-const OwnerFile = "campaign.json"
+const OwnerFile = outputs.CampaignRecord
 
 // Owner says what a campaign directory belongs to, in the caller's terms
 // (the engine compares strings and knows nothing of plans): Keys are

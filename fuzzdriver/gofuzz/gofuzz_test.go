@@ -187,6 +187,23 @@ example.com/m/p.F(0x1)
 			t.Errorf("got %s (%q), want %s (%q)", s.Key(), s.Detail, c.key, c.detail)
 		}
 	}
+	// Labels inside a dependency: its first frame names the site, by
+	// import path; without a frame there, the target's package does.
+	x.LabelPkgs = []string{"example.com/dep"}
+	panicked := `panic: runtime error: slice bounds out of range [:9] with capacity 4 [recovered]
+
+goroutine 7 [running]:
+example.com/dep.Parse({0xc000012345, 0x4, 0x8})
+	/cache/example.com/dep@v0.1.0/dep.go:31 +0x1d
+example.com/m/p.FuzzF.func1(0x0?, {0xc000012345, 0x4, 0x8})
+	/m/p/p_test.go:7 +0x1d
+`
+	if s := ParseFailure(panicked, x); s.Key() != "panic@example.com/dep/dep.go:31" {
+		t.Errorf("failure in the labelled dependency: %s", s.Key())
+	}
+	if s := ParseFailure(strings.Replace(panicked, "example.com/dep.Parse", "example.com/other.Parse", 1), x); s.Key() != "panic@p/p_test.go:7" {
+		t.Errorf("failure outside the labelled dependency: %s", s.Key())
+	}
 }
 
 func TestSampleTimes(t *testing.T) {

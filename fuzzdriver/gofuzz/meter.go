@@ -13,7 +13,6 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/gotest"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 	"golang.org/x/tools/cover"
@@ -22,10 +21,10 @@ import (
 // Yardstick measures the corpus of any campaign on one target the same
 // way, whatever guided it: the coverage blocks of the original package
 // ("blocks", as go test -cover counts them) and the labels of the yardstick
-// criteria ("labels": MCC, CC and WM, as for plans; per criterion
-// "labels:mcc", "labels:cc", "labels:wm"; and "labels:dist" when dist is
-// measured, apart from "labels"; "labels:mcdc" counts the conditions whose
-// independence pair the corpus executed, as cover's MC/DC does).
+// criteria as cover counts them (labels.Figures): per criterion
+// "labels:mcc", "labels:cc", "labels:wm", "labels:mcdc" (conditions whose
+// independence pair the corpus executed) and "labels:dist"; "labels" is
+// the all figure of every criterion but dist, which is measured apart.
 type Yardstick struct {
 	Target Target
 	// Original and Labels are coverage-instrumented test binaries of the
@@ -177,35 +176,38 @@ func (y *Yardstick) Measure(ctx context.Context, entries []string, scratch strin
 		return nil, err
 	}
 	hits := gotest.LabelHits(y.Annotation, ann)
-	var all engine.Figure
 	for _, k := range y.Annotation.Criteria.Keys() {
 		fig["labels:"+string(groupOf(k))] = engine.Figure{}
 	}
+	// The figures of cover (labels.Figures: mcdc in conditions); "labels"
+	// is the all figure of every criterion but dist, which is measured
+	// apart (its ladders would outweigh the rest).
+	var notDist []*labels.Label
 	for _, l := range y.Annotation.Labels {
-		if l.Status != labels.Active {
-			continue
-		}
-		name := "labels:" + string(groupOf(l.Criterion))
-		f := fig[name]
-		f.Total++
-		if hits[l.ID] > 0 {
-			f.Covered++
-		}
-		fig[name] = f
 		if l.Criterion != labels.DIST {
-			all.Total++
-			if hits[l.ID] > 0 {
-				all.Covered++
-			}
+			notDist = append(notDist, l)
 		}
 	}
-	fig["labels"] = all
-	if y.Annotation.Criteria.Has(labels.MCDC) {
-		mc, err := measure.NewMCDCReport(y.Annotation.Decisions, func(id int) bool { return hits[id] > 0 }, nil)
-		if err != nil {
-			return nil, err
+	cov, err := labels.Figures(notDist, y.Annotation.Decisions, hits)
+	if err != nil {
+		return nil, err
+	}
+	dist, _ := labels.Figures(y.Annotation.Labels, nil, hits)
+	for k, c := range cov {
+		if k == labels.All {
+			continue
 		}
-		fig["labels:mcdc"] = mc.Fraction
+		f := fig["labels:"+string(groupOf(k))]
+		f.Covered += c.Covered
+		f.Total += c.Total
+		fig["labels:"+string(groupOf(k))] = f
+	}
+	if c := dist[labels.DIST]; c != nil {
+		fig["labels:dist"] = c.Fraction
+	}
+	fig["labels"] = engine.Figure{}
+	if c := cov[labels.All]; c != nil {
+		fig["labels"] = c.Fraction
 	}
 	return fig, nil
 }

@@ -25,8 +25,9 @@ type Site struct {
 	// "unreproduced" (the input does not fail on the original code).
 	Category string `json:"category"`
 	// Pos is MODULE-RELATIVE/FILE.go:LINE: for panics and fatal errors the
-	// first stack frame in the target's package, for failures the
-	// position the test reported.
+	// first stack frame in the target's package (with labels inside
+	// dependencies, first IMPORTPATH/FILE.go:LINE of a frame in a labelled
+	// package), for failures the position the test reported.
 	Pos string `json:"pos,omitempty"`
 	// Detail is the panic value or failure message.
 	Detail string `json:"detail,omitempty"`
@@ -135,8 +136,26 @@ func ParseFailure(out string, t Target) Site {
 }
 
 // firstFrame is the position of the first stack frame of lines whose
-// function belongs to t's package, relative to the module root.
+// function belongs to t's package, relative to the module root; with
+// labels inside dependencies (t.LabelPkgs, import paths), the first frame
+// in a labelled package comes first, as IMPORTPATH/FILE.go:LINE (the bug
+// is where the labels are, and a frame of the target's package would name
+// every such failure by the fuzz function's one call).
 func firstFrame(lines []string, t Target) string {
+	for i := 0; i+1 < len(lines) && len(t.LabelPkgs) > 0; i++ {
+		m := frameFunc.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		for _, p := range t.LabelPkgs {
+			if p == t.Package || !inPackage(m[1], p) {
+				continue
+			}
+			if f := frameFile.FindStringSubmatch(lines[i+1]); f != nil {
+				return p + "/" + path.Base(filepath.ToSlash(f[1])) + ":" + f[2]
+			}
+		}
+	}
 	for i := 0; i+1 < len(lines); i++ {
 		m := frameFunc.FindStringSubmatch(lines[i])
 		if m == nil || !inPackage(m[1], t.Package) {

@@ -54,7 +54,10 @@ func TestMeasureSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cov := labels.CoverageByKey(res.Labels, m.Hits)
+	cov, err := labels.Figures(res.Labels, res.Decisions, m.Hits)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if cov["cc"].Total != res.Active() || cov["cc"].Covered == 0 || cov["cc"].Covered == cov["cc"].Total {
 		t.Fatalf("cc coverage %+v of %d", cov["cc"], res.Active())
 	}

@@ -119,7 +119,10 @@ func TestRealModulesPassOnOverlay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cov := labels.CoverageByKey(res.Labels, m.Hits)
+			cov, err := labels.Figures(res.Labels, res.Decisions, m.Hits)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var parts []string
 			for _, k := range res.Criteria.Keys() {
 				if c := cov[k]; c != nil {

@@ -125,8 +125,6 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 			continue
 		}
 		covered := m.Hits[l.ID] > 0
-		kr.Record(covered)
-		all.Record(covered)
 		op := kr.Operators[l.Operator]
 		if op == nil {
 			op = &measure.Count{}
@@ -141,9 +139,36 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 			rep.Uncovered = append(rep.Uncovered, lr)
 		}
 	}
-	for _, kr := range rep.Criteria {
+	// The figures, from the one function every report uses: per criterion
+	// in its unit (conditions for mcdc), all their sum; Hill numbers
+	// when each test ran alone (distinct traces as abundances).
+	cov, err := labels.Figures(res.Labels, res.Decisions, m.Hits)
+	if err != nil {
+		rep.Warnings = append(rep.Warnings, err.Error())
+	}
+	div := map[labels.Key]*labels.KeyCoverage{}
+	if m.Traces != nil && err == nil {
+		div, _ = labels.Figures(res.Labels, res.Decisions, m.Abundance())
+	}
+	for k, kr := range rep.Criteria {
+		kr.Fraction = labels.Fraction{}
+		if c := cov[k]; c != nil {
+			kr.Fraction = c.Fraction
+		}
+		if c := div[k]; c != nil {
+			h := measure.RoundHill(c.Diversity)
+			kr.Diversity = &h
+		}
 		kr.Percent = measure.Percent(kr.Covered, kr.Total)
 		measure.SortOperators(kr.OperatorOrder)
+	}
+	all.Fraction = labels.Fraction{}
+	if c := cov[labels.All]; c != nil {
+		all.Fraction = c.Fraction
+	}
+	if c := div[labels.All]; c != nil {
+		h := measure.RoundHill(c.Diversity)
+		all.Diversity = &h
 	}
 	all.Percent = measure.Percent(all.Covered, all.Total)
 	rep.All = all
@@ -164,17 +189,6 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 					l.Tests = append(l.Tests, name)
 				}
 			}
-		}
-		cov := labels.CoverageByKey(res.Labels, m.Abundance())
-		for k, kr := range rep.Criteria {
-			if c := cov[k]; c != nil {
-				h := measure.RoundHill(c.Diversity)
-				kr.Diversity = &h
-			}
-		}
-		if c := cov["all"]; c != nil {
-			h := measure.RoundHill(c.Diversity)
-			all.Diversity = &h
 		}
 	}
 	sort.Slice(rep.Labels, func(i, j int) bool { return rep.Labels[i].ID < rep.Labels[j].ID })
@@ -203,9 +217,9 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 		if err != nil {
 			rep.Warnings = append(rep.Warnings, err.Error())
 		} else {
+			mc.Vectors = labels.MCDCVectors(res.Labels, m.Hits)
 			rep.MCDC = mc
 			if kr := rep.Criteria[labels.MCDC]; kr != nil {
-				kr.Count = mc.Count
 				kr.Operators, kr.OperatorOrder = nil, nil
 			}
 		}

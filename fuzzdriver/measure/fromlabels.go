@@ -13,7 +13,7 @@ import (
 // reached at all; tests and traceOf name each test and its trace id. A
 // label's abundance is the number of distinct traces among the tests
 // covering it. Measurer.Run and FromLabels build their reports through it.
-func fillLabels(rep *Report, active, all []*labels.Label, orig *syntax.File, covering map[int][]int, reached map[int]bool, tests, traceOf []string) {
+func fillLabels(rep *Report, active, all []*labels.Label, ds []*labels.Decision, orig *syntax.File, covering map[int][]int, reached map[int]bool, tests, traceOf []string) error {
 	ends := exprEnds(orig)
 	abundance := map[int]int{}
 	for _, l := range active {
@@ -49,7 +49,7 @@ func fillLabels(rep *Report, active, all []*labels.Label, orig *syntax.File, cov
 	for _, id := range traceOf {
 		distinctAll[id] = true
 	}
-	fillCriteria(rep, all, abundance, len(distinctAll))
+	return fillCriteria(rep, all, ds, abundance, len(distinctAll))
 }
 
 // FromLabels builds the report of label coverage measured outside
@@ -60,7 +60,7 @@ func fillLabels(rep *Report, active, all []*labels.Label, orig *syntax.File, cov
 // covered label has abundance 1; the report's plan is "(recorded)", as
 // no def-plan of the file ran. Nothing else of the plan is measured, so
 // the instruction and branch coverage of the original plan are 0 of 0.
-func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, reached map[int]bool) *Report {
+func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, reached map[int]bool) (*Report, error) {
 	var active []*labels.Label
 	for _, l := range m.Labels {
 		if l.Status == labels.Active {
@@ -79,8 +79,28 @@ func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, rea
 		reach[l.ID] = reached[l.ID] || covered[l.ID]
 	}
 	rep.Tests = []*TestResult{tr}
-	fillLabels(rep, active, m.Labels, orig, covering, reach, []string{test}, []string{tr.Trace})
+	if err := fillLabels(rep, active, m.Labels, m.Decisions, orig, covering, reach, []string{test}, []string{tr.Trace}); err != nil {
+		return nil, err
+	}
+	if len(m.Decisions) > 0 {
+		mc, err := NewMCDCReport(m.Decisions, func(id int) bool { return covered[id] }, nil)
+		if err != nil {
+			return nil, err
+		}
+		mc.Vectors = labels.MCDCVectors(m.Labels, rep.abundance())
+		rep.MCDC = mc
+	}
 	rep.Coverage.Instructions.Percent = Percent(0, 0)
 	rep.Coverage.Branches.Percent = Percent(0, 0)
-	return rep
+	return rep, nil
+}
+
+// abundance maps each active label's id to the number of distinct traces
+// that covered it.
+func (r *Report) abundance() map[int]int {
+	a := make(map[int]int, len(r.Labels))
+	for _, l := range r.Labels {
+		a[l.ID] = l.Traces
+	}
+	return a
 }

@@ -80,6 +80,10 @@ func (m *Measurer) Items(ctx context.Context, tests []*Test) ([][]string, error)
 // Labels are the active labels of the measuring plan, in id order.
 func (m *Measurer) Labels() []*labels.Label { return m.ann.Active }
 
+// Decisions are the MC/DC decisions of the measuring plan (criterion
+// mcdc), for labels.Figures.
+func (m *Measurer) Decisions() []*labels.Decision { return m.ann.Labels().Decisions }
+
 // World is the world the plan runs in (nil: none).
 func (m *Measurer) World() *sim.World { return m.opts.World }
 

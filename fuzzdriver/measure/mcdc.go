@@ -8,9 +8,12 @@ import (
 
 // MCDCReport is the MC/DC of a suite (criterion mcdc), as clang's llvm-cov
 // reports it: per decision its executed test vectors and, per condition,
-// the independence pair that covers it. Count counts conditions.
+// the independence pair that covers it. Count counts conditions, as the
+// mcdc row of the criteria does (labels.Figures); Vectors counts the test
+// vectors (the mcdc labels) executed, apart.
 type MCDCReport struct {
 	Count
+	Vectors   labels.Fraction   `json:"vectors"`
 	Decisions []*DecisionReport `json:"decisions"`
 }
 
@@ -107,12 +110,4 @@ func NewMCDCReport(ds []*labels.Decision, covered func(id int) bool, tests func(
 	}
 	rep.Percent = Percent(rep.Covered, rep.Total)
 	return rep, nil
-}
-
-// setMCDC makes k, the report of key mcdc, count conditions (what MC/DC
-// measures) instead of its labels (the test vectors); its operators, one
-// per vector shape, say nothing a reader needs and are dropped.
-func (k *KeyReport) setMCDC(mc *MCDCReport) {
-	k.Covered, k.Total, k.Percent = mc.Covered, mc.Total, mc.Percent
-	k.Operators, k.OperatorOrder = nil, nil
 }

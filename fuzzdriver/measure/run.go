@@ -137,7 +137,9 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	for i, t := range tests {
 		names[i] = t.Name
 	}
-	fillLabels(rep, m.ann.Active, m.ann.Labels().Labels, m.put.File, tally.Covering, tally.Reached, names, traceIDs)
+	if err := fillLabels(rep, m.ann.Active, m.ann.Labels().Labels, m.ann.Labels().Decisions, m.put.File, tally.Covering, tally.Reached, names, traceIDs); err != nil {
+		return nil, err
+	}
 	if m.opts.Labels.Criteria.Has(labels.MCDC) {
 		testsOf := func(id int) []string {
 			var out []string
@@ -150,8 +152,9 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
+		mc.Vectors = labels.MCDCVectors(m.ann.Labels().Labels, rep.abundance())
 		rep.MCDC = mc
-		rep.Criteria[labels.MCDC].setMCDC(mc)
+		rep.Criteria[labels.MCDC].Operators, rep.Criteria[labels.MCDC].OperatorOrder = nil, nil
 	}
 
 	// Plain coverage of the original plan.
@@ -178,8 +181,11 @@ func withPercent(f labels.Fraction) Count {
 
 // fillCriteria computes per-key and per-operator counts and diversity of
 // the labels all (every label, active or not).
-func fillCriteria(rep *Report, all []*labels.Label, abundance map[int]int, traces int) {
-	cov := labels.CoverageByKey(all, abundance)
+func fillCriteria(rep *Report, all []*labels.Label, ds []*labels.Decision, abundance map[int]int, traces int) error {
+	cov, err := labels.Figures(all, ds, abundance)
+	if err != nil {
+		return err
+	}
 	rep.Criteria = map[labels.Key]*KeyReport{}
 	get := func(k labels.Key) *KeyReport {
 		kr := rep.Criteria[k]
@@ -223,7 +229,7 @@ func fillCriteria(rep *Report, all []*labels.Label, abundance map[int]int, trace
 		kr.Percent = Percent(kr.Covered, kr.Total)
 		SortOperators(kr.OperatorOrder)
 	}
-	if c := cov["all"]; c != nil {
+	if c := cov[labels.All]; c != nil {
 		allKey.Covered, allKey.Total = c.Covered, c.Total
 		allKey.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 	} else {
@@ -232,6 +238,7 @@ func fillCriteria(rep *Report, all []*labels.Label, abundance map[int]int, trace
 	allKey.Percent = Percent(allKey.Covered, allKey.Total)
 	rep.All = allKey
 	rep.Diversity = allKey.Diversity
+	return nil
 }
 
 // RoundHill rounds Hill numbers to 6 decimals, so reports (and golden

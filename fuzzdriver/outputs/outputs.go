@@ -1,6 +1,7 @@
 package outputs
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -94,6 +95,9 @@ func (g *Guard) Check(flag, out string) error {
 	if oerr == nil && isGoSource(out) {
 		return refused(flag, out, "would overwrite Go source; write the output elsewhere")
 	}
+	if oerr == nil && isCampaignRecord(out) {
+		return refused(flag, out, "would overwrite the record of a campaign directory; write the output elsewhere")
+	}
 	for _, gp := range g.paths {
 		ii, err := os.Stat(gp.path)
 		if err != nil {
@@ -182,6 +186,28 @@ func (g *Guard) name(gp guarded) string {
 		}
 	}
 	return what + " " + gp.path
+}
+
+// CampaignRecord is the name of the record at the top of a campaign
+// directory (the engine's OwnerFile, which says what the campaign belongs
+// to); Check refuses to replace one, whoever asks.
+const CampaignRecord = "campaign.json"
+
+// isCampaignRecord reports whether path is a campaign directory's record:
+// named CampaignRecord, a JSON object with a version and the owner's keys.
+func isCampaignRecord(path string) bool {
+	if filepath.Base(path) != CampaignRecord {
+		return false
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return false
+	}
+	var rec struct {
+		Version int               `json:"version"`
+		Keys    map[string]string `json:"keys"`
+	}
+	return json.Unmarshal(data, &rec) == nil && rec.Version > 0 && rec.Keys != nil
 }
 
 // isGoSource reports whether path names a file of a Go module's source.

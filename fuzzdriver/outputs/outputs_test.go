@@ -100,3 +100,19 @@ func TestGuard(t *testing.T) {
 		}
 	}
 }
+
+// TestCampaignRecord: a campaign directory's record is never an output,
+// whatever the invocation reads; a file of the same name that is not one
+// is.
+func TestCampaignRecord(t *testing.T) {
+	d := t.TempDir()
+	rec := write(t, filepath.Join(d, "camp", CampaignRecord), `{"version": 1, "keys": {"plan": "abc"}}`)
+	mine := write(t, filepath.Join(d, "mine", CampaignRecord), `{"name": "my own"}`)
+	var g Guard
+	if err := g.Check("--html", rec); err == nil || !strings.Contains(err.Error(), "record of a campaign directory") {
+		t.Errorf("record: %v", err)
+	}
+	if err := g.Check("--html", mine); err != nil {
+		t.Errorf("a file that is no record: %v", err)
+	}
+}

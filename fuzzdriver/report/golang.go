@@ -143,7 +143,7 @@ pre{margin:0}
 .src{border-collapse:collapse;font-family:monospace;font-size:13px}
 .src td{padding:0 6px;vertical-align:top;white-space:pre}
 .ln{color:#999;text-align:right}
-.g{background:#d6f5d6}.y{background:#fff3c4}.r{background:#f8d0d0}
+tr.all td{background:#d6f5d6}tr.some td{background:#fff3c4}tr.none td{background:#f8d0d0}
 .miss{color:#a00;font-size:12px}
 .legend{color:#444;font-size:13px;max-width:60em}
 table.list{border-collapse:collapse;font-size:13px}
@@ -240,16 +240,55 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 	pkgs := esc(strings.Join(r.Packages, " "))
 	fmt.Fprintf(bw, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>labelcov: %s</title>\n<style>%s</style></head><body>\n", pkgs, goCSS)
 	fmt.Fprintf(bw, "<h1>labelcov: %s</h1>\n<p>%s</p>\n", pkgs, esc(goWhat(r, "the packages' tests")))
+	// What the text report says, in the same order: the rows (with Hill
+	// numbers after per-test runs, and all), statements and blocks, the
+	// failing tests and crashing corpus entries.
+	div := func(h *labels.Hill) string {
+		if r.Tests == nil {
+			return ""
+		}
+		if h == nil {
+			return "<td></td><td></td><td></td>"
+		}
+		return fmt.Sprintf("<td>%.2f</td><td>%.2f</td><td>%.2f</td>", h.D0, h.D1, h.D2)
+	}
 	bw.WriteString("<table class=\"sum\"><tr><th>criterion</th><th>covered</th><th>total</th><th>percent</th>" +
 		"<th title=\"labels whose predicate always holds: not injected, not counted\">trivial</th>" +
-		"<th title=\"labels no input can cover (the reason is in labelcov labels): not injected, not counted\">infeasible</th></tr>\n")
-	for _, k := range r.Selected {
-		kr := r.Criteria[k]
-		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%d</td><td>%d</td></tr>\n", k, kr.Covered, kr.Total, pct(kr.Percent), kr.Trivial, kr.Infeasible)
+		"<th title=\"labels no input can cover (the reason is in labelcov labels): not injected, not counted\">infeasible</th>")
+	if r.Tests != nil {
+		bw.WriteString("<th>D0</th><th>D1</th><th>D2</th>")
 	}
-	fmt.Fprintf(bw, "<tr><td>statements</td><td>%d</td><td>%d</td><td>%s</td><td></td><td></td></tr>\n", r.Coverage.Statements.Covered,
-		r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
+	bw.WriteString("</tr>\n")
+	row := func(name string, kr *gotest.KeyReport) {
+		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%d</td><td>%d</td>%s</tr>\n", esc(name), kr.Covered, kr.Total, pct(kr.Percent), kr.Trivial, kr.Infeasible, div(kr.Diversity))
+	}
+	for _, k := range r.Selected {
+		row(string(k), r.Criteria[k])
+	}
+	if len(r.Selected) > 1 && r.All != nil {
+		row("all", r.All)
+	}
+	for _, c := range []struct {
+		name string
+		c    measure.Count
+	}{{"statements", r.Coverage.Statements}, {"blocks", r.Coverage.Blocks}} {
+		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td></td><td></td>%s</tr>\n", c.name, c.c.Covered, c.c.Total, pct(c.c.Percent), div(nil))
+	}
 	bw.WriteString("</table>\n")
+	if len(r.Failing) > 0 {
+		fmt.Fprintf(bw, "<h2 id=\"failing\">Failing tests (%d, skipped: the coverage is that of the others)</h2>\n<ul>\n", len(r.Failing))
+		for _, f := range r.Failing {
+			fmt.Fprintf(bw, "<li><code>%s</code></li>\n", esc(f))
+		}
+		bw.WriteString("</ul>\n")
+	}
+	if r.Corpus != nil && len(r.Corpus.Crashing) > 0 {
+		fmt.Fprintf(bw, "<h2 id=\"crashing\">Crashing corpus entries (%d, not measured)</h2>\n<ul>\n", len(r.Corpus.Crashing))
+		for _, c := range r.Corpus.Crashing {
+			fmt.Fprintf(bw, "<li><code>%s</code></li>\n", esc(c))
+		}
+		bw.WriteString("</ul>\n")
+	}
 	bw.WriteString("<p class=\"legend\">Covered and total count active labels; trivial and infeasible ones are listed by " +
 		"<code>labelcov labels</code> and never counted. In each file, a line with labels is green when all are covered, " +
 		"yellow when some are, red when none is; beside it <b>✓n</b> counts its covered labels and <b>✗n</b> its uncovered ones " +
@@ -292,11 +331,13 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 						un = append(un, fmt.Sprintf("%d %s %s: %s", v.ID, v.Criterion, v.Operator, v.Shown))
 					}
 				}
-				class = "g"
+				// The line's class says how many of its labels are covered
+				// (the gutter cell's class, g, is the plan report's).
+				class = "all"
 				if cov == 0 {
-					class = "r"
+					class = "none"
 				} else if cov < len(vs) {
-					class = "y"
+					class = "some"
 				}
 				if len(un) > 0 {
 					miss = "<div class=\"miss\">" + esc(strings.Join(un, "\n")) + "</div>"

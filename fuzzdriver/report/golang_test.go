@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -79,7 +80,7 @@ func TestGoReport(t *testing.T) {
 	}
 	// Line 3 has a covered and an uncovered label; which tests cover the
 	// covered one is not known without per-test runs.
-	if !strings.Contains(page.String(), `<tr class="y" id="f1L3"><td class="ln">3</td><td class="g"><b class="c" title="#1 cc true: x &gt; 0&#10;    covered (--per-test names the tests)">✓1</b><b class="u" title="#2 cc false: !(x &gt; 0)&#10;    NOT covered">✗1</b></td>`) ||
+	if !strings.Contains(page.String(), `<tr class="some" id="f1L3"><td class="ln">3</td><td class="g"><b class="c" title="#1 cc true: x &gt; 0&#10;    covered (--per-test names the tests)">✓1</b><b class="u" title="#2 cc false: !(x &gt; 0)&#10;    NOT covered">✗1</b></td>`) ||
 		!strings.Contains(page.String(), "2 cc false: !(x &gt; 0)") || !strings.Contains(page.String(), "measured with <code>--per-test</code>") {
 		t.Errorf("HTML:\n%s", page.String())
 	}
@@ -137,5 +138,49 @@ func TestGoHTMLCoveredBy(t *testing.T) {
 	}
 	if strings.Contains(page.String(), "--per-test") {
 		t.Error("the page asks for --per-test although the tests were run alone")
+	}
+}
+
+// TestGoHTMLSaysWhatTextSays: the Go HTML report shows what the Go text
+// report shows — the all row, statements and blocks, D0/D1/D2 after
+// per-test runs, failing tests and crashing corpus entries — and only
+// lines with labels are coloured (the gutter cell is not a colour).
+func TestGoHTMLSaysWhatTextSays(t *testing.T) {
+	r := goSampleWith(t, map[string][]int{"p TestA": {1}, "p TestB": {1, 3}})
+	r.Failing = []string{"example.com/p TestBroken"}
+	r.Corpus = &gotest.Corpus{Seeds: 2, Crashing: []string{"/m/testdata/fuzz/FuzzX/bad1"}}
+	var text, page bytes.Buffer
+	if err := GoText(&text, r); err != nil {
+		t.Fatal(err)
+	}
+	src := map[string]string{"/m/a.go": "package p\n\nif x > 0 {\n", "/m/b.go": "package p\nif ok {\n"}
+	if err := GoHTML(&page, r, func(p string) ([]byte, error) { return []byte(src[p]), nil }); err != nil {
+		t.Fatal(err)
+	}
+	h := page.String()
+	d := r.All.Diversity
+	if d == nil {
+		t.Fatal("no diversity after per-test runs")
+	}
+	for _, s := range []string{"example.com/p TestBroken", "/m/testdata/fuzz/FuzzX/bad1"} {
+		if !strings.Contains(text.String(), s) || !strings.Contains(h, s) {
+			t.Errorf("text and HTML must both show %q", s)
+		}
+	}
+	for _, s := range []string{
+		fmt.Sprintf("<tr><td>all</td><td>%d</td><td>%d</td>", r.All.Covered, r.All.Total),
+		fmt.Sprintf("<td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>", d.D0, d.D1, d.D2),
+		"<tr><td>blocks</td><td>1</td><td>2</td><td>50.0%</td>",
+		"<tr><td>statements</td><td>3</td><td>4</td><td>75.0%</td>",
+		"<th>D0</th><th>D1</th><th>D2</th>",
+		"Failing tests (1", "Crashing corpus entries (1",
+		`<tr class="" id="f1L1"><td class="ln">1</td><td class="g"></td>`,
+	} {
+		if !strings.Contains(h, s) {
+			t.Errorf("HTML lacks %q", s)
+		}
+	}
+	if strings.Contains(goCSS, ".g{background") {
+		t.Error("the gutter class g is also the colour green")
 	}
 }

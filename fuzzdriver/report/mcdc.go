@@ -15,8 +15,8 @@ import (
 // condition its independence pair, or "not covered" with the vector(s) a
 // test must execute to complete one.
 func MCDCText(w io.Writer, mc *measure.MCDCReport) {
-	fmt.Fprintf(w, "\nMC/DC: %d/%d conditions (%s) in %d decision%s\n", mc.Covered, mc.Total, pct(mc.Percent),
-		len(mc.Decisions), plural(len(mc.Decisions)))
+	fmt.Fprintf(w, "\nMC/DC: %d/%d conditions (%s) in %d decision%s; test vectors executed: %s\n", mc.Covered, mc.Total, pct(mc.Percent),
+		len(mc.Decisions), plural(len(mc.Decisions)), mc.Vectors)
 	for _, d := range mc.Decisions {
 		fmt.Fprintf(w, "\ndecision %s %s: %d/%d conditions\n", d.Pos, d.Source, d.Covered, d.Total)
 		if len(d.Executed) == 0 {
@@ -89,8 +89,8 @@ func mcdcHTML(w io.Writer, mc *measure.MCDCReport, links bool) {
 		}
 		return fmt.Sprintf("<a href=\"#L%d\">%s</a>", pos.Line, esc(text))
 	}
-	p("<h2 id=\"mcdc\">MC/DC: %d/%d conditions (%s) in %d decision%s</h2>\n", mc.Covered, mc.Total, pct(mc.Percent),
-		len(mc.Decisions), plural(len(mc.Decisions)))
+	p("<h2 id=\"mcdc\">MC/DC: %d/%d conditions (%s) in %d decision%s; test vectors executed: %s</h2>\n", mc.Covered, mc.Total, pct(mc.Percent),
+		len(mc.Decisions), plural(len(mc.Decisions)), mc.Vectors)
 	p("<p class=\"meta\">As clang's llvm-cov measures it: a condition is covered by two executed test vectors whose outcomes differ and which differ in that condition alone among the conditions both evaluated (- : not evaluated).</p>\n")
 	for _, d := range mc.Decisions {
 		open := ""

@@ -27,6 +27,21 @@ type Limits struct {
 	Timeout time.Duration
 }
 
+// Check refuses a step or object budget that is zero or negative, as
+// given by a user: only code that leaves a field unset means "the
+// default" by 0. The error names the budget as labelcov's flags do
+// (--max-steps, --max-objects); MaxAlloc, MaxOutput and Timeout are not
+// checked.
+func (l Limits) Check() error {
+	if l.MaxSteps <= 0 {
+		return fmt.Errorf("--max-steps must be positive, got %d", l.MaxSteps)
+	}
+	if l.MaxObjects <= 0 {
+		return fmt.Errorf("--max-objects must be positive, got %d", l.MaxObjects)
+	}
+	return nil
+}
+
 // Options configure a Runner.
 type Options struct {
 	// Program is the compiled plan to run (original or annotated) and Plan

@@ -20,6 +20,10 @@ func LoadWorld(path string) (*sim.World, error) { return sim.LoadWorld(path) }
 // ("" when there is none).
 func WorldBeside(plan string) (string, error) { return sim.WorldBeside(plan) }
 
+// OpenWorld reads the world plan runs in: given, else the one a
+// truth.json beside plan names; ("", nil, nil) for none (sim.OpenWorld).
+func OpenWorld(plan, given string) (string, *sim.World, error) { return sim.OpenWorld(plan, given) }
+
 // NeedsWorld fails, as a *syntax.Error, when f performs actions or
 // queries a world.
 func NeedsWorld(f *syntax.File) error { return sim.NeedsWorld(f) }

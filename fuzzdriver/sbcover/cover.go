@@ -95,5 +95,5 @@ func Report(m *labels.Manifest, orig, annotated *syntax.File, saved *Saved, save
 	if err != nil {
 		return nil, err
 	}
-	return measure.FromLabels(m, orig, "sb-cover "+savedName, covered, reached), nil
+	return measure.FromLabels(m, orig, "sb-cover "+savedName, covered, reached)
 }

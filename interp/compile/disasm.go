@@ -209,6 +209,10 @@ func probeString(p *Program, ops []ProbeOp) []string {
 			st = append(st, "t")
 		case 'N':
 			st = append(st, "nil")
+		case 'C':
+			st = append(st, o.V.String())
+		case 'M':
+			st[len(st)-1] = "(member " + st[len(st)-1] + " " + o.V.String() + ")"
 		case 'a', 'n':
 			st[len(st)-1] = "(" + probeOpNames[o.Op] + " " + st[len(st)-1] + ")"
 		case '&', '|':

@@ -118,9 +118,10 @@
 //     each other with the same x and y: in a probe group the VM computes
 //     their distance once and counts the rungs reached, from the farthest
 //     down to the first it does not reach (interp/vm, group.go);
-//   - any other predicate built of integer literals, t, nil, such locals
-//     and globals, +, -, *, /, mod, <, <=, >, >=, =, /= and eq of two
-//     arguments, abs, not and null of one, and and or (Cmp 'x': the
+//   - any other predicate built of integer literals, t, nil, keywords,
+//     quoted symbols, such locals and globals, +, -, *, /, mod, <, <=, >,
+//     >=, =, /= and eq of two arguments, abs, not and null of one, member
+//     of a quoted list of names and integers, and and or (Cmp 'x': the
 //     expression probe; an MCC combination of comparisons, a mutant of
 //     an arithmetic expression). A failure of any builtin in it (a
 //     non-number, a division by zero, an unbound global) counts false,

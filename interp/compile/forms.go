@@ -225,12 +225,13 @@ var (
 )
 
 // probeOps appends to ops the postfix code (ProbeOp) of e, with depth
-// values on the stack once e's is pushed: integer literals, t and nil,
-// locals that are not cells and globals, and the builtins +, -, *, /, mod,
-// <, <=, >, >=, =, /= and eq of two arguments, abs, not and null of one,
-// and and or of one or more; false for anything else (a call, a float
-// literal, a quoted constant, a deeper or longer expression than a probe
-// takes).
+// values on the stack once e's is pushed: integer literals, t, nil,
+// keywords and quoted symbols, locals that are not cells and globals,
+// and the builtins +, -, *, /, mod, <, <=, >, >=, =, /= and eq of two
+// arguments, abs, not and null of one, member of a quoted list of
+// symbols, keywords and integers, and and or of one or more; false for
+// anything else (a call, a float literal, a quoted list elsewhere, a
+// deeper or longer expression than a probe takes).
 func (fs *fstate) probeOps(ops []ProbeOp, e syntax.Node, depth int) ([]ProbeOp, bool) {
 	if depth > MaxProbeStack || len(ops) >= MaxProbeOps {
 		return ops, false
@@ -238,6 +239,13 @@ func (fs *fstate) probeOps(ops []ProbeOp, e syntax.Node, depth int) ([]ProbeOp, 
 	switch n := e.(type) {
 	case *syntax.Int:
 		return append(ops, ProbeOp{Op: 'K', K: n.Value}), true
+	case *syntax.Keyword:
+		return append(ops, ProbeOp{Op: 'C', V: value.Keyword(n.Name)}), true
+	case *syntax.Quote:
+		if q, ok := n.X.(*syntax.Symbol); ok {
+			return append(ops, ProbeOp{Op: 'C', V: value.Symbol(q.Name)}), true
+		}
+		return ops, false
 	case *syntax.Symbol:
 		switch n.Name {
 		case "t":
@@ -286,6 +294,18 @@ func (fs *fstate) probeOps(ops []ProbeOp, e syntax.Node, depth int) ([]ProbeOp, 
 		}
 		if !fs.probeBuiltin(h) {
 			return ops, false
+		}
+		if h == "member" && len(args) == 2 {
+			// (member x '(K1 ... Kn)), the Ki symbols, keywords or
+			// integers.
+			l, ok := quotedNames(args[1])
+			if !ok {
+				return ops, false
+			}
+			if ops, ok = fs.probeOps(ops, args[0], depth); !ok {
+				return ops, false
+			}
+			return append(ops, ProbeOp{Op: 'M', V: l}), true
 		}
 		var op byte
 		switch {
@@ -385,28 +405,14 @@ func (fs *fstate) simpleProbe(pred syntax.Node) (ProbeCmp, bool) {
 		// integers: true when x is eql to one of them (the list is
 		// proper, so member cannot fail).
 		slot, global, ok := operand(l.Elems[1])
-		q, isQuote := l.Elems[2].(*syntax.Quote)
-		if !ok || !isQuote {
-			return pc, false
-		}
-		ql, ok := q.X.(*syntax.List)
 		if !ok {
 			return pc, false
 		}
-		ks := make([]value.Value, 0, len(ql.Elems))
-		for _, e := range ql.Elems {
-			switch k := e.(type) {
-			case *syntax.Int:
-				ks = append(ks, value.Int(k.Value))
-			case *syntax.Keyword:
-				ks = append(ks, value.Keyword(k.Name))
-			case *syntax.Symbol:
-				ks = append(ks, value.Symbol(k.Name))
-			default:
-				return pc, false
-			}
+		ks, ok := quotedNames(l.Elems[2])
+		if !ok {
+			return pc, false
 		}
-		pc.Slot, pc.XGlobal, pc.Cmp, pc.K = slot, global, 'm', value.List(ks...)
+		pc.Slot, pc.XGlobal, pc.Cmp, pc.K = slot, global, 'm', ks
 		return pc, true
 	}
 	cmp, ok := probeCmps[h]
@@ -445,6 +451,33 @@ func (fs *fstate) simpleProbe(pred syntax.Node) (ProbeCmp, bool) {
 		return pc, false
 	}
 	return pc, true
+}
+
+// quotedNames is the value of n, a quoted list of symbols, keywords and
+// integers.
+func quotedNames(n syntax.Node) (value.Value, bool) {
+	q, ok := n.(*syntax.Quote)
+	if !ok {
+		return value.Nil, false
+	}
+	ql, ok := q.X.(*syntax.List)
+	if !ok {
+		return value.Nil, false
+	}
+	ks := make([]value.Value, 0, len(ql.Elems))
+	for _, e := range ql.Elems {
+		switch k := e.(type) {
+		case *syntax.Int:
+			ks = append(ks, value.Int(k.Value))
+		case *syntax.Keyword:
+			ks = append(ks, value.Keyword(k.Name))
+		case *syntax.Symbol:
+			ks = append(ks, value.Symbol(k.Name))
+		default:
+			return value.Nil, false
+		}
+	}
+	return value.List(ks...), true
 }
 
 // distRung recognises a rung of a dist ladder, as the label pipeline

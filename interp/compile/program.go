@@ -141,7 +141,9 @@ type ProbeCmp struct {
 // ProbeOp is one step of the postfix code of a dist rung's operands or an
 // expression probe (ProbeCmp.Ops), run on a small stack of values: 'L'
 // pushes the local in slot Slot, 'G' the global Slot (unbound: the
-// predicate fails), 'K' the integer K, 'T' t, 'N' nil; '+', '-', '*',
+// predicate fails), 'K' the integer K, 'T' t, 'N' nil, 'C' the constant
+// V (a symbol or keyword); 'M' replaces the top x by (member x V), V a
+// proper list of symbols, keywords and integers; '+', '-', '*',
 // '/' and '%' (mod) pop two values and push what the builtin of two
 // arguments returns, as do the comparisons '<', '(' (<=), '>', ')' (>=),
 // '=', '!' (/=) and 'e' (eq); 'a' (abs) and 'n' (not) replace the top;
@@ -152,6 +154,7 @@ type ProbeOp struct {
 	Op   byte
 	Slot int32
 	K    int64
+	V    value.Value
 }
 
 // MaxProbeOps bounds the length of a probe's postfix code.

@@ -35,6 +35,28 @@ func WorldBeside(plan string) (string, error) {
 	return filepath.Join(filepath.Dir(plan), t.World), nil
 }
 
+// OpenWorld reads the world plan runs in: the world file given (a --world
+// flag), else the one a truth.json beside plan names (WorldBeside); its
+// path comes back with it, and ("", nil, nil) when there is neither. plan
+// "-" (standard input) has no folder, so only given counts there.
+func OpenWorld(plan, given string) (string, *World, error) {
+	path := given
+	if path == "" && plan != "-" {
+		var err error
+		if path, err = WorldBeside(plan); err != nil {
+			return "", nil, err
+		}
+	}
+	if path == "" {
+		return "", nil, nil
+	}
+	w, err := LoadWorld(path)
+	if err != nil {
+		return "", nil, err
+	}
+	return path, w, nil
+}
+
 // NeedsWorld reports the first call in f that only a world can answer — a
 // perform or a simulator query — as a *syntax.Error saying to give a world
 // (naming the one a truth.json beside the plan names, if any); nil when the

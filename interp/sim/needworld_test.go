@@ -44,3 +44,43 @@ func TestNeedsWorld(t *testing.T) {
 		t.Errorf("no truth.json: %q, %v", w, err)
 	}
 }
+
+func TestOpenWorld(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, body string) string {
+		t.Helper()
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plan := write("b.plan", "(def-plan main () nil)")
+	// Neither --world nor truth.json: no world.
+	if p, w, err := OpenWorld(plan, ""); p != "" || w != nil || err != nil {
+		t.Fatalf("no world: %q, %v, %v", p, w, err)
+	}
+	beside := write("beside.world", minimal)
+	other := write("other.world", minimal)
+	write("truth.json", `{"world": "beside.world"}`)
+	// The benchmark's truth.json names it.
+	if p, w, err := OpenWorld(plan, ""); p != beside || w == nil || err != nil {
+		t.Errorf("truth.json: %q, %v, %v", p, w, err)
+	}
+	// A given world wins; standard input has no folder to look in.
+	if p, w, err := OpenWorld(plan, other); p != other || w == nil || err != nil {
+		t.Errorf("given: %q, %v, %v", p, w, err)
+	}
+	if p, w, err := OpenWorld("-", ""); p != "" || w != nil || err != nil {
+		t.Errorf("stdin: %q, %v, %v", p, w, err)
+	}
+	// A broken world or truth.json is an error naming the file.
+	write("truth.json", `{"world": `)
+	if _, _, err := OpenWorld(plan, ""); err == nil || !strings.Contains(err.Error(), "truth.json") {
+		t.Errorf("broken truth.json: %v", err)
+	}
+	bad := write("bad.world", "(robot (start")
+	if _, _, err := OpenWorld(plan, bad); err == nil || !strings.Contains(err.Error(), "bad.world") {
+		t.Errorf("broken world: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -116,6 +117,11 @@ func LoadRunner(planPath, worldPath string, opts Options) (*Runner, error) {
 	return NewRunner(p, w, opts)
 }
 
+// ErrSeveralPlans is what SelectPlan fails with, wrapped, when no plan is
+// named and the program has several plans, none called main: a caller
+// that can name one (a --plan flag) says so.
+var ErrSeveralPlans = errors.New("several plans and none is called main")
+
 // SelectPlan picks the plan named name, else the plan called main, else
 // the program's only plan.
 func SelectPlan(p *compile.Program, name string) (*compile.Func, error) {
@@ -138,7 +144,7 @@ func SelectPlan(p *compile.Program, name string) (*compile.Func, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s has no def-plan to run", p.File)
 	}
-	return nil, fmt.Errorf("%s has several plans and none is called main (plans: %s)", p.File, strings.Join(names, ", "))
+	return nil, fmt.Errorf("%s has %w (plans: %s)", p.File, ErrSeveralPlans, strings.Join(names, ", "))
 }
 
 // NewRunner links p to a fresh State of w, or, when w is nil, to no world:

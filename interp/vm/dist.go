@@ -109,8 +109,8 @@ func (m *Machine) probeExpr(ops []compile.ProbeOp, stack []value.Value, fp int) 
 	return m.probeRun(ops, &st, stack, fp) && st[0].Truthy()
 }
 
-// probeLoad is a probe's variable or constant (op 'L', 'G', 'K', 'T' or
-// 'N'); ok is false for an unbound global.
+// probeLoad is a probe's variable or constant (op 'L', 'G', 'K', 'T', 'N'
+// or 'C'); ok is false for an unbound global.
 func (m *Machine) probeLoad(o compile.ProbeOp, stack []value.Value, fp int) (value.Value, bool) {
 	switch o.Op {
 	case 'L':
@@ -121,8 +121,21 @@ func (m *Machine) probeLoad(o compile.ProbeOp, stack []value.Value, fp int) (val
 		return value.T, true
 	case 'N':
 		return value.Nil, true
+	case 'C':
+		return o.V, true
 	}
 	return value.Int(o.K), true
+}
+
+// memberTail is (member x l) of a probe's proper constant list l: the
+// tail of l that starts with x (eql), or nil.
+func memberTail(x, l value.Value) value.Value {
+	for ; l.Kind() == value.KCons; l = l.Cdr() {
+		if value.Eql(x, l.Car()) {
+			return l
+		}
+	}
+	return value.Nil
 }
 
 // probeRun runs a probe's postfix code (compile.ProbeOp) in the frame at
@@ -147,6 +160,8 @@ func (m *Machine) probeRun(ops []compile.ProbeOp, st *[compile.MaxProbeStack]val
 			}
 		case 'n':
 			st[n-1] = value.Bool(!st[n-1].Truthy())
+		case 'M':
+			st[n-1] = memberTail(st[n-1], o.V)
 		case '&', '|':
 			if st[n-1].Truthy() == (o.Op == '|') {
 				i = int(o.Slot) - 1

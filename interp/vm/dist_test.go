@@ -128,14 +128,9 @@ func ladderPlan() string {
 func TestDistRungsAreCompareProbes(t *testing.T) {
 	p := compileSrc(t, ladderPlan())
 	n := len(labels.DistRungs(labels.PlanDist))
-	cmp, blocks := 0, 0
-	for pc, op := range p.Code {
-		switch op {
-		case compile.PROBECMP:
-			if p.Probes[p.A[pc]].Cmp == 'd' {
-				cmp++
-			}
-		case compile.PROBE:
+	cmp, blocks := countProbes(p, 'd'), 0
+	for _, op := range p.Code {
+		if op == compile.PROBE {
 			blocks++
 		}
 	}
@@ -163,34 +158,10 @@ func TestDistRungMatchesItsForm(t *testing.T) {
 			list := strings.Join(vals, " ")
 			probe := fmt.Sprintf(tmpl, pred, "", list)
 			plain := fmt.Sprintf(tmpl, pred, " nil", list)
-			cmps, pp := 0, compileSrc(t, probe)
-			for pc, op := range pp.Code {
-				if op == compile.PROBECMP && pp.Probes[pp.A[pc]].Cmp == 'd' {
-					cmps++
-				}
-			}
-			if cmps != 2 {
+			if cmps := countProbes(compileSrc(t, probe), 'd'); cmps != 2 {
 				t.Fatalf("%s: %d dist compare probes, want 2", pred, cmps)
 			}
-			for _, unfused := range []bool{false, true} {
-				rp, mp := runProbe(t, probe, Config{}, unfused)
-				rw, mw := runProbe(t, plain, Config{}, unfused)
-				if want := value.Int(int64(len(vals) * len(vals))).String(); rp.Value.String() != want || rw.Value.String() != want {
-					t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
-				}
-				pp, pw := mp.Program(), mw.Program()
-				wp, ww := whenBranches(pp), whenBranches(pw)
-				if len(wp) != 2 || len(ww) != 2 {
-					t.Fatalf("%s: %d and %d when branches", pred, len(wp), len(ww))
-				}
-				for i := range wp {
-					for _, outcome := range []bool{true, false} {
-						if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
-							t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
-						}
-					}
-				}
-			}
+			probeMatchesWhen(t, pred, probe, plain, value.Int(int64(len(vals)*len(vals))).String())
 		}
 	}
 }
@@ -284,15 +255,17 @@ func TestDistLaddersMatchPlain(t *testing.T) {
 }
 
 // TestExprProbe: expression probes (Cmp 'x': arithmetic, comparisons,
-// not, and, or and eq over variables and integers) count like the when
+// not, and, or, eq and member over variables, integers and names) count
+// like the when
 // they stand for on integers at the edges, floats, non-numbers, zero
 // divisors and an unbound global, fused and plain.
 func TestExprProbe(t *testing.T) {
 	preds := []string{"(< (+ x 1) y)", "(/= (- x y) (* x y))", "(= (/ x 2) y)", "(or (= y 0) (/= x (/ x y)))", "(> (mod x 7) (abs y))",
 		"(and (< x y) (not (= x 0)) (>= (* 2 x) y))", "(not (eq (null (< x 3)) (null (<= y *g*))))", "(or (> x 1) (< y *late*))",
 		"(and (< x 3) (or (= y 2) (> (- x y) 0)))", "(eq (and x y) (or y x))", "(<= (mod x y) 2)", "(not (and (> *g* x) nil))",
-		"(and t (<= 0 (abs (- x y))))", "(> (* x x) 100)"}
-	const vals = `'(0 1 -1 2 3 7 9223372036854775807 -9223372036854775808 2.5 -0.5 a nil)`
+		"(and t (<= 0 (abs (- x y))))", "(> (* x x) 100)", "(and (eq x 'a) (< y 3))", "(or (member x '(a 1 :k)) (eq y :k))",
+		"(eq (member y '(1 2 a)) nil)", "(and (not (member x '(0 7))) (>= (- x y) 1))"}
+	const vals = `'(0 1 -1 2 3 7 9223372036854775807 -9223372036854775808 2.5 -0.5 a nil :k)`
 	const tmpl = `(defparameter *g* 3)
 (defparameter *early* (let ((x 1) (y 2)) (when (ignore-errors %[1]s)%[2]s) 1))
 (defparameter *late* 0)
@@ -300,30 +273,20 @@ func TestExprProbe(t *testing.T) {
 	for _, pred := range preds {
 		probe := fmt.Sprintf(tmpl, pred, "", vals)
 		plain := fmt.Sprintf(tmpl, pred, " nil", vals)
-		n, pp := 0, compileSrc(t, probe)
-		for pc, op := range pp.Code {
-			if op == compile.PROBECMP && pp.Probes[pp.A[pc]].Cmp == 'x' {
-				n++
-			}
-		}
-		if n != 2 {
+		if n := countProbes(compileSrc(t, probe), 'x'); n != 2 {
 			t.Fatalf("%s: %d expression probes, want 2", pred, n)
 		}
-		for _, unfused := range []bool{false, true} {
-			rp, mp := runProbe(t, probe, Config{}, unfused)
-			rw, mw := runProbe(t, plain, Config{}, unfused)
-			if rp.Value.String() != "144" || rw.Value.String() != "144" {
-				t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
-			}
-			pp, pw := mp.Program(), mw.Program()
-			wp, ww := whenBranches(pp), whenBranches(pw)
-			for i := range wp {
-				for _, outcome := range []bool{true, false} {
-					if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
-						t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
-					}
-				}
-			}
+		probeMatchesWhen(t, pred, probe, plain, "169")
+	}
+}
+
+// countProbes counts p's compare probes of kind cmp (compile.ProbeCmp.Cmp).
+func countProbes(p *compile.Program, cmp byte) int {
+	n := 0
+	for pc, op := range p.Code {
+		if op == compile.PROBECMP && p.Probes[p.A[pc]].Cmp == cmp {
+			n++
 		}
 	}
+	return n
 }

@@ -68,6 +68,9 @@ type pathAnalysis struct {
 	calls    []string
 	memo     map[string]bool // satisfiable's answers by constraint set
 	key      []byte
+	// constrain's scratch (it keeps none of them past a call).
+	syms, in []bool
+	part     []constraint
 }
 
 type pathLabel struct {
@@ -614,8 +617,8 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 	if len(s.cons) == n {
 		return s
 	}
-	syms := make([]bool, len(s.facts))
-	in := make([]bool, len(s.cons))
+	syms := scratch(&a.syms, len(s.facts))
+	in := scratch(&a.in, len(s.cons))
 	for i := n; i < len(s.cons); i++ {
 		in[i] = true
 		for _, t := range s.cons[i].e.t {
@@ -639,16 +642,27 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 			}
 		}
 	}
-	part := make([]constraint, 0, len(s.cons))
+	part := a.part[:0]
 	for i, c := range s.cons {
 		if in[i] {
 			part = append(part, c)
 		}
 	}
+	a.part = part
 	if !a.satisfiable(s, part) {
 		return nil
 	}
 	return s
+}
+
+// scratch returns *buf resized to n, all false.
+func scratch(buf *[]bool, n int) []bool {
+	if cap(*buf) < n {
+		*buf = make([]bool, n, 2*n)
+	}
+	b := (*buf)[:n]
+	clear(b)
+	return b
 }
 
 // satisfiable memoizes satisfiable: paths share most of their

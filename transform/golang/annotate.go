@@ -137,7 +137,7 @@ func Load(ctx context.Context, patterns []string, opts Options) ([]*packages.Pac
 		if len(errs) > 10 {
 			errs = append(errs[:10], fmt.Sprintf("and %d more", len(errs)-10))
 		}
-		return nil, fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), strings.Join(errs, "; "))
+		return nil, LoadHint(fmt.Errorf("loading %s: %s", strings.Join(patterns, " "), strings.Join(errs, "; ")))
 	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("loading %s: no packages", strings.Join(patterns, " "))

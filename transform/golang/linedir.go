@@ -11,6 +11,10 @@ import (
 // is looked for.
 const lineWindow = 64
 
+// minUniqueLine is the length from which a line found once in the original
+// is matched wherever it is.
+const minUniqueLine = 16
+
 // lineMap maps each line of the annotated file ann (1-based; index 0
 // unused) to the line of the original orig it stands for: a line found
 // verbatim (spaces aside) in the original (other than a label's `if P {`
@@ -19,7 +23,9 @@ const lineWindow = 64
 // code normalization hoisted or restructured) belongs to the statement
 // after the last matched line — labels and hoisted code run just before
 // their statement. A line of a single closing token only matches the next
-// unmatched original line, so that `}` does not skip ahead.
+// unmatched original line, so that `}` does not skip ahead. A line of
+// minUniqueLine bytes or more that occurs once in the original matches it
+// wherever it is.
 func lineMap(orig, ann []byte) []int {
 	ol := splitTrim(orig)
 	al := splitTrim(ann)
@@ -28,6 +34,20 @@ func lineMap(orig, ann []byte) []int {
 	for i, l := range al {
 		if i > 0 && bytes.HasPrefix(l, []byte("} // label ")) {
 			label[i], label[i-1] = true, true
+		}
+	}
+	// Lines found once in the original (a function's signature, say)
+	// resynchronize the map wherever they are: after a stretch of
+	// rewritten code longer than the window, nothing else would match.
+	once := map[string]int{}
+	for j, l := range ol {
+		if len(l) < minUniqueLine {
+			continue
+		}
+		if _, seen := once[string(l)]; seen {
+			once[string(l)] = -1
+		} else {
+			once[string(l)] = j
 		}
 	}
 	next := 0 // index into ol of the first unmatched line
@@ -43,6 +63,9 @@ func lineMap(orig, ann []byte) []int {
 					found = j
 					break
 				}
+			}
+			if j, ok := once[string(l)]; found < 0 && ok && j >= 0 {
+				found = j
 			}
 		}
 		if found >= 0 {

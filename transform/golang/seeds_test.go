@@ -2,6 +2,7 @@ package golang
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -271,5 +272,30 @@ func FuzzKey(f *testing.F) {
 		if err == nil || !strings.Contains(out, "--- FAIL: "+target+"/seed#") || !strings.Contains(out, msg) {
 			t.Errorf("%s: no seed reached %q:\n%s", target, msg, out)
 		}
+	}
+}
+
+// TestLineMapResynchronizes: after a stretch of rewritten lines longer
+// than the window (a loop whose every line was restructured or labelled),
+// the next function's signature, found once in the original, maps to its
+// own line again, and the lines after it follow (gjson's validany used to
+// map, with every function after it, to one line far before it).
+func TestLineMapResynchronizes(t *testing.T) {
+	var orig, ann strings.Builder
+	orig.WriteString("package p\n\nfunc A(x int) int {\n")
+	ann.WriteString("package p\n\nfunc A(x int) int {\n")
+	for i := 0; i < 3*lineWindow; i++ {
+		fmt.Fprintf(&orig, "\tx += %d // original\n", i)
+		fmt.Fprintf(&ann, "\tlc%d := x + %d // rewritten\n", i, i)
+	}
+	orig.WriteString("\treturn x\n}\n\nfunc B(y int) int {\n\treturn y * 2\n}\n")
+	ann.WriteString("\treturn x\n}\n\nfunc B(y int) int {\n\treturn y * 2\n}\n")
+	m := lineMap([]byte(orig.String()), []byte(ann.String()))
+	want := 3 + 3*lineWindow + 4 // func B's line in the original
+	if got := m[want]; got != want {
+		t.Errorf("func B maps to line %d, want %d", got, want)
+	}
+	if got := m[want+1]; got != want+1 {
+		t.Errorf("the line after func B maps to line %d, want %d", got, want+1)
 	}
 }

@@ -1,0 +1,70 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// readFindingsIndex reads the findings.json of instance directory dir,
+// each record's Input resolved to a path (it is saved relative to dir,
+// with slashes). ok is false when dir has no findings.json.
+func readFindingsIndex(dir string) (ff findingsFile, ok bool, err error) {
+	path := filepath.Join(dir, FindingsName)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ff, false, nil
+	}
+	if err != nil {
+		return ff, false, fmt.Errorf("reading findings: %w", err)
+	}
+	if err := json.Unmarshal(data, &ff); err != nil {
+		return ff, false, fmt.Errorf("%s: %w", path, err)
+	}
+	for i := range ff.Findings {
+		if r := &ff.Findings[i]; r.Input != "" {
+			r.Input = filepath.Join(dir, filepath.FromSlash(r.Input))
+		}
+	}
+	return ff, true, nil
+}
+
+// ReadFindings reads the findings a campaign recorded: dir/findings.json
+// when dir is an instance directory, else the findings.json of every
+// instance directory inside dir (a sync directory, AFL's -o), in path
+// order. Each record's Input is the path of its saved input (Data is not
+// read). A findings.json of another version than StatsVersion is an
+// error, and so is a dir without any findings.json.
+func ReadFindings(dir string) ([]FindingRecord, error) {
+	dirs := []string{dir}
+	if _, err := os.Stat(filepath.Join(dir, FindingsName)); err != nil {
+		files, _ := filepath.Glob(filepath.Join(dir, "*", FindingsName))
+		if len(files) == 0 {
+			return nil, fmt.Errorf("%s: no %s (neither in it nor in an instance directory inside it)", dir, FindingsName)
+		}
+		sort.Strings(files)
+		dirs = dirs[:0]
+		for _, f := range files {
+			dirs = append(dirs, filepath.Dir(f))
+		}
+	}
+	var out []FindingRecord
+	for _, d := range dirs {
+		ff, ok, err := readFindingsIndex(d)
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return nil, fmt.Errorf("reading findings: %s: %w", filepath.Join(d, FindingsName), fs.ErrNotExist)
+		}
+		if ff.Version != StatsVersion {
+			return nil, fmt.Errorf("%s: findings version %d not supported (want %d)", filepath.Join(d, FindingsName), ff.Version, StatsVersion)
+		}
+		out = append(out, ff.Findings...)
+	}
+	return out, nil
+}
