@@ -128,14 +128,9 @@ func ladderPlan() string {
 func TestDistRungsAreCompareProbes(t *testing.T) {
 	p := compileSrc(t, ladderPlan())
 	n := len(labels.DistRungs(labels.PlanDist))
-	cmp, blocks := 0, 0
-	for pc, op := range p.Code {
-		switch op {
-		case compile.PROBECMP:
-			if p.Probes[p.A[pc]].Cmp == 'd' {
-				cmp++
-			}
-		case compile.PROBE:
+	cmp, blocks := countProbes(p, 'd'), 0
+	for _, op := range p.Code {
+		if op == compile.PROBE {
 			blocks++
 		}
 	}
@@ -163,34 +158,10 @@ func TestDistRungMatchesItsForm(t *testing.T) {
 			list := strings.Join(vals, " ")
 			probe := fmt.Sprintf(tmpl, pred, "", list)
 			plain := fmt.Sprintf(tmpl, pred, " nil", list)
-			cmps, pp := 0, compileSrc(t, probe)
-			for pc, op := range pp.Code {
-				if op == compile.PROBECMP && pp.Probes[pp.A[pc]].Cmp == 'd' {
-					cmps++
-				}
-			}
-			if cmps != 2 {
+			if cmps := countProbes(compileSrc(t, probe), 'd'); cmps != 2 {
 				t.Fatalf("%s: %d dist compare probes, want 2", pred, cmps)
 			}
-			for _, unfused := range []bool{false, true} {
-				rp, mp := runProbe(t, probe, Config{}, unfused)
-				rw, mw := runProbe(t, plain, Config{}, unfused)
-				if want := value.Int(int64(len(vals) * len(vals))).String(); rp.Value.String() != want || rw.Value.String() != want {
-					t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
-				}
-				pp, pw := mp.Program(), mw.Program()
-				wp, ww := whenBranches(pp), whenBranches(pw)
-				if len(wp) != 2 || len(ww) != 2 {
-					t.Fatalf("%s: %d and %d when branches", pred, len(wp), len(ww))
-				}
-				for i := range wp {
-					for _, outcome := range []bool{true, false} {
-						if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
-							t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
-						}
-					}
-				}
-			}
+			probeMatchesWhen(t, pred, probe, plain, value.Int(int64(len(vals)*len(vals))).String())
 		}
 	}
 }
@@ -302,30 +273,20 @@ func TestExprProbe(t *testing.T) {
 	for _, pred := range preds {
 		probe := fmt.Sprintf(tmpl, pred, "", vals)
 		plain := fmt.Sprintf(tmpl, pred, " nil", vals)
-		n, pp := 0, compileSrc(t, probe)
-		for pc, op := range pp.Code {
-			if op == compile.PROBECMP && pp.Probes[pp.A[pc]].Cmp == 'x' {
-				n++
-			}
-		}
-		if n != 2 {
+		if n := countProbes(compileSrc(t, probe), 'x'); n != 2 {
 			t.Fatalf("%s: %d expression probes, want 2", pred, n)
 		}
-		for _, unfused := range []bool{false, true} {
-			rp, mp := runProbe(t, probe, Config{}, unfused)
-			rw, mw := runProbe(t, plain, Config{}, unfused)
-			if rp.Value.String() != "169" || rw.Value.String() != "169" {
-				t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
-			}
-			pp, pw := mp.Program(), mw.Program()
-			wp, ww := whenBranches(pp), whenBranches(pw)
-			for i := range wp {
-				for _, outcome := range []bool{true, false} {
-					if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
-						t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
-					}
-				}
-			}
+		probeMatchesWhen(t, pred, probe, plain, "169")
+	}
+}
+
+// countProbes counts p's compare probes of kind cmp (compile.ProbeCmp.Cmp).
+func countProbes(p *compile.Program, cmp byte) int {
+	n := 0
+	for pc, op := range p.Code {
+		if op == compile.PROBECMP && p.Probes[p.A[pc]].Cmp == cmp {
+			n++
 		}
 	}
+	return n
 }

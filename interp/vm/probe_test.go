@@ -262,24 +262,34 @@ func TestCompareProbeGlobals(t *testing.T) {
 		if n != 2 {
 			t.Errorf("%s: %d PROBECMP, want 2", pred, n)
 		}
-		for _, unfused := range []bool{false, true} {
-			rp, mp := runProbe(t, probe, Config{}, unfused)
-			rw, mw := runProbe(t, plain, Config{}, unfused)
-			if rp.Value.String() != "7" || rw.Value.String() != "7" {
-				t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
-			}
-			// The whens' branches, in order: a conjunction probe has no
-			// branches of its and, which the general compilation has.
-			pp, pw := mp.Program(), mw.Program()
-			wp, ww := whenBranches(pp), whenBranches(pw)
-			if len(wp) != 2 || len(ww) != 2 {
-				t.Fatalf("%s: %d and %d when branches", pred, len(wp), len(ww))
-			}
-			for i := range wp {
-				for _, outcome := range []bool{true, false} {
-					if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
-						t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
-					}
+		probeMatchesWhen(t, pred, probe, plain, "7")
+	}
+}
+
+// probeMatchesWhen runs plan main of probe (whose two whens are label
+// probes) and of plain (the same whens with a body, general
+// conditionals), on the fused and the plain code: both must return
+// want, and each when's branch must count as a probe (as bits) what it
+// counts as a conditional. The whens' branches are matched in order: a
+// probe has none of the branches its predicate's and/or has in the
+// general compilation.
+func probeMatchesWhen(t *testing.T, pred, probe, plain, want string) {
+	t.Helper()
+	for _, unfused := range []bool{false, true} {
+		rp, mp := runProbe(t, probe, Config{}, unfused)
+		rw, mw := runProbe(t, plain, Config{}, unfused)
+		if rp.Value.String() != want || rw.Value.String() != want {
+			t.Fatalf("%s: %s, %s", pred, resultString(rp), resultString(rw))
+		}
+		pp, pw := mp.Program(), mw.Program()
+		wp, ww := whenBranches(pp), whenBranches(pw)
+		if len(wp) != 2 || len(ww) != 2 {
+			t.Fatalf("%s: %d and %d when branches", pred, len(wp), len(ww))
+		}
+		for i := range wp {
+			for _, outcome := range []bool{true, false} {
+				if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
+					t.Errorf("%s (unfused %v): when %d %v: probe %d, when %d", pred, unfused, i, outcome, cp, cw)
 				}
 			}
 		}
