@@ -120,6 +120,22 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 	return &Result{Source: src, Normalized: nr, Labels: set}, nil
 }
 
+// Enumerate lists the labels of f without injecting them (labelcov
+// labels): it refuses an annotated plan as Plan does, normalizes f with
+// opts.Normalize as given and enumerates. Unlike Plan it never hoists
+// calls (KeepCalls is implied), so each predicate reads the plan's own
+// expressions.
+func Enumerate(f *syntax.File, opts Options) (*labels.Set, error) {
+	if err := CheckNotAnnotated(f); err != nil {
+		return nil, err
+	}
+	nr, err := normalize.Plan(f, opts.Normalize)
+	if err != nil {
+		return nil, err
+	}
+	return feasible.Enumerate(nr, opts.Labels, opts.Feasible)
+}
+
 // Annotate renders the normalized plan with each active label of set
 // injected, and records in each label the position of its (when ...).
 //

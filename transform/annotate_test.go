@@ -297,3 +297,35 @@ func sameBehaviour(t *testing.T, orig, ann *syntax.File) {
 		t.Fatalf("behaviour changed:\noriginal  %v %v %q %+v\nannotated %v %v %q %+v\n%s", ro.Outcome, ro.Value, oo, ro.Failure, ra.Outcome, ra.Value, oa, ra.Failure, ann.Src)
 	}
 }
+
+// TestEnumerate: Enumerate lists the labels Plan injects when it keeps
+// the calls in place, and refuses an annotated plan as Plan does.
+func TestEnumerate(t *testing.T) {
+	src := "(def-plan main (x y) (when (and (< x (abs y)) (> y 2)) (print x)) (if (or (= x 1) (< (+ x y) 7)) 1 2))"
+	o := Options{Labels: labels.Options{Criteria: allCriteria}}
+	set, err := Enumerate(mustParse(t, src), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.KeepCalls = true
+	r, err := Plan(mustParse(t, src), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Labels) == 0 || len(set.Labels) != len(r.Labels.Labels) {
+		t.Fatalf("Enumerate: %d labels, Plan: %d", len(set.Labels), len(r.Labels.Labels))
+	}
+	for i, l := range set.Labels {
+		p := r.Labels.Labels[i]
+		if l.ID != p.ID || l.Criterion != p.Criterion || l.Predicate != p.Predicate || l.Status != p.Status || l.Pos != p.Pos {
+			t.Errorf("label %d: Enumerate %+v, Plan %+v", i, l, p)
+		}
+	}
+	ann, err := syntax.Parse("t.ann.plan", r.Source)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Enumerate(ann, o); err == nil || !strings.Contains(err.Error(), "already annotated") {
+		t.Errorf("enumerating an annotated plan: %v", err)
+	}
+}

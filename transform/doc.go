@@ -5,7 +5,8 @@
 //
 // It splices text: every byte of the input outside the rewritten forms is
 // kept, comments included. Plan composes normalize, labels with its
-// analyses (feasible.Enumerate) and Annotate. The Go front end is package
+// analyses (feasible.Enumerate) and Annotate; Enumerate is its first two
+// stages alone (labelcov labels). The Go front end is package
 // transform/golang, which edits dst trees instead.
 //
 // It must never change what the plan does: injected predicates are pure

@@ -14,8 +14,6 @@ import (
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/labels/feasible"
-	"github.com/labelcov/labelcov/normalize"
 	"github.com/labelcov/labelcov/transform"
 	"github.com/spf13/cobra"
 )
@@ -50,12 +48,10 @@ func (lf *labelFlags) options() (transform.Options, error) {
 	}
 	// The simulator's queries only read the world, so calls of them may
 	// stay inside conditions and be re-evaluated by labels.
-	pure := pipeline.PureFuncs(lf.pure)
-	return transform.Options{
-		Labels:    labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms},
-		Feasible:  feasible.Options{NoValues: lf.noValues},
-		Normalize: normalize.Options{PureFuncs: pure},
-	}, nil
+	to := transform.Options{Labels: labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}}
+	to.Feasible.NoValues = lf.noValues
+	to.Normalize.PureFuncs = pipeline.PureFuncs(lf.pure)
+	return to, nil
 }
 
 // readPlan checks the flags, then reads, parses and compiles the plan file
@@ -154,11 +150,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
 				return err
 			}
-			nr, err := normalize.Plan(f, to.Normalize)
-			if err != nil {
-				return err
-			}
-			set, err := feasible.Enumerate(nr, to.Labels, to.Feasible)
+			set, err := transform.Enumerate(f, to)
 			if err != nil {
 				return err
 			}

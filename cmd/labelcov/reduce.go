@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
-	"github.com/labelcov/labelcov/fuzzdriver/reduce"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
@@ -85,61 +84,42 @@ the cache are never touched. This is the corpus minimization Go lacks
 			if err != nil {
 				return err
 			}
-			items, err := m.Items(cmd.Context(), ts)
-			if err != nil {
-				return err
-			}
-			sizes := make([]int, len(ts))
+			// reduce copies tests by name, so two of one name cannot both be kept.
 			names := map[string]string{}
-			for i, t := range ts {
-				data, err := os.ReadFile(t.Name)
-				if err != nil {
-					return fmt.Errorf("reading test: %w", err)
-				}
-				sizes[i] = len(data)
+			for _, t := range ts {
 				base := filepath.Base(t.Name)
 				if prev, ok := names[base]; ok {
 					return fmt.Errorf("tests %s and %s have the same name: reduce copies tests by name", prev, t.Name)
 				}
 				names[base] = t.Name
 			}
-			keep := reduce.Cover(items, sizes)
-			// The subset must cover what the suite covers: measure it again.
-			subTests := make([]*measure.Test, len(keep))
-			for j, i := range keep {
-				subTests[j] = ts[i]
-			}
-			again, err := m.Items(cmd.Context(), subTests)
+			red, err := measure.Reduce(cmd.Context(), m, ts)
 			if err != nil {
 				return err
-			}
-			before, after := reduce.Union(items, nil), reduce.Union(again, nil)
-			if strings.Join(before, "\n") != strings.Join(after, "\n") {
-				return fmt.Errorf("reduce: the subset covers %d items, the suite %d (a labelcov bug)", len(after), len(before))
 			}
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return fmt.Errorf("reduce: %w", err)
 			}
 			total, kept := 0, 0
-			for _, s := range sizes {
+			for _, s := range red.Sizes {
 				total += s
 			}
-			for _, i := range keep {
-				data, err := os.ReadFile(ts[i].Name)
+			for _, t := range red.Kept {
+				data, err := os.ReadFile(t.Name)
 				if err != nil {
 					return fmt.Errorf("reading test: %w", err)
 				}
 				kept += len(data)
-				if err := og.WriteFile("--out", filepath.Join(out, filepath.Base(ts[i].Name)), data, 0o644); err != nil {
+				if err := og.WriteFile("--out", filepath.Join(out, filepath.Base(t.Name)), data, 0o644); err != nil {
 					return fmt.Errorf("reduce: %w", err)
 				}
 			}
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "reduce: %d tests (%d bytes) -> %d tests (%d bytes) in %s\n", len(ts), total, len(keep), kept, out)
-			for _, line := range itemCounts(before, planItemKinds) {
+			fmt.Fprintf(w, "reduce: %d tests (%d bytes) -> %d tests (%d bytes) in %s\n", len(ts), total, len(red.Kept), kept, out)
+			for _, line := range itemCounts(red.Items, planItemKinds) {
 				fmt.Fprintf(w, "  kept %s\n", line)
 			}
-			line, err := criterionLine(m.Labels(), m.Decisions(), before)
+			line, err := criterionLine(m.Labels(), m.Decisions(), red.Items)
 			if err != nil {
 				return err
 			}

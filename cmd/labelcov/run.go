@@ -11,9 +11,6 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
-	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/interp/value"
 	"github.com/spf13/cobra"
 )
 
@@ -91,23 +88,6 @@ after the full report; 2 when FILE, the flags or the arguments are wrong;
 	return cmd
 }
 
-// planArgs reads --arg values as plan literals.
-func planArgs(fn *compile.Func, raw []string) ([]value.Value, error) {
-	if len(raw) != fn.NumParams() {
-		return nil, fmt.Errorf("plan %s takes %d argument%s (%s), got %d --arg", fn.Name, fn.NumParams(),
-			map[bool]string{true: "", false: "s"}[fn.NumParams() == 1], strings.Join(fn.Params, " "), len(raw))
-	}
-	vals := make([]value.Value, len(raw))
-	for i, s := range raw {
-		n, err := syntax.ParseExpr(fmt.Sprintf("--arg %d", i+1), []byte(s))
-		if err != nil {
-			return nil, err
-		}
-		vals[i] = compile.Literal(n)
-	}
-	return vals, nil
-}
-
 func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path string, o runOptions) error {
 	if err := (runner.Limits{MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}).Check(); err != nil {
 		return err
@@ -153,7 +133,7 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 		return err
 	}
 	fn := r.Plan()
-	if in.Args, err = planArgs(fn, o.args); err != nil {
+	if in.Args, err = runner.ArgStrings(fn, o.args); err != nil {
 		return err
 	}
 	res, err := r.Run(ctx, in)

@@ -19,8 +19,9 @@
 // With criterion mcdc the Report has the MC/DC of every decision
 // (NewMCDCReport, from the covered test-vector labels: executed vectors,
 // independence pairs, suggested vectors). Items lists per test what it
-// covers (labels, branch outcomes, action buckets, finding categories), for
-// reduction; Thresholds and Check are cover's --fail-under gates over a
+// covers (labels, branch outcomes, action buckets, finding categories), and
+// Reduce keeps a subset of a suite that covers them all (labelcov reduce;
+// gofuzz.Reduce is its Go counterpart); Thresholds and Check are cover's --fail-under gates over a
 // report's Figures.
 //
 // The Report it returns is plain data, ready for the renderers of package

@@ -4,6 +4,7 @@ import (
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 )
 
@@ -23,6 +24,12 @@ func WorldBeside(plan string) (string, error) { return sim.WorldBeside(plan) }
 // OpenWorld reads the world plan runs in: given, else the one a
 // truth.json beside plan names; ("", nil, nil) for none (sim.OpenWorld).
 func OpenWorld(plan, given string) (string, *sim.World, error) { return sim.OpenWorld(plan, given) }
+
+// ArgStrings reads plan fn's arguments from one literal per string
+// (labelcov run --arg; sim.ArgStrings).
+func ArgStrings(fn *compile.Func, raw []string) ([]value.Value, error) {
+	return sim.ArgStrings(fn, raw)
+}
 
 // NeedsWorld fails, as a *syntax.Error, when f performs actions or
 // queries a world.

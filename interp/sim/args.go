@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/binary"
+	"fmt"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/compile"
@@ -87,6 +88,25 @@ func parseArgs(name string, data []byte, fn *compile.Func) (*syntax.File, []valu
 		args[i] = compile.Literal(e)
 	}
 	return f, args, nil
+}
+
+// ArgStrings reads the arguments of plan fn from one plan literal per
+// string (labelcov run --arg), in order; the i-th is named "--arg i" in
+// errors (*syntax.Error, with a caret).
+func ArgStrings(fn *compile.Func, raw []string) ([]value.Value, error) {
+	if len(raw) != fn.NumParams() {
+		return nil, fmt.Errorf("plan %s takes %d argument%s (%s), got %d --arg", fn.Name, fn.NumParams(),
+			plural(fn.NumParams()), strings.Join(fn.Params, " "), len(raw))
+	}
+	vals := make([]value.Value, len(raw))
+	for i, s := range raw {
+		n, err := syntax.ParseExpr(fmt.Sprintf("--arg %d", i+1), []byte(s))
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = compile.Literal(n)
+	}
+	return vals, nil
 }
 
 // ArgsFileInput reads a .args file as the fuzzer input that gives plan fn

@@ -1,9 +1,13 @@
 package sim
 
 import (
+	"errors"
 	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/interp/compile"
+	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 )
 
@@ -66,5 +70,31 @@ func TestArgsFileInput(t *testing.T) {
 		if _, err := ArgsFileInput("bad.args", []byte(text), fn); err == nil || err.Error() != want {
 			t.Errorf("%q: %v, want %s", text, err, want)
 		}
+	}
+}
+
+func TestArgStrings(t *testing.T) {
+	f, err := syntax.Parse("a.plan", []byte("(def-plan main (n xs) n)"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := compile.Compile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn := p.Plan("main")
+	args, err := ArgStrings(fn, []string{"-7", "(1 \"two\")"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(args) != 2 || args[0].Kind() != value.KInt || args[0].Int() != -7 || args[1].String() != `(1 "two")` {
+		t.Errorf("args %v", args)
+	}
+	if _, err := ArgStrings(fn, []string{"1"}); err == nil || err.Error() != "plan main takes 2 arguments (n xs), got 1 --arg" {
+		t.Errorf("one --arg: %v", err)
+	}
+	var serr *syntax.Error
+	if _, err := ArgStrings(fn, []string{"1", "(2"}); !errors.As(err, &serr) || !strings.HasPrefix(err.Error(), "--arg 2:1:") {
+		t.Errorf("unclosed --arg 2: %v", err)
 	}
 }
