@@ -287,8 +287,20 @@ func TestInfeasibleNeverCoveredOnBenchmarks(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer z.Close()
+			// The labels that a first sample of inputs covers are not
+			// asked (gentests asks z3 only for what its tests leave
+			// uncovered); the verdicts are checked on other inputs.
+			first := map[int]bool{}
+			for _, args := range inputs(len(a.Params), 300, 17) {
+				for id := range hits(t, m, args) {
+					first[id] = true
+				}
+			}
 			var infeasible []int
 			for _, id := range a.Labels() {
+				if first[id] {
+					continue
+				}
 				v, err := a.Solve(z, id, 5*time.Second)
 				if err != nil {
 					t.Fatal(err)
