@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -23,6 +24,7 @@ func newGentestsCmd() *cobra.Command {
 	var budget time.Duration
 	var runs int64
 	var seed uint64
+	var so solveOptions
 	cmd := &cobra.Command{
 		Use:   "gentests PLAN --tests DIR|FILE... --out NEWDIR [--budget 30s | --runs N] [--seed N] | gentests PACKAGE --fuzz FuzzX --out DIR --budget 30s",
 		Short: "Generate tests for what a suite does not cover: fuzz seeded with the suite, keep the minimal new inputs",
@@ -68,9 +70,10 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 				}
 				return runGentestsGo(cmd, args, &o, &g, goGenOptions{out: out, guide: guide, budget: budget, seed: seed})
 			}
-			if g.fuzz != "" || g.dir != "" || g.json {
+			if g.fuzz != "" || g.dir != "" || g.json && !so.on {
 				return fmt.Errorf("--fuzz, -C and --json are for Go packages; %s is a plan", args[0])
 			}
+			asJSON := g.json
 			tests := append(append([]string(nil), o.tests...), args[1:]...)
 			if len(tests) == 0 {
 				return fmt.Errorf("no tests: give --tests DIR|FILE (the suite to extend)")
@@ -97,6 +100,11 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 				return err
 			}
 			m := ms.m
+			if so.on {
+				if err := solvable(m); err != nil {
+					return err
+				}
+			}
 			ts, err := m.LoadTests(tests...)
 			if err != nil {
 				return err
@@ -117,6 +125,9 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 			}
 			labelOf := labelSlugs(m.Labels())
 			w := cmd.OutOrStdout()
+			if asJSON {
+				w = io.Discard
+			}
 			all := [][]string{gen.Base}
 			for n, t := range gen.Kept {
 				adds := gen.Adds[n]
@@ -165,6 +176,20 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 			if err != nil && !errors.Is(err, ctx.Err()) {
 				return err
 			}
+			if so.on {
+				have := map[string]bool{}
+				for _, it := range gen.After() {
+					have[it] = true
+				}
+				s, err := solveUncovered(ctx, w, m, og, out, o.plan, have, so)
+				if err != nil {
+					return err
+				}
+				if asJSON {
+					return writeSolveJSON(cmd.OutOrStdout(), s)
+				}
+				printSolveSummary(w, s)
+			}
 			return nil
 		},
 	}
@@ -176,6 +201,8 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 	f.DurationVar(&budget, "budget", 0, "wall-clock budget of the campaign")
 	f.Int64Var(&runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&seed, "seed", 1, "random seed of the campaign")
+	f.BoolVar(&so.on, "solve", false, "plans without a world: then solve each label still uncovered with z3 (docs/solve.md); --json prints the resolution as JSON")
+	f.DurationVar(&so.timeout, "solve-timeout", 5*time.Second, "with --solve: the solver's time limit per label")
 	return cmd
 }
 

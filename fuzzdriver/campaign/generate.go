@@ -43,6 +43,11 @@ type Generation struct {
 	Adds [][]string
 }
 
+// After is what the suite and the kept tests cover, sorted.
+func (g *Generation) After() []string {
+	return reduce.Union(append([][]string{g.Base}, g.Adds...), nil)
+}
+
 // Generate fuzzes o.Plan guided by o.Guide, seeded with the suite's
 // inputs, and keeps a small set of the campaign's inputs that cover what
 // the suite does not: greedy set cover over what each input covers beyond

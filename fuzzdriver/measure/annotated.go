@@ -1,0 +1,8 @@
+package measure
+
+import "github.com/labelcov/labelcov/fuzzdriver/pipeline"
+
+// Annotated is the annotated plan the Measurer measures labels on (its
+// tree, program and active labels), for analyses that work on the plan
+// under test as it runs (directed generation, labels/solve).
+func (m *Measurer) Annotated() *pipeline.Annotated { return m.ann }

@@ -1,0 +1,373 @@
+package solve
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// conj is the SMT-LIB conjunction of cs.
+func conj(cs []cond) string {
+	switch len(cs) {
+	case 0:
+		return "true"
+	case 1:
+		return cs[0].smt
+	}
+	var b strings.Builder
+	b.WriteString("(and")
+	for _, c := range cs {
+		b.WriteByte(' ')
+		b.WriteString(c.smt)
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// predHolds is the disjunction of the ways a predicate holds on a path.
+func predHolds(preds [][]cond) string {
+	switch len(preds) {
+	case 0:
+		return "false"
+	case 1:
+		return conj(preds[0])
+	}
+	parts := make([]string, len(preds))
+	for i, p := range preds {
+		parts[i] = conj(p)
+	}
+	return "(or " + strings.Join(parts, " ") + ")"
+}
+
+// Reach is the SMT-LIB formula over arg0, arg1, ... (each a (_ BitVec
+// 64), two's complement as the VM's int64) that holds exactly for the
+// integer arguments whose run reaches label id's point with its predicate
+// true (when Exact(id); otherwise an approximation to be replayed).
+func (a *Analysis) Reach(id int) string {
+	g := a.goals[id]
+	if g == nil {
+		return "false"
+	}
+	var parts []string
+	for _, r := range g.reaches {
+		if len(r.preds) == 0 {
+			continue
+		}
+		parts = append(parts, "(and "+conj(r.pc)+" "+predHolds(r.preds)+")")
+	}
+	switch len(parts) {
+	case 0:
+		return "false"
+	case 1:
+		return parts[0]
+	}
+	return "(or " + strings.Join(parts, "\n  ") + ")"
+}
+
+// Script is the SMT-LIB 2 script that asks for arguments covering label
+// id: the declarations, the reach condition, check-sat and get-value.
+func (a *Analysis) Script(id int) string {
+	var b strings.Builder
+	a.declare(&b)
+	fmt.Fprintf(&b, "(assert %s)\n(check-sat)\n", a.Reach(id))
+	if len(a.Params) > 0 {
+		b.WriteString("(get-value (")
+		for i := range a.Params {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "arg%d", i)
+		}
+		b.WriteString("))\n")
+	}
+	return b.String()
+}
+
+func (a *Analysis) declare(b *strings.Builder) {
+	for i := range a.Params {
+		fmt.Fprintf(b, "(declare-const arg%d (_ BitVec 64))\n", i)
+	}
+}
+
+// Z3 is one z3 process answering SMT-LIB 2 on its standard input.
+type Z3 struct {
+	cmd  *exec.Cmd
+	in   io.WriteCloser
+	out  *bufio.Reader
+	done chan struct{}
+}
+
+// StartZ3 starts path (z3) as `z3 -in -smt2`; ctx's end kills it.
+func StartZ3(ctx context.Context, path string) (*Z3, error) {
+	cmd := exec.CommandContext(ctx, path, "-in", "-smt2")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, fmt.Errorf("z3: %w", err)
+	}
+	outp, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, fmt.Errorf("z3: %w", err)
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("z3: %w", err)
+	}
+	z := &Z3{cmd: cmd, in: in, out: bufio.NewReader(outp)}
+	if err := z.send("(set-option :print-success false)\n(set-option :produce-unsat-cores true)\n"); err != nil {
+		z.Close()
+		return nil, err
+	}
+	return z, nil
+}
+
+// Close ends the process.
+func (z *Z3) Close() error {
+	z.in.Close()
+	return z.cmd.Wait()
+}
+
+func (z *Z3) send(s string) error {
+	if _, err := io.WriteString(z.in, s); err != nil {
+		return fmt.Errorf("z3: %w", err)
+	}
+	return nil
+}
+
+// readSexp reads one answer: an atom on a line, or a parenthesised form
+// over lines.
+func (z *Z3) readSexp() (string, error) {
+	var b strings.Builder
+	depth := 0
+	for {
+		line, err := z.out.ReadString('\n')
+		if err != nil {
+			return "", fmt.Errorf("z3: %w", err)
+		}
+		b.WriteString(line)
+		inStr := false
+		for _, r := range line {
+			switch {
+			case r == '"':
+				inStr = !inStr
+			case inStr:
+			case r == '(':
+				depth++
+			case r == ')':
+				depth--
+			}
+		}
+		if depth <= 0 && strings.TrimSpace(b.String()) != "" {
+			s := strings.TrimSpace(b.String())
+			if strings.HasPrefix(s, "(error") {
+				return "", fmt.Errorf("z3: %s", s)
+			}
+			return s, nil
+		}
+	}
+}
+
+// check runs (check-sat) on what is asserted: "sat", "unsat" or
+// "unknown".
+func (z *Z3) check(timeout time.Duration) (string, error) {
+	if err := z.send(fmt.Sprintf("(set-option :timeout %d)\n(check-sat)\n", max(1, timeout.Milliseconds()))); err != nil {
+		return "", err
+	}
+	return z.readSexp()
+}
+
+// Verdict is what the solver says of one label.
+type Verdict struct {
+	// Status is Solved (Args cover the label, to be replayed), Infeasible
+	// (Reason says why no integer arguments reach it) or Unresolved
+	// (Reason says what was tried).
+	Status Status
+	Args   []int64
+	Reason string
+}
+
+// Status of a label after solving.
+type Status string
+
+const (
+	Solved     Status = "solved"
+	Infeasible Status = "infeasible"
+	Unresolved Status = "unresolved"
+)
+
+// Solve asks z for arguments that cover label id within timeout.
+func (a *Analysis) Solve(z *Z3, id int, timeout time.Duration) (Verdict, error) {
+	g := a.goals[id]
+	if g == nil {
+		return Verdict{Status: Unresolved, Reason: "no label point found in the annotated plan"}, nil
+	}
+	var b strings.Builder
+	b.WriteString("(push 1)\n")
+	a.declare(&b)
+	fmt.Fprintf(&b, "(assert %s)\n", a.Reach(id))
+	if err := z.send(b.String()); err != nil {
+		return Verdict{}, err
+	}
+	res, err := z.check(timeout)
+	if err != nil {
+		return Verdict{}, err
+	}
+	switch res {
+	case "sat":
+		if len(a.Params) == 0 {
+			return Verdict{Status: Solved}, z.send("(pop 1)\n")
+		}
+		var q strings.Builder
+		q.WriteString("(get-value (")
+		for i := range a.Params {
+			fmt.Fprintf(&q, " arg%d", i)
+		}
+		q.WriteString("))\n")
+		if err := z.send(q.String()); err != nil {
+			return Verdict{}, err
+		}
+		ans, err := z.readSexp()
+		if err != nil {
+			return Verdict{}, err
+		}
+		if err := z.send("(pop 1)\n"); err != nil {
+			return Verdict{}, err
+		}
+		args, err := parseModel(ans, len(a.Params))
+		if err != nil {
+			return Verdict{}, err
+		}
+		return Verdict{Status: Solved, Args: args}, nil
+	case "unsat":
+		if err := z.send("(pop 1)\n"); err != nil {
+			return Verdict{}, err
+		}
+		if !a.Exact(id) {
+			return Verdict{Status: Unresolved, Reason: "the solver found no input for an approximate condition: " + a.whyNotExact(id)}, nil
+		}
+		why, err := a.explain(z, id, timeout)
+		if err != nil {
+			return Verdict{}, err
+		}
+		return Verdict{Status: Infeasible, Reason: why}, nil
+	}
+	if err := z.send("(pop 1)\n"); err != nil {
+		return Verdict{}, err
+	}
+	why := fmt.Sprintf("the solver answered %s within %s", res, timeout)
+	if !a.Exact(id) {
+		why += "; " + a.whyNotExact(id)
+	}
+	return Verdict{Status: Unresolved, Reason: why}, nil
+}
+
+// parseModel reads ((arg0 #x...) (arg1 #x...) ...).
+func parseModel(s string, n int) ([]int64, error) {
+	args := make([]int64, n)
+	seen := 0
+	for _, f := range strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(s)) {
+		var u uint64
+		var err error
+		switch {
+		case strings.HasPrefix(f, "#x"):
+			u, err = strconv.ParseUint(f[2:], 16, 64)
+		case strings.HasPrefix(f, "#b"):
+			u, err = strconv.ParseUint(f[2:], 2, 64)
+		default:
+			continue
+		}
+		if err != nil || seen >= n {
+			return nil, fmt.Errorf("z3: a model I cannot read: %s", s)
+		}
+		args[seen] = int64(u)
+		seen++
+	}
+	if seen != n {
+		return nil, fmt.Errorf("z3: a model I cannot read: %s", s)
+	}
+	return args, nil
+}
+
+// maxExplained bounds the paths a reason spells out.
+const maxExplained = 4
+
+// explain says, in plan syntax, why label id cannot hold: for each path
+// reaching its point, the conditions of the path that contradict its
+// predicate (an unsatisfiable core).
+func (a *Analysis) explain(z *Z3, id int, timeout time.Duration) (string, error) {
+	l := a.labels[id]
+	pred := l.Predicate
+	if l.Expr != "" {
+		pred = l.Expr
+	}
+	g := a.goals[id]
+	if len(g.reaches) == 0 {
+		return "no run with integer arguments reaches its point (symbolic run of every path)", nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s cannot hold for integer arguments on any of the %d path(s) reaching it", pred, len(g.reaches))
+	for i, r := range g.reaches {
+		if i == maxExplained {
+			fmt.Fprintf(&b, "; and %d more path(s)", len(g.reaches)-i)
+			break
+		}
+		if len(r.preds) == 0 {
+			fmt.Fprintf(&b, "; path %d: the predicate is false or fails whatever the arguments", i+1)
+			continue
+		}
+		var q strings.Builder
+		q.WriteString("(push 1)\n")
+		a.declare(&q)
+		for k, c := range r.pc {
+			fmt.Fprintf(&q, "(assert (! %s :named c%d))\n", c.smt, k)
+		}
+		fmt.Fprintf(&q, "(assert (! %s :named pred))\n", predHolds(r.preds))
+		if err := z.send(q.String()); err != nil {
+			return "", err
+		}
+		res, err := z.check(timeout)
+		if err != nil {
+			return "", err
+		}
+		if res != "unsat" {
+			z.send("(pop 1)\n")
+			return "", fmt.Errorf("z3: a path of label %d is %s alone but the disjunction was unsat", id, res)
+		}
+		if err := z.send("(get-unsat-core)\n"); err != nil {
+			return "", err
+		}
+		core, err := z.readSexp()
+		z.send("(pop 1)\n")
+		if err != nil {
+			return "", err
+		}
+		var why []string
+		for _, name := range strings.Fields(strings.Trim(core, "()")) {
+			if k, err := strconv.Atoi(strings.TrimPrefix(name, "c")); err == nil && strings.HasPrefix(name, "c") && k < len(r.pc) {
+				why = append(why, r.pc[k].text)
+			}
+		}
+		if len(why) == 0 {
+			fmt.Fprintf(&b, "; path %d: the predicate alone cannot hold", i+1)
+		} else {
+			fmt.Fprintf(&b, "; path %d: %s", i+1, strings.Join(why, ", "))
+		}
+	}
+	return b.String(), nil
+}
+
+// ErrNoZ3 says z3 is not on PATH.
+var ErrNoZ3 = errors.New("z3 is not on PATH (Debian: apt-get install z3)")
+
+// LookZ3 finds z3 on PATH.
+func LookZ3() (string, error) {
+	p, err := exec.LookPath("z3")
+	if err != nil {
+		return "", ErrNoZ3
+	}
+	return p, nil
+}
