@@ -38,7 +38,11 @@ test in the suite's own format: .args (the plan's arguments) without a world,
 .env (a scenario) with one, named by what it covers first
 (gen-01-mcc-TF-label-17.args). Each written test is measured again from its
 file and must cover what it is kept for; the report gives the coverage
-before and after.
+before and after. With --solve (plans without a world; z3 on PATH), each
+label still uncovered is then resolved: covered by arguments z3 solves
+for (replayed, written as gen-solved-NN-....args), infeasible (z3 proved
+that no integer arguments reach it; the reason gives the contradictory
+conditions) or unresolved (with what was tried); see docs/solve.md.
 
 Go packages: given a package (./pkg) and --fuzz FuzzX instead of a plan, the
 suite is the target's f.Add seeds and its testdata/fuzz/FuzzX entries. go test

@@ -100,6 +100,10 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 			continue
 		}
 		v, err := an.Solve(z, l.ID, so.timeout)
+		if err != nil && ctx.Err() != nil { // interrupted: z3 was killed
+			r.Status, r.Reason = "unresolved", "not tried: "+ctx.Err().Error()
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("--solve: label %d: %w", l.ID, err)
 		}

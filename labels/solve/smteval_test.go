@@ -10,13 +10,29 @@ import (
 // 64 bits, the core theory) on concrete arguments: an evaluator of its
 // own, so that the translation is checked against the VM without z3.
 func evalSMT(src string, args []int64) (bool, error) {
-	toks := strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(src))
-	e := &smtEval{toks: toks, args: args}
+	f, err := parseSMT(src)
+	if err != nil {
+		return false, err
+	}
+	return f.holds(args)
+}
+
+// smtFormula is a formula read once, evaluated on many arguments.
+type smtFormula struct {
+	toks []string
+}
+
+func parseSMT(src string) (*smtFormula, error) {
+	return &smtFormula{toks: strings.Fields(strings.NewReplacer("(", " ( ", ")", " ) ").Replace(src))}, nil
+}
+
+func (f *smtFormula) holds(args []int64) (bool, error) {
+	e := &smtEval{toks: f.toks, args: args}
 	v, err := e.expr()
 	if err != nil {
 		return false, err
 	}
-	if e.pos != len(toks) {
+	if e.pos != len(f.toks) {
 		return false, fmt.Errorf("trailing tokens at %d", e.pos)
 	}
 	b, ok := v.(bool)
