@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -215,7 +214,7 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 func labelSlugs(ls []*labels.Label) map[string]string {
 	out := map[string]string{}
 	for _, l := range ls {
-		out["label:"+strconv.Itoa(l.ID)] = fmt.Sprintf("%s_%s_label-%d", l.Criterion, l.Operator, l.ID)
+		out[measure.LabelItem(l.ID)] = fmt.Sprintf("%s_%s_label-%d", l.Criterion, l.Operator, l.ID)
 	}
 	return out
 }
