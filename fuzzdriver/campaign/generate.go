@@ -91,22 +91,10 @@ func Generate(ctx context.Context, o GenerateOptions, tests []*measure.Test) (*G
 	if err != nil {
 		return nil, err
 	}
-	have := map[string]bool{}
-	for _, it := range gen.Base {
-		have[it] = true
-	}
-	for _, i := range reduce.Extend(gen.Base, candItems, sizes) {
-		var adds []string
-		for _, it := range candItems[i] {
-			if !have[it] {
-				adds = append(adds, it)
-			}
-		}
-		for _, it := range adds {
-			have[it] = true
-		}
+	keep, adds := reduce.ExtendAdds(gen.Base, candItems, sizes)
+	for _, i := range keep {
 		gen.Kept = append(gen.Kept, cands[i])
-		gen.Adds = append(gen.Adds, adds)
 	}
+	gen.Adds = adds
 	return gen, ferr
 }
