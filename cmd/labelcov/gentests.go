@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -114,66 +113,28 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 				return err
 			}
 			ctx := cmd.Context()
-			items, err := m.Items(ctx, ts)
-			if err != nil {
-				return err
-			}
-			base := reduce.Union(items, nil)
-			fz, err := campaign.Setup{Plan: ms.f, PlanName: o.plan, World: m.World(), Criteria: g}.Build()
-			if err != nil {
-				return err
-			}
-			var seeds [][]byte
-			for _, t := range ts {
-				if b, ok := m.Seed(t); ok {
-					seeds = append(seeds, b)
-				}
-			}
 			work, err := os.MkdirTemp("", "labelcov-gentests-")
 			if err != nil {
 				return fmt.Errorf("gentests: %w", err)
 			}
 			defer os.RemoveAll(work)
-			sum, err := fz.Fuzz(ctx, campaign.Options{Workers: 1, Seed: seed, Budget: budget, Runs: runs, Seeds: seeds, Out: work})
-			if sum == nil {
+			gen, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.f, PlanName: o.plan, Guide: g,
+				Seed: seed, Budget: budget, Runs: runs, Work: work}, ts)
+			if gen == nil {
 				return err
 			}
-			var cands []*measure.Test
-			var sizes []int
-			for i, in := range sum.Inputs {
-				t, perr := m.ParseTest(fmt.Sprintf("input-%d", i), in)
-				if perr != nil {
-					continue
-				}
-				cands = append(cands, t)
-				sizes = append(sizes, len(in))
-			}
-			candItems, err := m.Items(ctx, cands)
-			if err != nil {
-				return err
-			}
-			keep := reduce.Extend(base, candItems, sizes)
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return fmt.Errorf("gentests: %w", err)
-			}
-			have := map[string]bool{}
-			for _, it := range base {
-				have[it] = true
 			}
 			labelOf := labelSlugs(m.Labels())
 			w := cmd.OutOrStdout()
 			if asJSON {
 				w = io.Discard
 			}
-			all := append([][]string(nil), items...)
-			for n, i := range keep {
-				var adds []string
-				for _, it := range candItems[i] {
-					if !have[it] {
-						adds = append(adds, it)
-					}
-				}
-				text, ext := m.Render(cands[i])
+			all := [][]string{gen.Base}
+			for n, t := range gen.Kept {
+				adds := gen.Adds[n]
+				text, ext := m.Render(t)
 				name := fmt.Sprintf("gen-%02d-%s%s", n+1, slugItem(adds, labelOf), ext)
 				path := filepath.Join(out, name)
 				if err := og.WriteFile("--out", path, text, 0o644); err != nil {
@@ -197,15 +158,13 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 						return fmt.Errorf("gentests: %s does not cover %s as the input it was written from did (a labelcov bug)", path, it)
 					}
 				}
-				for _, it := range adds {
-					have[it] = true
-				}
 				all = append(all, got[0])
 				fmt.Fprintf(w, "%s: covers %d item(s) the suite does not (%s)\n", name, len(adds), strings.Join(firstN(adds, 4), ", "))
 			}
 			after := reduce.Union(all, nil)
+			base, sum := gen.Base, gen.Campaign
 			fmt.Fprintf(w, "gentests: %d tests covered %d items; with %d generated test(s) (from %d campaign inputs, %d runs): %d items\n",
-				len(ts), len(base), len(keep), len(sum.Inputs), sum.Execs, len(after))
+				len(ts), len(base), len(gen.Kept), len(sum.Inputs), sum.Execs, len(after))
 			for _, line := range itemDelta(base, after, planItemKinds) {
 				fmt.Fprintf(w, "  %s\n", line)
 			}
@@ -221,6 +180,10 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 				return err
 			}
 			if so.on {
+				have := map[string]bool{}
+				for _, it := range gen.After() {
+					have[it] = true
+				}
 				s, err := solveUncovered(ctx, w, m, og, out, o.plan, have, so)
 				if err != nil {
 					return err
@@ -251,7 +214,7 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 func labelSlugs(ls []*labels.Label) map[string]string {
 	out := map[string]string{}
 	for _, l := range ls {
-		out["label:"+strconv.Itoa(l.ID)] = fmt.Sprintf("%s_%s_label-%d", l.Criterion, l.Operator, l.ID)
+		out[measure.LabelItem(l.ID)] = fmt.Sprintf("%s_%s_label-%d", l.Criterion, l.Operator, l.ID)
 	}
 	return out
 }

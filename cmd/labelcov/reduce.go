@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
@@ -160,7 +159,8 @@ func registerPlanTestFlags(cmd *cobra.Command, o *coverOptions) {
 type itemKind struct{ prefix, name string }
 
 // planItemKinds name the items of a plan's tests (measure.Items).
-var planItemKinds = []itemKind{{"label:", "labels"}, {"branch:", "branch outcomes"}, {"action:", "action buckets"}, {"category:", "finding categories"}}
+var planItemKinds = []itemKind{{measure.ItemLabel, "labels"}, {measure.ItemBranch, "branch outcomes"},
+	{measure.ItemAction, "action buckets"}, {measure.ItemCategory, "finding categories"}}
 
 // itemCounts summarizes items by kind: "12 labels", "30 branch outcomes", ...
 func itemCounts(items []string, kinds []itemKind) []string {
@@ -175,15 +175,7 @@ func itemCounts(items []string, kinds []itemKind) []string {
 // cover reports them (labels.Figures: each criterion in its unit, mcdc in
 // conditions, all the sum), in report order: "mcc 5/6".
 func criterionFigures(ls []*labels.Label, ds []*labels.Decision, items []string) ([]string, []labels.Fraction, error) {
-	hits := map[int]int{}
-	for _, it := range items {
-		if id, ok := strings.CutPrefix(it, "label:"); ok {
-			if n, err := strconv.Atoi(id); err == nil {
-				hits[n] = 1
-			}
-		}
-	}
-	cov, err := labels.Figures(ls, ds, hits)
+	cov, err := labels.Figures(ls, ds, measure.LabelHits(items))
 	if err != nil {
 		return nil, nil, err
 	}

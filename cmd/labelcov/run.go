@@ -127,7 +127,7 @@ func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, pat
 	}
 	r, err := runner.New(ro)
 	if err != nil {
-		if o.plan == "" && len(p.Plans()) > 1 {
+		if errors.Is(err, runner.ErrSeveralPlans) {
 			return fmt.Errorf("%w; choose one with --plan", err)
 		}
 		return err

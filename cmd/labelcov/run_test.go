@@ -203,3 +203,24 @@ func TestDisasmAndRunCountBranchesAlike(t *testing.T) {
 		t.Errorf("disasm header %q, run --json branches.total %d (%v)", strings.SplitN(dis, "\n", 2)[0], rep.Coverage.Branches.Total, err)
 	}
 }
+
+// TestRunSeveralPlans: without --plan, a file of several plans none
+// called main says to choose one (the error is known by errors.Is, and
+// only that error gets the hint).
+func TestRunSeveralPlans(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "two.plan")
+	if err := os.WriteFile(p, []byte("(def-plan alpha () 1)\n(def-plan beta () 2)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := execLabelcov("run", p)
+	if code != exitUsage || !strings.Contains(errs, "has several plans and none is called main (plans: alpha, beta); choose one with --plan") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+	if code, out, errs := execLabelcov("run", p, "--plan", "beta"); code != exitOK || out != "=> 2\n" {
+		t.Errorf("--plan beta: exit %d, %q, %q", code, out, errs)
+	}
+	code, _, errs = execLabelcov("run", p, "--plan", "gamma")
+	if code != exitUsage || !strings.Contains(errs, `no plan named "gamma"`) || strings.Contains(errs, "choose one") {
+		t.Errorf("--plan gamma: exit %d, stderr %q", code, errs)
+	}
+}

@@ -9,12 +9,15 @@
 // through a versioned worker description, Worker, that `labelcov
 // afl-target --setup` reads back). It also replays inputs as a campaign
 // runs them (Replay) and reads input files (.env, .args, raw bytes).
+// Generate extends a plan's test suite with campaign inputs that cover
+// what it misses (labelcov gentests; gofuzz.Generate is its Go
+// counterpart).
 //
 // Files: setup.go (Setup, Build, label modes), targets.go (targets, the
 // remapping of annotated positions, the AFL++ executor), meter.go,
 // replay.go, inputs.go (input files, the world's hooks), campaign.go
 // (Fuzz, the built-in engine's campaign, Summary), afl.go (the AFL++
-// engine's campaign and the worker description).
+// engine's campaign and the worker description), generate.go (Generate).
 //
 // Findings of annotated plans are keyed by positions in the original
 // plan, so that campaigns guided by different criteria compare; a fuzz

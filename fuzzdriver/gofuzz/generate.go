@@ -119,24 +119,11 @@ func Generate(ctx context.Context, o GenerateOptions) (*Generation, error) {
 	for i, c := range g.Candidates {
 		sizes[i] = c.Size
 	}
-	have := map[string]bool{}
-	for _, it := range g.Base {
-		have[it] = true
-	}
-	for _, i := range reduce.Extend(g.Base, candItems, sizes) {
-		var adds []string
-		for _, it := range candItems[i] {
-			if !have[it] {
-				adds = append(adds, it)
-				have[it] = true
-			}
-		}
-		if len(adds) == 0 {
-			continue
-		}
+	keep, adds := reduce.ExtendAdds(g.Base, candItems, sizes)
+	for _, i := range keep {
 		g.Kept = append(g.Kept, g.Candidates[i])
-		g.Adds = append(g.Adds, adds)
 	}
+	g.Adds = adds
 	return g, nil
 }
 

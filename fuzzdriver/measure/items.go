@@ -12,6 +12,35 @@ import (
 	"github.com/labelcov/labelcov/labels"
 )
 
+// Item kinds of Items: what a test covers.
+const (
+	// ItemLabel prefixes an active label covered ("label:ID", LabelItem).
+	ItemLabel = "label:"
+	// ItemBranch prefixes a branch outcome of the original plan taken.
+	ItemBranch = "branch:"
+	// ItemAction prefixes an action bucket hit (with a world).
+	ItemAction = "action:"
+	// ItemCategory prefixes a finding category.
+	ItemCategory = "category:"
+)
+
+// LabelItem is the item of the label with id ("label:ID").
+func LabelItem(id int) string { return ItemLabel + strconv.Itoa(id) }
+
+// LabelHits are the labels items cover, as labels.Figures takes hits
+// (id -> 1); items of other kinds are passed over.
+func LabelHits(items []string) map[int]int {
+	hits := map[int]int{}
+	for _, it := range items {
+		if id, ok := strings.CutPrefix(it, ItemLabel); ok {
+			if n, err := strconv.Atoi(id); err == nil {
+				hits[n] = 1
+			}
+		}
+	}
+	return hits
+}
+
 // Items lists, per test, the coverage items it covers on its own: every
 // active label covered ("label:ID"), every branch outcome of the original
 // plan taken ("branch:N", N = 2*branch + 0 for true, 1 for false), every
@@ -41,7 +70,7 @@ func (m *Measurer) Items(ctx context.Context, tests []*Test) ([][]string, error)
 			return nil, err
 		}
 		for _, id := range ar.Labels {
-			items = append(items, "label:"+strconv.Itoa(id))
+			items = append(items, LabelItem(id))
 		}
 		or, err := m.run(ctx, orig, t)
 		if err != nil {
@@ -49,28 +78,28 @@ func (m *Measurer) Items(ctx context.Context, tests []*Test) ([][]string, error)
 		}
 		for b, c := range or.Counters[ni:] {
 			if c > 0 {
-				items = append(items, "branch:"+strconv.Itoa(b))
+				items = append(items, ItemBranch+strconv.Itoa(b))
 			}
 		}
 		if w := m.opts.World; w != nil {
 			for b, h := range or.Sim.Hits {
 				if h > 0 && b < w.NumBuckets() {
-					items = append(items, "action:"+w.BucketName(b))
+					items = append(items, ItemAction+w.BucketName(b))
 				}
 			}
 		}
 		res := or.Sim
 		for _, e := range res.Errors {
-			items = append(items, "category:"+e)
+			items = append(items, ItemCategory+e)
 		}
 		for _, c := range res.CheckErrors {
-			items = append(items, "category:check "+c.Check+" failed: "+c.Kind)
+			items = append(items, ItemCategory+"check "+c.Check+" failed: "+c.Kind)
 		}
 		switch {
 		case res.VM.Outcome == vm.OutcomeFailure && res.VM.Failure != nil:
-			items = append(items, "category:failure "+res.VM.Failure.Kind)
+			items = append(items, ItemCategory+"failure "+res.VM.Failure.Kind)
 		case res.VM.Outcome != vm.OutcomeOK:
-			items = append(items, "category:"+string(res.VM.Outcome))
+			items = append(items, ItemCategory+string(res.VM.Outcome))
 		}
 		out[i] = items
 	}

@@ -42,3 +42,11 @@ func TestReduce(t *testing.T) {
 		}
 	}
 }
+
+func TestLabelHits(t *testing.T) {
+	items := []string{LabelItem(3), ItemBranch + "3", LabelItem(12), ItemCategory + "label:7", ItemLabel + "x"}
+	got := LabelHits(items)
+	if len(got) != 2 || got[3] != 1 || got[12] != 1 {
+		t.Errorf("LabelHits(%q) = %v, want labels 3 and 12", items, got)
+	}
+}

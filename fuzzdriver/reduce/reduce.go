@@ -90,3 +90,28 @@ func Extend(base []string, items [][]string, size []int) []int {
 	}
 	return Cover(adds, size)
 }
+
+// ExtendAdds is Extend with what each chosen input adds: keep in Extend's
+// order, and adds[k] the items input keep[k] covers that neither base nor
+// an earlier chosen input does, each once, in the input's order. An input
+// that adds nothing after all is left out, so no adds[k] is empty.
+func ExtendAdds(base []string, items [][]string, size []int) (keep []int, adds [][]string) {
+	have := map[string]bool{}
+	for _, it := range base {
+		have[it] = true
+	}
+	for _, i := range Extend(base, items, size) {
+		var add []string
+		for _, it := range items[i] {
+			if !have[it] {
+				add = append(add, it)
+				have[it] = true
+			}
+		}
+		if len(add) > 0 {
+			keep = append(keep, i)
+			adds = append(adds, add)
+		}
+	}
+	return keep, adds
+}

@@ -42,3 +42,33 @@ func TestExtend(t *testing.T) {
 		t.Fatalf("nothing new: %v", got)
 	}
 }
+
+func TestExtendAdds(t *testing.T) {
+	base := []string{"a"}
+	// Input 2 repeats an item; 0 and 1 overlap in c.
+	items := [][]string{{"a", "c", "d"}, {"c", "e"}, {"f", "f", "a"}, {"a"}}
+	keep, adds := ExtendAdds(base, items, []int{3, 2, 1, 1})
+	if want := Extend(base, items, []int{3, 2, 1, 1}); !reflect.DeepEqual(keep, want) {
+		t.Fatalf("keep %v, Extend %v", keep, want)
+	}
+	seen := map[string]bool{"a": true}
+	for k, i := range keep {
+		if len(adds[k]) == 0 {
+			t.Errorf("input %d kept for nothing", i)
+		}
+		for _, it := range adds[k] {
+			if seen[it] {
+				t.Errorf("input %d adds %s again", i, it)
+			}
+			seen[it] = true
+		}
+	}
+	for _, it := range []string{"c", "d", "e", "f"} {
+		if !seen[it] {
+			t.Errorf("%s not added", it)
+		}
+	}
+	if keep, adds := ExtendAdds(base, [][]string{{"a"}}, []int{1}); keep != nil || adds != nil {
+		t.Errorf("nothing new: %v, %v", keep, adds)
+	}
+}

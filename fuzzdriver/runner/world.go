@@ -14,6 +14,10 @@ const (
 	DefaultMaxObjects = sim.DefaultMaxObjects
 )
 
+// ErrSeveralPlans is what New fails with, wrapped, when no plan is named
+// and the program has several, none called main (sim.ErrSeveralPlans).
+var ErrSeveralPlans = sim.ErrSeveralPlans
+
 // LoadWorld reads a .world file.
 func LoadWorld(path string) (*sim.World, error) { return sim.LoadWorld(path) }
 
