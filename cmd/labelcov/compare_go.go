@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -71,9 +69,6 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 		names = append(names, b.Info.Name)
 		infos = append(infos, b.Info)
 	}
-	if err := checkMinimizeTime(o.minimizeTime); err != nil {
-		return err
-	}
 	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed, Kind: compare.KindGo,
 		MinimizeTime: o.minimizeTime}
 	if err := g.Validate(); err != nil {
@@ -114,20 +109,4 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 		return err
 	}
 	return finishCompare(cmd, o, res)
-}
-
-// checkMinimizeTime checks a --fuzzminimizetime value as the testing
-// package reads it: a duration, or a count of executions "Nx".
-func checkMinimizeTime(s string) error {
-	if s == "" {
-		return nil
-	}
-	if n, ok := strings.CutSuffix(s, "x"); ok {
-		if v, err := strconv.Atoi(n); err == nil && v >= 0 {
-			return nil
-		}
-	} else if d, err := time.ParseDuration(s); err == nil && d >= 0 {
-		return nil
-	}
-	return fmt.Errorf("--fuzzminimizetime %q: want a duration (0s, 10s) or a count of executions (1000x)", s)
 }

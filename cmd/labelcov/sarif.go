@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"os"
-	"path/filepath"
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
@@ -44,43 +43,19 @@ replays its minimized input. GitHub code scanning and GitLab read it.`,
 			if err != nil {
 				return err
 			}
-			checks := report.CheckPositions(f)
 			replay := "labelcov replay " + shellQuote(plan)
 			if world != "" {
 				replay += " --world " + shellQuote(world)
 			}
-			var fs []report.SARIFFinding
+			var recs []engine.FindingRecord
 			for _, dir := range args[1:] {
-				recs, err := engine.ReadFindings(dir)
+				rs, err := engine.ReadFindings(dir)
 				if err != nil {
 					return err
 				}
-				for _, r := range recs {
-					sf := report.SARIFFinding{Key: r.Key, Category: r.Category, Detail: r.Detail}
-					if r.Pos != "" {
-						sf.Pos = report.ParsePos(r.Pos)
-					} else if p, ok := checks[r.Category]; ok {
-						sf.Pos = p
-						if sf.Detail == "" {
-							sf.Detail = "a def-check returned this category"
-						}
-					} else {
-						sf.Pos.File, sf.Pos.Line = plan, 1
-					}
-					if sf.Pos.File == "" {
-						sf.Pos.File = plan
-					}
-					if filepath.Clean(sf.Pos.File) == filepath.Clean(plan) {
-						sf.Pos.Col = report.SARIFColumn(src, sf.Pos.Line, sf.Pos.Col)
-					}
-					if r.Input != "" {
-						sf.Input = r.Input
-						sf.Replay = replay + " " + shellQuote(sf.Input)
-					}
-					fs = append(fs, sf)
-				}
+				recs = append(recs, rs...)
 			}
-			report.SortFindings(fs)
+			fs := report.CampaignFindings(f, recs, func(input string) string { return replay + " " + shellQuote(input) })
 			var b bytes.Buffer
 			if err := report.SARIF(&b, version(), fs); err != nil {
 				return err

@@ -547,3 +547,20 @@ func TestFailureStopFinishesAndKindsDoNotMix(t *testing.T) {
 		t.Error("a Go grid ran in a plan grid's folder")
 	}
 }
+
+// TestGridValidateMinimizeTime: a Go grid's -test.fuzzminimizetime is
+// checked with the grid (gofuzz.CheckMinimizeTime).
+func TestGridValidateMinimizeTime(t *testing.T) {
+	g := testGrid()
+	g.Kind = KindGo
+	for _, ok := range []string{"", "0s", "1000x"} {
+		g.MinimizeTime = ok
+		if err := g.Validate(); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	g.MinimizeTime = "ten"
+	if err := g.Validate(); err == nil || !strings.Contains(err.Error(), `fuzzminimizetime "ten"`) {
+		t.Errorf("ten: %v", err)
+	}
+}

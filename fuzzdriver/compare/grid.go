@@ -38,6 +38,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
 )
 
 // Cell is one campaign of the grid.
@@ -145,6 +147,9 @@ func (g Grid) Validate() error {
 	}
 	if g.Budget <= 0 {
 		return fmt.Errorf("budget must be positive, got %s", g.Budget)
+	}
+	if err := gofuzz.CheckMinimizeTime(g.MinimizeTime); err != nil {
+		return err
 	}
 	seen := map[string]bool{}
 	for _, b := range g.Benches {

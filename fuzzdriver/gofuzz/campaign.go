@@ -47,6 +47,23 @@ type Options struct {
 	Log io.Writer
 }
 
+// CheckMinimizeTime checks a MinimizeTime as the testing package reads
+// -test.fuzzminimizetime: "" (go test's default), a duration (0s, 10s) or
+// a count of executions (1000x), never negative.
+func CheckMinimizeTime(s string) error {
+	if s == "" {
+		return nil
+	}
+	if n, ok := strings.CutSuffix(s, "x"); ok {
+		if v, err := strconv.Atoi(n); err == nil && v >= 0 {
+			return nil
+		}
+	} else if d, err := time.ParseDuration(s); err == nil && d >= 0 {
+		return nil
+	}
+	return fmt.Errorf("fuzzminimizetime %q: want a duration (0s, 10s) or a count of executions (1000x)", s)
+}
+
 // Progress is one progress line of go test, in campaign terms.
 type Progress struct {
 	TimeS float64 `json:"time_s"` // campaign seconds when the line was read

@@ -381,3 +381,16 @@ func TestDeadlineRaceIsTheBudget(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckMinimizeTime(t *testing.T) {
+	for _, ok := range []string{"", "0s", "10s", "1m", "0x", "1000x"} {
+		if err := CheckMinimizeTime(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"ten", "-1s", "x", "-3x", "1.5x"} {
+		if err := CheckMinimizeTime(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

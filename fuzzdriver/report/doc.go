@@ -9,7 +9,8 @@
 // GoHTML, GoLCOV and GoCobertura do the same for a gotest.Report of Go
 // packages. Text and HTML include the MC/DC of every decision when it was
 // measured. SARIF writes a campaign's findings as a SARIF 2.1.0 log;
-// CheckPositions finds where a plan's def-checks return their categories.
+// CampaignFindings places a campaign's finding records on the plan, with
+// CheckPositions, which finds where its def-checks return their categories.
 //
 // Labels are shown by the source expression they are about, their operator
 // and their predicate with temporaries resolved (Expr, else Predicate); a

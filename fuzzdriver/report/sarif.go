@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf16"
 
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 )
@@ -264,6 +266,44 @@ func ParsePos(s string) labels.Position {
 		return labels.Position{}
 	}
 	return labels.Position{File: s[:j], Line: line, Col: col}
+}
+
+// CampaignFindings are the SARIF findings of a campaign's records on plan
+// f (parsed from the file f.Name), sorted (SortFindings): each at its
+// recorded position, else for a check's category where the def-check
+// returns it (CheckPositions), else at line 1 of the plan; columns on the
+// plan's own lines in SARIF's units (SARIFColumn). A record with a saved
+// input names it, with replay(input) as the command that replays it.
+func CampaignFindings(f *syntax.File, recs []engine.FindingRecord, replay func(input string) string) []SARIFFinding {
+	plan := f.Name
+	checks := CheckPositions(f)
+	fs := make([]SARIFFinding, 0, len(recs))
+	for _, r := range recs {
+		sf := SARIFFinding{Key: r.Key, Category: r.Category, Detail: r.Detail}
+		if r.Pos != "" {
+			sf.Pos = ParsePos(r.Pos)
+		} else if p, ok := checks[r.Category]; ok {
+			sf.Pos = p
+			if sf.Detail == "" {
+				sf.Detail = "a def-check returned this category"
+			}
+		} else {
+			sf.Pos.File, sf.Pos.Line = plan, 1
+		}
+		if sf.Pos.File == "" {
+			sf.Pos.File = plan
+		}
+		if filepath.Clean(sf.Pos.File) == filepath.Clean(plan) {
+			sf.Pos.Col = SARIFColumn(f.Src, sf.Pos.Line, sf.Pos.Col)
+		}
+		if r.Input != "" {
+			sf.Input = r.Input
+			sf.Replay = replay(r.Input)
+		}
+		fs = append(fs, sf)
+	}
+	SortFindings(fs)
+	return fs
 }
 
 // SortFindings orders findings by category, then key, for stable logs.

@@ -1,6 +1,11 @@
 package report
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/interp/syntax"
+)
 
 func TestSarifURI(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -45,5 +50,34 @@ func TestSarifColumn(t *testing.T) {
 		if got := SARIFColumn(src, c.line, c.col); got != c.want {
 			t.Errorf("SARIFColumn(%d:%d) = %d, want %d", c.line, c.col, got, c.want)
 		}
+	}
+}
+
+// TestCampaignFindings: a failure at its position (column in UTF-16
+// units), a check's category where the def-check returns it, anything
+// else at line 1; sorted by category; replay commands from the input.
+func TestCampaignFindings(t *testing.T) {
+	src := "(def-plan main (x)\n  (list \"é\" (car x)))\n(def-check hot () (when t 'too-hot))\n"
+	f, err := syntax.Parse("p.plan", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := []engine.FindingRecord{
+		{Key: "k-fail", Category: "failure type-error", Pos: "p.plan:2:14", Detail: "car of 1", Input: "/c/id:000001"},
+		{Key: "k-check", Category: "too-hot"},
+		{Key: "k-other", Category: "timeout"},
+	}
+	fs := CampaignFindings(f, recs, func(in string) string { return "replay " + in })
+	if len(fs) != 3 || fs[0].Key != "k-fail" || fs[1].Key != "k-other" || fs[2].Key != "k-check" {
+		t.Fatalf("findings %+v", fs)
+	}
+	if p := fs[0].Pos; p.File != "p.plan" || p.Line != 2 || p.Col != 13 || fs[0].Replay != "replay /c/id:000001" || fs[0].Input != "/c/id:000001" {
+		t.Errorf("failure at %+v, replay %q", p, fs[0].Replay)
+	}
+	if p := fs[1].Pos; p.File != "p.plan" || p.Line != 1 || fs[1].Replay != "" {
+		t.Errorf("timeout at %+v, replay %q", p, fs[1].Replay)
+	}
+	if p := fs[2].Pos; p.Line != 3 || fs[2].Detail != "a def-check returned this category" {
+		t.Errorf("check category at %+v, %q", p, fs[2].Detail)
 	}
 }
