@@ -222,15 +222,18 @@ func within(path, dir string) bool {
 }
 
 // withModfile returns env with -modfile=modfile added to GOFLAGS (env
-// unchanged when modfile is "").
+// unchanged when modfile is ""). When env sets GOFLAGS more than once (a
+// caller appended its own to os.Environ()), the last one is what the go
+// command sees (os/exec keeps the last of duplicates), so that is the one
+// extended.
 func withModfile(env []string, modfile string) []string {
 	if modfile == "" {
 		return env
 	}
 	out := withoutModfile(env)
 	flags := "-modfile=" + modfile
-	for i, kv := range out {
-		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+	for i := len(out) - 1; i >= 0; i-- {
+		if v, ok := strings.CutPrefix(out[i], "GOFLAGS="); ok {
 			out[i] = "GOFLAGS=" + strings.TrimSpace(v+" "+flags)
 			return out
 		}

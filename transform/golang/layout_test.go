@@ -149,3 +149,25 @@ func TestLayoutOverlayBuilds(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// TestWithModfileExtendsTheEffectiveGOFLAGS: an environment that sets
+// GOFLAGS twice (os.Environ() with the user's, then a caller's own) runs
+// the go command with the last; -modfile must land there, or the private
+// go.mod is silently not used (the user's GOFLAGS=-count=1 did that).
+func TestWithModfileExtendsTheEffectiveGOFLAGS(t *testing.T) {
+	env := withModfile([]string{"HOME=/h", "GOFLAGS=-count=1", "GOFLAGS=-mod=mod -modfile=/old.mod"}, "/w/labelcov.mod")
+	cmd := exec.Command("go")
+	cmd.Env = env
+	var got []string
+	for _, kv := range cmd.Environ() {
+		if v, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+			got = append(got, v)
+		}
+	}
+	if len(got) != 1 || got[0] != "-mod=mod -modfile=/w/labelcov.mod" {
+		t.Errorf("effective GOFLAGS %q, want the last one with the new -modfile only", got)
+	}
+	if mf := modfileOf(env); mf != "/w/labelcov.mod" {
+		t.Errorf("modfileOf = %q", mf)
+	}
+}
