@@ -174,10 +174,7 @@ func (z *Z3) readSexp() (string, error) {
 // check runs (check-sat) on what is asserted: "sat", "unsat" or
 // "unknown".
 func (z *Z3) check(timeout time.Duration) (string, error) {
-	if err := z.send(fmt.Sprintf("(set-option :timeout %d)\n(check-sat)\n", max(1, timeout.Milliseconds()))); err != nil {
-		return "", err
-	}
-	return z.readSexp()
+	return z.checkSat(fmt.Sprintf("(set-option :timeout %d)\n(check-sat)\n", max(1, timeout.Milliseconds())))
 }
 
 // checkBV is check with z3's bit-vector tactic (simplification, then
@@ -185,10 +182,53 @@ func (z *Z3) check(timeout time.Duration) (string, error) {
 // incremental core, several times slower on these conditions. It
 // produces no unsatisfiable cores (explain uses check).
 func (z *Z3) checkBV(timeout time.Duration) (string, error) {
-	if err := z.send(fmt.Sprintf("(set-option :timeout %d)\n(check-sat-using (try-for qfbv %d))\n", max(1, timeout.Milliseconds()), max(1, timeout.Milliseconds()))); err != nil {
+	ms := max(1, timeout.Milliseconds())
+	return z.checkSat(fmt.Sprintf("(set-option :timeout %d)\n(check-sat-using (try-for qfbv %d))\n", ms, ms))
+}
+
+// endMarker closes every check's answer: z3 echoes it after whatever the
+// check printed, so the stream stays in step whether z3 answered with
+// one word, an error, or an error and a word.
+const endMarker = "labelcov-check-end"
+
+// checkSat sends cmds, whose last command is a check, and reads up to
+// the end marker. A check that ran out of time answers "unknown", even
+// when z3 words it as an error ("tactic failed: canceled", which a
+// try-for tactic prints when its timer fires mid-tactic under load).
+func (z *Z3) checkSat(cmds string) (string, error) {
+	if err := z.send(cmds + "(echo \"" + endMarker + "\")\n"); err != nil {
 		return "", err
 	}
-	return z.readSexp()
+	res, failure := "", ""
+	for {
+		line, err := z.out.ReadString('\n')
+		if err != nil {
+			return "", fmt.Errorf("z3: %w", err)
+		}
+		s := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(s, endMarker):
+			switch {
+			case res != "":
+				return res, nil
+			case failure != "" && timedOut(failure):
+				return "unknown", nil
+			case failure != "":
+				return "", fmt.Errorf("z3: %s", failure)
+			}
+			return "", fmt.Errorf("z3: no answer to (check-sat)")
+		case s == "sat" || s == "unsat" || s == "unknown":
+			res = s
+		case strings.HasPrefix(s, "(error") && failure == "":
+			failure = s
+		}
+	}
+}
+
+// timedOut reports whether z3's error message says a check was stopped
+// by its time limit rather than refused.
+func timedOut(msg string) bool {
+	return strings.Contains(msg, "canceled") || strings.Contains(msg, "timeout")
 }
 
 // Verdict is what the solver says of one label.
