@@ -158,7 +158,11 @@ func annotateGoPackages(ctx context.Context, w io.Writer, patterns []string, opt
 	fmt.Fprintf(bw, "%d package(s), %d annotated file(s), %d active labels\n", len(res.Packages), files, res.Active())
 	for _, k := range res.Criteria.Keys() {
 		c := sum[k]
-		fmt.Fprintf(bw, "  %-7s %5d active  %3d trivial  %3d infeasible\n", k, c.Active, c.Trivial, c.Infeasible)
+		fmt.Fprintf(bw, "  %-7s %5d active  %3d trivial  %3d infeasible", k, c.Active, c.Trivial, c.Infeasible)
+		if c.Skipped > 0 {
+			fmt.Fprintf(bw, "  %d skipped (listed with the reason in the manifest)", c.Skipped)
+		}
+		fmt.Fprintln(bw)
 	}
 	fmt.Fprintf(bw, "overlay:  %s\nmanifest: %s\n", ov, filepath.Join(filepath.Dir(ov), "labels.json"))
 	if modfile != "" {

@@ -69,6 +69,7 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 			bits = 32
 		}
 	}
+	skip := e.ladderSkipped(x, y, c, bits, isFloat)
 	for _, k := range labels.DistRungs(labels.DistType{Bits: bits, Float: isFloat}) {
 		bound := constant.Shift(constant.MakeInt64(1), token.SHL, uint(k))
 		// A dst node has one place in the tree: each use is a fresh one.
@@ -101,10 +102,69 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 				paren(and(bin(of(x), token.LSS, of(y)), diff(of(y), of(x)))))}
 		}
 		gl := e.addConj(labels.DIST, op, point, at, conj, lz, []dst.Expr{x, y})
-		if why != "" {
+		switch {
+		case why != "":
 			e.setStatus(gl, labels.Trivial, why)
+		case skip != "" && gl != nil && gl.Status == labels.Active:
+			e.setStatus(gl, labels.Skipped, skip)
 		}
 	}
+}
+
+// ladderSkipped returns why the rungs of the relation between x and y
+// (canonical order: c is y's constant value or nil) are listed but not
+// injected, or "" when they are injected. Rungs cost a comparison each
+// every time their point runs; where Go's mutator or the code itself
+// already brings the operands together, they slow the fuzzer for
+// nothing (docs/go.md, "Rungs left out"):
+//
+//   - a relation on 8-bit integers: one byte mutation writes any value,
+//     and Go's mutator adds ±1…35 to a byte (an 8-bit equality with a
+//     constant gets no ladder at all, as before);
+//   - a case of a switch with more than longSwitch case expressions,
+//     against a constant: the top-byte stones (16 bits and more) lead to
+//     each case, the last byte is one byte mutation away, and a ladder
+//     per case would run every case's rungs on every pass of the switch;
+//   - the test of a loop whose post statement steps the compared variable
+//     by one (`for ; i < len(data); i++`): every run that leaves the loop
+//     by its test passes every rung below the distance it started from,
+//     so the rungs only grade the input's length.
+func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, isFloat bool) string {
+	switch {
+	case !isFloat && bits == 8:
+		return "relation on 8-bit integers: one byte mutation writes any value (rungs left out)"
+	case e.switchCases > longSwitch && c != nil:
+		return fmt.Sprintf("case of a switch with %d case expressions: the top-byte stones lead to each case (rungs left out)", e.switchCases)
+	case e.loopTest != nil:
+		if v := stepVar(e.loopTest.Post); v != "" && (isIdent(x, v) || isIdent(y, v)) {
+			return "test of a loop stepping " + v + " by one: each run that ends the loop passes every rung below its start (rungs left out)"
+		}
+	}
+	return ""
+}
+
+// stepVar returns the name of the variable a loop's post statement
+// increments or decrements by one (i++, i--), or "".
+func stepVar(post dst.Stmt) string {
+	if s, ok := post.(*dst.IncDecStmt); ok {
+		if id, ok := s.X.(*dst.Ident); ok && id.Path == "" {
+			return id.Name
+		}
+	}
+	return ""
+}
+
+// isIdent reports whether x is the (unqualified) identifier name.
+func isIdent(x dst.Expr, name string) bool {
+	for {
+		p, ok := x.(*dst.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	id, ok := x.(*dst.Ident)
+	return ok && id.Path == "" && id.Name == name
 }
 
 // distConst writes |x - c| < bound, for x (a fresh copy at each call) of

@@ -72,8 +72,10 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 	switch x := s.(type) {
 	case *dst.IfStmt:
 		if !skipped && !e.norm.Scaffold[x] && x.Init == nil && !e.t.Impure(x.Cond) {
+			e.loopTest = e.norm.ForBreaks[x]
 			e.decision(x.Cond, nil, point)
 			e.mutations(x.Cond, nil, point)
+			e.loopTest = nil
 		}
 		e.list(&x.Body.List)
 		for els := x.Else; els != nil; {
@@ -267,10 +269,12 @@ func (e *enumerator) switchLabels(x *dst.SwitchStmt, point dst.Stmt) {
 		total += len(c.(*dst.CaseClause).List)
 	}
 	// Not in functions with goto: a goto could jump over the temporaries.
-	long := total > longSwitch && e.dec() && !e.inGoto
+	long := total > longSwitch && !e.inGoto
 	var prev []lazy
 	matched := ""
 	k := 0
+	e.switchCases = total
+	defer func() { e.switchCases = 0 }()
 	for _, c := range x.Body.List {
 		cc := c.(*dst.CaseClause)
 		for _, ce := range cc.List {
