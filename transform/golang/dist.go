@@ -69,7 +69,7 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 			bits = 32
 		}
 	}
-	skip := e.ladderSkipped(x, y, c, bits, isFloat)
+	skip := e.ladderSkipped(x, y, c, bits, isFloat, at)
 	for _, k := range labels.DistRungs(labels.DistType{Bits: bits, Float: isFloat}) {
 		bound := constant.Shift(constant.MakeInt64(1), token.SHL, uint(k))
 		// A dst node has one place in the tree: each use is a fresh one.
@@ -128,8 +128,32 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 //   - the test of a loop whose post statement steps the compared variable
 //     by one (`for ; i < len(data); i++`): every run that leaves the loop
 //     by its test passes every rung below the distance it started from,
-//     so the rungs only grade the input's length.
-func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, isFloat bool) string {
+//     so the rungs only grade the input's length;
+//   - a variable the function steps by one (i++ or i-- somewhere in it,
+//     maybe plus or minus a constant) against another value (`i ==
+//     len(data)`, `i+3 <= n`) or a constant below 256 in magnitude (`i >
+//     0`): the scan itself walks the index there, and insert and remove
+//     mutations move where it stops, so the rungs again only grade
+//     positions in the input. A length read from the input (never
+//     stepped) keeps its ladder, and so does a stepped counter against a
+//     larger limit (`depth > 1000`);
+//   - a flag test, x & mask equal (or not) to 0: one bit flip decides it;
+//   - an equality with a named constant of a defined integer type (`t.Type
+//     == String`, `n.DataAtom == atom.Table`): an enumeration, whose values
+//     code assigns by name; the distance between two of them grades
+//     nothing (its top-byte stones stay).
+func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, isFloat bool, at dst.Expr) string {
+	if (c == nil && (e.isStepped(x) || e.isStepped(y))) || (c != nil && e.isStepped(x) && smallConst(c)) {
+		return "variable the function steps by one (i++) against another value or a constant below 256: the scan walks it there, the rungs would grade positions in the input (rungs left out)"
+	}
+	if c != nil && constant.Sign(c) == 0 && isEquality(at) && isMask(x) {
+		return flagTest
+	}
+	if c != nil && isEquality(at) && isName(y) {
+		if n, ok := types.Unalias(e.t.TypeOf(y)).(*types.Named); ok {
+			return "equality with a constant of the enumeration " + n.Obj().Name() + ": no distance between its values to climb (rungs left out)"
+		}
+	}
 	switch {
 	case !isFloat && bits == 8:
 		return "relation on 8-bit integers: one byte mutation writes any value (rungs left out)"
@@ -141,6 +165,65 @@ func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, is
 		}
 	}
 	return ""
+}
+
+// flagTest is the reason the dist labels of x & mask == 0 are skipped.
+const flagTest = "flag test (x & mask against 0): one bit flip decides it (rungs and stones left out)"
+
+// smallConst reports whether the integer constant c lies in -255 … 255.
+func smallConst(c constant.Value) bool {
+	v, ok := constant.Int64Val(constant.ToInt(c))
+	return ok && v > -256 && v < 256
+}
+
+// isMask reports whether x is x & y or x &^ y.
+func isMask(x dst.Expr) bool {
+	for {
+		p, ok := x.(*dst.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	b, ok := x.(*dst.BinaryExpr)
+	return ok && (b.Op == token.AND || b.Op == token.AND_NOT)
+}
+
+// isName reports whether x is a (possibly qualified) identifier.
+func isName(x dst.Expr) bool {
+	switch n := x.(type) {
+	case *dst.Ident:
+		return true
+	case *dst.SelectorExpr:
+		_, ok := n.X.(*dst.Ident)
+		return ok
+	}
+	return false
+}
+
+// isStepped reports whether x is a variable the function steps by one
+// (e.stepped), alone or plus or minus a constant.
+func (e *enumerator) isStepped(x dst.Expr) bool {
+	for {
+		switch n := x.(type) {
+		case *dst.ParenExpr:
+			x = n.X
+			continue
+		case *dst.BinaryExpr:
+			if (n.Op == token.ADD || n.Op == token.SUB) && e.t.Const(n.Y) != nil {
+				x = n.X
+				continue
+			}
+			if n.Op == token.ADD && e.t.Const(n.X) != nil {
+				x = n.Y
+				continue
+			}
+		case *dst.Ident:
+			obj := e.t.ObjectOf(n)
+			return n.Path == "" && obj != nil && e.stepped[obj]
+		}
+		return false
+	}
 }
 
 // stepVar returns the name of the variable a loop's post statement

@@ -85,6 +85,41 @@ func F(a, b int, s8 int8, u uint, u8 uint8, x float64, f32 float32, c Celsius, t
 	}
 	return n
 }
+
+type Kind int
+
+const (
+	KA Kind = iota
+	KB
+)
+
+func G(data []byte, k Kind, n int) int {
+	i := 0
+	for {
+		if i == len(data) { // L:stepped
+			return i
+		}
+		if n > len(data) { // L:lenfield
+			return -1
+		}
+		if k == KB { // L:enum
+			return 1
+		}
+		if k == 1 { // L:enumlit
+			return 2
+		}
+		if n&4 != 0 { // L:flag
+			return 3
+		}
+		if i > 0 && n < 5 { // L:stepsmall
+			return 4
+		}
+		if i > 1000 { // L:steplimit
+			return 5
+		}
+		i++
+	}
+}
 `
 
 // TestDistLabels: dist puts the ladder on each relation between numbers
@@ -137,6 +172,20 @@ func TestF(t *testing.T) {
 		// A loop test stepping i by one: no rungs; by two: rungs.
 		{"L:loop", 0, 0, 29, map[string]string{"|a-b| < 1": "(a >= i && uint64(a) - uint64(i) < 1) || (a < i && uint64(i) - uint64(a) < 1)"}},
 		{"L:step2", 29, 0, 0, nil},
+		// An index the function steps by one against a length: no rungs;
+		// a length that is never stepped keeps them.
+		{"L:stepped", 0, 0, 29, nil},
+		{"L:lenfield", 29, 0, 0, nil},
+		// An equality with a named constant of a defined type: its stones,
+		// no rungs; with a literal: both.
+		{"L:enum", 7, 0, 29, map[string]string{"|a-b| < 1": "k > 0 && k < 2"}},
+		{"L:enumlit", 36, 0, 0, nil},
+		// A flag test: no rungs. A stepped index against a constant below
+		// 256: none (the other relation of the line keeps its 29); against
+		// a larger limit: rungs.
+		{"L:flag", 0, 0, 29 + 7, nil},
+		{"L:stepsmall", 29, 0, 29, nil},
+		{"L:steplimit", 29, 0, 0, nil},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {

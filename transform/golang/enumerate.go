@@ -82,6 +82,9 @@ type enumerator struct {
 	// (ladderSkipped).
 	switchCases int
 	loopTest    *dst.ForStmt
+	// stepped holds the variables the function being enumerated
+	// increments or decrements (steppedVars).
+	stepped map[types.Object]bool
 }
 
 // goAtLeast reports whether the file being enumerated may use syntax that

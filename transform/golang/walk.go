@@ -50,10 +50,28 @@ func (e *enumerator) body(b *dst.BlockStmt) {
 	if _, skip := e.norm.Skipped[b]; skip {
 		return
 	}
-	outer := e.inGoto
+	outer, steps := e.inGoto, e.stepped
 	e.inGoto = gonorm.GotoTargets(b) != nil
+	e.stepped = e.steppedVars(b)
 	e.list(&b.List)
-	e.inGoto = outer
+	e.inGoto, e.stepped = outer, steps
+}
+
+// steppedVars returns the names of the variables a function body
+// increments or decrements (i++, i--): the indexes a scanner advances.
+func (e *enumerator) steppedVars(b *dst.BlockStmt) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	dst.Inspect(b, func(n dst.Node) bool {
+		if s, ok := n.(*dst.IncDecStmt); ok {
+			if id, ok := s.X.(*dst.Ident); ok && id.Path == "" {
+				if obj := e.t.ObjectOf(id); obj != nil {
+					out[obj] = true
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 func (e *enumerator) list(l *[]dst.Stmt) {
