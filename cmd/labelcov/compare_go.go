@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/compare"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 	"github.com/spf13/cobra"
 )
@@ -51,7 +52,7 @@ func runCompareGo(cmd *cobra.Command, o *compareOptions) error {
 			return fmt.Errorf("--go %s: %w", pat, err)
 		}
 		for _, b := range bs {
-			if b.Target.LabelPkgs, err = resolveLabelPkgs(ctx, b.Target.Module, o.labelPkgs); err != nil {
+			if b.Target.LabelPkgs, err = subject.ResolveLabelPkgs(ctx, b.Target.Module, o.labelPkgs); err != nil {
 				return err
 			}
 			b.Info.LabelPkgs = b.Target.LabelPkgs

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 )
 
 // Exit codes, the same in every verb; README.md's "Exit codes" table says
@@ -26,14 +28,10 @@ const (
 
 // foundError is returned by a verb that did its job and found something;
 // the process exits with exitFound and prints the message.
-type foundError struct{ msg string }
-
-func (e *foundError) Error() string { return e.msg }
+type foundError = subject.FoundError
 
 // found returns a foundError with a formatted message.
-func found(format string, args ...any) error {
-	return &foundError{msg: fmt.Sprintf(format, args...)}
-}
+func found(format string, args ...any) error { return subject.Found(format, args...) }
 
 // interruptedError is returned by a verb stopped before its budget; the
 // process exits with exitInterrupted.

@@ -14,6 +14,7 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -281,7 +282,7 @@ func runFuzz(cmd *cobra.Command, planPath string, o *fuzzOptions) error {
 	if planPath == "-" {
 		return errors.New("fuzz needs a plan file, not standard input (afl-target and the worker re-read it)")
 	}
-	g := planGuard(planPath, o.world, nil)
+	g := subject.PlanGuard(planPath, o.world, nil)
 	g.Folder("the --corpus folder", o.corpus)
 	if err := g.CheckDir("--out", o.out, ""); err != nil {
 		return err

@@ -9,8 +9,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -39,53 +38,18 @@ func (lf *labelFlags) register(cmd *cobra.Command) {
 
 // options are the labelling options the flags select.
 func (lf *labelFlags) options() (transform.Options, error) {
-	c, err := labels.ParseCriteria(lf.criteria)
-	if err != nil {
-		return transform.Options{}, fmt.Errorf("--criteria: %w", err)
-	}
-	if lf.maxAtoms < 1 {
-		return transform.Options{}, fmt.Errorf("--mcc-max-atoms must be at least 1, got %d", lf.maxAtoms)
-	}
-	// The simulator's queries only read the world, so calls of them may
-	// stay inside conditions and be re-evaluated by labels.
-	to := transform.Options{Labels: labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}}
-	to.Feasible.NoValues = lf.noValues
-	to.Normalize.PureFuncs = pipeline.PureFuncs(lf.pure)
-	return to, nil
+	return subject.LabelOptions(lf.criteria, lf.maxAtoms, lf.pure, lf.noValues)
 }
 
-// readPlan checks the flags, then reads, parses and compiles the plan file
-// name ("-" is standard input), returning it with the label and normalize
-// options the flags select.
-func (lf *labelFlags) readPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, transform.Options, error) {
-	to, err := lf.options()
-	if err != nil {
-		return nil, nil, to, err
-	}
-	f, p, err := loadPlan(stdin, name)
-	return f, p, to, err
-}
-
-// readPlanToLabel is readPlan for labels and annotate, which only read
-// the plan: a definition that does not compile (it rests on macros of
-// other files, say) is passed through with a note, as the forms labelcov
-// does not compile are, instead of failing the file.
+// readPlanToLabel reads the plan for labels and annotate
+// (subject.PlanToLabel: definitions that do not compile pass through).
 func (lf *labelFlags) readPlanToLabel(stdin io.Reader, name string) (*syntax.File, *compile.Program, transform.Options, error) {
-	to, err := lf.options()
-	if err != nil {
-		return nil, nil, to, err
-	}
-	f, p, err := loadPlanWith(stdin, name, compile.Options{PassThrough: true})
-	if p != nil {
-		to.Normalize.PassThrough = p.PassedThrough
-	}
-	return f, p, to, err
+	return subject.PlanToLabel(subject.Options{Stdin: stdin, Criteria: lf.criteria, MCCMaxAtoms: lf.maxAtoms, Pure: lf.pure, NoValues: lf.noValues}, name)
 }
 
-// laterLink is what labels and annotate assume about linking: the plan is
-// only read, and its real host may give it functions labelcov does not
-// know (CRAM's), so a call to an unknown function is a warning.
-var laterLink = runner.Link{World: true, Later: true}
+// laterLink is what labels and annotate assume about linking
+// (subject.LaterLink).
+var laterLink = subject.LaterLink
 
 const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run
 that reaches the point with the predicate true):

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
@@ -27,17 +26,6 @@ func checkOutputs(g *outputs.Guard, outs ...outFlag) error {
 		}
 	}
 	return nil
-}
-
-// guardTests adds tests (files or folders of tests) to g as inputs.
-func guardTests(g *outputs.Guard, tests []string) {
-	for _, t := range tests {
-		if st, err := os.Stat(t); err == nil && st.IsDir() {
-			g.Input("the tests folder", t)
-		} else {
-			g.Input("the test", t)
-		}
-	}
 }
 
 // positiveFlag refuses a count flag that is zero or negative, instead of

@@ -9,6 +9,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/fuzzdriver/sample"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -80,7 +81,7 @@ func sampleFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, 
 	if err := (runner.Limits{MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}).Check(); err != nil {
 		return err
 	}
-	if err := planGuard(path, o.world, nil).CheckDir("--examples", o.examples, ""); err != nil {
+	if err := subject.PlanGuard(path, o.world, nil).CheckDir("--examples", o.examples, ""); err != nil {
 		return err
 	}
 	f, p, err := loadPlan(stdin, path)

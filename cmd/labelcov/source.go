@@ -1,38 +1,18 @@
 package main
 
 import (
-	"fmt"
 	"io"
-	"os"
-	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
-// stdinName is how messages name a plan read from standard input ("-").
-const stdinName = "<stdin>"
-
 // readSource reads the file name, or standard input when name is "-", and
 // returns the name messages should use for it.
 func readSource(stdin io.Reader, name string) (string, []byte, error) {
-	if name == "-" {
-		src, err := io.ReadAll(stdin)
-		if err != nil {
-			return stdinName, nil, fmt.Errorf("reading standard input: %w", err)
-		}
-		return stdinName, src, nil
-	}
-	src, err := os.ReadFile(name)
-	if err != nil {
-		if st, serr := os.Stat(name); serr != nil && strings.Contains(name, "...") || serr == nil && st.IsDir() {
-			// labels ./... : a Go package pattern, or a directory.
-			return name, nil, fmt.Errorf("%s is not a plan file: this command reads .plan files; for Go packages use labelcov annotate or labelcov cover", name)
-		}
-		return name, nil, fmt.Errorf("reading plan: %w", err)
-	}
-	return name, src, nil
+	return subject.ReadSource(stdin, name)
 }
 
 // loadPlan reads, parses and compiles a plan file ("-" is standard input).
@@ -44,19 +24,7 @@ func loadPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, err
 
 // loadPlanWith is loadPlan with compile options.
 func loadPlanWith(stdin io.Reader, name string, opts compile.Options) (*syntax.File, *compile.Program, error) {
-	display, src, err := readSource(stdin, name)
-	if err != nil {
-		return nil, nil, err
-	}
-	f, err := syntax.Parse(display, src)
-	if err != nil {
-		return nil, nil, err
-	}
-	p, err := compile.CompileWith(f, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	return f, p, nil
+	return subject.LoadPlan(stdin, name, opts)
 }
 
 // parsePlan reads and parses a plan file ("-" is standard input); the
@@ -69,45 +37,19 @@ func parsePlan(stdin io.Reader, name string) (*syntax.File, error) {
 	return syntax.Parse(display, src)
 }
 
-// printNotes prints the compiler's notes on p (top-level forms passed
-// through, variables taken as globals of another file), each at
-// file:line:col, and returns them as a set so that a later stage that
-// repeats one (labels' warnings) does not print it twice.
+// printNotes prints the compiler's notes on p (subject.PrintNotes).
 func printNotes(stderr io.Writer, p *compile.Program) map[string]bool {
-	seen := map[string]bool{}
-	for _, n := range p.Notes {
-		fmt.Fprintln(stderr, "labelcov:", n)
-		seen[n.Error()] = true
-	}
-	return seen
+	return subject.PrintNotes(stderr, p)
 }
 
-// printWarnings prints the warnings ws of a later stage that printNotes
-// did not print already.
+// printWarnings prints the warnings of a later stage printNotes did not
+// print already (subject.PrintWarnings).
 func printWarnings(stderr io.Writer, ws []*syntax.Error, printed map[string]bool) {
-	for _, w := range ws {
-		if !printed[w.Error()] {
-			fmt.Fprintln(stderr, "labelcov:", w)
-		}
-	}
+	subject.PrintWarnings(stderr, ws, printed)
 }
 
-// checkCalls prints, with a caret, every call of p to a function defined
-// nowhere (runner.CheckCalls decides which names link) and fails when one
-// of them can only end in undefined-function; warnings are printed only.
+// checkCalls prints every call of p to a function defined nowhere and
+// fails when one can only end in undefined-function (subject.CheckCalls).
 func checkCalls(stderr io.Writer, f *syntax.File, p *compile.Program, l runner.Link) error {
-	errs := 0
-	for _, lp := range runner.CheckCalls(f, p, l) {
-		fmt.Fprintln(stderr, "labelcov:", lp)
-		if s := lp.Err.Snippet(); s != "" {
-			fmt.Fprintln(stderr, s)
-		}
-		if !lp.Warning {
-			errs++
-		}
-	}
-	if errs > 0 {
-		return fmt.Errorf("%s: %d call(s) to undefined functions (see above)", f.Name, errs)
-	}
-	return nil
+	return subject.CheckCalls(stderr, f, p, l)
 }

@@ -1,4 +1,4 @@
-package main
+package subject
 
 import (
 	"context"
@@ -17,10 +17,10 @@ import (
 	"github.com/labelcov/labelcov/labels/solve"
 )
 
-// solveOptions are gentests' --solve flags.
-type solveOptions struct {
-	on      bool
-	timeout time.Duration
+// SolveOptions are gentests' --solve flags.
+type SolveOptions struct {
+	On      bool
+	Timeout time.Duration
 }
 
 // labelResolution is one active label after gentests --solve.
@@ -56,7 +56,7 @@ type statusTally struct {
 // the arguments found on the plan and writes those that cover it to out
 // as .args tests (gen-solved-NN-...); the others end infeasible (z3 proved
 // the exact condition unsatisfiable) or unresolved.
-func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so solveOptions) (*solveSummary, error) {
+func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so SolveOptions) (*solveSummary, error) {
 	start := time.Now()
 	if err := solvable(m); err != nil {
 		return nil, err
@@ -99,7 +99,7 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 			r.Status, r.Reason = "unresolved", "not tried: "+err.Error()
 			continue
 		}
-		v, err := an.Solve(z, l.ID, so.timeout)
+		v, err := an.Solve(z, l.ID, so.Timeout)
 		if err != nil && ctx.Err() != nil { // interrupted: z3 was killed
 			r.Status, r.Reason = "unresolved", "not tried: "+ctx.Err().Error()
 			continue
