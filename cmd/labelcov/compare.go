@@ -15,6 +15,7 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -207,12 +208,7 @@ func gridCommandLine(cmd *cobra.Command, shard compare.Shard) string {
 }
 
 // shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:+=@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
+func shellQuote(s string) string { return subject.ShellQuote(s) }
 
 func runCompare(cmd *cobra.Command, o *compareOptions) error {
 	stderr := cmd.ErrOrStderr()

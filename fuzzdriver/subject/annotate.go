@@ -236,4 +236,3 @@ func refuseOutputsInside(res *gotransform.Result, outs map[string]string) error 
 	}
 	return nil
 }
-

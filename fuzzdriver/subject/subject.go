@@ -98,6 +98,9 @@ type Subject interface {
 	// Annotate writes the subject with its labels injected as the
 	// outputs o name, and reports on w.
 	Annotate(ctx context.Context, w io.Writer, o AnnotateOptions) error
+	// Sarif writes the findings of the subject's fuzzing campaigns
+	// (Args after the subject) as a SARIF 2.1.0 log.
+	Sarif(ctx context.Context, w io.Writer, o SarifOptions) error
 }
 
 // Open opens the subject the user typed. It is the one place that
