@@ -11,6 +11,7 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/report"
+	"github.com/labelcov/labelcov/fuzzdriver/resolve"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -28,8 +29,11 @@ type coverOptions struct {
 	html       string
 	lcov       string
 	failUnder  string
-	cobertura  string
-	sbcl       sbclCoverOptions
+	// justified: --fail-under-justified.
+	justified bool
+	solve     solveOptions
+	cobertura string
+	sbcl      sbclCoverOptions
 	// gates are the parsed --fail-under thresholds.
 	gates []measure.Threshold
 }
@@ -64,9 +68,15 @@ tests covering it (a trace is the outcome, with result value or failure kind,
 the def-check categories and the action trace); D0, D1, D2 are the Hill
 numbers of order 0, 1, 2 (covered labels, exp(Shannon), inverse Simpson).
 
+Every active label ends covered (by the tests named), infeasible (proven, with
+the reason: the static analysis always, z3 with --solve on plans without a
+world) or unresolved (with what was tried); the reports count the three per
+criterion, and --fail-under-justified makes the gates count proven infeasible
+objectives as justified. See docs/cover.md, "Resolution".
+
 --json prints {"version": 1, "criteria": {"mcc": {"covered", "total",
 "operators", "diversity"}, ...}, "coverage": {"instructions", "branches",
-"actions"}, "uncovered": [...], "diversity", "tests", "labels"}. --html writes
+"actions"}, "uncovered": [...], "diversity", "tests", "labels", "infeasible"}. --html writes
 a self-contained page with the source and its labels marked; --lcov an LCOV
 tracefile with labels as BRDA records (block = criterion, branch = label id).
 See docs/cover.md.
@@ -105,10 +115,19 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 				gco.FailUnder = ts
 				o.gates = ts
 			}
+			if o.justified && o.failUnder == "" {
+				return fmt.Errorf("--fail-under-justified: give --fail-under too")
+			}
+			if o.solve.on && (o.sbcl.from != "" || isGoPackageArg(args[0])) {
+				return fmt.Errorf("--solve: plans only (Go packages and recorded coverage are not solved for)")
+			}
 			if o.sbcl.from != "" {
 				return runCoverSBCL(cmd, args, &o)
 			}
 			if isGoPackageArg(args[0]) {
+				if o.justified {
+					return fmt.Errorf("--fail-under-justified: plans only so far (Go packages report no resolution)")
+				}
 				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
 				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
 				gco.Cobertura = o.cobertura
@@ -125,6 +144,8 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
 	f.StringVar(&o.cobertura, "cobertura", "", "write a Cobertura XML report (lines, labels as conditions) to this file")
 	f.StringVar(&o.failUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
+	f.BoolVar(&o.justified, "fail-under-justified", false, "with --fail-under: count the objectives proven infeasible (each with its reason, by the static analysis or --solve) with the covered ones: a gate compares (covered + infeasible) / total")
+	o.solve.register(cmd, "plans without a world: solve each label the tests leave uncovered with z3 (docs/solve.md), so that it ends infeasible (with the proof's reason) or unresolved (with what was tried); arguments found are reported, not written (gentests --solve writes them)")
 	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
 	f.StringVar(&gco.FuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
 	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test (with --fuzz: each corpus entry) alone, for which test covers each label and diversity")
@@ -148,6 +169,11 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	if err != nil {
 		return err
 	}
+	if o.solve.on {
+		if err := solvable(m); err != nil {
+			return err
+		}
+	}
 	ts, err := m.LoadTests(tests...)
 	if err != nil {
 		return err
@@ -156,6 +182,21 @@ func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) 
 	rep, err := m.Run(ctx, ts)
 	if err != nil {
 		return err
+	}
+	if o.solve.on {
+		have := map[string]bool{}
+		for _, l := range rep.Labels {
+			if l.Covered {
+				have[measure.LabelItem(l.ID)] = true
+			}
+		}
+		r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: o.plan, Timeout: o.solve.timeout})
+		if err != nil {
+			return fmt.Errorf("--solve: %w", err)
+		}
+		if err := m.Resolve(rep, r.Verdicts()); err != nil {
+			return err
+		}
 	}
 	return writeCoverReport(cmd, g, rep, o)
 }
@@ -258,6 +299,9 @@ func writeCoverReport(cmd *cobra.Command, g *outputs.Guard, rep *measure.Report,
 	}
 	if err != nil {
 		return err
+	}
+	if o.justified {
+		return failUnder(o.gates, rep.JustifiedFigures())
 	}
 	return failUnder(o.gates, rep.Figures())
 }

@@ -204,8 +204,7 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 	f.DurationVar(&budget, "budget", 0, "wall-clock budget of the campaign")
 	f.Int64Var(&runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&seed, "seed", 1, "random seed of the campaign")
-	f.BoolVar(&so.on, "solve", false, "plans without a world: then solve each label still uncovered with z3 (docs/solve.md); --json prints the resolution as JSON")
-	f.DurationVar(&so.timeout, "solve-timeout", 5*time.Second, "with --solve: the solver's time limit per label")
+	so.register(cmd, "plans without a world: then solve each label still uncovered with z3 (docs/solve.md); --json prints the resolution as JSON")
 	return cmd
 }
 
