@@ -77,9 +77,15 @@ tests covering it (a trace is the outcome, with result value or failure kind,
 the def-check categories and the action trace); D0, D1, D2 are the Hill
 numbers of order 0, 1, 2 (covered labels, exp(Shannon), inverse Simpson).
 
+Every active label ends covered (by the tests named), infeasible (proven, with
+the reason: the static analysis always, z3 with --solve on plans without a
+world) or unresolved (with what was tried); the reports count the three per
+criterion, and --fail-under-justified makes the gates count proven infeasible
+objectives as justified. See docs/cover.md, "Resolution".
+
 --json prints {"version": 1, "criteria": {"mcc": {"covered", "total",
 "operators", "diversity"}, ...}, "coverage": {"instructions", "branches",
-"actions"}, "uncovered": [...], "diversity", "tests", "labels"}. --html writes
+"actions"}, "uncovered": [...], "diversity", "tests", "labels", "infeasible"}. --html writes
 a self-contained page with the source and its labels marked; --lcov an LCOV
 tracefile with labels as BRDA records (block = criterion, branch = label id).
 See docs/cover.md.
@@ -125,6 +131,8 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 	f.StringVar(&o.cover.LCOV, "lcov", "", "write an LCOV tracefile to this file")
 	f.StringVar(&o.cover.Cobertura, "cobertura", "", "write a Cobertura XML report (lines, labels as conditions) to this file")
 	f.StringVar(&o.cover.FailUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
+	f.BoolVar(&o.cover.Justified, "fail-under-justified", false, "with --fail-under: count the objectives proven infeasible (each with its reason, by the static analysis or --solve) with the covered ones: a gate compares (covered + infeasible) / total")
+	registerSolve(cmd, &o.cover.Solve, "plans without a world: solve each label the tests leave uncovered with z3 (docs/solve.md), so that it ends infeasible (with the proof's reason) or unresolved (with what was tried); arguments found are reported, not written (gentests --solve writes them)")
 	f.StringVar(&g.fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
 	f.StringVar(&g.fuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
 	f.BoolVar(&g.perTest, "per-test", false, "Go packages: also run each test (with --fuzz: each corpus entry) alone, for which test covers each label and diversity")
@@ -134,4 +142,10 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 	f.StringSliceVar(&g.labelPkgs, "label-pkgs", nil, labelPkgsUsage)
 	o.sbcl.register(f)
 	return cmd
+}
+
+// registerSolve registers --solve and --solve-timeout (cover, gentests).
+func registerSolve(cmd *cobra.Command, so *subject.SolveOptions, usage string) {
+	cmd.Flags().BoolVar(&so.On, "solve", false, usage)
+	cmd.Flags().DurationVar(&so.Timeout, "solve-timeout", subject.DefaultSolveTimeout, "with --solve: the solver's time limit per label")
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"time"
-
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
@@ -63,7 +61,6 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 	f.DurationVar(&gen.Budget, "budget", 0, "wall-clock budget of the campaign")
 	f.Int64Var(&gen.Runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&gen.Seed, "seed", 1, "random seed of the campaign")
-	f.BoolVar(&gen.Solve.On, "solve", false, "plans without a world: then solve each label still uncovered with z3 (docs/solve.md); --json prints the resolution as JSON")
-	f.DurationVar(&gen.Solve.Timeout, "solve-timeout", 5*time.Second, "with --solve: the solver's time limit per label")
+	registerSolve(cmd, &gen.Solve, "plans without a world: then solve each label still uncovered with z3 (docs/solve.md); --json prints the resolution as JSON")
 	return cmd
 }

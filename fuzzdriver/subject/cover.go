@@ -19,16 +19,30 @@ type CoverOptions struct {
 	// FailUnder are the coverage gates as typed (--fail-under
 	// KEY=PERCENT,...).
 	FailUnder string
+	// Justified (--fail-under-justified): the gates count the objectives
+	// proven infeasible with the covered ones.
+	Justified bool
+	// Solve (plans without a world): solve each label the tests leave
+	// uncovered with z3.
+	Solve SolveOptions
 }
 
-// gates parses FailUnder.
-func (co CoverOptions) gates() ([]measure.Threshold, error) {
-	if co.FailUnder == "" {
-		return nil, nil
+// gates parses FailUnder and checks the flags every kind of subject
+// checks first; plansOnly: the subject is not a plan, so --solve is
+// refused.
+func (co CoverOptions) gates(plansOnly bool) ([]measure.Threshold, error) {
+	var ts []measure.Threshold
+	if co.FailUnder != "" {
+		var err error
+		if ts, err = measure.ParseThresholds(co.FailUnder); err != nil {
+			return nil, fmt.Errorf("--fail-under: %w", err)
+		}
 	}
-	ts, err := measure.ParseThresholds(co.FailUnder)
-	if err != nil {
-		return nil, fmt.Errorf("--fail-under: %w", err)
+	if co.Justified && co.FailUnder == "" {
+		return nil, fmt.Errorf("--fail-under-justified: give --fail-under too")
+	}
+	if co.Solve.On && plansOnly {
+		return nil, fmt.Errorf("--solve: plans only (Go packages and recorded coverage are not solved for)")
 	}
 	return ts, nil
 }
@@ -82,6 +96,9 @@ func (co CoverOptions) write(w, stderr io.Writer, g *outputs.Guard, rep *measure
 	}
 	if err != nil {
 		return err
+	}
+	if co.Justified {
+		return failUnder(gates, rep.JustifiedFigures())
 	}
 	return failUnder(gates, rep.Figures())
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
+	"github.com/labelcov/labelcov/fuzzdriver/resolve"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -186,7 +187,7 @@ func (s *planSubject) Measured() (*Measured, error) {
 
 // Cover runs the plan's tests and reports their coverage.
 func (s *planSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) error {
-	gates, err := co.gates()
+	gates, err := co.gates(false)
 	if err != nil {
 		return err
 	}
@@ -203,6 +204,11 @@ func (s *planSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) e
 		return err
 	}
 	m := ms.Measurer
+	if co.Solve.On {
+		if err := solvable(m); err != nil {
+			return err
+		}
+	}
 	ts, err := m.LoadTests(tests...)
 	if err != nil {
 		return err
@@ -210,6 +216,21 @@ func (s *planSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) e
 	rep, err := m.Run(ctx, ts)
 	if err != nil {
 		return err
+	}
+	if co.Solve.On {
+		have := map[string]bool{}
+		for _, l := range rep.Labels {
+			if l.Covered {
+				have[measure.LabelItem(l.ID)] = true
+			}
+		}
+		r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: s.o.PlanName, Timeout: co.Solve.Timeout})
+		if err != nil {
+			return fmt.Errorf("--solve: %w", err)
+		}
+		if err := m.Resolve(rep, r.Verdicts()); err != nil {
+			return err
+		}
 	}
 	return co.write(w, s.o.Stderr, g, rep, s.o.JSON, gates)
 }

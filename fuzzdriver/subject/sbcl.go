@@ -30,7 +30,7 @@ func (s *sbclSubject) Generate(context.Context, io.Writer, GenerateOptions) erro
 
 // Cover reports the label coverage sb-cover recorded.
 func (s *sbclSubject) Cover(_ context.Context, w io.Writer, co CoverOptions) error {
-	gates, err := co.gates()
+	gates, err := co.gates(true)
 	if err != nil {
 		return err
 	}
