@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
-	"strings"
 )
 
 type replayOptions struct {
@@ -59,7 +59,7 @@ unreadable inputs, plans or flags, 3 when interrupted.`,
 }
 
 func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOptions) error {
-	if o.world == "" {
+	if o.World == "" {
 		for _, in := range inputs {
 			if strings.HasSuffix(in, ".env") {
 				return fmt.Errorf("%s is a .env scenario: replaying it needs --world (the world it is an environment of)%s", in, worldHint(planPath))

@@ -101,6 +101,11 @@ type Subject interface {
 	// Sarif writes the findings of the subject's fuzzing campaigns
 	// (Args after the subject) as a SARIF 2.1.0 log.
 	Sarif(ctx context.Context, w io.Writer, o SarifOptions) error
+	// Fuzz runs a fuzzing campaign on the subject and prints its
+	// summary on w.
+	Fuzz(ctx context.Context, w io.Writer, o FuzzOptions) error
+	// Labels lists the subject's labels on w.
+	Labels(ctx context.Context, w io.Writer) error
 }
 
 // Open opens the subject the user typed. It is the one place that
