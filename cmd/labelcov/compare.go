@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -128,7 +127,7 @@ significant only without the correction are listed apart.`,
 	f.StringVar(&o.MD, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
 	f.StringVar(&o.SlurmScript, "slurm-script", "", "write a Slurm job-array script that runs the grid and merges its report, instead of running it (see above)")
 	f.StringVar(&o.SlurmArray, "slurm-array", "", "with --slurm-script: N array tasks, each a fixed share of the grid (--shard i/N), at most K at once with N%K (default: one campaign per task, no limit)")
-	f.StringVar(&o.Engine, "engine", campaign.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
+	f.StringVar(&o.Engine, "engine", subject.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
 	f.StringSliceVar(&o.GoPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
 	f.StringSliceVar(&o.LabelPkgs, "label-pkgs", nil, "with --go: "+labelPkgsUsage)
 	f.StringVar(&o.MinimizeTime, "fuzzminimizetime", "", "Go grids: -fuzzminimizetime of every campaign (a duration, or Nx; 0s: no minimization, as docs/go.md recommends for labelled campaigns; default: go test's 60s)")

@@ -1,16 +1,11 @@
 package main
 
 import (
-	"io"
 	"os"
 	"strings"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver/campaign"
-	"github.com/labelcov/labelcov/fuzzdriver/engine"
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
-	"github.com/labelcov/labelcov/labels"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
@@ -28,22 +23,17 @@ func (pf *planSetupFlags) register(cmd *cobra.Command, criteriaDefault string, m
 	if measure {
 		f.StringVar(&pf.Measure, "measure", "mcc,cc,wm", "criteria whose label coverage is measured by replaying kept inputs (the yardstick, whatever --criteria guide); none: no label coverage")
 	}
-	f.IntVar(&pf.MaxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms, "decisions with more atoms get CC labels instead of MCC")
+	f.IntVar(&pf.MaxAtoms, "mcc-max-atoms", subject.DefaultMCCMaxAtoms, "decisions with more atoms get CC labels instead of MCC")
 	f.StringSliceVar(&pf.Pure, "pure", nil, "external functions known to have no effects, besides the simulator's queries")
-	f.IntVar(&pf.MaxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from an input (with --world)")
-	f.Int64Var(&pf.MaxSteps, "max-steps", campaign.DefaultMaxSteps, "step budget per run and per check; running out is a timeout finding")
-	f.DurationVar(&pf.Timeout, "timeout", engine.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and is a hang finding (afl: afl-fuzz -t)")
+	f.IntVar(&pf.MaxObjects, "max-objects", subject.DefaultMaxObjects, "object slots read from an input (with --world)")
+	f.Int64Var(&pf.MaxSteps, "max-steps", subject.DefaultCampaignMaxSteps, "step budget per run and per check; running out is a timeout finding")
+	f.DurationVar(&pf.Timeout, "timeout", subject.DefaultRunTimeout, "wall-clock limit of one run: a run exceeding it is cancelled and is a hang finding (afl: afl-fuzz -t)")
 }
 
 // registerNoRetire adds --no-retire, for the commands that fuzz.
 func (pf *planSetupFlags) registerNoRetire(cmd *cobra.Command) {
 	cmd.Flags().BoolVar(&pf.NoRetire, "no-retire", false,
 		"keep evaluating labels that have fired (by default a fuzzing process retires them: their predicate is no longer evaluated); for research comparisons")
-}
-
-// build reads the plan and world and compiles the setup.
-func (pf *planSetupFlags) build(stdin io.Reader, planPath string) (*campaign.Fuzzer, error) {
-	return subject.BuildFuzzer(stdin, planPath, pf.SetupOptions)
 }
 
 type fuzzOptions struct {
@@ -164,10 +154,10 @@ stop and dir.`,
 	f.Uint64Var(&o.fuzz.Seed, "seed", 1, "random seed")
 	f.StringVar(&o.fuzz.Corpus, "corpus", "", "directory of seed inputs: raw bytes, or .env files with --world")
 	f.StringVar(&o.fuzz.Out, "out", "", "campaign directory (AFL++ sync-directory layout); resumes when it exists (default: a new temporary directory)")
-	f.StringVar(&o.fuzz.Instance, "instance", engine.DefaultInstance, "name of the built-in engine's directory inside --out")
+	f.StringVar(&o.fuzz.Instance, "instance", subject.DefaultInstance, "name of the built-in engine's directory inside --out")
 	f.BoolVar(&o.fuzz.Main, "main", false, "builtin: mark the instance as AFL++'s main node, so that afl-fuzz -S secondaries import its queue")
 	f.BoolVar(&o.fuzz.JSON, "json", false, "print one JSON summary object at the end")
-	f.DurationVar(&o.fuzz.Progress, "progress", engine.DefaultProgressInterval, "interval of progress lines on stderr (0: none)")
+	f.DurationVar(&o.fuzz.Progress, "progress", subject.DefaultProgress, "interval of progress lines on stderr (0: none)")
 	f.BoolVar(&o.fuzz.AllowFindings, "allow-findings", false, "exit 0 even when the campaign has findings")
 	f.BoolVar(&o.fuzz.ForceOut, "force-out", false, "resume in an --out that belongs to another plan, world or criteria (its inputs and findings are then mixed with this campaign's)")
 	f.StringSliceVar(&o.fuzz.AFLArgs, "afl-arg", nil, "extra afl-fuzz argument (repeatable), e.g. --afl-arg=-t --afl-arg=500")

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -16,7 +16,7 @@ type labelFlags struct {
 func (lf *labelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&lf.criteria, "criteria", "all",
 		"criteria to label: comma-separated mcc, mcdc, cc, wm (= wm:abs,wm:aor,wm:cor,wm:ror), wm:abs, wm:aor, wm:cor, wm:ror, dist, all (= mcc, cc, wm)")
-	cmd.Flags().IntVar(&lf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms,
+	cmd.Flags().IntVar(&lf.maxAtoms, "mcc-max-atoms", subject.DefaultMCCMaxAtoms,
 		"decisions with more atoms than this get CC labels instead of MCC (with a warning)")
 	cmd.Flags().StringSliceVar(&lf.pure, "pure", nil,
 		"external functions known to have no effects, besides the simulator's queries; repeatable or comma-separated")

@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -73,6 +73,6 @@ func registerPlanTestFlags(cmd *cobra.Command, o *coverOptions) {
 	f.StringVar(&o.world, "world", "", "world file: run the plan in the simulator (.env and byte tests are its environments)")
 	f.StringSliceVar(&o.tests, "tests", nil, "test files or directories (repeatable or comma-separated)")
 	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
-	f.Int64Var(&o.maxSteps, "max-steps", runner.DefaultMaxSteps, "step budget per run and per check")
-	f.IntVar(&o.maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from byte tests")
+	f.Int64Var(&o.maxSteps, "max-steps", subject.DefaultMaxSteps, "step budget per run and per check")
+	f.IntVar(&o.maxObjects, "max-objects", subject.DefaultMaxObjects, "object slots read from byte tests")
 }

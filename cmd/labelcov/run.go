@@ -3,7 +3,6 @@ package main
 import (
 	"io"
 
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
@@ -57,12 +56,12 @@ after the full report; 2 when FILE, the flags or the arguments are wrong;
 	f := cmd.Flags()
 	f.StringVar(&o.PlanName, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
 	f.StringArrayVar(&o.Args, "arg", nil, "an argument for the plan, as a plan literal (repeatable)")
-	f.Int64Var(&o.MaxSteps, "max-steps", runner.DefaultMaxSteps, "step budget: instructions before the run ends with outcome timeout")
+	f.Int64Var(&o.MaxSteps, "max-steps", subject.DefaultMaxSteps, "step budget: instructions before the run ends with outcome timeout")
 	f.BoolVar(&o.JSON, "json", false, "print one JSON object instead of the human report")
 	f.StringVar(&o.World, "world", "", "run in the simulator on this .world file")
 	f.StringVar(&o.EnvFile, "env", "", "initial environment as a .env scenario (needs --world)")
 	f.StringVar(&o.BytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
-	f.IntVar(&o.MaxObjects, "max-objects", runner.DefaultMaxObjects, "most objects decoded from --bytes")
+	f.IntVar(&o.MaxObjects, "max-objects", subject.DefaultMaxObjects, "most objects decoded from --bytes")
 	f.BoolVar(&o.Trace, "trace", false, "list the actions performed (needs --world)")
 	f.DurationVar(&o.Timeout, "timeout", 0, "wall-clock limit of the run (as fuzz --timeout): over it the run is cancelled and ends with outcome timeout (0: none)")
 	cmd.MarkFlagsMutuallyExclusive("env", "bytes")

@@ -3,7 +3,6 @@ package main
 import (
 	"os"
 
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
@@ -48,7 +47,7 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
 	f.IntVar(&o.LenMin, "len-min", 0, "shortest input in bytes (default: one object, or 8 bytes per parameter)")
 	f.IntVar(&o.LenMax, "len-max", 0, "longest input in bytes (default: six objects, or 8 bytes per parameter)")
 	f.IntVar(&o.Workers, "workers", usableCPUs(os.Getenv), "parallel runners"+workersFlagHelp)
-	f.IntVar(&o.MaxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from an input (with --world)")
+	f.IntVar(&o.MaxObjects, "max-objects", subject.DefaultMaxObjects, "object slots read from an input (with --world)")
 	f.Int64Var(&o.MaxSteps, "max-steps", 1000000, "step budget per run (and per check)")
 	f.StringVar(&o.Examples, "examples", "", "directory to write the first input of each category to")
 	f.BoolVar(&o.JSON, "json", false, "print one JSON object instead of the table")

@@ -6,6 +6,10 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
 
@@ -162,3 +166,15 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// The defaults of the flags, as the packages that use them define them.
+const (
+	DefaultMaxObjects       = runner.DefaultMaxObjects
+	DefaultMaxSteps         = runner.DefaultMaxSteps
+	DefaultCampaignMaxSteps = campaign.DefaultMaxSteps
+	DefaultMCCMaxAtoms      = labels.DefaultMCCMaxAtoms
+	DefaultRunTimeout       = engine.DefaultRunTimeout
+	DefaultInstance         = engine.DefaultInstance
+	DefaultProgress         = engine.DefaultProgressInterval
+	EngineBuiltin           = campaign.EngineBuiltin
+)
