@@ -202,3 +202,34 @@ func benchRuns(b *testing.B, n int, run func(i int) int64) {
 	cpu.report(b)
 	b.ReportMetric(float64(steps)/float64(b.N), "steps/run")
 }
+
+// BenchmarkLabelSetup measures what a labelled campaign pays once before
+// its first run: enumerating the labels with their value and path
+// analyses and annotating the plan (transform.Plan, as `labelcov fuzz
+// --criteria` does), then reading the annotated plan back and compiling
+// it. Its figures are cpu-ns/op and B/op: the analyses' allocations
+// fault in page by page, so bytes cost system time as well.
+func BenchmarkLabelSetup(b *testing.B) {
+	plans := []struct{ name, path string }{
+		{"docking", dockingPlan},
+		{"battery", filepath.Join("..", "testdata", "bench", "battery", "battery.plan")},
+		{"warehouse-sort", warehousePlan},
+	}
+	for _, p := range plans {
+		orig := parseFile(b, p.path)
+		for _, crit := range []string{"none", "mcc,wm", "dist"} {
+			b.Run("plan="+p.name+"/criteria="+crit, func(b *testing.B) {
+				b.ReportAllocs()
+				cpu := startCPU()
+				for b.Loop() {
+					f := orig
+					if crit != "none" {
+						f, _ = annotate(b, orig, crit, "annotated.plan")
+					}
+					compileFile(b, f)
+				}
+				cpu.report(b)
+			})
+		}
+	}
+}

@@ -351,6 +351,32 @@ func (d *Decision) Measure(covered func(id int) bool) (*MCDCResult, []TestVector
 	return IndependencePairs(vs, len(d.Conditions), executed, feasible), vs, nil
 }
 
+// Impossible reports, per condition, whether no independence pair can
+// ever cover it: none exists among the vectors that may run, those of
+// active labels not proven infeasible (infeasible, by id) and of trivial
+// labels. A label the enumeration found infeasible, skipped or missing
+// never runs, as in Measure.
+func (d *Decision) Impossible(infeasible func(id int) bool) ([]bool, error) {
+	d.fillIDs()
+	vs, err := d.TestVectors()
+	if err != nil {
+		return nil, err
+	}
+	may := make([]bool, len(vs))
+	for i, v := range d.Vectors {
+		may[i] = v.LabelID > 0 && !infeasible(v.LabelID)
+		if v.Label != nil && v.Label.Status == Trivial {
+			may[i] = true
+		}
+	}
+	r := IndependencePairs(vs, len(d.Conditions), may, may)
+	out := make([]bool, len(d.Conditions))
+	for c, p := range r.Pairs {
+		out[c] = p == nil
+	}
+	return out, nil
+}
+
 // NumberDecisions sorts ds by position (file, then offset), numbers them
 // 1, 2, ... and fills each vector's LabelID from its label.
 func NumberDecisions(ds []*Decision) {

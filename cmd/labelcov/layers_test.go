@@ -32,6 +32,11 @@ func TestCLIImportsNeitherVMNorSimulator(t *testing.T) {
 			if strings.HasSuffix(path, "/interp/vm") || strings.HasSuffix(path, "/interp/sim") {
 				t.Errorf("%s imports %s", name, path)
 			}
+			// The CLI maps flags onto the library's front end and
+			// nothing else of the project's (docs/architecture.md).
+			if strings.HasPrefix(path, "github.com/labelcov/labelcov/") && path != "github.com/labelcov/labelcov/fuzzdriver/subject" {
+				t.Errorf("%s imports %s: the CLI goes through fuzzdriver/subject", name, path)
+			}
 		}
 	}
 }

@@ -2,11 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
 )
 
@@ -16,30 +13,6 @@ import (
 // sarif p.plan camp -o camp/labelcov/campaign.json) is an error (exit 2)
 // and not a lost plan.
 
-// outFlag is an output flag and its path.
-type outFlag struct{ flag, path string }
-
-// checkOutputs checks every output file of outs with g.
-func checkOutputs(g *outputs.Guard, outs ...outFlag) error {
-	for _, o := range outs {
-		if err := g.Check(o.flag, o.path); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// guardTests adds tests (files or folders of tests) to g as inputs.
-func guardTests(g *outputs.Guard, tests []string) {
-	for _, t := range tests {
-		if st, err := os.Stat(t); err == nil && st.IsDir() {
-			g.Input("the tests folder", t)
-		} else {
-			g.Input("the test", t)
-		}
-	}
-}
-
 // positiveFlag refuses a count flag that is zero or negative, instead of
 // letting a library read it as "the default".
 func positiveFlag(name string, v int) error {
@@ -47,18 +20,6 @@ func positiveFlag(name string, v int) error {
 		return fmt.Errorf("--%s must be positive, got %d", name, v)
 	}
 	return nil
-}
-
-// worldHint names the world a truth.json beside the plan names, as
-// " (the benchmark's truth.json names W)", or "".
-func worldHint(plan string) string {
-	if plan == "-" {
-		return ""
-	}
-	if w, err := runner.WorldBeside(plan); err == nil && w != "" {
-		return "; the benchmark's truth.json names " + w
-	}
-	return ""
 }
 
 // argsNamed is a cobra.PositionalArgs that names what is missing or too

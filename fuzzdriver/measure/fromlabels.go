@@ -49,7 +49,10 @@ func fillLabels(rep *Report, active, all []*labels.Label, ds []*labels.Decision,
 	for _, id := range traceOf {
 		distinctAll[id] = true
 	}
-	return fillCriteria(rep, all, ds, abundance, len(distinctAll))
+	if err := fillCriteria(rep, all, ds, abundance, len(distinctAll)); err != nil {
+		return err
+	}
+	return resolve(rep, all, ds, nil)
 }
 
 // FromLabels builds the report of label coverage measured outside

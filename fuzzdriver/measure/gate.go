@@ -140,17 +140,30 @@ func CriteriaFigures(out map[string]labels.Fraction, selected []labels.Key, get 
 // Figures names what a plan's report measured, for Check: each selected
 // criterion (mcdc counts conditions), wm, all, instructions and branches
 // (not for recorded coverage) and, with a world, actions.
-func (r *Report) Figures() map[string]labels.Fraction {
+func (r *Report) Figures() map[string]labels.Fraction { return r.figures(false) }
+
+// JustifiedFigures is Figures with each criterion's objectives proven
+// infeasible counted with the covered ones (Resolution.Justified): cover
+// --fail-under-justified.
+func (r *Report) JustifiedFigures() map[string]labels.Fraction { return r.figures(true) }
+
+func (r *Report) figures(justified bool) map[string]labels.Fraction {
 	out := map[string]labels.Fraction{}
+	of := func(kr *KeyReport) labels.Fraction {
+		if justified {
+			return kr.Resolution.Justified()
+		}
+		return labels.Fraction{Covered: kr.Covered, Total: kr.Total}
+	}
 	get := func(k labels.Key) labels.Fraction {
 		if kr := r.Criteria[k]; kr != nil {
-			return labels.Fraction{Covered: kr.Covered, Total: kr.Total}
+			return of(kr)
 		}
 		return labels.Fraction{}
 	}
 	var all labels.Fraction
 	if r.All != nil {
-		all = labels.Fraction{Covered: r.All.Covered, Total: r.All.Total}
+		all = of(r.All)
 	}
 	CriteriaFigures(out, r.Selected, get, all)
 	if !r.Recorded() {

@@ -26,7 +26,11 @@ type Report struct {
 	Diversity Diversity `json:"diversity"`
 	// Uncovered lists every active label no test covered, in id order.
 	Uncovered []*LabelResult `json:"uncovered"`
-	Tests     []*TestResult  `json:"tests"`
+	// Infeasible lists the labels of the selected criteria that the
+	// static analysis (labels/feasible) proved can never hold, with its
+	// reason: they are not active, so no figure counts them.
+	Infeasible []*LabelResult `json:"infeasible"`
+	Tests      []*TestResult  `json:"tests"`
 	// Labels lists every active label in id order.
 	Labels []*LabelResult `json:"labels"`
 	// Warnings: label enumeration warnings and runs where the annotated plan
@@ -46,6 +50,9 @@ type KeyReport struct {
 	Trivial    int       `json:"trivial"`
 	Infeasible int       `json:"infeasible"`
 	Diversity  Diversity `json:"diversity"`
+	// Resolution splits Total (in the key's unit: labels, MC/DC
+	// conditions) into covered, proven infeasible and unresolved.
+	Resolution Resolution `json:"resolution"`
 	// Operators breaks the key down by label operator ("TF", "true",
 	// "< -> <=", ...), listed in OperatorOrder.
 	Operators     map[string]*Count `json:"operators,omitempty"`
@@ -128,6 +135,11 @@ type LabelResult struct {
 	// distinct traces (the label's abundance for Diversity).
 	Tests  []string `json:"tests"`
 	Traces int      `json:"traces"`
+	// Status is the label's resolution: StatusCovered (Tests name the
+	// tests), StatusInfeasible (Reason says why no input can cover it) or
+	// StatusUnresolved (Reason says what was tried).
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
 
 	At labels.Position `json:"-"`
 	// End is the byte offset just past the original expression the label

@@ -82,7 +82,7 @@ table.labels th{cursor:pointer;user-select:none;white-space:nowrap}
 table.labels th:after{content:" \2195";color:#aaa;font-size:11px}
 table.labels th.asc:after{content:" \25B2";color:#333}table.labels th.desc:after{content:" \25BC";color:#333}
 table.labels td:first-child,table.labels td.st{white-space:nowrap}
-table.labels tr.covered td.st{color:#1e5e1e}table.labels tr.reached td.st,table.labels tr.unreached td.st{color:#8a1c1c;font-weight:600}
+table.labels tr.covered td.st{color:#1e5e1e}table.labels tr.reached td.st,table.labels tr.unreached td.st{color:#8a1c1c;font-weight:600}table.labels tr.infeasible td.st{color:#555;font-style:italic}
 .filters{margin:6px 0 8px;font-size:13px}.filters label{margin-right:14px}
 .filters input{width:18em}
 .bar.na{background:#e6e6e6}
@@ -153,10 +153,10 @@ func bar(p *float64) string {
 
 func (h *htmlWriter) summary() {
 	r := h.r
-	h.p("<table class=\"sum\">\n<tr><th class=\"k\">criterion</th><th class=\"k\">operator</th><th>covered</th><th>total</th><th class=\"k\">coverage</th><th>trivial</th><th>infeasible</th><th title=\"richness: covered labels\">D0</th><th title=\"exp(Shannon entropy) of distinct traces per label\">D1</th><th title=\"inverse Simpson\">D2</th></tr>\n")
+	h.p("<table class=\"sum\">\n<tr><th class=\"k\">criterion</th><th class=\"k\">operator</th><th>covered</th><th>total</th><th class=\"k\">coverage</th><th>trivial</th><th title=\"by the static analysis: not injected, not counted\">infeasible</th><th title=\"active labels (mcdc: conditions) proven infeasible, with a reason\">proven infeasible</th><th title=\"active labels (mcdc: conditions) neither covered nor proven infeasible\">unresolved</th><th title=\"richness: covered labels\">D0</th><th title=\"exp(Shannon entropy) of distinct traces per label\">D1</th><th title=\"inverse Simpson\">D2</th></tr>\n")
 	key := func(name, class string, k *measure.KeyReport) {
-		h.p("<tr%s><td class=\"k\">%s</td><td></td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			class, esc(name), k.Covered, k.Total, bar(k.Percent), pct(k.Percent), k.Trivial, k.Infeasible,
+		h.p("<tr%s><td class=\"k\">%s</td><td></td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+			class, esc(name), k.Covered, k.Total, bar(k.Percent), pct(k.Percent), k.Trivial, k.Infeasible, k.Resolution.Infeasible, k.Resolution.Unresolved,
 			count(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2))
 	}
 	for _, kk := range r.Selected {
@@ -167,7 +167,7 @@ func (h *htmlWriter) summary() {
 		key(string(kk), "", k)
 		for _, op := range k.OperatorOrder {
 			c := k.Operators[op]
-			h.p("<tr class=\"op\"><td class=\"k\"></td><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td></td><td></td><td></td><td></td><td></td></tr>\n",
+			h.p("<tr class=\"op\"><td class=\"k\"></td><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td></tr>\n",
 				esc(op), c.Covered, c.Total, bar(c.Percent), pct(c.Percent))
 		}
 	}
@@ -471,23 +471,41 @@ func (h *htmlWriter) labels() {
 		}
 	}
 	h.p("</select></label><label>status <select id=\"f-status\"><option value=\"\">all</option><option value=\"uncovered\">uncovered</option>" +
-		"<option value=\"reached\">reached, never true</option><option value=\"unreached\">never reached</option><option value=\"covered\">covered</option></select></label>" +
+		"<option value=\"reached\">reached, never true</option><option value=\"unreached\">never reached</option><option value=\"infeasible\">proven infeasible</option><option value=\"covered\">covered</option></select></label>" +
 		"<label>text <input id=\"f-text\" type=\"search\" placeholder=\"position, operator, expression...\"></label><span id=\"f-shown\"></span></div>\n")
 	h.p("<table class=\"list labels\" id=\"labels\">\n<thead><tr><th>line:col</th><th>id</th><th>criterion</th><th>operator</th><th>expression</th><th>predicate</th><th>status</th><th>tests</th></tr></thead>\n<tbody>\n")
 	for _, l := range r.Labels {
 		class, status := "covered", "covered"
 		switch {
 		case l.Covered:
+		case l.Status == measure.StatusInfeasible:
+			class, status = "infeasible", "proven infeasible"
 		case l.Reached:
 			class, status = "reached", "reached, never true"
 		default:
 			class, status = "unreached", "never reached"
 		}
-		h.p("<tr class=\"%s\" data-crit=\"%s\"><td class=\"m\" data-s=\"%s\" title=\"%s\"><a href=\"#L%d\">%d:%d</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"st\">%s</td>%s</tr>\n",
+		h.p("<tr class=\"%s\" data-crit=\"%s\"><td class=\"m\" data-s=\"%s\" title=\"%s\"><a href=\"#L%d\">%d:%d</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"st\"%s>%s</td>%s</tr>\n",
 			class, esc(string(l.Criterion)), posKey(l.At), esc(l.Pos), l.At.Line, l.At.Line, l.At.Col, l.ID, esc(string(l.Criterion)), esc(l.Operator),
-			esc(orDash(l.Source)), esc(shownPredicate(l.Expr, l.Predicate)), status, planView(l).testsCell())
+			esc(orDash(l.Source)), esc(shownPredicate(l.Expr, l.Predicate)), titleAttr(l.Reason), status, planView(l).testsCell())
 	}
 	h.p("</tbody>\n</table>\n")
+	if len(r.Infeasible) > 0 {
+		h.p("<details><summary>%d label(s) infeasible by the static analysis (not injected, not counted)</summary>\n<table class=\"list\">\n<tr><th>line:col</th><th>criterion</th><th>operator</th><th>predicate</th><th>reason</th></tr>\n", len(r.Infeasible))
+		for _, l := range r.Infeasible {
+			h.p("<tr><td class=\"m\"><a href=\"#L%d\">%d:%d</a></td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td>%s</td></tr>\n",
+				l.At.Line, l.At.Line, l.At.Col, esc(string(l.Criterion)), esc(l.Operator), esc(shownPredicate(l.Expr, l.Predicate)), esc(strings.TrimPrefix(l.Reason, "static analysis: ")))
+		}
+		h.p("</table></details>\n")
+	}
+}
+
+// titleAttr is a title attribute holding s, or nothing when s is empty.
+func titleAttr(s string) string {
+	if s == "" {
+		return ""
+	}
+	return " title=\"" + esc(s) + "\""
 }
 
 // posKey sorts positions by line, then column, as text.

@@ -205,7 +205,7 @@ func TestHTML(t *testing.T) {
 		// the label table links to the line, shows the expression the
 		// label is about, its predicate and status, and sorts positions
 		// by line and column.
-		`<tr class="reached" data-crit="mcc"><td class="m" data-s="00000009.000012" title="thermostat.plan:9:12"><a href="#L9">9:12</a></td><td>13</td><td>mcc</td><td class="m">FF</td><td class="m">(and (&lt; lo temp) (&lt; temp hi))</td><td class="m">(and (not (&lt; lo temp)) (not (&lt; temp hi)))</td><td class="st">reached, never true</td>`,
+		`<tr class="reached" data-crit="mcc"><td class="m" data-s="00000009.000012" title="thermostat.plan:9:12"><a href="#L9">9:12</a></td><td>13</td><td>mcc</td><td class="m">FF</td><td class="m">(and (&lt; lo temp) (&lt; temp hi))</td><td class="m">(and (not (&lt; lo temp)) (not (&lt; temp hi)))</td><td class="st" title="no test covers it (reached: evaluated, never true) and the static analysis does not rule it out">reached, never true</td>`,
 		`<h2 id="labels-h">Labels (49, 16 uncovered)</h2>`,
 		`<select id="f-crit"><option value="">all</option><option>wm-aor</option>`,
 		`<option value="uncovered">uncovered</option>`,

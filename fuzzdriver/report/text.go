@@ -56,6 +56,7 @@ func Text(w io.Writer, r *measure.Report) error {
 	fmt.Fprintf(bw, "diversity     D0 %s  D1 %s  D2 %s over %d distinct trace%s\n",
 		count(r.Diversity.D0), num(r.Diversity.D1), num(r.Diversity.D2), traces, plural(traces))
 
+	resolutionText(bw, r)
 	if r.MCDC != nil {
 		MCDCText(bw, r.MCDC)
 	}
@@ -66,15 +67,67 @@ func Text(w io.Writer, r *measure.Report) error {
 			"expression: the source the label is about, predicate: what a test must make true there):\n", len(r.Uncovered))
 		rows := [][]string{{"", "position", "id", "criterion", "operator", "status", "expression", "predicate"}}
 		for _, l := range r.Uncovered {
-			rows = append(rows, []string{"", l.Pos, fmt.Sprint(l.ID), string(l.Criterion), l.Operator, reachedText(l),
+			rows = append(rows, []string{"", l.Pos, fmt.Sprint(l.ID), string(l.Criterion), l.Operator, statusText(l),
 				orDash(l.Source), shownPredicate(l.Expr, l.Predicate)})
 		}
 		table(bw, rows, "llrlllll")
 	}
+	reasonsText(bw, r)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing coverage report: %w", err)
 	}
 	return nil
+}
+
+// resolutionText prints per criterion how many objectives are covered,
+// proven infeasible and unresolved.
+func resolutionText(w io.Writer, r *measure.Report) {
+	fmt.Fprintln(w, "\nresolution of the active labels (mcdc: conditions): covered by a test, proven infeasible\n(reasons below), unresolved; justified = (covered + infeasible) / total:")
+	rows := [][]string{{"", "criterion", "covered", "infeasible", "unresolved", "justified"}}
+	row := func(name string, k *measure.KeyReport) {
+		rs := k.Resolution
+		rows = append(rows, []string{"", name, fmt.Sprint(rs.Covered), fmt.Sprint(rs.Infeasible),
+			fmt.Sprint(rs.Unresolved), pct(measure.Percent(rs.Covered+rs.Infeasible, k.Total))})
+	}
+	for _, key := range r.Selected {
+		if k := r.Criteria[key]; k != nil {
+			row(string(key), k)
+		}
+	}
+	if r.All != nil && len(r.Selected) > 1 {
+		row("all", r.All)
+	}
+	table(w, rows, "llrrrr")
+}
+
+// reasonsText prints why each label proven infeasible cannot be covered
+// and what was tried on each unresolved label beyond the suite, then the
+// labels the static analysis proved infeasible (not active).
+func reasonsText(w io.Writer, r *measure.Report) {
+	var ls []*measure.LabelResult
+	for _, l := range r.Uncovered {
+		if l.Status == measure.StatusInfeasible || l.Reason != measure.Untried(l) {
+			ls = append(ls, l)
+		}
+	}
+	if len(ls) > 0 {
+		fmt.Fprintf(w, "\nuncovered labels, why (%d):\n", len(ls))
+		for _, l := range ls {
+			fmt.Fprintf(w, "  %s  label %d (%s %s) %s: %s\n", l.Pos, l.ID, l.Criterion, l.Operator, l.Status, l.Reason)
+		}
+	}
+	if len(r.Infeasible) > 0 {
+		fmt.Fprintf(w, "\n%d label(s) infeasible by the static analysis: not injected, not counted (reasons: --json, --html, labelcov labels)\n", len(r.Infeasible))
+	}
+}
+
+// statusText is an uncovered label's status column: infeasible, or
+// whether an unresolved label was reached.
+func statusText(l *measure.LabelResult) string {
+	if l.Status == measure.StatusInfeasible {
+		return "infeasible"
+	}
+	return reachedText(l)
 }
 
 func reachedText(l *measure.LabelResult) string {
