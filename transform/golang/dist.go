@@ -137,7 +137,8 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 //     positions in the input. A length read from the input (never
 //     stepped) keeps its ladder, and so does a stepped counter against a
 //     larger limit (`depth > 1000`);
-//   - a flag test, x & mask equal (or not) to 0: one bit flip decides it;
+//   - a flag test, x & mask (or a remainder, x % 2) equal (or not) to 0:
+//     one bit flip decides it;
 //   - an equality with a named constant of a defined integer type (`t.Type
 //     == String`, `n.DataAtom == atom.Table`): an enumeration, whose values
 //     code assigns by name; the distance between two of them grades
@@ -168,7 +169,7 @@ func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, is
 }
 
 // flagTest is the reason the dist labels of x & mask == 0 are skipped.
-const flagTest = "flag test (x & mask against 0): one bit flip decides it (rungs and stones left out)"
+const flagTest = "flag test (x & mask or x % m against 0): one bit flip decides it (rungs and stones left out)"
 
 // smallConst reports whether the integer constant c lies in -255 … 255.
 func smallConst(c constant.Value) bool {
@@ -176,7 +177,8 @@ func smallConst(c constant.Value) bool {
 	return ok && v > -256 && v < 256
 }
 
-// isMask reports whether x is x & y or x &^ y.
+// isMask reports whether x is x & y, x &^ y or x % y (a remainder: a
+// parity test like n%2 == 0 is a flag test of its low bits).
 func isMask(x dst.Expr) bool {
 	for {
 		p, ok := x.(*dst.ParenExpr)
@@ -186,7 +188,7 @@ func isMask(x dst.Expr) bool {
 		x = p.X
 	}
 	b, ok := x.(*dst.BinaryExpr)
-	return ok && (b.Op == token.AND || b.Op == token.AND_NOT)
+	return ok && (b.Op == token.AND || b.Op == token.AND_NOT || b.Op == token.REM)
 }
 
 // isName reports whether x is a (possibly qualified) identifier.

@@ -111,6 +111,9 @@ func G(data []byte, k Kind, n int) int {
 		if n&4 != 0 { // L:flag
 			return 3
 		}
+		if n%2 == 0 { // L:parity
+			return 6
+		}
 		if i > 0 && n < 5 { // L:stepsmall
 			return 4
 		}
@@ -184,6 +187,7 @@ func TestF(t *testing.T) {
 		// 256: none (the other relation of the line keeps its 29); against
 		// a larger limit: rungs.
 		{"L:flag", 0, 0, 29 + 7, nil},
+		{"L:parity", 0, 0, 29 + 7, nil},
 		{"L:stepsmall", 29, 0, 29, nil},
 		{"L:steplimit", 29, 0, 0, nil},
 	} {
