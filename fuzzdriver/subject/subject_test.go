@@ -1,11 +1,6 @@
 package subject
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-	"testing"
-)
+import "testing"
 
 // KindOf is the one place that decides what an argument names.
 func TestKindOf(t *testing.T) {
@@ -44,37 +39,5 @@ func TestOpen(t *testing.T) {
 	}
 	if _, err := Open(Options{}); err == nil {
 		t.Error("Open without a plan: no error")
-	}
-}
-
-// KindOf is the one place that tells a plan from Go packages: no other
-// package of the module calls transform/golang.IsPatternArg.
-func TestOnePlaceDecidesTheKind(t *testing.T) {
-	root := "../.."
-	var found []string
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if strings.Contains(string(src), ".IsPatternArg(") {
-			found = append(found, filepath.ToSlash(path))
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(found) != 1 || !strings.HasSuffix(found[0], "fuzzdriver/subject/subject.go") {
-		t.Errorf("IsPatternArg is called in %v, want fuzzdriver/subject/subject.go alone", found)
 	}
 }
