@@ -7,11 +7,11 @@ import (
 	"github.com/spf13/cobra"
 )
 
-// Outputs never destroy inputs: every file a verb writes goes through one
-// outputs.Guard (package fuzzdriver/outputs), told what the invocation
-// reads and keeps, so that a slip of the hand (annotate p.plan -o p.plan,
-// sarif p.plan camp -o camp/labelcov/campaign.json) is an error (exit 2)
-// and not a lost plan.
+// Outputs never destroy inputs: fuzzdriver/subject writes every file of a
+// verb through one outputs.Guard, told what the invocation reads and
+// keeps, so that a slip of the hand (annotate p.plan -o p.plan, sarif
+// p.plan camp -o camp/labelcov/campaign.json) is an error (exit 2) and not
+// a lost plan. What stays here checks the shape of flags and arguments.
 
 // positiveFlag refuses a count flag that is zero or negative, instead of
 // letting a library read it as "the default".

@@ -146,11 +146,7 @@ func (s *goSubject) Annotate(ctx context.Context, w io.Writer, ao AnnotateOption
 	if ao.Out == "" || ao.Out == "-" {
 		return fmt.Errorf("annotating Go packages needs -o/--out DIR for the annotated files and overlay.json (the user's files are never touched)")
 	}
-	dir, patterns, err := gotransform.ResolvePatterns(o.Dir, o.Args)
-	if err != nil {
-		return err
-	}
-	to, err := goTransformOptions(o.Criteria, o.MCCMaxAtoms, dir, o.Tags)
+	_, patterns, to, err := s.resolve()
 	if err != nil {
 		return err
 	}

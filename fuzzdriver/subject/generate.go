@@ -54,18 +54,15 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	if gen.Budget <= 0 && gen.Runs <= 0 {
 		return fmt.Errorf("give a positive --budget or --runs")
 	}
-	og := PlanGuard(s.file(), o.World, tests)
-	if err := og.CheckDir("--out", out, ""); err != nil {
+	og, err := s.newOut(tests, out)
+	if err != nil {
 		return err
-	}
-	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
-		return fmt.Errorf("--out %s is not empty", out)
 	}
 	g, err := labels.ParseCriteria(gen.Guide)
 	if err != nil {
 		return fmt.Errorf("--guide: %w", err)
 	}
-	ms, err := s.Measured()
+	ms, err := s.measured()
 	if err != nil {
 		return err
 	}

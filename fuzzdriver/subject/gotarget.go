@@ -100,6 +100,19 @@ func goTransformOptions(criteria string, maxAtoms int, dir, tags string) (gotran
 	return to, nil
 }
 
+// resolve resolves the patterns (the go command's directory, the patterns
+// as it sees them from there, with the path rules of transform/golang)
+// and the labelling options.
+func (s *goSubject) resolve() (string, []string, gotransform.Options, error) {
+	o := &s.o
+	dir, patterns, err := gotransform.ResolvePatterns(o.Dir, o.Args)
+	if err != nil {
+		return "", nil, gotransform.Options{}, err
+	}
+	to, err := goTransformOptions(o.Criteria, o.MCCMaxAtoms, dir, o.Tags)
+	return dir, patterns, to, err
+}
+
 // Cover annotates the packages in memory, runs their tests — or, with
 // Fuzz, one fuzz target over its seed and cached corpus — on a scratch
 // copy of the module with the annotated files in place and on the
@@ -115,11 +128,7 @@ func (s *goSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) err
 		return fmt.Errorf("--fail-under-justified: plans only so far (Go packages report no resolution)")
 	}
 	o := s.o
-	dir, patterns, err := gotransform.ResolvePatterns(o.Dir, o.Args)
-	if err != nil {
-		return err
-	}
-	to, err := goTransformOptions(o.Criteria, o.MCCMaxAtoms, dir, o.Tags)
+	dir, patterns, to, err := s.resolve()
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,9 @@ const StdinName = "<stdin>"
 // the name messages should use for it.
 func ReadSource(stdin io.Reader, name string) (string, []byte, error) {
 	if name == "-" {
+		if stdin == nil {
+			return StdinName, nil, fmt.Errorf("reading standard input: no standard input given")
+		}
 		src, err := io.ReadAll(stdin)
 		if err != nil {
 			return StdinName, nil, fmt.Errorf("reading standard input: %w", err)
@@ -147,10 +150,10 @@ type Measured struct {
 	Measurer *measure.Measurer
 }
 
-// Measured reads the plan and builds its measurer as the options say
+// measured reads the plan and builds its measurer as the options say
 // (criteria, world or the benchmark's truth.json, limits); calls that
 // cannot link are printed and fail it.
-func (s *planSubject) Measured() (*Measured, error) {
+func (s *planSubject) measured() (*Measured, error) {
 	o := &s.o
 	if err := (runner.Limits{MaxSteps: o.MaxSteps, MaxObjects: o.MaxObjects}).Check(); err != nil {
 		return nil, err
@@ -199,7 +202,7 @@ func (s *planSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) e
 	if err := co.check(g); err != nil {
 		return err
 	}
-	ms, err := s.Measured()
+	ms, err := s.measured()
 	if err != nil {
 		return err
 	}
@@ -249,14 +252,11 @@ func (s *planSubject) Reduce(ctx context.Context, w io.Writer, out string) error
 	if out == "" {
 		return fmt.Errorf("give --out NEWDIR: reduce writes the subset there and never touches the tests")
 	}
-	og := PlanGuard(s.file(), o.World, tests)
-	if err := og.CheckDir("--out", out, ""); err != nil {
+	og, err := s.newOut(tests, out)
+	if err != nil {
 		return err
 	}
-	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
-		return fmt.Errorf("--out %s is not empty", out)
-	}
-	ms, err := s.Measured()
+	ms, err := s.measured()
 	if err != nil {
 		return err
 	}
@@ -305,4 +305,18 @@ func (s *planSubject) Reduce(ctx context.Context, w io.Writer, out string) error
 	}
 	fmt.Fprintf(w, "  criteria (as cover counts them, the same as the whole suite): %s\n", line)
 	return nil
+}
+
+// newOut is the output guard of a verb that writes a new folder out from
+// the plan's tests: out may be neither an input nor a folder holding one,
+// and must not exist or be empty.
+func (s *planSubject) newOut(tests []string, out string) (*outputs.Guard, error) {
+	og := PlanGuard(s.file(), s.o.World, tests)
+	if err := og.CheckDir("--out", out, ""); err != nil {
+		return nil, err
+	}
+	if entries, err := os.ReadDir(out); err == nil && len(entries) > 0 {
+		return nil, fmt.Errorf("--out %s is not empty", out)
+	}
+	return og, nil
 }

@@ -1,10 +1,13 @@
 package subject
 
 import (
-	"os"
-	"path/filepath"
+	"context"
+	"errors"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 )
 
 // KindOf is the one place that decides what an argument names.
@@ -47,34 +50,45 @@ func TestOpen(t *testing.T) {
 	}
 }
 
-// KindOf is the one place that tells a plan from Go packages: no other
-// package of the module calls transform/golang.IsPatternArg.
-func TestOnePlaceDecidesTheKind(t *testing.T) {
-	root := "../.."
-	var found []string
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		src, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if strings.Contains(string(src), ".IsPatternArg(") {
-			found = append(found, filepath.ToSlash(path))
-		}
-		return nil
-	})
+// planOptions are the options of the CLI's defaults for a plan and its tests.
+func planOptions(plan string, tests ...string) Options {
+	return Options{Args: []string{plan}, Tests: tests, Criteria: "all", MCCMaxAtoms: DefaultMCCMaxAtoms,
+		MaxSteps: DefaultMaxSteps, MaxObjects: DefaultMaxObjects}
+}
+
+// A library user covers a plan as cover does: the report on the writer,
+// and an output aimed at an input refused before anything runs.
+func TestCoverPlan(t *testing.T) {
+	s, err := Open(planOptions("../../testdata/plans/fib.plan", "../../testdata/tests/fib"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(found) != 1 || !strings.HasSuffix(found[0], "fuzzdriver/subject/subject.go") {
-		t.Errorf("IsPatternArg is called in %v, want fuzzdriver/subject/subject.go alone", found)
+	var b strings.Builder
+	if err := s.Cover(context.Background(), &b, CoverOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "mcc") {
+		t.Errorf("no mcc row in the report:\n%s", b.String())
+	}
+	err = s.Cover(context.Background(), io.Discard, CoverOptions{HTML: "../../testdata/plans/fib.plan"})
+	var re *outputs.RefusedError
+	if !errors.As(err, &re) {
+		t.Errorf("--html on the plan: %v, want a refusal", err)
+	}
+	if err := s.Cover(context.Background(), io.Discard, CoverOptions{FailUnder: "mcc=101"}); err == nil {
+		t.Error("a gate above 100% was accepted")
+	}
+}
+
+// A flag meant for Go packages is refused for a plan, naming it.
+func TestPlanRefusesGoFlags(t *testing.T) {
+	o := planOptions("../../testdata/plans/fib.plan", "../../testdata/tests/fib")
+	o.Fuzz = "FuzzX"
+	s, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Reduce(context.Background(), io.Discard, t.TempDir()); err == nil || !strings.Contains(err.Error(), "--fuzz") {
+		t.Errorf("reduce with --fuzz on a plan: %v", err)
 	}
 }
