@@ -110,10 +110,8 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
   labelcov cover ./pkg/parse --fuzz FuzzParse
   labelcov cover --from-sbcl coverage.sexp --manifest plan.labels.json --html cover.html`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if o.sbcl.from != "" {
-				return argsNamed(0, 1, "FILE")(cmd, args)
-			}
-			return argsNamed(1, -1, "FILE or PACKAGES")(cmd, args)
+			min, max, name := subject.CoverArgs(subject.Options{FromSBCL: o.sbcl.from})
+			return argsNamed(min, max, name)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
 			s, err := openSubject(cmd, args, &o, &g)

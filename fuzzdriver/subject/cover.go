@@ -47,6 +47,16 @@ func (co CoverOptions) gates(plansOnly bool) ([]measure.Threshold, error) {
 	return ts, nil
 }
 
+// CoverArgs are how many positional arguments cover takes with the flags
+// of o, and what they are: for an SBCL record at most the original plan
+// (the manifest names it), else a plan and its tests, or Go patterns.
+func CoverArgs(o Options) (min, max int, name string) {
+	if KindOf(o) == SBCLRecord {
+		return 0, 1, "FILE"
+	}
+	return 1, -1, "FILE or PACKAGES"
+}
+
 // outFlag is an output flag and its path.
 type outFlag struct{ flag, path string }
 
