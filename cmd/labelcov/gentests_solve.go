@@ -25,7 +25,7 @@ type solveOptions struct {
 
 func (so *solveOptions) register(cmd *cobra.Command, usage string) {
 	cmd.Flags().BoolVar(&so.on, "solve", false, usage)
-	cmd.Flags().DurationVar(&so.timeout, "solve-timeout", resolve.DefaultTimeout, "with --solve: the solver's time limit per label")
+	cmd.Flags().DurationVar(&so.timeout, "solve-timeout", resolve.DefaultTimeout, "with --solve: the solver's budget per label, as z3's resource limit (about that much CPU time; the same answers whatever the load)")
 }
 
 // solveSummary is what gentests --solve did, per label and per criterion.
