@@ -1,12 +1,9 @@
 package main
 
 import (
-	"context"
-	"errors"
 	"os"
 
-	"github.com/labelcov/labelcov/fuzzdriver/afl"
-	"github.com/labelcov/labelcov/fuzzdriver/campaign"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -50,40 +47,7 @@ versioned JSON description, which replaces PLAN and the other flags.`,
   labelcov afl-target plan.plan --world w.world out/default/crashes/id:000000*; echo $?   # 134: a finding`,
 		Args: argsNamed(0, 2, "PLAN", "INPUT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			build := func() (*campaign.Fuzzer, error) {
-				s, err := campaign.LoadWorker(setup)
-				if err != nil {
-					return nil, err
-				}
-				return s.Build()
-			}
-			switch {
-			case setup != "" && len(args) == 2:
-				return errors.New("afl-target --setup takes no PLAN: the description names it")
-			case setup == "" && len(args) == 0:
-				return errors.New("afl-target needs a PLAN or --setup FILE")
-			case setup == "":
-				if args[0] == "-" {
-					return errors.New("afl-target needs a plan file: standard input carries the fuzzer's inputs")
-				}
-				plan := args[0]
-				args = args[1:]
-				build = func() (*campaign.Fuzzer, error) { return o.build(nil, plan) }
-			}
-			cfg := afl.Config{
-				Factory: func(ctx context.Context) (afl.Executor, error) {
-					pf, err := build()
-					if err != nil {
-						return nil, err
-					}
-					return pf.NewExecutor()
-				},
-				Stderr: cmd.ErrOrStderr(),
-			}
-			if len(args) == 1 {
-				cfg.InputPath = args[0]
-			}
-			return afl.Main(cmd.Context(), cfg)
+			return subject.AFLTarget(cmd.Context(), cmd.ErrOrStderr(), setup, args, o.SetupOptions)
 		},
 	}
 	o.register(cmd, "none", false)

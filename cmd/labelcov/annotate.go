@@ -1,18 +1,14 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/transform"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
 func newAnnotateCmd() *cobra.Command {
 	var lf labelFlags
-	var out, manifest string
-	var gof goAnnotateOptions
+	var out, manifest, cp string
+	var g goFuzzOptions
 	cmd := &cobra.Command{
 		Use:   "annotate FILE | PACKAGES...",
 		Short: "Inject coverage labels into a plan as empty conditionals",
@@ -53,66 +49,20 @@ touched. See docs/go.md.
       go test -overlay /tmp/ann/overlay.json -fuzz FuzzParse ./pkg/parse`,
 		Args: argsNamed(1, -1, "FILE or PACKAGES"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if isGoPackageArg(args[0]) {
-				gof.Criteria, gof.MCCMaxAtoms, gof.Out = lf.criteria, lf.maxAtoms, out
-				if gof.Out == "" || gof.Out == "-" {
-					return fmt.Errorf("annotating Go packages needs -o/--out DIR for the annotated files and overlay.json (the user's files are never touched)")
-				}
-				return annotateGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gof)
-			}
-			if len(args) > 1 {
-				return fmt.Errorf("annotate takes one plan file, got %d arguments", len(args))
-			}
-			var g outputs.Guard
-			g.Input("the input", args[0])
-			if err := checkOutputs(&g, outFlag{"-o", out}, outFlag{"--manifest", manifest}); err != nil {
-				return err
-			}
-			if manifest != "" && manifest == out {
-				return fmt.Errorf("--manifest and -o name the same file %s", out)
-			}
-			f, p, to, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
+			s, err := openSubject(cmd, args, &coverOptions{labelFlags: lf}, &g)
 			if err != nil {
 				return err
 			}
-			notes := printNotes(cmd.ErrOrStderr(), p)
-			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
-				return err
-			}
-			res, err := transform.Plan(f, to)
-			if err != nil {
-				return err
-			}
-			printWarnings(cmd.ErrOrStderr(), res.Labels.Warnings, notes)
-			if manifest != "" {
-				// Streamed to the file: a plan's manifest can be some
-				// hundred MB (issue 11).
-				mf, err := g.Create("--manifest", manifest)
-				if err != nil {
-					return fmt.Errorf("writing manifest: %w", err)
-				}
-				werr := res.Manifest(out).Write(mf)
-				if err := errors.Join(werr, mf.Close()); err != nil {
-					return fmt.Errorf("writing manifest: %w", err)
-				}
-			}
-			if out == "" || out == "-" {
-				_, err := cmd.OutOrStdout().Write(res.Source)
-				return err
-			}
-			if err := g.WriteFile("-o", out, res.Source, 0o644); err != nil {
-				return fmt.Errorf("writing annotated plan: %w", err)
-			}
-			return nil
+			return s.Annotate(cmd.Context(), cmd.OutOrStdout(), subject.AnnotateOptions{Out: out, Manifest: manifest, Copy: cp})
 		},
 	}
 	lf.register(cmd)
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the annotated plan to this file (default stdout); for Go packages, the output directory")
 	cmd.Flags().StringVar(&out, "out", "", "the same as --output")
 	cmd.Flags().StringVar(&manifest, "manifest", "", "write the label manifest (JSON) to this file")
-	cmd.Flags().StringVarP(&gof.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
-	cmd.Flags().StringVar(&gof.Tags, "tags", "", "Go packages: build tags")
-	cmd.Flags().StringSliceVar(&gof.LabelPkgs, "label-pkgs", nil, labelPkgsUsage)
-	cmd.Flags().StringVar(&gof.Copy, "copy", "", "Go packages: also write a copy of the module with the annotated files in place (go test -cover ignores -overlay)")
+	cmd.Flags().StringVarP(&g.dir, "dir", "C", "", "Go packages: run the go command in this directory")
+	cmd.Flags().StringVar(&g.tags, "tags", "", "Go packages: build tags")
+	cmd.Flags().StringSliceVar(&g.labelPkgs, "label-pkgs", nil, labelPkgsUsage)
+	cmd.Flags().StringVar(&cp, "copy", "", "Go packages: also write a copy of the module with the annotated files in place (go test -cover ignores -overlay)")
 	return cmd
 }

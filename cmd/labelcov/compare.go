@@ -1,52 +1,18 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"os"
-	"os/signal"
-	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver/campaign"
-	"github.com/labelcov/labelcov/fuzzdriver/compare"
-	"github.com/labelcov/labelcov/fuzzdriver/outputs"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 )
 
-type compareOptions struct {
-	// guard holds what the grid reads (benchmark folders, worlds, shards).
-	guard    outputs.Guard
-	benches  []string
-	benchDir string
-	criteria []string
-	runs     int
-	budget   time.Duration
-	workers  int
-	out      string
-	seed     uint64
-	shard    string
-	merge    bool
-	md       string
-	note     string
-	engine   string
-	// --slurm-script: write a job-array script of the grid instead.
-	slurmScript string
-	slurmArray  string
-	// Go grids: package patterns whose fuzz targets are the benchmarks.
-	goPkgs       []string
-	labelPkgs    []string
-	keepGoing    bool
-	minimizeTime string
-}
-
 func newCompareCmd() *cobra.Command {
-	var o compareOptions
+	var o subject.CompareOptions
 	cmd := &cobra.Command{
 		Use:   "compare --bench B,... --criteria none,mcc,... --runs N --budget D [--out DIR] | compare --go PATTERN... [...] | compare --merge DIR...",
 		Short: "Compare guiding criteria by fuzzing campaigns on benchmark plans or Go fuzz targets, with statistics, tables and plots",
@@ -140,35 +106,32 @@ significant only without the correction are listed apart.`,
   # Go: two of the targets
   labelcov compare --go ./testdata/gobench/... --bench header.FuzzDecode,quota.FuzzReserve --runs 5 --budget 1m`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.merge {
-				return runCompareMerge(cmd, args, &o)
-			}
-			if len(args) > 0 {
-				return fmt.Errorf("unexpected arguments %q (directories are for --merge)", args)
-			}
-			return runCompare(cmd, &o)
+			o.Changed, o.AFLTarget = cmd.Flags().Changed, aflTargetBinary
+			o.Command, o.GridCommand = commandLine(cmd, nil), commandLine(cmd, nil, "shard", "out")
+			o.SlurmTail, o.SlurmMerge = slurmFlags(cmd)
+			return subject.Compare(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args, &o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringSliceVar(&o.benches, "bench", nil, "benchmarks: names of folders of --bench-dir, or paths to benchmark folders")
-	f.StringVar(&o.benchDir, "bench-dir", defaultBenchDir, "folder of the benchmark folders (default: testdata/bench here or in the nearest parent directory that has it)")
-	f.StringSliceVar(&o.criteria, "criteria", []string{"none", "mcc", "wm", "mcc+wm"}, "guiding criteria: none, or label criteria joined by +")
-	f.IntVar(&o.runs, "runs", 5, "campaigns per (benchmark, criterion)")
-	f.DurationVar(&o.budget, "budget", 2*time.Minute, "wall-clock budget of each campaign")
-	f.IntVar(&o.workers, "workers", usableCPUs(os.Getenv), "campaigns run in parallel (each runs one fuzzing worker)"+workersFlagHelp)
-	f.StringVar(&o.out, "out", "compare-out", "output directory: campaigns and report (with --merge: the report)")
-	f.Uint64Var(&o.seed, "seed", 1, "grid seed; each campaign's seed derives from it, the benchmark, criterion and run")
-	f.StringVar(&o.shard, "shard", "", "run only slice i of n of the grid (i/n)")
-	f.BoolVar(&o.merge, "merge", false, "assemble the report from the output directories given as arguments")
-	f.StringVar(&o.note, "note", "", "free text shown under the report's title (e.g. what else ran on the machine)")
-	f.StringVar(&o.md, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
-	f.StringVar(&o.slurmScript, "slurm-script", "", "write a Slurm job-array script that runs the grid and merges its report, instead of running it (see above)")
-	f.StringVar(&o.slurmArray, "slurm-array", "", "with --slurm-script: N array tasks, each a fixed share of the grid (--shard i/N), at most K at once with N%K (default: one campaign per task, no limit)")
-	f.StringVar(&o.engine, "engine", campaign.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
-	f.StringSliceVar(&o.goPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
-	f.StringSliceVar(&o.labelPkgs, "label-pkgs", nil, "with --go: "+labelPkgsUsage)
-	f.StringVar(&o.minimizeTime, "fuzzminimizetime", "", "Go grids: -fuzzminimizetime of every campaign (a duration, or Nx; 0s: no minimization, as docs/go.md recommends for labelled campaigns; default: go test's 60s)")
-	f.BoolVar(&o.keepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
+	f.StringSliceVar(&o.Benches, "bench", nil, "benchmarks: names of folders of --bench-dir, or paths to benchmark folders")
+	f.StringVar(&o.BenchDir, "bench-dir", subject.DefaultBenchDir, "folder of the benchmark folders (default: testdata/bench here or in the nearest parent directory that has it)")
+	f.StringSliceVar(&o.Criteria, "criteria", []string{"none", "mcc", "wm", "mcc+wm"}, "guiding criteria: none, or label criteria joined by +")
+	f.IntVar(&o.Runs, "runs", 5, "campaigns per (benchmark, criterion)")
+	f.DurationVar(&o.Budget, "budget", 2*time.Minute, "wall-clock budget of each campaign")
+	f.IntVar(&o.Workers, "workers", usableCPUs(os.Getenv), "campaigns run in parallel (each runs one fuzzing worker)"+workersFlagHelp)
+	f.StringVar(&o.Out, "out", "compare-out", "output directory: campaigns and report (with --merge: the report)")
+	f.Uint64Var(&o.Seed, "seed", 1, "grid seed; each campaign's seed derives from it, the benchmark, criterion and run")
+	f.StringVar(&o.Shard, "shard", "", "run only slice i of n of the grid (i/n)")
+	f.BoolVar(&o.Merge, "merge", false, "assemble the report from the output directories given as arguments")
+	f.StringVar(&o.Note, "note", "", "free text shown under the report's title (e.g. what else ran on the machine)")
+	f.StringVar(&o.MD, "md", "", "also write the Markdown report to this file, its plots in a folder named after it")
+	f.StringVar(&o.SlurmScript, "slurm-script", "", "write a Slurm job-array script that runs the grid and merges its report, instead of running it (see above)")
+	f.StringVar(&o.SlurmArray, "slurm-array", "", "with --slurm-script: N array tasks, each a fixed share of the grid (--shard i/N), at most K at once with N%K (default: one campaign per task, no limit)")
+	f.StringVar(&o.Engine, "engine", subject.EngineBuiltin, "fuzzer of every campaign: builtin or afl (one afl-fuzz instance per campaign)")
+	f.StringSliceVar(&o.GoPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
+	f.StringSliceVar(&o.LabelPkgs, "label-pkgs", nil, "with --go: "+labelPkgsUsage)
+	f.StringVar(&o.MinimizeTime, "fuzzminimizetime", "", "Go grids: -fuzzminimizetime of every campaign (a duration, or Nx; 0s: no minimization, as docs/go.md recommends for labelled campaigns; default: go test's 60s)")
+	f.BoolVar(&o.KeepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
 	return cmd
 }
 
@@ -196,277 +159,40 @@ func commandLine(cmd *cobra.Command, args []string, skip ...string) string {
 	return strings.Join(parts, " ")
 }
 
-// gridCommandLine is the command that runs the whole grid of which the
-// invocation runs shard: without --shard, and without --out, which names
-// the shard's own folder. "" for the whole grid (commandLine is it).
-func gridCommandLine(cmd *cobra.Command, shard compare.Shard) string {
-	if shard == compare.All {
-		return ""
-	}
-	return commandLine(cmd, nil, "shard", "out")
-}
-
 // shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.,/:+=@%") == "" {
-		return s
+func shellQuote(s string) string { return subject.ShellQuote(s) }
+
+// slurmOnlyFlags go into the script's header, not into its compare commands;
+// the tasks get --shard and --out of their own, and their --workers from
+// --cpus-per-task; --md and --note are the merge's.
+var slurmOnlyFlags = map[string]bool{"slurm-script": true, "slurm-array": true, "shard": true, "out": true,
+	"workers": true, "md": true, "note": true}
+
+// slurmFlags are the flags of a Slurm script's task commands (the grid's)
+// and of its merge (--md, --note), quoted for a shell.
+func slurmFlags(cmd *cobra.Command) (tail, merge string) {
+	var t, m []string
+	cmd.Flags().Visit(func(f *pflag.Flag) {
+		if !slurmOnlyFlags[f.Name] {
+			t = append(t, flagArg(f))
+		}
+	})
+	for _, name := range []string{"md", "note"} {
+		if f := cmd.Flags().Lookup(name); f.Changed {
+			m = append(m, flagArg(f))
+		}
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	return strings.Join(t, " "), strings.Join(m, " ")
 }
 
-func runCompare(cmd *cobra.Command, o *compareOptions) error {
-	stderr := cmd.ErrOrStderr()
-	if len(o.goPkgs) > 0 {
-		return runCompareGo(cmd, o)
+// flagArg is --name value, quoted for a shell.
+func flagArg(f *pflag.Flag) string {
+	if f.Value.Type() == "bool" {
+		return "--" + f.Name + "=" + f.Value.String()
 	}
-	if o.keepGoing || o.minimizeTime != "" {
-		return errors.New("--keep-going and --fuzzminimizetime are for Go grids (--go)")
+	v := f.Value.String()
+	if sv, ok := f.Value.(pflag.SliceValue); ok {
+		v = strings.Join(sv.GetSlice(), ",")
 	}
-	if len(o.benches) == 0 {
-		return errors.New("--bench: give at least one benchmark, e.g. --bench warehouse-sort,temperature")
-	}
-	shard, err := o.gridShard()
-	if err != nil {
-		return err
-	}
-	var crits []string
-	for _, c := range o.criteria {
-		if _, err := compare.ParseGuide(c); err != nil {
-			if errors.Is(err, compare.ErrActionGuide) {
-				fmt.Fprintln(stderr, "labelcov: leaving out", err)
-				continue
-			}
-			return fmt.Errorf("--criteria: %w", err)
-		}
-		crits = append(crits, c)
-	}
-	var benches []*compare.Bench
-	var names []string
-	var infos []compare.BenchInfo
-	for _, b := range o.benches {
-		dir, err := benchFolder(b, o.benchDir, cmd.Flags().Changed("bench-dir"))
-		if err != nil {
-			return err
-		}
-		bench, err := compare.LoadBench(dir)
-		if err != nil {
-			return err
-		}
-		o.guard.Folder("the benchmark folder", dir)
-		o.guard.Input("the benchmark's world", bench.WorldPath)
-		benches = append(benches, bench)
-		names = append(names, bench.Info.Name)
-		infos = append(infos, bench.Info)
-	}
-	if o.engine != campaign.EngineBuiltin && o.engine != campaign.EngineAFL {
-		return fmt.Errorf("--engine must be builtin or afl, got %q", o.engine)
-	}
-	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.runs, Budget: o.budget, Seed: o.seed}
-	if err := g.Validate(); err != nil {
-		return err
-	}
-	if err := o.checkOutputs(); err != nil {
-		return err
-	}
-	// Annotating every plan with every criterion up front reports plan
-	// errors before hours of campaigns.
-	for _, b := range benches {
-		for _, c := range crits {
-			if err := compare.CheckSetup(b, c); err != nil {
-				return fmt.Errorf("%s guided by %s: %w", b.Info.Name, c, err)
-			}
-		}
-	}
-	if o.slurmScript != "" {
-		return writeSlurmScript(cmd, o, g)
-	}
-	// From here on a signal stops the grid cleanly (before, it would
-	// kill a process that has nothing to save).
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	n := len(shard.Cells(g))
-	waves := (n + o.workers - 1) / o.workers
-	fmt.Fprintf(stderr, "compare: %d campaign(s) of %s (shard %s), %d in parallel: about %s\n",
-		n, o.budget, shard, o.workers, (time.Duration(waves) * o.budget).Round(time.Second))
-
-	ro := compare.RunnerOptions{Engine: o.engine}
-	if o.engine == campaign.EngineAFL {
-		exe, err := aflTargetBinary()
-		if err != nil {
-			return fmt.Errorf("locating the labelcov binary: %w", err)
-		}
-		ro.Exe = exe
-	}
-	res, err := compare.Run(ctx, compare.Options{Grid: g, Shard: shard, Workers: o.workers, Out: o.out, Benches: infos,
-		Runner: compare.PlanRunner(benches, ro), Command: commandLine(cmd, nil), GridCommand: gridCommandLine(cmd, shard), Progress: stderr})
-	if err != nil {
-		return err
-	}
-	return finishCompare(cmd, o, res)
-}
-
-// finishCompare writes the report of what finished; campaigns left
-// unfinished by a signal make it an interruption.
-func finishCompare(cmd *cobra.Command, o *compareOptions, res compare.Outcome) error {
-	repErr := writeCompareReport(cmd.OutOrStdout(), o, o.out)
-	if res.Unfinished > 0 {
-		// A signal (Ctrl-C, SIGTERM from scancel or a time limit): the
-		// report covers what finished, and a scheduler must not record
-		// the task as done.
-		return errors.Join(interrupted("compare: interrupted with %d of %d campaign(s) to run unfinished; run the same command again to resume",
-			res.Unfinished, res.Unfinished+res.Ran), repErr)
-	}
-	return repErr
-}
-
-// gridShard checks --workers and reads --shard (all of the grid when not
-// given).
-func (o *compareOptions) gridShard() (compare.Shard, error) {
-	if o.workers <= 0 {
-		return compare.Shard{}, fmt.Errorf("--workers must be positive, got %d", o.workers)
-	}
-	if o.slurmArray != "" && o.slurmScript == "" {
-		return compare.Shard{}, errors.New("--slurm-array goes with --slurm-script")
-	}
-	if o.shard == "" {
-		return compare.All, nil
-	}
-	s, err := compare.ParseShard(o.shard)
-	if err != nil {
-		return compare.Shard{}, fmt.Errorf("--shard: %w", err)
-	}
-	return s, nil
-}
-
-func runCompareMerge(cmd *cobra.Command, dirs []string, o *compareOptions) error {
-	if len(dirs) == 0 {
-		return errors.New("--merge needs the output directories of the shards as arguments")
-	}
-	// The shards' folders are read: the report goes to --out, the
-	// Markdown to --md, neither inside a shard.
-	o.guard.Folder("a shard's folder", dirs...)
-	if err := o.checkOutputs(); err != nil {
-		return err
-	}
-	for _, name := range []string{"bench", "criteria", "runs", "budget", "shard", "seed", "workers", "go", "keep-going", "engine", "fuzzminimizetime", "slurm-script", "slurm-array"} {
-		if cmd.Flags().Changed(name) {
-			return fmt.Errorf("--%s does not go with --merge: the grid comes from the directories", name)
-		}
-	}
-	return writeCompareReport(cmd.OutOrStdout(), o, o.out, dirs...)
-}
-
-// writeCompareReport writes the report of dirs (a merge: the whole grid)
-// into out, or without dirs the report of out's own shard.
-func writeCompareReport(w io.Writer, o *compareOptions, out string, dirs ...string) error {
-	var d *compare.Data
-	var err error
-	if len(dirs) == 0 {
-		d, err = compare.LoadShard(out)
-	} else {
-		d, err = compare.Load(dirs...)
-	}
-	if err != nil {
-		return err
-	}
-	r := compare.Analyze(d)
-	r.Note = o.note
-	files, err := r.Write(out)
-	if err != nil {
-		return err
-	}
-	if o.md != "" {
-		if err := o.checkOutputs(); err != nil {
-			return err
-		}
-		more, err := r.WriteMarkdownAt(o.md)
-		if err != nil {
-			return err
-		}
-		files = append(files, more...)
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d campaign(s) finished", len(d.Runs))
-	if len(d.Missing) > 0 {
-		fmt.Fprintf(&b, ", %d missing", len(d.Missing))
-	}
-	b.WriteString("\n")
-	for _, br := range r.Results {
-		for _, c := range r.Criteria {
-			if v, ok := br.Verdicts[c]; ok {
-				fmt.Fprintf(&b, "%s: %s\n", br.Bench, v)
-			}
-		}
-	}
-	fmt.Fprintf(&b, "report: %s (%d files)\n", filepath.Join(out, "report.md"), len(files))
-	if o.md != "" {
-		fmt.Fprintf(&b, "markdown: %s\n", o.md)
-	}
-	_, err = io.WriteString(w, b.String())
-	return err
-}
-
-// checkOutputs checks compare's outputs against what it reads (o.guard):
-// --out (a folder compare writes campaigns and the report into), --md
-// and the folder of its plots, --slurm-script. compare writes nothing
-// else.
-func (o *compareOptions) checkOutputs() error {
-	if err := o.guard.CheckDir("--out", o.out, "compare-out"); err != nil {
-		return err
-	}
-	if o.md != "" {
-		if err := o.guard.Check("--md", o.md); err != nil {
-			return err
-		}
-		if err := o.guard.CheckDir("--md", compare.MarkdownPlotDir(o.md), ""); err != nil {
-			return err
-		}
-	}
-	return o.guard.Check("--slurm-script", o.slurmScript)
-}
-
-// defaultBenchDir is where the repository keeps its benchmarks.
-var defaultBenchDir = filepath.Join("testdata", "bench")
-
-// benchFolder finds the folder of benchmark b: b itself when it is a path,
-// else b under benchDir; when benchDir was not given, under testdata/bench
-// of the working directory or of the nearest parent that has it, so that
-// `compare --bench temperature` works from anywhere inside the repository.
-func benchFolder(b, benchDir string, explicit bool) (string, error) {
-	if strings.ContainsAny(b, `/\`) {
-		return b, nil
-	}
-	if explicit {
-		dir := filepath.Join(benchDir, b)
-		if _, err := os.Stat(dir); err != nil {
-			return "", fmt.Errorf("benchmark %s: no folder %s (--bench-dir %s): %w", b, dir, benchDir, err)
-		}
-		return dir, nil
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", fmt.Errorf("benchmark %s: %w", b, err)
-	}
-	for d := wd; ; {
-		dir := filepath.Join(d, defaultBenchDir, b)
-		if st, err := os.Stat(dir); err == nil && st.IsDir() {
-			return relTo(wd, dir), nil
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			break
-		}
-		d = parent
-	}
-	return "", fmt.Errorf("benchmark %s: no folder %s in %s or any parent directory; "+
-		"give --bench-dir DIR (the folder of benchmark folders: testdata/bench in the labelcov repository) "+
-		"or a path to the benchmark folder (--bench path/to/%s)", b, filepath.Join(defaultBenchDir, b), wd, b)
-}
-
-// relTo is path relative to base when it can be, for shorter messages.
-func relTo(base, path string) string {
-	if r, err := filepath.Rel(base, path); err == nil {
-		return r
-	}
-	return path
+	return "--" + f.Name + " " + shellQuote(v)
 }

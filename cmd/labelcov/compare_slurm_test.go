@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 )
 
 // TestSlurmScriptInDocs: docs/compare.md shows the script that
@@ -84,21 +83,5 @@ func TestSlurmScriptErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(script); err == nil {
 		t.Error("a failed --slurm-script wrote the script")
-	}
-}
-
-func TestSlurmTime(t *testing.T) {
-	for _, c := range []struct {
-		rounds int
-		budget time.Duration
-		want   string
-	}{
-		{1, time.Second, "0-00:07:00"},     // 1s + 0.1s + 1m, + 5m, rounded up
-		{2, 5 * time.Minute, "0-00:18:00"}, // 2 × 6.5m + 5m
-		{10, 5 * time.Hour, "2-07:15:00"},  // 10 × 5.5h+1m + 5m
-	} {
-		if got := slurmTime(time.Duration(c.rounds) * campaignLimit(c.budget)); got != c.want {
-			t.Errorf("%d × %s: %s, want %s", c.rounds, c.budget, got, c.want)
-		}
 	}
 }

@@ -192,23 +192,3 @@ func TestShellQuote(t *testing.T) {
 		}
 	}
 }
-
-// compare --bench NAME works from any directory inside the repository, and
-// says what to do outside it.
-func TestBenchFolder(t *testing.T) {
-	t.Chdir("../../docs")
-	dir, err := benchFolder("temperature", defaultBenchDir, false)
-	if err != nil || filepath.Clean(dir) != filepath.Join("..", "testdata", "bench", "temperature") {
-		t.Errorf("from docs/: %q %v", dir, err)
-	}
-	if _, err := benchFolder("temperature", "nowhere", true); err == nil || !strings.Contains(err.Error(), "--bench-dir nowhere") {
-		t.Errorf("explicit missing --bench-dir: %v", err)
-	}
-	t.Chdir(t.TempDir())
-	if _, err := benchFolder("temperature", defaultBenchDir, false); err == nil || !strings.Contains(err.Error(), "give --bench-dir DIR") {
-		t.Errorf("outside the repository: %v", err)
-	}
-	if dir, err := benchFolder("some/path", defaultBenchDir, false); err != nil || dir != "some/path" {
-		t.Errorf("a path: %q %v", dir, err)
-	}
-}

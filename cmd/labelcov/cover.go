@@ -1,23 +1,13 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"io"
-	"path/filepath"
-	"strings"
-
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
-	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/report"
-	"github.com/labelcov/labelcov/fuzzdriver/resolve"
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
-	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
+// coverOptions are the flags of the suite verbs (cover, reduce, gentests):
+// what the user typed, mapped onto subject.Options.
 type coverOptions struct {
 	labelFlags
 	world      string
@@ -26,21 +16,40 @@ type coverOptions struct {
 	maxSteps   int64
 	maxObjects int
 	json       bool
-	html       string
-	lcov       string
-	failUnder  string
-	// justified: --fail-under-justified.
-	justified bool
-	solve     solveOptions
-	cobertura string
-	sbcl      sbclCoverOptions
-	// gates are the parsed --fail-under thresholds.
-	gates []measure.Threshold
+	cover      subject.CoverOptions
+	sbcl       sbclCoverOptions
+}
+
+// sbclCoverOptions are cover's flags for label coverage recorded by SBCL's
+// sb-cover (package fuzzdriver/sbcover).
+type sbclCoverOptions struct {
+	from      string
+	manifest  string
+	annotated string
+	features  []string
+}
+
+func (o *sbclCoverOptions) register(f *pflag.FlagSet) {
+	f.StringVar(&o.from, "from-sbcl", "", "SBCL: the file sb-cover:save-coverage-in-file wrote after your tests ran on the annotated plan (needs --manifest)")
+	f.StringVar(&o.manifest, "manifest", "", "SBCL, with --from-sbcl: the label manifest labelcov annotate --manifest wrote")
+	f.StringVar(&o.annotated, "annotated", "", "SBCL, with --from-sbcl: the annotated plan SBCL compiled (default: the manifest's)")
+	f.StringSliceVar(&o.features, "features", nil, "SBCL, with --from-sbcl: the features SBCL read the annotated plan with, for its #+/#- (default: Debian SBCL's on x86-64)")
+}
+
+// openSubject opens the subject of a suite verb: its arguments and the
+// flags o and g (subject.Open decides what kind of subject it is).
+func openSubject(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzzOptions) (subject.Subject, error) {
+	return subject.Open(subject.Options{Args: args, Changed: cmd.Flags().Changed, Stdin: cmd.InOrStdin(), Stderr: cmd.ErrOrStderr(),
+		Criteria: o.criteria, MCCMaxAtoms: o.maxAtoms, Pure: o.pure, NoValues: o.noValues,
+		World: o.world, Tests: o.tests, PlanName: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects,
+		Fuzz: g.fuzz, FuzzCache: g.fuzzCache, Dir: g.dir, Tags: g.tags, LabelPkgs: g.labelPkgs, PerTest: g.perTest, Verbose: g.verbose,
+		FromSBCL: o.sbcl.from, Manifest: o.sbcl.manifest, Annotated: o.sbcl.annotated, Features: o.sbcl.features,
+		JSON: o.json || g.json})
 }
 
 func newCoverCmd() *cobra.Command {
 	var o coverOptions
-	var gco goCoverOptions
+	var g goFuzzOptions
 	cmd := &cobra.Command{
 		Use:   "cover FILE --tests DIR|FILE... [--world W] [--criteria ...] | cover PACKAGES... [--fuzz FuzzX]",
 		Short: "Measure label, instruction, branch and action coverage of a test suite",
@@ -101,245 +110,40 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
   labelcov cover ./pkg/parse --fuzz FuzzParse
   labelcov cover --from-sbcl coverage.sexp --manifest plan.labels.json --html cover.html`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			if o.sbcl.from != "" {
-				return argsNamed(0, 1, "FILE")(cmd, args)
-			}
-			return argsNamed(1, -1, "FILE or PACKAGES")(cmd, args)
+			min, max, name := subject.CoverArgs(subject.Options{FromSBCL: o.sbcl.from})
+			return argsNamed(min, max, name)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.failUnder != "" {
-				ts, err := measure.ParseThresholds(o.failUnder)
-				if err != nil {
-					return fmt.Errorf("--fail-under: %w", err)
-				}
-				gco.FailUnder = ts
-				o.gates = ts
+			s, err := openSubject(cmd, args, &o, &g)
+			if err != nil {
+				return err
 			}
-			if o.justified && o.failUnder == "" {
-				return fmt.Errorf("--fail-under-justified: give --fail-under too")
-			}
-			if o.solve.on && (o.sbcl.from != "" || isGoPackageArg(args[0])) {
-				return fmt.Errorf("--solve: plans only (Go packages and recorded coverage are not solved for)")
-			}
-			if o.sbcl.from != "" {
-				return runCoverSBCL(cmd, args, &o)
-			}
-			if isGoPackageArg(args[0]) {
-				if o.justified {
-					return fmt.Errorf("--fail-under-justified: plans only so far (Go packages report no resolution)")
-				}
-				gco.Criteria, gco.MCCMaxAtoms = o.criteria, o.maxAtoms
-				gco.JSON, gco.HTML, gco.LCOV, gco.Stderr = o.json, o.html, o.lcov, cmd.ErrOrStderr()
-				gco.Cobertura = o.cobertura
-				return coverGoPackages(cmd.Context(), cmd.OutOrStdout(), args, gco)
-			}
-			return runCover(cmd, args[0], append(append([]string(nil), o.tests...), args[1:]...), &o)
+			return s.Cover(cmd.Context(), cmd.OutOrStdout(), o.cover)
 		},
 	}
 	o.labelFlags.register(cmd)
 	registerPlanTestFlags(cmd, &o)
 	f := cmd.Flags()
 	f.BoolVar(&o.json, "json", false, "print the report as JSON instead of text")
-	f.StringVar(&o.html, "html", "", "write a self-contained HTML report to this file")
-	f.StringVar(&o.lcov, "lcov", "", "write an LCOV tracefile to this file")
-	f.StringVar(&o.cobertura, "cobertura", "", "write a Cobertura XML report (lines, labels as conditions) to this file")
-	f.StringVar(&o.failUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
-	f.BoolVar(&o.justified, "fail-under-justified", false, "with --fail-under: count the objectives proven infeasible (each with its reason, by the static analysis or --solve) with the covered ones: a gate compares (covered + infeasible) / total")
-	o.solve.register(cmd, "plans without a world: solve each label the tests leave uncovered with z3 (docs/solve.md), so that it ends infeasible (with the proof's reason) or unresolved (with what was tried); arguments found are reported, not written (gentests --solve writes them)")
-	f.StringVar(&gco.Fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
-	f.StringVar(&gco.FuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
-	f.BoolVar(&gco.PerTest, "per-test", false, "Go packages: also run each test (with --fuzz: each corpus entry) alone, for which test covers each label and diversity")
-	f.BoolVarP(&gco.Verbose, "verbose", "v", false, "Go packages: show the go command's output")
-	f.StringVarP(&gco.Dir, "dir", "C", "", "Go packages: run the go command in this directory")
-	f.StringVar(&gco.Tags, "tags", "", "Go packages: build tags")
-	f.StringSliceVar(&gco.LabelPkgs, "label-pkgs", nil, labelPkgsUsage)
+	f.StringVar(&o.cover.HTML, "html", "", "write a self-contained HTML report to this file")
+	f.StringVar(&o.cover.LCOV, "lcov", "", "write an LCOV tracefile to this file")
+	f.StringVar(&o.cover.Cobertura, "cobertura", "", "write a Cobertura XML report (lines, labels as conditions) to this file")
+	f.StringVar(&o.cover.FailUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
+	f.BoolVar(&o.cover.Justified, "fail-under-justified", false, "with --fail-under: count the objectives proven infeasible (each with its reason, by the static analysis or --solve) with the covered ones: a gate compares (covered + infeasible) / total")
+	registerSolve(cmd, &o.cover.Solve, "plans without a world: solve each label the tests leave uncovered with z3 (docs/solve.md), so that it ends infeasible (with the proof's reason) or unresolved (with what was tried); arguments found are reported, not written (gentests --solve writes them)")
+	f.StringVar(&g.fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
+	f.StringVar(&g.fuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
+	f.BoolVar(&g.perTest, "per-test", false, "Go packages: also run each test (with --fuzz: each corpus entry) alone, for which test covers each label and diversity")
+	f.BoolVarP(&g.verbose, "verbose", "v", false, "Go packages: show the go command's output")
+	f.StringVarP(&g.dir, "dir", "C", "", "Go packages: run the go command in this directory")
+	f.StringVar(&g.tags, "tags", "", "Go packages: build tags")
+	f.StringSliceVar(&g.labelPkgs, "label-pkgs", nil, labelPkgsUsage)
 	o.sbcl.register(f)
 	return cmd
 }
 
-func runCover(cmd *cobra.Command, file string, tests []string, o *coverOptions) error {
-	if len(tests) == 0 {
-		return fmt.Errorf("no tests: give --tests DIR|FILE")
-	}
-	g := planGuard(file, o.world, tests)
-	if err := checkOutputs(g, o.outputs()...); err != nil {
-		return err
-	}
-	m, err := coverMeasurer(cmd, file, o)
-	if err != nil {
-		return err
-	}
-	if o.solve.on {
-		if err := solvable(m); err != nil {
-			return err
-		}
-	}
-	ts, err := m.LoadTests(tests...)
-	if err != nil {
-		return err
-	}
-	ctx := cmd.Context()
-	rep, err := m.Run(ctx, ts)
-	if err != nil {
-		return err
-	}
-	if o.solve.on {
-		have := map[string]bool{}
-		for _, l := range rep.Labels {
-			if l.Covered {
-				have[measure.LabelItem(l.ID)] = true
-			}
-		}
-		r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: o.plan, Timeout: o.solve.timeout})
-		if err != nil {
-			return fmt.Errorf("--solve: %w", err)
-		}
-		if err := m.Resolve(rep, r.Verdicts()); err != nil {
-			return err
-		}
-	}
-	return writeCoverReport(cmd, g, rep, o)
-}
-
-// planGuard is the output guard of a verb that runs tests on a plan: the
-// plan, its world (given, or named by the benchmark's truth.json) and the
-// tests are inputs.
-func planGuard(file, world string, tests []string) *outputs.Guard {
-	var g outputs.Guard
-	g.Input("the input", file, world)
-	guardTests(&g, tests)
-	if file != "-" {
-		g.Input("the benchmark's truth.json", filepath.Join(filepath.Dir(file), "truth.json"))
-		if w, err := runner.WorldBeside(file); err == nil && w != "" {
-			g.Input("the benchmark's world", w)
-		}
-	}
-	return &g
-}
-
-// limits are the run budgets of the plan's tests.
-func (o *coverOptions) limits() runner.Limits {
-	return runner.Limits{MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}
-}
-
-// outputs are cover's output files with their flags.
-func (o *coverOptions) outputs() []outFlag {
-	return []outFlag{{"--html", o.html}, {"--lcov", o.lcov}, {"--cobertura", o.cobertura}}
-}
-
-// coverMeasurer reads file and builds its measurer as cover's flags say
-// (criteria, world or the benchmark's truth.json, limits).
-func coverMeasurer(cmd *cobra.Command, file string, o *coverOptions) (*measure.Measurer, error) {
-	ms, err := coverSetup(cmd, file, o)
-	if err != nil {
-		return nil, err
-	}
-	return ms.m, nil
-}
-
-// measured is a plan ready to measure: its tree and measurer.
-type measured struct {
-	f *syntax.File
-	m *measure.Measurer
-}
-
-// coverSetup is coverMeasurer, also returning the plan's tree.
-func coverSetup(cmd *cobra.Command, file string, o *coverOptions) (*measured, error) {
-	if err := o.limits().Check(); err != nil {
-		return nil, err
-	}
-	f, p, to, err := o.readPlan(cmd.InOrStdin(), file)
-	if err != nil {
-		return nil, err
-	}
-	mo := measure.Options{Labels: to.Labels, Feasible: to.Feasible, Normalize: to.Normalize, Plan: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects, Program: p}
-	worldPath, w, err := runner.OpenWorld(file, o.world)
-	if err != nil {
-		return nil, err
-	}
-	mo.World, mo.WorldPath = w, worldPath
-	// cover runs the plan: a call that cannot link fails every test.
-	if err := checkCalls(cmd.ErrOrStderr(), f, p, runner.Link{World: worldPath != ""}); err != nil {
-		return nil, err
-	}
-	m, err := measure.New(f, mo)
-	if err != nil {
-		return nil, err
-	}
-	return &measured{f: f, m: m}, nil
-}
-
-// writeCoverReport prints rep's warnings and writes it as o asks (--html,
-// --lcov, --cobertura, through g, and text or --json on stdout), then
-// checks the --fail-under gates.
-func writeCoverReport(cmd *cobra.Command, g *outputs.Guard, rep *measure.Report, o *coverOptions) error {
-	var err error
-	for _, w := range rep.Warnings {
-		fmt.Fprintln(cmd.ErrOrStderr(), "warning:", w)
-	}
-	if o.html != "" {
-		if err := writeReport(g, "--html", o.html, func(w io.Writer) error { return report.HTML(w, rep) }); err != nil {
-			return err
-		}
-	}
-	if o.lcov != "" {
-		if err := writeReport(g, "--lcov", o.lcov, func(w io.Writer) error { return report.LCOV(w, rep) }); err != nil {
-			return err
-		}
-	}
-	if o.cobertura != "" {
-		if err := writeReport(g, "--cobertura", o.cobertura, func(w io.Writer) error { return report.Cobertura(w, rep) }); err != nil {
-			return err
-		}
-	}
-	if o.json {
-		err = report.JSON(cmd.OutOrStdout(), rep)
-	} else {
-		err = report.Text(cmd.OutOrStdout(), rep)
-	}
-	if err != nil {
-		return err
-	}
-	if o.justified {
-		return failUnder(o.gates, rep.JustifiedFigures())
-	}
-	return failUnder(o.gates, rep.Figures())
-}
-
-// failUnder checks the report's figures against the --fail-under gates: a
-// missed threshold is a finding (exit 1), a gate on a figure the report
-// does not have a usage error (exit 2).
-func failUnder(gates []measure.Threshold, figures map[string]labels.Fraction) error {
-	if len(gates) == 0 {
-		return nil
-	}
-	misses, err := measure.Check(gates, figures)
-	if err != nil {
-		return fmt.Errorf("--fail-under: %w", err)
-	}
-	if len(misses) == 0 {
-		return nil
-	}
-	var parts []string
-	for _, m := range misses {
-		parts = append(parts, m.String())
-	}
-	return found("coverage below --fail-under: %s", strings.Join(parts, ", "))
-}
-
-// writeReport renders a report into memory and writes it to path through
-// g, so that a rendering error leaves no half-written file behind.
-func writeReport(g *outputs.Guard, flag, path string, render func(io.Writer) error) error {
-	var b bytes.Buffer
-	if err := render(&b); err != nil {
-		return err
-	}
-	if err := g.WriteFile(flag, path, b.Bytes(), 0o644); err != nil {
-		var re *outputs.RefusedError
-		if errors.As(err, &re) {
-			return err
-		}
-		return fmt.Errorf("writing report: %w", err)
-	}
-	return nil
+// registerSolve registers --solve and --solve-timeout (cover, gentests).
+func registerSolve(cmd *cobra.Command, so *subject.SolveOptions, usage string) {
+	cmd.Flags().BoolVar(&so.On, "solve", false, usage)
+	cmd.Flags().DurationVar(&so.Timeout, "solve-timeout", subject.DefaultSolveTimeout, "with --solve: the solver's budget per label, as z3's resource limit (about that much CPU time; the same answers whatever the load)")
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -21,11 +22,7 @@ instruction counters: b's "test was true" and "test was false" hits.`,
   labelcov disasm warehouse.plan | grep JMPIF`,
 		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, p, err := loadPlan(cmd.InOrStdin(), args[0])
-			if err != nil {
-				return err
-			}
-			return p.Disasm(cmd.OutOrStdout())
+			return subject.Disasm(cmd.InOrStdin(), cmd.OutOrStdout(), args[0])
 		},
 	}
 }

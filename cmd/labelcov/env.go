@@ -1,11 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"os"
-
-	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -41,19 +37,10 @@ of them, a trailing incomplete object ignored, overlapping objects dropped.`,
 			if err := positiveFlag("max-objects", maxObjects); err != nil {
 				return err
 			}
-			w, err := runner.LoadWorld(args[0])
-			if err != nil {
-				return err
-			}
-			data, err := os.ReadFile(args[1])
-			if err != nil {
-				return fmt.Errorf("reading bytes: %w", err)
-			}
-			_, err = cmd.OutOrStdout().Write(w.FormatEnv(w.DecodeEnv(data, maxObjects)))
-			return err
+			return subject.EnvDecode(cmd.OutOrStdout(), args[0], args[1], maxObjects)
 		},
 	}
-	cmd.Flags().IntVar(&maxObjects, "max-objects", runner.DefaultMaxObjects, "object slots read from the bytes")
+	cmd.Flags().IntVar(&maxObjects, "max-objects", subject.DefaultMaxObjects, "object slots read from the bytes")
 	return cmd
 }
 
@@ -68,28 +55,7 @@ or to the file named by -o. Decoding those bytes gives the same environment back
   labelcov env encode testdata/worlds/warehouse.world scenario.env | xxd`,
 		Args: argsNamed(2, 2, "WORLD", "FILE.env"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var g outputs.Guard
-			g.Input("the input", args[0], args[1])
-			if err := g.Check("-o", out); err != nil {
-				return err
-			}
-			w, err := runner.LoadWorld(args[0])
-			if err != nil {
-				return err
-			}
-			env, err := w.LoadEnv(args[1])
-			if err != nil {
-				return err
-			}
-			data, err := w.EncodeEnv(env)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[1], err)
-			}
-			if out != "" {
-				return g.WriteFile("-o", out, data, 0o644)
-			}
-			_, err = cmd.OutOrStdout().Write(data)
-			return err
+			return subject.EnvEncode(cmd.OutOrStdout(), args[0], args[1], out)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the bytes to this file instead of stdout")

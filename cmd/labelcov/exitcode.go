@@ -2,7 +2,8 @@ package main
 
 import (
 	"errors"
-	"fmt"
+
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 )
 
 // Exit codes, the same in every verb; README.md's "Exit codes" table says
@@ -26,25 +27,17 @@ const (
 
 // foundError is returned by a verb that did its job and found something;
 // the process exits with exitFound and prints the message.
-type foundError struct{ msg string }
-
-func (e *foundError) Error() string { return e.msg }
+type foundError = subject.FoundError
 
 // found returns a foundError with a formatted message.
-func found(format string, args ...any) error {
-	return &foundError{msg: fmt.Sprintf(format, args...)}
-}
+func found(format string, args ...any) error { return subject.Found(format, args...) }
 
 // interruptedError is returned by a verb stopped before its budget; the
 // process exits with exitInterrupted.
-type interruptedError struct{ msg string }
-
-func (e *interruptedError) Error() string { return e.msg }
+type interruptedError = subject.InterruptedError
 
 // interrupted returns an interruptedError with a formatted message.
-func interrupted(format string, args ...any) error {
-	return &interruptedError{msg: fmt.Sprintf(format, args...)}
-}
+func interrupted(format string, args ...any) error { return subject.Interrupted(format, args...) }
 
 // exitCodeOf maps a verb's error to the process's exit status. Every error
 // that is neither a finding nor an interruption is a usage or input error.

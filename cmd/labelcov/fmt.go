@@ -1,13 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"errors"
-	"fmt"
-	"os"
-	"path/filepath"
-
-	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -32,84 +26,10 @@ standard input.`,
   labelcov fmt --check plans/*.plan       # CI: fail if any file is not formatted`,
 		Args: argsNamed(1, -1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if write && check {
-				return errors.New("fmt: -w and --check exclude each other")
-			}
-			var changed []string
-			for _, name := range args {
-				display, src, err := readSource(cmd.InOrStdin(), name)
-				if err != nil {
-					return fmt.Errorf("fmt: %w", err)
-				}
-				out, err := formatSource(display, src)
-				if err != nil {
-					return err
-				}
-				same := bytes.Equal(src, out)
-				switch {
-				case check:
-					if !same {
-						changed = append(changed, display)
-						fmt.Fprintln(cmd.OutOrStdout(), display)
-					}
-				case write && name != "-":
-					if !same {
-						if err := writeFileAtomic(name, out); err != nil {
-							return err
-						}
-					}
-				default:
-					if _, err := cmd.OutOrStdout().Write(out); err != nil {
-						return fmt.Errorf("fmt: %w", err)
-					}
-				}
-			}
-			if len(changed) > 0 {
-				return found("fmt --check: %d of %d file(s) not formatted", len(changed), len(args))
-			}
-			return nil
+			return subject.Format(cmd.InOrStdin(), cmd.OutOrStdout(), args, write, check)
 		},
 	}
 	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite files in place instead of printing them")
 	cmd.Flags().BoolVar(&check, "check", false, "list files that would change and exit 1 if any would")
 	return cmd
-}
-
-// formatSource parses src and returns its canonical layout; parse errors are
-// *syntax.Error so the caller prints file:line:col and a caret.
-func formatSource(name string, src []byte) ([]byte, error) {
-	f, err := syntax.Parse(name, src)
-	if err != nil {
-		return nil, err
-	}
-	return syntax.Format(f), nil
-}
-
-// writeFileAtomic replaces name with data through a temporary file in the
-// same directory, so an interrupted rewrite never leaves half a plan.
-func writeFileAtomic(name string, data []byte) error {
-	info, err := os.Stat(name)
-	if err != nil {
-		return fmt.Errorf("fmt: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".labelcov-fmt-*")
-	if err != nil {
-		return fmt.Errorf("fmt: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // no-op once renamed
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("fmt: writing %s: %w", name, err)
-	}
-	if err := tmp.Chmod(info.Mode().Perm()); err != nil {
-		tmp.Close()
-		return fmt.Errorf("fmt: %w", err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("fmt: writing %s: %w", name, err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("fmt: %w", err)
-	}
-	return nil
 }

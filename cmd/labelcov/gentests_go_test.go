@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/internal/testenv"
 	"golang.org/x/tools/cover"
 )
@@ -37,7 +38,7 @@ func TestGentestsGo(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("gentests: exit %d\n%s%s", code, stdout, errs)
 	}
-	var rep goGentestsReport
+	var rep subject.GoGentestsReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}

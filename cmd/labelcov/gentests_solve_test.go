@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/internal/testenv"
 )
 
@@ -23,7 +24,7 @@ func TestGentestsSolve(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("gentests --solve: exit %d\n%s%s", code, stdout, errs)
 	}
-	var s solveSummary
+	var s subject.SolveSummary
 	if err := json.Unmarshal([]byte(stdout), &s); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}

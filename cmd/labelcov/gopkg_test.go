@@ -328,23 +328,6 @@ func FuzzClassify(f *testing.F) {
 	}
 }
 
-func TestIsGoPackageArg(t *testing.T) {
-	for arg, want := range map[string]bool{
-		"./pkg/...":                     true,
-		"./...":                         true,
-		"github.com/x/y":                true,
-		"../../testdata/go/sample":      true,
-		"warehouse.plan":                false,
-		"-":                             false,
-		"../../testdata/plans/fib.plan": false,
-		"../../testdata/plans":          false, // a directory without .go files
-	} {
-		if got := isGoPackageArg(arg); got != want {
-			t.Errorf("isGoPackageArg(%q) = %v, want %v", arg, got, want)
-		}
-	}
-}
-
 func TestGoAnnotateNeedsOut(t *testing.T) {
 	if _, _, err := runGoCmd(t, "annotate", "./..."); err == nil || !strings.Contains(err.Error(), "--out") {
 		t.Fatalf("err = %v", err)

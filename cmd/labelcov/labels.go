@@ -1,20 +1,7 @@
 package main
 
 import (
-	"bufio"
-	"fmt"
-	"io"
-	"strconv"
-	"strings"
-	"text/tabwriter"
-	"unicode/utf8"
-
-	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
-	"github.com/labelcov/labelcov/interp/compile"
-	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/transform"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -29,63 +16,13 @@ type labelFlags struct {
 func (lf *labelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&lf.criteria, "criteria", "all",
 		"criteria to label: comma-separated mcc, mcdc, cc, wm (= wm:abs,wm:aor,wm:cor,wm:ror), wm:abs, wm:aor, wm:cor, wm:ror, dist, all (= mcc, cc, wm)")
-	cmd.Flags().IntVar(&lf.maxAtoms, "mcc-max-atoms", labels.DefaultMCCMaxAtoms,
+	cmd.Flags().IntVar(&lf.maxAtoms, "mcc-max-atoms", subject.DefaultMCCMaxAtoms,
 		"decisions with more atoms than this get CC labels instead of MCC (with a warning)")
 	cmd.Flags().StringSliceVar(&lf.pure, "pure", nil,
 		"external functions known to have no effects, besides the simulator's queries; repeatable or comma-separated")
 	cmd.Flags().BoolVar(&lf.noValues, "no-values", false,
 		"keep active the labels the value and path analyses prove infeasible or trivial (ranges of the plan's arithmetic and the world's domains; every path of a loop-free run)")
 }
-
-// options are the labelling options the flags select.
-func (lf *labelFlags) options() (transform.Options, error) {
-	c, err := labels.ParseCriteria(lf.criteria)
-	if err != nil {
-		return transform.Options{}, fmt.Errorf("--criteria: %w", err)
-	}
-	if lf.maxAtoms < 1 {
-		return transform.Options{}, fmt.Errorf("--mcc-max-atoms must be at least 1, got %d", lf.maxAtoms)
-	}
-	// The simulator's queries only read the world, so calls of them may
-	// stay inside conditions and be re-evaluated by labels.
-	to := transform.Options{Labels: labels.Options{Criteria: c, MCCMaxAtoms: lf.maxAtoms}}
-	to.Feasible.NoValues = lf.noValues
-	to.Normalize.PureFuncs = pipeline.PureFuncs(lf.pure)
-	return to, nil
-}
-
-// readPlan checks the flags, then reads, parses and compiles the plan file
-// name ("-" is standard input), returning it with the label and normalize
-// options the flags select.
-func (lf *labelFlags) readPlan(stdin io.Reader, name string) (*syntax.File, *compile.Program, transform.Options, error) {
-	to, err := lf.options()
-	if err != nil {
-		return nil, nil, to, err
-	}
-	f, p, err := loadPlan(stdin, name)
-	return f, p, to, err
-}
-
-// readPlanToLabel is readPlan for labels and annotate, which only read
-// the plan: a definition that does not compile (it rests on macros of
-// other files, say) is passed through with a note, as the forms labelcov
-// does not compile are, instead of failing the file.
-func (lf *labelFlags) readPlanToLabel(stdin io.Reader, name string) (*syntax.File, *compile.Program, transform.Options, error) {
-	to, err := lf.options()
-	if err != nil {
-		return nil, nil, to, err
-	}
-	f, p, err := loadPlanWith(stdin, name, compile.Options{PassThrough: true})
-	if p != nil {
-		to.Normalize.PassThrough = p.PassedThrough
-	}
-	return f, p, to, err
-}
-
-// laterLink is what labels and annotate assume about linking: the plan is
-// only read, and its real host may give it functions labelcov does not
-// know (CRAM's), so a call to an unknown function is a warning.
-var laterLink = runner.Link{World: true, Later: true}
 
 const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run
 that reaches the point with the predicate true):
@@ -137,138 +74,14 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
   labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
 		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			f, p, to, err := lf.readPlanToLabel(cmd.InOrStdin(), args[0])
+			s, err := openSubject(cmd, args, &coverOptions{labelFlags: lf, json: asJSON}, &goFuzzOptions{})
 			if err != nil {
 				return err
 			}
-			// As annotate: the labels of an annotated plan are labels of
-			// labels, nobody's test objectives.
-			if err := transform.CheckNotAnnotated(f); err != nil {
-				return err
-			}
-			notes := printNotes(cmd.ErrOrStderr(), p)
-			if err := checkCalls(cmd.ErrOrStderr(), f, p, laterLink); err != nil {
-				return err
-			}
-			set, err := transform.Enumerate(f, to)
-			if err != nil {
-				return err
-			}
-			printWarnings(cmd.ErrOrStderr(), set.Warnings, notes)
-			if asJSON {
-				return set.Manifest().Write(cmd.OutOrStdout())
-			}
-			return printLabels(cmd.OutOrStdout(), set)
+			return s.Labels(cmd.Context(), cmd.OutOrStdout())
 		},
 	}
 	lf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the label manifest as JSON")
 	return cmd
 }
-
-// labelHeader names the columns of printLabels' table.
-var labelHeader = [...]string{"POSITION", "ID", "CRITERION", "OPERATOR", "ON", "PREDICATE", "STATUS"}
-
-// labelRow is the table row of l.
-func labelRow(l *labels.Label) [len(labelHeader)]string {
-	id := "-"
-	if l.Status == labels.Active {
-		id = strconv.Itoa(l.ID)
-	}
-	status := string(l.Status)
-	if l.Reason != "" {
-		status += " (" + l.Reason + ")"
-	}
-	return [...]string{l.Pos.String(), id, string(l.Criterion), l.Operator, clip(oneLine(l.Source)), clip(oneLine(l.Predicate)), status}
-}
-
-// maxCell is the widest ON or PREDICATE cell of the labels table; longer
-// ones are cut with "…" (--json has them whole).
-const maxCell = 60
-
-// clip cuts s to maxCell runes.
-func clip(s string) string {
-	if utf8.RuneCountInString(s) <= maxCell {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:maxCell-1]) + "…"
-}
-
-func printLabels(w io.Writer, set *labels.Set) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
-	if !printLabelTable(bw, set) {
-		// A cell tabwriter would read as markup: let it lay the table out.
-		tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(labelHeader[:], "\t"))
-		for _, l := range set.Labels {
-			r := labelRow(l)
-			fmt.Fprintln(tw, strings.Join(r[:], "\t"))
-		}
-		if err := tw.Flush(); err != nil {
-			return fmt.Errorf("writing labels: %w", err)
-		}
-	}
-	tw := tabwriter.NewWriter(bw, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw)
-	fmt.Fprintln(tw, "CRITERION\tACTIVE\tTRIVIAL\tINFEASIBLE\t\t\t")
-	sum := set.StatusCounts()
-	for _, k := range set.Criteria.Keys() {
-		c := sum[k]
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t\t\t\n", k, c.Active, c.Trivial, c.Infeasible)
-	}
-	if err := tw.Flush(); err != nil {
-		return fmt.Errorf("writing labels: %w", err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing labels: %w", err)
-	}
-	return nil
-}
-
-// printLabelTable writes the label table exactly as tabwriter (minwidth
-// 0, padding 2, ' ') would, in two passes over the labels, without
-// holding the table: tabwriter keeps every cell of a block until it ends,
-// some hundred MB for a plan with a million labels. It writes nothing and
-// returns false when a cell holds a byte tabwriter treats as markup.
-func printLabelTable(w *bufio.Writer, set *labels.Set) bool {
-	var widths [len(labelHeader) - 1]int
-	measure := func(r [len(labelHeader)]string) bool {
-		for j, c := range r {
-			if strings.ContainsAny(c, "\t\v\f\n\xff") {
-				return false
-			}
-			if j < len(widths) {
-				widths[j] = max(widths[j], utf8.RuneCountInString(c)+2)
-			}
-		}
-		return true
-	}
-	if !measure(labelHeader) {
-		return false
-	}
-	for _, l := range set.Labels {
-		if !measure(labelRow(l)) {
-			return false
-		}
-	}
-	write := func(r [len(labelHeader)]string) {
-		for j, c := range r {
-			w.WriteString(c)
-			if j < len(widths) {
-				for n := widths[j] - utf8.RuneCountInString(c); n > 0; n-- {
-					w.WriteByte(' ')
-				}
-			}
-		}
-		w.WriteByte('\n')
-	}
-	write(labelHeader)
-	for _, l := range set.Labels {
-		write(labelRow(l))
-	}
-	return true
-}
-
-// oneLine keeps a predicate on one table row.
-func oneLine(s string) string { return strings.ReplaceAll(s, "\n", `\n`) }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/labels"
 )
 
@@ -152,8 +153,8 @@ func TestLabelsTableClipsLongCells(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	if strings.Contains(out, long) || !strings.Contains(out, long[:maxCell-1]+"…") {
-		t.Errorf("the table should clip %q to %d characters:\n%s", long, maxCell, out)
+	if strings.Contains(out, long) || !strings.Contains(out, long[:subject.MaxCell-1]+"…") {
+		t.Errorf("the table should clip %q to %d characters:\n%s", long, subject.MaxCell, out)
 	}
 	code, js, _ := execLabelcov("labels", plan, "--criteria", "wm:aor", "--json")
 	if code != exitOK || !strings.Contains(js, long) {

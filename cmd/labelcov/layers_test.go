@@ -32,6 +32,11 @@ func TestCLIImportsNeitherVMNorSimulator(t *testing.T) {
 			if strings.HasSuffix(path, "/interp/vm") || strings.HasSuffix(path, "/interp/sim") {
 				t.Errorf("%s imports %s", name, path)
 			}
+			// The CLI maps flags onto the library's front end and
+			// nothing else of the project's (docs/architecture.md).
+			if strings.HasPrefix(path, "github.com/labelcov/labelcov/") && path != "github.com/labelcov/labelcov/fuzzdriver/subject" {
+				t.Errorf("%s imports %s: the CLI goes through fuzzdriver/subject", name, path)
+			}
 		}
 	}
 }
@@ -39,6 +44,23 @@ func TestCLIImportsNeitherVMNorSimulator(t *testing.T) {
 // One place makes a VM run of a plan for an input: interp/sim's Runner.
 // Outside tests and the VM itself, no package calls vm.New.
 func TestOnePlaceMakesVMRuns(t *testing.T) {
+	if found := callers(t, "vm.New("); len(found) != 1 || !strings.HasSuffix(found[0], "interp/sim/runner.go") {
+		t.Errorf("vm.New( is called in %v, want interp/sim/runner.go alone", found)
+	}
+}
+
+// One place tells a plan from Go packages: fuzzdriver/subject's KindOf;
+// no other package calls transform/golang.IsPatternArg.
+func TestOnePlaceDecidesTheKindOfSubject(t *testing.T) {
+	if found := callers(t, ".IsPatternArg("); len(found) != 1 || !strings.HasSuffix(found[0], "fuzzdriver/subject/subject.go") {
+		t.Errorf("IsPatternArg is called in %v, want fuzzdriver/subject/subject.go alone", found)
+	}
+}
+
+// callers are the non-test Go files of the module (benchmarks and
+// testdata aside) whose text holds call.
+func callers(t *testing.T, call string) []string {
+	t.Helper()
 	root := filepath.Join("..", "..")
 	var found []string
 	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
@@ -55,7 +77,7 @@ func TestOnePlaceMakesVMRuns(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if strings.Contains(string(src), "vm.New(") {
+		if strings.Contains(string(src), call) {
 			found = append(found, filepath.ToSlash(path))
 		}
 		return nil
@@ -63,7 +85,5 @@ func TestOnePlaceMakesVMRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(found) != 1 || !strings.HasSuffix(found[0], "interp/sim/runner.go") {
-		t.Errorf("vm.New( is called in %v, want interp/sim/runner.go alone", found)
-	}
+	return found
 }

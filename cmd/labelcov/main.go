@@ -10,7 +10,7 @@ import (
 	"runtime/debug"
 	"syscall"
 
-	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -149,10 +149,7 @@ func version() string {
 // source errors, the offending line with a caret.
 func reportError(w io.Writer, err error) {
 	fmt.Fprintln(w, "labelcov:", err)
-	var serr *syntax.Error
-	if errors.As(err, &serr) {
-		if s := serr.Snippet(); s != "" {
-			fmt.Fprintln(w, s)
-		}
+	if s := subject.Snippet(err); s != "" {
+		fmt.Fprintln(w, s)
 	}
 }

@@ -2,43 +2,16 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/spf13/cobra"
 )
 
-// Outputs never destroy inputs: every file a verb writes goes through one
-// outputs.Guard (package fuzzdriver/outputs), told what the invocation
-// reads and keeps, so that a slip of the hand (annotate p.plan -o p.plan,
-// sarif p.plan camp -o camp/labelcov/campaign.json) is an error (exit 2)
-// and not a lost plan.
-
-// outFlag is an output flag and its path.
-type outFlag struct{ flag, path string }
-
-// checkOutputs checks every output file of outs with g.
-func checkOutputs(g *outputs.Guard, outs ...outFlag) error {
-	for _, o := range outs {
-		if err := g.Check(o.flag, o.path); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// guardTests adds tests (files or folders of tests) to g as inputs.
-func guardTests(g *outputs.Guard, tests []string) {
-	for _, t := range tests {
-		if st, err := os.Stat(t); err == nil && st.IsDir() {
-			g.Input("the tests folder", t)
-		} else {
-			g.Input("the test", t)
-		}
-	}
-}
+// Outputs never destroy inputs: fuzzdriver/subject writes every file of a
+// verb through one outputs.Guard, told what the invocation reads and
+// keeps, so that a slip of the hand (annotate p.plan -o p.plan, sarif
+// p.plan camp -o camp/labelcov/campaign.json) is an error (exit 2) and not
+// a lost plan. What stays here checks the shape of flags and arguments.
 
 // positiveFlag refuses a count flag that is zero or negative, instead of
 // letting a library read it as "the default".
@@ -47,18 +20,6 @@ func positiveFlag(name string, v int) error {
 		return fmt.Errorf("--%s must be positive, got %d", name, v)
 	}
 	return nil
-}
-
-// worldHint names the world a truth.json beside the plan names, as
-// " (the benchmark's truth.json names W)", or "".
-func worldHint(plan string) string {
-	if plan == "-" {
-		return ""
-	}
-	if w, err := runner.WorldBeside(plan); err == nil && w != "" {
-		return "; the benchmark's truth.json names " + w
-	}
-	return ""
 }
 
 // argsNamed is a cobra.PositionalArgs that names what is missing or too

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/internal/testenv"
 )
 
@@ -67,7 +68,7 @@ func TestReduceGo(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("reduce: exit %d\n%s", code, errs)
 	}
-	var rep goReduceReport
+	var rep subject.GoReduceReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}

@@ -1,19 +1,13 @@
 package main
 
 import (
-	"errors"
-	"fmt"
-
-	"github.com/labelcov/labelcov/fuzzdriver/campaign"
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
-	"strings"
 )
 
 type replayOptions struct {
 	planSetupFlags
-	trace bool
-	json  bool
+	replay subject.ReplayOptions
 }
 
 func newReplayCmd() *cobra.Command {
@@ -48,80 +42,13 @@ unreadable inputs, plans or flags, 3 when interrupted.`,
   labelcov replay temperature.plan out/labelcov/crashes/* --json | jq '.inputs[].findings'`,
 		Args: argsNamed(2, -1, "PLAN", "INPUT (a fuzzer input, .env or .args file)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runReplay(cmd, args[0], args[1:], &o)
+			o.replay.SetupOptions = o.SetupOptions
+			return subject.Replay(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], args[1:], o.replay)
 		},
 	}
 	o.planSetupFlags.register(cmd, "none", false)
 	f := cmd.Flags()
-	f.BoolVar(&o.trace, "trace", false, "print the environment or arguments and the action trace")
-	f.BoolVar(&o.json, "json", false, `print one JSON object, {"version": 1, "inputs": [...]}`)
+	f.BoolVar(&o.replay.Trace, "trace", false, "print the environment or arguments and the action trace")
+	f.BoolVar(&o.replay.JSON, "json", false, `print one JSON object, {"version": 1, "inputs": [...]}`)
 	return cmd
-}
-
-func runReplay(cmd *cobra.Command, planPath string, inputs []string, o *replayOptions) error {
-	if o.world == "" {
-		for _, in := range inputs {
-			if strings.HasSuffix(in, ".env") {
-				return fmt.Errorf("%s is a .env scenario: replaying it needs --world (the world it is an environment of)%s", in, worldHint(planPath))
-			}
-		}
-	}
-	pf, err := o.build(cmd.InOrStdin(), planPath)
-	if err != nil {
-		return err
-	}
-	// As fuzz: a plan that acts on a world replayed without one is one
-	// error, not a warning per world query and a no-world run per input.
-	if err := pf.NeedsWorld(); err != nil {
-		return err
-	}
-	if err := checkCalls(cmd.ErrOrStderr(), pf.Setup.Plan, pf.Original, runner.Link{World: pf.Setup.World != nil}); err != nil {
-		return err
-	}
-	ctx := cmd.Context()
-	var reps []*campaign.ReplayReport
-	for _, in := range inputs {
-		data, err := pf.ReadInput(in)
-		if err != nil {
-			return err
-		}
-		rp, err := pf.Replay(ctx, data)
-		if err != nil {
-			return fmt.Errorf("%s: %w", in, err)
-		}
-		reps = append(reps, rp.Report(pf, in, data, o.trace))
-	}
-	if o.json {
-		return errors.Join(writeJSON(cmd.OutOrStdout(), replayJSON{Version: 1, Inputs: reps}), replayVerdict(reps))
-	}
-	for i, r := range reps {
-		if i > 0 {
-			fmt.Fprintln(cmd.OutOrStdout())
-		}
-		if err := r.WriteText(cmd.OutOrStdout(), o.trace); err != nil {
-			return err
-		}
-	}
-	return replayVerdict(reps)
-}
-
-// replayJSON is replay --json's output; "version" versions its shape.
-type replayJSON struct {
-	Version int                      `json:"version"`
-	Inputs  []*campaign.ReplayReport `json:"inputs"`
-}
-
-// replayVerdict is replay's exit status: found (1) when an input
-// reproduces a finding, as go test -run=FuzzX/HASH fails then.
-func replayVerdict(reps []*campaign.ReplayReport) error {
-	n := 0
-	for _, r := range reps {
-		if len(r.Findings) > 0 {
-			n++
-		}
-	}
-	if n == 0 {
-		return nil
-	}
-	return found("replay: %d of %d input(s) reproduce a finding (exit status 1)", n, len(reps))
 }

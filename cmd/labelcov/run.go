@@ -1,34 +1,14 @@
 package main
 
 import (
-	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"strings"
-	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
-type runOptions struct {
-	plan       string
-	args       []string
-	maxSteps   int64
-	json       bool
-	world      string
-	envFile    string
-	bytesFile  string
-	maxObjects int
-	trace      bool
-	timeout    time.Duration
-}
-
 func newRunCmd() *cobra.Command {
-	var o runOptions
+	var o subject.RunOptions
 	cmd := &cobra.Command{
 		Use:   "run FILE",
 		Short: "Run a plan and print what it printed and its result",
@@ -70,101 +50,23 @@ after the full report; 2 when FILE, the flags or the arguments are wrong;
       --world testdata/worlds/warehouse.world --env testdata/envs/warehouse-three.env --trace`,
 		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runFile(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
+			return subject.Run(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.plan, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
-	f.StringArrayVar(&o.args, "arg", nil, "an argument for the plan, as a plan literal (repeatable)")
-	f.Int64Var(&o.maxSteps, "max-steps", runner.DefaultMaxSteps, "step budget: instructions before the run ends with outcome timeout")
-	f.BoolVar(&o.json, "json", false, "print one JSON object instead of the human report")
-	f.StringVar(&o.world, "world", "", "run in the simulator on this .world file")
-	f.StringVar(&o.envFile, "env", "", "initial environment as a .env scenario (needs --world)")
-	f.StringVar(&o.bytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
-	f.IntVar(&o.maxObjects, "max-objects", runner.DefaultMaxObjects, "most objects decoded from --bytes")
-	f.BoolVar(&o.trace, "trace", false, "list the actions performed (needs --world)")
-	f.DurationVar(&o.timeout, "timeout", 0, "wall-clock limit of the run (as fuzz --timeout): over it the run is cancelled and ends with outcome timeout (0: none)")
+	f.StringVar(&o.PlanName, "plan", "", "name of the def-plan to run (default: main, or the only plan)")
+	f.StringArrayVar(&o.Args, "arg", nil, "an argument for the plan, as a plan literal (repeatable)")
+	f.Int64Var(&o.MaxSteps, "max-steps", subject.DefaultMaxSteps, "step budget: instructions before the run ends with outcome timeout")
+	f.BoolVar(&o.JSON, "json", false, "print one JSON object instead of the human report")
+	f.StringVar(&o.World, "world", "", "run in the simulator on this .world file")
+	f.StringVar(&o.EnvFile, "env", "", "initial environment as a .env scenario (needs --world)")
+	f.StringVar(&o.BytesFile, "bytes", "", "initial environment as raw fuzzer bytes (needs --world)")
+	f.IntVar(&o.MaxObjects, "max-objects", subject.DefaultMaxObjects, "most objects decoded from --bytes")
+	f.BoolVar(&o.Trace, "trace", false, "list the actions performed (needs --world)")
+	f.DurationVar(&o.Timeout, "timeout", 0, "wall-clock limit of the run (as fuzz --timeout): over it the run is cancelled and ends with outcome timeout (0: none)")
 	cmd.MarkFlagsMutuallyExclusive("env", "bytes")
 	return cmd
 }
 
-func runFile(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path string, o runOptions) error {
-	if err := (runner.Limits{MaxSteps: o.maxSteps, MaxObjects: o.maxObjects}).Check(); err != nil {
-		return err
-	}
-	// Before the plan's warnings: without a world they would be a storm
-	// of world-query warnings ahead of the real mistake.
-	if o.world == "" && (o.envFile != "" || o.bytesFile != "" || o.trace) {
-		return errors.New("--env, --bytes and --trace need --world (the world the environment is of)")
-	}
-	f, p, err := loadPlan(stdin, path)
-	if err != nil {
-		return err
-	}
-	printNotes(stderr, p)
-	if err := checkCalls(stderr, f, p, runner.Link{World: o.world != ""}); err != nil {
-		return err
-	}
-	var output bytes.Buffer
-	planOut := stdout
-	if o.json {
-		planOut = &output
-	}
-	ro := runner.Options{Program: p, Plan: o.plan, Stdout: planOut,
-		Limits: runner.Limits{MaxSteps: o.maxSteps, Timeout: o.timeout},
-		// A world-less plan's def-checks judge its result as they do in a
-		// campaign; the checks of a plan that needs a world could only
-		// say no-world.
-		NoChecks: o.world == "" && runner.NeedsWorld(f) != nil}
-	var in runner.Input
-	if o.world != "" {
-		if ro.World, err = runner.LoadWorld(o.world); err != nil {
-			return err
-		}
-		if in.Env, err = ro.World.ReadEnv(o.envFile, o.bytesFile, o.maxObjects); err != nil {
-			return err
-		}
-	}
-	r, err := runner.New(ro)
-	if err != nil {
-		if errors.Is(err, runner.ErrSeveralPlans) {
-			return fmt.Errorf("%w; choose one with --plan", err)
-		}
-		return err
-	}
-	fn := r.Plan()
-	if in.Args, err = runner.ArgStrings(fn, o.args); err != nil {
-		return err
-	}
-	res, err := r.Run(ctx, in)
-	if err != nil {
-		return err
-	}
-	if o.json {
-		return errors.Join(writeJSON(stdout, r.NewReport(res, output.String())), runVerdict(res))
-	}
-	return errors.Join(r.WriteText(stdout, res, o.trace, !ro.NoChecks && len(p.Checks()) > 0, false), runVerdict(res))
-}
-
-// runVerdict is the exit status of a run that happened: found (1) when a
-// campaign would record the run as a finding — the plan failed or ran out
-// of steps or time, or a check reported an error — nil (0) otherwise.
-func runVerdict(res *runner.Result) error {
-	var what []string
-	if kind := res.Ended(); kind != "" {
-		what = append(what, "the plan ended with "+kind)
-	}
-	if n := len(res.Sim.Errors) + len(res.Sim.CheckErrors); n > 0 {
-		what = append(what, fmt.Sprintf("the checks report %d error(s)", n))
-	}
-	if len(what) == 0 {
-		return nil
-	}
-	return found("run: %s (exit status 1)", strings.Join(what, "; "))
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
-}
+// writeJSON writes v as indented JSON (subject.WriteJSON).
+func writeJSON(w io.Writer, v any) error { return subject.WriteJSON(w, v) }

@@ -1,14 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
-	"os"
-
-	"github.com/labelcov/labelcov/fuzzdriver/engine"
-	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/report"
-	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 )
 
@@ -28,46 +21,11 @@ replays its minimized input. GitHub code scanning and GitLab read it.`,
   labelcov sarif testdata/bench/temperature/temperature.plan camp -o findings.sarif`,
 		Args: argsNamed(2, -1, "PLAN", "CAMPAIGN_DIR (a fuzz --out directory)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			plan := args[0]
-			var g outputs.Guard
-			g.Input("the plan", plan, world)
-			g.Folder("the campaign", args[1:]...)
-			if err := g.Check("-o", out); err != nil {
-				return err
-			}
-			src, err := os.ReadFile(plan)
-			if err != nil {
-				return fmt.Errorf("reading plan: %w", err)
-			}
-			f, err := syntax.Parse(plan, src)
+			s, err := openSubject(cmd, args, &coverOptions{world: world}, &goFuzzOptions{})
 			if err != nil {
 				return err
 			}
-			replay := "labelcov replay " + shellQuote(plan)
-			if world != "" {
-				replay += " --world " + shellQuote(world)
-			}
-			var recs []engine.FindingRecord
-			for _, dir := range args[1:] {
-				rs, err := engine.ReadFindings(dir)
-				if err != nil {
-					return err
-				}
-				recs = append(recs, rs...)
-			}
-			fs := report.CampaignFindings(f, recs, func(input string) string { return replay + " " + shellQuote(input) })
-			var b bytes.Buffer
-			if err := report.SARIF(&b, version(), fs); err != nil {
-				return err
-			}
-			if out == "" {
-				_, err := cmd.OutOrStdout().Write(b.Bytes())
-				return err
-			}
-			if err := g.WriteFile("-o", out, b.Bytes(), 0o644); err != nil {
-				return fmt.Errorf("writing SARIF: %w", err)
-			}
-			return nil
+			return s.Sarif(cmd.Context(), cmd.OutOrStdout(), subject.SarifOptions{Out: out, Version: version()})
 		},
 	}
 	cmd.Flags().StringVar(&world, "world", "", "world file the campaign ran in (named in the replay commands)")

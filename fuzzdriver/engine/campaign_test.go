@@ -331,8 +331,11 @@ func (s *stuckTarget) Run(ctx context.Context, in []byte) (Outcome, error) {
 func TestRunTimeoutIsAHangFinding(t *testing.T) {
 	out := t.TempDir()
 	c := Campaign{
-		NewTarget:  func() (Target, error) { return &stuckTarget{constTarget{counters: make([]uint8, 4)}}, nil },
-		Seeds:      [][]byte{[]byte("ok"), []byte("Hang")},
+		NewTarget: func() (Target, error) { return &stuckTarget{constTarget{counters: make([]uint8, 4)}}, nil },
+		// The stuck seed first: the hang key is recorded at the first
+		// hang, and a run of "ok" that a loaded machine delays past
+		// 20 ms must not be the one that records it.
+		Seeds:      [][]byte{[]byte("Hang"), []byte("ok")},
 		Runs:       500,
 		RunTimeout: 20 * time.Millisecond,
 		Out:        out,

@@ -133,3 +133,61 @@ func TestRealModulesPassOnOverlay(t *testing.T) {
 		})
 	}
 }
+
+// TestNetHTMLDistOverlay: golang.org/x/net/html, the largest parser of the
+// real-bug set, annotates with dist with no function left unlabelled, its
+// comparisons with atom.Atom constants (long switches of them too) keep
+// their stones without ladders (skipped, with the reason), the annotated
+// parse.go stays small (11.6 MB before), and the
+// package's own tests pass on the overlay. Opt-in (testenv.NetworkVar):
+// it needs the module proxy.
+func TestNetHTMLDistOverlay(t *testing.T) {
+	testenv.Network(t)
+	if testing.Short() {
+		t.Skip("downloads golang.org/x/net and runs its html tests")
+	}
+	needGo(t)
+	dir := fetchModule(t, "golang.org/x/net@v0.35.0")
+	c, err := labels.ParseCriteria("dist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := gotransform.Annotate(context.Background(), []string{"./html"}, gotransform.Options{Criteria: c, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Packages {
+		if len(p.Skipped) > 0 {
+			t.Errorf("%s: functions left unlabelled: %v", p.Path, p.Skipped)
+		}
+	}
+	var active, enum int
+	for _, l := range res.Labels {
+		switch {
+		case l.Status == labels.Active:
+			active++
+		case l.Status == labels.Skipped && (strings.Contains(l.Reason, "case of a switch") || strings.Contains(l.Reason, "enumeration Atom")):
+			enum++
+		}
+	}
+	// 21,994 active labels before rungs were left out; each case of the
+	// long atom switches and each comparison with an atom had 21 rungs.
+	if active == 0 || active > 8000 || enum == 0 {
+		t.Errorf("%d active labels, %d rungs on atom.Atom skipped", active, enum)
+	}
+	ov, err := res.WriteOverlay(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(filepath.Dir(ov), "golang.org", "x", "net", "html", "parse.go")); err != nil || fi.Size() > 4<<20 {
+		t.Errorf("annotated parse.go: %v, %d bytes", err, sizeOf(fi))
+	}
+	goTest(t, dir, "-short", "-overlay", ov, "./html")
+}
+
+func sizeOf(fi os.FileInfo) int64 {
+	if fi == nil {
+		return 0
+	}
+	return fi.Size()
+}

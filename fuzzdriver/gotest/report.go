@@ -52,6 +52,10 @@ type KeyReport struct {
 	Diversity  *labels.Hill `json:"diversity,omitempty"`
 	Trivial    int          `json:"trivial"`
 	Infeasible int          `json:"infeasible"`
+	// Skipped counts labels listed but not injected (dist rungs left out,
+	// each with its reason in the manifest); like trivial and infeasible
+	// ones they are not in Total.
+	Skipped int `json:"skipped,omitempty"`
 	// Operators breaks the key down by label operator, listed in
 	// OperatorOrder.
 	Operators     map[string]*measure.Count `json:"operators,omitempty"`
@@ -122,6 +126,10 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 		case labels.Infeasible:
 			kr.Infeasible++
 			all.Infeasible++
+			continue
+		case labels.Skipped:
+			kr.Skipped++
+			all.Skipped++
 			continue
 		}
 		covered := m.Hits[l.ID] > 0

@@ -69,6 +69,7 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 			bits = 32
 		}
 	}
+	skip := e.ladderSkipped(x, y, c, bits, isFloat, at)
 	for _, k := range labels.DistRungs(labels.DistType{Bits: bits, Float: isFloat}) {
 		bound := constant.Shift(constant.MakeInt64(1), token.SHL, uint(k))
 		// A dst node has one place in the tree: each use is a fresh one.
@@ -101,10 +102,154 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 				paren(and(bin(of(x), token.LSS, of(y)), diff(of(y), of(x)))))}
 		}
 		gl := e.addConj(labels.DIST, op, point, at, conj, lz, []dst.Expr{x, y})
-		if why != "" {
+		switch {
+		case why != "":
 			e.setStatus(gl, labels.Trivial, why)
+		case skip != "" && gl != nil && gl.Status == labels.Active:
+			e.setStatus(gl, labels.Skipped, skip)
 		}
 	}
+}
+
+// ladderSkipped returns why the rungs of the relation between x and y
+// (canonical order: c is y's constant value or nil) are listed but not
+// injected, or "" when they are injected. Rungs cost a comparison each
+// every time their point runs; where Go's mutator or the code itself
+// already brings the operands together, they slow the fuzzer for
+// nothing (docs/go.md, "Rungs left out"):
+//
+//   - a relation on 8-bit integers: one byte mutation writes any value,
+//     and Go's mutator adds ±1…35 to a byte (an 8-bit equality with a
+//     constant gets no ladder at all, as before);
+//   - a case of a switch with more than longSwitch case expressions,
+//     against a constant: the top-byte stones (16 bits and more) lead to
+//     each case, the last byte is one byte mutation away, and a ladder
+//     per case would run every case's rungs on every pass of the switch;
+//   - the test of a loop whose post statement steps the compared variable
+//     by one (`for ; i < len(data); i++`): every run that leaves the loop
+//     by its test passes every rung below the distance it started from,
+//     so the rungs only grade the input's length;
+//   - a variable the function steps by one (i++ or i-- somewhere in it,
+//     maybe plus or minus a constant) against another value (`i ==
+//     len(data)`, `i+3 <= n`) or a constant below 256 in magnitude (`i >
+//     0`): the scan itself walks the index there, and insert and remove
+//     mutations move where it stops, so the rungs again only grade
+//     positions in the input. A length read from the input (never
+//     stepped) keeps its ladder, and so does a stepped counter against a
+//     larger limit (`depth > 1000`);
+//   - a flag test, x & mask (or a remainder, x % 2) equal (or not) to 0:
+//     one bit flip decides it;
+//   - an equality with a named constant of a defined integer type (`t.Type
+//     == String`, `n.DataAtom == atom.Table`): an enumeration, whose values
+//     code assigns by name; the distance between two of them grades
+//     nothing (its top-byte stones stay).
+func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, isFloat bool, at dst.Expr) string {
+	if (c == nil && (e.isStepped(x) || e.isStepped(y))) || (c != nil && e.isStepped(x) && smallConst(c)) {
+		return "variable the function steps by one (i++) against another value or a constant below 256: the scan walks it there, the rungs would grade positions in the input (rungs left out)"
+	}
+	if c != nil && constant.Sign(c) == 0 && isEquality(at) && isMask(x) {
+		return flagTest
+	}
+	if c != nil && isEquality(at) && isName(y) {
+		if n, ok := types.Unalias(e.t.TypeOf(y)).(*types.Named); ok {
+			return "equality with a constant of the enumeration " + n.Obj().Name() + ": no distance between its values to climb (rungs left out)"
+		}
+	}
+	switch {
+	case !isFloat && bits == 8:
+		return "relation on 8-bit integers: one byte mutation writes any value (rungs left out)"
+	case e.switchCases > longSwitch && c != nil:
+		return fmt.Sprintf("case of a switch with %d case expressions: the top-byte stones lead to each case (rungs left out)", e.switchCases)
+	case e.loopTest != nil:
+		if v := stepVar(e.loopTest.Post); v != "" && (isIdent(x, v) || isIdent(y, v)) {
+			return "test of a loop stepping " + v + " by one: each run that ends the loop passes every rung below its start (rungs left out)"
+		}
+	}
+	return ""
+}
+
+// flagTest is the reason the dist labels of x & mask == 0 are skipped.
+const flagTest = "flag test (x & mask or x % m against 0): one bit flip decides it (rungs and stones left out)"
+
+// smallConst reports whether the integer constant c lies in -255 … 255.
+func smallConst(c constant.Value) bool {
+	v, ok := constant.Int64Val(constant.ToInt(c))
+	return ok && v > -256 && v < 256
+}
+
+// isMask reports whether x is x & y, x &^ y or x % y (a remainder: a
+// parity test like n%2 == 0 is a flag test of its low bits).
+func isMask(x dst.Expr) bool {
+	for {
+		p, ok := x.(*dst.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	b, ok := x.(*dst.BinaryExpr)
+	return ok && (b.Op == token.AND || b.Op == token.AND_NOT || b.Op == token.REM)
+}
+
+// isName reports whether x is a (possibly qualified) identifier.
+func isName(x dst.Expr) bool {
+	switch n := x.(type) {
+	case *dst.Ident:
+		return true
+	case *dst.SelectorExpr:
+		_, ok := n.X.(*dst.Ident)
+		return ok
+	}
+	return false
+}
+
+// isStepped reports whether x is a variable the function steps by one
+// (e.stepped), alone or plus or minus a constant.
+func (e *enumerator) isStepped(x dst.Expr) bool {
+	for {
+		switch n := x.(type) {
+		case *dst.ParenExpr:
+			x = n.X
+			continue
+		case *dst.BinaryExpr:
+			if (n.Op == token.ADD || n.Op == token.SUB) && e.t.Const(n.Y) != nil {
+				x = n.X
+				continue
+			}
+			if n.Op == token.ADD && e.t.Const(n.X) != nil {
+				x = n.Y
+				continue
+			}
+		case *dst.Ident:
+			obj := e.t.ObjectOf(n)
+			return n.Path == "" && obj != nil && e.stepped[obj]
+		}
+		return false
+	}
+}
+
+// stepVar returns the name of the variable a loop's post statement
+// increments or decrements by one (i++, i--), or "".
+func stepVar(post dst.Stmt) string {
+	if s, ok := post.(*dst.IncDecStmt); ok {
+		if id, ok := s.X.(*dst.Ident); ok && id.Path == "" {
+			return id.Name
+		}
+	}
+	return ""
+}
+
+// isIdent reports whether x is the (unqualified) identifier name.
+func isIdent(x dst.Expr, name string) bool {
+	for {
+		p, ok := x.(*dst.ParenExpr)
+		if !ok {
+			break
+		}
+		x = p.X
+	}
+	id, ok := x.(*dst.Ident)
+	return ok && id.Path == "" && id.Name == name
 }
 
 // distConst writes |x - c| < bound, for x (a fresh copy at each call) of

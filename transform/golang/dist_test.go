@@ -76,7 +76,52 @@ func F(a, b int, s8 int8, u uint, u8 uint8, x float64, f32 float32, c Celsius, t
 	case 7: // L:switch
 		n++
 	}
+	switch t {
+	case 11, 12, 13, 14, 15, 16, 17, 18, 19: // L:long
+	}
+	for i := 0; i < a; i++ { // L:loop
+	}
+	for i := 0; i < a; i += 2 { // L:step2
+	}
 	return n
+}
+
+type Kind int
+
+const (
+	KA Kind = iota
+	KB
+)
+
+func G(data []byte, k Kind, n int) int {
+	i := 0
+	for {
+		if i == len(data) { // L:stepped
+			return i
+		}
+		if n > len(data) { // L:lenfield
+			return -1
+		}
+		if k == KB { // L:enum
+			return 1
+		}
+		if k == 1 { // L:enumlit
+			return 2
+		}
+		if n&4 != 0 { // L:flag
+			return 3
+		}
+		if n%2 == 0 { // L:parity
+			return 6
+		}
+		if i > 0 && n < 5 { // L:stepsmall
+			return 4
+		}
+		if i > 1000 { // L:steplimit
+			return 5
+		}
+		i++
+	}
 }
 `
 
@@ -105,25 +150,46 @@ func TestF(t *testing.T) {
 `})
 	res := annotateWhole(t, dir, "dist")
 	for _, c := range []struct {
-		marker          string
-		active, trivial int
-		preds           map[string]string // operator -> predicate (of an active label)
+		marker                   string
+		active, trivial, skipped int
+		preds                    map[string]string // operator -> predicate (of an active label, or a skipped one when skipped > 0)
 	}{
-		{"L:ab", 29, 0, map[string]string{
+		{"L:ab", 29, 0, 0, map[string]string{
 			"|a-b| < 16": "(a >= b && uint64(a) - uint64(b) < 16) || (a < b && uint64(b) - uint64(a) < 16)"}},
-		{"L:s8", 0, 0, nil}, // a byte equal to a constant: no ladder
-		{"L:s8lt", 8, 0, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
-		{"L:u8", 8, 0, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
-		{"L:uint", 29, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
-		{"L:x", 33, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
-		{"L:f32", 30, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
-		{"L:c", 29, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
-		{"L:tmin", 36, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
+		{"L:s8", 0, 0, 0, nil}, // a byte equal to a constant: no ladder
+		{"L:s8lt", 0, 0, 8, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
+		{"L:u8", 0, 0, 8, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
+		{"L:uint", 29, 0, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
+		{"L:x", 33, 0, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
+		{"L:f32", 30, 0, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
+		{"L:c", 29, 0, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
+		{"L:tmin", 36, 0, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
 		// 3 > a, then b > a behind it: two ladders, not three.
-		{"L:shared", 58, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
-		{"L:call", 29, 0, nil},
-		{"L:mixed", 62, 0, nil}, // strings have no distance; x == x has one
-		{"L:switch", 36, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
+		{"L:shared", 58, 0, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
+		{"L:call", 29, 0, 0, nil},
+		{"L:mixed", 62, 0, 0, nil}, // strings have no distance; x == x has one
+		{"L:switch", 36, 0, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
+		// More than 8 case expressions: each case keeps its 7 top-byte
+		// stones, its 29 rungs are listed as skipped.
+		{"L:long", 9 * 7, 0, 9 * 29, map[string]string{"|a-b| < 4": "t > 8 && t < 16"}},
+		// A loop test stepping i by one: no rungs; by two: rungs.
+		{"L:loop", 0, 0, 29, map[string]string{"|a-b| < 1": "(a >= i && uint64(a) - uint64(i) < 1) || (a < i && uint64(i) - uint64(a) < 1)"}},
+		{"L:step2", 29, 0, 0, nil},
+		// An index the function steps by one against a length: no rungs;
+		// a length that is never stepped keeps them.
+		{"L:stepped", 0, 0, 29, nil},
+		{"L:lenfield", 29, 0, 0, nil},
+		// An equality with a named constant of a defined type: its stones,
+		// no rungs; with a literal: both.
+		{"L:enum", 7, 0, 29, map[string]string{"|a-b| < 1": "k > 0 && k < 2"}},
+		{"L:enumlit", 36, 0, 0, nil},
+		// A flag test: no rungs. A stepped index against a constant below
+		// 256: none (the other relation of the line keeps its 29); against
+		// a larger limit: rungs.
+		{"L:flag", 0, 0, 29 + 7, nil},
+		{"L:parity", 0, 0, 29 + 7, nil},
+		{"L:stepsmall", 29, 0, 29, nil},
+		{"L:steplimit", 29, 0, 0, nil},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {
@@ -132,9 +198,16 @@ func TestF(t *testing.T) {
 		if got := count(res, line, labels.DIST, labels.Trivial); got != c.trivial {
 			t.Errorf("%s: %d trivial dist labels, want %d", c.marker, got, c.trivial)
 		}
+		if got := count(res, line, labels.DIST, labels.Skipped); got != c.skipped {
+			t.Errorf("%s: %d skipped dist labels, want %d", c.marker, got, c.skipped)
+		}
+		status := "|active"
+		if c.skipped > 0 {
+			status = "|skipped"
+		}
 		ops := byOp(res, line)
 		for op, pred := range c.preds {
-			if got := ops["dist "+op]; !strings.Contains(got, pred+"|active") {
+			if got := ops["dist "+op]; !strings.Contains(got, pred+status) {
 				t.Errorf("%s %s: %q, want %q", c.marker, op, got, pred)
 			}
 		}
@@ -249,7 +322,7 @@ func TestDistLadderMatchesBigInt(t *testing.T) {
 			switch l.Status {
 			case labels.Trivial:
 				pred = "true"
-			case labels.Active:
+			case labels.Active, labels.Skipped: // a skipped rung (8-bit) is listed with the predicate it would have
 			default:
 				t.Errorf("%s: label %d is %s: %s", f.name, l.ID, l.Status, l.Reason)
 				continue

@@ -75,6 +75,16 @@ type enumerator struct {
 	// ("go1.12"; "" when unknown: the newest): predicates use only syntax
 	// it accepts (see goAtLeast).
 	goVersion string
+	// switchCases is the number of case expressions of the switch whose
+	// cases are being enumerated (0 elsewhere); loopTest is the loop whose
+	// test (normalize's `if !(c) { break }`) is being enumerated (nil
+	// elsewhere). Both decide which dist ladders are left out
+	// (ladderSkipped).
+	switchCases int
+	loopTest    *dst.ForStmt
+	// stepped holds the variables the function being enumerated
+	// increments or decrements (steppedVars).
+	stepped map[types.Object]bool
 }
 
 // goAtLeast reports whether the file being enumerated may use syntax that

@@ -54,6 +54,7 @@ func (e *enumerator) byteStones(x, y dst.Expr, at dst.Expr, lz []lazy, point dst
 	}
 	ut := "uint" + strconv.Itoa(bits)
 	n := bits / 8
+	mask := u == 0 && isMask(x) // a flag test: listed, not injected (ladderSkipped)
 	for j := 1; j < n; j++ {
 		sh := 8 * (n - j)
 		want := (u & (1<<(bits-1)<<1 - 1)) >> sh
@@ -61,7 +62,10 @@ func (e *enumerator) byteStones(x, y dst.Expr, at dst.Expr, lz []lazy, point dst
 			want = u >> sh
 		}
 		pred := bin(bin(conv(ut, of(x)), token.SHR, lit(token.INT, strconv.Itoa(sh))), token.EQL, lit(token.INT, strconv.FormatUint(want, 10)))
-		e.addConj(labels.DIST, "top "+strconv.Itoa(j)+" of "+strconv.Itoa(n)+" bytes =", point, at, []pe{pred}, lz, []dst.Expr{x, y})
+		gl := e.addConj(labels.DIST, "top "+strconv.Itoa(j)+" of "+strconv.Itoa(n)+" bytes =", point, at, []pe{pred}, lz, []dst.Expr{x, y})
+		if mask && gl != nil && gl.Status == labels.Active {
+			e.setStatus(gl, labels.Skipped, flagTest)
+		}
 	}
 }
 

@@ -50,10 +50,28 @@ func (e *enumerator) body(b *dst.BlockStmt) {
 	if _, skip := e.norm.Skipped[b]; skip {
 		return
 	}
-	outer := e.inGoto
+	outer, steps := e.inGoto, e.stepped
 	e.inGoto = gonorm.GotoTargets(b) != nil
+	e.stepped = e.steppedVars(b)
 	e.list(&b.List)
-	e.inGoto = outer
+	e.inGoto, e.stepped = outer, steps
+}
+
+// steppedVars returns the names of the variables a function body
+// increments or decrements (i++, i--): the indexes a scanner advances.
+func (e *enumerator) steppedVars(b *dst.BlockStmt) map[types.Object]bool {
+	out := map[types.Object]bool{}
+	dst.Inspect(b, func(n dst.Node) bool {
+		if s, ok := n.(*dst.IncDecStmt); ok {
+			if id, ok := s.X.(*dst.Ident); ok && id.Path == "" {
+				if obj := e.t.ObjectOf(id); obj != nil {
+					out[obj] = true
+				}
+			}
+		}
+		return true
+	})
+	return out
 }
 
 func (e *enumerator) list(l *[]dst.Stmt) {
@@ -72,8 +90,10 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 	switch x := s.(type) {
 	case *dst.IfStmt:
 		if !skipped && !e.norm.Scaffold[x] && x.Init == nil && !e.t.Impure(x.Cond) {
+			e.loopTest = e.norm.ForBreaks[x]
 			e.decision(x.Cond, nil, point)
 			e.mutations(x.Cond, nil, point)
+			e.loopTest = nil
 		}
 		e.list(&x.Body.List)
 		for els := x.Else; els != nil; {
@@ -267,10 +287,12 @@ func (e *enumerator) switchLabels(x *dst.SwitchStmt, point dst.Stmt) {
 		total += len(c.(*dst.CaseClause).List)
 	}
 	// Not in functions with goto: a goto could jump over the temporaries.
-	long := total > longSwitch && e.dec() && !e.inGoto
+	long := total > longSwitch && !e.inGoto
 	var prev []lazy
 	matched := ""
 	k := 0
+	e.switchCases = total
+	defer func() { e.switchCases = 0 }()
 	for _, c := range x.Body.List {
 		cc := c.(*dst.CaseClause)
 		for _, ce := range cc.List {

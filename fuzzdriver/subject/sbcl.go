@@ -1,7 +1,9 @@
-package main
+package subject
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,54 +12,53 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/sbcover"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 )
 
-// sbclCoverOptions are cover's flags for label coverage recorded by SBCL's
-// sb-cover (package fuzzdriver/sbcover).
-type sbclCoverOptions struct {
-	from      string
-	manifest  string
-	annotated string
-	features  []string
+// sbclSubject is the label coverage sb-cover recorded (FromSBCL, with
+// Manifest): Args holds the original plan, or nothing for the manifest's.
+type sbclSubject struct{ o Options }
+
+func (s *sbclSubject) Kind() Kind { return SBCLRecord }
+
+func (s *sbclSubject) Reduce(context.Context, io.Writer, string) error {
+	return fmt.Errorf("--from-sbcl: SBCL's coverage record is reported by cover only")
 }
 
-func (o *sbclCoverOptions) register(f *pflag.FlagSet) {
-	f.StringVar(&o.from, "from-sbcl", "", "SBCL: the file sb-cover:save-coverage-in-file wrote after your tests ran on the annotated plan (needs --manifest)")
-	f.StringVar(&o.manifest, "manifest", "", "SBCL, with --from-sbcl: the label manifest labelcov annotate --manifest wrote")
-	f.StringVar(&o.annotated, "annotated", "", "SBCL, with --from-sbcl: the annotated plan SBCL compiled (default: the manifest's)")
-	f.StringSliceVar(&o.features, "features", nil, "SBCL, with --from-sbcl: the features SBCL read the annotated plan with, for its #+/#- (default: Debian SBCL's on x86-64)")
+func (s *sbclSubject) Generate(context.Context, io.Writer, GenerateOptions) error {
+	return fmt.Errorf("--from-sbcl: SBCL's coverage record is reported by cover only")
 }
 
-// runCoverSBCL reports the label coverage sb-cover recorded: args holds
-// the original plan, or nothing for the manifest's.
-func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
-	so := &o.sbcl
-	if so.manifest == "" {
+// Cover reports the label coverage sb-cover recorded.
+func (s *sbclSubject) Cover(_ context.Context, w io.Writer, co CoverOptions) error {
+	gates, err := co.gates(true)
+	if err != nil {
+		return err
+	}
+	o := &s.o
+	if o.Manifest == "" {
 		return fmt.Errorf("--from-sbcl needs --manifest: the label manifest labelcov annotate --manifest wrote for the annotated plan")
 	}
-	if len(o.tests) > 0 || o.world != "" {
+	if len(o.Tests) > 0 || o.World != "" {
 		return fmt.Errorf("--from-sbcl runs no tests: leave out --tests and --world")
 	}
 	for _, name := range []string{"mcc-max-atoms", "pure", "no-values", "max-steps", "max-objects", "plan"} {
-		if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+		if o.changed(name) {
 			return fmt.Errorf("--%s does not go with --from-sbcl: the labels are the manifest's and SBCL ran the tests", name)
 		}
 	}
-	mf, err := os.Open(so.manifest)
+	mf, err := os.Open(o.Manifest)
 	if err != nil {
 		return err
 	}
 	m, err := labels.ReadManifest(mf)
 	mf.Close()
 	if err != nil {
-		return fmt.Errorf("%s: %w", so.manifest, err)
+		return fmt.Errorf("%s: %w", o.Manifest, err)
 	}
-	if cmd.Flags().Changed("criteria") {
+	if o.changed("criteria") {
 		// The manifest's labels are what SBCL measured: cover reports
 		// their criteria, and no others.
-		c, err := labels.ParseCriteria(o.criteria)
+		c, err := labels.ParseCriteria(o.Criteria)
 		if err != nil {
 			return fmt.Errorf("--criteria: %w", err)
 		}
@@ -65,35 +66,35 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 		for _, k := range m.Criteria {
 			kc, err := labels.ParseCriteria(string(k))
 			if err != nil {
-				return fmt.Errorf("%s: %w", so.manifest, err)
+				return fmt.Errorf("%s: %w", o.Manifest, err)
 			}
 			have |= kc
 		}
 		if c != have {
 			return fmt.Errorf("--criteria %s: cover --from-sbcl reports the criteria of the manifest's labels (%s); annotate the plan again with --criteria %s, or leave --criteria out",
-				o.criteria, keyList(m.Criteria), o.criteria)
+				o.Criteria, keyList(m.Criteria), o.Criteria)
 		}
 	}
-	dir := filepath.Dir(so.manifest)
+	dir := filepath.Dir(o.Manifest)
 	origPath := m.File
-	if len(args) == 1 {
-		origPath = args[0]
+	if len(o.Args) == 1 {
+		origPath = o.Args[0]
 	} else {
 		origPath = besideManifest(dir, origPath)
 	}
-	annPath := so.annotated
+	annPath := o.Annotated
 	if annPath == "" {
 		if m.Annotated == "" {
-			return fmt.Errorf("%s names no annotated plan (written without -o?): give --annotated", so.manifest)
+			return fmt.Errorf("%s names no annotated plan (written without -o?): give --annotated", o.Manifest)
 		}
 		annPath = besideManifest(dir, m.Annotated)
 	}
 	var g outputs.Guard
-	g.Input("the coverage file", so.from)
-	g.Input("the manifest", so.manifest)
+	g.Input("the coverage file", o.FromSBCL)
+	g.Input("the manifest", o.Manifest)
 	g.Input("the plan", origPath)
 	g.Input("the annotated plan", annPath)
-	if err := checkOutputs(&g, o.outputs()...); err != nil {
+	if err := co.check(&g); err != nil {
 		return err
 	}
 	orig, err := readLisp(origPath)
@@ -101,33 +102,33 @@ func runCoverSBCL(cmd *cobra.Command, args []string, o *coverOptions) error {
 		return err
 	}
 	if err := m.CheckSource(origPath, orig.Src, false); err != nil {
-		return fmt.Errorf("%s: %w", so.manifest, err)
+		return fmt.Errorf("%s: %w", o.Manifest, err)
 	}
 	ann, err := readLisp(annPath)
 	if err != nil {
 		return err
 	}
 	if err := m.CheckSource(annPath, ann.Src, true); err != nil {
-		return fmt.Errorf("%s: %w", so.manifest, err)
+		return fmt.Errorf("%s: %w", o.Manifest, err)
 	}
 	if abs, err := filepath.Abs(annPath); err == nil {
 		ann.Name = abs // sb-cover names files by their truename
 	}
-	cf, err := os.Open(so.from)
+	cf, err := os.Open(o.FromSBCL)
 	if err != nil {
 		return err
 	}
-	saved, err := sbcover.Read(so.from, cf)
+	saved, err := sbcover.Read(o.FromSBCL, cf)
 	cf.Close()
 	if err != nil {
 		return err
 	}
-	rep, err := sbcover.Report(m, orig, ann, saved, so.from, sbcover.Options{Features: so.features})
+	rep, err := sbcover.Report(m, orig, ann, saved, o.FromSBCL, sbcover.Options{Features: o.Features})
 	if err != nil {
 		return err
 	}
 	rep.File = origPath
-	return writeCoverReport(cmd, &g, rep, o)
+	return co.write(w, o.Stderr, &g, rep, o.JSON, gates)
 }
 
 // besideManifest resolves path, as a manifest names it: as given when it
@@ -136,15 +137,11 @@ func besideManifest(dir, path string) string {
 	if _, err := os.Stat(path); err == nil || filepath.IsAbs(path) {
 		return path
 	}
-	if p := filepath.Join(dir, path); fileExists(p) {
+	p := filepath.Join(dir, path)
+	if _, err := os.Stat(p); err == nil {
 		return p
 	}
 	return path
-}
-
-func fileExists(p string) bool {
-	_, err := os.Stat(p)
-	return err == nil
 }
 
 // readLisp reads and parses a plan file.

@@ -1,4 +1,4 @@
-package main
+package subject
 
 import (
 	"context"
@@ -14,18 +14,15 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/resolve"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/spf13/cobra"
 )
 
-// solveOptions are the --solve flags of gentests and cover.
-type solveOptions struct {
-	on      bool
-	timeout time.Duration
-}
+// DefaultSolveTimeout is z3's default budget per label (resolve.DefaultTimeout).
+const DefaultSolveTimeout = resolve.DefaultTimeout
 
-func (so *solveOptions) register(cmd *cobra.Command, usage string) {
-	cmd.Flags().BoolVar(&so.on, "solve", false, usage)
-	cmd.Flags().DurationVar(&so.timeout, "solve-timeout", resolve.DefaultTimeout, "with --solve: the solver's budget per label, as z3's resource limit (about that much CPU time; the same answers whatever the load)")
+// SolveOptions are the --solve flags of gentests and cover.
+type SolveOptions struct {
+	On      bool
+	Timeout time.Duration
 }
 
 // solveSummary is what gentests --solve did, per label and per criterion.
@@ -38,7 +35,7 @@ type solveSummary struct {
 
 // solveUncovered is gentests --solve: resolve.Uncovered, writing each
 // solved test to out as gen-solved-NN-....args.
-func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so solveOptions) (*solveSummary, error) {
+func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so SolveOptions) (*solveSummary, error) {
 	start := time.Now()
 	labelOf := labelSlugs(m.Labels())
 	n := 0
@@ -51,7 +48,7 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 		fmt.Fprintf(w, "%s: solved for label %d, covers %d item(s) no test did (%s)\n", name, id, len(adds), strings.Join(firstN(adds, 4), ", "))
 		return name, nil
 	}
-	r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: plan, Timeout: so.timeout, Write: write})
+	r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: plan, Timeout: so.Timeout, Write: write})
 	if err != nil {
 		return nil, fmt.Errorf("--solve: %w", err)
 	}

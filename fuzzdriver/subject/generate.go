@@ -1,0 +1,340 @@
+package subject
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/labelcov/labelcov/fuzzdriver/campaign"
+	"github.com/labelcov/labelcov/fuzzdriver/compare"
+	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
+	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/fuzzdriver/reduce"
+	"github.com/labelcov/labelcov/labels"
+	gotransform "github.com/labelcov/labelcov/transform/golang"
+)
+
+// GenerateOptions are gentests' options beside the subject's.
+type GenerateOptions struct {
+	// Out is the folder to write the generated tests to (plans: must not
+	// exist or be empty; Go: Out/testdata/fuzz/FuzzX).
+	Out string
+	// Guide are the criteria guiding the campaign, as typed.
+	Guide  string
+	Budget time.Duration
+	Runs   int64 // plans: the run budget
+	Seed   uint64
+	// Solve: plans without a world, then solve each label still
+	// uncovered with z3.
+	Solve SolveOptions
+}
+
+// Generate fuzzes the plan seeded with its suite and writes the new
+// tests that cover what the suite does not.
+func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen GenerateOptions) error {
+	o := &s.o
+	so := gen.Solve
+	if o.Fuzz != "" || o.Dir != "" || o.JSON && !so.On {
+		return fmt.Errorf("--fuzz, -C and --json are for Go packages; %s is a plan", s.file())
+	}
+	asJSON := o.JSON
+	tests := s.tests()
+	if len(tests) == 0 {
+		return fmt.Errorf("no tests: give --tests DIR|FILE (the suite to extend)")
+	}
+	out := gen.Out
+	if out == "" {
+		return fmt.Errorf("give --out NEWDIR: gentests writes the new tests there")
+	}
+	if gen.Budget <= 0 && gen.Runs <= 0 {
+		return fmt.Errorf("give a positive --budget or --runs")
+	}
+	og, err := s.newOut(tests, out)
+	if err != nil {
+		return err
+	}
+	g, err := labels.ParseCriteria(gen.Guide)
+	if err != nil {
+		return fmt.Errorf("--guide: %w", err)
+	}
+	ms, err := s.measured()
+	if err != nil {
+		return err
+	}
+	m := ms.Measurer
+	if so.On {
+		if err := solvable(m); err != nil {
+			return err
+		}
+	}
+	ts, err := m.LoadTests(tests...)
+	if err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "labelcov-gentests-")
+	if err != nil {
+		return fmt.Errorf("gentests: %w", err)
+	}
+	defer os.RemoveAll(work)
+	res, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.File, PlanName: o.PlanName, Guide: g,
+		Seed: gen.Seed, Budget: gen.Budget, Runs: gen.Runs, Work: work}, ts)
+	if res == nil {
+		return err
+	}
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("gentests: %w", err)
+	}
+	labelOf := labelSlugs(m.Labels())
+	w := stdout
+	if asJSON {
+		w = io.Discard
+	}
+	all := [][]string{res.Base}
+	for n, t := range res.Kept {
+		adds := res.Adds[n]
+		text, ext := m.Render(t)
+		name := fmt.Sprintf("gen-%02d-%s%s", n+1, slugItem(adds, labelOf), ext)
+		path := filepath.Join(out, name)
+		if err := og.WriteFile("--out", path, text, 0o644); err != nil {
+			return fmt.Errorf("gentests: %w", err)
+		}
+		// The written test must replay to what it is kept for.
+		wt, err := m.ParseTest(path, text)
+		if err != nil {
+			return fmt.Errorf("gentests: %s does not read back: %w", path, err)
+		}
+		got, err := m.Items(ctx, []*measure.Test{wt})
+		if err != nil {
+			return err
+		}
+		gotSet := map[string]bool{}
+		for _, it := range got[0] {
+			gotSet[it] = true
+		}
+		for _, it := range adds {
+			if !gotSet[it] {
+				return fmt.Errorf("gentests: %s does not cover %s as the input it was written from did (a labelcov bug)", path, it)
+			}
+		}
+		all = append(all, got[0])
+		fmt.Fprintf(w, "%s: covers %d item(s) the suite does not (%s)\n", name, len(adds), strings.Join(firstN(adds, 4), ", "))
+	}
+	after := reduce.Union(all, nil)
+	base, sum := res.Base, res.Campaign
+	fmt.Fprintf(w, "gentests: %d tests covered %d items; with %d generated test(s) (from %d campaign inputs, %d runs): %d items\n",
+		len(ts), len(base), len(res.Kept), len(sum.Inputs), sum.Execs, len(after))
+	for _, line := range itemDelta(base, after, planItemKinds) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	names, b, cerr := criterionFigures(m.Labels(), m.Decisions(), base)
+	_, a, aerr := criterionFigures(m.Labels(), m.Decisions(), after)
+	if cerr = errors.Join(cerr, aerr); cerr != nil {
+		return cerr
+	}
+	for i, n := range names {
+		fmt.Fprintf(w, "  %-7s %s -> %s\n", n, b[i], a[i])
+	}
+	if err != nil && !errors.Is(err, ctx.Err()) {
+		return err
+	}
+	if so.On {
+		have := map[string]bool{}
+		for _, it := range res.After() {
+			have[it] = true
+		}
+		s, err := solveUncovered(ctx, w, m, og, out, o.PlanName, have, so)
+		if err != nil {
+			return err
+		}
+		if asJSON {
+			return writeSolveJSON(stdout, s)
+		}
+		printSolveSummary(w, s)
+	}
+	return nil
+}
+
+// GoGentestsReport is `labelcov gentests PACKAGE --fuzz FuzzX --json`.
+type GoGentestsReport struct {
+	Version int    `json:"version"`
+	Package string `json:"package"`
+	Target  string `json:"target"`
+	// Out is the folder the entries were written to (DIR/testdata/fuzz/FuzzX).
+	Out string `json:"out"`
+	// Seeds and Suite count the suite: f.Add seeds, testdata entries.
+	Seeds    int               `json:"seeds"`
+	Suite    int               `json:"suite"`
+	Campaign GoCampaignFigures `json:"campaign"`
+	// Generated lists the entries written, each with the items it covers
+	// that the suite and the entries before it do not.
+	Generated []GoGenerated `json:"generated"`
+	// Before and After count the items covered by the suite, and by the
+	// suite with the generated entries: labels, blocks, failures.
+	Before map[string]int `json:"before"`
+	After  map[string]int `json:"after"`
+	// Criteria gives per criterion the active labels and how many the
+	// suite covered before and after.
+	Criteria map[labels.Key]GoCriterionDelta `json:"criteria"`
+}
+
+// GoCampaignFigures are the figures of gentests' go test -fuzz campaign.
+type GoCampaignFigures struct {
+	ElapsedS float64 `json:"elapsed_s"`
+	Execs    int64   `json:"execs"`
+	Entries  int     `json:"entries"`
+	Failures int     `json:"failures"`
+	// Candidates counts the campaign's entries and failing inputs that
+	// are not in the suite.
+	Candidates int `json:"candidates"`
+}
+
+// GoGenerated is one entry gentests wrote.
+type GoGenerated struct {
+	Name string   `json:"name"`
+	Size int      `json:"size"`
+	Adds []string `json:"adds"`
+}
+
+// GoCriterionDelta is one criterion before and after gentests.
+type GoCriterionDelta struct {
+	Total  int `json:"total"`
+	Before int `json:"before"`
+	After  int `json:"after"`
+}
+
+// Generate generates corpus entries of the fuzz target Fuzz for what its
+// suite misses.
+func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptions) error {
+	o := &s.o
+	if o.changed("runs") {
+		return fmt.Errorf("--runs is for plans: go test -fuzz takes a --budget")
+	}
+	if gen.Out == "" {
+		return fmt.Errorf("give --out DIR: gentests writes the new entries to DIR/testdata/fuzz/FuzzX")
+	}
+	if gen.Budget <= 0 {
+		return fmt.Errorf("give a positive --budget")
+	}
+	if len(o.Args) > 1 {
+		return fmt.Errorf("too many arguments: gentests takes one Go package (or pattern) holding --fuzz %s, got %s", o.Fuzz, strings.Join(o.Args, " "))
+	}
+	if err := s.planOnlyFlags(); err != nil {
+		return err
+	}
+	var guide labels.Criteria
+	if gen.Guide != compare.Baseline {
+		var err error
+		if guide, err = labels.ParseCriteria(gen.Guide); err != nil {
+			return fmt.Errorf("--guide: %w (or %s: fuzz the original code)", err, compare.Baseline)
+		}
+	}
+	t, err := s.target(ctx)
+	if err != nil {
+		return err
+	}
+	work, err := os.MkdirTemp("", "labelcov-gentests-")
+	if err != nil {
+		return fmt.Errorf("gentests: %w", err)
+	}
+	defer os.RemoveAll(work)
+	y, err := s.yardstick(ctx, t, filepath.Join(work, "build"))
+	if err != nil {
+		return err
+	}
+	overlay := ""
+	var env []string
+	if gen.Guide != compare.Baseline {
+		gd, err := gofuzz.AnnotateGuide(ctx, t, gotransform.Options{Criteria: guide, MCCMaxAtoms: o.MCCMaxAtoms}, filepath.Join(work, "guide"))
+		if err != nil {
+			return fmt.Errorf("--guide: %w", err)
+		}
+		overlay, env = gd.Overlay, gd.Env
+	}
+	bin := filepath.Join(work, "fuzz.test")
+	if err := gofuzz.BuildFuzz(ctx, t, overlay, bin, env); err != nil {
+		return err
+	}
+	res, err := gofuzz.Generate(ctx, gofuzz.GenerateOptions{Yardstick: y, Binary: bin, Budget: gen.Budget, Seed: gen.Seed,
+		MinimizeTime: "0s", Work: filepath.Join(work, "generate")})
+	if err != nil {
+		return err
+	}
+	for _, f := range res.Campaign.Failures {
+		if f.Seed != "" {
+			// go test -fuzz runs the seed corpus first and stops at a failure.
+			msg, _, _ := strings.Cut(f.Message, "\n")
+			return Found("%s fails on its seed corpus entry %s, so go test -fuzz stops before fuzzing (%s): fix the bug, or move the entry aside, and run gentests again", t, f.Seed, msg)
+		}
+	}
+	labelOf := labelSlugs(y.Annotation.Labels)
+	written := make([]gofuzz.CorpusEntry, len(res.Kept))
+	to := filepath.Join(gen.Out, "testdata", "fuzz", t.Name)
+	for i, e := range res.Kept {
+		e.Name = fmt.Sprintf("gen-%02d-%s", i+1, slugItem(res.Adds[i], labelOf))
+		if _, err := os.Stat(filepath.Join(to, e.Name)); err == nil {
+			return fmt.Errorf("%s exists: gentests never overwrites an entry; write to another --out", filepath.Join(to, e.Name))
+		}
+		written[i] = e
+	}
+	dir, err := gofuzz.WriteCorpus(t, gen.Out, written)
+	if err != nil {
+		return err
+	}
+	for i := range written {
+		written[i].Path = filepath.Join(dir, written[i].Name)
+	}
+	// Each written entry must replay, from its file, to what it was kept for.
+	if err := y.Replays(ctx, written, res.Adds, filepath.Join(work, "replay"), nil); err != nil {
+		return err
+	}
+
+	after := res.After()
+	r := res.Campaign
+	rep := GoGentestsReport{Version: 1, Package: t.Package, Target: t.Name, Out: dir, Seeds: res.Seeds, Suite: len(res.Suite),
+		Campaign:  GoCampaignFigures{ElapsedS: r.ElapsedS, Execs: r.Execs, Entries: len(r.Corpus), Failures: len(r.Failures), Candidates: len(res.Candidates)},
+		Generated: []GoGenerated{}, Before: goItemFigures(res.Base), After: goItemFigures(after), Criteria: map[labels.Key]GoCriterionDelta{}}
+	for i, e := range written {
+		rep.Generated = append(rep.Generated, GoGenerated{Name: e.Name, Size: e.Size, Adds: res.Adds[i]})
+	}
+	// Per criterion as cover counts it (labels.Figures: mcdc in
+	// conditions), before and after.
+	names, before, err := criterionFigures(y.Annotation.Labels, y.Annotation.Decisions, res.Base)
+	if err != nil {
+		return err
+	}
+	_, afterFigs, err := criterionFigures(y.Annotation.Labels, y.Annotation.Decisions, after)
+	if err != nil {
+		return err
+	}
+	for i, n := range names {
+		if labels.Key(n) != labels.All {
+			rep.Criteria[labels.Key(n)] = GoCriterionDelta{Total: before[i].Total, Before: before[i].Covered, After: afterFigs[i].Covered}
+		}
+	}
+	if o.JSON {
+		return WriteJSON(w, rep)
+	}
+	for _, e := range rep.Generated {
+		fmt.Fprintf(w, "%s: covers %d item(s) the suite does not (%s)\n", e.Name, len(e.Adds), strings.Join(firstN(e.Adds, 4), ", "))
+	}
+	fmt.Fprintf(w, "gentests: %s: the suite (%d f.Add seed(s), %d testdata entries) covered %d items; with %d generated entr%s (from %d campaign entries and failing inputs, %d execs in %.1fs): %d items, in %s\n",
+		t, res.Seeds, len(res.Suite), len(res.Base), len(written), plural(len(written), "y", "ies"), len(res.Candidates), r.Execs, r.ElapsedS, len(after), dir)
+	for _, line := range itemDelta(res.Base, after, goItemKinds) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	for _, k := range y.Annotation.Criteria.Keys() {
+		if d, ok := rep.Criteria[k]; ok {
+			fmt.Fprintf(w, "  %-7s %d/%d -> %d/%d\n", k, d.Before, d.Total, d.After, d.Total)
+		}
+	}
+	return nil
+}
+
+// SolveSummary is what gentests --solve prints with --json: every active
+// label as covered, infeasible or unresolved, and the tally per criterion.
+type SolveSummary = solveSummary
