@@ -145,5 +145,5 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 // registerSolve registers --solve and --solve-timeout (cover, gentests).
 func registerSolve(cmd *cobra.Command, so *subject.SolveOptions, usage string) {
 	cmd.Flags().BoolVar(&so.On, "solve", false, usage)
-	cmd.Flags().DurationVar(&so.Timeout, "solve-timeout", subject.DefaultSolveTimeout, "with --solve: the solver's time limit per label")
+	cmd.Flags().DurationVar(&so.Timeout, "solve-timeout", subject.DefaultSolveTimeout, "with --solve: the solver's budget per label, as z3's resource limit (about that much CPU time; the same answers whatever the load)")
 }

@@ -16,7 +16,7 @@ import (
 	"github.com/labelcov/labelcov/labels"
 )
 
-// DefaultSolveTimeout is z3's default time limit per label.
+// DefaultSolveTimeout is z3's default budget per label (resolve.DefaultTimeout).
 const DefaultSolveTimeout = resolve.DefaultTimeout
 
 // SolveOptions are the --solve flags of gentests and cover.

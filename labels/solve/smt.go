@@ -118,7 +118,10 @@ func StartZ3(ctx context.Context, path string) (*Z3, error) {
 		return nil, fmt.Errorf("z3: %w", err)
 	}
 	z := &Z3{cmd: cmd, in: in, out: bufio.NewReader(outp)}
-	if err := z.send("(set-option :print-success false)\n(set-option :produce-unsat-cores true)\n"); err != nil {
+	// No :produce-unsat-cores: with it z3's bit-vector tactic runs tens of
+	// times slower (battery's conditions: from a third of a second to
+	// beyond ten); explain finds its cores by deletion instead.
+	if err := z.send("(set-option :print-success false)\n"); err != nil {
 		z.Close()
 		return nil, err
 	}
@@ -171,10 +174,30 @@ func (z *Z3) readSexp() (string, error) {
 	}
 }
 
+// rlimitPerSecond converts a time limit into z3's resource limit
+// (:rlimit, the count of its basic steps): about what z3 4.8 counts in a
+// second of CPU time on the benchmark plans' conditions (40 million in
+// 16 s for battery's). The resource limit binds, not the clock, so that
+// z3's answers do not depend on the machine's load: the same condition
+// gets the same answer on a loaded machine as on an idle one.
+const rlimitPerSecond = 2_500_000
+
+// wallFactor bounds a check's wall-clock time to this many times its
+// time limit, should the resource limit not stop it first.
+const wallFactor = 10
+
+// limits are the z3 options that bound one check to timeout's budget.
+func limits(timeout time.Duration) (opts string, wallMS int64) {
+	r := max(1, int64(timeout.Seconds()*rlimitPerSecond))
+	wallMS = max(1, wallFactor*timeout.Milliseconds())
+	return fmt.Sprintf("(set-option :rlimit %d)\n(set-option :timeout %d)\n", r, wallMS), wallMS
+}
+
 // check runs (check-sat) on what is asserted: "sat", "unsat" or
 // "unknown".
 func (z *Z3) check(timeout time.Duration) (string, error) {
-	return z.checkSat(fmt.Sprintf("(set-option :timeout %d)\n(check-sat)\n", max(1, timeout.Milliseconds())))
+	opts, _ := limits(timeout)
+	return z.checkSat(opts + "(check-sat)\n")
 }
 
 // checkBV is check with z3's bit-vector tactic (simplification, then
@@ -182,8 +205,8 @@ func (z *Z3) check(timeout time.Duration) (string, error) {
 // incremental core, several times slower on these conditions. It
 // produces no unsatisfiable cores (explain uses check).
 func (z *Z3) checkBV(timeout time.Duration) (string, error) {
-	ms := max(1, timeout.Milliseconds())
-	return z.checkSat(fmt.Sprintf("(set-option :timeout %d)\n(check-sat-using (try-for qfbv %d))\n", ms, ms))
+	opts, ms := limits(timeout)
+	return z.checkSat(fmt.Sprintf("%s(check-sat-using (try-for qfbv %d))\n", opts, ms))
 }
 
 // endMarker closes every check's answer: z3 echoes it after whatever the
@@ -228,7 +251,7 @@ func (z *Z3) checkSat(cmds string) (string, error) {
 // timedOut reports whether z3's error message says a check was stopped
 // by its time limit rather than refused.
 func timedOut(msg string) bool {
-	return strings.Contains(msg, "canceled") || strings.Contains(msg, "timeout")
+	return strings.Contains(msg, "canceled") || strings.Contains(msg, "timeout") || strings.Contains(msg, "resource limit")
 }
 
 // Verdict is what the solver says of one label.
@@ -314,7 +337,7 @@ func (a *Analysis) Solve(z *Z3, id int, timeout time.Duration) (Verdict, error) 
 	if err := z.send("(pop 1)\n"); err != nil {
 		return Verdict{}, err
 	}
-	why := fmt.Sprintf("the solver answered %s within %s", res, timeout)
+	why := fmt.Sprintf("the solver answered %s within its budget of %s (z3's resource limit, about that much CPU time)", res, timeout)
 	if !a.Exact(id) {
 		why += "; " + a.whyNotExact(id)
 	}
@@ -366,53 +389,35 @@ func (a *Analysis) explain(z *Z3, id int, timeout time.Duration) (string, error)
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s cannot hold for integer arguments on any of the %d path(s) reaching it", pred, len(g.reaches))
+	constant := 0
+	for _, r := range g.reaches {
+		if len(r.preds) == 0 {
+			constant++
+		}
+	}
+	switch {
+	case constant == len(g.reaches):
+		b.WriteString(": on each, the predicate is false or fails whatever the arguments (what it reads is fixed by the path)")
+	case constant > 0:
+		fmt.Fprintf(&b, "; on %d of them the predicate is false or fails whatever the arguments (what it reads is fixed by the path)", constant)
+	}
+	shown := 0
 	for i, r := range g.reaches {
-		if i == maxExplained {
-			fmt.Fprintf(&b, "; and %d more path(s)", len(g.reaches)-i)
+		if len(r.preds) == 0 {
+			continue
+		}
+		if shown == maxExplained {
+			fmt.Fprintf(&b, "; and %d more path(s)", len(g.reaches)-constant-shown)
 			break
 		}
-		if len(r.preds) == 0 {
-			fmt.Fprintf(&b, "; path %d: the predicate is false or fails whatever the arguments", i+1)
-			continue
-		}
-		var q strings.Builder
-		q.WriteString("(push 1)\n")
-		a.declare(&q)
-		for k, c := range r.pc {
-			fmt.Fprintf(&q, "(assert (! %s :named c%d))\n", c.smt, k)
-		}
-		fmt.Fprintf(&q, "(assert (! %s :named pred))\n", predHolds(r.preds))
-		if err := z.send(q.String()); err != nil {
-			return "", err
-		}
-		res, err := z.check(timeout)
+		shown++
+		core, err := a.core(z, r, timeout)
 		if err != nil {
-			return "", err
-		}
-		if res == "sat" {
-			z.send("(pop 1)\n")
-			return "", fmt.Errorf("z3: a path of label %d is sat alone but the disjunction was unsat", id)
-		}
-		if res != "unsat" { // no core within the time limit: the proof stands, unexplained
-			if err := z.send("(pop 1)\n"); err != nil {
-				return "", err
-			}
-			fmt.Fprintf(&b, "; path %d: (no core found within %s)", i+1, timeout)
-			continue
-		}
-		if err := z.send("(get-unsat-core)\n"); err != nil {
-			return "", err
-		}
-		core, err := z.readSexp()
-		z.send("(pop 1)\n")
-		if err != nil {
-			return "", err
+			return "", fmt.Errorf("label %d: %w", id, err)
 		}
 		var why []string
-		for _, name := range strings.Fields(strings.Trim(core, "()")) {
-			if k, err := strconv.Atoi(strings.TrimPrefix(name, "c")); err == nil && strings.HasPrefix(name, "c") && k < len(r.pc) {
-				why = append(why, r.pc[k].text)
-			}
+		for _, k := range core {
+			why = append(why, r.pc[k].text)
 		}
 		if len(why) == 0 {
 			fmt.Fprintf(&b, "; path %d: the predicate alone cannot hold", i+1)
@@ -421,6 +426,53 @@ func (a *Analysis) explain(z *Z3, id int, timeout time.Duration) (string, error)
 		}
 	}
 	return b.String(), nil
+}
+
+// core returns the indices of a subset of path r's conditions that
+// contradicts its predicate, minimal as far as z3 answers within the time
+// limit: starting from all of them (the path and predicate are known to
+// be unsatisfiable together), each condition is dropped when the others
+// still contradict the predicate (unsat with the bit-vector tactic); one
+// whose drop z3 cannot decide in time stays. Every subset returned is
+// thus proven contradictory.
+func (a *Analysis) core(z *Z3, r reach, timeout time.Duration) ([]int, error) {
+	keep := make([]bool, len(r.pc))
+	for k := range keep {
+		keep[k] = true
+	}
+	pred := predHolds(r.preds)
+	for k := range r.pc {
+		keep[k] = false
+		var q strings.Builder
+		q.WriteString("(push 1)\n")
+		a.declare(&q)
+		for j, c := range r.pc {
+			if keep[j] {
+				fmt.Fprintf(&q, "(assert %s)\n", c.smt)
+			}
+		}
+		fmt.Fprintf(&q, "(assert %s)\n", pred)
+		if err := z.send(q.String()); err != nil {
+			return nil, err
+		}
+		res, err := z.checkBV(timeout)
+		if err != nil {
+			return nil, err
+		}
+		if err := z.send("(pop 1)\n"); err != nil {
+			return nil, err
+		}
+		if res != "unsat" {
+			keep[k] = true
+		}
+	}
+	var out []int
+	for k, ok := range keep {
+		if ok {
+			out = append(out, k)
+		}
+	}
+	return out, nil
 }
 
 // ErrNoZ3 says z3 is not on PATH.
