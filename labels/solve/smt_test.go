@@ -59,7 +59,7 @@ unknown`, "unknown", false},
 			t.Errorf("answer %q: got %q, %v; want %q (error %v)", c.answer, got, err, c.want, c.err)
 		}
 		// The next check reads its own answer, not a leftover line.
-		if next, err := z.check(time.Second); err != nil || next != "unsat" {
+		if next, err := z.checkSat("(check-sat)\n"); err != nil || next != "unsat" {
 			t.Errorf("after %q: next check %q, %v; want unsat", c.answer, next, err)
 		}
 		z.Close()
