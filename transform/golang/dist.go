@@ -138,24 +138,51 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 //   - an equality with a named constant of a defined integer type (`t.Type
 //     == String`, `n.DataAtom == atom.Table`): an enumeration, whose values
 //     code assigns by name; the distance between two of them grades
-//     nothing (its top-byte stones stay).
+//     nothing;
+//   - a rune against an ASCII character (`c == ' '`, `c < 0x80`): one byte
+//     mutation writes it, as on bytes.
+//
+// The last three leave out the top-byte stones too (constSkipped).
 func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, isFloat bool, at dst.Expr) string {
 	if (c == nil && (e.isStepped(x) || e.isStepped(y))) || (c != nil && e.isStepped(x) && smallConst(c)) {
 		return "variable the function steps by one (i++) against another value or a constant below 256: the scan walks it there, the rungs would grade positions in the input (rungs left out)"
 	}
-	if c != nil && constant.Sign(c) == 0 && isEquality(at) && isMask(x) {
-		return flagTest
-	}
-	if c != nil && isEquality(at) && isName(y) {
-		if n, ok := types.Unalias(e.t.TypeOf(y)).(*types.Named); ok {
-			return "equality with a constant of the enumeration " + n.Obj().Name() + ": no distance between its values to climb (rungs left out)"
-		}
+	if why := e.constSkipped(x, y, c, at); why != "" {
+		return why
 	}
 	switch {
 	case !isFloat && bits == 8:
 		return "relation on 8-bit integers: one byte mutation writes any value (rungs left out)"
 	case e.switchCases > longSwitch && c != nil:
 		return fmt.Sprintf("case of a switch with %d case expressions: the top-byte stones lead to each case (rungs left out)", e.switchCases)
+	}
+	return ""
+}
+
+// constSkipped returns why both the rungs and the top-byte stones of the
+// relation of x with the constant y (value c, nil when y is none) are
+// listed but not injected, or "": flag tests (x & mask or x % m equal to
+// 0), equalities with an enumeration's named constant, and a rune
+// against an ASCII character (one byte mutation writes it, as on bytes).
+func (e *enumerator) constSkipped(x, y dst.Expr, c constant.Value, at dst.Expr) string {
+	if c == nil {
+		return ""
+	}
+	if b, ok := types.Unalias(e.t.TypeOf(x)).(*types.Basic); ok && b.Name() == "rune" {
+		if v, ok := constant.Int64Val(constant.ToInt(c)); ok && v >= 0 && v < 128 {
+			return "a rune against an ASCII character: one byte mutation writes it (rungs and stones left out)"
+		}
+	}
+	if !isEquality(at) {
+		return ""
+	}
+	if constant.Sign(c) == 0 && isMask(x) {
+		return flagTest
+	}
+	if isName(y) {
+		if n, ok := types.Unalias(e.t.TypeOf(y)).(*types.Named); ok {
+			return "equality with a constant of the enumeration " + n.Obj().Name() + ": code assigns its values by name, there is no distance to climb (rungs and stones left out)"
+		}
 	}
 	return ""
 }

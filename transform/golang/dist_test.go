@@ -94,6 +94,14 @@ const (
 )
 
 func G(data []byte, k Kind, n int) int {
+	for _, c := range string(data) {
+		if c == ' ' || c == 0x7f { // L:ascii
+			return 0
+		}
+		if c == 0x2028 { // L:unicode
+			return 0
+		}
+	}
 	i := 0
 	for {
 		if i == len(data) { // L:stepped
@@ -179,9 +187,13 @@ func TestF(t *testing.T) {
 		// a length that is never stepped keeps them.
 		{"L:stepped", 0, 0, 29, nil},
 		{"L:lenfield", 29, 0, 0, nil},
-		// An equality with a named constant of a defined type: its stones,
-		// no rungs; with a literal: both.
-		{"L:enum", 7, 0, 29, map[string]string{"|a-b| < 1": "k > 0 && k < 2"}},
+		// An equality with a named constant of a defined type: neither
+		// rungs nor stones; with a literal: both.
+		{"L:enum", 0, 0, 29 + 7, map[string]string{"|a-b| < 1": "k > 0 && k < 2"}},
+		// A rune against an ASCII character: neither; against a larger
+		// constant: both.
+		{"L:ascii", 0, 0, 2 * (21 + 3), nil},
+		{"L:unicode", 21 + 3, 0, 0, nil},
 		{"L:enumlit", 36, 0, 0, nil},
 		// A flag test: no rungs. A stepped index against a constant below
 		// 256: none (the other relation of the line keeps its 29); against

@@ -54,7 +54,7 @@ func (e *enumerator) byteStones(x, y dst.Expr, at dst.Expr, lz []lazy, point dst
 	}
 	ut := "uint" + strconv.Itoa(bits)
 	n := bits / 8
-	mask := u == 0 && isMask(x) // a flag test: listed, not injected (ladderSkipped)
+	skip := e.constSkipped(x, y, c, at) // listed, not injected
 	for j := 1; j < n; j++ {
 		sh := 8 * (n - j)
 		want := (u & (1<<(bits-1)<<1 - 1)) >> sh
@@ -63,8 +63,8 @@ func (e *enumerator) byteStones(x, y dst.Expr, at dst.Expr, lz []lazy, point dst
 		}
 		pred := bin(bin(conv(ut, of(x)), token.SHR, lit(token.INT, strconv.Itoa(sh))), token.EQL, lit(token.INT, strconv.FormatUint(want, 10)))
 		gl := e.addConj(labels.DIST, "top "+strconv.Itoa(j)+" of "+strconv.Itoa(n)+" bytes =", point, at, []pe{pred}, lz, []dst.Expr{x, y})
-		if mask && gl != nil && gl.Status == labels.Active {
-			e.setStatus(gl, labels.Skipped, flagTest)
+		if skip != "" && gl != nil && gl.Status == labels.Active {
+			e.setStatus(gl, labels.Skipped, skip)
 		}
 	}
 }
