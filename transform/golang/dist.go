@@ -125,10 +125,6 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 //     against a constant: the top-byte stones (16 bits and more) lead to
 //     each case, the last byte is one byte mutation away, and a ladder
 //     per case would run every case's rungs on every pass of the switch;
-//   - the test of a loop whose post statement steps the compared variable
-//     by one (`for ; i < len(data); i++`): every run that leaves the loop
-//     by its test passes every rung below the distance it started from,
-//     so the rungs only grade the input's length;
 //   - a variable the function steps by one (i++ or i-- somewhere in it,
 //     maybe plus or minus a constant) against another value (`i ==
 //     len(data)`, `i+3 <= n`) or a constant below 256 in magnitude (`i >
@@ -160,10 +156,6 @@ func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, is
 		return "relation on 8-bit integers: one byte mutation writes any value (rungs left out)"
 	case e.switchCases > longSwitch && c != nil:
 		return fmt.Sprintf("case of a switch with %d case expressions: the top-byte stones lead to each case (rungs left out)", e.switchCases)
-	case e.loopTest != nil:
-		if v := stepVar(e.loopTest.Post); v != "" && (isIdent(x, v) || isIdent(y, v)) {
-			return "test of a loop stepping " + v + " by one: each run that ends the loop passes every rung below its start (rungs left out)"
-		}
 	}
 	return ""
 }
@@ -226,30 +218,6 @@ func (e *enumerator) isStepped(x dst.Expr) bool {
 		}
 		return false
 	}
-}
-
-// stepVar returns the name of the variable a loop's post statement
-// increments or decrements by one (i++, i--), or "".
-func stepVar(post dst.Stmt) string {
-	if s, ok := post.(*dst.IncDecStmt); ok {
-		if id, ok := s.X.(*dst.Ident); ok && id.Path == "" {
-			return id.Name
-		}
-	}
-	return ""
-}
-
-// isIdent reports whether x is the (unqualified) identifier name.
-func isIdent(x dst.Expr, name string) bool {
-	for {
-		p, ok := x.(*dst.ParenExpr)
-		if !ok {
-			break
-		}
-		x = p.X
-	}
-	id, ok := x.(*dst.Ident)
-	return ok && id.Path == "" && id.Name == name
 }
 
 // distConst writes |x - c| < bound, for x (a fresh copy at each call) of

@@ -41,6 +41,10 @@
 //     written without overflow (a uint64 difference of two signed
 //     integers, x > c-K && x < c+K against a constant c, a-b < K && b-a < K
 //     on floats, false on NaN); rungs no values can miss are trivial;
+//     rungs where the ladder climbs nothing (8-bit relations, cases of
+//     long switches, indexes the function steps by one, enumerations,
+//     flag tests: ladderSkipped) are listed as skipped with the reason,
+//     not injected;
 //     equalities against integer constants of 16 bits or more also get
 //     byte-wise stones (the top j bytes agree), and strings and byte
 //     slices (==, switch cases, bytes.Equal, bytes.HasPrefix,

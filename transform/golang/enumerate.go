@@ -76,12 +76,9 @@ type enumerator struct {
 	// it accepts (see goAtLeast).
 	goVersion string
 	// switchCases is the number of case expressions of the switch whose
-	// cases are being enumerated (0 elsewhere); loopTest is the loop whose
-	// test (normalize's `if !(c) { break }`) is being enumerated (nil
-	// elsewhere). Both decide which dist ladders are left out
-	// (ladderSkipped).
+	// cases are being enumerated (0 elsewhere): it decides which dist
+	// ladders are left out (ladderSkipped).
 	switchCases int
-	loopTest    *dst.ForStmt
 	// stepped holds the variables the function being enumerated
 	// increments or decrements (steppedVars).
 	stepped map[types.Object]bool

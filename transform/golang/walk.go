@@ -90,10 +90,8 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 	switch x := s.(type) {
 	case *dst.IfStmt:
 		if !skipped && !e.norm.Scaffold[x] && x.Init == nil && !e.t.Impure(x.Cond) {
-			e.loopTest = e.norm.ForBreaks[x]
 			e.decision(x.Cond, nil, point)
 			e.mutations(x.Cond, nil, point)
-			e.loopTest = nil
 		}
 		e.list(&x.Body.List)
 		for els := x.Else; els != nil; {
