@@ -148,6 +148,18 @@ func TestCoverSolveJustified(t *testing.T) {
 	if mc.Resolution.Infeasible != 2 || mc.Resolution.Covered != 0 || mc.Total != 4 {
 		t.Fatalf("mcdc resolution %+v of %d", mc.Resolution, mc.Total)
 	}
+	// The HTML report marks them and gives the reason.
+	page := filepath.Join(t.TempDir(), "cover.html")
+	if code, _, errs := runCLI("cover", plan, "--tests", test, "--criteria", "mcc,mcdc", "--solve", "--html", page); code != exitOK {
+		t.Fatalf("--html: exit %d: %s", code, errs)
+	}
+	html, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(html), `<tr class="infeasible"`); n != 2 || !strings.Contains(string(html), "cannot hold for integer arguments") {
+		t.Errorf("the page marks %d labels infeasible, want 2 with their reason", n)
+	}
 	gate := fmt.Sprintf("mcdc=%d", 100*(mc.Resolution.Covered+mc.Resolution.Infeasible)/mc.Total)
 	code, _, errs = runCLI("cover", plan, "--tests", test, "--criteria", "mcc,mcdc", "--solve", "--fail-under", gate, "--fail-under-justified")
 	if code != exitOK {

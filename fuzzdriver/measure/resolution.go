@@ -107,7 +107,7 @@ func resolve(rep *Report, all []*labels.Label, ds []*labels.Decision, verdicts m
 	for _, l := range rep.Labels {
 		covered[l.ID] = l.Covered
 	}
-	for _, d := range ds {
+	for di, d := range ds {
 		got, _, err := d.Measure(func(id int) bool { return covered[id] })
 		if err != nil {
 			return fmt.Errorf("mcdc: %w", err)
@@ -123,6 +123,11 @@ func resolve(rep *Report, all []*labels.Label, ds []*labels.Decision, verdicts m
 				r.Covered++
 			case impossible[c]:
 				r.Infeasible++
+				// The MC/DC report suggests no vectors for it: "no
+				// feasible independence pair".
+				if rep.MCDC != nil && len(rep.MCDC.Decisions) == len(ds) && c < len(rep.MCDC.Decisions[di].Conditions) {
+					rep.MCDC.Decisions[di].Conditions[c].Suggest = nil
+				}
 			default:
 				r.Unresolved++
 			}

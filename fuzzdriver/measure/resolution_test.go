@@ -94,6 +94,15 @@ func TestResolve(t *testing.T) {
 				t.Errorf("%s proven: label %d status %q reason %q", c.name, l.ID, l.Status, l.Reason)
 			}
 		}
+		// The MC/DC report suggests vectors for the conditions that
+		// may still be covered only.
+		conds := r.MCDC.Decisions[0].Conditions
+		for i, cr := range conds {
+			impossible := c.name == "TT" || i == 1
+			if impossible != (len(cr.Suggest) == 0) {
+				t.Errorf("%s proven: condition %d suggests %d vector(s)", c.name, i+1, len(cr.Suggest))
+			}
+		}
 		all := r.All.Resolution
 		if all.Covered+all.Infeasible+all.Unresolved != r.All.Total {
 			t.Errorf("%s proven: all's resolution %+v of %d", c.name, all, r.All.Total)

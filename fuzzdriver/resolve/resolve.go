@@ -13,14 +13,15 @@ import (
 	"github.com/labelcov/labelcov/labels/solve"
 )
 
-// DefaultTimeout is z3's default time limit per label.
+// DefaultTimeout is z3's default budget per label (solve.Analysis.Solve).
 const DefaultTimeout = 5 * time.Second
 
 // Options say how to resolve.
 type Options struct {
 	// Plan names the def-plan ("" for main or the only one).
 	Plan string
-	// Timeout is z3's time limit per label (DefaultTimeout when 0).
+	// Timeout is z3's budget per label (DefaultTimeout when 0): its
+	// resource limit, about that much CPU time.
 	Timeout time.Duration
 	// Write, when set, keeps arguments that cover label id on replay as
 	// a test (args holds one integer per line) and returns its name;

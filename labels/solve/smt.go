@@ -266,7 +266,10 @@ const (
 	Unresolved Status = "unresolved"
 )
 
-// Solve asks z for arguments that cover label id within timeout.
+// Solve asks z for arguments that cover label id within timeout: a
+// budget of z3's resource limit (rlimitPerSecond per second, about that
+// much CPU time), with ten times it of wall clock as a backstop, so that
+// the answer does not depend on the machine's load.
 func (a *Analysis) Solve(z *Z3, id int, timeout time.Duration) (Verdict, error) {
 	g := a.goals[id]
 	if g == nil {
