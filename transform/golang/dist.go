@@ -125,9 +125,9 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 //     against a constant: the top-byte stones (16 bits and more) lead to
 //     each case, the last byte is one byte mutation away, and a ladder
 //     per case would run every case's rungs on every pass of the switch;
-//   - a variable the function steps by one (i++ or i-- somewhere in it,
-//     maybe plus or minus a constant) against another value (`i ==
-//     len(data)`, `i+3 <= n`) or a constant below 256 in magnitude (`i >
+//   - a variable or field path the function steps by one (i++, z.pos--
+//     somewhere in it, maybe in a sum or difference) against another value (`i ==
+//     len(data)`, `i+3 <= n`, `end-start >= max`) or a constant below 256 in magnitude (`i >
 //     0`): the scan itself walks the index there, and insert and remove
 //     mutations move where it stops, so the rungs again only grade
 //     positions in the input. A length read from the input (never
@@ -223,7 +223,7 @@ func isName(x dst.Expr) bool {
 }
 
 // isStepped reports whether x is a variable the function steps by one
-// (e.stepped), alone or plus or minus a constant.
+// (e.stepped), alone or as an operand of + or - (i+3, end-start).
 func (e *enumerator) isStepped(x dst.Expr) bool {
 	for {
 		switch n := x.(type) {
@@ -231,17 +231,12 @@ func (e *enumerator) isStepped(x dst.Expr) bool {
 			x = n.X
 			continue
 		case *dst.BinaryExpr:
-			if (n.Op == token.ADD || n.Op == token.SUB) && e.t.Const(n.Y) != nil {
-				x = n.X
-				continue
+			if n.Op == token.ADD || n.Op == token.SUB {
+				return e.isStepped(n.X) || e.isStepped(n.Y)
 			}
-			if n.Op == token.ADD && e.t.Const(n.X) != nil {
-				x = n.Y
-				continue
-			}
-		case *dst.Ident:
-			obj := e.t.ObjectOf(n)
-			return n.Path == "" && obj != nil && e.stepped[obj]
+		case *dst.Ident, *dst.SelectorExpr:
+			k := e.stepKey(n)
+			return k != nil && e.stepped[k]
 		}
 		return false
 	}

@@ -103,6 +103,7 @@ func G(data []byte, k Kind, n int) int {
 		}
 	}
 	i := 0
+	var sc struct{ pos int }
 	for {
 		if i == len(data) { // L:stepped
 			return i
@@ -128,6 +129,10 @@ func G(data []byte, k Kind, n int) int {
 		if i > 1000 { // L:steplimit
 			return 5
 		}
+		if sc.pos < len(data) { // L:field
+			return 7
+		}
+		sc.pos++
 		i++
 	}
 }
@@ -202,6 +207,8 @@ func TestF(t *testing.T) {
 		{"L:parity", 0, 0, 29 + 7, nil},
 		{"L:stepsmall", 29, 0, 29, nil},
 		{"L:steplimit", 29, 0, 0, nil},
+		// A field path stepped by one (sc.pos++) against a length: no rungs.
+		{"L:field", 0, 0, 29, nil},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {

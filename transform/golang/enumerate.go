@@ -81,7 +81,7 @@ type enumerator struct {
 	switchCases int
 	// stepped holds the variables the function being enumerated
 	// increments or decrements (steppedVars).
-	stepped map[types.Object]bool
+	stepped map[any]bool
 }
 
 // goAtLeast reports whether the file being enumerated may use syntax that

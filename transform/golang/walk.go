@@ -57,21 +57,45 @@ func (e *enumerator) body(b *dst.BlockStmt) {
 	e.inGoto, e.stepped = outer, steps
 }
 
-// steppedVars returns the names of the variables a function body
-// increments or decrements (i++, i--): the indexes a scanner advances.
-func (e *enumerator) steppedVars(b *dst.BlockStmt) map[types.Object]bool {
-	out := map[types.Object]bool{}
+// steppedVars returns what a function body increments or decrements (i++,
+// z.pos--): the indexes a scanner advances, each variable by its object and
+// each field path (z.raw.end) by its text.
+func (e *enumerator) steppedVars(b *dst.BlockStmt) map[any]bool {
+	out := map[any]bool{}
 	dst.Inspect(b, func(n dst.Node) bool {
 		if s, ok := n.(*dst.IncDecStmt); ok {
-			if id, ok := s.X.(*dst.Ident); ok && id.Path == "" {
-				if obj := e.t.ObjectOf(id); obj != nil {
-					out[obj] = true
-				}
+			if k := e.stepKey(s.X); k != nil {
+				out[k] = true
 			}
 		}
 		return true
 	})
 	return out
+}
+
+// stepKey is the key of x in steppedVars: the object of a local or
+// package variable, the text of a field path on one, else nil.
+func (e *enumerator) stepKey(x dst.Expr) any {
+	switch n := x.(type) {
+	case *dst.Ident:
+		if obj := e.t.ObjectOf(n); obj != nil && n.Path == "" {
+			return obj
+		}
+	case *dst.SelectorExpr:
+		for y := dst.Expr(n); ; {
+			switch m := y.(type) {
+			case *dst.SelectorExpr:
+				y = m.X
+				continue
+			case *dst.Ident:
+				if m.Path == "" {
+					return ExprString(x)
+				}
+			}
+			return nil
+		}
+	}
+	return nil
 }
 
 func (e *enumerator) list(l *[]dst.Stmt) {
