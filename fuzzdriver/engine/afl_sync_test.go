@@ -63,8 +63,12 @@ func TestSyncWithRealAFL(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	afl := exec.CommandContext(ctx, aflFuzz, "-S", "sec", "-i", seeds, "-o", out, "-V", "3", "--", bin)
+	// AFL_IMPORT_FIRST: the secondary syncs before it fuzzes its own
+	// seed. Otherwise it first syncs at the end of its first queue cycle,
+	// which a slow or loaded machine does not reach within -V 3 (afl-fuzz
+	// then imports nothing, and the test would hang on load).
 	afl.Env = append(os.Environ(), "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
-		"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_SKIP_BIN_CHECK=1")
+		"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_SKIP_BIN_CHECK=1", "AFL_IMPORT_FIRST=1")
 	if log, err := afl.CombinedOutput(); err != nil {
 		t.Fatalf("afl-fuzz did not run here: %v\n%s", err, tail(string(log), 800))
 	}
