@@ -145,7 +145,11 @@ func TestAFLFuzzCrashesAndTimeouts(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs afl-fuzz for several seconds")
 	}
-	r := runAFL(t, 3, []string{"-t", "50"}, nil, tricksEnv+"=2")
+	// A run budget (-E), with the seconds only as a backstop: what 3 s
+	// of afl-fuzz meets depends on the machine's load, what 3,000 runs
+	// meet does not (AFL's timeouts make hangs slow, so a loaded machine
+	// ran fewer than 500 in 3 s).
+	r := runAFL(t, 120, []string{"-t", "50", "-E", "3000", "-s", "1"}, nil, tricksEnv+"=2")
 	stats, log := r.stats, r.log
 	if statInt(t, stats, "saved_crashes") < 1 {
 		t.Errorf("no crash saved:\n%s", tail(log, 30))
