@@ -52,18 +52,11 @@ func ResolveLabelPkgs(ctx context.Context, dir string, patterns []string) ([]str
 	}
 	var abs []string
 	for _, p := range patterns {
-		if strings.HasPrefix(p, ".") {
-			lit, rest, dots := strings.Cut(p, "...")
-			a, err := filepath.Abs(lit)
-			if err != nil {
-				return nil, fmt.Errorf("--label-pkgs %s: %w", p, err)
-			}
-			if dots {
-				a = strings.TrimSuffix(a, "/") + "/..." + rest
-			}
-			p = a
+		a, err := gotransform.AbsPattern(p)
+		if err != nil {
+			return nil, fmt.Errorf("--label-pkgs %s: %w", p, err)
 		}
-		abs = append(abs, p)
+		abs = append(abs, a)
 	}
 	fps, err := gotransform.ListPackages(ctx, dir, nil, abs)
 	if err != nil {

@@ -49,6 +49,25 @@ func isPathPattern(pat string) bool {
 	return err == nil && st.IsDir()
 }
 
+// AbsPattern is pat with its path made absolute when it names packages
+// by a path (isPathPattern: ./x/..., ../x, or an existing directory such
+// as testdata/go/sample), so that the go command finds the same packages
+// from any directory; an import path is returned as it is.
+func AbsPattern(pat string) (string, error) {
+	if !isPathPattern(pat) || filepath.IsAbs(pat) {
+		return pat, nil
+	}
+	lit, rest, dots := strings.Cut(pat, "...")
+	abs, err := filepath.Abs(lit)
+	if err != nil {
+		return "", err
+	}
+	if dots {
+		abs = strings.TrimSuffix(abs, string(filepath.Separator)) + "/..." + rest
+	}
+	return abs, nil
+}
+
 // PatternDir splits a pattern into the directory the go command runs in
 // and the pattern there: a pattern that is a path runs in the module that
 // holds its directory, as a pattern relative to it (./testdata/go/sample

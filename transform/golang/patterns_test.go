@@ -61,3 +61,27 @@ func TestPatternDirWithoutDot(t *testing.T) {
 		t.Errorf("two modules: %v", err)
 	}
 }
+
+// TestAbsPattern: --label-pkgs paths are made absolute by the same rule
+// that tells a path from an import path (with ./, or an existing directory
+// without it); import paths stay as they are.
+func TestAbsPattern(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(root)
+	dep := filepath.Join(root, "testdata", "go", "depmods", "dep")
+	for _, c := range []struct{ in, want string }{
+		{"./testdata/go/depmods/dep", dep},
+		{"testdata/go/depmods/dep", dep},
+		{"testdata/go/depmods/dep/...", dep + "/..."},
+		{"./testdata/go/depmods/...", filepath.Join(root, "testdata", "go", "depmods") + "/..."},
+		{"example.com/dep", "example.com/dep"},
+		{dep, dep},
+	} {
+		if got, err := AbsPattern(c.in); err != nil || got != c.want {
+			t.Errorf("AbsPattern(%q) = %q, %v; want %q", c.in, got, err, c.want)
+		}
+	}
+}
