@@ -60,6 +60,22 @@ func oddSuite(t *testing.T) (plan, test string) {
 
 // checkResolution: every label has one of the three statuses, those not
 // covered a reason, and each criterion's resolution adds up to its total.
+// coverResolution runs cover --json with args, which must exit 0, and
+// checks the resolution of what it reports (checkResolution).
+func coverResolution(t *testing.T, args ...string) *coverJSON {
+	t.Helper()
+	code, out, errs := runCLI(append(append([]string{"cover"}, args...), "--json")...)
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var r coverJSON
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	checkResolution(t, &r)
+	return &r
+}
+
 func checkResolution(t *testing.T, r *coverJSON) {
 	t.Helper()
 	for _, l := range r.Labels {
@@ -87,15 +103,7 @@ func checkResolution(t *testing.T, r *coverJSON) {
 // (the static analysis's infeasible labels are listed apart, with their
 // reasons); --fail-under-justified needs --fail-under.
 func TestCoverResolutionWithoutSolver(t *testing.T) {
-	code, out, errs := runCLI("cover", "../../testdata/bench/docking/docking.plan", "--tests", "../../testdata/bench/docking/reproducers", "--criteria", "all,mcdc", "--json")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var r coverJSON
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	checkResolution(t, &r)
+	r := coverResolution(t, "../../testdata/bench/docking/docking.plan", "--tests", "../../testdata/bench/docking/reproducers", "--criteria", "all,mcdc")
 	if len(r.Infeasible) == 0 {
 		t.Error("docking has labels the static analysis proves infeasible; the report lists none")
 	}
@@ -104,7 +112,7 @@ func TestCoverResolutionWithoutSolver(t *testing.T) {
 			t.Errorf("label %d infeasible without a solver", l.ID)
 		}
 	}
-	code, _, errs = runCLI("cover", "../../testdata/bench/docking/docking.plan", "--tests", "../../testdata/bench/docking/reproducers", "--fail-under-justified")
+	code, _, errs := runCLI("cover", "../../testdata/bench/docking/docking.plan", "--tests", "../../testdata/bench/docking/reproducers", "--fail-under-justified")
 	if code != exitUsage || !strings.Contains(errs, "give --fail-under too") {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -117,15 +125,7 @@ func TestCoverResolutionWithoutSolver(t *testing.T) {
 func TestCoverSolveJustified(t *testing.T) {
 	testenv.SMT(t)
 	plan, test := oddSuite(t)
-	code, out, errs := runCLI("cover", plan, "--tests", test, "--criteria", "mcc,mcdc", "--solve", "--json")
-	if code != exitOK {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var r coverJSON
-	if err := json.Unmarshal([]byte(out), &r); err != nil {
-		t.Fatal(err)
-	}
-	checkResolution(t, &r)
+	r := coverResolution(t, plan, "--tests", test, "--criteria", "mcc,mcdc", "--solve")
 	infeasible := map[string]bool{}
 	for _, l := range r.Labels {
 		switch {
@@ -161,7 +161,7 @@ func TestCoverSolveJustified(t *testing.T) {
 		t.Errorf("the page marks %d labels infeasible, want 2 with their reason", n)
 	}
 	gate := fmt.Sprintf("mcdc=%d", 100*(mc.Resolution.Covered+mc.Resolution.Infeasible)/mc.Total)
-	code, _, errs = runCLI("cover", plan, "--tests", test, "--criteria", "mcc,mcdc", "--solve", "--fail-under", gate, "--fail-under-justified")
+	code, _, errs := runCLI("cover", plan, "--tests", test, "--criteria", "mcc,mcdc", "--solve", "--fail-under", gate, "--fail-under-justified")
 	if code != exitOK {
 		t.Errorf("--fail-under %s --fail-under-justified: exit %d: %s", gate, code, errs)
 	}
