@@ -15,6 +15,7 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
 	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/reduce"
+	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
@@ -142,6 +143,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	if err != nil && !errors.Is(err, ctx.Err()) {
 		return err
 	}
+	var verdicts map[int]measure.Verdict
 	if so.On {
 		have := map[string]bool{}
 		for _, it := range res.After() {
@@ -155,7 +157,30 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 			return writeSolveJSON(stdout, s)
 		}
 		printSolveSummary(w, s)
+		verdicts = s.verdicts()
 	}
+	return printResolution(ctx, w, m, ts, out, verdicts)
+}
+
+// printResolution prints, as cover does, the resolution of the active
+// labels by the suite ts with the tests gentests wrote to out: covered,
+// proven infeasible (verdicts of --solve) and unresolved per criterion.
+func printResolution(ctx context.Context, w io.Writer, m *measure.Measurer, ts []*measure.Test, out string, verdicts map[int]measure.Verdict) error {
+	gen, err := m.LoadTests(out)
+	if err != nil {
+		return fmt.Errorf("gentests: the written tests do not read back: %w", err)
+	}
+	// The replay is short (the suite and the few tests written): it runs
+	// even when the campaign was interrupted, so the summary is whole.
+	rep, err := m.Run(context.WithoutCancel(ctx), append(append([]*measure.Test{}, ts...), gen...))
+	if err != nil {
+		return err
+	}
+	if err := m.Resolve(rep, verdicts); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nthe suite with the %d generated test(s):", len(gen))
+	report.ResolutionText(w, rep)
 	return nil
 }
 
