@@ -56,7 +56,7 @@ func Text(w io.Writer, r *measure.Report) error {
 	fmt.Fprintf(bw, "diversity     D0 %s  D1 %s  D2 %s over %d distinct trace%s\n",
 		count(r.Diversity.D0), num(r.Diversity.D1), num(r.Diversity.D2), traces, plural(traces))
 
-	resolutionText(bw, r)
+	ResolutionText(bw, r)
 	if r.MCDC != nil {
 		MCDCText(bw, r.MCDC)
 	}
@@ -79,10 +79,11 @@ func Text(w io.Writer, r *measure.Report) error {
 	return nil
 }
 
-// resolutionText prints per criterion how many objectives are covered,
-// proven infeasible and unresolved.
-func resolutionText(w io.Writer, r *measure.Report) {
-	fmt.Fprintln(w, "\nresolution of the active labels (mcdc: conditions): covered by a test, proven infeasible\n(reasons below), unresolved; justified = (covered + infeasible) / total:")
+// ResolutionText prints per criterion how many objectives are covered,
+// proven infeasible and unresolved (cover's text report; gentests prints
+// it for the suite with the tests it wrote).
+func ResolutionText(w io.Writer, r *measure.Report) {
+	fmt.Fprintln(w, "\nresolution of the active labels (mcdc: conditions): covered by a test, proven infeasible\n(with reasons), unresolved; justified = (covered + infeasible) / total:")
 	rows := [][]string{{"", "criterion", "covered", "infeasible", "unresolved", "justified"}}
 	row := func(name string, k *measure.KeyReport) {
 		rs := k.Resolution

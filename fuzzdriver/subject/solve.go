@@ -100,6 +100,13 @@ func printSolveSummary(w io.Writer, s *solveSummary) {
 	}
 }
 
+// verdicts are s's labels neither covered nor written, as
+// measure.Resolve takes them.
+func (s *solveSummary) verdicts() map[int]measure.Verdict {
+	r := resolve.Result{Labels: s.Labels}
+	return r.Verdicts()
+}
+
 func writeSolveJSON(w io.Writer, s *solveSummary) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
