@@ -76,7 +76,7 @@ func Load(dirs ...string) (*Data, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := json.Unmarshal(data, &rd.Stats); err != nil {
+			if err := readStats(data, &rd.Stats); err != nil {
 				return nil, fmt.Errorf("%s: %w", spath, err)
 			}
 			d.Runs[c] = rd
@@ -84,6 +84,37 @@ func Load(dirs ...string) (*Data, error) {
 	}
 	d.Missing = d.missing(d.Grid.Cells())
 	return d, nil
+}
+
+// readStats reads a campaign's stats.json (data) into st. A version 1
+// file, which wrote findings' positions as text, is read without them:
+// comparisons need only the findings' keys and times.
+func readStats(data []byte, st *engine.StatsFile) error {
+	var v struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return err
+	}
+	if v.Version != 1 {
+		return json.Unmarshal(data, st)
+	}
+	var old struct {
+		engine.StatsFile
+		Findings []struct {
+			engine.FindingRecord
+			Pos json.RawMessage `json:"pos"` // text: left out
+		} `json:"findings"`
+	}
+	if err := json.Unmarshal(data, &old); err != nil {
+		return err
+	}
+	*st = old.StatsFile
+	st.Findings = make([]engine.FindingRecord, len(old.Findings))
+	for i, f := range old.Findings {
+		st.Findings[i] = f.FindingRecord
+	}
+	return nil
 }
 
 // LoadShard reads one output directory as the report of its own shard:

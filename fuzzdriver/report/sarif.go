@@ -8,7 +8,6 @@ import (
 	"net/url"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -249,25 +248,6 @@ func CheckPositions(f *syntax.File) map[string]labels.Position {
 	return out
 }
 
-// ParsePos reads the file:line:col of a finding's Pos ("" gives the zero
-// position).
-func ParsePos(s string) labels.Position {
-	i := strings.LastIndex(s, ":")
-	if i < 0 {
-		return labels.Position{}
-	}
-	j := strings.LastIndex(s[:i], ":")
-	if j < 0 {
-		return labels.Position{}
-	}
-	line, err1 := strconv.Atoi(s[j+1 : i])
-	col, err2 := strconv.Atoi(s[i+1:])
-	if err1 != nil || err2 != nil {
-		return labels.Position{}
-	}
-	return labels.Position{File: s[:j], Line: line, Col: col}
-}
-
 // CampaignFindings are the SARIF findings of a campaign's records on plan
 // f (parsed from the file f.Name), sorted (SortFindings): each at its
 // recorded position, else for a check's category where the def-check
@@ -280,8 +260,8 @@ func CampaignFindings(f *syntax.File, recs []engine.FindingRecord, replay func(i
 	fs := make([]SARIFFinding, 0, len(recs))
 	for _, r := range recs {
 		sf := SARIFFinding{Key: r.Key, Category: r.Category, Detail: r.Detail}
-		if r.Pos != "" {
-			sf.Pos = ParsePos(r.Pos)
+		if r.Pos.IsValid() {
+			sf.Pos = r.Pos
 		} else if p, ok := checks[r.Category]; ok {
 			sf.Pos = p
 			if sf.Detail == "" {

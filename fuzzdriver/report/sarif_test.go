@@ -5,6 +5,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 func TestSarifURI(t *testing.T) {
@@ -63,7 +64,7 @@ func TestCampaignFindings(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs := []engine.FindingRecord{
-		{Key: "k-fail", Category: "failure type-error", Pos: "p.plan:2:14", Detail: "car of 1", Input: "/c/id:000001"},
+		{Key: "k-fail", Category: "failure type-error", Pos: srcpos.Pos{File: "p.plan", Line: 2, Col: 14}, Detail: "car of 1", Input: "/c/id:000001"},
 		{Key: "k-check", Category: "too-hot"},
 		{Key: "k-other", Category: "timeout"},
 	}
