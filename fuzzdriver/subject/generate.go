@@ -202,9 +202,11 @@ type GoGentestsReport struct {
 	// suite with the generated entries: labels, blocks, failures.
 	Before map[string]int `json:"before"`
 	After  map[string]int `json:"after"`
-	// Criteria gives per criterion the active labels and how many the
-	// suite covered before and after.
+	// Criteria gives per criterion, as cover counts it (labels.Figures:
+	// mcdc in conditions), the total and how many the suite covered
+	// before and after; All the sum of the rows, as cover's "all".
 	Criteria map[labels.Key]GoCriterionDelta `json:"criteria"`
+	All      GoCriterionDelta                `json:"all"`
 }
 
 // GoCampaignFigures are the figures of gentests' go test -fuzz campaign.
@@ -337,8 +339,11 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 		return err
 	}
 	for i, n := range names {
-		if labels.Key(n) != labels.All {
-			rep.Criteria[labels.Key(n)] = GoCriterionDelta{Total: before[i].Total, Before: before[i].Covered, After: afterFigs[i].Covered}
+		d := GoCriterionDelta{Total: before[i].Total, Before: before[i].Covered, After: afterFigs[i].Covered}
+		if labels.Key(n) == labels.All {
+			rep.All = d
+		} else {
+			rep.Criteria[labels.Key(n)] = d
 		}
 	}
 	if o.JSON {
@@ -357,6 +362,7 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 			fmt.Fprintf(w, "  %-7s %d/%d -> %d/%d\n", k, d.Before, d.Total, d.After, d.Total)
 		}
 	}
+	fmt.Fprintf(w, "  %-7s %d/%d -> %d/%d\n", labels.All, rep.All.Before, rep.All.Total, rep.All.After, rep.All.Total)
 	return nil
 }
 
