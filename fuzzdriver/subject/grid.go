@@ -2,7 +2,7 @@ package subject
 
 // compare's grids: campaigns of guiding criteria on benchmarks, plan
 // folders (--bench) or Go fuzz targets (--go), run here, sharded, merged
-// or written as a Slurm job array (fuzzdriver/compare runs them).
+// or written as a Slurm job array (experiments/compare runs them).
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/labelcov/labelcov/experiments/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
-	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )

@@ -25,9 +25,9 @@
 // report's Figures.
 //
 // The Report it returns is plain data, ready for the renderers of package
-// fuzzdriver/report and for JSON. FromLabels builds the same Report from
+// coverage/report and for JSON. FromLabels builds the same Report from
 // label coverage measured outside the VM (SBCL's sb-cover, package
-// fuzzdriver/sbcover), through the same label and criteria arithmetic. Package fuzzdriver/gotest builds the
+// coverage/sbcover), through the same label and criteria arithmetic. Package coverage/gotest builds the
 // report of Go packages with the same Count, Percent, SortOperators and
 // RoundHill.
 //

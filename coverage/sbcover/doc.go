@@ -12,7 +12,7 @@
 // label's branch by walking the annotated plan as SBCL's reader sees it
 // (reader conditionals decided by SBCL's features), and Report builds the
 // same measure.Report a run in labelcov's VM gives (measure.FromLabels),
-// ready for every renderer of fuzzdriver/report. See docs/sbcl.md.
+// ready for every renderer of coverage/report. See docs/sbcl.md.
 //
 // The package reads files it is given and nothing else; it never runs
 // SBCL. Its tests with a real SBCL are opt-in (LABELCOV_SBCL_TESTS).

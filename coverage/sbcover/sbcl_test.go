@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/internal/sbcltest"
 	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/interp/syntax"

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/labels"
 )
 

@@ -11,7 +11,7 @@
 // branches and action buckets, and the labels of all criteria), whatever
 // guided the campaign. Campaigns run on either engine through
 // campaign.Fuzzer.Fuzz (PlanRunner); the statistics are in package
-// fuzzdriver/compare/significance.
+// experiments/compare/significance.
 //
 // A Go grid (Grid.Kind KindGo) compares the same way on Go fuzz targets:
 // its benchmarks are (package, FuzzX) pairs (LoadGoBenches) and its

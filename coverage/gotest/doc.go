@@ -11,9 +11,9 @@
 // entry; RunCorpus on a whole corpus). A fuzz target runs in its
 // package directory of a module copy; the entries it fails on are skipped
 // and listed. NewReport turns a Measurement into the Report that
-// `labelcov cover PACKAGES` prints (fuzzdriver/report renders it), with
+// `labelcov cover PACKAGES` prints (coverage/report renders it), with
 // the counts, percentages, operator order and Hill numbers of the plan
-// report (fuzzdriver/measure); Cover composes annotate, measure and
+// report (coverage/measure); Cover composes annotate, measure and
 // report.
 //
 // It never writes into the user's module: every go command that writes

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/compare/significance"
+	"github.com/labelcov/labelcov/experiments/compare/significance"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 )
 

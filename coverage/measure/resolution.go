@@ -31,7 +31,7 @@ func (r Resolution) Justified() labels.Fraction {
 }
 
 // Verdict is a prover's answer on an active label no test covers (package
-// fuzzdriver/resolve asks z3): Infeasible with the reason no input can
+// coverage/resolve asks z3): Infeasible with the reason no input can
 // cover it, or unresolved with what was tried.
 type Verdict struct {
 	Infeasible bool

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/gotest"
+	"github.com/labelcov/labelcov/coverage/gotest"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )

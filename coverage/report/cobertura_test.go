@@ -10,8 +10,8 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/gotest"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/gotest"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"

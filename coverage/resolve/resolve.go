@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/solve"
 )

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
 )
 
 // JSON writes r as indented JSON ("version": 1). Predicates keep their

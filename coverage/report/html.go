@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/labels"
 )
 

@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/gotest"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/gotest"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/labels"
 )
 

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 )

@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/gotest"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/gotest"
+	"github.com/labelcov/labelcov/coverage/measure"
 )
 
 // Cobertura XML (coverage-04.dtd), which Codecov, GitLab, Jenkins and

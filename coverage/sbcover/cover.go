@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 )
@@ -81,7 +81,7 @@ func LabelCoverage(m *labels.Manifest, annotated *syntax.File, f *File, opts Opt
 }
 
 // Report is the label coverage report (package measure's, for every
-// renderer of fuzzdriver/report) of an SBCL run: m is the manifest
+// renderer of coverage/report) of an SBCL run: m is the manifest
 // labelcov annotate wrote, orig the original plan, annotated the annotated
 // plan SBCL compiled, saved what sb-cover:save-coverage-in-file wrote
 // (named savedName) after the user's tests ran. The run is one test,

@@ -56,7 +56,7 @@ func fillLabels(rep *Report, active, all []*labels.Label, ds []*labels.Decision,
 }
 
 // FromLabels builds the report of label coverage measured outside
-// labelcov's VM — by SBCL's sb-cover, say (package fuzzdriver/sbcover) —
+// labelcov's VM — by SBCL's sb-cover, say (package coverage/sbcover) —
 // from the label manifest m of the annotated plan, the original plan orig
 // (as m names it) and the labels that run covered and reached. The run
 // counts as one test named test, whose trace is the run itself: every
