@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/compare"
+	"github.com/labelcov/labelcov/experiments/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
 	"github.com/labelcov/labelcov/internal/testenv"
 )
