@@ -14,6 +14,10 @@ import "github.com/labelcov/labelcov/interp/compile"
 //	INCLOCAL a; DOLOOP t b               opIncLoop a             (t, b: the DOLOOP's)
 //	two or more probes in a chain        opProbeGroup g          (group.go)
 //	X; silently retired probes           opThenSkip              (dead.go)
+//	LOAD a; dead probes; LOAD b          opLoadLoadSkip a b      (dead.go)
+//	LOAD a; dead probes                  opLoadSkip a
+//	SETT a; dead probes; LOADT a         opSetTKeep a
+//	JMPIFNOTK t; dead probes             opJmpIfNotKSkip t       (b: the branch)
 //
 // Only the first instruction is replaced: the rest stay in place, so a
 // jump into the middle of a sequence runs the plain instructions, and a
@@ -50,6 +54,13 @@ const (
 	// the instruction's work (op from the plain code, A and B its own)
 	// and continues after the run.
 	opThenSkip
+	// opLoadLoadSkip, opLoadSkip, opSetTKeep and opJmpIfNotKSkip are
+	// opThenSkip for the instructions that most often fall into a run
+	// of dead probes, in one dispatch instead of two (dead.go).
+	opLoadLoadSkip
+	opLoadSkip
+	opSetTKeep
+	opJmpIfNotKSkip
 	opLoadLoad
 	opLoadAddI
 	opLoadCmpIJmp
