@@ -482,6 +482,13 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				sp++
 				pc = int(m.deadEnd[pc])
 				continue
+			case opSetTLoadT:
+				// SETT a; LOADT a: both free.
+				steps--
+				stack[fp+int(in.a)] = stack[sp-1]
+				count(cnt, pc)
+				pc++
+				continue
 			case opSetTKeep:
 				// SETT a; dead probes; LOADT a: both free.
 				steps--
