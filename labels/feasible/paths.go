@@ -990,17 +990,8 @@ func (a *pathAnalysis) eval(n syntax.Node, st *pstate) []pout {
 
 // evalWant is eval leaving out outcomes w does not want (where it can).
 func (a *pathAnalysis) evalWant(n syntax.Node, st *pstate, w want) []pout {
-	if a.stopped() {
+	if !a.enter(n, st) {
 		return nil
-	}
-	if a.work++; a.work > maxWork {
-		a.giveUp("too much work")
-		return nil
-	}
-	if !a.probe {
-		if ls := a.points[n]; ls != nil {
-			a.judge(ls, st)
-		}
 	}
 	switch n := n.(type) {
 	case *syntax.Int:
@@ -1014,12 +1005,51 @@ func (a *pathAnalysis) evalWant(n syntax.Node, st *pstate, w want) []pout {
 	case *syntax.Quote:
 		return []pout{{st: st, v: quoted(n.X)}}
 	case *syntax.Symbol:
-		return a.ref(n, st)
+		if o, ok := a.ref(n, st); ok {
+			return []pout{o}
+		}
+		return nil
 	case *syntax.List:
 		return a.evalList(n, st, w)
 	}
 	a.giveUp("unsupported syntax")
 	return nil
+}
+
+// enter is where evaluating n on st starts: it counts the work, judges
+// the labels at n, and tells whether to go on.
+func (a *pathAnalysis) enter(n syntax.Node, st *pstate) bool {
+	if a.stopped() {
+		return false
+	}
+	if a.work++; a.work > maxWork {
+		a.giveUp("too much work")
+		return false
+	}
+	if !a.probe {
+		if ls := a.points[n]; ls != nil {
+			a.judge(ls, st)
+		}
+	}
+	return true
+}
+
+// evalAtom is eval of a symbol or an integer, whose one outcome needs no
+// slice; ok is false for other nodes, and when it has no outcome.
+func (a *pathAnalysis) evalAtom(n syntax.Node, st *pstate) (o pout, ok bool) {
+	switch n := n.(type) {
+	case *syntax.Int:
+		if !a.enter(n, st) {
+			return pout{}, false
+		}
+		return pout{st: st, v: vNum(linInt(n.Value))}, true
+	case *syntax.Symbol:
+		if !a.enter(n, st) {
+			return pout{}, false
+		}
+		return a.ref(n, st)
+	}
+	return pout{}, false
 }
 
 func (a *pathAnalysis) floatConst(st *pstate, f float64) pout {
@@ -1069,29 +1099,31 @@ func quoted(x syntax.Node) val {
 	return vOpaque
 }
 
-func (a *pathAnalysis) ref(s *syntax.Symbol, st *pstate) []pout {
+// ref is the value of variable s on st; ok is false when the analysis
+// gives up.
+func (a *pathAnalysis) ref(s *syntax.Symbol, st *pstate) (o pout, ok bool) {
 	if !isPlainSymbol(s) {
 		a.giveUp("package symbol")
-		return nil
+		return pout{}, false
 	}
 	switch s.Name {
 	case "nil":
-		return []pout{{st: st, v: vNil}}
+		return pout{st: st, v: vNil}, true
 	case "t":
-		return []pout{{st: st, v: vT}}
+		return pout{st: st, v: vT}, true
 	case "pi":
 		a.giveUp("pi")
-		return nil
+		return pout{}, false
 	}
 	for i := len(st.loc) - 1; i >= st.base; i-- {
 		if st.loc[i].name == s.Name {
-			return []pout{{st: st, v: st.loc[i].v}}
+			return pout{st: st, v: st.loc[i].v}, true
 		}
 	}
 	if v, ok := st.global(s.Name); ok {
-		return []pout{{st: st, v: v}}
+		return pout{st: st, v: v}, true
 	}
-	return []pout{{st: st, fail: true}} // unbound
+	return pout{st: st, fail: true}, true // unbound
 }
 
 // assign sets variable name on a copy of st.
@@ -1127,7 +1159,17 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut
 	for _, x := range xs {
 		var next []argsOut
 		for _, f := range front {
-			outs := a.evalWant(x, f.st, w)
+			var one [1]pout
+			var outs []pout
+			switch x.(type) {
+			case *syntax.Int, *syntax.Symbol:
+				if o, ok := a.evalAtom(x, f.st); ok {
+					one[0] = o
+					outs = one[:]
+				}
+			default:
+				outs = a.evalWant(x, f.st, w)
+			}
 			last := -1
 			for i, o := range outs {
 				if !o.fail {
