@@ -64,6 +64,7 @@ type pathAnalysis struct {
 	probe    bool
 	probeBad bool
 	writes   int // global assignments outside probes, so far
+	open     int // active labels not yet seen to hold
 	work     int
 	calls    []string
 	memo     map[string]bool // satisfiable's answers by constraint set
@@ -274,9 +275,14 @@ func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
 	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{}}
 	for _, pl := range ls {
 		a.points[pl.l.Point] = append(a.points[pl.l.Point], pl)
+		if pl.l.Status == labels.Active {
+			a.open++
+		}
 	}
 	a.run()
 	if a.bad != "" {
+		// It gave up, or stopped once every label could hold (none
+		// is infeasible, whatever the rest of the run would show).
 		return
 	}
 	for _, pl := range ls {
@@ -1029,6 +1035,10 @@ func (a *pathAnalysis) enter(n syntax.Node, st *pstate) bool {
 	if !a.probe {
 		if ls := a.points[n]; ls != nil {
 			a.judge(ls, st)
+			if a.open == 0 {
+				a.bad = "every label may hold"
+				return false
+			}
 		}
 	}
 	return true
@@ -1262,7 +1272,7 @@ func (a *pathAnalysis) judge(ls []*pathLabel, st *pstate) {
 	for i := len(ladder) - 1; i >= 0; i-- {
 		if a.judgeOne(ladder[i], st) {
 			for _, pl := range ladder[:i] {
-				pl.holds = true
+				a.hold(pl)
 			}
 			break
 		}
@@ -1283,9 +1293,17 @@ func (a *pathAnalysis) judgeOne(pl *pathLabel, st *pstate) bool {
 		}
 	}
 	if holds || a.probeBad {
-		pl.holds = true
+		a.hold(pl)
 	}
 	return pl.holds
+}
+
+// hold records that pl may hold.
+func (a *pathAnalysis) hold(pl *pathLabel) {
+	if !pl.holds && pl.l.Status == labels.Active {
+		a.open--
+	}
+	pl.holds = true
 }
 
 func (a *pathAnalysis) evalList(l *syntax.List, st *pstate, w want) []pout {
