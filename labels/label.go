@@ -1,9 +1,8 @@
 package labels
 
 import (
-	"fmt"
-
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Status says whether a label is injected.
@@ -24,21 +23,8 @@ const (
 )
 
 // Position is a place in a source file (1-based line and byte column,
-// 0-based byte offset).
-type Position struct {
-	File   string `json:"file,omitempty"`
-	Line   int    `json:"line"`
-	Col    int    `json:"col"`
-	Offset int    `json:"offset"`
-}
-
-func (p Position) String() string {
-	name := p.File
-	if name == "" {
-		name = "<input>"
-	}
-	return fmt.Sprintf("%s:%d:%d", name, p.Line, p.Col)
-}
+// 0-based byte offset): the one position type, srcpos.Pos.
+type Position = srcpos.Pos
 
 // PositionOf converts a syntax position in file.
 func PositionOf(file string, p syntax.Pos) Position {

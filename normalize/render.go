@@ -4,8 +4,8 @@ import (
 	"bytes"
 
 	"github.com/labelcov/labelcov/interp/forms"
-
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Wrapper lets a later pass (transform) wrap chosen nodes of a normalized
@@ -24,7 +24,20 @@ type Wrapper interface {
 // lists keep the original text between their elements; new code is
 // written in canonical one-line form. w may be nil.
 func (r *Result) Render(w Wrapper) []byte {
-	rd := &renderer{r: r, w: w, src: r.Orig.Src}
+	return r.render(w, nil)
+}
+
+// RenderMapped is Render that also maps every position of the rendered
+// text to the original plan's text (srcpos.Map): a byte copied from the
+// plan to itself, a byte written for a node to the node of the original
+// plan it stands for (Origin; the nearest enclosing one for scaffolding).
+func (r *Result) RenderMapped(w Wrapper) ([]byte, *srcpos.Map) {
+	b := srcpos.NewMapBuilder(r.Orig.Name, r.Orig.Src)
+	return r.render(w, b), b.Map()
+}
+
+func (r *Result) render(w Wrapper, m *srcpos.MapBuilder) []byte {
+	rd := &renderer{r: r, w: w, src: r.Orig.Src, m: m}
 	if w != nil {
 		rd.inside = map[syntax.Node]bool{}
 		for _, f := range r.Forms {
@@ -47,15 +60,17 @@ func (r *Result) Render(w Wrapper) []byte {
 					at = pos + nl + 1
 				}
 			}
-			rd.out.Write(rd.src[pos:at])
+			rd.copy(pos, at)
+			rd.written(at)
 			rd.writeGlobals(at > pos || i == 0)
 			pos = at
 		}
-		rd.out.Write(rd.src[pos:start.Offset])
+		rd.copy(pos, start.Offset)
 		rd.node(f)
 		pos = end.Offset
 	}
-	rd.out.Write(rd.src[pos:])
+	rd.copy(pos, len(rd.src))
+	rd.written(len(rd.src))
 	if r.Temps > 0 {
 		// After a newline, as the globals below. The compiler reads it
 		// (forms.TempsDeclared): the temporaries cost no step. Guarded by
@@ -109,6 +124,26 @@ type renderer struct {
 	src    []byte
 	out    bytes.Buffer
 	inside map[syntax.Node]bool // nodes with a wrapped node at or below them
+	// m, when set, maps the output to src; at is the offset in src of
+	// the original node the text being written stands for.
+	m  *srcpos.MapBuilder
+	at int
+}
+
+// copy writes src[from:to], mapped to itself.
+func (rd *renderer) copy(from, to int) {
+	if rd.m != nil && to > from {
+		rd.m.Copy(rd.out.Len(), from)
+	}
+	rd.out.Write(rd.src[from:to])
+}
+
+// written says that what is written next stands for the original node at
+// offset at of src.
+func (rd *renderer) written(at int) {
+	if rd.m != nil {
+		rd.m.Written(rd.out.Len(), at)
+	}
 }
 
 func (rd *renderer) mark(n syntax.Node) bool {
@@ -132,8 +167,21 @@ func (rd *renderer) mark(n syntax.Node) bool {
 }
 
 func (rd *renderer) node(n syntax.Node) {
+	outer := rd.at
+	if rd.m != nil {
+		if o := rd.r.Origin(n); o != nil {
+			start, _ := o.Span()
+			rd.at = start.Offset
+		}
+		defer func() { rd.at = outer }()
+	}
 	if rd.w != nil && rd.w.Wraps(n) {
-		rd.w.Wrap(&rd.out, n, func() { rd.inner(n) })
+		rd.written(rd.at)
+		rd.w.Wrap(&rd.out, n, func() {
+			rd.inner(n)
+			rd.written(rd.at)
+		})
+		rd.written(outer)
 		return
 	}
 	rd.inner(n)
@@ -142,9 +190,11 @@ func (rd *renderer) node(n syntax.Node) {
 func (rd *renderer) inner(n syntax.Node) {
 	if rd.r.orig[n] && !rd.inside[n] || rd.r.orig[n] && !isList(n) {
 		start, end := n.Span()
-		rd.out.Write(rd.src[start.Offset:end.Offset])
+		rd.copy(start.Offset, end.Offset)
+		rd.written(rd.at)
 		return
 	}
+	rd.written(rd.at)
 	switch n := n.(type) {
 	case *syntax.List:
 		base, edited := rd.r.copyOf[n]
@@ -155,27 +205,30 @@ func (rd *renderer) inner(n syntax.Node) {
 			rd.out.WriteByte('(')
 			for i, e := range n.Elems {
 				if i > 0 {
+					rd.written(rd.at)
 					rd.out.WriteByte(' ')
 				}
 				rd.node(e)
 			}
+			rd.written(rd.at)
 			rd.out.WriteByte(')')
 			return
 		}
-		// An edited original list: keep the text between its elements.
-		rd.out.WriteByte('(')
-		pos := base.Open.Offset + 1
+		// An edited original list: keep the text between its elements
+		// (and its parentheses, mapped to themselves).
+		pos := base.Open.Offset
 		for i, e := range n.Elems {
 			start, end := base.Elems[i].Span()
-			rd.out.Write(rd.src[pos:start.Offset])
+			rd.copy(pos, start.Offset)
 			rd.node(e)
 			pos = end.Offset
 		}
-		rd.out.Write(rd.src[pos:base.Close.Offset])
-		rd.out.WriteByte(')')
+		rd.copy(pos, base.Close.Offset+1)
+		rd.written(rd.at)
 	case *syntax.Quote:
 		rd.out.WriteByte('\'')
 		rd.node(n.X)
+		rd.written(rd.at)
 	default:
 		rd.out.WriteString(syntax.NodeString(n))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
+	"github.com/labelcov/labelcov/labels/srcpos"
 	"github.com/labelcov/labelcov/normalize"
 )
 
@@ -38,6 +39,10 @@ type Result struct {
 	Normalized *normalize.Result
 	// Labels holds every label; active ones have Annotated set.
 	Labels *labels.Set
+	// Positions maps positions in Source to the original plan's text:
+	// where a failure of the annotated plan happened in the plan as
+	// written (see normalize.Result.RenderMapped).
+	Positions *srcpos.Map
 }
 
 // Reparse reads the annotated plan back into a tree (positions in
@@ -113,11 +118,11 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
 	nr.DeclareGlobals(set.Globals)
-	src, err := Annotate(nr, set)
+	src, pos, err := annotateMapped(nr, set)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Source: src, Normalized: nr, Labels: set}, nil
+	return &Result{Source: src, Normalized: nr, Labels: set, Positions: pos}, nil
 }
 
 // Enumerate lists the labels of f without injecting them (labelcov
@@ -156,17 +161,24 @@ func Enumerate(f *syntax.File, opts Options) (*labels.Set, error) {
 // at the whole decision test, so short-circuiting inside the decision does
 // not guard them.
 func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
+	src, _, err := annotateMapped(nr, set)
+	return src, err
+}
+
+// annotateMapped is Annotate that also maps the annotated text's positions to
+// the original plan's.
+func annotateMapped(nr *normalize.Result, set *labels.Set) ([]byte, *srcpos.Map, error) {
 	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}}
 	for _, l := range set.Active() {
 		if l.Point == nil {
-			return nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
+			return nil, nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
 		}
 		inj.byPoint[l.Point] = append(inj.byPoint[l.Point], l)
 	}
 	if err := inj.limitDepth(nr, set); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	src := nr.Render(inj)
+	src, pos := nr.RenderMapped(inj)
 	// One pass over the text, counting lines up to each when in turn
 	// (Wrap records them in output order; the sort only makes sure).
 	sort.SliceStable(inj.at, func(i, j int) bool { return inj.at[i].off < inj.at[j].off })
@@ -179,7 +191,7 @@ func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
 		}
 		p.l.Annotated = &labels.Position{Line: line, Col: p.off - bol + 1, Offset: p.off}
 	}
-	return src, nil
+	return src, pos, nil
 }
 
 // maxAlign is the widest column whens are aligned to; maxIndent the

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,6 +19,7 @@ import (
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/srcpos"
 	"github.com/labelcov/labelcov/normalize"
 	"github.com/labelcov/labelcov/transform"
 )
@@ -89,6 +91,7 @@ func diffAgainstOriginal(t *testing.T, planPath string, f *syntax.File, world *s
 			t.Fatalf("%s: annotated plan does not parse: %v", crit, err)
 		}
 		orig, ann := newDiffRunner(t, f, world), newDiffRunner(t, af, world)
+		ann.positions = res.Positions
 		// The annotated plan as the fuzzers run it: labels fire only,
 		// retire (silently for the built-in engine), and the fused
 		// code skips them (interp/vm, "Label probes in fuzzing
@@ -125,6 +128,11 @@ func diffAgainstOriginal(t *testing.T, planPath string, f *syntax.File, world *s
 				differ++
 				t.Errorf("%s, criteria %s, input %x: original and annotated differ\n--- original\n%s\n--- annotated\n%s",
 					name, crit, input, a, b)
+			} else if !slices.Equal(orig.where, ann.where) {
+				// The annotation's map names the original's positions.
+				differ++
+				t.Errorf("%s, criteria %s, input %x: failures at %v in the original, mapped from the annotated plan to %v",
+					name, crit, input, orig.where, ann.where)
 			}
 			for k, fz := range fuzzing {
 				if c := fz.run(input); c != a {
@@ -168,6 +176,11 @@ type diffRunner struct {
 	plan   *compile.Func
 	m      *vm.Machine // without a world
 	out    bytes.Buffer
+	// where are the positions of the last run's failure and failed
+	// checks, mapped to the original plan through positions (set for an
+	// annotated plan).
+	where     []srcpos.Pos
+	positions *srcpos.Map
 }
 
 func newDiffRunner(t *testing.T, f *syntax.File, w *sim.World) *diffRunner {
@@ -222,6 +235,10 @@ func (d *diffRunner) run(input []byte) string {
 	if d.world != nil {
 		res := d.runner.RunBytes(context.Background(), input)
 		writeVM(&b, res.VM)
+		d.where = append(d.where[:0], d.positions.Original(res.VM.Failure.At()))
+		for _, c := range res.CheckErrors {
+			d.where = append(d.where, d.positions.Original(c.Pos))
+		}
 		fmt.Fprintf(&b, "output %q\nerrors %v\n", d.out.String(), res.Errors)
 		for _, c := range res.CheckErrors {
 			fmt.Fprintf(&b, "check %s failed: %s %s\n", c.Check, c.Kind, c.Message)
@@ -237,7 +254,9 @@ func (d *diffRunner) run(input []byte) string {
 		args[i] = value.Int(int64(binary.LittleEndian.Uint64(input[8*i:])))
 	}
 	d.m.ResetCounters() // retires labels, as a fuzzing target does
-	writeVM(&b, d.m.Run(context.Background(), d.plan, args))
+	r := d.m.Run(context.Background(), d.plan, args)
+	writeVM(&b, r)
+	d.where = append(d.where[:0], d.positions.Original(r.Failure.At()))
 	fmt.Fprintf(&b, "output %q\n", d.out.String())
 	return b.String()
 }

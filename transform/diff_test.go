@@ -16,6 +16,7 @@ import (
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // planGen writes random plans full of side effects inside conditions:
@@ -130,6 +131,10 @@ type machine struct {
 	prog *compile.Program
 	m    *vm.Machine
 	out  *bytes.Buffer
+	// at is where the last run's failure happened (in the program's
+	// text); positions maps it to the original plan (annotated plans).
+	at        srcpos.Pos
+	positions *srcpos.Map
 }
 
 func newMachine(t testing.TB, src []byte) *machine {
@@ -185,7 +190,7 @@ func TestDifferential(t *testing.T) {
 		plans = 8
 	}
 	crits := []string{"mcc", "cc", "wm:abs", "wm:aor", "wm:cor", "wm:ror", "dist", "all"}
-	runs, steps, labelsSeen, printed := 0, 0, 0, 0
+	runs, steps, labelsSeen, printed, mapped := 0, 0, 0, 0, 0
 	outcomes := map[vm.Outcome]int{}
 	for seed := range plans {
 		g := &planGen{r: rand.New(rand.NewPCG(uint64(seed), 4))}
@@ -198,6 +203,7 @@ func TestDifferential(t *testing.T) {
 		for _, c := range crits {
 			r := annotate(t, "gen.plan", src, c)
 			variants["annotated "+c] = newMachine(t, r.Source)
+			variants["annotated "+c].positions = r.Positions
 			variants["normalized "+c] = newMachine(t, r.Normalized.Source)
 			labelsSeen += len(r.Labels.Active())
 		}
@@ -232,13 +238,24 @@ func TestDifferential(t *testing.T) {
 				if got != want {
 					t.Fatalf("seed %d args (%d %d): %s differs\noriginal: %+v\n%s:  %+v\nplan:\n%s", seed, x, y, n, want, n, got, src)
 				}
+				// The annotation's map names the original's failure
+				// position, without running the original.
+				if v := variants[n]; v.positions != nil && want.Outcome != vm.OutcomeOK {
+					mapped++
+					if at := v.positions.Original(v.at); at != orig.at {
+						t.Fatalf("seed %d args (%d %d): %s failed at %s (%s in the annotated plan), the original at %s\nplan:\n%s", seed, x, y, n, at, v.at, orig.at, src)
+					}
+				}
 			}
 		}
 	}
 	if steps < runs/2 {
 		t.Errorf("only %d of %d runs compared steps", steps, runs)
 	}
-	t.Logf("%d plans, %d runs compared (%d with steps), %d active labels; original outcomes %v, %d runs printed", plans, runs, steps, labelsSeen, outcomes, printed)
+	t.Logf("%d plans, %d runs compared (%d with steps, %d failure positions mapped), %d active labels; original outcomes %v, %d runs printed", plans, runs, steps, mapped, labelsSeen, outcomes, printed)
+	if mapped == 0 {
+		t.Error("no failure position mapped")
+	}
 	if outcomes[vm.OutcomeOK] == 0 || outcomes[vm.OutcomeFailure] == 0 || printed == 0 {
 		t.Errorf("generator too narrow: outcomes %v, printed %d", outcomes, printed)
 	}
@@ -330,6 +347,7 @@ func (mc *machine) runValues(args []value.Value) runOutcome {
 	mc.out.Reset()
 	res := mc.m.Run(context.Background(), mc.prog.Plan("main"), args)
 	o := runOutcome{Outcome: res.Outcome, Value: res.Value.String(), Output: mc.out.String(), Steps: res.Steps}
+	mc.at = res.Failure.At()
 	if res.Failure != nil {
 		o.Value, o.Failure = "", res.Failure.Kind+": "+res.Failure.Message
 	}

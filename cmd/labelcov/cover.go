@@ -21,7 +21,7 @@ type coverOptions struct {
 }
 
 // sbclCoverOptions are cover's flags for label coverage recorded by SBCL's
-// sb-cover (package fuzzdriver/sbcover).
+// sb-cover (package coverage/sbcover).
 type sbclCoverOptions struct {
 	from      string
 	manifest  string

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // TestOneFigurePerCriterion: the same subject gives the same figure per
@@ -114,5 +116,82 @@ func TestOneFigurePerCriterion(t *testing.T) {
 	}
 	if l := sum2.Coverage["labels"]; l.Covered != all2.Covered || l.Total != all2.Total || len(sum2.ByKey) != 3 {
 		t.Errorf("the yardstick's labels %+v (by criterion %v), cover's all %d/%d", l, sum2.ByKey, all2.Covered, all2.Total)
+	}
+}
+
+// TestOneFigurePerCriterionGo: for a Go fuzz target too, cover in text,
+// JSON and HTML, reduce and gentests (its suite, before the campaign)
+// give the same figure per criterion: MC/DC in conditions, vectors apart,
+// D0 never above its row's total, all the sum of the rows.
+func TestOneFigurePerCriterionGo(t *testing.T) {
+	testenv.Long(t) // go builds: about 20 s
+	needGo(t)
+	dir := fuzzexpWithEntry(t, "hot", "go test fuzz v1\nint32(510)\nint32(50)\nint32(10)\n")
+	crit := []string{"-C", dir, "--fuzz", "FuzzAlarm", "--criteria", "mcc,cc,mcdc"}
+	type row struct {
+		Covered, Total int
+		Diversity      struct{ D0 float64 }
+	}
+	var rep struct {
+		Criteria map[string]row
+		All      row
+		MCDC     struct {
+			Covered, Total int
+			Vectors        struct{ Covered, Total int }
+		}
+	}
+	page := filepath.Join(t.TempDir(), "c.html")
+	code, out, errs := runCLI(append([]string{"cover", "."}, append(crit, "--per-test", "--json", "--html", page)...)...)
+	if code != exitOK || json.Unmarshal([]byte(out), &rep) != nil {
+		t.Fatalf("cover: exit %d\n%s%s", code, out, errs)
+	}
+	var sum row
+	for k, r := range rep.Criteria {
+		if r.Diversity.D0 > float64(r.Total) || r.Diversity.D0 != float64(r.Covered) {
+			t.Errorf("%s %d/%d: D0 %v", k, r.Covered, r.Total, r.Diversity.D0)
+		}
+		sum.Covered += r.Covered
+		sum.Total += r.Total
+	}
+	all := rep.All
+	if len(rep.Criteria) != 3 || all.Covered != sum.Covered || all.Total != sum.Total || all.Diversity.D0 != float64(sum.Covered) {
+		t.Errorf("all %+v, the rows %v sum to %d/%d", all, rep.Criteria, sum.Covered, sum.Total)
+	}
+	m := rep.Criteria["mcdc"]
+	if m.Covered != rep.MCDC.Covered || m.Total != rep.MCDC.Total || m.Total == 0 || rep.MCDC.Vectors.Total <= m.Total {
+		t.Errorf("mcdc row %d/%d, MC/DC section %+v", m.Covered, m.Total, rep.MCDC)
+	}
+	fig := func(k string) string { return fmt.Sprintf("%d/%d", rep.Criteria[k].Covered, rep.Criteria[k].Total) }
+	allFig := fmt.Sprintf("%d/%d", all.Covered, all.Total)
+	head := fmt.Sprintf("MC/DC: %s conditions", fig("mcdc"))
+	vectors := fmt.Sprintf("test vectors executed: %d/%d", rep.MCDC.Vectors.Covered, rep.MCDC.Vectors.Total)
+
+	code, text, errs := runCLI(append([]string{"cover", "."}, crit...)...)
+	rowRe := func(k string, r row) *regexp.Regexp {
+		return regexp.MustCompile(`(?m)^` + k + ` +` + fmt.Sprint(r.Covered) + ` +` + fmt.Sprint(r.Total) + ` `)
+	}
+	if code != exitOK || !rowRe("mcdc", m).MatchString(text) || !rowRe("mcc", rep.Criteria["mcc"]).MatchString(text) ||
+		!rowRe("all", all).MatchString(text) || !strings.Contains(text, head) || !strings.Contains(text, vectors) {
+		t.Errorf("text report (exit %d, want rows as JSON, %q, %q):\n%s%s", code, head, vectors, text, errs)
+	}
+	if h, err := os.ReadFile(page); err != nil || !strings.Contains(string(h), head) || !strings.Contains(string(h), vectors) {
+		t.Errorf("HTML report lacks %q, %q: %v", head, vectors, err)
+	}
+
+	code, out, errs = runCLI(append([]string{"reduce", "."}, append(crit, "--out", t.TempDir())...)...)
+	want := fmt.Sprintf("mcc %s, cc %s, mcdc %s conditions, all %s", fig("mcc"), fig("cc"), fig("mcdc"), allFig)
+	if code != exitOK || !strings.Contains(out, want) {
+		t.Errorf("reduce (exit %d) does not say %q:\n%s%s", code, want, out, errs)
+	}
+	// gentests starts from the suite, the entries cover measured.
+	code, out, errs = runCLI(append([]string{"gentests", "."}, append(crit, "--budget", "1s", "--seed", "1", "--out", t.TempDir())...)...)
+	for _, k := range []string{"mcc", "cc", "mcdc", "all"} {
+		f := allFig
+		if k != "all" {
+			f = fig(k)
+		}
+		if !regexp.MustCompile(`(?m)^  ` + k + ` +` + f + ` -> `).MatchString(out) {
+			t.Errorf("gentests (exit %d) does not start from cover's %s %s:\n%s%s", code, k, f, out, errs)
+		}
 	}
 }

@@ -99,7 +99,7 @@ func TestFuzzCampaignLayoutAndReplay(t *testing.T) {
 	if err := json.Unmarshal(data, &stats); err != nil {
 		t.Fatal(err)
 	}
-	if stats.Version != 1 || len(stats.Samples) == 0 || len(stats.Findings) != len(s.Findings) {
+	if stats.Version != 2 || len(stats.Samples) == 0 || len(stats.Findings) != len(s.Findings) {
 		t.Fatalf("stats.json: version %d, %d samples, %d findings", stats.Version, len(stats.Samples), len(stats.Findings))
 	}
 	last := stats.Samples[len(stats.Samples)-1].Coverage

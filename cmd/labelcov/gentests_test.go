@@ -77,5 +77,33 @@ func TestGentests(t *testing.T) {
 			t.Errorf("%s covers no label the weak suite misses", f.Name())
 		}
 	}
+	// gentests ends with cover's resolution of the suite with the tests it
+	// wrote: the same table cover prints for both folders.
+	code, text, errs := runCLI("cover", plan, "--criteria", "all,mcdc", "--tests", weak, "--tests", gen)
+	if code != exitOK {
+		t.Fatalf("cover: exit %d\n%s", code, errs)
+	}
+	if want := resolutionBlock(text); want == "" || resolutionBlock(stdout) != want {
+		t.Errorf("gentests' resolution:\n%s\nwant cover's:\n%s", resolutionBlock(stdout), want)
+	}
 	t.Logf("labels covered: weak suite %d, with %d generated tests %d", before, len(files), after)
+}
+
+// resolutionBlock is the resolution table of a text report: from its
+// heading to the row of all criteria ("" when there is none).
+func resolutionBlock(text string) string {
+	i := strings.Index(text, "resolution of the active labels")
+	if i < 0 {
+		return ""
+	}
+	rest := text[i:]
+	j := strings.Index(rest, "\n  all ")
+	if j < 0 {
+		return ""
+	}
+	k := strings.IndexByte(rest[j+1:], '\n')
+	if k < 0 {
+		return rest
+	}
+	return rest[:j+1+k]
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // rangeBug is a target without a plan: a finding when the first 8 bytes
@@ -24,7 +25,7 @@ func (t *rangeBug) Run(_ context.Context, input []byte) (engine.Outcome, error) 
 	t.counters = [4]uint8{1, 0, 0, 0}
 	if lo > 1000 && hi < 0 {
 		t.counters[1] = 1
-		return engine.Outcome{Findings: []engine.Finding{{Category: "range-bug", Pos: "r.plan:3:7"}}}, nil
+		return engine.Outcome{Findings: []engine.Finding{{Category: "range-bug", Pos: srcpos.Pos{File: "r.plan", Line: 3, Col: 7}}}}, nil
 	}
 	return engine.Outcome{}, nil
 }

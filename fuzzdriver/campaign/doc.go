@@ -13,13 +13,15 @@
 // what it misses (labelcov gentests; gofuzz.Generate is its Go
 // counterpart).
 //
-// Files: setup.go (Setup, Build, label modes), targets.go (targets, the
-// remapping of annotated positions, the AFL++ executor), meter.go,
+// Files: setup.go (Setup, Build, label modes), targets.go (targets, each
+// with the annotation's map of positions), meter.go,
 // replay.go, inputs.go (input files, the world's hooks), campaign.go
 // (Fuzz, the built-in engine's campaign, Summary), afl.go (the AFL++
 // engine's campaign and the worker description), generate.go (Generate).
 //
 // Findings of annotated plans are keyed by positions in the original
-// plan, so that campaigns guided by different criteria compare; a fuzz
-// process compiles each program once.
+// plan, so that campaigns guided by different criteria compare: the map
+// the annotation made (pipeline.Annotated.Positions) names them, the
+// original plan never reruns an input to learn them; a fuzz process
+// compiles each program once.
 package campaign

@@ -10,6 +10,7 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Replayed is what one input did, for `labelcov replay`.
@@ -17,8 +18,10 @@ type Replayed struct {
 	// Findings are what the fuzzer records for the input (their keys are
 	// the campaign's finding keys).
 	Findings []engine.Finding
-	// VM is the plan's result.
-	VM vm.Result
+	// VM is the plan's result; FailureAt where its failure or timeout
+	// happened in the original plan.
+	VM        vm.Result
+	FailureAt srcpos.Pos
 	// Sim is the simulator's view of the run (trace, errors, action
 	// hits); nil without a world.
 	Sim *sim.Result
@@ -34,7 +37,8 @@ type Replayed struct {
 func (p *Fuzzer) Replay(ctx context.Context, input []byte) (*Replayed, error) {
 	s := p.Setup
 	r, err := runner.New(runner.Options{Program: p.Fuzzed, Plan: s.PlanName, World: s.World,
-		Limits: runner.Limits{MaxSteps: s.MaxSteps, MaxObjects: s.MaxObjects, Timeout: max(s.RunTimeout, 0)}})
+		Limits:    runner.Limits{MaxSteps: s.MaxSteps, MaxObjects: s.MaxObjects, Timeout: max(s.RunTimeout, 0)},
+		Positions: p.positions(p.Fuzzed)})
 	if err != nil {
 		return nil, err
 	}
@@ -42,16 +46,13 @@ func (p *Fuzzer) Replay(ctx context.Context, input []byte) (*Replayed, error) {
 	if err != nil {
 		return nil, err
 	}
-	rp := &Replayed{Findings: res.Findings(nil), VM: res.Sim.VM}
-	if p.Fuzzed != p.Original && !res.Hang {
-		rm := remapper{p: p}
-		if rp.Findings, err = rm.remap(ctx, input, rp.Findings); err != nil {
-			return nil, err
-		}
-	}
+	rp := &Replayed{Findings: res.Findings(nil), VM: res.Sim.VM, FailureAt: res.FailureAt()}
 	if s.World != nil {
 		rp.Env = s.World.DecodeEnv(input, s.MaxObjects)
 		rp.Sim = res.Sim.Clone()
+		for i := range rp.Sim.CheckErrors {
+			rp.Sim.CheckErrors[i].Pos = res.At(rp.Sim.CheckErrors[i].Pos)
+		}
 		return rp, nil
 	}
 	rp.Args = sim.DecodeArgs(input, p.Plan().NumParams())
@@ -98,7 +99,11 @@ func (rp *Replayed) Report(pf *Fuzzer, in string, data []byte, trace bool) *Repl
 	r := &ReplayReport{Input: in, Bytes: len(data), Findings: []ReplayFinding{}, Outcome: string(rp.VM.Outcome),
 		Steps: rp.VM.Steps, Args: rp.Args, rp: rp}
 	for _, f := range rp.Findings {
-		r.Findings = append(r.Findings, ReplayFinding{Key: f.Key(), Category: f.Category, Pos: f.Pos, Detail: f.Detail})
+		rf := ReplayFinding{Key: f.Key(), Category: f.Category, Detail: f.Detail}
+		if f.Pos.IsValid() {
+			rf.Pos = f.Pos.String()
+		}
+		r.Findings = append(r.Findings, rf)
 	}
 	switch {
 	case rp.VM.Outcome == vm.OutcomeOK:
@@ -106,8 +111,8 @@ func (rp *Replayed) Report(pf *Fuzzer, in string, data []byte, trace bool) *Repl
 	case rp.VM.Failure != nil:
 		fl := rp.VM.Failure
 		r.Failure = &ReplayFailure{Kind: fl.Kind, Message: fl.Message}
-		if fl.Pos.IsValid() {
-			r.Failure.Pos = fl.File + ":" + fl.Pos.String()
+		if rp.FailureAt.IsValid() {
+			r.Failure.Pos = rp.FailureAt.String()
 		}
 	}
 	if w := pf.Setup.World; w != nil && rp.Sim != nil {

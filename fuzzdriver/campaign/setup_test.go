@@ -71,9 +71,9 @@ func TestPlanSetupArgs(t *testing.T) {
 	if !strings.HasPrefix(want, "range-bug@testdata/range.plan:6:7") {
 		t.Errorf("key %s", want)
 	}
-	// A second run takes the cached mapping.
-	if ao, _ := ann.Run(context.Background(), in); ao.Findings[0].Key() != want {
-		t.Errorf("cached key %s", ao.Findings[0].Key())
+	// The annotation's map names the position: the same finding, typed.
+	if got := ao.Findings[0].Pos; got != oo.Findings[0].Pos {
+		t.Errorf("annotated finding at %+v, original at %+v", got, oo.Findings[0].Pos)
 	}
 
 	ex, err := pf.NewExecutor()
@@ -91,6 +91,8 @@ func TestPlanSetupArgs(t *testing.T) {
 	rp, err := pf.Replay(context.Background(), in)
 	if err != nil || rp.Sim != nil || len(rp.Args) != 3 || rp.Args[1] != 17 || len(rp.Findings) != 1 || rp.VM.Failure == nil {
 		t.Errorf("replay: %v %+v", err, rp)
+	} else if rp.FailureAt != oo.Findings[0].Pos || rp.Findings[0].Key() != want {
+		t.Errorf("replay: failure at %+v, finding %s; the original failed at %+v", rp.FailureAt, rp.Findings[0].Key(), oo.Findings[0].Pos)
 	}
 
 	m, err := pf.NewMeter()

@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 func mazeCampaign(magic string, xs int, seed uint64, runs int64) Campaign {
@@ -76,7 +78,7 @@ func TestEngineClimbsHitCounts(t *testing.T) {
 	if !ok {
 		t.Fatalf("hit-count finding not reached; corpus %d features %d", sum.Corpus, sum.Features)
 	}
-	if f.Category != "many-x" || f.Pos != "synth.plan:3:7" {
+	if f.Category != "many-x" || f.Pos != (srcpos.Pos{File: "synth.plan", Line: 3, Col: 7}) {
 		t.Errorf("record %+v", f)
 	}
 	if f.Size.Bytes != 40 || !bytes.Equal(f.Data, bytes.Repeat([]byte("x"), 40)) {

@@ -22,6 +22,9 @@ func readFindingsIndex(dir string) (ff findingsFile, ok bool, err error) {
 	if err != nil {
 		return ff, false, fmt.Errorf("reading findings: %w", err)
 	}
+	if err := checkVersion(path, data); err != nil {
+		return ff, false, err
+	}
 	if err := json.Unmarshal(data, &ff); err != nil {
 		return ff, false, fmt.Errorf("%s: %w", path, err)
 	}
@@ -33,12 +36,30 @@ func readFindingsIndex(dir string) (ff findingsFile, ok bool, err error) {
 	return ff, true, nil
 }
 
+// checkVersion refuses the findings.json at path (its content data) unless
+// it is of StatsVersion, saying what to do about an older one.
+func checkVersion(path string, data []byte) error {
+	var v struct {
+		Version int `json:"version"`
+	}
+	if err := json.Unmarshal(data, &v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	switch {
+	case v.Version == StatsVersion:
+		return nil
+	case v.Version == 1:
+		return fmt.Errorf("%s: findings version 1, written by an older labelcov (positions as text), is not supported (want %d): run the campaign again in a new directory", path, StatsVersion)
+	}
+	return fmt.Errorf("%s: findings version %d not supported (want %d)", path, v.Version, StatsVersion)
+}
+
 // ReadFindings reads the findings a campaign recorded: dir/findings.json
 // when dir is an instance directory, else the findings.json of every
 // instance directory inside dir (a sync directory, AFL's -o), in path
 // order. Each record's Input is the path of its saved input (Data is not
 // read). A findings.json of another version than StatsVersion is an
-// error, and so is a dir without any findings.json.
+// error (also when a campaign is resumed), and so is a dir without any findings.json.
 func ReadFindings(dir string) ([]FindingRecord, error) {
 	dirs := []string{dir}
 	if _, err := os.Stat(filepath.Join(dir, FindingsName)); err != nil {
@@ -60,9 +81,6 @@ func ReadFindings(dir string) ([]FindingRecord, error) {
 		}
 		if !ok {
 			return nil, fmt.Errorf("reading findings: %s: %w", filepath.Join(d, FindingsName), fs.ErrNotExist)
-		}
-		if ff.Version != StatsVersion {
-			return nil, fmt.Errorf("%s: findings version %d not supported (want %d)", filepath.Join(d, FindingsName), ff.Version, StatsVersion)
 		}
 		out = append(out, ff.Findings...)
 	}

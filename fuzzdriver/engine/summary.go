@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"github.com/labelcov/labelcov/labels/fraction"
+	"github.com/labelcov/labelcov/labels/srcpos"
 	"io"
 	"sort"
 	"strings"
@@ -10,8 +11,10 @@ import (
 )
 
 // StatsVersion is the version of stats.json and findings.json. Bump it when a
-// field changes meaning; adding fields keeps it.
-const StatsVersion = 1
+// field changes meaning; adding fields keeps it. Version 2 writes a
+// finding's position as an object (file, line, col, offset), where
+// version 1 wrote it as text.
+const StatsVersion = 2
 
 // Figure is one coverage figure: covered out of total.
 type Figure = fraction.Fraction
@@ -50,14 +53,16 @@ type Sample struct {
 // FindingRecord is a finding key as the campaign records it: when it was
 // first seen and where its minimized input lives.
 type FindingRecord struct {
-	Key      string  `json:"key"`
-	Category string  `json:"category"`
-	Pos      string  `json:"pos,omitempty"`
-	Detail   string  `json:"detail,omitempty"`
-	TimeS    float64 `json:"time_s"` // campaign time of first discovery
-	Execs    int64   `json:"execs"`  // campaign execs at first discovery
-	Input    string  `json:"input"`  // saved path ("" for in-memory campaigns)
-	Size     Size    `json:"size"`   // of the saved (minimized) input
+	Key      string `json:"key"`
+	Category string `json:"category"`
+	// Pos is where the finding happened (the zero Pos, left out, for a
+	// check's category).
+	Pos    srcpos.Pos `json:"pos,omitzero"`
+	Detail string     `json:"detail,omitempty"`
+	TimeS  float64    `json:"time_s"` // campaign time of first discovery
+	Execs  int64      `json:"execs"`  // campaign execs at first discovery
+	Input  string     `json:"input"`  // saved path ("" for in-memory campaigns)
+	Size   Size       `json:"size"`   // of the saved (minimized) input
 	// Original is the size of the input that first showed the key.
 	Original Size `json:"original"`
 	// New is false for findings loaded from a resumed campaign directory.

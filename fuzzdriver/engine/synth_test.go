@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"errors"
+
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // mazeTarget is a synthetic plan: nested byte comparisons, laid out like the
@@ -52,7 +54,7 @@ func (m *mazeTarget) Run(ctx context.Context, in []byte) (Outcome, error) {
 			}
 		}
 		if n >= m.xs {
-			out.Findings = append(out.Findings, Finding{Category: "many-x", Pos: "synth.plan:3:7"})
+			out.Findings = append(out.Findings, Finding{Category: "many-x", Pos: srcpos.Pos{File: "synth.plan", Line: 3, Col: 7}})
 		}
 	}
 	return out, nil

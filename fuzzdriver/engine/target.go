@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"strings"
+
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Target runs one input. Implementations need not be safe for concurrent use:
@@ -33,19 +35,20 @@ type Finding struct {
 	// Category is the error category (a check's symbol), or the failure kind
 	// for plan failures ("object-unreachable", "timeout", ...).
 	Category string
-	// Pos is the source position for plan failures and timeouts
-	// ("plan.plan:12:9"); empty for check categories. Part of the key.
-	Pos string
+	// Pos is the source position for plan failures and timeouts (in the
+	// original plan); the zero Pos for check categories. Part of the key,
+	// as FILE:LINE:COL.
+	Pos srcpos.Pos
 	// Detail is a human-readable message. Not part of the key.
 	Detail string
 }
 
 // Key groups findings: the first input of each key is saved and minimized.
 func (f Finding) Key() string {
-	if f.Pos == "" {
+	if !f.Pos.IsValid() {
 		return f.Category
 	}
-	return f.Category + "@" + f.Pos
+	return f.Category + "@" + f.Pos.String()
 }
 
 // HasKey reports whether o contains a finding with the given key.

@@ -10,8 +10,11 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
+
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Site names a failure by where it happened in the original code: the
@@ -28,17 +31,17 @@ type Site struct {
 	// first stack frame in the target's package (with labels inside
 	// dependencies, first IMPORTPATH/FILE.go:LINE of a frame in a labelled
 	// package), for failures the position the test reported.
-	Pos string `json:"pos,omitempty"`
+	Pos srcpos.Pos `json:"pos,omitzero"`
 	// Detail is the panic value or failure message.
 	Detail string `json:"detail,omitempty"`
 }
 
 // Key is Category@Pos, or Category without a position.
 func (s Site) Key() string {
-	if s.Pos == "" {
+	if !s.Pos.IsValid() {
 		return s.Category
 	}
-	return s.Category + "@" + s.Pos
+	return s.Category + "@" + s.Pos.String()
 }
 
 // ReplayTimeout bounds one replay of a failing input.
@@ -129,7 +132,7 @@ func ParseFailure(out string, t Target) Site {
 			continue
 		}
 		if m := testLogLine.FindStringSubmatch(l); inFail && m != nil {
-			return Site{Category: "fail", Pos: pkgFile(t, m[1]) + ":" + m[2], Detail: m[3]}
+			return Site{Category: "fail", Pos: frameAt(pkgFile(t, m[1]), m[2]), Detail: m[3]}
 		}
 	}
 	return Site{Category: "crash", Detail: firstNonEmpty(lines)}
@@ -141,7 +144,7 @@ func ParseFailure(out string, t Target) Site {
 // in a labelled package comes first, as IMPORTPATH/FILE.go:LINE (the bug
 // is where the labels are, and a frame of the target's package would name
 // every such failure by the fuzz function's one call).
-func firstFrame(lines []string, t Target) string {
+func firstFrame(lines []string, t Target) srcpos.Pos {
 	for i := 0; i+1 < len(lines) && len(t.LabelPkgs) > 0; i++ {
 		m := frameFunc.FindStringSubmatch(lines[i])
 		if m == nil {
@@ -152,7 +155,7 @@ func firstFrame(lines []string, t Target) string {
 				continue
 			}
 			if f := frameFile.FindStringSubmatch(lines[i+1]); f != nil {
-				return p + "/" + path.Base(filepath.ToSlash(f[1])) + ":" + f[2]
+				return frameAt(p+"/"+path.Base(filepath.ToSlash(f[1])), f[2])
 			}
 		}
 	}
@@ -167,9 +170,19 @@ func firstFrame(lines []string, t Target) string {
 		}
 		// The package's functions live in its directory: name the file
 		// from there, so that a copy of the module names it alike.
-		return pkgFile(t, path.Base(filepath.ToSlash(f[1]))) + ":" + f[2]
+		return frameAt(pkgFile(t, path.Base(filepath.ToSlash(f[1]))), f[2])
 	}
-	return ""
+	return srcpos.Pos{}
+}
+
+// frameAt is the position of line (digits, as a traceback or a test log
+// prints it) of file; Go's output names no column.
+func frameAt(file, line string) srcpos.Pos {
+	n, err := strconv.Atoi(line)
+	if err != nil || n <= 0 {
+		return srcpos.Pos{File: file}
+	}
+	return srcpos.Pos{File: file, Line: n}
 }
 
 // pkgFile names file base of t's package relative to the module root.

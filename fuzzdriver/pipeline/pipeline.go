@@ -9,6 +9,7 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
+	"github.com/labelcov/labelcov/labels/srcpos"
 	"github.com/labelcov/labelcov/normalize"
 	"github.com/labelcov/labelcov/transform"
 )
@@ -202,6 +203,10 @@ func (a *Annotated) Covered(counters []uint8, dst []int) []int {
 	}
 	return dst
 }
+
+// Positions maps positions in the annotated plan (its Program's
+// failures) to the original plan's text.
+func (a *Annotated) Positions() *srcpos.Map { return a.Transform.Positions }
 
 // Labels is the set of every label of the annotation (active, infeasible,
 // trivial), with its warnings.

@@ -13,6 +13,7 @@ import (
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Limits bound one run. Zero values take the VM's defaults (no wall-clock
@@ -66,6 +67,10 @@ type Options struct {
 	// LabelMap, when set, is the annotated plan Program was compiled from:
 	// each Result then lists the labels the run covered (Result.Labels).
 	LabelMap *pipeline.Annotated
+	// Positions, when set, maps positions in Program (an annotated plan)
+	// to positions in the original plan (pipeline.Annotated.Positions):
+	// findings and Result.FailureAt name places in the plan as written.
+	Positions *srcpos.Map
 }
 
 // Input is one input of a plan, in one of its forms. With a world: Env,
@@ -109,7 +114,8 @@ type Result struct {
 	// Hang says the run exceeded Limits.Timeout and was cancelled.
 	Hang bool
 
-	timeout time.Duration // Limits.Timeout, for the hang finding
+	timeout   time.Duration // Limits.Timeout, for the hang finding
+	positions *srcpos.Map   // Options.Positions
 }
 
 // New links the program to a fresh simulator state (or to no world).
@@ -173,6 +179,7 @@ func (r *Runner) Run(ctx context.Context, in Input) (*Result, error) {
 	hang := r.opts.Limits.Timeout > 0 && runCtx.Err() != nil
 	res := &r.res
 	res.Sim, res.Counters, res.Hang, res.timeout = sr, r.sim.Counters(), hang, r.opts.Limits.Timeout
+	res.positions = r.opts.Positions
 	if m := r.opts.LabelMap; m != nil {
 		res.Labels = m.Covered(res.Counters, res.Labels[:0])
 	}
@@ -195,10 +202,10 @@ func (res *Result) Findings(dst []engine.Finding) []engine.Finding {
 		if r.Outcome == vm.OutcomeTimeout {
 			cat = vm.KindTimeout
 		}
-		dst = append(dst, engine.Finding{Category: cat, Pos: FailurePos(r.Failure), Detail: r.Failure.Message})
+		dst = append(dst, engine.Finding{Category: cat, Pos: res.FailureAt(), Detail: r.Failure.Message})
 	}
 	for _, ce := range res.Sim.CheckErrors {
-		dst = append(dst, engine.Finding{Category: ce.Kind, Pos: ce.Pos, Detail: "check " + ce.Check + ": " + ce.Message})
+		dst = append(dst, engine.Finding{Category: ce.Kind, Pos: res.At(ce.Pos), Detail: "check " + ce.Check + ": " + ce.Message})
 	}
 	return dst
 }
@@ -224,14 +231,13 @@ func (res *Result) Ended() string {
 	return string(r.Outcome)
 }
 
-// FailurePos is where a failure happened as findings and reports name it,
-// file:line:col ("" when the position is unknown).
-func FailurePos(f *vm.Failure) string {
-	if f == nil || !f.Pos.IsValid() {
-		return ""
-	}
-	return f.File + ":" + f.Pos.String()
-}
+// FailureAt is where the plan's unhandled failure or timeout happened, in
+// the original plan (invalid when unknown or when the run ended
+// normally).
+func (res *Result) FailureAt() srcpos.Pos { return res.At(res.Sim.VM.Failure.At()) }
+
+// At is p, a position in the program that ran, in the original plan.
+func (res *Result) At(p srcpos.Pos) srcpos.Pos { return res.positions.Original(p) }
 
 // Target is a Runner as the fuzzing engines' target (engine.Target): bytes
 // in, counters and findings out.

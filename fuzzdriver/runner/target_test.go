@@ -116,7 +116,7 @@ func TestArgsTarget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Findings) != 1 || out.Findings[0].Category != "range-bug" || out.Findings[0].Pos != "range.plan:6:7" {
+	if len(out.Findings) != 1 || out.Findings[0].Category != "range-bug" || out.Findings[0].Pos.String() != "range.plan:6:7" {
 		t.Fatalf("findings %+v", out.Findings)
 	}
 	for _, in := range [][]byte{nil, args(10, 18, 12), args(10, 17)[:12]} {

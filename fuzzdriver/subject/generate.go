@@ -10,10 +10,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/coverage/report"
+	"github.com/labelcov/labelcov/experiments/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
-	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/reduce"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
@@ -142,6 +143,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	if err != nil && !errors.Is(err, ctx.Err()) {
 		return err
 	}
+	var verdicts map[int]measure.Verdict
 	if so.On {
 		have := map[string]bool{}
 		for _, it := range res.After() {
@@ -155,7 +157,30 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 			return writeSolveJSON(stdout, s)
 		}
 		printSolveSummary(w, s)
+		verdicts = s.verdicts()
 	}
+	return printResolution(ctx, w, m, ts, out, verdicts)
+}
+
+// printResolution prints, as cover does, the resolution of the active
+// labels by the suite ts with the tests gentests wrote to out: covered,
+// proven infeasible (verdicts of --solve) and unresolved per criterion.
+func printResolution(ctx context.Context, w io.Writer, m *measure.Measurer, ts []*measure.Test, out string, verdicts map[int]measure.Verdict) error {
+	gen, err := m.LoadTests(out)
+	if err != nil {
+		return fmt.Errorf("gentests: the written tests do not read back: %w", err)
+	}
+	// The replay is short (the suite and the few tests written): it runs
+	// even when the campaign was interrupted, so the summary is whole.
+	rep, err := m.Run(context.WithoutCancel(ctx), append(append([]*measure.Test{}, ts...), gen...))
+	if err != nil {
+		return err
+	}
+	if err := m.Resolve(rep, verdicts); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nthe suite with the %d generated test(s):", len(gen))
+	report.ResolutionText(w, rep)
 	return nil
 }
 
@@ -177,9 +202,11 @@ type GoGentestsReport struct {
 	// suite with the generated entries: labels, blocks, failures.
 	Before map[string]int `json:"before"`
 	After  map[string]int `json:"after"`
-	// Criteria gives per criterion the active labels and how many the
-	// suite covered before and after.
+	// Criteria gives per criterion, as cover counts it (labels.Figures:
+	// mcdc in conditions), the total and how many the suite covered
+	// before and after; All the sum of the rows, as cover's "all".
 	Criteria map[labels.Key]GoCriterionDelta `json:"criteria"`
+	All      GoCriterionDelta                `json:"all"`
 }
 
 // GoCampaignFigures are the figures of gentests' go test -fuzz campaign.
@@ -312,8 +339,11 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 		return err
 	}
 	for i, n := range names {
-		if labels.Key(n) != labels.All {
-			rep.Criteria[labels.Key(n)] = GoCriterionDelta{Total: before[i].Total, Before: before[i].Covered, After: afterFigs[i].Covered}
+		d := GoCriterionDelta{Total: before[i].Total, Before: before[i].Covered, After: afterFigs[i].Covered}
+		if labels.Key(n) == labels.All {
+			rep.All = d
+		} else {
+			rep.Criteria[labels.Key(n)] = d
 		}
 	}
 	if o.JSON {
@@ -332,6 +362,7 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 			fmt.Fprintf(w, "  %-7s %d/%d -> %d/%d\n", k, d.Before, d.Total, d.After, d.Total)
 		}
 	}
+	fmt.Fprintf(w, "  %-7s %d/%d -> %d/%d\n", labels.All, rep.All.Before, rep.All.Total, rep.All.After, rep.All.Total)
 	return nil
 }
 

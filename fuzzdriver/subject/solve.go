@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/coverage/resolve"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/resolve"
 	"github.com/labelcov/labelcov/labels"
 )
 
@@ -98,6 +98,13 @@ func printSolveSummary(w io.Writer, s *solveSummary) {
 		}
 		fmt.Fprintf(w, "  label %d (%s %s, %s) %s: %s\n", r.ID, r.Criterion, r.Operator, r.Pos, r.Status, r.Reason)
 	}
+}
+
+// verdicts are s's labels neither covered nor written, as
+// measure.Resolve takes them.
+func (s *solveSummary) verdicts() map[int]measure.Verdict {
+	r := resolve.Result{Labels: s.Labels}
+	return r.Verdicts()
 }
 
 func writeSolveJSON(w io.Writer, s *solveSummary) error {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Options configure a Runner. Zero values take defaults.
@@ -83,7 +85,24 @@ type CheckError struct {
 	Check   string `json:"check"`
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
-	Pos     string `json:"pos,omitempty"`
+	// Pos is where it failed (invalid when unknown).
+	Pos srcpos.Pos `json:"-"`
+}
+
+// MarshalJSON writes a check error as reports show it: its position as
+// FILE:LINE:COL ("pos", left out when unknown).
+func (e CheckError) MarshalJSON() ([]byte, error) {
+	type shown struct {
+		Check   string `json:"check"`
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+		Pos     string `json:"pos,omitempty"`
+	}
+	v := shown{Check: e.Check, Kind: e.Kind, Message: e.Message}
+	if e.Pos.IsValid() {
+		v.Pos = e.Pos.String()
+	}
+	return json.Marshal(v)
 }
 
 // Clone returns a copy of r that later runs do not change.
@@ -244,9 +263,7 @@ func (res *Result) checkError(fn *compile.Func, cr vm.Result) {
 	ce := CheckError{Check: fn.Name}
 	if cr.Failure != nil {
 		ce.Kind, ce.Message = cr.Failure.Kind, cr.Failure.Message
-		if cr.Failure.Pos.IsValid() {
-			ce.Pos = cr.Failure.File + ":" + cr.Failure.Pos.String()
-		}
+		ce.Pos = cr.Failure.At()
 	}
 	res.CheckErrors = append(res.CheckErrors, ce)
 }

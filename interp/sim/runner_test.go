@@ -37,7 +37,7 @@ func TestChecksRunAfterAnyOutcome(t *testing.T) {
 		t.Errorf("errors %v", res.Errors)
 	}
 	if len(res.CheckErrors) != 1 || res.CheckErrors[0].Check != "broken" || res.CheckErrors[0].Kind != KindObjectNotFound ||
-		!strings.HasPrefix(res.CheckErrors[0].Pos, "testdata/checks.plan:22:") {
+		!strings.HasPrefix(res.CheckErrors[0].Pos.String(), "testdata/checks.plan:22:") {
 		t.Errorf("check errors %+v", res.CheckErrors)
 	}
 	var buf bytes.Buffer

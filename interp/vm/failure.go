@@ -5,6 +5,7 @@ import (
 
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
+	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Failure is a plan failure: signalled by (fail ...), by a runtime error,
@@ -16,6 +17,15 @@ type Failure struct {
 	Message string
 	File    string
 	Pos     syntax.Pos
+}
+
+// At is where the failure happened, as the one position type (invalid
+// when the position is unknown).
+func (f *Failure) At() srcpos.Pos {
+	if f == nil || !f.Pos.IsValid() {
+		return srcpos.Pos{}
+	}
+	return srcpos.Pos{File: f.File, Line: f.Pos.Line, Col: f.Pos.Col, Offset: f.Pos.Offset}
 }
 
 func (f *Failure) Error() string {

@@ -5,7 +5,8 @@
 //   - the value analysis (values.go): an interval analysis of the plan's
 //     own arithmetic, fed also by Options.Domains (what the world says of
 //     the simulator's queries), judges each label's predicate
-//     (ranges.go);
+//     (ranges.go); designator properties and literal lists (desig.go)
+//     let it read cells of designators and loops over constant lists;
 //   - the bounds of a conjunction (conj.go): an MCC combination that
 //     bounds one operand by constants from both sides with no number in
 //     between ("no number satisfies x <= 500 and x >= 530"); Contradiction

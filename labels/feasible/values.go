@@ -396,6 +396,14 @@ type valueAnalysis struct {
 	// to its expression: (first v) of a world query's list reads through it.
 	once  map[string]syntax.Node
 	scope map[string]int // lexically bound names while walking
+	desig desigState     // what the plan's designator forms hold (desig.go)
+	// litLists are the globals bound to a quoted literal list and only
+	// read: the join of their elements (desig.go).
+	litLists map[string]aval
+	// loopBlocks are the nil blocks of dolist and dotimes loops;
+	// nilBlocks those the walk is inside, innermost last.
+	loopBlocks map[*syntax.List]*slot
+	nilBlocks  []*slot
 	// record is set while walking the plan (bindings are joined into the
 	// summaries); judging a label only reads them.
 	record  bool
@@ -424,8 +432,10 @@ const maxWalkDepth = 4 * syntax.MaxDepth
 func analyzeValues(res *normalize.Result, fns map[string]domain.Domain) *valueAnalysis {
 	a := &valueAnalysis{res: res, fns: fns, vars: map[string]*slot{}, funcs: map[string]*fnInfo{},
 		blocks: map[string]*slot{}, localFns: map[string]bool{}, bound: map[string]bool{},
-		once: map[string]syntax.Node{}, scope: map[string]int{}}
+		once: map[string]syntax.Node{}, scope: map[string]int{}, loopBlocks: map[*syntax.List]*slot{}}
 	a.prepare()
+	a.prepareDesigs()
+	a.prepareLiteralLists()
 	a.record = true
 	for round := 0; round < maxRounds; round++ {
 		a.changed = false
@@ -1060,6 +1070,9 @@ func (a *valueAnalysis) element(h string, l *syntax.List) aval {
 		}
 	}
 	if c, ok := arg.(*syntax.List); ok {
+		if v, ok := a.desigElem(c, idx); ok {
+			return v
+		}
 		ch := forms.Head(c)
 		if dom, ok := a.fns[ch]; ok && idx < len(dom.Elems) && !a.res.IsUserFunc(ch) && a.funcs[ch] == nil && !a.localFns[ch] {
 			r := dom.Elems[idx]
@@ -1098,6 +1111,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		for _, x := range a.slots(l) {
 			a.ev(x, d)
 		}
+		a.designator(l, d)
 		return nonNum()
 	case "declare":
 		return nonNum()
@@ -1302,6 +1316,16 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		}
 		c := a.ev(spec.Elems[1], d)
 		v := top()
+		if h == "dolist" {
+			// Each element of a literal list, or nil in the result form.
+			if e, ok := literalElems(spec.Elems[1]); ok {
+				v = join(e, nonNum())
+			} else if g, ok := spec.Elems[1].(*syntax.Symbol); ok && a.scope[g.Name] == 0 {
+				if e, ok := a.litLists[g.Name]; ok {
+					v = join(e, nonNum())
+				}
+			}
+		}
 		if h == "dotimes" {
 			if c, ok := numeric(c); ok && c.intOnly() {
 				v = numRange(0, math.Max(0, c.hi), false, l)
@@ -1309,12 +1333,23 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		}
 		a.putVar(s.Name, v)
 		a.push([]string{s.Name})
+		// The loop's nil block gets what the returns lexically inside it
+		// pass (those of nested nil blocks too: more than it may get).
+		blk := a.loopBlocks[l]
+		if blk == nil {
+			blk = &slot{}
+			a.loopBlocks[l] = blk
+		}
+		a.nilBlocks = append(a.nilBlocks, blk)
+		res := nonNum() // no result form: nil
 		if len(spec.Elems) == 3 {
-			a.ev(spec.Elems[2], d)
+			res = a.ev(spec.Elems[2], d)
 		}
 		a.body(el[2:], d)
+		a.nilBlocks = a.nilBlocks[:len(a.nilBlocks)-1]
 		a.pop([]string{s.Name})
-		return top()
+		// The result form's value, or what a return passes out.
+		return join(res, blk.v)
 	case "block":
 		if n < 2 {
 			break
@@ -1334,7 +1369,11 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			}
 			name, from = s.Name, 2
 		}
-		a.put(a.slotOf(a.blocks, name), a.body(el[from:], d))
+		v := a.body(el[from:], d)
+		a.put(a.slotOf(a.blocks, name), v)
+		if name == "nil" && len(a.nilBlocks) > 0 {
+			a.put(a.nilBlocks[len(a.nilBlocks)-1], v)
+		}
 		return aval{}
 	case "defun", "def-plan", "def-check", "def-policy", "def-cram-function":
 		if n < 3 {

@@ -1,0 +1,75 @@
+package feasible
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+	"github.com/labelcov/labelcov/labels/domain"
+	"github.com/labelcov/labelcov/normalize"
+)
+
+// desigLabels lists the wm-abs labels of src with the world's cell domain
+// ([0, 15] × [0, 15]), by position and operator.
+func desigLabels(t *testing.T, src string) map[string]string {
+	t.Helper()
+	doms := map[string]domain.Domain{"object-cell": {Elems: []domain.Range{{Lo: 0, Hi: 15}, {Lo: 0, Hi: 15}}, Why: "grids"}}
+	f, err := syntax.Parse("t.plan", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	nr, err := normalize.Plan(f, normalize.Options{PureFuncs: []string{"object-cell"}, HoistCalls: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := labels.ParseCriteria("wm:abs")
+	s, err := Enumerate(nr, labels.Options{Criteria: c}, Options{Domains: doms})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for _, l := range s.Labels {
+		out[l.Pos.String()+" "+l.Operator] = string(l.Status) + " " + l.Reason
+	}
+	return out
+}
+
+const desigPlan = `(defparameter *slots* '(3 8 13))
+(defun obj-col (d) (first (desig-prop d 'cell)))
+(defun table-stand (col) (if (<= col 5) 'a 'b))
+(defun free-slot () (dolist (col *slots* nil) (when (ok-p col) (return col))))
+(def-plan p ()
+  (dolist (d (perform (an action (type detecting))))
+    (table-stand (obj-col d)))
+  (let ((?col (free-slot)))
+    (perform (an action (type placing) (target (a location (cell (list ?col 5))))))))
+`
+
+// TestDesigPropPruning: the cell of a designator is the world's or one
+// the plan built, and a dolist over a global literal list binds its
+// elements: col is in [0, 15], never negative.
+func TestDesigPropPruning(t *testing.T) {
+	got := desigLabels(t, desigPlan)
+	if v := got["t.plan:3:34 x -> (abs x)"]; !strings.HasPrefix(v, "infeasible") {
+		t.Errorf("(< col 0) in table-stand: %q (%v)", v, got)
+	}
+}
+
+// TestDesigPropPruningGivesUp: a designator the analysis cannot see
+// (make-designator), a cell held in a variable, or the literal list
+// assigned elsewhere keep the labels active.
+func TestDesigPropPruningGivesUp(t *testing.T) {
+	for name, src := range map[string]string{
+		"make-designator": desigPlan + "(defun other () (make-designator 'location (list (list 'cell (list -1 0)))))\n",
+		"cell variable":   strings.Replace(desigPlan, "(cell (list ?col 5))", "(cell ?c)", 1) + "(defparameter ?c (list -1 0))\n",
+		"list assigned":   desigPlan + "(defun reset () (setq *slots* (list -4)))\n",
+		"negative slot":   strings.Replace(desigPlan, "'(3 8 13)", "'(3 -8 13)", 1),
+		"return":          strings.Replace(desigPlan, "(return col)", "(return (- col 20))", 1),
+	} {
+		got := desigLabels(t, src)
+		if v := got["t.plan:3:34 x -> (abs x)"]; v != "active " {
+			t.Errorf("%s: (< col 0) in table-stand: %q", name, v)
+		}
+	}
+}
