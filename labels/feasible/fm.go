@@ -251,24 +251,34 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 		}
 		cur = append(cur, c)
 	}
+	var count [][2]int // by symbol: constraints with a positive, a negative coefficient
 	for len(cur) > 0 {
 		cur = reduce(cur)
-		// Eliminate the symbol with the fewest new constraints.
-		count := map[int][2]int{}
+		// Eliminate the symbol with the fewest new constraints (the
+		// smallest of those that tie).
+		top := 0
 		for _, c := range cur {
 			for _, t := range c.e.t {
-				n := count[t.s]
+				top = max(top, t.s+1)
+			}
+		}
+		count = slices.Grow(count[:0], top)[:top]
+		clear(count)
+		for _, c := range cur {
+			for _, t := range c.e.t {
 				if t.k.sign() > 0 {
-					n[0]++
+					count[t.s][0]++
 				} else {
-					n[1]++
+					count[t.s][1]++
 				}
-				count[t.s] = n
 			}
 		}
 		best, cost := -1, 0
 		for s, n := range count {
-			if k := n[0] * n[1]; best < 0 || k < cost || k == cost && s < best {
+			if n == [2]int{} {
+				continue
+			}
+			if k := n[0] * n[1]; best < 0 || k < cost {
 				best, cost = s, k
 			}
 		}
@@ -320,13 +330,22 @@ func constOK(c constraint) bool {
 	return c.e.c.sign() <= 0
 }
 
-// direction scales e (not constant) so that its first coefficient is ±1
-// and appends to key what identifies its terms: constraints with the same
-// key bound the same direction Σ k·x, by their constants.
-func direction(e lin, key []byte) (lin, []byte) {
+// reduceScan is the most constraints reduce compares pairwise.
+const reduceScan = 48
+
+// unitLead scales e (not constant) so that its first coefficient is ±1:
+// constraints with the same terms then bound the same direction Σ k·x,
+// by their constants.
+func unitLead(e lin) lin {
 	if k := e.t[0].k.abs(); k != ratOne {
 		e = e.scale(k.inv())
 	}
+	return e
+}
+
+// direction is unitLead, and appends to key what identifies the terms.
+func direction(e lin, key []byte) (lin, []byte) {
+	e = unitLead(e)
 	for _, t := range e.t {
 		key = strconv.AppendInt(key, int64(t.s), 36)
 		key = t.k.appendTo(append(key, ':'))
@@ -340,6 +359,23 @@ func direction(e lin, key []byte) (lin, []byte) {
 func reduce(cs []constraint) []constraint {
 	if len(cs) < 2 {
 		return cs
+	}
+	if len(cs) <= reduceScan {
+		// Few: compare the directions themselves, no keys, no map.
+		out := make([]constraint, 0, len(cs))
+		for _, c := range cs {
+			c.e = unitLead(c.e)
+			i := slices.IndexFunc(out, func(o constraint) bool { return slices.Equal(o.e.t, c.e.t) })
+			if i < 0 {
+				out = append(out, c)
+				continue
+			}
+			switch d := c.e.c.cmp(out[i].e.c); {
+			case d > 0, d == 0 && c.rel == relLT:
+				out[i] = c
+			}
+		}
+		return out
 	}
 	index := make(map[string]int, len(cs))
 	out := make([]constraint, 0, len(cs))
