@@ -99,13 +99,25 @@ const fmLimit = 2000
 // does); isInt tells the symbols known to be integers, whose strict
 // constraints tighten (a < b to a ≤ b-1 over integers).
 func satisfiable(cs []constraint, isInt func(int) bool) (sat bool) {
-	if !noOverflow(func() { sat = decide(cs, isInt) }) {
+	return (&fmScratch{}).satisfiable(cs, isInt)
+}
+
+// fmScratch is the memory Fourier–Motzkin works in, kept from one test
+// to the next: it keeps nothing else (no answer depends on it).
+type fmScratch struct {
+	cur, next, pos, neg []constraint
+	count               [][2]int // by symbol: constraints with a positive, a negative coefficient
+}
+
+// satisfiable is satisfiable working in sc.
+func (sc *fmScratch) satisfiable(cs []constraint, isInt func(int) bool) (sat bool) {
+	if !noOverflow(func() { sat = sc.decide(cs, isInt) }) {
 		return true // too large to tell
 	}
 	return sat
 }
 
-func decide(cs []constraint, isInt func(int) bool) bool {
+func (sc *fmScratch) decide(cs []constraint, isInt func(int) bool) bool {
 	var ne []constraint
 	var eqs []lin
 	ineq := make([]constraint, 0, len(cs))
@@ -154,7 +166,7 @@ func decide(cs []constraint, isInt func(int) bool) bool {
 		// show; tightening then stays valid only for the terms that
 		// remain over integers (allInt checks each).
 	}
-	if !fmFeasible(ineq, isInt) {
+	if !sc.fmFeasible(ineq, isInt) {
 		return false
 	}
 	// A convex set avoids finitely many hyperplanes unless it lies in
@@ -168,7 +180,7 @@ func decide(cs []constraint, isInt func(int) bool) bool {
 		}
 		lt := append(slices.Clip(ineq), constraint{e: d.e, rel: relLT})
 		gt := append(slices.Clip(ineq), constraint{e: d.e.scale(ratNeg1), rel: relLT})
-		if !fmFeasible(lt, isInt) && !fmFeasible(gt, isInt) {
+		if !sc.fmFeasible(lt, isInt) && !sc.fmFeasible(gt, isInt) {
 			return false
 		}
 	}
@@ -239,8 +251,9 @@ func tighten(c constraint, isInt func(int) bool) constraint {
 
 // fmFeasible decides a conjunction of ≤ and < constraints by
 // Fourier–Motzkin elimination; true when feasible or past fmLimit.
-func fmFeasible(cs []constraint, isInt func(int) bool) bool {
-	cur := make([]constraint, 0, len(cs))
+func (sc *fmScratch) fmFeasible(cs []constraint, isInt func(int) bool) bool {
+	cur := sc.cur[:0]
+	defer func() { sc.cur = cur[:0] }()
 	for _, c := range cs {
 		c = tighten(c, isInt)
 		if c.e.isConst() {
@@ -251,7 +264,8 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 		}
 		cur = append(cur, c)
 	}
-	var count [][2]int // by symbol: constraints with a positive, a negative coefficient
+	count := sc.count
+	defer func() { sc.count = count[:0] }()
 	for len(cur) > 0 {
 		cur = reduce(cur)
 		// Eliminate the symbol with the fewest new constraints (the
@@ -282,8 +296,7 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 				best, cost = s, k
 			}
 		}
-		var pos, neg []constraint
-		next := make([]constraint, 0, len(cur))
+		pos, neg, next := sc.pos[:0], sc.neg[:0], sc.next[:0]
 		for _, c := range cur {
 			k, ok := c.e.coef(best)
 			switch {
@@ -318,6 +331,9 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 				next = append(next, c)
 			}
 		}
+		// The buffers change places: next is the new cur, cur (reduce's)
+		// the next next.
+		sc.pos, sc.neg, sc.next = pos[:0], neg[:0], cur[:0]
 		cur = next
 	}
 	return true

@@ -72,6 +72,7 @@ type pathAnalysis struct {
 	// constrain's scratch (it keeps none of them past a call).
 	syms, in  []bool
 	part, all []constraint
+	fm        fmScratch
 }
 
 type pathLabel struct {
@@ -749,7 +750,7 @@ func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
 	if r, ok := a.memo[string(key)]; ok {
 		return r
 	}
-	r := satisfiable(cs, func(id int) bool { return s.facts[id].int })
+	r := a.fm.satisfiable(cs, func(id int) bool { return s.facts[id].int })
 	if len(a.memo) < maxMemo {
 		a.memo[string(key)] = r
 	}
