@@ -449,6 +449,7 @@ func (a *pathAnalysis) run() {
 // run, and equal facts make them mean the same kind of value.
 func merge(states []*pstate) []*pstate {
 	var out []*pstate
+	var dirs []*condDirs // out's, computed when first needed
 	group := map[string][]int{}
 	var sig []byte
 	for _, st := range states {
@@ -468,67 +469,91 @@ func merge(states []*pstate) []*pstate {
 			sig = append(sig, '|')
 		}
 		merged := false
+		var sd *condDirs
 		for _, i := range group[string(sig)] {
-			if cons, ok := join2(out[i], out[i].cons.appendTo(nil), st.cons.appendTo(nil)); ok {
+			if sd == nil {
+				sd = dirsOf(st.cons.appendTo(nil))
+			}
+			if dirs[i] == nil {
+				dirs[i] = dirsOf(out[i].cons.appendTo(nil))
+			}
+			if cons, ok := join2(out[i], dirs[i], sd); ok {
 				m := out[i].clone()
 				m.cons = consOf(cons)
 				m.loc, m.base = nil, 0
 				out[i], merged = m, true
+				dirs[i] = nil // its condition changed
 				break
 			}
 		}
 		if !merged {
 			group[string(sig)] = append(group[string(sig)], len(out))
 			out = append(out, st)
+			dirs = append(dirs, sd)
 		}
 	}
 	return out
 }
 
-// join2 is the union of conditions a and b when it is one: when both
-// have the same disequalities and bound the same directions (an equality
-// counts as two bounds), all alike but at most one, which it keeps the
-// weaker of. ok is false otherwise.
-func join2(s *pstate, a, b []constraint) ([]constraint, bool) {
-	type bound struct {
-		c   rat
-		rel int
-		e   lin
-	}
-	dirs := func(cs []constraint) (map[string]bound, map[string]bool, bool) {
-		bs, ne := map[string]bound{}, map[string]bool{}
-		var key []byte
-		for _, c := range cs {
-			if c.rel == relNE {
-				ne[c.key] = true
+// condDirs is what join2 compares of a condition: its bounds by
+// direction (Σ k·x, the tighter of two in one direction), its
+// disequalities, and the condition itself. ok is false when a bound
+// overflowed.
+type condDirs struct {
+	cs []constraint
+	bs map[string]condBound
+	ne map[string]bool
+	ok bool
+}
+
+type condBound struct {
+	c   rat
+	rel int
+	e   lin
+}
+
+// dirsOf computes the directions of condition cs for join2.
+func dirsOf(cs []constraint) *condDirs {
+	d := &condDirs{cs: cs, bs: map[string]condBound{}, ne: map[string]bool{}}
+	var key []byte
+	for _, c := range cs {
+		if c.rel == relNE {
+			d.ne[c.key] = true
+			continue
+		}
+		halves := []lin{c.e}
+		if c.rel == relEQ {
+			halves = append(halves, c.e.scale(ratNeg1))
+		}
+		for _, e := range halves {
+			if e.isConst() {
 				continue
 			}
-			halves := []lin{c.e}
-			if c.rel == relEQ {
-				halves = append(halves, c.e.scale(ratNeg1))
+			if !noOverflow(func() { e, key = direction(e, key[:0]) }) {
+				return d
 			}
-			for _, e := range halves {
-				if e.isConst() {
-					continue
-				}
-				if !noOverflow(func() { e, key = direction(e, key[:0]) }) {
-					return nil, nil, false
-				}
-				rel := c.rel
-				if rel == relEQ {
-					rel = relLE
-				}
-				// Of two bounds in one direction keep the tighter (larger c).
-				if old, ok := bs[string(key)]; ok && (old.c.cmp(e.c) > 0 || old.c == e.c && old.rel == relLT) {
-					continue
-				}
-				bs[string(key)] = bound{e.c, rel, e}
+			rel := c.rel
+			if rel == relEQ {
+				rel = relLE
 			}
+			// Of two bounds in one direction keep the tighter (larger c).
+			if old, ok := d.bs[string(key)]; ok && (old.c.cmp(e.c) > 0 || old.c == e.c && old.rel == relLT) {
+				continue
+			}
+			d.bs[string(key)] = condBound{e.c, rel, e}
 		}
-		return bs, ne, true
 	}
-	ba, na, oka := dirs(a)
-	bb, nb, okb := dirs(b)
+	d.ok = true
+	return d
+}
+
+// join2 is the union of conditions a and b (their directions) when it
+// is one: when both have the same disequalities and bound the same
+// directions (an equality counts as two bounds), all alike but at most
+// one, which it keeps the weaker of. ok is false otherwise.
+func join2(s *pstate, a, b *condDirs) ([]constraint, bool) {
+	ba, na, oka := a.bs, a.ne, a.ok
+	bb, nb, okb := b.bs, b.ne, b.ok
 	if !oka || !okb || len(ba) != len(bb) || len(na) != len(nb) {
 		return nil, false
 	}
@@ -551,10 +576,10 @@ func join2(s *pstate, a, b []constraint) ([]constraint, bool) {
 		}
 	}
 	if differ == "" {
-		return a, true // the same condition
+		return a.cs, true // the same condition
 	}
 	var out []constraint
-	for _, c := range a {
+	for _, c := range a.cs {
 		if c.rel == relNE {
 			out = append(out, c)
 		}
