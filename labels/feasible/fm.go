@@ -237,8 +237,11 @@ func tighten(c constraint, isInt func(int) bool) constraint {
 	}
 	l := intScale(c.e)
 	g := coefGCD(c.e, l)
-	e := c.e.scale(mk(l, g)) // the terms are now an integer y with coprime coefficients
-	bound := e.c.neg()       // y < bound or y ≤ bound
+	e := c.e // the terms (scaled) are an integer y with coprime coefficients
+	if k := mk(l, g); k != ratOne {
+		e = e.scale(k)
+	}
+	bound := e.c.neg() // y < bound or y ≤ bound
 	var b int64
 	if c.rel == relLT {
 		b = addOK(bound.ceil(), -1)
@@ -316,7 +319,11 @@ func (sc *fmScratch) fmFeasible(cs []constraint, isInt func(int) bool) bool {
 			for _, n := range neg {
 				kn, _ := n.e.coef(best)
 				// p/kp + n/(-kn): the symbol cancels.
-				e := p.e.scale(kp.inv()).plus(n.e, kn.inv().neg())
+				e := p.e
+				if kp != ratOne {
+					e = e.scale(kp.inv())
+				}
+				e = e.plus(n.e, kn.inv().neg())
 				rel := relLE
 				if p.rel == relLT || n.rel == relLT {
 					rel = relLT
