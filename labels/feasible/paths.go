@@ -460,7 +460,7 @@ func merge(states []*pstate) []*pstate {
 			sig = append(sig, ';')
 		}
 		for _, f := range st.facts {
-			sig = fmt.Appendf(sig, "%v%v%d%v%v", f.any, f.int, f.nan, f.boxed, f.inf)
+			sig = append(sig, flag(f.any), flag(f.int), byte('0'+f.nan), flag(f.boxed), flag(f.inf))
 			for _, b := range []*rat{f.lo, f.hi} {
 				if b != nil {
 					sig = b.appendTo(append(sig, ','))
@@ -493,6 +493,14 @@ func merge(states []*pstate) []*pstate {
 		}
 	}
 	return out
+}
+
+// flag is b as a byte of merge's signatures.
+func flag(b bool) byte {
+	if b {
+		return 't'
+	}
+	return 'f'
 }
 
 // condDirs is what join2 compares of a condition: its bounds by
