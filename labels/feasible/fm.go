@@ -383,32 +383,29 @@ func reduce(cs []constraint) []constraint {
 	if len(cs) < 2 {
 		return cs
 	}
-	if len(cs) <= reduceScan {
-		// Few: compare the directions themselves, no keys, no map.
-		out := make([]constraint, 0, len(cs))
-		for _, c := range cs {
-			c.e = unitLead(c.e)
-			i := slices.IndexFunc(out, func(o constraint) bool { return slices.Equal(o.e.t, c.e.t) })
-			if i < 0 {
-				out = append(out, c)
-				continue
-			}
-			switch d := c.e.c.cmp(out[i].e.c); {
-			case d > 0, d == 0 && c.rel == relLT:
-				out[i] = c
-			}
-		}
-		return out
+	// Few constraints compare their directions themselves (no keys, no
+	// map); more find them by key.
+	var index map[string]int
+	if len(cs) > reduceScan {
+		index = make(map[string]int, len(cs))
 	}
-	index := make(map[string]int, len(cs))
 	out := make([]constraint, 0, len(cs))
 	var key []byte
 	for _, c := range cs {
 		// Scale so that the first coefficient is ±1.
-		c.e, key = direction(c.e, key[:0])
-		i, ok := index[string(key)]
-		if !ok {
-			index[string(key)] = len(out)
+		i := -1
+		if index == nil {
+			c.e = unitLead(c.e)
+			i = slices.IndexFunc(out, func(o constraint) bool { return slices.Equal(o.e.t, c.e.t) })
+		} else {
+			c.e, key = direction(c.e, key[:0])
+			if j, ok := index[string(key)]; ok {
+				i = j
+			} else {
+				index[string(key)] = len(out)
+			}
+		}
+		if i < 0 {
 			out = append(out, c)
 			continue
 		}
