@@ -181,6 +181,9 @@ func printResolution(ctx context.Context, w io.Writer, m *measure.Measurer, ts [
 	}
 	fmt.Fprintf(w, "\nthe suite with the %d generated test(s):", len(gen))
 	report.ResolutionText(w, rep)
+	if len(rep.Infeasible) > 0 {
+		fmt.Fprintf(w, "%d more label(s) infeasible by the static analysis: not injected, not counted above (reasons: cover --json, labelcov labels)\n", len(rep.Infeasible))
+	}
 	return nil
 }
 
