@@ -3,12 +3,14 @@ package subject
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
@@ -151,6 +153,16 @@ func (e *FoundError) Error() string { return e.Msg }
 // Found returns a *FoundError with a formatted message.
 func Found(format string, args ...any) error {
 	return &FoundError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Snippet is the source line with a caret of a source error err (a
+// *syntax.Error, wrapped or not), or "".
+func Snippet(err error) string {
+	var serr *syntax.Error
+	if errors.As(err, &serr) {
+		return serr.Snippet()
+	}
+	return ""
 }
 
 // WriteJSON writes v as indented JSON, as every report of the CLI.
