@@ -7,7 +7,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/reduce"
 	"github.com/labelcov/labelcov/labels"
 )

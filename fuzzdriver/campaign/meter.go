@@ -3,8 +3,8 @@ package campaign
 import (
 	"context"
 
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"

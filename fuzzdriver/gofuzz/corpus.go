@@ -14,7 +14,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/labelcov/labelcov/fuzzdriver/gotest"
+	"github.com/labelcov/labelcov/coverage/gotest"
 	"golang.org/x/tools/cover"
 )
 

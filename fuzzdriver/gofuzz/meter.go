@@ -11,8 +11,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/labelcov/labelcov/coverage/gotest"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
-	"github.com/labelcov/labelcov/fuzzdriver/gotest"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 	"golang.org/x/tools/cover"

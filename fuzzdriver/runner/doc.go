@@ -1,6 +1,6 @@
 // Package runner runs one input of a compiled plan and says what happened:
 // the one way every verb runs plans — run, replay, sample, cover
-// (fuzzdriver/measure), the built-in engine's target (Target), the AFL++
+// (coverage/measure), the built-in engine's target (Target), the AFL++
 // worker and compare's campaigns. Its core is interp/sim's Runner, the one
 // place that makes a VM run of a plan for an input, with or without a
 // world; this package adds the input forms (Input: fuzzer bytes, an

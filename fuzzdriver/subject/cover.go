@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/coverage/report"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/labels"
 )
 

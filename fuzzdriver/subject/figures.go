@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/labels"
 )
 

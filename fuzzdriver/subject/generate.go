@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/coverage/report"
+	"github.com/labelcov/labelcov/experiments/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
-	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/reduce"
-	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )

@@ -2,7 +2,7 @@ package subject
 
 // Go packages: the packages' tests, or one fuzz target's corpus
 // (testdata/fuzz/FuzzX and go test -fuzz's cache), measured on coverage
-// binaries (fuzzdriver/gotest, fuzzdriver/gofuzz).
+// binaries (coverage/gotest, fuzzdriver/gofuzz).
 
 import (
 	"context"
@@ -12,11 +12,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/labelcov/labelcov/coverage/gotest"
+	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/coverage/report"
 	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
-	"github.com/labelcov/labelcov/fuzzdriver/gotest"
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )

@@ -2,7 +2,7 @@ package subject
 
 // compare's grids: campaigns of guiding criteria on benchmarks, plan
 // folders (--bench) or Go fuzz targets (--go), run here, sharded, merged
-// or written as a Slurm job array (fuzzdriver/compare runs them).
+// or written as a Slurm job array (experiments/compare runs them).
 
 import (
 	"context"
@@ -18,8 +18,8 @@ import (
 	"text/template"
 	"time"
 
+	"github.com/labelcov/labelcov/experiments/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
-	"github.com/labelcov/labelcov/fuzzdriver/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
@@ -387,13 +387,10 @@ func runCompareGo(ctx context.Context, w, stderr io.Writer, o *CompareOptions) e
 		if err != nil {
 			return fmt.Errorf("--go %s: %w", pat, err)
 		}
-		for _, b := range bs {
-			if b.Target.LabelPkgs, err = ResolveLabelPkgs(ctx, b.Target.Module, o.LabelPkgs); err != nil {
-				return err
-			}
-			b.Info.LabelPkgs = b.Target.LabelPkgs
-		}
 		all = append(all, bs...)
+	}
+	if err := resolveGridLabelPkgs(ctx, all, o.LabelPkgs); err != nil {
+		return err
 	}
 	benches, err := compare.SelectGoBenches(all, o.Benches)
 	if err != nil {
@@ -600,3 +597,62 @@ fi
 # SLURM_CPUS_PER_TASK.
 exec "$labelcov" compare {{.Tail}} --shard "$SLURM_ARRAY_TASK_ID/{{.Tasks}}" --out "$out/shards/$SLURM_ARRAY_TASK_ID"
 `))
+
+// resolveGridLabelPkgs sets the labelled packages of every bench from
+// --label-pkgs. When the benches come from one module, every pattern must
+// name packages there (ResolveLabelPkgs). A grid over several modules
+// (--go patterns in different modules, say one per vulnerable dependency)
+// gives each module the patterns its build resolves, so one grid can label
+// a different dependency in each; a pattern no module resolves, or a
+// module that resolves none, is an error.
+func resolveGridLabelPkgs(ctx context.Context, benches []*compare.GoBench, patterns []string) error {
+	if len(patterns) == 0 {
+		return nil
+	}
+	modules := map[string][]*compare.GoBench{}
+	var order []string
+	for _, b := range benches {
+		if modules[b.Target.Module] == nil {
+			order = append(order, b.Target.Module)
+		}
+		modules[b.Target.Module] = append(modules[b.Target.Module], b)
+	}
+	set := func(bs []*compare.GoBench, pkgs []string) {
+		for _, b := range bs {
+			b.Target.LabelPkgs = pkgs
+			b.Info.LabelPkgs = pkgs
+		}
+	}
+	if len(order) == 1 {
+		pkgs, err := ResolveLabelPkgs(ctx, order[0], patterns)
+		if err != nil {
+			return err
+		}
+		set(benches, pkgs)
+		return nil
+	}
+	used := make([]bool, len(patterns))
+	for _, m := range order {
+		var pkgs []string
+		var errs []string
+		for i, p := range patterns {
+			got, err := ResolveLabelPkgs(ctx, m, []string{p})
+			if err != nil {
+				errs = append(errs, err.Error())
+				continue
+			}
+			used[i] = true
+			pkgs = append(pkgs, got...)
+		}
+		if len(pkgs) == 0 {
+			return fmt.Errorf("--label-pkgs: no pattern names a package the module in %s builds:\n%s", m, strings.Join(errs, "\n"))
+		}
+		set(modules[m], pkgs)
+	}
+	for i, p := range patterns {
+		if !used[i] {
+			return fmt.Errorf("--label-pkgs %s: no package in the modules of --go", p)
+		}
+	}
+	return nil
+}

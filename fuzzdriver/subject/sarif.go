@@ -8,9 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/labelcov/labelcov/coverage/report"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/report"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 

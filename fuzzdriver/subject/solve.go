@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/labelcov/labelcov/fuzzdriver/measure"
+	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/coverage/resolve"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
-	"github.com/labelcov/labelcov/fuzzdriver/resolve"
 	"github.com/labelcov/labelcov/labels"
 )
 

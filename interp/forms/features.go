@@ -15,7 +15,7 @@ func (e *FeatureError) Error() string { return e.Msg }
 // (#+x, #-x) against the features for which has is true: a symbol or
 // keyword names a feature; (:or ...), (:and ...) and (:not x) combine them
 // (the operators may be written as keywords or symbols). The compiler
-// decides with labelcov's features, fuzzdriver/sbcover with SBCL's.
+// decides with labelcov's features, coverage/sbcover with SBCL's.
 func FeatureHolds(n syntax.Node, has func(name string) bool) (bool, error) {
 	switch n := n.(type) {
 	case *syntax.Keyword:

@@ -106,8 +106,9 @@ func satisfiable(cs []constraint, isInt func(int) bool) (sat bool) {
 }
 
 func decide(cs []constraint, isInt func(int) bool) bool {
-	var ineq, ne []constraint
+	var ne []constraint
 	var eqs []lin
+	ineq := make([]constraint, 0, len(cs))
 	for _, c := range cs {
 		switch c.rel {
 		case relEQ:
@@ -271,7 +272,8 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 				best, cost = s, k
 			}
 		}
-		var pos, neg, next []constraint
+		var pos, neg []constraint
+		next := make([]constraint, 0, len(cur))
 		for _, c := range cur {
 			k, ok := c.e.coef(best)
 			switch {
@@ -340,7 +342,7 @@ func reduce(cs []constraint) []constraint {
 		return cs
 	}
 	index := make(map[string]int, len(cs))
-	out := cs[:0:0]
+	out := make([]constraint, 0, len(cs))
 	var key []byte
 	for _, c := range cs {
 		// Scale so that the first coefficient is ±1.

@@ -100,7 +100,7 @@
 // as seeds), and Result.MaterializeDeps is Materialize for them. The
 // user's go.mod, go.sum and module cache are never written.
 //
-// It never runs the packages' tests: package fuzzdriver/gotest does (go
+// It never runs the packages' tests: package coverage/gotest does (go
 // test with a coverage profile, a fuzz target over its corpus) and maps
 // each label's body block back to its label.
 package golang

@@ -34,6 +34,7 @@ func TestRealModulesAnnotateWhole(t *testing.T) {
 		"github.com/tidwall/gjson",
 		"google.golang.org/protobuf/reflect/protoreflect",
 		"google.golang.org/protobuf/encoding/prototext",
+		"google.golang.org/protobuf/proto",
 		"github.com/gomarkdown/markdown/html",
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)

@@ -444,8 +444,9 @@ const MaxSeedRows = 2
 // constant its type holds — an integer argument the value and its
 // neighbours, a []byte or string argument the string constants and the
 // byte encodings of integer ones (big and little endian, unless the code
-// reads it with one), alone, appended and written over the base at 0 and
-// where its first byte occurs (labelcovSeedsB/S).
+// reads it with one), alone, appended, written over the base at 0 and
+// where its first byte occurs, and in place of a length-prefixed field of
+// the base with its length (labelcovSeedsB/S).
 func seedCalls(ft fuzzTarget, cs []Const) (string, bool) {
 	rows := ft.rows
 	if len(rows) > MaxSeedRows {
@@ -577,9 +578,11 @@ func isInfOrTooBig(f float64, typ string) bool {
 // that gets seeds: the byte-string seeds of a token tok on a base input.
 const seedHelpers = `
 
-// labelcovSeedsB returns tok alone, base with tok appended, and base with
+// labelcovSeedsB returns tok alone, base with tok appended, base with
 // tok written over it at 0 and where tok's first byte occurs (at most 8),
-// extended as needed. Added by labelcov (the overlay's copy only).
+// extended as needed, and base with a length-prefixed field (a byte n,
+// then n bytes) replaced by tok and its length (at most 4). Added by
+// labelcov (the overlay's copy only).
 func labelcovSeedsB(base []byte, tok string) [][]byte {
 	out := [][]byte{[]byte(tok), append(append([]byte{}, base...), tok...)}
 	put := func(at int) {
@@ -594,6 +597,13 @@ func labelcovSeedsB(base []byte, tok string) [][]byte {
 	for i, n := 1, 0; i < len(base) && n < 8; i++ {
 		if base[i] == tok[0] {
 			put(i)
+			n++
+		}
+	}
+	for i, n := 0, 0; i < len(base) && n < 4 && len(tok) < 256; i++ {
+		if l := int(base[i]); l > 0 && i+1+l <= len(base) {
+			b := append(append([]byte{}, base[:i]...), byte(len(tok)))
+			out = append(out, append(append(b, tok...), base[i+1+l:]...))
 			n++
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/labelcov/labelcov/internal/testenv"
 )
 
 // ladderModule copies testdata/go/ladder into a temporary directory.
@@ -272,6 +274,64 @@ func FuzzKey(f *testing.F) {
 		if err == nil || !strings.Contains(out, "--- FAIL: "+target+"/seed#") || !strings.Contains(out, msg) {
 			t.Errorf("%s: no seed reached %q:\n%s", target, msg, out)
 		}
+	}
+}
+
+// TestSeedsSpliceLengthPrefixedFrame: a command name inside a
+// length-prefixed frame (a length byte, the name, a count byte) is a seed
+// only with its length in front: the token is offered in place of the
+// seed's own length-prefixed name, so the frame stays whole and the
+// target reaches the command from its seed corpus under the overlay (not
+// on the original).
+func TestSeedsSpliceLengthPrefixedFrame(t *testing.T) {
+	testenv.Long(t) // annotates and builds a module twice (about 10 s under load)
+	needGo(t)
+	dir := writeModule(t, map[string]string{
+		"m.go": `package m
+
+import "errors"
+
+// Run runs a stream of frames: a length byte, a command's name, a count.
+func Run(in []byte) error {
+	for len(in) > 0 {
+		n := int(in[0])
+		if len(in) < n+2 {
+			return errors.New("m: short frame")
+		}
+		name, count := string(in[1:1+n]), in[1+n]
+		in = in[2+n:]
+		switch name {
+		case "status":
+		case "rehome-arm":
+			if count > 0 {
+				panic("m: rehome")
+			}
+		default:
+			return errors.New("m: unknown command")
+		}
+	}
+	return nil
+}
+`,
+		"m_test.go": `package m
+
+import "testing"
+
+func FuzzRun(f *testing.F) {
+	f.Add([]byte("\x06status\x01"))
+	f.Fuzz(func(t *testing.T, in []byte) { _ = Run(in) })
+}
+`,
+	})
+	res := annotate(t, dir, "dist")
+	ov, err := res.WriteOverlay(filepath.Join(t.TempDir(), "ov"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	goTest(t, dir, "-run", "^FuzzRun$", ".")
+	out, err := runGoTest(dir, "-overlay", ov, "-run", "^FuzzRun$", ".")
+	if err == nil || !strings.Contains(out, "--- FAIL: FuzzRun/seed#") || !strings.Contains(out, "m: rehome") {
+		t.Errorf("no seed framed the command:\n%s", out)
 	}
 }
 

@@ -1,0 +1,212 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labelcov/labelcov/coverage/measure"
+)
+
+// Text writes r for people: a table of covered/total labels per criterion
+// and operator with their diversity, the plain coverage of the original
+// plan, then every uncovered label with its position and predicate.
+func Text(w io.Writer, r *measure.Report) error {
+	bw := bufio.NewWriter(w)
+	traces := r.Diversity.Traces
+	fmt.Fprintf(bw, "%s: plan %s, %d test%s, %d distinct trace%s", r.File, r.Plan,
+		len(r.Tests), plural(len(r.Tests)), traces, plural(traces))
+	if r.World != "" {
+		fmt.Fprintf(bw, ", world %s", r.World)
+	}
+	fmt.Fprintln(bw)
+	fmt.Fprintln(bw)
+
+	rows := [][]string{{"criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", "D0", "D1", "D2"}}
+	row := func(name string, k *measure.KeyReport) {
+		rows = append(rows, []string{name, "", fmt.Sprint(k.Covered), fmt.Sprint(k.Total), pct(k.Percent),
+			fmt.Sprint(k.Trivial), fmt.Sprint(k.Infeasible), count(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2)})
+	}
+	for _, key := range r.Selected {
+		k := r.Criteria[key]
+		if k == nil {
+			continue
+		}
+		row(string(key), k)
+		for _, op := range k.OperatorOrder {
+			c := k.Operators[op]
+			rows = append(rows, []string{"", op, fmt.Sprint(c.Covered), fmt.Sprint(c.Total), pct(c.Percent)})
+		}
+	}
+	if r.All != nil && len(r.Selected) > 1 {
+		row("all", r.All)
+	}
+	table(bw, rows, "llrrrrrrrr")
+	fmt.Fprintln(bw)
+	cov := func(name string, c measure.Count) {
+		fmt.Fprintf(bw, "%-13s %d/%d (%s)\n", name, c.Covered, c.Total, pct(c.Percent))
+	}
+	cov("instructions", r.Coverage.Instructions)
+	cov("branches", r.Coverage.Branches)
+	if a := r.Coverage.Actions; a != nil {
+		cov("actions", a.Count)
+	}
+	fmt.Fprintf(bw, "diversity     D0 %s  D1 %s  D2 %s over %d distinct trace%s\n",
+		count(r.Diversity.D0), num(r.Diversity.D1), num(r.Diversity.D2), traces, plural(traces))
+
+	ResolutionText(bw, r)
+	if r.MCDC != nil {
+		MCDCText(bw, r.MCDC)
+	}
+	if len(r.Uncovered) == 0 {
+		fmt.Fprintln(bw, "\nevery active label is covered")
+	} else {
+		fmt.Fprintf(bw, "\nuncovered labels (%d; reached: evaluated but never true, unreached: never evaluated;\n"+
+			"expression: the source the label is about, predicate: what a test must make true there):\n", len(r.Uncovered))
+		rows := [][]string{{"", "position", "id", "criterion", "operator", "status", "expression", "predicate"}}
+		for _, l := range r.Uncovered {
+			rows = append(rows, []string{"", l.Pos, fmt.Sprint(l.ID), string(l.Criterion), l.Operator, statusText(l),
+				orDash(l.Source), shownPredicate(l.Expr, l.Predicate)})
+		}
+		table(bw, rows, "llrlllll")
+	}
+	reasonsText(bw, r)
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("writing coverage report: %w", err)
+	}
+	return nil
+}
+
+// ResolutionText prints per criterion how many objectives are covered,
+// proven infeasible and unresolved (cover's text report; gentests prints
+// it for the suite with the tests it wrote).
+func ResolutionText(w io.Writer, r *measure.Report) {
+	fmt.Fprintln(w, "\nresolution of the active labels (mcdc: conditions): covered by a test, proven infeasible\n(with reasons), unresolved; justified = (covered + infeasible) / total:")
+	rows := [][]string{{"", "criterion", "covered", "infeasible", "unresolved", "justified"}}
+	row := func(name string, k *measure.KeyReport) {
+		rs := k.Resolution
+		rows = append(rows, []string{"", name, fmt.Sprint(rs.Covered), fmt.Sprint(rs.Infeasible),
+			fmt.Sprint(rs.Unresolved), pct(measure.Percent(rs.Covered+rs.Infeasible, k.Total))})
+	}
+	for _, key := range r.Selected {
+		if k := r.Criteria[key]; k != nil {
+			row(string(key), k)
+		}
+	}
+	if r.All != nil && len(r.Selected) > 1 {
+		row("all", r.All)
+	}
+	table(w, rows, "llrrrr")
+}
+
+// reasonsText prints why each label proven infeasible cannot be covered
+// and what was tried on each unresolved label beyond the suite, then the
+// labels the static analysis proved infeasible (not active).
+func reasonsText(w io.Writer, r *measure.Report) {
+	var ls []*measure.LabelResult
+	for _, l := range r.Uncovered {
+		if l.Status == measure.StatusInfeasible || l.Reason != measure.Untried(l) {
+			ls = append(ls, l)
+		}
+	}
+	if len(ls) > 0 {
+		fmt.Fprintf(w, "\nuncovered labels, why (%d):\n", len(ls))
+		for _, l := range ls {
+			fmt.Fprintf(w, "  %s  label %d (%s %s) %s: %s\n", l.Pos, l.ID, l.Criterion, l.Operator, l.Status, l.Reason)
+		}
+	}
+	if len(r.Infeasible) > 0 {
+		fmt.Fprintf(w, "\n%d label(s) infeasible by the static analysis: not injected, not counted (reasons: --json, --html, labelcov labels)\n", len(r.Infeasible))
+	}
+}
+
+// statusText is an uncovered label's status column: infeasible, or
+// whether an unresolved label was reached.
+func statusText(l *measure.LabelResult) string {
+	if l.Status == measure.StatusInfeasible {
+		return "infeasible"
+	}
+	return reachedText(l)
+}
+
+func reachedText(l *measure.LabelResult) string {
+	if l.Reached {
+		return "reached"
+	}
+	return "unreached"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// pct prints a percentage, or n/a when there was nothing to cover (0 of 0
+// is neither 0 % nor 100 %).
+func pct(p *float64) string {
+	if p == nil {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.1f%%", *p)
+}
+
+// shownPredicate is the predicate a report prints for a label: Expr (its
+// temporaries resolved back to the source expressions they hold) when the
+// label has one, else Predicate.
+func shownPredicate(expr, predicate string) string {
+	if expr != "" {
+		return expr
+	}
+	return predicate
+}
+
+// orDash prints an empty cell as "-".
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// num prints a Hill number of order 1 or 2 with two decimals.
+func num(f float64) string { return fmt.Sprintf("%.2f", f) }
+
+// count prints a Hill number of order 0 (a count of labels).
+func count(f float64) string { return fmt.Sprintf("%.0f", f) }
+
+// table writes rows with columns padded to their widest cell, aligned
+// left or right as align says per column ('l' or 'r').
+func table(w io.Writer, rows [][]string, align string) {
+	var width []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(width) {
+				width = append(width, 0)
+			}
+			width[i] = max(width[i], utf8.RuneCountInString(c))
+		}
+	}
+	for _, r := range rows {
+		var b strings.Builder
+		for i := range width {
+			c := ""
+			if i < len(r) {
+				c = r[i]
+			}
+			pad := strings.Repeat(" ", width[i]-utf8.RuneCountInString(c))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i >= len(align) || align[i] == 'l' {
+				b.WriteString(c + pad)
+			} else {
+				b.WriteString(pad + c)
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}

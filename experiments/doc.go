@@ -1,0 +1,8 @@
+// Package experiments holds no code: its sub-packages compare fuzzing
+// criteria on benchmarks.
+//
+//	experiments/compare               grids of campaigns (plans, Go fuzz targets), analysis, reports, plots
+//	experiments/compare/significance  Mann-Whitney U, Vargha-Delaney A12, Holm adjustment
+//
+// See docs/compare.md and docs/architecture.md.
+package experiments
