@@ -136,16 +136,16 @@ func resolve(rep *Report, all []*labels.Label, ds []*labels.Decision, verdicts m
 	var sum Resolution
 	for k, kr := range rep.Criteria {
 		if r := res[k]; r != nil {
-			kr.Resolution = *r
+			kr.Resolution = r
 			sum.Covered += r.Covered
 			sum.Infeasible += r.Infeasible
 			sum.Unresolved += r.Unresolved
 		} else {
-			kr.Resolution = Resolution{}
+			kr.Resolution = &Resolution{}
 		}
 	}
 	if rep.All != nil {
-		rep.All.Resolution = sum
+		rep.All.Resolution = &sum
 	}
 	return nil
 }

@@ -42,17 +42,26 @@ type Report struct {
 	Funcs  []FuncCoverage `json:"-"` // original plan, named functions
 }
 
-// KeyReport is the coverage of one criterion key (or of all keys).
+// KeyReport is the coverage of one criterion key (or of all keys), the
+// one row every front end reports (plans, Go packages, SBCL's records):
+// covered/total in the key's unit (labels; conditions for mcdc) as
+// labels.Figures counts it.
 type KeyReport struct {
-	Covered    int       `json:"covered"`
-	Total      int       `json:"total"`
-	Percent    *float64  `json:"percent"` // null when Total is 0
-	Trivial    int       `json:"trivial"`
-	Infeasible int       `json:"infeasible"`
-	Diversity  Diversity `json:"diversity"`
+	Count
+	Trivial    int `json:"trivial"`
+	Infeasible int `json:"infeasible"`
+	// Skipped counts labels listed but not injected (a point nested too
+	// deep, dist rungs left out), each with its reason in the manifest;
+	// like trivial and infeasible ones they are not in Total.
+	Skipped int `json:"skipped,omitempty"`
+	// Diversity is the Hill numbers of the row's unit over distinct
+	// traces: always for plans, after per-test runs for Go (nil
+	// otherwise: which test covers what is unknown).
+	Diversity *Diversity `json:"diversity,omitempty"`
 	// Resolution splits Total (in the key's unit: labels, MC/DC
-	// conditions) into covered, proven infeasible and unresolved.
-	Resolution Resolution `json:"resolution"`
+	// conditions) into covered, proven infeasible and unresolved; nil
+	// where labels are not resolved (Go).
+	Resolution *Resolution `json:"resolution,omitempty"`
 	// Operators breaks the key down by label operator ("TF", "true",
 	// "< -> <=", ...), listed in OperatorOrder.
 	Operators     map[string]*Count `json:"operators,omitempty"`

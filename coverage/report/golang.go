@@ -31,7 +31,7 @@ func goWhat(r *gotest.Report, tests string) string {
 func GoText(w io.Writer, r *gotest.Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s: %s\n\n", strings.Join(r.Packages, " "), goWhat(r, "tests"))
-	div := func(h *labels.Hill) string {
+	div := func(h *measure.Diversity) string {
 		if h == nil {
 			return ""
 		}
@@ -243,7 +243,7 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 	// What the text report says, in the same order: the rows (with Hill
 	// numbers after per-test runs, and all), statements and blocks, the
 	// failing tests and crashing corpus entries.
-	div := func(h *labels.Hill) string {
+	div := func(h *measure.Diversity) string {
 		if r.Tests == nil {
 			return ""
 		}
