@@ -319,3 +319,46 @@ func (g *guardAnalysis) constOf(n syntax.Node) syntax.Node {
 	}
 	return nil
 }
+
+// neverReturns reports whether evaluating n always signals a failure:
+// (fail ...) of the core builtin, not/null of such a form, or a
+// temporary of normalize's holding one.
+func neverReturns(res *normalize.Result, n syntax.Node) bool {
+	if s, ok := n.(*syntax.Symbol); ok && res.IsTemp(s.Name) {
+		// A temporary holds what its expression returned: nothing, if
+		// that never returns (reading it unbound fails too).
+		if o := res.Origin(s); o != nil {
+			n = o
+		}
+	}
+	l, ok := n.(*syntax.List)
+	if !ok || len(l.Elems) == 0 {
+		return false
+	}
+	switch h := forms.Head(l); {
+	case res.IsUserFunc(h):
+		return false
+	case h == "fail":
+		return true
+	case (h == "not" || h == "null") && len(l.Elems) == 2:
+		return neverReturns(res, l.Elems[1])
+	}
+	return false
+}
+
+// neverTrue says why predicate p can never be true: it evaluates a
+// (fail ...), alone or as a conjunct (an and is true only once every
+// conjunct has returned).
+func neverTrue(res *normalize.Result, show func(syntax.Node) string, p syntax.Node) (string, bool) {
+	if neverReturns(res, p) {
+		return fmt.Sprintf("%s never returns: it signals a failure", show(p)), true
+	}
+	if l, ok := p.(*syntax.List); ok && forms.Head(l) == "and" && !res.IsUserFunc("and") {
+		for _, c := range l.Elems[1:] {
+			if why, ok := neverTrue(res, show, c); ok {
+				return why + ", so the conjunction is never true", true
+			}
+		}
+	}
+	return "", false
+}

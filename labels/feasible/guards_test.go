@@ -80,3 +80,27 @@ func TestGuardVerdictsGiveUp(t *testing.T) {
 		}
 	}
 }
+
+// TestFailNeverTrue: a label that needs (fail ...) to return a value is
+// infeasible, whichever truth value it asks of it; a plan's own function
+// named fail proves nothing.
+func TestFailNeverTrue(t *testing.T) {
+	src := `(def-plan p (a) (dolist (x (list a)) (or (> x 3) (fail 'nope "no"))))`
+	got := guardLabels(t, src, "cc,mcc,mcdc")
+	for _, k := range []string{"t.plan:1:50 true", "t.plan:1:50 false", "t.plan:1:38 FT", "t.plan:1:38 FF"} {
+		if v := got[k]; !strings.HasPrefix(v, "infeasible") || !strings.Contains(v, "(fail 'nope \"no\")) never returns") && !strings.Contains(v, "(fail 'nope \"no\") never returns") {
+			t.Errorf("%s: %q", k, v)
+		}
+	}
+	for _, k := range []string{"t.plan:1:42 true", "t.plan:1:42 false", "t.plan:1:38 T-"} {
+		if v := got[k]; v != "active " {
+			t.Errorf("%s: %q", k, v)
+		}
+	}
+	own := "(defun fail (k m) (list k m))\n" + src
+	for k, v := range guardLabels(t, own, "cc,mcc,mcdc") {
+		if strings.Contains(v, "never returns") {
+			t.Errorf("own fail: %s: %s", k, v)
+		}
+	}
+}
