@@ -74,6 +74,15 @@ func (j *judge) Listed(l *labels.Label, p syntax.Node) {
 func (j *judge) Done() {
 	if !j.off {
 		pathVerdicts(j.res, j.paths)
+		g := newGuardAnalysis(j.res, j.dom.a)
+		for _, pl := range j.paths {
+			if pl.l.Status != labels.Active {
+				continue
+			}
+			if why, ok := g.verdict(pl.l, pl.pred); ok {
+				pl.l.Status, pl.l.Reason = labels.Infeasible, why
+			}
+		}
 	}
 }
 
