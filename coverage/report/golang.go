@@ -10,7 +10,6 @@ import (
 
 	"github.com/labelcov/labelcov/coverage/gotest"
 	"github.com/labelcov/labelcov/coverage/measure"
-	"github.com/labelcov/labelcov/labels"
 )
 
 // GoJSON writes r as indented JSON ("version": 1), predicates unescaped.
@@ -31,31 +30,7 @@ func goWhat(r *gotest.Report, tests string) string {
 func GoText(w io.Writer, r *gotest.Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s: %s\n\n", strings.Join(r.Packages, " "), goWhat(r, "tests"))
-	div := func(h *measure.Diversity) string {
-		if h == nil {
-			return ""
-		}
-		return fmt.Sprintf("  %7.2f %7.2f %7.2f", h.D0, h.D1, h.D2)
-	}
-	header := ""
-	if r.Tests != nil {
-		header = fmt.Sprintf("  %7s %7s %7s", "D0", "D1", "D2")
-	}
-	fmt.Fprintf(bw, "%-9s %-16s %8s %6s %8s %8s %11s%s\n", "criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", header)
-	for _, k := range r.Selected {
-		kr := r.Criteria[k]
-		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s %8d %11d%s\n", k, "", kr.Covered, kr.Total, pct(kr.Percent), kr.Trivial, kr.Infeasible, div(kr.Diversity))
-		if k == labels.MCC && len(kr.OperatorOrder) > 8 {
-			continue // one line per outcome of every decision size is noise
-		}
-		for _, op := range kr.OperatorOrder {
-			c := kr.Operators[op]
-			fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s\n", "", op, c.Covered, c.Total, pct(c.Percent))
-		}
-	}
-	if len(r.Selected) > 1 {
-		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s %8d %11d%s\n", "all", "", r.All.Covered, r.All.Total, pct(r.All.Percent), r.All.Trivial, r.All.Infeasible, div(r.All.Diversity))
-	}
+	KeyTable(bw, r.Selected, r.Criteria, r.All, true)
 	fmt.Fprintf(bw, "\nstatements    %d/%d (%s)\n", r.Coverage.Statements.Covered, r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
 	fmt.Fprintf(bw, "blocks        %d/%d (%s)\n", r.Coverage.Blocks.Covered, r.Coverage.Blocks.Total, pct(r.Coverage.Blocks.Percent))
 	if len(r.Failing) > 0 {
