@@ -66,9 +66,10 @@ func (j *judge) Combination(lits []labels.Literal) (labels.Status, string) {
 		return labels.Infeasible, why
 	}
 	for _, l := range lits {
-		// The combination is true only once every atom has returned.
-		if neverReturns(j.res, l.Atom) && !j.off {
-			return labels.Infeasible, fmt.Sprintf("%s never returns: it signals a failure", j.dom.show(l.Atom))
+		// The combination is true only once every atom has returned (a
+		// temporary holding an atom that never returns may still be nil).
+		if !j.off && (l.Value && neverNonNil(j.res, l.Atom) || neverReturns(j.res, l.Atom)) {
+			return labels.Infeasible, fmt.Sprintf("%s is never true: (fail ...) signals a failure, it never returns", j.dom.show(l.Atom))
 		}
 	}
 	return labels.Active, ""
