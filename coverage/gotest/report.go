@@ -66,24 +66,12 @@ type Corpus struct {
 	Crashing []string `json:"crashing,omitempty"`
 }
 
-// LabelResult is one active label of Go code and whether it is covered.
+// LabelResult is one active label of Go code: the row every front end
+// reports (measure.LabelRow) and, after per-test runs, the tests that
+// cover it ("package TestName").
 type LabelResult struct {
-	ID        int        `json:"id"`
-	Criterion labels.Key `json:"criterion"`
-	Operator  string     `json:"operator"`
-	Predicate string     `json:"predicate"`
-	// Expr and Source: as in LabelResult.
-	Expr   string `json:"expr,omitempty"`
-	Source string `json:"source,omitempty"`
-	Guard  string `json:"guard,omitempty"`
-	// Pos is file:line:col of the original code.
-	Pos     string `json:"pos"`
-	Covered bool   `json:"covered"`
-	// Tests (with per-test runs) names the tests that cover the label
-	// ("package TestName").
+	measure.LabelRow
 	Tests []string `json:"tests,omitempty"`
-
-	At labels.Position `json:"-"`
 }
 
 // NewReport computes the report of measurement m of the annotated
@@ -126,8 +114,8 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
 		op.Record(covered)
-		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Expr: l.Expr, Source: l.Source, Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
+		lr := &LabelResult{LabelRow: measure.RowOf(l, "")}
+		lr.Covered = covered
 		rep.Labels = append(rep.Labels, lr)
 		if !covered {
 			rep.Uncovered = append(rep.Uncovered, lr)

@@ -122,8 +122,11 @@ type Diversity struct {
 	Traces int `json:"traces"`
 }
 
-// LabelResult is one active label and what covered it.
-type LabelResult struct {
+// LabelRow is what every front end reports of one label (plans, Go
+// packages, SBCL's records): its identity, predicate, position and
+// whether it is covered. Each front end's label result embeds it and adds
+// what it knows besides (plans: reached, the covering tests, the status).
+type LabelRow struct {
 	ID        int        `json:"id"`
 	Criterion labels.Key `json:"criterion"`
 	Operator  string     `json:"operator"`
@@ -134,11 +137,30 @@ type LabelResult struct {
 	Expr   string `json:"expr,omitempty"`
 	Source string `json:"source,omitempty"`
 	Guard  string `json:"guard,omitempty"`
-	// Pos is file:line:col of the original plan.
+	// Pos is file:line:col of the original source (At, for people).
 	Pos string `json:"pos"`
-	// Covered: some test reached the label with its predicate true;
-	// Reached: some test evaluated the predicate at all.
+	// Covered: some test reached the label with its predicate true.
 	Covered bool `json:"covered"`
+
+	At labels.Position `json:"-"`
+}
+
+// RowOf is the row of label l, not covered yet; file names l's file when
+// its position has none.
+func RowOf(l *labels.Label, file string) LabelRow {
+	r := LabelRow{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
+		Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos}
+	if r.At.File == "" {
+		r.At.File = file
+	}
+	r.Pos = r.At.String()
+	return r
+}
+
+// LabelResult is one active label of a plan and what covered it.
+type LabelResult struct {
+	LabelRow
+	// Reached: some test evaluated the predicate at all.
 	Reached bool `json:"reached"`
 	// Tests names the tests covering the label; Traces counts their
 	// distinct traces (the label's abundance for Diversity).
@@ -150,7 +172,6 @@ type LabelResult struct {
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`
 
-	At labels.Position `json:"-"`
 	// End is the byte offset just past the original expression the label
 	// is about (At.Offset when unknown).
 	End int `json:"-"`

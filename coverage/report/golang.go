@@ -89,25 +89,20 @@ func goLabelsByFile(r *gotest.Report) ([]string, map[string][]*gotest.LabelResul
 // with block = the criterion (CriterionBlock), branch = the label id and
 // taken = 1 when covered, else 0.
 func GoLCOV(w io.Writer, r *gotest.Report) error {
-	bw := bufio.NewWriter(w)
 	files, byFile := goLabelsByFile(r)
+	var recs []lcovRecord
 	for _, f := range files {
-		fmt.Fprintf(bw, "TN:%s\nSF:%s\n", LCOVTestName, f)
-		hit := 0
+		rec := lcovRecord{file: f}
 		for _, l := range byFile[f] {
 			taken := "0"
 			if l.Covered {
 				taken = "1"
-				hit++
 			}
-			fmt.Fprintf(bw, "BRDA:%d,%d,%d,%s\n", l.At.Line, CriterionBlock(l.Criterion), l.ID, taken)
+			rec.branches = append(rec.branches, lcovBranch{line: l.At.Line, crit: l.Criterion, id: l.ID, taken: taken, hit: l.Covered})
 		}
-		fmt.Fprintf(bw, "BRF:%d\nBRH:%d\nend_of_record\n", len(byFile[f]), hit)
+		recs = append(recs, rec)
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing LCOV: %w", err)
-	}
-	return nil
+	return writeLCOV(w, recs)
 }
 
 const goCSS = `
