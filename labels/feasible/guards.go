@@ -319,3 +319,49 @@ func (g *guardAnalysis) constOf(n syntax.Node) syntax.Node {
 	}
 	return nil
 }
+
+// neverReturns reports whether evaluating n always signals a failure:
+// (fail ...) of the core builtin, or not/null of such a form.
+func neverReturns(res *normalize.Result, n syntax.Node) bool {
+	l, ok := n.(*syntax.List)
+	if !ok || len(l.Elems) == 0 {
+		return false
+	}
+	switch h := forms.Head(l); {
+	case res.IsUserFunc(h):
+		return false
+	case h == "fail":
+		return true
+	case (h == "not" || h == "null") && len(l.Elems) == 2:
+		return neverReturns(res, l.Elems[1])
+	}
+	return false
+}
+
+// neverNonNil reports whether n is never true: it never returns, or it
+// is a temporary of normalize's holding such a form (which holds nil
+// until the form returns, so only its truth is impossible).
+func neverNonNil(res *normalize.Result, n syntax.Node) bool {
+	if s, ok := n.(*syntax.Symbol); ok && res.IsTemp(s.Name) {
+		o := res.Origin(s)
+		return o != nil && neverReturns(res, o)
+	}
+	return neverReturns(res, n)
+}
+
+// neverTrue says why predicate p can never be true: it needs a (fail
+// ...) to return, alone or as a conjunct (an and is true only once every
+// conjunct has returned a true value).
+func neverTrue(res *normalize.Result, show func(syntax.Node) string, p syntax.Node) (string, bool) {
+	if neverNonNil(res, p) {
+		return fmt.Sprintf("%s is never true: (fail ...) signals a failure, it never returns", show(p)), true
+	}
+	if l, ok := p.(*syntax.List); ok && forms.Head(l) == "and" && !res.IsUserFunc("and") {
+		for _, c := range l.Elems[1:] {
+			if why, ok := neverTrue(res, show, c); ok {
+				return why + ", so the conjunction is never true", true
+			}
+		}
+	}
+	return "", false
+}

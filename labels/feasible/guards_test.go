@@ -80,3 +80,29 @@ func TestGuardVerdictsGiveUp(t *testing.T) {
 		}
 	}
 }
+
+// TestFailNeverTrue: a label that needs (fail ...) to return a value is
+// infeasible, whichever truth value it asks of it; a plan's own function
+// named fail proves nothing.
+func TestFailNeverTrue(t *testing.T) {
+	src := `(def-plan p (a) (dolist (x (list a)) (or (> x 3) (fail 'nope "no"))))`
+	got := guardLabels(t, src, "cc,mcc,mcdc")
+	for _, k := range []string{"t.plan:1:50 true", "t.plan:1:38 FT"} {
+		if v := got[k]; !strings.HasPrefix(v, "infeasible (fail 'nope \"no\") is never true: (fail ...) signals a failure") {
+			t.Errorf("%s: %q", k, v)
+		}
+	}
+	// The temporary holding the fail is nil until it returns: a label
+	// read where the or did not get there may find (not %lc2) true.
+	for _, k := range []string{"t.plan:1:42 true", "t.plan:1:42 false", "t.plan:1:38 T-", "t.plan:1:50 false"} {
+		if v := got[k]; v != "active " {
+			t.Errorf("%s: %q", k, v)
+		}
+	}
+	own := "(defun fail (k m) (list k m))\n" + src
+	for k, v := range guardLabels(t, own, "cc,mcc,mcdc") {
+		if strings.Contains(v, "never returns") {
+			t.Errorf("own fail: %s: %s", k, v)
+		}
+	}
+}
