@@ -127,8 +127,9 @@ tr.covered td.st{color:#1e5e1e}tr.uncovered td.st{color:#8a1c1c;font-weight:600}
 // goView is what the HTML report shows of a Go label; perTest says whether
 // the measurement recorded which tests cover it.
 func goView(l *gotest.LabelResult, perTest bool) labelView {
-	return labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate),
-		Covered: l.Covered, Tests: l.Tests, TestsKnown: perTest}
+	v := rowView(l.LabelRow)
+	v.Tests, v.TestsKnown = l.Tests, perTest
+	return v
 }
 
 // goLabelTable writes every label in a table that labelScript sorts and

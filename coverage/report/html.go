@@ -298,9 +298,15 @@ type labelView struct {
 	TestsKnown bool
 }
 
+// rowView is what the HTML report shows of a label row of any front end;
+// each front end adds what it knows (the tests, why it is uncovered).
+func rowView(l measure.LabelRow) labelView {
+	return labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate), Covered: l.Covered}
+}
+
 func planView(l *measure.LabelResult) labelView {
-	v := labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate),
-		Covered: l.Covered, Reach: "unreached", Tests: l.Tests, Traces: l.Traces, TestsKnown: true}
+	v := rowView(l.LabelRow)
+	v.Reach, v.Tests, v.Traces, v.TestsKnown = "unreached", l.Tests, l.Traces, true
 	if l.Reached {
 		v.Reach = "reached"
 	}
