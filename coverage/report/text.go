@@ -69,12 +69,8 @@ func Text(w io.Writer, r *measure.Report) error {
 // that has more than 8 (one per outcome of every decision size is noise
 // in a Go package's report).
 func KeyTable(w io.Writer, selected []labels.Key, criteria map[labels.Key]*measure.KeyReport, all *measure.KeyReport, foldMCC bool) {
-	rows := append([]*measure.KeyReport{all}, make([]*measure.KeyReport, 0, len(selected))...)
 	skipped, diversity := false, false
-	for _, k := range selected {
-		rows = append(rows, criteria[k])
-	}
-	for _, k := range rows {
+	for _, k := range append([]*measure.KeyReport{all}, rowsOf(selected, criteria)...) {
 		if k != nil {
 			skipped = skipped || k.Skipped > 0
 			diversity = diversity || k.Diversity != nil
