@@ -13,16 +13,23 @@ import (
 // operator: status and reason.
 func guardLabels(t *testing.T, src, c string) map[string]string {
 	t.Helper()
+	return enumerated(t, src, c, normalize.Options{HoistCalls: true}, Options{})
+}
+
+// enumerated lists the labels of criteria c of src, normalized with no
+// and judged with o, by position and operator: status and reason.
+func enumerated(t *testing.T, src, c string, no normalize.Options, o Options) map[string]string {
+	t.Helper()
 	f, err := syntax.Parse("t.plan", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	nr, err := normalize.Plan(f, normalize.Options{HoistCalls: true})
+	nr, err := normalize.Plan(f, no)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cr, _ := labels.ParseCriteria(c)
-	s, err := Enumerate(nr, labels.Options{Criteria: cr}, Options{})
+	s, err := Enumerate(nr, labels.Options{Criteria: cr}, o)
 	if err != nil {
 		t.Fatal(err)
 	}
