@@ -7,8 +7,8 @@
 // normalize/, transform/, fuzzdriver/, coverage/ and experiments/; this
 // package must never grow logic of its own beyond presenting their
 // results. The verbs that work on a subject (cover, reduce, gentests,
-// annotate, sarif, fuzz, labels) and compare map their flags onto
-// fuzzdriver/subject and call it: no verb here decides whether an
+// annotate, sarif, fuzz, labels) map their flags onto fuzzdriver/subject
+// and call it, compare onto experiments/grid: no verb here decides whether an
 // argument is a plan or Go packages; the verbs on one plan and its inputs
 // (run, replay, sample, env, fmt, disasm, afl-target) map theirs onto
 // fuzzdriver/tools.

@@ -174,6 +174,17 @@ func Found(format string, args ...any) error {
 	return &FoundError{Msg: fmt.Sprintf(format, args...)}
 }
 
+// InterruptedError is returned by a verb a signal or a deadline stopped
+// before its budget: the CLI's exit status 3.
+type InterruptedError struct{ Msg string }
+
+func (e *InterruptedError) Error() string { return e.Msg }
+
+// Interrupted returns an *InterruptedError with a formatted message.
+func Interrupted(format string, args ...any) error {
+	return &InterruptedError{Msg: fmt.Sprintf(format, args...)}
+}
+
 // Snippet is the source line with a caret of a source error err (a
 // *syntax.Error, wrapped or not), or "".
 func Snippet(err error) string {
