@@ -17,7 +17,8 @@ import "github.com/labelcov/labelcov/interp/compile"
 //   - the instruction before a run, when it can fall through into it,
 //     becomes opThenSkip: the loop runs it (its op from the plain code)
 //     with pc already past the run, so that a call returns there and a
-//     jump it takes still goes where it goes;
+//     jump it takes still goes where it goes; the commonest of them run
+//     in one dispatch instead (thenSkip);
 //   - what still reaches a run (a PROBEGUARD's skip, a handler clause,
 //     the tail of a superinstruction) meets, at its start, one opDead
 //     jumping to its end.
