@@ -33,6 +33,25 @@ const (
 // AllKeys returns every criterion key in report order.
 func AllKeys() []Key { return []Key{MCC, CC, WMABS, WMAOR, WMCOR, WMROR, DIST, MCDC} }
 
+// WM is the group of the four weak-mutation operators (wm-abs, wm-aor,
+// wm-cor, wm-ror), as the flags name it and as fuzzing figures sum it.
+const WM Key = "wm"
+
+// Group folds a criterion key into the keys the flags name: a
+// weak-mutation operator into WM, every other key into itself. It is the
+// one place that says which keys sum into wm.
+func Group(k Key) Key {
+	switch k {
+	case WMABS, WMAOR, WMCOR, WMROR:
+		return WM
+	}
+	return k
+}
+
+// FigureName is the name of criterion group g's label coverage among a
+// campaign's figures (stats.json, compare): "labels:mcc", "labels:wm", ...
+func FigureName(g Key) string { return "labels:" + string(Group(g)) }
+
 // criteriaWant lists what ParseCriteria accepts, for its errors.
 const criteriaWant = "want mcc, mcdc, cc, wm, wm:abs, wm:aor, wm:cor, wm:ror, dist or all"
 

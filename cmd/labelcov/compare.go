@@ -9,10 +9,12 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/labelcov/labelcov/experiments/grid"
 )
 
 func newCompareCmd() *cobra.Command {
-	var o subject.CompareOptions
+	var o grid.CompareOptions
 	cmd := &cobra.Command{
 		Use:   "compare --bench B,... --criteria none,mcc,... --runs N --budget D [--out DIR] | compare --go PATTERN... [...] | compare --merge DIR...",
 		Short: "Compare guiding criteria by fuzzing campaigns on benchmark plans or Go fuzz targets, with statistics, tables and plots",
@@ -109,12 +111,12 @@ significant only without the correction are listed apart.`,
 			o.Changed, o.AFLTarget = cmd.Flags().Changed, aflTargetBinary
 			o.Command, o.GridCommand = commandLine(cmd, nil), commandLine(cmd, nil, "shard", "out")
 			o.SlurmTail, o.SlurmMerge = slurmFlags(cmd)
-			return subject.Compare(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args, &o)
+			return grid.Compare(cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args, &o)
 		},
 	}
 	f := cmd.Flags()
 	f.StringSliceVar(&o.Benches, "bench", nil, "benchmarks: names of folders of --bench-dir, or paths to benchmark folders")
-	f.StringVar(&o.BenchDir, "bench-dir", subject.DefaultBenchDir, "folder of the benchmark folders (default: testdata/bench here or in the nearest parent directory that has it)")
+	f.StringVar(&o.BenchDir, "bench-dir", grid.DefaultBenchDir, "folder of the benchmark folders (default: testdata/bench here or in the nearest parent directory that has it)")
 	f.StringSliceVar(&o.Criteria, "criteria", []string{"none", "mcc", "wm", "mcc+wm"}, "guiding criteria: none, or label criteria joined by +")
 	f.IntVar(&o.Runs, "runs", 5, "campaigns per (benchmark, criterion)")
 	f.DurationVar(&o.Budget, "budget", 2*time.Minute, "wall-clock budget of each campaign")

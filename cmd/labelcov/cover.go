@@ -40,11 +40,12 @@ func (o *sbclCoverOptions) register(f *pflag.FlagSet) {
 // flags o and g (subject.Open decides what kind of subject it is).
 func openSubject(cmd *cobra.Command, args []string, o *coverOptions, g *goFuzzOptions) (subject.Subject, error) {
 	return subject.Open(subject.Options{Args: args, Changed: cmd.Flags().Changed, Stdin: cmd.InOrStdin(), Stderr: cmd.ErrOrStderr(),
-		Criteria: o.criteria, MCCMaxAtoms: o.maxAtoms, Pure: o.pure, NoValues: o.noValues,
-		World: o.world, Tests: o.tests, PlanName: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects,
-		Fuzz: g.fuzz, FuzzCache: g.fuzzCache, Dir: g.dir, Tags: g.tags, LabelPkgs: g.labelPkgs, PerTest: g.perTest, Verbose: g.verbose,
-		FromSBCL: o.sbcl.from, Manifest: o.sbcl.manifest, Annotated: o.sbcl.annotated, Features: o.sbcl.features,
-		JSON: o.json || g.json})
+		LabelSettings: subject.LabelSettings{Criteria: o.criteria, MCCMaxAtoms: o.maxAtoms, Pure: o.pure, NoValues: o.noValues},
+		PlanSettings:  subject.PlanSettings{World: o.world, Tests: o.tests, PlanName: o.plan, MaxSteps: o.maxSteps, MaxObjects: o.maxObjects},
+		GoSettings: subject.GoSettings{Fuzz: g.fuzz, FuzzCache: g.fuzzCache, Dir: g.dir, Tags: g.tags, LabelPkgs: g.labelPkgs,
+			PerTest: g.perTest, Verbose: g.verbose},
+		SBCLSettings: subject.SBCLSettings{FromSBCL: o.sbcl.from, Manifest: o.sbcl.manifest, Annotated: o.sbcl.annotated, Features: o.sbcl.features},
+		JSON:         o.json || g.json})
 }
 
 func newCoverCmd() *cobra.Command {
@@ -110,7 +111,7 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
   labelcov cover ./pkg/parse --fuzz FuzzParse
   labelcov cover --from-sbcl coverage.sexp --manifest plan.labels.json --html cover.html`,
 		Args: func(cmd *cobra.Command, args []string) error {
-			min, max, name := subject.CoverArgs(subject.Options{FromSBCL: o.sbcl.from})
+			min, max, name := subject.CoverArgs(subject.Options{SBCLSettings: subject.SBCLSettings{FromSBCL: o.sbcl.from}})
 			return argsNamed(min, max, name)(cmd, args)
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -48,6 +48,18 @@ func TestGentestsGo(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(mod, "shell", "testdata")); err == nil {
 		t.Fatal("gentests wrote into the package")
 	}
+	// The resolution: every active label covered or unresolved, and the
+	// infeasible ones (not injected) counted apart.
+	inf := 0
+	for k, d := range rep.Criteria {
+		if d.Unresolved != d.Total-d.After || d.Unresolved < 0 {
+			t.Errorf("%s: %+v", k, d)
+		}
+		inf += d.Infeasible
+	}
+	if rep.All.Unresolved != rep.All.Total-rep.All.After || rep.All.Infeasible != inf {
+		t.Errorf("all: %+v, infeasible per criterion %d", rep.All, inf)
+	}
 	dir := filepath.Join(out, "testdata", "fuzz", "FuzzRun")
 	if rep.Out != dir {
 		t.Errorf("out %s, want %s", rep.Out, dir)

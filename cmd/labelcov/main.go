@@ -43,6 +43,19 @@ func tuneGC(getenv func(string) string) {
 	}
 }
 
+// buildGC sets the collector for building a plan under test when GOGC
+// is not set in the environment: the labels' analyses allocate much
+// short-lived garbage, which GOGC=400 would let grow into fresh memory
+// faulted in page by page before its first collection. It returns what
+// sets the collector back for the runs.
+func buildGC(getenv func(string) string) (restore func()) {
+	if getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(100)
+	return func() { debug.SetGCPercent(old) }
+}
+
 // run executes the CLI with args, so tests can drive it in-process.
 func run(args []string, stdout, stderr io.Writer) int {
 	root := newRootCmd()

@@ -4,11 +4,12 @@ import (
 	"io"
 
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
+	"github.com/labelcov/labelcov/fuzzdriver/tools"
 	"github.com/spf13/cobra"
 )
 
 func newRunCmd() *cobra.Command {
-	var o subject.RunOptions
+	var o tools.RunOptions
 	cmd := &cobra.Command{
 		Use:   "run FILE",
 		Short: "Run a plan and print what it printed and its result",
@@ -50,7 +51,7 @@ after the full report; 2 when FILE, the flags or the arguments are wrong;
       --world testdata/worlds/warehouse.world --env testdata/envs/warehouse-three.env --trace`,
 		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return subject.Run(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
+			return tools.Run(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
 	}
 	f := cmd.Flags()

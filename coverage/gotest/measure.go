@@ -92,7 +92,11 @@ type Measurement struct {
 // label's abundance is the number of distinct label sets (tests that
 // cover exactly the same labels count once) that cover it, so the Hill
 // numbers tell a suite of varied tests from one of repeated ones.
-func (m *Measurement) Abundance() map[int]int {
+func (m *Measurement) Abundance() map[int]int { return labels.CountTraces(m.distinct()) }
+
+// distinct are the distinct non-empty label sets of the per-test runs
+// (each sorted), in the order of the tests' names.
+func (m *Measurement) distinct() [][]int {
 	seen := map[string]bool{}
 	var traces [][]int
 	names := make([]string, 0, len(m.Traces))
@@ -110,7 +114,7 @@ func (m *Measurement) Abundance() map[int]int {
 		seen[k] = true
 		traces = append(traces, ids)
 	}
-	return labels.CountTraces(traces)
+	return traces
 }
 
 type blockKey struct {

@@ -43,24 +43,10 @@ type Report struct {
 	Warnings []string `json:"warnings,omitempty"`
 }
 
-// KeyReport is the coverage of one criterion key (or of all keys) of Go
-// packages.
-type KeyReport struct {
-	measure.Count
-	// Diversity (with per-test runs): Hill numbers over how many distinct
-	// per-test label sets cover each label.
-	Diversity  *labels.Hill `json:"diversity,omitempty"`
-	Trivial    int          `json:"trivial"`
-	Infeasible int          `json:"infeasible"`
-	// Skipped counts labels listed but not injected (dist rungs left out,
-	// each with its reason in the manifest); like trivial and infeasible
-	// ones they are not in Total.
-	Skipped int `json:"skipped,omitempty"`
-	// Operators breaks the key down by label operator, listed in
-	// OperatorOrder.
-	Operators     map[string]*measure.Count `json:"operators,omitempty"`
-	OperatorOrder []string                  `json:"operator_order,omitempty"`
-}
+// KeyReport is the row of one criterion key (or of all keys): the one
+// row every front end reports (measure.KeyReport). Go reports leave its
+// Resolution out; its Diversity is there after per-test runs.
+type KeyReport = measure.KeyReport
 
 // CodeCoverage is the plain coverage of the original Go code under the same
 // tests.
@@ -80,24 +66,12 @@ type Corpus struct {
 	Crashing []string `json:"crashing,omitempty"`
 }
 
-// LabelResult is one active label of Go code and whether it is covered.
+// LabelResult is one active label of Go code: the row every front end
+// reports (measure.LabelRow) and, after per-test runs, the tests that
+// cover it ("package TestName").
 type LabelResult struct {
-	ID        int        `json:"id"`
-	Criterion labels.Key `json:"criterion"`
-	Operator  string     `json:"operator"`
-	Predicate string     `json:"predicate"`
-	// Expr and Source: as in LabelResult.
-	Expr   string `json:"expr,omitempty"`
-	Source string `json:"source,omitempty"`
-	Guard  string `json:"guard,omitempty"`
-	// Pos is file:line:col of the original code.
-	Pos     string `json:"pos"`
-	Covered bool   `json:"covered"`
-	// Tests (with per-test runs) names the tests that cover the label
-	// ("package TestName").
+	measure.LabelRow
 	Tests []string `json:"tests,omitempty"`
-
-	At labels.Position `json:"-"`
 }
 
 // NewReport computes the report of measurement m of the annotated
@@ -140,8 +114,8 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
 		}
 		op.Record(covered)
-		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Expr: l.Expr, Source: l.Source, Guard: l.Guard, Pos: l.Pos.String(), Covered: covered, At: l.Pos}
+		lr := &LabelResult{LabelRow: measure.RowOf(l, "")}
+		lr.Covered = covered
 		rep.Labels = append(rep.Labels, lr)
 		if !covered {
 			rep.Uncovered = append(rep.Uncovered, lr)
@@ -155,8 +129,11 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 		rep.Warnings = append(rep.Warnings, err.Error())
 	}
 	div := map[labels.Key]*labels.KeyCoverage{}
+	traces := 0
 	if m.Traces != nil && err == nil {
-		div, _ = labels.Figures(res.Labels, res.Decisions, m.Abundance())
+		ds := m.distinct()
+		traces = len(ds)
+		div, _ = labels.Figures(res.Labels, res.Decisions, labels.CountTraces(ds))
 	}
 	for k, kr := range rep.Criteria {
 		kr.Fraction = labels.Fraction{}
@@ -164,8 +141,7 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 			kr.Fraction = c.Fraction
 		}
 		if c := div[k]; c != nil {
-			h := measure.RoundHill(c.Diversity)
-			kr.Diversity = &h
+			kr.Diversity = &measure.Diversity{Hill: measure.RoundHill(c.Diversity), Traces: traces}
 		}
 		kr.Percent = measure.Percent(kr.Covered, kr.Total)
 		measure.SortOperators(kr.OperatorOrder)
@@ -175,8 +151,7 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 		all.Fraction = c.Fraction
 	}
 	if c := div[labels.All]; c != nil {
-		h := measure.RoundHill(c.Diversity)
-		all.Diversity = &h
+		all.Diversity = &measure.Diversity{Hill: measure.RoundHill(c.Diversity), Traces: traces}
 	}
 	all.Percent = measure.Percent(all.Covered, all.Total)
 	rep.All = all

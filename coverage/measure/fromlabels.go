@@ -17,12 +17,7 @@ func fillLabels(rep *Report, active, all []*labels.Label, ds []*labels.Decision,
 	ends := exprEnds(orig)
 	abundance := map[int]int{}
 	for _, l := range active {
-		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
-		if lr.At.File == "" {
-			lr.At.File = orig.Name
-		}
-		lr.Pos = lr.At.String()
+		lr := &LabelResult{LabelRow: RowOf(l, orig.Name), Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
 		if e, ok := ends[l.Pos.Offset]; ok {
 			lr.End = e
 		}

@@ -125,14 +125,14 @@ func CriteriaFigures(out map[string]labels.Fraction, selected []labels.Key, get 
 	for _, k := range selected {
 		f := get(k)
 		out[string(k)] = f
-		if strings.HasPrefix(string(k), "wm-") {
+		if labels.Group(k) == labels.WM {
 			hasWM = true
 			wm.Covered += f.Covered
 			wm.Total += f.Total
 		}
 	}
 	if hasWM {
-		out["wm"] = wm
+		out[string(labels.WM)] = wm
 	}
 	out["all"] = all
 }

@@ -213,7 +213,7 @@ func TestHillByHand(t *testing.T) {
 	if d.D0 != 5 || math.Abs(d.D1-math.Cbrt(108)) > 1e-6 || d.D2 != 4.5 || d.Traces != 3 {
 		t.Errorf("mcc diversity %+v, want D0 5, D1 %.6f, D2 4.5, 3 traces", d, math.Cbrt(108))
 	}
-	if r.Diversity != d {
+	if r.Diversity != *d {
 		t.Errorf("overall diversity %+v differs from the only key's %+v", r.Diversity, d)
 	}
 }

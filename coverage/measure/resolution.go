@@ -73,13 +73,8 @@ func resolve(rep *Report, all []*labels.Label, ds []*labels.Decision, verdicts m
 		if l.Status != labels.Infeasible || !selected[l.Criterion] {
 			continue
 		}
-		lr := &LabelResult{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
-			Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos, Pos: l.Pos.String(), Tests: []string{},
+		lr := &LabelResult{LabelRow: RowOf(l, rep.File), Tests: []string{},
 			End: l.Pos.Offset, Status: StatusInfeasible, Reason: "static analysis: " + l.Reason}
-		if lr.At.File == "" {
-			lr.At.File = rep.File
-			lr.Pos = lr.At.String()
-		}
 		rep.Infeasible = append(rep.Infeasible, lr)
 	}
 	res := map[labels.Key]*Resolution{}
@@ -136,16 +131,16 @@ func resolve(rep *Report, all []*labels.Label, ds []*labels.Decision, verdicts m
 	var sum Resolution
 	for k, kr := range rep.Criteria {
 		if r := res[k]; r != nil {
-			kr.Resolution = *r
+			kr.Resolution = r
 			sum.Covered += r.Covered
 			sum.Infeasible += r.Infeasible
 			sum.Unresolved += r.Unresolved
 		} else {
-			kr.Resolution = Resolution{}
+			kr.Resolution = &Resolution{}
 		}
 	}
 	if rep.All != nil {
-		rep.All.Resolution = sum
+		rep.All.Resolution = &sum
 	}
 	return nil
 }

@@ -51,8 +51,8 @@ func TestResolve(t *testing.T) {
 		}
 	}
 	mc := r.Criteria[labels.MCDC]
-	if mc.Resolution != (Resolution{Covered: 0, Infeasible: 0, Unresolved: 2}) || mc.Total != 2 {
-		t.Fatalf("mcdc resolution %+v of %d", mc.Resolution, mc.Total)
+	if *mc.Resolution != (Resolution{Covered: 0, Infeasible: 0, Unresolved: 2}) || mc.Total != 2 {
+		t.Fatalf("mcdc resolution %+v of %d", *mc.Resolution, mc.Total)
 	}
 	tf := labelByOp(r, labels.MCDC, "TF")
 	tt := labelByOp(r, labels.MCDC, "TT")
@@ -79,8 +79,8 @@ func TestResolve(t *testing.T) {
 		if err := m.Resolve(r, v); err != nil {
 			t.Fatal(err)
 		}
-		if got := r.Criteria[labels.MCDC].Resolution; got != c.want {
-			t.Errorf("%s proven: mcdc resolution %+v, want %+v", c.name, got, c.want)
+		if got := r.Criteria[labels.MCDC].Resolution; *got != c.want {
+			t.Errorf("%s proven: mcdc resolution %+v, want %+v", c.name, *got, c.want)
 		}
 		if got := r.JustifiedFigures()["mcdc"]; got != c.justified {
 			t.Errorf("%s proven: justified mcdc %v, want %v", c.name, got, c.justified)

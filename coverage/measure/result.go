@@ -42,17 +42,26 @@ type Report struct {
 	Funcs  []FuncCoverage `json:"-"` // original plan, named functions
 }
 
-// KeyReport is the coverage of one criterion key (or of all keys).
+// KeyReport is the coverage of one criterion key (or of all keys), the
+// one row every front end reports (plans, Go packages, SBCL's records):
+// covered/total in the key's unit (labels; conditions for mcdc) as
+// labels.Figures counts it.
 type KeyReport struct {
-	Covered    int       `json:"covered"`
-	Total      int       `json:"total"`
-	Percent    *float64  `json:"percent"` // null when Total is 0
-	Trivial    int       `json:"trivial"`
-	Infeasible int       `json:"infeasible"`
-	Diversity  Diversity `json:"diversity"`
+	Count
+	Trivial    int `json:"trivial"`
+	Infeasible int `json:"infeasible"`
+	// Skipped counts labels listed but not injected (a point nested too
+	// deep, dist rungs left out), each with its reason in the manifest;
+	// like trivial and infeasible ones they are not in Total.
+	Skipped int `json:"skipped,omitempty"`
+	// Diversity is the Hill numbers of the row's unit over distinct
+	// traces: always for plans, after per-test runs for Go (nil
+	// otherwise: which test covers what is unknown).
+	Diversity *Diversity `json:"diversity,omitempty"`
 	// Resolution splits Total (in the key's unit: labels, MC/DC
-	// conditions) into covered, proven infeasible and unresolved.
-	Resolution Resolution `json:"resolution"`
+	// conditions) into covered, proven infeasible and unresolved; nil
+	// where labels are not resolved (Go).
+	Resolution *Resolution `json:"resolution,omitempty"`
 	// Operators breaks the key down by label operator ("TF", "true",
 	// "< -> <=", ...), listed in OperatorOrder.
 	Operators     map[string]*Count `json:"operators,omitempty"`
@@ -113,8 +122,11 @@ type Diversity struct {
 	Traces int `json:"traces"`
 }
 
-// LabelResult is one active label and what covered it.
-type LabelResult struct {
+// LabelRow is what every front end reports of one label (plans, Go
+// packages, SBCL's records): its identity, predicate, position and
+// whether it is covered. Each front end's label result embeds it and adds
+// what it knows besides (plans: reached, the covering tests, the status).
+type LabelRow struct {
 	ID        int        `json:"id"`
 	Criterion labels.Key `json:"criterion"`
 	Operator  string     `json:"operator"`
@@ -125,11 +137,30 @@ type LabelResult struct {
 	Expr   string `json:"expr,omitempty"`
 	Source string `json:"source,omitempty"`
 	Guard  string `json:"guard,omitempty"`
-	// Pos is file:line:col of the original plan.
+	// Pos is file:line:col of the original source (At, for people).
 	Pos string `json:"pos"`
-	// Covered: some test reached the label with its predicate true;
-	// Reached: some test evaluated the predicate at all.
+	// Covered: some test reached the label with its predicate true.
 	Covered bool `json:"covered"`
+
+	At labels.Position `json:"-"`
+}
+
+// RowOf is the row of label l, not covered yet; file names l's file when
+// its position has none.
+func RowOf(l *labels.Label, file string) LabelRow {
+	r := LabelRow{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Predicate: l.Predicate,
+		Expr: l.Expr, Source: l.Source, Guard: l.Guard, At: l.Pos}
+	if r.At.File == "" {
+		r.At.File = file
+	}
+	r.Pos = r.At.String()
+	return r
+}
+
+// LabelResult is one active label of a plan and what covered it.
+type LabelResult struct {
+	LabelRow
+	// Reached: some test evaluated the predicate at all.
 	Reached bool `json:"reached"`
 	// Tests names the tests covering the label; Traces counts their
 	// distinct traces (the label's abundance for Diversity).
@@ -141,7 +172,6 @@ type LabelResult struct {
 	Status string `json:"status"`
 	Reason string `json:"reason,omitempty"`
 
-	At labels.Position `json:"-"`
 	// End is the byte offset just past the original expression the label
 	// is about (At.Offset when unknown).
 	End int `json:"-"`

@@ -210,6 +210,10 @@ func fillCriteria(rep *Report, all []*labels.Label, ds []*labels.Decision, abund
 			kr.Infeasible++
 			allKey.Infeasible++
 			continue
+		case labels.Skipped:
+			kr.Skipped++
+			allKey.Skipped++
+			continue
 		}
 		op := kr.Operators[l.Operator]
 		if op == nil {
@@ -222,22 +226,22 @@ func fillCriteria(rep *Report, all []*labels.Label, ds []*labels.Decision, abund
 	for k, kr := range rep.Criteria {
 		if c := cov[k]; c != nil {
 			kr.Covered, kr.Total = c.Covered, c.Total
-			kr.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
+			kr.Diversity = &Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 		} else {
-			kr.Diversity = Diversity{Traces: traces}
+			kr.Diversity = &Diversity{Traces: traces}
 		}
 		kr.Percent = Percent(kr.Covered, kr.Total)
 		SortOperators(kr.OperatorOrder)
 	}
 	if c := cov[labels.All]; c != nil {
 		allKey.Covered, allKey.Total = c.Covered, c.Total
-		allKey.Diversity = Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
+		allKey.Diversity = &Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 	} else {
-		allKey.Diversity = Diversity{Traces: traces}
+		allKey.Diversity = &Diversity{Traces: traces}
 	}
 	allKey.Percent = Percent(allKey.Covered, allKey.Total)
 	rep.All = allKey
-	rep.Diversity = allKey.Diversity
+	rep.Diversity = *allKey.Diversity
 	return nil
 }
 

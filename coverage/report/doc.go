@@ -7,10 +7,14 @@
 // (labels as BRDA branch records) for genhtml and other coverage tooling,
 // and as Cobertura XML (labels as line conditions). GoText, GoJSON,
 // GoHTML, GoLCOV and GoCobertura do the same for a gotest.Report of Go
-// packages. Text and HTML include the MC/DC of every decision when it was
+// packages, through the same pieces where the reports share a shape: the
+// rows (measure.KeyReport) print with one KeyTable, the labels
+// (measure.LabelRow) show through one labelView, tracefiles are written by
+// one LCOV writer and Cobertura files by one XML writer. Text and HTML include the MC/DC of every decision when it was
 // measured. SARIF writes a campaign's findings as a SARIF 2.1.0 log;
 // CampaignFindings places a campaign's finding records on the plan, with
-// CheckPositions, which finds where its def-checks return their categories.
+// CheckPositions, which finds where its def-checks return their categories;
+// every position arrives typed (srcpos.Pos), none is parsed from text.
 //
 // Labels are shown by the source expression they are about, their operator
 // and their predicate with temporaries resolved (Expr, else Predicate); a

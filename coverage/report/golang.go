@@ -10,7 +10,6 @@ import (
 
 	"github.com/labelcov/labelcov/coverage/gotest"
 	"github.com/labelcov/labelcov/coverage/measure"
-	"github.com/labelcov/labelcov/labels"
 )
 
 // GoJSON writes r as indented JSON ("version": 1), predicates unescaped.
@@ -31,31 +30,7 @@ func goWhat(r *gotest.Report, tests string) string {
 func GoText(w io.Writer, r *gotest.Report) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "%s: %s\n\n", strings.Join(r.Packages, " "), goWhat(r, "tests"))
-	div := func(h *labels.Hill) string {
-		if h == nil {
-			return ""
-		}
-		return fmt.Sprintf("  %7.2f %7.2f %7.2f", h.D0, h.D1, h.D2)
-	}
-	header := ""
-	if r.Tests != nil {
-		header = fmt.Sprintf("  %7s %7s %7s", "D0", "D1", "D2")
-	}
-	fmt.Fprintf(bw, "%-9s %-16s %8s %6s %8s %8s %11s%s\n", "criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", header)
-	for _, k := range r.Selected {
-		kr := r.Criteria[k]
-		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s %8d %11d%s\n", k, "", kr.Covered, kr.Total, pct(kr.Percent), kr.Trivial, kr.Infeasible, div(kr.Diversity))
-		if k == labels.MCC && len(kr.OperatorOrder) > 8 {
-			continue // one line per outcome of every decision size is noise
-		}
-		for _, op := range kr.OperatorOrder {
-			c := kr.Operators[op]
-			fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s\n", "", op, c.Covered, c.Total, pct(c.Percent))
-		}
-	}
-	if len(r.Selected) > 1 {
-		fmt.Fprintf(bw, "%-9s %-16s %8d %6d %8s %8d %11d%s\n", "all", "", r.All.Covered, r.All.Total, pct(r.All.Percent), r.All.Trivial, r.All.Infeasible, div(r.All.Diversity))
-	}
+	KeyTable(bw, r.Selected, r.Criteria, r.All, true)
 	fmt.Fprintf(bw, "\nstatements    %d/%d (%s)\n", r.Coverage.Statements.Covered, r.Coverage.Statements.Total, pct(r.Coverage.Statements.Percent))
 	fmt.Fprintf(bw, "blocks        %d/%d (%s)\n", r.Coverage.Blocks.Covered, r.Coverage.Blocks.Total, pct(r.Coverage.Blocks.Percent))
 	if len(r.Failing) > 0 {
@@ -114,31 +89,25 @@ func goLabelsByFile(r *gotest.Report) ([]string, map[string][]*gotest.LabelResul
 // with block = the criterion (CriterionBlock), branch = the label id and
 // taken = 1 when covered, else 0.
 func GoLCOV(w io.Writer, r *gotest.Report) error {
-	bw := bufio.NewWriter(w)
 	files, byFile := goLabelsByFile(r)
+	var recs []lcovRecord
 	for _, f := range files {
-		fmt.Fprintf(bw, "TN:%s\nSF:%s\n", LCOVTestName, f)
-		hit := 0
+		rec := lcovRecord{file: f}
 		for _, l := range byFile[f] {
 			taken := "0"
 			if l.Covered {
 				taken = "1"
-				hit++
 			}
-			fmt.Fprintf(bw, "BRDA:%d,%d,%d,%s\n", l.At.Line, CriterionBlock(l.Criterion), l.ID, taken)
+			rec.branches = append(rec.branches, lcovBranch{line: l.At.Line, crit: l.Criterion, id: l.ID, taken: taken, hit: l.Covered})
 		}
-		fmt.Fprintf(bw, "BRF:%d\nBRH:%d\nend_of_record\n", len(byFile[f]), hit)
+		recs = append(recs, rec)
 	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("writing LCOV: %w", err)
-	}
-	return nil
+	return writeLCOV(w, recs)
 }
 
 const goCSS = `
 body{font-family:sans-serif;margin:1.5em}
-table.sum td,table.sum th{padding:2px 10px;text-align:right}
-table.sum td:first-child,table.sum th:first-child{text-align:left}
+` + sumCSS + `
 pre{margin:0}
 .src{border-collapse:collapse;font-family:monospace;font-size:13px}
 .src td{padding:0 6px;vertical-align:top;white-space:pre}
@@ -158,8 +127,9 @@ tr.covered td.st{color:#1e5e1e}tr.uncovered td.st{color:#8a1c1c;font-weight:600}
 // goView is what the HTML report shows of a Go label; perTest says whether
 // the measurement recorded which tests cover it.
 func goView(l *gotest.LabelResult, perTest bool) labelView {
-	return labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate),
-		Covered: l.Covered, Tests: l.Tests, TestsKnown: perTest}
+	v := rowView(l.LabelRow)
+	v.Tests, v.TestsKnown = l.Tests, perTest
+	return v
 }
 
 // goLabelTable writes every label in a table that labelScript sorts and
@@ -240,39 +210,17 @@ func GoHTML(w io.Writer, r *gotest.Report, readFile func(path string) ([]byte, e
 	pkgs := esc(strings.Join(r.Packages, " "))
 	fmt.Fprintf(bw, "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>labelcov: %s</title>\n<style>%s</style></head><body>\n", pkgs, goCSS)
 	fmt.Fprintf(bw, "<h1>labelcov: %s</h1>\n<p>%s</p>\n", pkgs, esc(goWhat(r, "the packages' tests")))
-	// What the text report says, in the same order: the rows (with Hill
-	// numbers after per-test runs, and all), statements and blocks, the
-	// failing tests and crashing corpus entries.
-	div := func(h *labels.Hill) string {
-		if r.Tests == nil {
-			return ""
-		}
-		if h == nil {
-			return "<td></td><td></td><td></td>"
-		}
-		return fmt.Sprintf("<td>%.2f</td><td>%.2f</td><td>%.2f</td>", h.D0, h.D1, h.D2)
-	}
-	bw.WriteString("<table class=\"sum\"><tr><th>criterion</th><th>covered</th><th>total</th><th>percent</th>" +
-		"<th title=\"labels whose predicate always holds: not injected, not counted\">trivial</th>" +
-		"<th title=\"labels no input can cover (the reason is in labelcov labels): not injected, not counted\">infeasible</th>")
-	if r.Tests != nil {
-		bw.WriteString("<th>D0</th><th>D1</th><th>D2</th>")
-	}
-	bw.WriteString("</tr>\n")
-	row := func(name string, kr *gotest.KeyReport) {
-		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td>%d</td><td>%d</td>%s</tr>\n", esc(name), kr.Covered, kr.Total, pct(kr.Percent), kr.Trivial, kr.Infeasible, div(kr.Diversity))
-	}
-	for _, k := range r.Selected {
-		row(string(k), r.Criteria[k])
-	}
-	if len(r.Selected) > 1 && r.All != nil {
-		row("all", r.All)
-	}
+	// What the text report says, in the same order: the rows in the table
+	// of every front end (operators, Hill numbers after per-test runs,
+	// all), statements and blocks, the failing tests and crashing corpus
+	// entries.
+	keyTableHTML(bw, r.Selected, r.Criteria, r.All, true)
+	bw.WriteString("<table class=\"sum\">\n<tr><th class=\"k\">original code</th><th>covered</th><th>total</th><th class=\"k\">coverage</th></tr>\n")
 	for _, c := range []struct {
 		name string
 		c    measure.Count
 	}{{"statements", r.Coverage.Statements}, {"blocks", r.Coverage.Blocks}} {
-		fmt.Fprintf(bw, "<tr><td>%s</td><td>%d</td><td>%d</td><td>%s</td><td></td><td></td>%s</tr>\n", c.name, c.c.Covered, c.c.Total, pct(c.c.Percent), div(nil))
+		fmt.Fprintf(bw, "<tr><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td></tr>\n", c.name, c.c.Covered, c.c.Total, bar(c.c.Percent), pct(c.c.Percent))
 	}
 	bw.WriteString("</table>\n")
 	if len(r.Failing) > 0 {

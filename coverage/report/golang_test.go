@@ -89,7 +89,7 @@ func TestGoReport(t *testing.T) {
 	for _, want := range []string{
 		`<h2>Files (2)</h2>`,
 		`<h2 id="f1">/m/a.go</h2>`, `<h2 id="f2">/m/b.go</h2>`,
-		`wm-ror</td><td>0</td><td>0</td><td>n/a</td><td>1</td><td>0</td>`,
+		`wm-ror</td><td></td><td>0</td><td>0</td><td class="k">` + bar(nil) + `n/a</td><td>1</td><td>0</td>`,
 		// The margin and the columns explained, trivial and infeasible
 		// shown, and the label table with the plan report's filters.
 		`<b>✓n</b> counts its covered labels`, `<th title="labels whose predicate always holds: not injected, not counted">trivial</th>`,
@@ -168,11 +168,11 @@ func TestGoHTMLSaysWhatTextSays(t *testing.T) {
 		}
 	}
 	for _, s := range []string{
-		fmt.Sprintf("<tr><td>all</td><td>%d</td><td>%d</td>", r.All.Covered, r.All.Total),
-		fmt.Sprintf("<td>%.2f</td><td>%.2f</td><td>%.2f</td></tr>", d.D0, d.D1, d.D2),
-		"<tr><td>blocks</td><td>1</td><td>2</td><td>50.0%</td>",
-		"<tr><td>statements</td><td>3</td><td>4</td><td>75.0%</td>",
-		"<th>D0</th><th>D1</th><th>D2</th>",
+		fmt.Sprintf(`<tr class="tot"><td class="k">all labels</td><td></td><td>%d</td><td>%d</td>`, r.All.Covered, r.All.Total),
+		fmt.Sprintf("<td>%s</td><td>%s</td><td>%s</td></tr>", count(d.D0), num(d.D1), num(d.D2)),
+		`<tr><td class="k">blocks</td><td>1</td><td>2</td><td class="k">` + bar(r.Coverage.Blocks.Percent) + "50.0%</td>",
+		`<tr><td class="k">statements</td><td>3</td><td>4</td><td class="k">` + bar(r.Coverage.Statements.Percent) + "75.0%</td>",
+		`<th title="richness: covered labels">D0</th>`,
 		"Failing tests (1", "Crashing corpus entries (1",
 		`<tr class="" id="f1L1"><td class="ln">1</td><td class="g"></td>`,
 	} {

@@ -46,11 +46,8 @@ func (h *htmlWriter) p(format string, args ...any) { fmt.Fprintf(h.w, format, ar
 // attributes become line breaks in tooltips.
 func esc(s string) string { return strings.ReplaceAll(html.EscapeString(s), "\n", "&#10;") }
 
-const css = `
-body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1d1d1f;background:#fff}
-h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
-.meta{color:#555;margin:0 0 16px}
-table.sum{border-collapse:collapse;margin-bottom:8px}
+// sumCSS styles the summary tables of every report (keyTableHTML).
+const sumCSS = `table.sum{border-collapse:collapse;margin-bottom:8px}
 table.sum th,table.sum td{padding:3px 10px;border-bottom:1px solid #e3e3e3;text-align:right;white-space:nowrap}
 table.sum th{background:#f4f4f6;font-weight:600}
 table.sum td.k,table.sum th.k{text-align:left}
@@ -58,7 +55,13 @@ table.sum tr.op td{color:#555;font-size:12px}
 table.sum tr.op td.k{padding-left:28px}
 table.sum tr.tot td{font-weight:600;border-top:2px solid #999}
 .bar{display:inline-block;width:90px;height:9px;background:#f2c4c4;border-radius:2px;vertical-align:middle;margin-right:6px;overflow:hidden}
-.bar i{display:block;height:100%;background:#3a9d3a}
+.bar i{display:block;height:100%;background:#3a9d3a}`
+
+const css = `
+body{font:14px/1.4 system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#1d1d1f;background:#fff}
+h1{font-size:20px;margin:0 0 4px}h2{font-size:16px;margin:24px 0 8px}
+.meta{color:#555;margin:0 0 16px}
+` + sumCSS + `
 .legend{margin:10px 0;font-size:12px;color:#333}
 .legend span{padding:1px 6px;margin-right:8px;border-radius:3px}
 .src{font:13px/1.5 ui-monospace,"DejaVu Sans Mono",Menlo,Consolas,monospace;border:1px solid #ddd;border-radius:4px;overflow-x:auto}
@@ -151,33 +154,94 @@ func bar(p *float64) string {
 	return fmt.Sprintf("<span class=\"bar\"><i style=\"width:%.1f%%\"></i></span>", *p)
 }
 
-func (h *htmlWriter) summary() {
-	r := h.r
-	h.p("<table class=\"sum\">\n<tr><th class=\"k\">criterion</th><th class=\"k\">operator</th><th>covered</th><th>total</th><th class=\"k\">coverage</th><th>trivial</th><th title=\"by the static analysis: not injected, not counted\">infeasible</th><th title=\"active labels (mcdc: conditions) proven infeasible, with a reason\">proven infeasible</th><th title=\"active labels (mcdc: conditions) neither covered nor proven infeasible\">unresolved</th><th title=\"richness: covered labels\">D0</th><th title=\"exp(Shannon entropy) of distinct traces per label\">D1</th><th title=\"inverse Simpson\">D2</th></tr>\n")
-	key := func(name, class string, k *measure.KeyReport) {
-		h.p("<tr%s><td class=\"k\">%s</td><td></td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td>%d</td><td>%d</td><td>%d</td><td>%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-			class, esc(name), k.Covered, k.Total, bar(k.Percent), pct(k.Percent), k.Trivial, k.Infeasible, k.Resolution.Infeasible, k.Resolution.Unresolved,
-			count(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2))
+// keyTableHTML writes the rows of a report as the summary table of every
+// front end's HTML page, with the columns KeyTable prints in text (bars
+// beside the percentages; proven infeasible and unresolved when the rows
+// are resolved): one row per selected key followed by its operators
+// (foldMCC as in KeyTable), then all.
+func keyTableHTML(w io.Writer, selected []labels.Key, criteria map[labels.Key]*measure.KeyReport, all *measure.KeyReport, foldMCC bool) {
+	skipped, resolved, diversity := false, false, false
+	for _, k := range append([]*measure.KeyReport{all}, rowsOf(selected, criteria)...) {
+		if k != nil {
+			skipped = skipped || k.Skipped > 0
+			resolved = resolved || k.Resolution != nil
+			diversity = diversity || k.Diversity != nil
+		}
 	}
-	for _, kk := range r.Selected {
-		k := r.Criteria[kk]
+	head := `<table class="sum">` + "\n" + `<tr><th class="k">criterion</th><th class="k">operator</th><th>covered</th><th>total</th><th class="k">coverage</th><th title="labels whose predicate always holds: not injected, not counted">trivial</th><th title="labels no input can cover, by the static analysis (the reason is in labelcov labels): not injected, not counted">infeasible</th>`
+	extra := 0
+	if skipped {
+		head += `<th title="listed but not injected (the reason is in the manifest): not counted">skipped</th>`
+		extra++
+	}
+	if resolved {
+		head += `<th title="active labels (mcdc: conditions) proven infeasible, with a reason">proven infeasible</th><th title="active labels (mcdc: conditions) neither covered nor proven infeasible">unresolved</th>`
+		extra += 2
+	}
+	if diversity {
+		head += `<th title="richness: covered labels">D0</th><th title="exp(Shannon entropy) of distinct traces per label">D1</th><th title="inverse Simpson">D2</th>`
+		extra += 3
+	}
+	fmt.Fprint(w, head+"</tr>\n")
+	row := func(name, class string, k *measure.KeyReport) {
+		fmt.Fprintf(w, "<tr%s><td class=\"k\">%s</td><td></td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td>%d</td><td>%d</td>",
+			class, esc(name), k.Covered, k.Total, bar(k.Percent), pct(k.Percent), k.Trivial, k.Infeasible)
+		if skipped {
+			fmt.Fprintf(w, "<td>%d</td>", k.Skipped)
+		}
+		if resolved {
+			if rs := k.Resolution; rs != nil {
+				fmt.Fprintf(w, "<td>%d</td><td>%d</td>", rs.Infeasible, rs.Unresolved)
+			} else {
+				fmt.Fprint(w, "<td></td><td></td>")
+			}
+		}
+		if diversity {
+			if d := k.Diversity; d != nil {
+				fmt.Fprintf(w, "<td>%s</td><td>%s</td><td>%s</td>", count(d.D0), num(d.D1), num(d.D2))
+			} else {
+				fmt.Fprint(w, "<td></td><td></td><td></td>")
+			}
+		}
+		fmt.Fprint(w, "</tr>\n")
+	}
+	for _, kk := range selected {
+		k := criteria[kk]
 		if k == nil {
 			continue
 		}
-		key(string(kk), "", k)
+		row(string(kk), "", k)
+		if foldMCC && kk == labels.MCC && len(k.OperatorOrder) > 8 {
+			continue
+		}
 		for _, op := range k.OperatorOrder {
 			c := k.Operators[op]
-			h.p("<tr class=\"op\"><td class=\"k\"></td><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td></td><td></td><td></td><td></td><td></td><td></td><td></td></tr>\n",
-				esc(op), c.Covered, c.Total, bar(c.Percent), pct(c.Percent))
+			fmt.Fprintf(w, "<tr class=\"op\"><td class=\"k\"></td><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td><td></td><td></td>%s</tr>\n",
+				esc(op), c.Covered, c.Total, bar(c.Percent), pct(c.Percent), strings.Repeat("<td></td>", extra))
 		}
 	}
-	if r.All != nil {
-		key("all labels", " class=\"tot\"", r.All)
+	if all != nil {
+		row("all labels", ` class="tot"`, all)
 	}
+	fmt.Fprint(w, "</table>\n")
+}
+
+// rowsOf are the rows of the selected keys (nil for a key without one).
+func rowsOf(selected []labels.Key, criteria map[labels.Key]*measure.KeyReport) []*measure.KeyReport {
+	out := make([]*measure.KeyReport, 0, len(selected))
+	for _, k := range selected {
+		out = append(out, criteria[k])
+	}
+	return out
+}
+
+func (h *htmlWriter) summary() {
+	r := h.r
+	keyTableHTML(h.w, r.Selected, r.Criteria, r.All, false)
 	plain := func(name string, c measure.Count) {
 		h.p("<tr><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td></tr>\n", name, c.Covered, c.Total, bar(c.Percent), pct(c.Percent))
 	}
-	h.p("</table>\n<p class=\"legend\"><b>D0, D1, D2</b> measure the diversity of the suite (Hill numbers of order 0, 1 and 2): " +
+	h.p("<p class=\"legend\"><b>D0, D1, D2</b> measure the diversity of the suite (Hill numbers of order 0, 1 and 2): " +
 		"each covered label counts the distinct traces (outcome, checks, actions) of the tests that cover it; D0 is the number of " +
 		"covered labels, D1 the exponential of the Shannon entropy and D2 the inverse Simpson index of those counts. " +
 		"D1 and D2 near D0 mean the labels are covered by varied tests; far below D0, by a few tests that repeat one another " +
@@ -234,9 +298,15 @@ type labelView struct {
 	TestsKnown bool
 }
 
+// rowView is what the HTML report shows of a label row of any front end;
+// each front end adds what it knows (the tests, why it is uncovered).
+func rowView(l measure.LabelRow) labelView {
+	return labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate), Covered: l.Covered}
+}
+
 func planView(l *measure.LabelResult) labelView {
-	v := labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate),
-		Covered: l.Covered, Reach: "unreached", Tests: l.Tests, Traces: l.Traces, TestsKnown: true}
+	v := rowView(l.LabelRow)
+	v.Reach, v.Tests, v.Traces, v.TestsKnown = "unreached", l.Tests, l.Traces, true
 	if l.Reached {
 		v.Reach = "reached"
 	}

@@ -37,20 +37,7 @@ func CriterionBlock(k labels.Key) int {
 // (CriterionBlock), branch = the label id, and taken = how many tests
 // covered the label, or "-" when no test reached it.
 func LCOV(w io.Writer, r *measure.Report) error {
-	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "TN:%s\nSF:%s\n", LCOVTestName, r.File)
-	fnh := 0
-	for _, f := range r.Funcs {
-		fmt.Fprintf(bw, "FN:%d,%s\n", f.Line, f.Name)
-	}
-	for _, f := range r.Funcs {
-		fmt.Fprintf(bw, "FNDA:%d,%s\n", f.Hits, f.Name)
-		if f.Hits > 0 {
-			fnh++
-		}
-	}
-	fmt.Fprintf(bw, "FNF:%d\nFNH:%d\n", len(r.Funcs), fnh)
-
+	rec := lcovRecord{file: r.File, plan: true, funcs: r.Funcs, lines: r.Lines}
 	ls := append([]*measure.LabelResult(nil), r.Labels...)
 	sort.SliceStable(ls, func(i, j int) bool {
 		a, b := ls[i], ls[j]
@@ -62,27 +49,75 @@ func LCOV(w io.Writer, r *measure.Report) error {
 		}
 		return a.ID < b.ID
 	})
-	brh := 0
 	for _, l := range ls {
 		taken := "-"
 		if l.Reached {
 			taken = strconv.Itoa(len(l.Tests))
 		}
-		if l.Covered {
-			brh++
-		}
-		fmt.Fprintf(bw, "BRDA:%d,%d,%d,%s\n", l.At.Line, CriterionBlock(l.Criterion), l.ID, taken)
+		rec.branches = append(rec.branches, lcovBranch{line: l.At.Line, crit: l.Criterion, id: l.ID, taken: taken, hit: l.Covered})
 	}
-	fmt.Fprintf(bw, "BRF:%d\nBRH:%d\n", len(ls), brh)
+	return writeLCOV(w, []lcovRecord{rec})
+}
 
-	lh := 0
-	for _, ln := range r.Lines {
-		fmt.Fprintf(bw, "DA:%d,%d\n", ln.Line, ln.Hits)
-		if ln.Hits > 0 {
-			lh++
+// lcovRecord is one SF record of a tracefile: the file's labels as
+// branches and, for a plan (plan set), its functions and lines.
+type lcovRecord struct {
+	file     string
+	plan     bool
+	funcs    []measure.FuncCoverage
+	branches []lcovBranch
+	lines    []measure.LineCoverage
+}
+
+// lcovBranch is one label as an LCOV branch: BRDA:line,block,id,taken
+// with block = CriterionBlock(crit).
+type lcovBranch struct {
+	line  int
+	crit  labels.Key
+	id    int
+	taken string
+	hit   bool
+}
+
+// writeLCOV writes recs as an LCOV tracefile, the one writer of plans'
+// and Go packages' tracefiles.
+func writeLCOV(w io.Writer, recs []lcovRecord) error {
+	bw := bufio.NewWriter(w)
+	for _, r := range recs {
+		fmt.Fprintf(bw, "TN:%s\nSF:%s\n", LCOVTestName, r.file)
+		if r.plan {
+			fnh := 0
+			for _, f := range r.funcs {
+				fmt.Fprintf(bw, "FN:%d,%s\n", f.Line, f.Name)
+			}
+			for _, f := range r.funcs {
+				fmt.Fprintf(bw, "FNDA:%d,%s\n", f.Hits, f.Name)
+				if f.Hits > 0 {
+					fnh++
+				}
+			}
+			fmt.Fprintf(bw, "FNF:%d\nFNH:%d\n", len(r.funcs), fnh)
 		}
+		brh := 0
+		for _, b := range r.branches {
+			if b.hit {
+				brh++
+			}
+			fmt.Fprintf(bw, "BRDA:%d,%d,%d,%s\n", b.line, CriterionBlock(b.crit), b.id, b.taken)
+		}
+		fmt.Fprintf(bw, "BRF:%d\nBRH:%d\n", len(r.branches), brh)
+		if r.plan {
+			lh := 0
+			for _, ln := range r.lines {
+				fmt.Fprintf(bw, "DA:%d,%d\n", ln.Line, ln.Hits)
+				if ln.Hits > 0 {
+					lh++
+				}
+			}
+			fmt.Fprintf(bw, "LF:%d\nLH:%d\n", len(r.lines), lh)
+		}
+		bw.WriteString("end_of_record\n")
 	}
-	fmt.Fprintf(bw, "LF:%d\nLH:%d\nend_of_record\n", len(r.Lines), lh)
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing LCOV: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // Text writes r for people: a table of covered/total labels per criterion
@@ -24,26 +25,7 @@ func Text(w io.Writer, r *measure.Report) error {
 	fmt.Fprintln(bw)
 	fmt.Fprintln(bw)
 
-	rows := [][]string{{"criterion", "operator", "covered", "total", "percent", "trivial", "infeasible", "D0", "D1", "D2"}}
-	row := func(name string, k *measure.KeyReport) {
-		rows = append(rows, []string{name, "", fmt.Sprint(k.Covered), fmt.Sprint(k.Total), pct(k.Percent),
-			fmt.Sprint(k.Trivial), fmt.Sprint(k.Infeasible), count(k.Diversity.D0), num(k.Diversity.D1), num(k.Diversity.D2)})
-	}
-	for _, key := range r.Selected {
-		k := r.Criteria[key]
-		if k == nil {
-			continue
-		}
-		row(string(key), k)
-		for _, op := range k.OperatorOrder {
-			c := k.Operators[op]
-			rows = append(rows, []string{"", op, fmt.Sprint(c.Covered), fmt.Sprint(c.Total), pct(c.Percent)})
-		}
-	}
-	if r.All != nil && len(r.Selected) > 1 {
-		row("all", r.All)
-	}
-	table(bw, rows, "llrrrrrrrr")
+	KeyTable(bw, r.Selected, r.Criteria, r.All, false)
 	fmt.Fprintln(bw)
 	cov := func(name string, c measure.Count) {
 		fmt.Fprintf(bw, "%-13s %d/%d (%s)\n", name, c.Covered, c.Total, pct(c.Percent))
@@ -77,6 +59,61 @@ func Text(w io.Writer, r *measure.Report) error {
 		return fmt.Errorf("writing coverage report: %w", err)
 	}
 	return nil
+}
+
+// KeyTable prints the rows of a report, for every front end alike: one
+// per selected criterion key (covered, total, percent, trivial,
+// infeasible; skipped when a row has any; D0, D1, D2 when the rows have
+// Hill numbers), each followed by its operators, then all when more than
+// one key is selected. foldMCC leaves out the operators of an mcc row
+// that has more than 8 (one per outcome of every decision size is noise
+// in a Go package's report).
+func KeyTable(w io.Writer, selected []labels.Key, criteria map[labels.Key]*measure.KeyReport, all *measure.KeyReport, foldMCC bool) {
+	skipped, diversity := false, false
+	for _, k := range append([]*measure.KeyReport{all}, rowsOf(selected, criteria)...) {
+		if k != nil {
+			skipped = skipped || k.Skipped > 0
+			diversity = diversity || k.Diversity != nil
+		}
+	}
+	head := []string{"criterion", "operator", "covered", "total", "percent", "trivial", "infeasible"}
+	align := "llrrrrr"
+	if skipped {
+		head, align = append(head, "skipped"), align+"r"
+	}
+	if diversity {
+		head, align = append(head, "D0", "D1", "D2"), align+"rrr"
+	}
+	out := [][]string{head}
+	row := func(name string, k *measure.KeyReport) {
+		cells := []string{name, "", fmt.Sprint(k.Covered), fmt.Sprint(k.Total), pct(k.Percent),
+			fmt.Sprint(k.Trivial), fmt.Sprint(k.Infeasible)}
+		if skipped {
+			cells = append(cells, fmt.Sprint(k.Skipped))
+		}
+		if d := k.Diversity; d != nil {
+			cells = append(cells, count(d.D0), num(d.D1), num(d.D2))
+		}
+		out = append(out, cells)
+	}
+	for _, key := range selected {
+		k := criteria[key]
+		if k == nil {
+			continue
+		}
+		row(string(key), k)
+		if foldMCC && key == labels.MCC && len(k.OperatorOrder) > 8 {
+			continue
+		}
+		for _, op := range k.OperatorOrder {
+			c := k.Operators[op]
+			out = append(out, []string{"", op, fmt.Sprint(c.Covered), fmt.Sprint(c.Total), pct(c.Percent)})
+		}
+	}
+	if all != nil && len(selected) > 1 {
+		row("all", all)
+	}
+	table(w, out, align)
 }
 
 // ResolutionText prints per criterion how many objectives are covered,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/labelcov/labelcov/experiments/compare/significance"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // Baseline is the guiding criterion the others are compared with.
@@ -198,7 +199,8 @@ type TestRow struct {
 const Correction = "holm per benchmark"
 
 // measureOrder is the report order of the known measuring criteria.
-var measureOrder = []string{"branches", "blocks", "instructions", "actions", "labels", "labels:mcc", "labels:mcdc", "labels:cc", "labels:wm", "labels:dist"}
+var measureOrder = []string{"branches", "blocks", "instructions", "actions", "labels",
+	labels.FigureName(labels.MCC), labels.FigureName(labels.MCDC), labels.FigureName(labels.CC), labels.FigureName(labels.WM), labels.FigureName(labels.DIST)}
 
 // Analyze computes the report of d.
 func Analyze(d *Data) *Report {

@@ -142,7 +142,7 @@ type extraMeter struct{ *Meter }
 func (m extraMeter) Figures() map[string]engine.Figure {
 	fig := m.Meter.Figures()
 	for k, v := range m.ByCriterion() {
-		fig["labels:"+k] = v
+		fig[labels.FigureName(labels.Key(k))] = v
 	}
 	return fig
 }

@@ -106,7 +106,7 @@ func (m *Meter) labelFigures() map[labels.Key]*labels.KeyCoverage {
 func (m *Meter) ByCriterion() map[string]engine.Figure {
 	out := map[string]engine.Figure{}
 	for _, k := range m.p.keys {
-		out[string(keyOf(k))] = engine.Figure{}
+		out[string(labels.Group(k))] = engine.Figure{}
 	}
 	if m.p.PUT.Measure == nil {
 		return out
@@ -115,10 +115,10 @@ func (m *Meter) ByCriterion() map[string]engine.Figure {
 		if k == labels.All {
 			continue
 		}
-		f := out[string(keyOf(k))]
+		f := out[string(labels.Group(k))]
 		f.Covered += c.Covered
 		f.Total += c.Total
-		out[string(keyOf(k))] = f
+		out[string(labels.Group(k))] = f
 	}
 	return out
 }

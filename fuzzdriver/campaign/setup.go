@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
@@ -145,14 +144,6 @@ func (s Setup) Build() (*Fuzzer, error) {
 		p.keys = s.Measure.Keys()
 	}
 	return p, nil
-}
-
-// keyOf folds a label's criterion into the top-level keys mcc, cc and wm.
-func keyOf(k labels.Key) labels.Key {
-	if strings.HasPrefix(string(k), "wm") {
-		return "wm"
-	}
-	return k
 }
 
 // Plan is the def-plan that runs (in the original program).

@@ -30,17 +30,18 @@ type Outcome struct {
 }
 
 // Finding is one problem found by a run: an error category reported by a
-// check or policy, a plan failure, or a timeout.
+// check or policy, a plan failure, or a timeout; for Go fuzz targets
+// (gofuzz.Site), a failure of the original code.
 type Finding struct {
 	// Category is the error category (a check's symbol), or the failure kind
 	// for plan failures ("object-unreachable", "timeout", ...).
-	Category string
+	Category string `json:"category"`
 	// Pos is the source position for plan failures and timeouts (in the
 	// original plan); the zero Pos for check categories. Part of the key,
-	// as FILE:LINE:COL.
-	Pos srcpos.Pos
+	// as FILE:LINE:COL (FILE:LINE without a column).
+	Pos srcpos.Pos `json:"pos,omitzero"`
 	// Detail is a human-readable message. Not part of the key.
-	Detail string
+	Detail string `json:"detail,omitempty"`
 }
 
 // Key groups findings: the first input of each key is saved and minimized.

@@ -177,7 +177,7 @@ func (y *Yardstick) Measure(ctx context.Context, entries []string, scratch strin
 	}
 	hits := gotest.LabelHits(y.Annotation, ann)
 	for _, k := range y.Annotation.Criteria.Keys() {
-		fig["labels:"+string(groupOf(k))] = engine.Figure{}
+		fig[labels.FigureName(k)] = engine.Figure{}
 	}
 	// The figures of cover (labels.Figures: mcdc in conditions); "labels"
 	// is the all figure of every criterion but dist, which is measured
@@ -197,28 +197,19 @@ func (y *Yardstick) Measure(ctx context.Context, entries []string, scratch strin
 		if k == labels.All {
 			continue
 		}
-		f := fig["labels:"+string(groupOf(k))]
+		f := fig[labels.FigureName(k)]
 		f.Covered += c.Covered
 		f.Total += c.Total
-		fig["labels:"+string(groupOf(k))] = f
+		fig[labels.FigureName(k)] = f
 	}
 	if c := dist[labels.DIST]; c != nil {
-		fig["labels:dist"] = c.Fraction
+		fig[labels.FigureName(labels.DIST)] = c.Fraction
 	}
 	fig["labels"] = engine.Figure{}
 	if c := cov[labels.All]; c != nil {
 		fig["labels"] = c.Fraction
 	}
 	return fig, nil
-}
-
-// groupOf is the measuring criterion of a label key: the WM operators
-// count together as "wm".
-func groupOf(k labels.Key) labels.Key {
-	if strings.HasPrefix(string(k), "wm") {
-		return "wm"
-	}
-	return k
 }
 
 // profile runs bin over the seed corpus and entries in dir with a

@@ -14,35 +14,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/labels/srcpos"
 )
 
 // Site names a failure by where it happened in the original code: the
 // finding key of a Go campaign is Category@Pos (Category alone without a
 // position), so failures at one site count once, whatever guided the
-// campaign that found them.
-type Site struct {
-	// Category is "panic" (a panic, runtime errors included), "fatal" (a
-	// fatal runtime error such as a stack overflow), "fail" (t.Error,
-	// t.Fatal and friends), "crash" (the process died otherwise) or
-	// "unreproduced" (the input does not fail on the original code).
-	Category string `json:"category"`
-	// Pos is MODULE-RELATIVE/FILE.go:LINE: for panics and fatal errors the
-	// first stack frame in the target's package (with labels inside
-	// dependencies, first IMPORTPATH/FILE.go:LINE of a frame in a labelled
-	// package), for failures the position the test reported.
-	Pos srcpos.Pos `json:"pos,omitzero"`
-	// Detail is the panic value or failure message.
-	Detail string `json:"detail,omitempty"`
-}
-
-// Key is Category@Pos, or Category without a position.
-func (s Site) Key() string {
-	if !s.Pos.IsValid() {
-		return s.Category
-	}
-	return s.Category + "@" + s.Pos.String()
-}
+// campaign that found them. It is a finding as the fuzzing engines record
+// them (engine.Finding):
+//
+//   - Category is "panic" (a panic, runtime errors included), "fatal" (a
+//     fatal runtime error such as a stack overflow), "fail" (t.Error,
+//     t.Fatal and friends), "crash" (the process died otherwise) or
+//     "unreproduced" (the input does not fail on the original code);
+//   - Pos is MODULE-RELATIVE/FILE.go:LINE (no column): for panics and
+//     fatal errors the first stack frame in the target's package (with
+//     labels inside dependencies, first IMPORTPATH/FILE.go:LINE of a frame
+//     in a labelled package), for failures the position the test reported;
+//   - Detail is the panic value or failure message.
+type Site = engine.Finding
 
 // ReplayTimeout bounds one replay of a failing input.
 const ReplayTimeout = 2 * time.Minute

@@ -14,8 +14,9 @@
 // packages, sbcover for SBCL's records), writes every file through one
 // outputs.Guard, and prints its report to the writer it is given.
 //
-// Compare runs compare's grids the same way: benchmark plans or the fuzz
-// targets of Go packages, decided here from the flags, never in cmd.
+// compare's grids are package experiments/grid. The verbs on one plan and its inputs (run, replay, sample, env, fmt, disasm,
+// afl-target) are package fuzzdriver/tools, which loads plans through the
+// loaders here (LoadPlan, BuildFuzzer, PlanGuard).
 //
 // It knows nothing of command lines: cmd/labelcov maps flags onto
 // Options, prints, and sets the exit status from the error (a *FoundError

@@ -181,6 +181,9 @@ func printResolution(ctx context.Context, w io.Writer, m *measure.Measurer, ts [
 	}
 	fmt.Fprintf(w, "\nthe suite with the %d generated test(s):", len(gen))
 	report.ResolutionText(w, rep)
+	if len(rep.Infeasible) > 0 {
+		fmt.Fprintf(w, "%d more label(s) infeasible by the static analysis: not injected, not counted above (reasons: cover --json, labelcov labels)\n", len(rep.Infeasible))
+	}
 	return nil
 }
 
@@ -232,6 +235,12 @@ type GoCriterionDelta struct {
 	Total  int `json:"total"`
 	Before int `json:"before"`
 	After  int `json:"after"`
+	// The resolution after: Unresolved (Total - After) active labels no
+	// entry covers; Infeasible labels the static analysis proved can never
+	// hold (feasible.Contradiction and the constant predicates; each with
+	// its reason in labelcov labels), not injected and not in Total.
+	Infeasible int `json:"infeasible"`
+	Unresolved int `json:"unresolved"`
 }
 
 // Generate generates corpus entries of the fuzz target Fuzz for what its
@@ -338,8 +347,16 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 	if err != nil {
 		return err
 	}
+	infeasible := map[labels.Key]int{}
+	for _, l := range y.Annotation.Labels {
+		if l.Status == labels.Infeasible {
+			infeasible[l.Criterion]++
+			infeasible[labels.All]++
+		}
+	}
 	for i, n := range names {
-		d := GoCriterionDelta{Total: before[i].Total, Before: before[i].Covered, After: afterFigs[i].Covered}
+		d := GoCriterionDelta{Total: before[i].Total, Before: before[i].Covered, After: afterFigs[i].Covered,
+			Infeasible: infeasible[labels.Key(n)], Unresolved: before[i].Total - afterFigs[i].Covered}
 		if labels.Key(n) == labels.All {
 			rep.All = d
 		} else {
@@ -363,6 +380,13 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 		}
 	}
 	fmt.Fprintf(w, "  %-7s %d/%d -> %d/%d\n", labels.All, rep.All.Before, rep.All.Total, rep.All.After, rep.All.Total)
+	fmt.Fprintln(w, "resolution with the generated entries: covered, proven infeasible by the static analysis (not injected, not in the total; reasons: labelcov labels), unresolved:")
+	for _, k := range y.Annotation.Criteria.Keys() {
+		if d, ok := rep.Criteria[k]; ok {
+			fmt.Fprintf(w, "  %-7s covered %d, infeasible %d, unresolved %d\n", k, d.After, d.Infeasible, d.Unresolved)
+		}
+	}
+	fmt.Fprintf(w, "  %-7s covered %d, infeasible %d, unresolved %d\n", labels.All, rep.All.After, rep.All.Infeasible, rep.All.Unresolved)
 	return nil
 }
 

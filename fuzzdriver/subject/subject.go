@@ -3,12 +3,14 @@ package subject
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/engine"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
@@ -51,20 +53,39 @@ type Options struct {
 	Stdin   io.Reader
 	Stderr  io.Writer
 
-	// Labels (every kind).
+	// What the subject's labels are (every kind); how a plan's tests run
+	// (plans); which Go packages and tests (Go); which sb-cover record
+	// (SBCL). A group meant for another kind of subject is a usage error
+	// naming its flag.
+	LabelSettings
+	PlanSettings
+	GoSettings
+	SBCLSettings
+
+	// JSON prints the report as JSON.
+	JSON bool
+}
+
+// LabelSettings say which labels a subject of any kind gets.
+type LabelSettings struct {
 	Criteria    string
 	MCCMaxAtoms int
 	Pure        []string
 	NoValues    bool
+}
 
-	// Plans: how the tests run.
+// PlanSettings say how a plan's tests run.
+type PlanSettings struct {
 	World      string
 	Tests      []string
 	PlanName   string // --plan: the def-plan to run
 	MaxSteps   int64
 	MaxObjects int
+}
 
-	// Go packages.
+// GoSettings say which Go packages' tests, or which fuzz target's corpus,
+// are measured, and how.
+type GoSettings struct {
 	Fuzz      string // --fuzz FuzzX
 	FuzzCache string
 	Dir       string // -C
@@ -72,15 +93,15 @@ type Options struct {
 	LabelPkgs []string
 	PerTest   bool
 	Verbose   bool
+}
 
-	// SBCL: cover --from-sbcl.
+// SBCLSettings name an sb-cover record (cover --from-sbcl) and what it
+// was made from.
+type SBCLSettings struct {
 	FromSBCL  string
 	Manifest  string
 	Annotated string
 	Features  []string
-
-	// JSON prints the report as JSON.
-	JSON bool
 }
 
 func (o *Options) changed(name string) bool { return o.Changed != nil && o.Changed(name) }
@@ -151,6 +172,27 @@ func (e *FoundError) Error() string { return e.Msg }
 // Found returns a *FoundError with a formatted message.
 func Found(format string, args ...any) error {
 	return &FoundError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// InterruptedError is returned by a verb a signal or a deadline stopped
+// before its budget: the CLI's exit status 3.
+type InterruptedError struct{ Msg string }
+
+func (e *InterruptedError) Error() string { return e.Msg }
+
+// Interrupted returns an *InterruptedError with a formatted message.
+func Interrupted(format string, args ...any) error {
+	return &InterruptedError{Msg: fmt.Sprintf(format, args...)}
+}
+
+// Snippet is the source line with a caret of a source error err (a
+// *syntax.Error, wrapped or not), or "".
+func Snippet(err error) string {
+	var serr *syntax.Error
+	if errors.As(err, &serr) {
+		return serr.Snippet()
+	}
+	return ""
 }
 
 // WriteJSON writes v as indented JSON, as every report of the CLI.

@@ -26,17 +26,17 @@ func TestKindOf(t *testing.T) {
 			t.Errorf("KindOf(%q) = %v, want %v", arg, got, want)
 		}
 	}
-	if got := KindOf(Options{FromSBCL: "cov.sexp"}); got != SBCLRecord {
+	if got := KindOf(Options{SBCLSettings: SBCLSettings{FromSBCL: "cov.sexp"}}); got != SBCLRecord {
 		t.Errorf("KindOf(--from-sbcl) = %v", got)
 	}
-	if got := KindOf(Options{Args: []string{"./..."}, FromSBCL: "cov.sexp"}); got != SBCLRecord {
+	if got := KindOf(Options{Args: []string{"./..."}, SBCLSettings: SBCLSettings{FromSBCL: "cov.sexp"}}); got != SBCLRecord {
 		t.Errorf("KindOf(./... --from-sbcl) = %v", got)
 	}
 }
 
 // Open refuses nothing it has not read, and opens each kind.
 func TestOpen(t *testing.T) {
-	for _, o := range []Options{{Args: []string{"p.plan"}}, {Args: []string{"./..."}}, {FromSBCL: "c"}} {
+	for _, o := range []Options{{Args: []string{"p.plan"}}, {Args: []string{"./..."}}, {SBCLSettings: SBCLSettings{FromSBCL: "c"}}} {
 		s, err := Open(o)
 		if err != nil {
 			t.Fatal(err)
@@ -52,8 +52,8 @@ func TestOpen(t *testing.T) {
 
 // planOptions are the options of the CLI's defaults for a plan and its tests.
 func planOptions(plan string, tests ...string) Options {
-	return Options{Args: []string{plan}, Tests: tests, Criteria: "all", MCCMaxAtoms: DefaultMCCMaxAtoms,
-		MaxSteps: DefaultMaxSteps, MaxObjects: DefaultMaxObjects}
+	return Options{Args: []string{plan}, LabelSettings: LabelSettings{Criteria: "all", MCCMaxAtoms: DefaultMCCMaxAtoms},
+		PlanSettings: PlanSettings{Tests: tests, MaxSteps: DefaultMaxSteps, MaxObjects: DefaultMaxObjects}}
 }
 
 // A library user covers a plan as cover does: the report on the writer,

@@ -19,17 +19,23 @@ import (
 // dead probes as labels retire) and the AFL++ worker's, on the fused and
 // on the plain code, input after input: results, failure positions,
 // steps, label steps and counters must be identical.
+//
+// Every one-dispatch form of opThenSkip (dead.go thenSkip), and
+// opSetTLoadT, must have been in the fused code the runs compared.
 func TestAnnotatedBenchmarksFusedMatchesPlain(t *testing.T) {
 	n := 400
 	if testing.Short() {
 		n = 60
 	}
+	skipName := map[compile.Op]string{opThenSkip: "opThenSkip", opLoadLoadSkip: "opLoadLoadSkip", opLoadSkip: "opLoadSkip",
+		opSetTKeep: "opSetTKeep", opJmpIfNotKSkip: "opJmpIfNotKSkip", opSetTLoadT: "opSetTLoadT"}
+	skips := map[compile.Op]int{}
 	for _, name := range []string{"battery", "docking", "gripper", "temperature"} {
 		f, err := syntax.ParseFile(filepath.Join("..", "..", "testdata", "bench", name, name+".plan"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, crit := range []string{"mcc,wm", "all"} {
+		for _, crit := range []string{"mcc,wm", "all", "dist"} {
 			c, err := labels.ParseCriteria(crit)
 			if err != nil {
 				t.Fatal(err)
@@ -63,7 +69,17 @@ func TestAnnotatedBenchmarksFusedMatchesPlain(t *testing.T) {
 				if lm.SilentRetire && fused.deadEnd == nil {
 					t.Errorf("%s %s: no label retired", name, crit)
 				}
+				for _, in := range fused.fused {
+					if skipName[in.op] != "" {
+						skips[in.op]++
+					}
+				}
 			}
+		}
+	}
+	for op, name := range skipName {
+		if skips[op] == 0 {
+			t.Errorf("no %s in the fused code compared: its differential test proves nothing", name)
 		}
 	}
 }

@@ -17,7 +17,8 @@ import "github.com/labelcov/labelcov/interp/compile"
 //   - the instruction before a run, when it can fall through into it,
 //     becomes opThenSkip: the loop runs it (its op from the plain code)
 //     with pc already past the run, so that a call returns there and a
-//     jump it takes still goes where it goes;
+//     jump it takes still goes where it goes; the commonest of them run
+//     in one dispatch instead (thenSkip);
 //   - what still reaches a run (a PROBEGUARD's skip, a handler clause,
 //     the tail of a superinstruction) meets, at its start, one opDead
 //     jumping to its end.
@@ -104,10 +105,42 @@ func (m *Machine) skipDead() {
 		}
 		m.fused[pc] = instr{op: opDead, a: int32(end)}
 		if p := pc - 1; p >= 0 && fallsThrough(m.plain[p].op) && m.fused[p].op == m.plain[p].op {
-			m.fused[p].op = opThenSkip
+			m.fused[p] = m.thenSkip(m.fused[p], end)
 		}
 		pc = end - 1
 	}
+}
+
+// thenSkip is in, an instruction that falls into a run of dead probes
+// ending at end, as the fused code runs it: in one dispatch for the
+// commonest instructions (the run's end read from deadEnd at the run's
+// start, as opThenSkip does), through opThenSkip otherwise.
+//
+//   - LOAD a; the run; LOAD b: opLoadLoadSkip, both loads (as opLoadLoad:
+//     two steps, the second load's counter), on after the second;
+//   - LOAD a otherwise: opLoadSkip;
+//   - SETT a; the run; LOADT a: opSetTKeep, the value stays on the stack
+//     and is stored in the temporary, on after the LOADT, free as both
+//     (the LOADT's counter);
+//   - JMPIFNOTK: opJmpIfNotKSkip, its fall-through past the run.
+func (m *Machine) thenSkip(in instr, end int) instr {
+	var next instr
+	if end < len(m.plain) {
+		next = m.plain[end]
+	}
+	switch {
+	case in.op == compile.LOAD && end < len(m.plain) && next.op == compile.LOAD:
+		return instr{op: opLoadLoadSkip, a: in.a, b: next.a}
+	case in.op == compile.LOAD:
+		return instr{op: opLoadSkip, a: in.a}
+	case in.op == compile.SETT && end < len(m.plain) && next.op == compile.LOADT && next.a == in.a:
+		return instr{op: opSetTKeep, a: in.a}
+	case in.op == compile.JMPIFNOTK:
+		in.op = opJmpIfNotKSkip
+		return in
+	}
+	in.op = opThenSkip
+	return in
 }
 
 // fallsThrough tells the plain instructions opThenSkip may stand for:

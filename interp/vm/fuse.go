@@ -12,8 +12,13 @@ import "github.com/labelcov/labelcov/interp/compile"
 //	LOAD a; LTI..NUMEQI k; JMPIF(NOT) t  opLoadCmpIJmp a k       (t, branch: the jump's)
 //	INT k; MOD  (k > 0)                  opModI k
 //	INCLOCAL a; DOLOOP t b               opIncLoop a             (t, b: the DOLOOP's)
+//	SETT a; LOADT a                      opSetTLoadT a           (a temporary read at once)
 //	two or more probes in a chain        opProbeGroup g          (group.go)
 //	X; silently retired probes           opThenSkip              (dead.go)
+//	LOAD a; dead probes; LOAD b          opLoadLoadSkip a b      (dead.go)
+//	LOAD a; dead probes                  opLoadSkip a
+//	SETT a; dead probes; LOADT a         opSetTKeep a
+//	JMPIFNOTK t; dead probes             opJmpIfNotKSkip t       (b: the branch)
 //
 // Only the first instruction is replaced: the rest stay in place, so a
 // jump into the middle of a sequence runs the plain instructions, and a
@@ -50,11 +55,19 @@ const (
 	// the instruction's work (op from the plain code, A and B its own)
 	// and continues after the run.
 	opThenSkip
+	// opLoadLoadSkip, opLoadSkip, opSetTKeep and opJmpIfNotKSkip are
+	// opThenSkip for the instructions that most often fall into a run
+	// of dead probes, in one dispatch instead of two (dead.go).
+	opLoadLoadSkip
+	opLoadSkip
+	opSetTKeep
+	opJmpIfNotKSkip
 	opLoadLoad
 	opLoadAddI
 	opLoadCmpIJmp
 	opModI
 	opIncLoop
+	opSetTLoadT
 	// opProbeGroup replaces the first probe of a chain of label probes
 	// (group.go): it runs the chain m.groups[A] in one dispatch.
 	opProbeGroup
@@ -98,6 +111,11 @@ func fuse(out, code []instr) {
 			out[pc] = instr{op: opModI, a: in.a}
 		case in.op == compile.INCLOCAL && next.op == compile.DOLOOP:
 			out[pc] = instr{op: opIncLoop, a: in.a}
+		case in.op == compile.SETT && next.op == compile.LOADT && next.a == in.a:
+			// The normalizer hoists an operand into a temporary for the
+			// labels that read it; where none does (or none is left),
+			// the value stays on the stack.
+			out[pc] = instr{op: opSetTLoadT, a: in.a}
 		}
 	}
 }

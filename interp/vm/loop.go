@@ -467,6 +467,46 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				in.op = m.plain[pc-1].op
 				pc = int(m.deadEnd[pc])
 				goto hot
+			case opLoadLoadSkip:
+				// LOAD a; dead probes; LOAD b (dead.go thenSkip).
+				stack[sp] = stack[fp+int(in.a)]
+				stack[sp+1] = stack[fp+int(in.b)]
+				sp += 2
+				steps++
+				pc = int(m.deadEnd[pc])
+				count(cnt, pc)
+				pc++
+				continue
+			case opLoadSkip:
+				stack[sp] = stack[fp+int(in.a)]
+				sp++
+				pc = int(m.deadEnd[pc])
+				continue
+			case opSetTLoadT:
+				// SETT a; LOADT a: both free.
+				steps--
+				stack[fp+int(in.a)] = stack[sp-1]
+				count(cnt, pc)
+				pc++
+				continue
+			case opSetTKeep:
+				// SETT a; dead probes; LOADT a: both free.
+				steps--
+				stack[fp+int(in.a)] = stack[sp-1]
+				pc = int(m.deadEnd[pc])
+				count(cnt, pc)
+				pc++
+				continue
+			case opJmpIfNotKSkip:
+				t := stack[sp-1].Truthy()
+				countBranch(cnt, m.nInstr, in.b, t)
+				if t {
+					sp--
+					pc = int(m.deadEnd[pc])
+				} else {
+					pc = int(in.a)
+				}
+				continue
 			case opRetired:
 				cnt[pc-1] = 0 // a probe counts no instruction (doc.go)
 				// A retired label (Config.Labels.Retire): write what its

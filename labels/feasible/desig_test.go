@@ -4,8 +4,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/domain"
 	"github.com/labelcov/labelcov/normalize"
 )
@@ -15,24 +13,7 @@ import (
 func desigLabels(t *testing.T, src string) map[string]string {
 	t.Helper()
 	doms := map[string]domain.Domain{"object-cell": {Elems: []domain.Range{{Lo: 0, Hi: 15}, {Lo: 0, Hi: 15}}, Why: "grids"}}
-	f, err := syntax.Parse("t.plan", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	nr, err := normalize.Plan(f, normalize.Options{PureFuncs: []string{"object-cell"}, HoistCalls: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := labels.ParseCriteria("wm:abs")
-	s, err := Enumerate(nr, labels.Options{Criteria: c}, Options{Domains: doms})
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]string{}
-	for _, l := range s.Labels {
-		out[l.Pos.String()+" "+l.Operator] = string(l.Status) + " " + l.Reason
-	}
-	return out
+	return enumerated(t, src, "wm:abs", normalize.Options{PureFuncs: []string{"object-cell"}, HoistCalls: true}, Options{Domains: doms})
 }
 
 const desigPlan = `(defparameter *slots* '(3 8 13))

@@ -11,6 +11,11 @@
 //     bounds one operand by constants from both sides with no number in
 //     between ("no number satisfies x <= 500 and x >= 530"); Contradiction
 //     serves every front end (the Go enumerator calls it too);
+//   - the guard analysis (guards.go): the conditions of the if, when,
+//     cond, and and or a label sits in, when they bound its variables
+//     against its predicate, local to the label's top-level form (so it
+//     also decides labels of plans with loops), and predicates that
+//     need (fail ...) to return;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -1,6 +1,8 @@
 package feasible
 
 import (
+	"fmt"
+
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/domain"
@@ -45,6 +47,9 @@ func (o Options) judge(res *normalize.Result, show func(syntax.Node) string) lab
 
 // Predicate decides a label from the ranges of its operands.
 func (j *judge) Predicate(p syntax.Node) (labels.Status, string) {
+	if why, ok := neverTrue(j.res, j.dom.show, p); ok && !j.off {
+		return labels.Infeasible, why
+	}
 	switch verdict, why := j.dom.decide(p); verdict {
 	case "never":
 		return labels.Infeasible, why
@@ -60,6 +65,13 @@ func (j *judge) Combination(lits []labels.Literal) (labels.Status, string) {
 	if why, ok := infeasibleConj(lits); ok {
 		return labels.Infeasible, why
 	}
+	for _, l := range lits {
+		// The combination is true only once every atom has returned (a
+		// temporary holding an atom that never returns may still be nil).
+		if !j.off && (l.Value && neverNonNil(j.res, l.Atom) || neverReturns(j.res, l.Atom)) {
+			return labels.Infeasible, fmt.Sprintf("%s is never true: (fail ...) signals a failure, it never returns", j.dom.show(l.Atom))
+		}
+	}
 	return labels.Active, ""
 }
 
@@ -74,6 +86,15 @@ func (j *judge) Listed(l *labels.Label, p syntax.Node) {
 func (j *judge) Done() {
 	if !j.off {
 		pathVerdicts(j.res, j.paths)
+		g := newGuardAnalysis(j.res, j.dom.a)
+		for _, pl := range j.paths {
+			if pl.l.Status != labels.Active {
+				continue
+			}
+			if why, ok := g.verdict(pl.l, pl.pred); ok {
+				pl.l.Status, pl.l.Reason = labels.Infeasible, why
+			}
+		}
 	}
 }
 

@@ -99,15 +99,28 @@ const fmLimit = 2000
 // does); isInt tells the symbols known to be integers, whose strict
 // constraints tighten (a < b to a ≤ b-1 over integers).
 func satisfiable(cs []constraint, isInt func(int) bool) (sat bool) {
-	if !noOverflow(func() { sat = decide(cs, isInt) }) {
+	return (&fmScratch{}).satisfiable(cs, isInt)
+}
+
+// fmScratch is the memory Fourier–Motzkin works in, kept from one test
+// to the next: it keeps nothing else (no answer depends on it).
+type fmScratch struct {
+	cur, next, pos, neg []constraint
+	count               [][2]int // by symbol: constraints with a positive, a negative coefficient
+}
+
+// satisfiable is satisfiable working in sc.
+func (sc *fmScratch) satisfiable(cs []constraint, isInt func(int) bool) (sat bool) {
+	if !noOverflow(func() { sat = sc.decide(cs, isInt) }) {
 		return true // too large to tell
 	}
 	return sat
 }
 
-func decide(cs []constraint, isInt func(int) bool) bool {
-	var ineq, ne []constraint
+func (sc *fmScratch) decide(cs []constraint, isInt func(int) bool) bool {
+	var ne []constraint
 	var eqs []lin
+	ineq := make([]constraint, 0, len(cs))
 	for _, c := range cs {
 		switch c.rel {
 		case relEQ:
@@ -153,7 +166,7 @@ func decide(cs []constraint, isInt func(int) bool) bool {
 		// show; tightening then stays valid only for the terms that
 		// remain over integers (allInt checks each).
 	}
-	if !fmFeasible(ineq, isInt) {
+	if !sc.fmFeasible(ineq, isInt) {
 		return false
 	}
 	// A convex set avoids finitely many hyperplanes unless it lies in
@@ -167,7 +180,7 @@ func decide(cs []constraint, isInt func(int) bool) bool {
 		}
 		lt := append(slices.Clip(ineq), constraint{e: d.e, rel: relLT})
 		gt := append(slices.Clip(ineq), constraint{e: d.e.scale(ratNeg1), rel: relLT})
-		if !fmFeasible(lt, isInt) && !fmFeasible(gt, isInt) {
+		if !sc.fmFeasible(lt, isInt) && !sc.fmFeasible(gt, isInt) {
 			return false
 		}
 	}
@@ -224,8 +237,11 @@ func tighten(c constraint, isInt func(int) bool) constraint {
 	}
 	l := intScale(c.e)
 	g := coefGCD(c.e, l)
-	e := c.e.scale(mk(l, g)) // the terms are now an integer y with coprime coefficients
-	bound := e.c.neg()       // y < bound or y ≤ bound
+	e := c.e // the terms (scaled) are an integer y with coprime coefficients
+	if k := mk(l, g); k != ratOne {
+		e = e.scale(k)
+	}
+	bound := e.c.neg() // y < bound or y ≤ bound
 	var b int64
 	if c.rel == relLT {
 		b = addOK(bound.ceil(), -1)
@@ -238,8 +254,9 @@ func tighten(c constraint, isInt func(int) bool) constraint {
 
 // fmFeasible decides a conjunction of ≤ and < constraints by
 // Fourier–Motzkin elimination; true when feasible or past fmLimit.
-func fmFeasible(cs []constraint, isInt func(int) bool) bool {
-	cur := make([]constraint, 0, len(cs))
+func (sc *fmScratch) fmFeasible(cs []constraint, isInt func(int) bool) bool {
+	cur := sc.cur[:0]
+	defer func() { sc.cur = cur[:0] }()
 	for _, c := range cs {
 		c = tighten(c, isInt)
 		if c.e.isConst() {
@@ -250,28 +267,39 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 		}
 		cur = append(cur, c)
 	}
+	count := sc.count
+	defer func() { sc.count = count[:0] }()
 	for len(cur) > 0 {
 		cur = reduce(cur)
-		// Eliminate the symbol with the fewest new constraints.
-		count := map[int][2]int{}
+		// Eliminate the symbol with the fewest new constraints (the
+		// smallest of those that tie).
+		top := 0
 		for _, c := range cur {
 			for _, t := range c.e.t {
-				n := count[t.s]
+				top = max(top, t.s+1)
+			}
+		}
+		count = slices.Grow(count[:0], top)[:top]
+		clear(count)
+		for _, c := range cur {
+			for _, t := range c.e.t {
 				if t.k.sign() > 0 {
-					n[0]++
+					count[t.s][0]++
 				} else {
-					n[1]++
+					count[t.s][1]++
 				}
-				count[t.s] = n
 			}
 		}
 		best, cost := -1, 0
 		for s, n := range count {
-			if k := n[0] * n[1]; best < 0 || k < cost || k == cost && s < best {
+			if n == [2]int{} {
+				continue
+			}
+			if k := n[0] * n[1]; best < 0 || k < cost {
 				best, cost = s, k
 			}
 		}
-		var pos, neg, next []constraint
+		pos, neg, next := sc.pos[:0], sc.neg[:0], sc.next[:0]
 		for _, c := range cur {
 			k, ok := c.e.coef(best)
 			switch {
@@ -291,7 +319,11 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 			for _, n := range neg {
 				kn, _ := n.e.coef(best)
 				// p/kp + n/(-kn): the symbol cancels.
-				e := p.e.scale(kp.inv()).plus(n.e, kn.inv().neg())
+				e := p.e
+				if kp != ratOne {
+					e = e.scale(kp.inv())
+				}
+				e = e.plus(n.e, kn.inv().neg())
 				rel := relLE
 				if p.rel == relLT || n.rel == relLT {
 					rel = relLT
@@ -306,6 +338,9 @@ func fmFeasible(cs []constraint, isInt func(int) bool) bool {
 				next = append(next, c)
 			}
 		}
+		// The buffers change places: next is the new cur, cur (reduce's)
+		// the next next.
+		sc.pos, sc.neg, sc.next = pos[:0], neg[:0], cur[:0]
 		cur = next
 	}
 	return true
@@ -318,13 +353,22 @@ func constOK(c constraint) bool {
 	return c.e.c.sign() <= 0
 }
 
-// direction scales e (not constant) so that its first coefficient is ±1
-// and appends to key what identifies its terms: constraints with the same
-// key bound the same direction Σ k·x, by their constants.
-func direction(e lin, key []byte) (lin, []byte) {
+// reduceScan is the most constraints reduce compares pairwise.
+const reduceScan = 48
+
+// unitLead scales e (not constant) so that its first coefficient is ±1:
+// constraints with the same terms then bound the same direction Σ k·x,
+// by their constants.
+func unitLead(e lin) lin {
 	if k := e.t[0].k.abs(); k != ratOne {
 		e = e.scale(k.inv())
 	}
+	return e
+}
+
+// direction is unitLead, and appends to key what identifies the terms.
+func direction(e lin, key []byte) (lin, []byte) {
+	e = unitLead(e)
 	for _, t := range e.t {
 		key = strconv.AppendInt(key, int64(t.s), 36)
 		key = t.k.appendTo(append(key, ':'))
@@ -339,15 +383,29 @@ func reduce(cs []constraint) []constraint {
 	if len(cs) < 2 {
 		return cs
 	}
-	index := make(map[string]int, len(cs))
-	out := cs[:0:0]
+	// Few constraints compare their directions themselves (no keys, no
+	// map); more find them by key.
+	var index map[string]int
+	if len(cs) > reduceScan {
+		index = make(map[string]int, len(cs))
+	}
+	out := make([]constraint, 0, len(cs))
 	var key []byte
 	for _, c := range cs {
 		// Scale so that the first coefficient is ±1.
-		c.e, key = direction(c.e, key[:0])
-		i, ok := index[string(key)]
-		if !ok {
-			index[string(key)] = len(out)
+		i := -1
+		if index == nil {
+			c.e = unitLead(c.e)
+			i = slices.IndexFunc(out, func(o constraint) bool { return slices.Equal(o.e.t, c.e.t) })
+		} else {
+			c.e, key = direction(c.e, key[:0])
+			if j, ok := index[string(key)]; ok {
+				i = j
+			} else {
+				index[string(key)] = len(out)
+			}
+		}
+		if i < 0 {
 			out = append(out, c)
 			continue
 		}

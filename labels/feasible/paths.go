@@ -64,13 +64,15 @@ type pathAnalysis struct {
 	probe    bool
 	probeBad bool
 	writes   int // global assignments outside probes, so far
+	open     int // active labels not yet seen to hold
 	work     int
 	calls    []string
 	memo     map[string]bool // satisfiable's answers by constraint set
 	key      []byte
 	// constrain's scratch (it keeps none of them past a call).
-	syms, in []bool
-	part     []constraint
+	syms, in  []bool
+	part, all []constraint
+	fm        fmScratch
 }
 
 type pathLabel struct {
@@ -127,10 +129,34 @@ type sfact struct {
 	boxed  bool // lo and hi are in the path condition
 }
 
+// want says which outcomes of an expression its consumer uses. A label's
+// predicate is judged only by the outcomes where it holds, so inside it
+// (judgeOne) an outcome no consumer uses is not computed: a comparison
+// whose false side only ends an and, or whose true side only ends an or,
+// costs one satisfiability test instead of two. Dropping them changes no
+// verdict: the outcomes kept are exactly those computed otherwise.
+type want int8
+
+const (
+	wantAll   want = iota
+	wantTrue       // only outcomes whose value may be non-nil matter
+	wantFalse      // only outcomes whose value may be nil matter
+)
+
+func (w want) flip() want {
+	switch w {
+	case wantTrue:
+		return wantFalse
+	case wantFalse:
+		return wantTrue
+	}
+	return wantAll
+}
+
 // pstate is one path: never modified once shared (with copies).
 type pstate struct {
 	facts []sfact
-	cons  []constraint
+	cons  *consList // the path condition, shared with the states it grew from
 	glob  []pbind
 	loc   []pbind
 	base  int // locals below base belong to callers
@@ -141,11 +167,52 @@ type pbind struct {
 	v    val
 }
 
+// consList is a path condition as a persistent list, its last
+// constraint first: a path extends its condition without copying the
+// constraints it shares with the paths it forked from (a copy of every
+// condition at each fork was most of the analysis's allocation).
+type consList struct {
+	c    constraint
+	prev *consList
+	n    int // constraints in the list, this one included
+}
+
+func (l *consList) len() int {
+	if l == nil {
+		return 0
+	}
+	return l.n
+}
+
+// push is l with c appended.
+func (l *consList) push(c constraint) *consList {
+	return &consList{c: c, prev: l, n: l.len() + 1}
+}
+
+// appendTo appends l's constraints to buf in the order they were added.
+func (l *consList) appendTo(buf []constraint) []constraint {
+	n := len(buf)
+	buf = slices.Grow(buf, l.len())[:n+l.len()]
+	for i := len(buf) - 1; l != nil; i, l = i-1, l.prev {
+		buf[i] = l.c
+	}
+	return buf
+}
+
+// consOf is the list of cs, in their order.
+func consOf(cs []constraint) *consList {
+	var l *consList
+	for _, c := range cs {
+		l = l.push(c)
+	}
+	return l
+}
+
 // clone copies s, sharing its slices with their capacity clipped: an
 // append copies them, and every other change goes through setFact,
 // setLocal and setGlobal, which copy first.
 func (s *pstate) clone() *pstate {
-	return &pstate{facts: slices.Clip(s.facts), cons: slices.Clip(s.cons), glob: slices.Clip(s.glob),
+	return &pstate{facts: slices.Clip(s.facts), cons: s.cons, glob: slices.Clip(s.glob),
 		loc: slices.Clip(s.loc), base: s.base}
 }
 
@@ -209,9 +276,14 @@ func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
 	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{}}
 	for _, pl := range ls {
 		a.points[pl.l.Point] = append(a.points[pl.l.Point], pl)
+		if pl.l.Status == labels.Active {
+			a.open++
+		}
 	}
 	a.run()
 	if a.bad != "" {
+		// It gave up, or stopped once every label could hold (none
+		// is infeasible, whatever the rest of the run would show).
 		return
 	}
 	for _, pl := range ls {
@@ -377,6 +449,7 @@ func (a *pathAnalysis) run() {
 // run, and equal facts make them mean the same kind of value.
 func merge(states []*pstate) []*pstate {
 	var out []*pstate
+	var dirs []*condDirs // out's, computed when first needed
 	group := map[string][]int{}
 	var sig []byte
 	for _, st := range states {
@@ -387,7 +460,7 @@ func merge(states []*pstate) []*pstate {
 			sig = append(sig, ';')
 		}
 		for _, f := range st.facts {
-			sig = fmt.Appendf(sig, "%v%v%d%v%v", f.any, f.int, f.nan, f.boxed, f.inf)
+			sig = append(sig, flag(f.any), flag(f.int), byte('0'+f.nan), flag(f.boxed), flag(f.inf))
 			for _, b := range []*rat{f.lo, f.hi} {
 				if b != nil {
 					sig = b.appendTo(append(sig, ','))
@@ -396,67 +469,99 @@ func merge(states []*pstate) []*pstate {
 			sig = append(sig, '|')
 		}
 		merged := false
+		var sd *condDirs
 		for _, i := range group[string(sig)] {
-			if cons, ok := join2(out[i], out[i].cons, st.cons); ok {
+			if sd == nil {
+				sd = dirsOf(st.cons.appendTo(nil))
+			}
+			if dirs[i] == nil {
+				dirs[i] = dirsOf(out[i].cons.appendTo(nil))
+			}
+			if cons, ok := join2(out[i], dirs[i], sd); ok {
 				m := out[i].clone()
-				m.cons = cons
+				m.cons = consOf(cons)
 				m.loc, m.base = nil, 0
 				out[i], merged = m, true
+				dirs[i] = nil // its condition changed
 				break
 			}
 		}
 		if !merged {
 			group[string(sig)] = append(group[string(sig)], len(out))
 			out = append(out, st)
+			dirs = append(dirs, sd)
 		}
 	}
 	return out
 }
 
-// join2 is the union of conditions a and b when it is one: when both
-// have the same disequalities and bound the same directions (an equality
-// counts as two bounds), all alike but at most one, which it keeps the
-// weaker of. ok is false otherwise.
-func join2(s *pstate, a, b []constraint) ([]constraint, bool) {
-	type bound struct {
-		c   rat
-		rel int
-		e   lin
+// flag is b as a byte of merge's signatures.
+func flag(b bool) byte {
+	if b {
+		return 't'
 	}
-	dirs := func(cs []constraint) (map[string]bound, map[string]bool, bool) {
-		bs, ne := map[string]bound{}, map[string]bool{}
-		var key []byte
-		for _, c := range cs {
-			if c.rel == relNE {
-				ne[c.key] = true
+	return 'f'
+}
+
+// condDirs is what join2 compares of a condition: its bounds by
+// direction (Σ k·x, the tighter of two in one direction), its
+// disequalities, and the condition itself. ok is false when a bound
+// overflowed.
+type condDirs struct {
+	cs []constraint
+	bs map[string]condBound
+	ne map[string]bool
+	ok bool
+}
+
+type condBound struct {
+	c   rat
+	rel int
+	e   lin
+}
+
+// dirsOf computes the directions of condition cs for join2.
+func dirsOf(cs []constraint) *condDirs {
+	d := &condDirs{cs: cs, bs: map[string]condBound{}, ne: map[string]bool{}}
+	var key []byte
+	for _, c := range cs {
+		if c.rel == relNE {
+			d.ne[c.key] = true
+			continue
+		}
+		halves := []lin{c.e}
+		if c.rel == relEQ {
+			halves = append(halves, c.e.scale(ratNeg1))
+		}
+		for _, e := range halves {
+			if e.isConst() {
 				continue
 			}
-			halves := []lin{c.e}
-			if c.rel == relEQ {
-				halves = append(halves, c.e.scale(ratNeg1))
+			if !noOverflow(func() { e, key = direction(e, key[:0]) }) {
+				return d
 			}
-			for _, e := range halves {
-				if e.isConst() {
-					continue
-				}
-				if !noOverflow(func() { e, key = direction(e, key[:0]) }) {
-					return nil, nil, false
-				}
-				rel := c.rel
-				if rel == relEQ {
-					rel = relLE
-				}
-				// Of two bounds in one direction keep the tighter (larger c).
-				if old, ok := bs[string(key)]; ok && (old.c.cmp(e.c) > 0 || old.c == e.c && old.rel == relLT) {
-					continue
-				}
-				bs[string(key)] = bound{e.c, rel, e}
+			rel := c.rel
+			if rel == relEQ {
+				rel = relLE
 			}
+			// Of two bounds in one direction keep the tighter (larger c).
+			if old, ok := d.bs[string(key)]; ok && (old.c.cmp(e.c) > 0 || old.c == e.c && old.rel == relLT) {
+				continue
+			}
+			d.bs[string(key)] = condBound{e.c, rel, e}
 		}
-		return bs, ne, true
 	}
-	ba, na, oka := dirs(a)
-	bb, nb, okb := dirs(b)
+	d.ok = true
+	return d
+}
+
+// join2 is the union of conditions a and b (their directions) when it
+// is one: when both have the same disequalities and bound the same
+// directions (an equality counts as two bounds), all alike but at most
+// one, which it keeps the weaker of. ok is false otherwise.
+func join2(s *pstate, a, b *condDirs) ([]constraint, bool) {
+	ba, na, oka := a.bs, a.ne, a.ok
+	bb, nb, okb := b.bs, b.ne, b.ok
 	if !oka || !okb || len(ba) != len(bb) || len(na) != len(nb) {
 		return nil, false
 	}
@@ -479,10 +584,10 @@ func join2(s *pstate, a, b []constraint) ([]constraint, bool) {
 		}
 	}
 	if differ == "" {
-		return a, true // the same condition
+		return a.cs, true // the same condition
 	}
 	var out []constraint
-	for _, c := range a {
+	for _, c := range a.cs {
 		if c.rel == relNE {
 			out = append(out, c)
 		}
@@ -581,12 +686,12 @@ func (a *pathAnalysis) box(s *pstate, id int) *pstate {
 	s.setFact(id, f)
 	if f.lo != nil {
 		noOverflow(func() { // (a bound too large to write is left out: weaker)
-			s.cons = append(s.cons, keyed(s, constraint{e: linConst(*f.lo).plus(linSym(id), ratNeg1), rel: relLE})) // lo - x ≤ 0
+			s.cons = s.cons.push(keyed(s, constraint{e: linConst(*f.lo).plus(linSym(id), ratNeg1), rel: relLE})) // lo - x ≤ 0
 		})
 	}
 	if f.hi != nil {
 		noOverflow(func() {
-			s.cons = append(s.cons, keyed(s, constraint{e: linSym(id).plus(linConst(*f.hi), ratNeg1), rel: relLE})) // x - hi ≤ 0
+			s.cons = s.cons.push(keyed(s, constraint{e: linSym(id).plus(linConst(*f.hi), ratNeg1), rel: relLE})) // x - hi ≤ 0
 		})
 	}
 	return s
@@ -608,26 +713,28 @@ func (a *pathAnalysis) anyVal(st *pstate) (*pstate, val) {
 // need testing again: the rest is independent of them.
 func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 	s := st.clone()
-	n := len(s.cons)
+	n := s.cons.len()
 	for _, c := range cs {
-		if len(s.cons) < maxCons {
-			s.cons = append(s.cons, keyed(s, c))
+		if s.cons.len() < maxCons {
+			s.cons = s.cons.push(keyed(s, c))
 		}
 	}
-	if len(s.cons) == n {
+	if s.cons.len() == n {
 		return s
 	}
+	all := s.cons.appendTo(a.all[:0])
+	a.all = all
 	syms := scratch(&a.syms, len(s.facts))
-	in := scratch(&a.in, len(s.cons))
-	for i := n; i < len(s.cons); i++ {
+	in := scratch(&a.in, len(all))
+	for i := n; i < len(all); i++ {
 		in[i] = true
-		for _, t := range s.cons[i].e.t {
+		for _, t := range all[i].e.t {
 			syms[t.s] = true
 		}
 	}
 	for grown := true; grown; {
 		grown = false
-		for i, c := range s.cons[:n] {
+		for i, c := range all[:n] {
 			if in[i] {
 				continue
 			}
@@ -643,7 +750,7 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 		}
 	}
 	part := a.part[:0]
-	for i, c := range s.cons {
+	for i, c := range all {
 		if in[i] {
 			part = append(part, c)
 		}
@@ -676,7 +783,7 @@ func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
 	if r, ok := a.memo[string(key)]; ok {
 		return r
 	}
-	r := satisfiable(cs, func(id int) bool { return s.facts[id].int })
+	r := a.fm.satisfiable(cs, func(id int) bool { return s.facts[id].int })
 	if len(a.memo) < maxMemo {
 		a.memo[string(key)] = r
 	}
@@ -803,6 +910,11 @@ func (a *pathAnalysis) settle(st *pstate, v val) *pstate {
 
 // compare evaluates (op x y), op one of < <= > >= =, as the VM does.
 func (a *pathAnalysis) compare(st *pstate, op string, x, y val) []pout {
+	return a.compareWant(st, op, x, y, wantAll)
+}
+
+// compareWant is compare leaving out the outcomes w does not want.
+func (a *pathAnalysis) compareWant(st *pstate, op string, x, y val, w want) []pout {
 	st, outs := a.numbers(st, x, y)
 	if st == nil {
 		return outs
@@ -832,8 +944,13 @@ func (a *pathAnalysis) compare(st *pstate, op string, x, y val) []pout {
 		yes, no = constraint{e: d, rel: relEQ}, constraint{e: d, rel: relNE}
 	}
 	settled := a.settle(a.settle(st.clone(), x), y)
-	if s := a.constrain(settled, yes); s != nil {
-		outs = append(outs, pout{st: s, v: vT})
+	if w != wantFalse {
+		if s := a.constrain(settled, yes); s != nil {
+			outs = append(outs, pout{st: s, v: vT})
+		}
+	}
+	if w == wantTrue {
+		return outs
 	}
 	// False: an operand is NaN, or the negated relation holds.
 	prev := st
@@ -908,17 +1025,13 @@ func pathTruth(st *pstate, v val) (t, f *pstate) {
 
 // eval evaluates n on path st.
 func (a *pathAnalysis) eval(n syntax.Node, st *pstate) []pout {
-	if a.stopped() {
+	return a.evalWant(n, st, wantAll)
+}
+
+// evalWant is eval leaving out outcomes w does not want (where it can).
+func (a *pathAnalysis) evalWant(n syntax.Node, st *pstate, w want) []pout {
+	if !a.enter(n, st) {
 		return nil
-	}
-	if a.work++; a.work > maxWork {
-		a.giveUp("too much work")
-		return nil
-	}
-	if !a.probe {
-		if ls := a.points[n]; ls != nil {
-			a.judge(ls, st)
-		}
 	}
 	switch n := n.(type) {
 	case *syntax.Int:
@@ -932,12 +1045,55 @@ func (a *pathAnalysis) eval(n syntax.Node, st *pstate) []pout {
 	case *syntax.Quote:
 		return []pout{{st: st, v: quoted(n.X)}}
 	case *syntax.Symbol:
-		return a.ref(n, st)
+		if o, ok := a.ref(n, st); ok {
+			return []pout{o}
+		}
+		return nil
 	case *syntax.List:
-		return a.evalList(n, st)
+		return a.evalList(n, st, w)
 	}
 	a.giveUp("unsupported syntax")
 	return nil
+}
+
+// enter is where evaluating n on st starts: it counts the work, judges
+// the labels at n, and tells whether to go on.
+func (a *pathAnalysis) enter(n syntax.Node, st *pstate) bool {
+	if a.stopped() {
+		return false
+	}
+	if a.work++; a.work > maxWork {
+		a.giveUp("too much work")
+		return false
+	}
+	if !a.probe {
+		if ls := a.points[n]; ls != nil {
+			a.judge(ls, st)
+			if a.open == 0 {
+				a.bad = "every label may hold"
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// evalAtom is eval of a symbol or an integer, whose one outcome needs no
+// slice; ok is false for other nodes, and when it has no outcome.
+func (a *pathAnalysis) evalAtom(n syntax.Node, st *pstate) (o pout, ok bool) {
+	switch n := n.(type) {
+	case *syntax.Int:
+		if !a.enter(n, st) {
+			return pout{}, false
+		}
+		return pout{st: st, v: vNum(linInt(n.Value))}, true
+	case *syntax.Symbol:
+		if !a.enter(n, st) {
+			return pout{}, false
+		}
+		return a.ref(n, st)
+	}
+	return pout{}, false
 }
 
 func (a *pathAnalysis) floatConst(st *pstate, f float64) pout {
@@ -987,29 +1143,31 @@ func quoted(x syntax.Node) val {
 	return vOpaque
 }
 
-func (a *pathAnalysis) ref(s *syntax.Symbol, st *pstate) []pout {
+// ref is the value of variable s on st; ok is false when the analysis
+// gives up.
+func (a *pathAnalysis) ref(s *syntax.Symbol, st *pstate) (o pout, ok bool) {
 	if !isPlainSymbol(s) {
 		a.giveUp("package symbol")
-		return nil
+		return pout{}, false
 	}
 	switch s.Name {
 	case "nil":
-		return []pout{{st: st, v: vNil}}
+		return pout{st: st, v: vNil}, true
 	case "t":
-		return []pout{{st: st, v: vT}}
+		return pout{st: st, v: vT}, true
 	case "pi":
 		a.giveUp("pi")
-		return nil
+		return pout{}, false
 	}
 	for i := len(st.loc) - 1; i >= st.base; i-- {
 		if st.loc[i].name == s.Name {
-			return []pout{{st: st, v: st.loc[i].v}}
+			return pout{st: st, v: st.loc[i].v}, true
 		}
 	}
 	if v, ok := st.global(s.Name); ok {
-		return []pout{{st: st, v: v}}
+		return pout{st: st, v: v}, true
 	}
-	return []pout{{st: st, fail: true}} // unbound
+	return pout{st: st, fail: true}, true // unbound
 }
 
 // assign sets variable name on a copy of st.
@@ -1034,20 +1192,47 @@ type argsOut struct {
 	vs []val
 }
 
-// evalArgs evaluates xs in order on every path.
-func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate) ([]argsOut, []pout) {
+// evalArgs evaluates xs in order on every path; w is what the outcomes
+// of a single argument must be (wantAll for several).
+func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut, []pout) {
+	if len(xs) != 1 {
+		w = wantAll
+	}
 	front := []argsOut{{st: st}}
 	var fails []pout
 	for _, x := range xs {
 		var next []argsOut
 		for _, f := range front {
-			for _, o := range a.eval(x, f.st) {
+			var one [1]pout
+			var outs []pout
+			switch x.(type) {
+			case *syntax.Int, *syntax.Symbol:
+				if o, ok := a.evalAtom(x, f.st); ok {
+					one[0] = o
+					outs = one[:]
+				}
+			default:
+				outs = a.evalWant(x, f.st, w)
+			}
+			last := -1
+			for i, o := range outs {
+				if !o.fail {
+					last = i
+				}
+			}
+			for i, o := range outs {
 				if o.fail {
 					fails = append(fails, o)
 					continue
 				}
-				vs := append(append([]val(nil), f.vs...), o.v)
-				next = append(next, argsOut{o.st, vs})
+				// The last outcome takes f's values (nothing else uses
+				// them after it), the others a copy.
+				vs := f.vs
+				if i != last || vs == nil {
+					vs = make([]val, len(f.vs), len(xs))
+					copy(vs, f.vs)
+				}
+				next = append(next, argsOut{o.st, append(vs, o.v)})
 			}
 		}
 		if len(next) > maxPaths {
@@ -1061,15 +1246,24 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate) ([]argsOut, []pout
 
 // body evaluates forms in order; its value is the last one's (nil if none).
 func (a *pathAnalysis) body(xs []syntax.Node, st *pstate) []pout {
+	return a.bodyWant(xs, st, wantAll)
+}
+
+// bodyWant is body where w is what its consumer wants of its value.
+func (a *pathAnalysis) bodyWant(xs []syntax.Node, st *pstate, w want) []pout {
 	if len(xs) == 0 {
 		return []pout{{st: st, v: vNil}}
 	}
 	outs := []pout{{st: st}}
 	var done []pout
-	for _, x := range xs {
+	for i, x := range xs {
+		xw := wantAll
+		if i == len(xs)-1 {
+			xw = w
+		}
 		var next []pout
 		for _, o := range outs {
-			for _, r := range a.eval(x, o.st) {
+			for _, r := range a.evalWant(x, o.st, xw) {
 				if r.fail {
 					done = append(done, r)
 				} else {
@@ -1112,7 +1306,7 @@ func (a *pathAnalysis) judge(ls []*pathLabel, st *pstate) {
 	for i := len(ladder) - 1; i >= 0; i-- {
 		if a.judgeOne(ladder[i], st) {
 			for _, pl := range ladder[:i] {
-				pl.holds = true
+				a.hold(pl)
 			}
 			break
 		}
@@ -1124,7 +1318,7 @@ func (a *pathAnalysis) judge(ls []*pathLabel, st *pstate) {
 func (a *pathAnalysis) judgeOne(pl *pathLabel, st *pstate) bool {
 	a.probeBad = false
 	holds := false
-	for _, o := range a.eval(pl.pred, st) {
+	for _, o := range a.evalWant(pl.pred, st, wantTrue) {
 		if o.fail {
 			continue
 		}
@@ -1133,12 +1327,20 @@ func (a *pathAnalysis) judgeOne(pl *pathLabel, st *pstate) bool {
 		}
 	}
 	if holds || a.probeBad {
-		pl.holds = true
+		a.hold(pl)
 	}
 	return pl.holds
 }
 
-func (a *pathAnalysis) evalList(l *syntax.List, st *pstate) []pout {
+// hold records that pl may hold.
+func (a *pathAnalysis) hold(pl *pathLabel) {
+	if !pl.holds && pl.l.Status == labels.Active {
+		a.open--
+	}
+	pl.holds = true
+}
+
+func (a *pathAnalysis) evalList(l *syntax.List, st *pstate, w want) []pout {
 	if len(l.Elems) == 0 {
 		return []pout{{st: st, v: vNil}}
 	}
@@ -1149,17 +1351,25 @@ func (a *pathAnalysis) evalList(l *syntax.List, st *pstate) []pout {
 	}
 	h := head.Name
 	if forms.Lookup(h) != nil {
-		return a.special(h, l, st)
+		return a.special(h, l, st, w)
 	}
-	args, fails := a.evalArgs(l.Elems[1:], st)
+	fn := a.funcs[h]
+	argWant := wantAll
+	if fn == nil && (h == "not" || h == "null") && len(l.Elems) == 2 {
+		argWant = w.flip()
+	}
+	args, fails := a.evalArgs(l.Elems[1:], st, argWant)
 	if a.stopped() {
 		return nil
 	}
 	outs := fails
 	for _, ao := range args {
-		if fn := a.funcs[h]; fn != nil {
-			outs = append(outs, a.inline(h, fn, ao)...)
-		} else {
+		switch {
+		case fn != nil:
+			outs = append(outs, a.inline(h, fn, ao, w)...)
+		case w != wantAll && len(ao.vs) == 2 && (h == "<" || h == "<=" || h == ">" || h == ">=" || h == "="):
+			outs = append(outs, a.compareWant(ao.st, h, ao.vs[0], ao.vs[1], w)...)
+		default:
 			outs = append(outs, a.builtin(h, ao.st, ao.vs)...)
 		}
 		if a.stopped() {
@@ -1173,8 +1383,9 @@ func (a *pathAnalysis) evalList(l *syntax.List, st *pstate) []pout {
 	return outs
 }
 
-// inline calls defun fn with the values of ao.
-func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut) []pout {
+// inline calls defun fn with the values of ao; w is what its caller
+// wants of its value.
+func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut, w want) []pout {
 	ps := fn.Elems[2].(*syntax.List).Elems
 	if len(ps) != len(ao.vs) {
 		return []pout{{st: ao.st, fail: true}}
@@ -1197,7 +1408,7 @@ func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut) []pout {
 	for i, p := range ps {
 		s.loc = append(s.loc, pbind{p.(*syntax.Symbol).Name, ao.vs[i]})
 	}
-	outs := a.body(fn.Elems[3:], s)
+	outs := a.bodyWant(fn.Elems[3:], s, w)
 	for i, o := range outs {
 		r := o.st.clone()
 		r.popLocals(oldLen, oldBase)
@@ -1207,7 +1418,7 @@ func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut) []pout {
 }
 
 // special evaluates the special forms the analysis models.
-func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
+func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate, w want) []pout {
 	el := l.Elems
 	n := len(el)
 	switch h {
@@ -1249,7 +1460,7 @@ func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
 	case "cond":
 		return a.cond(el[1:], st)
 	case "and", "or":
-		return a.andOr(h == "and", el[1:], st)
+		return a.andOr(h == "and", el[1:], st, w)
 	case "let", "let*":
 		if n < 2 {
 			break
@@ -1290,7 +1501,7 @@ func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate) []pout {
 		}
 		var outs []pout
 		step := &syntax.List{Elems: []syntax.Node{sym(string(stepOp(h))), el[1], delta}}
-		for _, o := range a.evalList(step, st) {
+		for _, o := range a.evalList(step, st, wantAll) {
 			if !o.fail {
 				o.st = a.assign(o.st, el[1].(*syntax.Symbol).Name, o.v)
 			}
@@ -1354,12 +1565,19 @@ func (a *pathAnalysis) cond(clauses []syntax.Node, st *pstate) []pout {
 	return outs
 }
 
-func (a *pathAnalysis) andOr(and bool, xs []syntax.Node, st *pstate) []pout {
+func (a *pathAnalysis) andOr(and bool, xs []syntax.Node, st *pstate, w want) []pout {
 	if len(xs) == 0 {
 		return []pout{{st: st, v: vBool(and)}}
 	}
+	// The last form's outcomes are the form's; before it, only the side
+	// that ends the form can be left out (and's false, or's true), when
+	// its consumer does not want it either.
+	xw := wantAll
+	if len(xs) == 1 || and && w == wantTrue || !and && w == wantFalse {
+		xw = w
+	}
 	var outs []pout
-	for _, o := range a.eval(xs[0], st) {
+	for _, o := range a.evalWant(xs[0], st, xw) {
 		if o.fail || len(xs) == 1 {
 			outs = append(outs, o)
 			continue
@@ -1370,14 +1588,14 @@ func (a *pathAnalysis) andOr(and bool, xs []syntax.Node, st *pstate) []pout {
 				outs = append(outs, pout{st: f, v: vNil})
 			}
 			if t != nil {
-				outs = append(outs, a.andOr(and, xs[1:], t)...)
+				outs = append(outs, a.andOr(and, xs[1:], t, w)...)
 			}
 		} else {
 			if t != nil {
 				outs = append(outs, pout{st: t, v: o.v})
 			}
 			if f != nil {
-				outs = append(outs, a.andOr(and, xs[1:], f)...)
+				outs = append(outs, a.andOr(and, xs[1:], f, w)...)
 			}
 		}
 		if a.stopped() {
@@ -1439,7 +1657,7 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 			front = next
 		}
 	} else {
-		args, fails := a.evalArgs(inits, st)
+		args, fails := a.evalArgs(inits, st, wantAll)
 		outs = fails
 		for _, ao := range args {
 			s := ao.st.clone()

@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
-	"slices"
 	"strings"
 	"testing"
 
@@ -134,7 +133,9 @@ func TestPathVerdicts(t *testing.T) {
 // no path verdicts, and that path explosions stop at the limits.
 func TestPathAnalysisGivesUp(t *testing.T) {
 	loop := strings.Replace(guardedPlan, "(setq *cmd* (decide", "(dotimes (i 2) (setq *near* i)) (setq *cmd* (decide", 1)
-	if l := pathStatus(t, loop, "mcc,wm", false)["wm-abs (= mm 0)"][1]; l.Status != labels.Active {
+	// (The guard analysis, local, still proves it: only (>= mm *blind*)
+	// leads there.)
+	if l := pathStatus(t, loop, "mcc,wm", false)["wm-abs (= mm 0)"][1]; strings.Contains(l.Reason, "on any path") || !strings.Contains(l.Reason, "only reached where (>= mm *blind*) is true") {
 		t.Errorf("a plan with a loop: (= mm 0) is %s (%s)", l.Status, l.Reason)
 	}
 	// 2^40 paths: forty independent splits.
@@ -215,7 +216,7 @@ func TestMerge(t *testing.T) {
 	with := func(cs ...constraint) *pstate {
 		s := base.clone()
 		for _, c := range cs {
-			s.cons = append(s.cons, keyed(s, c))
+			s.cons = s.cons.push(keyed(s, c))
 		}
 		return s
 	}
@@ -228,10 +229,10 @@ func TestMerge(t *testing.T) {
 	if len(out) != 1 {
 		t.Fatalf("x ≤ 5 and x ≤ 10: %d states, want 1", len(out))
 	}
-	if !satisfiable(append(slices.Clone(out[0].cons), ge(8)), isInt) {
-		t.Errorf("merged x ≤ 5 | x ≤ 10 excludes x = 8: %v", out[0].cons)
+	if !satisfiable(append(out[0].cons.appendTo(nil), ge(8)), isInt) {
+		t.Errorf("merged x ≤ 5 | x ≤ 10 excludes x = 8: %v", out[0].cons.appendTo(nil))
 	}
-	if satisfiable(append(slices.Clone(out[0].cons), ge(11)), isInt) {
+	if satisfiable(append(out[0].cons.appendTo(nil), ge(11)), isInt) {
 		t.Errorf("merged x ≤ 5 | x ≤ 10 admits x = 11")
 	}
 	out = merge([]*pstate{with(le(xs, 149)), with(ge(4001))})

@@ -1,4 +1,4 @@
-package subject
+package tools
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/afl"
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 )
 
 // AFLTarget is afl-target: the plan (args[0], with the flags so) or the
 // worker description setup run as afl-fuzz's target (AFL++'s fork server),
 // or once on the input args name when afl-fuzz did not start it.
-func AFLTarget(ctx context.Context, stderr io.Writer, setup string, args []string, so SetupOptions) error {
+func AFLTarget(ctx context.Context, stderr io.Writer, setup string, args []string, so subject.SetupOptions) error {
 	build := func() (*campaign.Fuzzer, error) {
 		s, err := campaign.LoadWorker(setup)
 		if err != nil {
@@ -31,7 +32,7 @@ func AFLTarget(ctx context.Context, stderr io.Writer, setup string, args []strin
 		}
 		plan := args[0]
 		args = args[1:]
-		build = func() (*campaign.Fuzzer, error) { return BuildFuzzer(nil, plan, so) }
+		build = func() (*campaign.Fuzzer, error) { return subject.BuildFuzzer(nil, plan, so) }
 	}
 	cfg := afl.Config{
 		Factory: func(ctx context.Context) (afl.Executor, error) {

@@ -1,4 +1,4 @@
-package subject
+package tools
 
 import (
 	"bytes"
@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
 )
@@ -22,7 +23,7 @@ func Format(stdin io.Reader, stdout io.Writer, names []string, write, check bool
 	}
 	var changed []string
 	for _, name := range names {
-		display, src, err := ReadSource(stdin, name)
+		display, src, err := subject.ReadSource(stdin, name)
 		if err != nil {
 			return fmt.Errorf("fmt: %w", err)
 		}
@@ -50,28 +51,18 @@ func Format(stdin io.Reader, stdout io.Writer, names []string, write, check bool
 		}
 	}
 	if len(changed) > 0 {
-		return Found("fmt --check: %d of %d file(s) not formatted", len(changed), len(names))
+		return subject.Found("fmt --check: %d of %d file(s) not formatted", len(changed), len(names))
 	}
 	return nil
 }
 
 // Disasm prints the bytecode the plan file path ("-": stdin) compiles to.
 func Disasm(stdin io.Reader, w io.Writer, path string) error {
-	_, p, err := LoadPlan(stdin, path, compile.Options{})
+	_, p, err := subject.LoadPlan(stdin, path, compile.Options{})
 	if err != nil {
 		return err
 	}
 	return p.Disasm(w)
-}
-
-// Snippet is the source line with a caret of a source error err (a
-// *syntax.Error, wrapped or not), or "".
-func Snippet(err error) string {
-	var serr *syntax.Error
-	if errors.As(err, &serr) {
-		return serr.Snippet()
-	}
-	return ""
 }
 
 // formatSource parses src and returns its canonical layout; parse errors are

@@ -1,8 +1,12 @@
-package subject
-
-// compare's grids: campaigns of guiding criteria on benchmarks, plan
-// folders (--bench) or Go fuzz targets (--go), run here, sharded, merged
-// or written as a Slurm job array (experiments/compare runs them).
+// Package grid is the library front end of labelcov compare: grids of
+// campaigns of guiding criteria on benchmarks, plan folders (--bench) or
+// Go fuzz targets (--go), run here, sharded, merged or written as a Slurm
+// job array (experiments/compare runs and analyses them). Whether a grid
+// is of plans or of Go targets is decided here from the flags, never in
+// cmd. It writes files only through an outputs.Guard (only below --out,
+// never into a benchmark's folder) and returns fuzzdriver/subject's typed
+// errors (an *subject.InterruptedError for a stopped grid).
+package grid
 
 import (
 	"context"
@@ -21,6 +25,7 @@ import (
 	"github.com/labelcov/labelcov/experiments/compare"
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
 
@@ -83,17 +88,6 @@ func Compare(ctx context.Context, w, stderr io.Writer, dirs []string, o *Compare
 		return fmt.Errorf("unexpected arguments %q (directories are for --merge)", dirs)
 	}
 	return runCompare(ctx, w, stderr, o)
-}
-
-// InterruptedError is returned by a verb a signal or a deadline stopped
-// before its budget: the CLI's exit status 3.
-type InterruptedError struct{ Msg string }
-
-func (e *InterruptedError) Error() string { return e.Msg }
-
-// Interrupted returns an *InterruptedError with a formatted message.
-func Interrupted(format string, args ...any) error {
-	return &InterruptedError{Msg: fmt.Sprintf(format, args...)}
 }
 
 func runCompare(ctx context.Context, w, stderr io.Writer, o *CompareOptions) error {
@@ -194,7 +188,7 @@ func finishCompare(w io.Writer, o *CompareOptions, res compare.Outcome) error {
 		// A signal (Ctrl-C, SIGTERM from scancel or a time limit): the
 		// report covers what finished, and a scheduler must not record
 		// the task as done.
-		return errors.Join(Interrupted("compare: interrupted with %d of %d campaign(s) to run unfinished; run the same command again to resume",
+		return errors.Join(subject.Interrupted("compare: interrupted with %d of %d campaign(s) to run unfinished; run the same command again to resume",
 			res.Unfinished, res.Unfinished+res.Ran), repErr)
 	}
 	return repErr
@@ -424,7 +418,7 @@ func runCompareGo(ctx context.Context, w, stderr io.Writer, o *CompareOptions) e
 		for _, c := range crits {
 			if err := runner.Prepare(ctx, b.Info.Name, c); err != nil {
 				if ctx.Err() != nil {
-					return Interrupted("compare: interrupted while building the fuzz targets")
+					return subject.Interrupted("compare: interrupted while building the fuzz targets")
 				}
 				return err
 			}
@@ -518,7 +512,7 @@ func writeSlurmScript(w io.Writer, o *CompareOptions, g compare.Grid) error {
 	s := slurmScript{
 		Command: o.Command, Cells: cells, Tasks: arr.tasks, PerTask: perTask, Throttle: arr.throttle, CPUs: cpus,
 		Time:   slurmTime(time.Duration(waves) * campaignLimit(g.Budget)),
-		Budget: g.Budget, Exe: ShellQuote(exe), Dir: ShellQuote(wd), Out: ShellQuote(o.Out),
+		Budget: g.Budget, Exe: subject.ShellQuote(exe), Dir: subject.ShellQuote(wd), Out: subject.ShellQuote(o.Out),
 		Tail: o.SlurmTail, MergeFlags: o.SlurmMerge,
 		Grid: fmt.Sprintf("%s; criteria %s; %d run(s)", strings.Join(g.Benches, ","), strings.Join(g.Criteria, ","), g.Runs),
 	}
@@ -530,7 +524,7 @@ func writeSlurmScript(w io.Writer, o *CompareOptions, g compare.Grid) error {
 		return err
 	}
 	fmt.Fprintf(w, "%s: %d campaign(s) in %d Slurm array task(s) of at most %d, then the merge into %s; submit with: bash %s\n",
-		o.SlurmScript, cells, arr.tasks, perTask, o.Out, ShellQuote(o.SlurmScript))
+		o.SlurmScript, cells, arr.tasks, perTask, o.Out, subject.ShellQuote(o.SlurmScript))
 	return nil
 }
 
@@ -624,7 +618,7 @@ func resolveGridLabelPkgs(ctx context.Context, benches []*compare.GoBench, patte
 		}
 	}
 	if len(order) == 1 {
-		pkgs, err := ResolveLabelPkgs(ctx, order[0], patterns)
+		pkgs, err := subject.ResolveLabelPkgs(ctx, order[0], patterns)
 		if err != nil {
 			return err
 		}
@@ -636,7 +630,7 @@ func resolveGridLabelPkgs(ctx context.Context, benches []*compare.GoBench, patte
 		var pkgs []string
 		var errs []string
 		for i, p := range patterns {
-			got, err := ResolveLabelPkgs(ctx, m, []string{p})
+			got, err := subject.ResolveLabelPkgs(ctx, m, []string{p})
 			if err != nil {
 				errs = append(errs, err.Error())
 				continue

@@ -1,4 +1,4 @@
-package subject
+package tools
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/interp/compile"
 )
 
@@ -41,12 +42,12 @@ func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path st
 	if o.World == "" && (o.EnvFile != "" || o.BytesFile != "" || o.Trace) {
 		return errors.New("--env, --bytes and --trace need --world (the world the environment is of)")
 	}
-	f, p, err := LoadPlan(stdin, path, compile.Options{})
+	f, p, err := subject.LoadPlan(stdin, path, compile.Options{})
 	if err != nil {
 		return err
 	}
-	PrintNotes(stderr, p)
-	if err := CheckCalls(stderr, f, p, runner.Link{World: o.World != ""}); err != nil {
+	subject.PrintNotes(stderr, p)
+	if err := subject.CheckCalls(stderr, f, p, runner.Link{World: o.World != ""}); err != nil {
 		return err
 	}
 	var output bytes.Buffer
@@ -85,7 +86,7 @@ func Run(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path st
 		return err
 	}
 	if o.JSON {
-		return errors.Join(WriteJSON(stdout, r.NewReport(res, output.String())), runVerdict(res))
+		return errors.Join(subject.WriteJSON(stdout, r.NewReport(res, output.String())), runVerdict(res))
 	}
 	return errors.Join(r.WriteText(stdout, res, o.Trace, !ro.NoChecks && len(p.Checks()) > 0, false), runVerdict(res))
 }
@@ -104,5 +105,5 @@ func runVerdict(res *runner.Result) error {
 	if len(what) == 0 {
 		return nil
 	}
-	return Found("run: %s (exit status 1)", strings.Join(what, "; "))
+	return subject.Found("run: %s (exit status 1)", strings.Join(what, "; "))
 }

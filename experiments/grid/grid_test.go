@@ -1,4 +1,4 @@
-package subject
+package grid
 
 import (
 	"path/filepath"

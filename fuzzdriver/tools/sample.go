@@ -1,4 +1,4 @@
-package subject
+package tools
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/fuzzdriver/sample"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 	"github.com/labelcov/labelcov/interp/compile"
 )
 
@@ -35,14 +36,14 @@ func Sample(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path
 	if err := (runner.Limits{MaxSteps: o.MaxSteps, MaxObjects: o.MaxObjects}).Check(); err != nil {
 		return err
 	}
-	if err := PlanGuard(path, o.World, nil).CheckDir("--examples", o.Examples, ""); err != nil {
+	if err := subject.PlanGuard(path, o.World, nil).CheckDir("--examples", o.Examples, ""); err != nil {
 		return err
 	}
-	f, p, err := LoadPlan(stdin, path, compile.Options{})
+	f, p, err := subject.LoadPlan(stdin, path, compile.Options{})
 	if err != nil {
 		return err
 	}
-	if err := CheckCalls(stderr, f, p, runner.Link{World: o.World != ""}); err != nil {
+	if err := subject.CheckCalls(stderr, f, p, runner.Link{World: o.World != ""}); err != nil {
 		return err
 	}
 	so := sample.Options{Program: p, Plan: o.PlanName, N: o.N, Seed: o.Seed, LenMin: o.LenMin, LenMax: o.LenMax,
@@ -63,7 +64,7 @@ func Sample(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, path
 		}
 	}
 	if o.JSON {
-		return WriteJSON(stdout, rep)
+		return subject.WriteJSON(stdout, rep)
 	}
 	return writeSampleTable(stdout, rep)
 }

@@ -1,4 +1,4 @@
-package subject
+package tools
 
 import (
 	"fmt"

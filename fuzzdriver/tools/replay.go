@@ -1,4 +1,4 @@
-package subject
+package tools
 
 import (
 	"context"
@@ -9,11 +9,12 @@ import (
 
 	"github.com/labelcov/labelcov/fuzzdriver/campaign"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
+	"github.com/labelcov/labelcov/fuzzdriver/subject"
 )
 
 // ReplayOptions are replay's flags.
 type ReplayOptions struct {
-	SetupOptions
+	subject.SetupOptions
 	Trace bool
 	JSON  bool
 }
@@ -29,7 +30,7 @@ func Replay(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, plan
 			}
 		}
 	}
-	pf, err := BuildFuzzer(stdin, planPath, o.SetupOptions)
+	pf, err := subject.BuildFuzzer(stdin, planPath, o.SetupOptions)
 	if err != nil {
 		return err
 	}
@@ -38,7 +39,7 @@ func Replay(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, plan
 	if err := pf.NeedsWorld(); err != nil {
 		return err
 	}
-	if err := CheckCalls(stderr, pf.Setup.Plan, pf.Original, runner.Link{World: pf.Setup.World != nil}); err != nil {
+	if err := subject.CheckCalls(stderr, pf.Setup.Plan, pf.Original, runner.Link{World: pf.Setup.World != nil}); err != nil {
 		return err
 	}
 	var reps []*campaign.ReplayReport
@@ -54,7 +55,7 @@ func Replay(ctx context.Context, stdin io.Reader, stdout, stderr io.Writer, plan
 		reps = append(reps, rp.Report(pf, in, data, o.Trace))
 	}
 	if o.JSON {
-		return errors.Join(WriteJSON(stdout, replayJSON{Version: 1, Inputs: reps}), replayVerdict(reps))
+		return errors.Join(subject.WriteJSON(stdout, replayJSON{Version: 1, Inputs: reps}), replayVerdict(reps))
 	}
 	for i, r := range reps {
 		if i > 0 {
@@ -85,7 +86,7 @@ func replayVerdict(reps []*campaign.ReplayReport) error {
 	if n == 0 {
 		return nil
 	}
-	return Found("replay: %d of %d input(s) reproduce a finding (exit status 1)", n, len(reps))
+	return subject.Found("replay: %d of %d input(s) reproduce a finding (exit status 1)", n, len(reps))
 }
 
 // WorldHint names the world a truth.json beside the plan names, as
