@@ -92,28 +92,10 @@ func NewReport(res *gotransform.Result, m *Measurement, fuzz string) *Report {
 		if kr == nil {
 			continue
 		}
-		switch l.Status {
-		case labels.Trivial:
-			kr.Trivial++
-			all.Trivial++
-			continue
-		case labels.Infeasible:
-			kr.Infeasible++
-			all.Infeasible++
-			continue
-		case labels.Skipped:
-			kr.Skipped++
-			all.Skipped++
-			continue
-		}
 		covered := m.Hits[l.ID] > 0
-		op := kr.Operators[l.Operator]
-		if op == nil {
-			op = &measure.Count{}
-			kr.Operators[l.Operator] = op
-			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
+		if !measure.TallyLabel(kr, all, l, covered) {
+			continue
 		}
-		op.Record(covered)
 		lr := &LabelResult{LabelRow: measure.RowOf(l, "")}
 		lr.Covered = covered
 		rep.Labels = append(rep.Labels, lr)

@@ -68,6 +68,35 @@ type KeyReport struct {
 	OperatorOrder []string          `json:"operator_order,omitempty"`
 }
 
+// TallyLabel counts label l in its criterion's row kr and in all: a
+// trivial, infeasible or skipped label in that count (such labels are not
+// in Total), an active one under its operator, covered or not. It reports
+// whether l is active. Every front end's rows are counted by it.
+func TallyLabel(kr, all *KeyReport, l *labels.Label, covered bool) bool {
+	switch l.Status {
+	case labels.Trivial:
+		kr.Trivial++
+		all.Trivial++
+		return false
+	case labels.Infeasible:
+		kr.Infeasible++
+		all.Infeasible++
+		return false
+	case labels.Skipped:
+		kr.Skipped++
+		all.Skipped++
+		return false
+	}
+	op := kr.Operators[l.Operator]
+	if op == nil {
+		op = &Count{}
+		kr.Operators[l.Operator] = op
+		kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
+	}
+	op.Record(covered)
+	return true
+}
+
 // Count is covered out of total, with the percentage reports print.
 type Count struct {
 	labels.Fraction

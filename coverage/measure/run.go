@@ -200,28 +200,7 @@ func fillCriteria(rep *Report, all []*labels.Label, ds []*labels.Decision, abund
 	}
 	allKey := &KeyReport{}
 	for _, l := range all {
-		kr := get(l.Criterion)
-		switch l.Status {
-		case labels.Trivial:
-			kr.Trivial++
-			allKey.Trivial++
-			continue
-		case labels.Infeasible:
-			kr.Infeasible++
-			allKey.Infeasible++
-			continue
-		case labels.Skipped:
-			kr.Skipped++
-			allKey.Skipped++
-			continue
-		}
-		op := kr.Operators[l.Operator]
-		if op == nil {
-			op = &Count{}
-			kr.Operators[l.Operator] = op
-			kr.OperatorOrder = append(kr.OperatorOrder, l.Operator)
-		}
-		op.Record(abundance[l.ID] > 0)
+		TallyLabel(get(l.Criterion), allKey, l, abundance[l.ID] > 0)
 	}
 	for k, kr := range rep.Criteria {
 		if c := cov[k]; c != nil {

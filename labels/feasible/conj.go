@@ -127,15 +127,19 @@ func Contradiction(bs []Bound, op func(labels.Relation) string) (string, bool) {
 }
 
 func varConst(a, b syntax.Node) (string, syntax.Node, bool, bool) {
-	if s, ok := a.(*syntax.Symbol); ok && s.Name != "t" && s.Name != "nil" {
-		if _, ok := number(b); ok {
-			return s.Name, b, false, true
-		}
+	return splitVarConst(a, b, func(s *syntax.Symbol) bool { return s.Name != "t" && s.Name != "nil" },
+		func(n syntax.Node) bool { _, ok := number(n); return ok })
+}
+
+// splitVarConst splits a comparison's operands a and b into a variable
+// (a symbol isVar accepts) and a constant (a node isConst accepts),
+// flipped when the constant comes first.
+func splitVarConst(a, b syntax.Node, isVar func(*syntax.Symbol) bool, isConst func(syntax.Node) bool) (string, syntax.Node, bool, bool) {
+	if s, ok := a.(*syntax.Symbol); ok && isVar(s) && isConst(b) {
+		return s.Name, b, false, true
 	}
-	if s, ok := b.(*syntax.Symbol); ok && s.Name != "t" && s.Name != "nil" {
-		if _, ok := number(a); ok {
-			return s.Name, a, true, true
-		}
+	if s, ok := b.(*syntax.Symbol); ok && isVar(s) && isConst(a) {
+		return s.Name, a, true, true
 	}
 	return "", nil, false, false
 }

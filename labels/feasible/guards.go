@@ -289,13 +289,7 @@ func (g *guardAnalysis) bounds(c syntax.Node, truth bool) []guardBound {
 // varConst splits a comparison's operands into a variable no one assigns
 // and a constant; flipped when the constant comes first.
 func (g *guardAnalysis) varConst(a, b syntax.Node) (string, syntax.Node, bool, bool) {
-	if s, ok := a.(*syntax.Symbol); ok && g.variable(s) && g.constOf(b) != nil {
-		return s.Name, b, false, true
-	}
-	if s, ok := b.(*syntax.Symbol); ok && g.variable(s) && g.constOf(a) != nil {
-		return s.Name, a, true, true
-	}
-	return "", nil, false, false
+	return splitVarConst(a, b, g.variable, func(n syntax.Node) bool { return g.constOf(n) != nil })
 }
 
 func (g *guardAnalysis) variable(s *syntax.Symbol) bool {
