@@ -56,6 +56,8 @@ type aval struct {
 	src    [2]vsrc
 	// world names the world domain the range comes from (Domain.Why).
 	world string
+	// note says what else the range rests on (counterNote).
+	note string
 }
 
 // vsrc is an expression that bounds a value, for reasons.
@@ -123,9 +125,12 @@ func join(a, b aval) aval {
 	if !b.num && !b.other {
 		return a
 	}
-	r := aval{num: a.num || b.num, other: a.other || b.other, world: a.world}
+	r := aval{num: a.num || b.num, other: a.other || b.other, world: a.world, note: a.note}
 	if r.world == "" {
 		r.world = b.world
+	}
+	if r.note == "" {
+		r.note = b.note
 	}
 	switch {
 	case a.num && b.num:
@@ -397,6 +402,9 @@ type valueAnalysis struct {
 	once  map[string]syntax.Node
 	scope map[string]int // lexically bound names while walking
 	desig desigState     // what the plan's designator forms hold (desig.go)
+	// counters are the local variables only ever bound to 0 and
+	// incremented by one (counters.go).
+	counters map[string]bool
 	// litLists are the globals bound to a quoted literal list and only
 	// read: the join of their elements (desig.go).
 	litLists map[string]aval
@@ -436,6 +444,7 @@ func analyzeValues(res *normalize.Result, fns map[string]domain.Domain) *valueAn
 	a.prepare()
 	a.prepareDesigs()
 	a.prepareLiteralLists()
+	a.findCounters()
 	a.record = true
 	for round := 0; round < maxRounds; round++ {
 		a.changed = false
@@ -1266,6 +1275,11 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		switch p := el[1].(type) {
 		case *syntax.Symbol:
 			cur := a.ref(p)
+			if h == "incf" && n == 2 && a.counters[p.Name] {
+				v := increment(cur, l)
+				a.putVar(p.Name, v)
+				return v
+			}
 			if n == 3 {
 				delta = a.ev(el[2], d)
 			}
