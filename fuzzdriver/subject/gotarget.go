@@ -117,7 +117,7 @@ func (s *goSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) err
 		return err
 	}
 	if co.Justified {
-		return fmt.Errorf("--fail-under-justified: plans only so far (Go packages report no resolution)")
+		return fmt.Errorf("--fail-under-justified: plans only so far (no prover resolves the labels of Go packages: justified would be covered)")
 	}
 	o := s.o
 	dir, patterns, to, err := s.resolve()
