@@ -28,6 +28,8 @@ func lineOf(t *testing.T, src, marker string) int {
 
 const distSrc = `package m
 
+import "bytes"
+
 type Celsius int
 
 const Boiling Celsius = 100
@@ -136,6 +138,57 @@ func G(data []byte, k Kind, n int) int {
 		i++
 	}
 }
+
+type lexer struct {
+	in  string
+	pos int
+}
+
+func (l *lexer) peek() byte {
+	if l.pos >= len(l.in) { // L:posfield
+		return 0
+	}
+	return l.in[l.pos]
+}
+
+func (l *lexer) next(w int) { l.pos += w }
+
+func cmp(a, b []byte) int {
+	if len(a) < len(b) {
+		return -1
+	}
+	return 0
+}
+
+func H(data []byte, xs []int, m int) int {
+	i := bytes.IndexByte(data, '-')
+	if i == -1 { // L:index
+		i = m - 1
+	}
+	if i > 8 { // L:indexsmall
+		return 1
+	}
+	if i > 1000 { // L:indexlimit
+		return 2
+	}
+	r := cmp(data, data)
+	if r != 1 { // L:result
+		return 3
+	}
+	if r == 1000 { // L:resultwide
+		return 4
+	}
+	for k := range xs {
+		if k == m { // L:rangekey
+			return 5
+		}
+	}
+	p := 0
+	for p < m { // L:advanced
+		p += xs[p]
+	}
+	return i + p
+}
 `
 
 // TestDistLabels: dist puts the ladder on each relation between numbers
@@ -210,6 +263,23 @@ func TestF(t *testing.T) {
 		{"L:steplimit", 29, 0, 0, nil},
 		// A field path stepped by one (sc.pos++) against a length: no rungs.
 		{"L:field", 0, 0, 29, nil},
+		// A struct field the package advances (l.pos += w in next) and
+		// uses as an index (l.in[l.pos] in peek): stepped everywhere.
+		{"L:posfield", 0, 0, 29, nil},
+		// An index (bytes.IndexByte, else m - 1) against a
+		// constant below 256: neither rungs nor stones; against 1000:
+		// rungs.
+		{"L:index", 0, 0, 29 + 7, nil},
+		{"L:indexsmall", 0, 0, 29, nil},
+		{"L:indexlimit", 29, 0, 0, nil},
+		// A call's result against 1 (a sentinel): neither; against 1000:
+		// both.
+		{"L:result", 0, 0, 29 + 7, nil},
+		{"L:resultwide", 29 + 7, 0, 0, nil},
+		// A range key and a position advanced by += and used as an
+		// index step too.
+		{"L:rangekey", 0, 0, 29, nil},
+		{"L:advanced", 0, 0, 29, nil},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {
