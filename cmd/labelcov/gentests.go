@@ -61,6 +61,7 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 	f.DurationVar(&gen.Budget, "budget", 0, "wall-clock budget of the campaign")
 	f.Int64Var(&gen.Runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&gen.Seed, "seed", 1, "random seed of the campaign")
+	f.BoolVar(&gen.NoDirected, "no-directed", false, "Go packages: no directed entries (derived from the package's constants for what the campaign left; docs/solve.md)")
 	registerSolve(cmd, &gen.Solve, "plans without a world: then solve each label still uncovered with z3 (docs/solve.md); --json prints the resolution as JSON")
 	return cmd
 }

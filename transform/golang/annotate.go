@@ -36,6 +36,9 @@ type Options struct {
 	Env []string
 	// BuildFlags are passed to the go command (e.g. -tags).
 	BuildFlags []string
+	// Consts harvests Package.Consts without dist too (for directed
+	// seeds); only dist's overlays offer them as f.Add seeds.
+	Consts bool
 }
 
 // Result is the outcome of annotating Go packages.
@@ -227,7 +230,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 				why[b] = bad[b]
 			}
 		}
-		if opts.Criteria.Has(labels.DIST) {
+		if opts.Criteria.Has(labels.DIST) || opts.Consts {
 			w.pkg.Consts, w.pkg.Calls = harvest(p)
 		}
 		for k := range skip {
@@ -714,6 +717,9 @@ func (r *Result) WriteOverlay(dir string) (string, error) {
 			}
 			replace[f.Path] = out
 		}
+		if !r.Criteria.Has(labels.DIST) {
+			continue
+		}
 		seeded, err := seedTestFiles(p, filepath.Join(abs, filepath.FromSlash(p.Path)))
 		if err != nil {
 			return "", err
@@ -722,7 +728,7 @@ func (r *Result) WriteOverlay(dir string) (string, error) {
 			replace[orig] = cp
 		}
 	}
-	if len(r.FuzzPackages) > 0 {
+	if len(r.FuzzPackages) > 0 && r.Criteria.Has(labels.DIST) {
 		// The fuzz targets of other packages call the labelled ones:
 		// every labelled package's constants, reachable by name.
 		all := &Package{Calls: map[string][]string{}}
