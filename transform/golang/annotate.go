@@ -39,6 +39,9 @@ type Options struct {
 	// Consts harvests Package.Consts without dist too (for directed
 	// seeds); only dist's overlays offer them as f.Add seeds.
 	Consts bool
+	// KeepInfeasible injects the labels found infeasible as active ones
+	// (their Reason set): soundness tests check that no run covers them.
+	KeepInfeasible bool
 }
 
 // Result is the outcome of annotating Go packages.
@@ -384,6 +387,13 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 	e.norm = nres
 	for _, f := range files {
 		e.file(f)
+	}
+	if opts.KeepInfeasible {
+		for _, l := range e.labels {
+			if l.Status == labels.Infeasible {
+				l.Status = labels.Active // Reason says it was infeasible
+			}
+		}
 	}
 	hidden.restore()
 	return files, names, e, restorerFor(p), nil

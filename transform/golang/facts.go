@@ -280,12 +280,19 @@ func (e *enumerator) rangeContradiction(conj []pe, typed []dst.Expr) (string, bo
 	if !ok {
 		return "", false
 	}
-	if len(e.facts) > 0 {
-		var fs []string
-		for _, f := range e.facts {
-			fs = append(fs, f.pe().s)
+	// The facts that bound the contradicted operand.
+	var fs []string
+	for _, f := range e.facts {
+		t := f.pe().s
+		for _, b := range bs {
+			if strings.Contains(why, b.Operand+" ") && strings.Contains(t, b.Operand) {
+				fs = append(fs, t)
+				break
+			}
 		}
-		why += " (where it is evaluated: " + strings.Join(fs, ", ") + ")"
+	}
+	if len(fs) > 0 {
+		why += " (where it is evaluated, " + strings.Join(fs, " and ") + ")"
 	}
 	return why, true
 }
