@@ -240,9 +240,12 @@ func (e *enumerator) rangeContradiction(conj []pe, typed []dst.Expr) (string, bo
 	for i, p := range all {
 		split(p, i >= nLabel)
 	}
-	var bs []feasible.Bound
+	// Bounds of the label's own relations, of its operands' types and of
+	// the facts, tried in that order, so that the reason says no more
+	// than it needs (a label contradicted by its own relations reads as
+	// the plan front end's reason).
+	var own, typ, facts []feasible.Bound
 	ranged := map[string]bool{}
-	usesLabel := false
 	for i, p := range flat {
 		x, r, c, ctext, ok := e.relationOf(p, byText)
 		if !ok || readsAmbiguous(x) {
@@ -263,22 +266,37 @@ func (e *enumerator) rangeContradiction(conj []pe, typed []dst.Expr) (string, bo
 			continue
 		}
 		name := ExprString(x)
-		bs = append(bs, feasible.Bound{Operand: name, Rel: r, Value: f, Const: ctext})
-		if !fromFact[i] {
-			usesLabel = true
-		}
-		if ranged[name] {
+		b := feasible.Bound{Operand: name, Rel: r, Value: f, Const: ctext}
+		if fromFact[i] {
+			facts = append(facts, b)
 			continue
 		}
-		ranged[name] = true
-		bs = append(bs, typeBounds(x, name, t)...)
+		own = append(own, b)
+		if !ranged[name] {
+			ranged[name] = true
+			typ = append(typ, typeBounds(x, name, t)...)
+		}
 	}
-	if !usesLabel {
+	if len(own) == 0 {
 		return "", false
 	}
-	why, ok := feasible.Contradiction(bs, func(r labels.Relation) string { return relToken(r).String() })
+	op := func(r labels.Relation) string { return relToken(r).String() }
+	var bs []feasible.Bound
+	var why string
+	ok := false
+	stage := 0
+	for i, more := range [][]feasible.Bound{own, typ, facts} {
+		bs = append(bs, more...)
+		if why, ok = feasible.Contradiction(bs, op); ok {
+			stage = i
+			break
+		}
+	}
 	if !ok {
 		return "", false
+	}
+	if stage < 2 {
+		return why, true
 	}
 	// The facts that bound the contradicted operand.
 	var fs []string

@@ -53,7 +53,8 @@ func TestGuardFacts(t *testing.T) {
 		// A loop variable: i > 5 and its ABS labels.
 		{48, labels.WMABS, "x -> abs(x)", labels.Active, ""},
 		// k > 200 around k < 250 && k != 0; k is a uint8.
-		{53, labels.MCC, "FF", labels.Infeasible, "k >= 250 and k >= 0 (uint8 is unsigned) and k <= 255 (the greatest uint8) and k == 0 and k > 200 (where it is evaluated, k > 200)"},
+		{53, labels.MCC, "FF", labels.Infeasible, "no number satisfies k >= 250 and k == 0"},
+		{53, labels.WMROR, "!= -> >=", labels.Infeasible, "no number satisfies k < 250 and k <= 0 and k >= 0 (uint8 is unsigned) and k <= 255 (the greatest uint8) and k > 200 (where it is evaluated, k > 200)"},
 		{53, labels.MCC, "TT", labels.Active, ""},
 		{53, labels.WMROR, "!= -> >", labels.Infeasible, "k < 0"},
 		// No string is less than "".
