@@ -329,10 +329,12 @@ func tokens(cs []gotransform.Const) [][]byte {
 }
 
 // intValues are the values the constants cs offer an integer argument of
-// type t: each integer constant and its neighbours, in t's range.
+// type t: 0 and its neighbours (the ABS labels' boundaries), then each
+// integer constant and its neighbours, in t's range.
 func intValues(t string, cs []gotransform.Const) []constant.Value {
 	var out []constant.Value
 	seen := map[string]bool{}
+	cs = append([]gotransform.Const{{Value: constant.MakeInt64(0)}}, cs...)
 	for _, c := range cs {
 		if c.Value.Kind() != constant.Int && c.Value.Kind() != constant.Float {
 			continue
@@ -384,7 +386,8 @@ func byteVariants(base, tok []byte) [][]byte {
 
 // DirectedRows derives candidate argument rows from base rows and the
 // constants cs, deterministically: each argument of each row replaced by
-// what the constants offer (integers: each constant and its neighbours;
+// what the constants offer (integers: 0, each constant and their
+// neighbours;
 // []byte and string: byteVariants of each token), and, for rows of two
 // integer arguments or more, each pair of integer arguments set to a pair
 // of those values. Rows equal to a base row are left out; at most max.
