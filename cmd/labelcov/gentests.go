@@ -39,8 +39,13 @@ entries that cover labels, blocks or failure sites the suite does not are
 chosen by greedy set cover and written to DIR/testdata/fuzz/FuzzX, in go
 test's corpus format, named by what they cover first
 (gen-01-mcc_TF_label-17). Pass the package's directory as DIR to add them to
-its testdata; an existing file is never overwritten. Each is run again from
-the written file and must cover what it was kept for. See docs/cover.md.`,
+its testdata; an existing file is never overwritten. Then, unless
+--no-directed, entries derived from the package's constants (each integer
+constant, 0 and their neighbours; string and byte tokens spliced into the
+inputs) are screened for what is still uncovered and the useful ones written
+as gen-directed-NN-.... Each is run again from the written file and must
+cover what it was kept for. The report lists the labels left unresolved.
+See docs/cover.md and docs/solve.md.`,
 		Example: `  labelcov gentests testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out gen --runs 20000
   labelcov gentests ./shell --fuzz FuzzRun --budget 30s --out /tmp/gen
   labelcov gentests ./shell --fuzz FuzzRun --budget 1m --guide dist --out ./shell   # into the package's testdata`,
