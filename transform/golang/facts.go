@@ -87,11 +87,12 @@ func (e *enumerator) writeCounts(f *dst.File) {
 }
 
 // stableExpr reports whether x reads only variables whose value never
-// changes once defined — local variables (parameters included) that are
-// defined once and never assigned, incremented or have their address
-// taken — with constants, len and cap of such variables, conversions to
-// basic types and operators: its value is the same wherever it is read
-// after its definition. Fields, indexes, calls and package variables are
+// changes once defined — local variables (parameters included) of unnamed
+// basic or slice types that are defined once and never assigned,
+// incremented or have their address taken — with constants, len and cap
+// of such variables (not of maps or channels), conversions to basic types
+// and operators: its value is the same wherever it is read after its
+// definition. Fields, indexes, calls and package variables are
 // not stable (another alias or function may change them).
 func (e *enumerator) stableExpr(x dst.Expr) bool {
 	if e.t.Const(x) != nil {
@@ -105,6 +106,13 @@ func (e *enumerator) stableExpr(x dst.Expr) bool {
 		if !ok || y.Path != "" || o.Pkg() == nil || o.Parent() == o.Pkg().Scope() || o.Parent() == nil {
 			return false
 		}
+		// Of an unnamed basic or slice type: a method with a pointer
+		// receiver could change a named one without a visible &.
+		switch o.Type().(type) {
+		case *types.Basic, *types.Slice:
+		default:
+			return false
+		}
 		return e.writes[o] == 0 && e.defs[o] <= 1
 	case *dst.UnaryExpr:
 		return (y.Op == token.NOT || y.Op == token.SUB || y.Op == token.ADD) && e.stableExpr(y.X)
@@ -116,6 +124,12 @@ func (e *enumerator) stableExpr(x dst.Expr) bool {
 		}
 		if id, ok := y.Fun.(*dst.Ident); ok && id.Path == "" && (id.Name == "len" || id.Name == "cap") {
 			if _, b := e.t.ObjectOf(id).(*types.Builtin); b {
+				// Not of a map or channel: their length changes without a
+				// write to the variable.
+				switch e.t.TypeOf(y.Args[0]).Underlying().(type) {
+				case *types.Map, *types.Chan:
+					return false
+				}
 				return e.stableExpr(y.Args[0])
 			}
 		}

@@ -12,7 +12,8 @@ import (
 // TestGuardFacts: on testdata/goguards, labels contradicted by the guards
 // around them and by their operands' types are infeasible with a reason
 // naming both; guards on a shadowed, reassigned or address-taken variable,
-// on a field or on a loop variable are not trusted (those labels stay
+// on a field, a loop variable, a named integer or a map's length are not
+// trusted (those labels stay
 // active). TestInfeasibleNeverCoveredGo (fuzzdriver/gofuzz) runs inputs
 // through the same package to check the verdicts.
 func TestGuardFacts(t *testing.T) {
@@ -57,6 +58,9 @@ func TestGuardFacts(t *testing.T) {
 		{53, labels.WMROR, "!= -> >=", labels.Infeasible, "no number satisfies k < 250 and k <= 0 and k >= 0 (uint8 is unsigned) and k <= 255 (the greatest uint8) and k > 200 (where it is evaluated, k > 200)"},
 		{53, labels.MCC, "TT", labels.Active, ""},
 		{53, labels.WMROR, "!= -> >", labels.Infeasible, "k < 0"},
+		// A named integer a pointer method changes; a map's length.
+		{78, labels.CC, "true", labels.Active, ""},
+		{86, labels.CC, "true", labels.Active, ""},
 		// No string is less than "".
 		{60, labels.CC, "true", labels.Infeasible, `no string is less than "": s < ""`},
 		{60, labels.CC, "false", labels.Active, ""},

@@ -62,3 +62,29 @@ func F(n int, k uint8, s string) int {
 	}
 	return out
 }
+
+type counter int
+
+func (c *counter) inc(by int) { *c += counter(by) }
+
+// G guards a named integer that a method with a pointer receiver changes
+// (no & in sight), and a map's length.
+func G(n int) int {
+	c := counter(n)
+	if c > 5 {
+		return 0
+	}
+	c.inc(100)
+	if c > 50 {
+		return 1
+	}
+	m := map[int]bool{}
+	if len(m) > 0 {
+		return 2
+	}
+	m[n] = true
+	if len(m) > 0 {
+		return 3
+	}
+	return 4
+}
