@@ -172,11 +172,11 @@ func H(data []byte, xs []int, m int) int {
 		return 2
 	}
 	r := cmp(data, data)
+	if r == 1000 { // L:wideresult
+		return 4
+	}
 	if r != 1 { // L:result
 		return 3
-	}
-	if r == 1000 { // L:resultwide
-		return 4
 	}
 	for k := range xs {
 		if k == m { // L:rangekey
@@ -275,7 +275,7 @@ func TestF(t *testing.T) {
 		// A call's result against 1 (a sentinel): neither; against 1000:
 		// both.
 		{"L:result", 0, 0, 29 + 7, nil},
-		{"L:resultwide", 29 + 7, 0, 0, nil},
+		{"L:wideresult", 29 + 7, 0, 0, nil},
 		// A range key and a position advanced by += and used as an
 		// index step too.
 		{"L:rangekey", 0, 0, 29, nil},
