@@ -2,6 +2,7 @@ package normalize
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -14,9 +15,10 @@ type Wrapper interface {
 	// Wraps reports whether n is to be wrapped.
 	Wraps(n syntax.Node) bool
 	// Wrap writes n wrapped: whatever goes before, then body() (which
-	// renders n itself), then whatever goes after. out is the text rendered
-	// so far, so a wrapper can learn offsets and columns.
-	Wrap(out *bytes.Buffer, n syntax.Node, body func())
+	// renders n itself), then whatever goes after, through out, which
+	// builds the rendered tree as it writes (out.Bytes is the text
+	// rendered so far, so a wrapper can learn offsets and columns).
+	Wrap(out *syntax.TreeWriter, n syntax.Node, body func())
 }
 
 // Render renders the normalized forms. Unchanged nodes are copied from the
@@ -24,27 +26,40 @@ type Wrapper interface {
 // lists keep the original text between their elements; new code is
 // written in canonical one-line form. w may be nil.
 func (r *Result) Render(w Wrapper) []byte {
-	return r.render(w, nil)
+	src, _, _ := r.render(w, nil, false) // no error without a tree
+	return src
 }
 
 // RenderMapped is Render that also maps every position of the rendered
 // text to the original plan's text (srcpos.Map): a byte copied from the
 // plan to itself, a byte written for a node to the node of the original
 // plan it stands for (Origin; the nearest enclosing one for scaffolding).
-func (r *Result) RenderMapped(w Wrapper) ([]byte, *srcpos.Map) {
+// It returns the rendered text's tree too, built while it is written
+// (syntax.TreeWriter): the tree syntax.Parse reads from the text, without
+// parsing it. An error is a bug (of the renderer or of w).
+func (r *Result) RenderMapped(w Wrapper) ([]byte, *syntax.File, *srcpos.Map, error) {
 	b := srcpos.NewMapBuilder(r.Orig.Name, r.Orig.Src)
-	return r.render(w, b), b.Map()
+	src, f, err := r.render(w, b, true)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return src, f, b.Map(), nil
 }
 
-func (r *Result) render(w Wrapper, m *srcpos.MapBuilder) []byte {
+func (r *Result) render(w Wrapper, m *srcpos.MapBuilder, tree bool) ([]byte, *syntax.File, error) {
+	grow := len(r.Orig.Src) + len(r.Orig.Src)/4
 	rd := &renderer{r: r, w: w, src: r.Orig.Src, m: m}
+	if tree {
+		rd.out = syntax.NewTreeWriter(r.Orig, grow)
+	} else {
+		rd.out = syntax.NewTextWriter(r.Orig, grow)
+	}
 	if w != nil {
 		rd.inside = map[syntax.Node]bool{}
 		for _, f := range r.Forms {
 			rd.mark(f)
 		}
 	}
-	rd.out.Grow(len(rd.src) + len(rd.src)/4)
 	pos := 0
 	gi := r.globalsAt()
 	for i, f := range r.Forms {
@@ -75,15 +90,15 @@ func (r *Result) render(w Wrapper, m *srcpos.MapBuilder) []byte {
 		// After a newline, as the globals below. The compiler reads it
 		// (forms.TempsDeclared): the temporaries cost no step. Guarded by
 		// labelcov's feature, so that other Lisps never see it.
-		rd.out.WriteString("\n;; labelcov: normalize's temporaries cost no step (read by labelcov only)\n")
-		rd.out.WriteString(forms.TempsDeclaration(r.Prefix) + "\n")
+		rd.out.Text("\n;; labelcov: normalize's temporaries cost no step (read by labelcov only)\n" +
+			forms.TempsDeclaration(r.Prefix) + "\n")
 	}
 	if gi == len(r.Forms) && len(r.globals) > 0 {
 		// After a newline: the plan may end in a line comment.
 		rd.out.WriteString("\n")
 		rd.writeGlobals(true)
 	}
-	return rd.out.Bytes()
+	return rd.out.Finish(r.Orig.Name)
 }
 
 // globalsAt is the index of the top-level form the defvars of the globals
@@ -112,17 +127,19 @@ func (rd *renderer) writeGlobals(atLineStart bool) {
 	if !atLineStart {
 		rd.out.WriteByte('\n')
 	}
-	rd.out.WriteString(";; labelcov: globals of shared label atoms\n")
+	var b strings.Builder
+	b.WriteString(";; labelcov: globals of shared label atoms\n")
 	for _, g := range rd.r.globals {
-		rd.out.WriteString("(defvar " + g + ")\n")
+		b.WriteString("(defvar " + g + ")\n")
 	}
+	rd.out.Text(b.String())
 }
 
 type renderer struct {
 	r      *Result
 	w      Wrapper
 	src    []byte
-	out    bytes.Buffer
+	out    *syntax.TreeWriter
 	inside map[syntax.Node]bool // nodes with a wrapped node at or below them
 	// m, when set, maps the output to src; at is the offset in src of
 	// the original node the text being written stands for.
@@ -135,7 +152,7 @@ func (rd *renderer) copy(from, to int) {
 	if rd.m != nil && to > from {
 		rd.m.Copy(rd.out.Len(), from)
 	}
-	rd.out.Write(rd.src[from:to])
+	rd.out.Copy(from, to)
 }
 
 // written says that what is written next stands for the original node at
@@ -177,7 +194,7 @@ func (rd *renderer) node(n syntax.Node) {
 	}
 	if rd.w != nil && rd.w.Wraps(n) {
 		rd.written(rd.at)
-		rd.w.Wrap(&rd.out, n, func() {
+		rd.w.Wrap(rd.out, n, func() {
 			rd.inner(n)
 			rd.written(rd.at)
 		})
@@ -189,8 +206,11 @@ func (rd *renderer) node(n syntax.Node) {
 
 func (rd *renderer) inner(n syntax.Node) {
 	if rd.r.orig[n] && !rd.inside[n] || rd.r.orig[n] && !isList(n) {
-		start, end := n.Span()
-		rd.copy(start.Offset, end.Offset)
+		start, _ := n.Span()
+		if rd.m != nil {
+			rd.m.Copy(rd.out.Len(), start.Offset)
+		}
+		rd.out.CopyNode(n)
 		rd.written(rd.at)
 		return
 	}
@@ -202,7 +222,7 @@ func (rd *renderer) inner(n syntax.Node) {
 			base, edited = n, true
 		}
 		if !edited || len(base.Elems) != len(n.Elems) {
-			rd.out.WriteByte('(')
+			rd.out.Open()
 			for i, e := range n.Elems {
 				if i > 0 {
 					rd.written(rd.at)
@@ -211,26 +231,29 @@ func (rd *renderer) inner(n syntax.Node) {
 				rd.node(e)
 			}
 			rd.written(rd.at)
-			rd.out.WriteByte(')')
+			rd.out.Close()
 			return
 		}
 		// An edited original list: keep the text between its elements
 		// (and its parentheses, mapped to themselves).
 		pos := base.Open.Offset
+		rd.out.OpenAt(rd.out.Len())
 		for i, e := range n.Elems {
 			start, end := base.Elems[i].Span()
 			rd.copy(pos, start.Offset)
 			rd.node(e)
 			pos = end.Offset
 		}
+		at := rd.out.Len() + base.Close.Offset - pos
 		rd.copy(pos, base.Close.Offset+1)
+		rd.out.CloseAt(at)
 		rd.written(rd.at)
 	case *syntax.Quote:
-		rd.out.WriteByte('\'')
+		rd.out.Quote()
 		rd.node(n.X)
 		rd.written(rd.at)
 	default:
-		rd.out.WriteString(syntax.NodeString(n))
+		rd.out.Text(syntax.NodeString(n))
 	}
 }
 

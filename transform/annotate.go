@@ -33,8 +33,15 @@ type Options struct {
 
 // Result is an annotated plan.
 type Result struct {
-	// Source is the annotated plan text (Reparse reads it back).
+	// Source is the annotated plan text.
 	Source []byte
+	// File is Source's tree, built while Source was written: the tree
+	// syntax.Parse reads from Source (positions, comments and all),
+	// without parsing it.
+	File *syntax.File
+	// Whens maps each active label's id to its injected (when ...) node
+	// in File (labels of one point with the same predicate share one).
+	Whens map[int]*syntax.List
 	// Normalized is the normalized plan the labels were enumerated on.
 	Normalized *normalize.Result
 	// Labels holds every label; active ones have Annotated set.
@@ -43,18 +50,6 @@ type Result struct {
 	// where a failure of the annotated plan happened in the plan as
 	// written (see normalize.Result.RenderMapped).
 	Positions *srcpos.Map
-}
-
-// Reparse reads the annotated plan back into a tree (positions in
-// Source). Annotation itself never needs it: positions of the injected
-// whens are known by construction, and parsing the annotated text, which is
-// several times longer than the plan, would dominate the cost.
-func (r *Result) Reparse() (*syntax.File, error) {
-	f, err := syntax.Parse(r.Normalized.Orig.Name, r.Source)
-	if err != nil {
-		return nil, fmt.Errorf("annotate: annotated plan does not parse (a bug): %w", err)
-	}
-	return f, nil
 }
 
 // Manifest returns the label manifest of the annotated plan, naming the
@@ -118,11 +113,11 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
 	nr.DeclareGlobals(set.Globals)
-	src, pos, err := annotateMapped(nr, set)
+	a, err := annotateMapped(nr, set)
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Source: src, Normalized: nr, Labels: set, Positions: pos}, nil
+	return &Result{Source: a.src, File: a.file, Whens: a.whens, Normalized: nr, Labels: set, Positions: a.pos}, nil
 }
 
 // Enumerate lists the labels of f without injecting them (labelcov
@@ -161,24 +156,40 @@ func Enumerate(f *syntax.File, opts Options) (*labels.Set, error) {
 // at the whole decision test, so short-circuiting inside the decision does
 // not guard them.
 func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
-	src, _, err := annotateMapped(nr, set)
-	return src, err
+	a, err := annotateMapped(nr, set)
+	if err != nil {
+		return nil, err
+	}
+	return a.src, nil
 }
 
-// annotateMapped is Annotate that also maps the annotated text's positions to
-// the original plan's.
-func annotateMapped(nr *normalize.Result, set *labels.Set) ([]byte, *srcpos.Map, error) {
+// annotated is what annotateMapped makes.
+type annotated struct {
+	src   []byte
+	file  *syntax.File
+	whens map[int]*syntax.List
+	pos   *srcpos.Map
+}
+
+// annotateMapped is Annotate that also builds the annotated text's tree,
+// with each active label's when, and maps the text's positions to the
+// original plan's.
+func annotateMapped(nr *normalize.Result, set *labels.Set) (*annotated, error) {
 	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}}
 	for _, l := range set.Active() {
 		if l.Point == nil {
-			return nil, nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
+			return nil, fmt.Errorf("annotate: label %d has no point in the plan tree", l.ID)
 		}
 		inj.byPoint[l.Point] = append(inj.byPoint[l.Point], l)
 	}
 	if err := inj.limitDepth(nr, set); err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	src, pos := nr.RenderMapped(inj)
+	inj.whens = make(map[int]*syntax.List, len(set.Labels))
+	src, file, pos, err := nr.RenderMapped(inj)
+	if err != nil {
+		return nil, fmt.Errorf("annotate: building the annotated plan (a bug): %w", err)
+	}
 	// One pass over the text, counting lines up to each when in turn
 	// (Wrap records them in output order; the sort only makes sure).
 	sort.SliceStable(inj.at, func(i, j int) bool { return inj.at[i].off < inj.at[j].off })
@@ -191,7 +202,7 @@ func annotateMapped(nr *normalize.Result, set *labels.Set) ([]byte, *srcpos.Map,
 		}
 		p.l.Annotated = &labels.Position{Line: line, Col: p.off - bol + 1, Offset: p.off}
 	}
-	return src, pos, nil
+	return &annotated{src: src, file: file, whens: inj.whens, pos: pos}, nil
 }
 
 // maxAlign is the widest column whens are aligned to; maxIndent the
@@ -207,6 +218,9 @@ type injector struct {
 	byPoint map[syntax.Node][]*labels.Label
 	// at lists the offset of each injected label's when, in output order.
 	at []placed
+	// whens maps each injected label's id to its when node.
+	whens map[int]*syntax.List
+	cmt   strings.Builder // the label comment being written
 }
 
 // placed is a label and the offset of its when in the annotated text.
@@ -217,7 +231,7 @@ type placed struct {
 
 func (in *injector) Wraps(n syntax.Node) bool { return len(in.byPoint[n]) > 0 }
 
-func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
+func (in *injector) Wrap(out *syntax.TreeWriter, n syntax.Node, body func()) {
 	// Align the whens under each other while that stays readable; deep in
 	// a line, indent from the line's own indentation instead, which keeps
 	// the annotated text from growing quadratically with nesting.
@@ -232,28 +246,32 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 		}
 	}
 	indent := strings.Repeat(" ", width)
-	out.WriteString("(progn ")
+	out.Open()
+	out.Symbol("progn")
+	out.WriteByte(' ')
 	ls := in.byPoint[n]
 	done := make([]bool, len(ls))
 	first := true
 	if sh := sharedOf(ls); sh != nil {
 		// The atoms the MCC labels below read, evaluated once.
-		out.WriteString("(when (ignore-errors (progn (setq ")
-		out.WriteString(sh.Flag)
-		out.WriteString(" nil)")
+		var b strings.Builder
+		b.WriteString("(when (ignore-errors (progn (setq ")
+		b.WriteString(sh.Flag)
+		b.WriteString(" nil)")
 		for i, a := range sh.Atoms {
 			if a == nil {
 				continue // a variable, read as it is
 			}
-			out.WriteString(" (setq ")
-			out.WriteString(sh.Globals[i])
-			out.WriteByte(' ')
-			out.WriteString(syntax.NodeString(a))
-			out.WriteByte(')')
+			b.WriteString(" (setq ")
+			b.WriteString(sh.Globals[i])
+			b.WriteByte(' ')
+			b.WriteString(syntax.NodeString(a))
+			b.WriteByte(')')
 		}
-		out.WriteString(" (setq ")
-		out.WriteString(sh.Flag)
-		out.WriteString(" t) nil))) ; atoms of the mcc labels below\n")
+		b.WriteString(" (setq ")
+		b.WriteString(sh.Flag)
+		b.WriteString(" t) nil))) ; atoms of the mcc labels below\n")
+		out.Text(b.String())
 		first = false
 	}
 	for i, l := range ls {
@@ -271,33 +289,39 @@ func (in *injector) Wrap(out *bytes.Buffer, n syntax.Node, body func()) {
 		// cannot fail: the compiler turns that shape into a probe, whose
 		// instructions are not charged to the plan's step budget.
 		at := out.Len()
-		out.WriteString("(when (ignore-errors ")
-		out.WriteString(l.Predicate) // rendered once by labels
-		out.WriteString("))")
+		// The predicate, rendered once by labels, is read here alone.
+		var w *syntax.List
+		if fs := out.Text("(when (ignore-errors " + l.Predicate + "))"); len(fs) == 1 {
+			w, _ = fs[0].(*syntax.List)
+		}
+		c := &in.cmt
+		c.Reset()
 		for j := i; j < len(ls); j++ {
 			if done[j] || ls[j].Predicate != l.Predicate {
 				continue
 			}
 			done[j] = true
 			in.at = append(in.at, placed{ls[j], at})
-			if j == i {
-				out.WriteString(" ; label ")
-			} else {
-				out.WriteString("; label ")
+			if w != nil {
+				in.whens[ls[j].ID] = w
 			}
-			out.WriteString(strconv.Itoa(ls[j].ID))
-			out.WriteByte(' ')
-			out.WriteString(string(ls[j].Criterion))
-			out.WriteByte(' ')
-			out.WriteString(ls[j].Operator)
-			out.WriteByte(' ')
+			if j != i {
+				c.WriteByte(' ')
+			}
+			c.WriteString("; label ")
+			c.WriteString(strconv.Itoa(ls[j].ID))
+			c.WriteByte(' ')
+			c.WriteString(string(ls[j].Criterion))
+			c.WriteByte(' ')
+			c.WriteString(ls[j].Operator)
 		}
-		out.Truncate(out.Len() - 1)
+		out.WriteByte(' ')
+		out.Comment(c.String())
 		out.WriteByte('\n')
 	}
 	out.WriteString(indent)
 	body()
-	out.WriteByte(')')
+	out.Close()
 }
 
 // wrapDepth is how many forms a label wraps around its point and its

@@ -118,7 +118,7 @@ func TestOnlyInsertions(t *testing.T) {
 	if len(r.Source)-len(src) != extra {
 		t.Errorf("output has %d extra bytes, wrappers account for %d:\n%s", len(r.Source)-len(src), extra, r.Source)
 	}
-	af, err := r.Reparse()
+	af, err := readBack(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func TestAnnotatedPositionsPointAtWhens(t *testing.T) {
 	if len(active) == 0 {
 		t.Fatal("no labels")
 	}
-	af, err := r.Reparse()
+	af, err := readBack(r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func FuzzTransform(f *testing.F) {
 		if err != nil {
 			t.Fatalf("%v\ninput %q", err, src)
 		}
-		af, err := r.Reparse()
+		af, err := readBack(r)
 		if err != nil {
 			t.Fatalf("output does not parse: %v\n%q", err, r.Source)
 		}

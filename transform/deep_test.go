@@ -70,7 +70,7 @@ func TestAnnotateDeepAndWide(t *testing.T) {
 				if err != nil {
 					t.Fatalf("%s: %v", c, err)
 				}
-				af, err := r.Reparse()
+				af, err := readBack(r)
 				if err != nil {
 					t.Fatalf("%s: annotated plan does not read back: %v", c, err)
 				}

@@ -86,7 +86,7 @@ func TestReaderMacrosPassThrough(t *testing.T) {
 			}
 		}
 	}
-	af, err := r.Reparse()
+	af, err := readBack(r)
 	if err != nil {
 		t.Fatal(err)
 	}

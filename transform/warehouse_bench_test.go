@@ -60,7 +60,7 @@ func BenchmarkWarehouseVariants(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		af, err := res.Reparse()
+		af, err := readBack(res)
 		if err != nil {
 			b.Fatal(err)
 		}
