@@ -95,7 +95,7 @@ func (r *Result) render(w Wrapper, m *srcpos.MapBuilder, tree bool) ([]byte, *sy
 	}
 	if gi == len(r.Forms) && len(r.globals) > 0 {
 		// After a newline: the plan may end in a line comment.
-		rd.out.WriteString("\n")
+		rd.out.Blank("\n")
 		rd.writeGlobals(true)
 	}
 	return rd.out.Finish(r.Orig.Name)
@@ -125,7 +125,7 @@ func (r *Result) globalsAt() int {
 // comment line; atLineStart says the output is at the start of a line.
 func (rd *renderer) writeGlobals(atLineStart bool) {
 	if !atLineStart {
-		rd.out.WriteByte('\n')
+		rd.out.Blank("\n")
 	}
 	var b strings.Builder
 	b.WriteString(";; labelcov: globals of shared label atoms\n")
@@ -226,7 +226,7 @@ func (rd *renderer) inner(n syntax.Node) {
 			for i, e := range n.Elems {
 				if i > 0 {
 					rd.written(rd.at)
-					rd.out.WriteByte(' ')
+					rd.out.Blank(" ")
 				}
 				rd.node(e)
 			}

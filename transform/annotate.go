@@ -248,7 +248,7 @@ func (in *injector) Wrap(out *syntax.TreeWriter, n syntax.Node, body func()) {
 	indent := strings.Repeat(" ", width)
 	out.Open()
 	out.Symbol("progn")
-	out.WriteByte(' ')
+	out.Blank(" ")
 	ls := in.byPoint[n]
 	done := make([]bool, len(ls))
 	first := true
@@ -279,7 +279,7 @@ func (in *injector) Wrap(out *syntax.TreeWriter, n syntax.Node, body func()) {
 			continue
 		}
 		if !first {
-			out.WriteString(indent)
+			out.Blank(indent)
 		}
 		first = false
 		// Labels of other criteria with the same predicate at this point
@@ -315,11 +315,11 @@ func (in *injector) Wrap(out *syntax.TreeWriter, n syntax.Node, body func()) {
 			c.WriteByte(' ')
 			c.WriteString(ls[j].Operator)
 		}
-		out.WriteByte(' ')
+		out.Blank(" ")
 		out.Comment(c.String())
-		out.WriteByte('\n')
+		out.Blank("\n")
 	}
-	out.WriteString(indent)
+	out.Blank(indent)
 	body()
 	out.Close()
 }

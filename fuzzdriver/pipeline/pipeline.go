@@ -60,8 +60,8 @@ type PlanUnderTest struct {
 }
 
 // Annotated is one annotated plan: the annotation (labels, manifest,
-// normalized tree, text), the annotated tree read once, its program, and
-// the counter of every active label.
+// normalized tree, text, and the annotated tree built with the text), its
+// program, and the counter of every active label.
 type Annotated struct {
 	Criteria labels.Criteria
 	// Transform is the annotation: Transform.Labels holds every label,
@@ -135,8 +135,9 @@ func compileOnce(f *syntax.File, o Options) (*compile.Program, error) {
 }
 
 // Annotate is one annotated plan of Build: it annotates f with criteria c
-// (o's other criteria are ignored), reads the annotated text once,
-// compiles it and maps every active label to its injected branch. Plan is
+// (o's other criteria are ignored), compiles the annotated tree (built
+// with the text, never parsed) and maps every active label to the branch
+// of its injected when node. Plan is
 // left nil: Annotate serves files of several plans, none of them main.
 func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) {
 	lo := o.Labels
@@ -151,30 +152,26 @@ func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) 
 	if err != nil {
 		return nil, err
 	}
-	af, err := res.Reparse()
-	if err != nil {
-		return nil, err
-	}
+	af := res.File // built while the text was written: no parse
 	prog, err := compileOnce(af, o)
 	if err != nil {
 		return nil, fmt.Errorf("compiling the annotated plan (a labelcov bug): %w", err)
 	}
 	a := &Annotated{Criteria: c, Transform: res, File: af, Program: prog, Active: res.Labels.Active(),
 		branchOf: map[int]int{}}
-	// Labels of different criteria with the same predicate at the same
-	// point may share one when: several ids per offset.
-	byOff := map[int][]int{}
-	for _, l := range a.Active {
-		if l.Annotated != nil {
-			byOff[l.Annotated.Offset] = append(byOff[l.Annotated.Offset], l.ID)
-		}
+	// Each label's when is a node of af (labels of different criteria
+	// with the same predicate at the same point may share one): the
+	// compiler names the node of every branch.
+	whenOf := make(map[syntax.Node][]int, len(res.Whens))
+	for id, w := range res.Whens {
+		whenOf[w] = append(whenOf[w], id)
 	}
 	for i := 0; i < prog.NumBranches(); i++ {
 		b := prog.Branch(i)
 		if b.Head != "when" {
 			continue
 		}
-		for _, id := range byOff[b.Form.Offset] {
+		for _, id := range whenOf[b.Node] {
 			a.branchOf[id] = i
 		}
 	}

@@ -71,9 +71,13 @@ type Capture struct {
 
 // BranchInfo describes conditional jump i: Form is the position of the '('
 // of the conditional form (if/when/unless/while, the cond or case clause,
-// and/or), Test the position of the test expression, PC the jump.
+// and/or) and Node that form itself, the node of the compiled tree (a
+// pass that built the tree finds its forms' branches by identity, with no
+// position matching), Test the position of the test expression, PC the
+// jump.
 type BranchInfo struct {
 	Form, Test syntax.Pos
+	Node       syntax.Node
 	PC         int
 	Head       string // "if", "when", "cond", "and", ...
 }

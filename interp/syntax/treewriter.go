@@ -16,7 +16,7 @@ import (
 // parentheses opened and closed around the elements written between them
 // (Open, Close, or OpenAt and CloseAt around copied parentheses), as
 // generated forms or comments (Text: parsed alone, a small piece; Symbol;
-// Comment), and as bare whitespace (WriteString, WriteByte). Positions are
+// Comment), and as bare whitespace (Blank). Positions are
 // asked for in increasing offset order, which writing in order gives.
 type TreeWriter struct {
 	out bytes.Buffer
@@ -60,11 +60,8 @@ func (w *TreeWriter) Bytes() []byte { return w.out.Bytes() }
 // Len is the length of the text written so far.
 func (w *TreeWriter) Len() int { return w.out.Len() }
 
-// WriteString writes s, which holds no token (whitespace only).
-func (w *TreeWriter) WriteString(s string) { w.out.WriteString(s) }
-
-// WriteByte writes c, a whitespace byte.
-func (w *TreeWriter) WriteByte(c byte) { w.out.WriteByte(c) }
+// Blank writes s, which is whitespace only.
+func (w *TreeWriter) Blank(s string) { w.out.WriteString(s) }
 
 // pos is the position of offset off of the text (off at least every
 // offset asked before).
