@@ -30,6 +30,13 @@ type TreeWriter struct {
 	comments []*Comment
 	err      error
 	textOnly bool // NewTextWriter: no tree is built
+
+	// b reads the generated pieces (Text), one after the other; its
+	// slabs also hold the nodes the writer makes, so that a tree costs
+	// about the allocations a parse of the text costs.
+	b       builder
+	sc      scanner
+	scratch []Node // children of the copies being made
 }
 
 type twFrame struct {
@@ -111,13 +118,11 @@ func (w *TreeWriter) CloseAt(off int) {
 	}
 	top := w.frames[len(w.frames)-1]
 	w.frames = w.frames[:len(w.frames)-1]
-	l := &List{Open: top.start, Close: w.pos(off)}
-	if n := len(w.stack) - top.base; n > 0 {
-		l.Elems = make([]Node, n)
-		copy(l.Elems, w.stack[top.base:])
-		clear(w.stack[top.base:])
-		w.stack = w.stack[:top.base]
-	}
+	l := w.b.lists.new()
+	l.Open, l.Close = top.start, w.pos(off)
+	l.Elems = w.b.elems.take(w.stack[top.base:])
+	clear(w.stack[top.base:])
+	w.stack = w.stack[:top.base]
 	w.complete(l)
 }
 
@@ -138,7 +143,9 @@ func (w *TreeWriter) complete(n Node) {
 		if top.list {
 			break
 		}
-		n = &Quote{Start: top.start, X: n}
+		q := w.b.quotes.new()
+		q.Start, q.X = top.start, n
+		n = q
 		w.frames = w.frames[:len(w.frames)-1]
 	}
 	w.stack = append(w.stack, n)
@@ -155,7 +162,9 @@ func (w *TreeWriter) Symbol(name string) {
 	end := start
 	end.Offset += len(name)
 	end.Col += len(name)
-	w.complete(&Symbol{Start: start, End: end, Name: name, Raw: name})
+	sym := w.b.symbols.new()
+	*sym = Symbol{Start: start, End: end, Name: name, Raw: name}
+	w.complete(sym)
 }
 
 // Comment writes the line comment text (';' first, no newline).
@@ -169,12 +178,15 @@ func (w *TreeWriter) Comment(text string) {
 	end := start
 	end.Offset += len(text)
 	end.Col += len(text)
-	w.comments = append(w.comments, &Comment{Start: start, End: end, Text: text})
+	c := w.b.commentz.new()
+	*c = Comment{Start: start, End: end, Text: text}
+	w.comments = append(w.comments, c)
 }
 
 // Text writes s, whole forms, comments and whitespace, and adds what a
 // parse of s alone reads, placed where s is written. It returns the forms
-// read (nil if s does not parse: Finish reports it).
+// read (valid until the next call; nil if s does not parse: Finish
+// reports it).
 func (w *TreeWriter) Text(s string) []Node {
 	if w.textOnly {
 		w.out.WriteString(s)
@@ -183,21 +195,27 @@ func (w *TreeWriter) Text(s string) []Node {
 	at := w.out.Len()
 	base := w.pos(at)
 	w.out.WriteString(s)
-	f, err := Parse("", []byte(s))
-	if err != nil {
+	// Parse's builder, kept from piece to piece (its slabs).
+	b := &w.b
+	w.sc = scanner{text: s, line: 1}
+	b.sc, b.src = &w.sc, nil
+	b.frames, b.stack, b.comments = b.frames[:0], b.stack[:0], b.comments[:0]
+	if err := b.run(); err != nil {
+		_, err = Parse("", []byte(s)) // the error with its caret
 		w.fail("generated text %q does not parse: %v", s, err)
 		return nil
 	}
 	sh := shift{from: Pos{Offset: 0, Line: 1, Col: 1}, to: base}
-	for _, n := range f.Forms {
-		sh.node(n, false)
-		w.complete(n)
+	forms := b.stack
+	for i, n := range forms {
+		forms[i] = sh.node(n, nil)
+		w.complete(forms[i])
 	}
-	for _, c := range f.Comments {
+	for _, c := range b.comments {
 		sh.comment(c)
 		w.comments = append(w.comments, c)
 	}
-	return f.Forms
+	return forms
 }
 
 // Copy writes the source's bytes [from, to), which hold no form that is
@@ -224,7 +242,7 @@ func (w *TreeWriter) CopyNode(n Node) {
 	at := w.out.Len()
 	sh := shift{from: start, to: w.pos(at)}
 	w.out.Write(w.src.Src[start.Offset:end.Offset])
-	w.complete(sh.node(n, true))
+	w.complete(sh.node(n, w))
 	w.copyComments(start.Offset, end.Offset, at)
 }
 
@@ -237,10 +255,11 @@ func (w *TreeWriter) copyComments(from, to, at int) {
 	cs := w.src.Comments
 	i := sort.Search(len(cs), func(i int) bool { return cs[i].Start.Offset >= from })
 	for ; i < len(cs) && cs[i].Start.Offset < to; i++ {
-		c := *cs[i]
+		c := w.b.commentz.new()
+		*c = *cs[i]
 		c.Start = w.pos(c.Start.Offset - from + at)
 		c.End = w.pos(c.End.Offset - from + at)
-		w.comments = append(w.comments, &c)
+		w.comments = append(w.comments, c)
 	}
 }
 
@@ -294,85 +313,93 @@ func (s shift) comment(c *Comment) {
 	c.Start, c.End = s.pos(c.Start), s.pos(c.End)
 }
 
-// node moves n's positions, in place or (clone) in a copy, which it
-// returns.
-func (s shift) node(n Node, clone bool) Node {
+// node moves n's positions, in place (w nil) or in a copy made from w's
+// slabs, which it returns.
+func (s shift) node(n Node, w *TreeWriter) Node {
 	switch n := n.(type) {
 	case *List:
 		l := n
-		if clone {
-			c := *n
-			l = &c
-			if len(n.Elems) > 0 {
-				l.Elems = make([]Node, len(n.Elems))
+		if w != nil {
+			l = w.b.lists.new()
+			base := len(w.scratch)
+			for _, e := range n.Elems {
+				w.scratch = append(w.scratch, s.node(e, w))
+			}
+			l.Elems = w.b.elems.take(w.scratch[base:])
+			clear(w.scratch[base:])
+			w.scratch = w.scratch[:base]
+		} else {
+			for i, e := range n.Elems {
+				n.Elems[i] = s.node(e, nil)
 			}
 		}
 		l.Open, l.Close = s.pos(n.Open), s.pos(n.Close)
-		for i, e := range n.Elems {
-			l.Elems[i] = s.node(e, clone)
-		}
 		return l
 	case *Symbol:
-		if clone {
-			c := *n
-			n = &c
+		if w != nil {
+			c := w.b.symbols.new()
+			*c = *n
+			n = c
 		}
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Keyword:
-		if clone {
-			c := *n
-			n = &c
-		}
-		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
-		return n
-	case *Char:
-		if clone {
-			c := *n
-			n = &c
+		if w != nil {
+			c := w.b.keywords.new()
+			*c = *n
+			n = c
 		}
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Int:
-		if clone {
+		if w != nil {
+			c := w.b.ints.new()
+			*c = *n
+			n = c
+		}
+		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
+		return n
+	case *Char:
+		if w != nil {
 			c := *n
 			n = &c
 		}
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Float:
-		if clone {
+		if w != nil {
 			c := *n
 			n = &c
 		}
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *String:
-		if clone {
+		if w != nil {
 			c := *n
 			n = &c
 		}
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Quote:
-		x := s.node(n.X, clone)
-		if clone {
-			c := *n
-			n = &c
+		x := s.node(n.X, w)
+		if w != nil {
+			c := w.b.quotes.new()
+			*c = *n
+			n = c
 		}
 		n.Start, n.X = s.pos(n.Start), x
 		return n
 	case *Prefixed:
-		x := s.node(n.X, clone)
-		if clone {
+		x := s.node(n.X, w)
+		if w != nil {
 			c := *n
 			n = &c
 		}
 		n.Start, n.X = s.pos(n.Start), x
 		return n
 	case *Conditional:
-		f, x := s.node(n.Feature, clone), s.node(n.X, clone)
-		if clone {
+		f, x := s.node(n.Feature, w), s.node(n.X, w)
+		if w != nil {
 			c := *n
 			n = &c
 		}
