@@ -34,12 +34,13 @@ func (r *Result) Render(w Wrapper) []byte {
 // text to the original plan's text (srcpos.Map): a byte copied from the
 // plan to itself, a byte written for a node to the node of the original
 // plan it stands for (Origin; the nearest enclosing one for scaffolding).
-// It returns the rendered text's tree too, built while it is written
-// (syntax.TreeWriter): the tree syntax.Parse reads from the text, without
-// parsing it. An error is a bug (of the renderer or of w).
-func (r *Result) RenderMapped(w Wrapper) ([]byte, *syntax.File, *srcpos.Map, error) {
+// With tree it returns the rendered text's tree too, built while it is
+// written (syntax.TreeWriter): the tree syntax.Parse reads from the text,
+// without parsing it (nil without tree). An error is a bug (of the
+// renderer or of w).
+func (r *Result) RenderMapped(w Wrapper, tree bool) ([]byte, *syntax.File, *srcpos.Map, error) {
 	b := srcpos.NewMapBuilder(r.Orig.Name, r.Orig.Src)
-	src, f, err := r.render(w, b, true)
+	src, f, err := r.render(w, b, tree)
 	if err != nil {
 		return nil, nil, nil, err
 	}

@@ -29,6 +29,10 @@ type Options struct {
 	// calls a function evaluates each call once, into a temporary, and its
 	// labels read the temporaries.
 	KeepCalls bool
+	// TextOnly leaves Result.File and Result.Whens nil: for a caller that
+	// writes the annotated text and compiles nothing (building the tree
+	// costs about what a parse of the text does).
+	TextOnly bool
 }
 
 // Result is an annotated plan.
@@ -37,10 +41,11 @@ type Result struct {
 	Source []byte
 	// File is Source's tree, built while Source was written: the tree
 	// syntax.Parse reads from Source (positions, comments and all),
-	// without parsing it.
+	// without parsing it (nil with Options.TextOnly).
 	File *syntax.File
 	// Whens maps each active label's id to its injected (when ...) node
-	// in File (labels of one point with the same predicate share one).
+	// in File (labels of one point with the same predicate share one;
+	// nil with Options.TextOnly).
 	Whens map[int]*syntax.List
 	// Normalized is the normalized plan the labels were enumerated on.
 	Normalized *normalize.Result
@@ -113,7 +118,7 @@ func Plan(f *syntax.File, opts Options) (*Result, error) {
 		return nil, fmt.Errorf("annotate %s: %w", f.Name, err)
 	}
 	nr.DeclareGlobals(set.Globals)
-	a, err := annotateMapped(nr, set)
+	a, err := annotateMapped(nr, set, !opts.TextOnly)
 	if err != nil {
 		return nil, err
 	}
@@ -156,7 +161,7 @@ func Enumerate(f *syntax.File, opts Options) (*labels.Set, error) {
 // at the whole decision test, so short-circuiting inside the decision does
 // not guard them.
 func Annotate(nr *normalize.Result, set *labels.Set) ([]byte, error) {
-	a, err := annotateMapped(nr, set)
+	a, err := annotateMapped(nr, set, false)
 	if err != nil {
 		return nil, err
 	}
@@ -171,10 +176,10 @@ type annotated struct {
 	pos   *srcpos.Map
 }
 
-// annotateMapped is Annotate that also builds the annotated text's tree,
-// with each active label's when, and maps the text's positions to the
-// original plan's.
-func annotateMapped(nr *normalize.Result, set *labels.Set) (*annotated, error) {
+// annotateMapped is Annotate that also maps the text's positions to the
+// original plan's and, with tree, builds the annotated text's tree, with
+// each active label's when.
+func annotateMapped(nr *normalize.Result, set *labels.Set, tree bool) (*annotated, error) {
 	inj := &injector{byPoint: map[syntax.Node][]*labels.Label{}}
 	for _, l := range set.Active() {
 		if l.Point == nil {
@@ -185,8 +190,10 @@ func annotateMapped(nr *normalize.Result, set *labels.Set) (*annotated, error) {
 	if err := inj.limitDepth(nr, set); err != nil {
 		return nil, err
 	}
-	inj.whens = make(map[int]*syntax.List, len(set.Labels))
-	src, file, pos, err := nr.RenderMapped(inj)
+	if tree {
+		inj.whens = make(map[int]*syntax.List, len(set.Labels))
+	}
+	src, file, pos, err := nr.RenderMapped(inj, tree)
 	if err != nil {
 		return nil, fmt.Errorf("annotate: building the annotated plan (a bug): %w", err)
 	}
@@ -303,7 +310,7 @@ func (in *injector) Wrap(out *syntax.TreeWriter, n syntax.Node, body func()) {
 			done[j] = true
 			in.at = append(in.at, placed{ls[j], at})
 			if w != nil {
-				in.whens[ls[j].ID] = w
+				in.whens[ls[j].ID] = w // nil without a tree: no when read
 			}
 			if j != i {
 				c.WriteByte(' ')

@@ -132,7 +132,8 @@ func repoPlans(t *testing.T) []string {
 // annotated text is the tree a parse of that text reads, on every plan of
 // the repository (the default run: the small ones), annotated with all
 // criteria, with dist and with mcdc; each active label's when is a node of
-// that tree at the label's annotated offset.
+// that tree at the label's annotated offset; the text is the same when no
+// tree is built (Options.TextOnly).
 func TestBuiltTreeIsParsedTree(t *testing.T) {
 	annotated := 0
 	for _, path := range repoPlans(t) {
@@ -160,6 +161,13 @@ func TestBuiltTreeIsParsedTree(t *testing.T) {
 			if _, err := readBack(r); err != nil {
 				t.Errorf("%s (%v): %v", path, c, err)
 				continue
+			}
+			if cs == "all" {
+				// The text does not depend on whether its tree is built.
+				rt, err := Plan(f, Options{Labels: labels.Options{Criteria: c}, TextOnly: true})
+				if err != nil || string(rt.Source) != string(r.Source) || rt.File != nil {
+					t.Errorf("%s (%v): the text written without a tree differs (%v)", path, c, err)
+				}
 			}
 			inTree := map[*syntax.List]bool{}
 			for _, n := range r.File.Forms {

@@ -106,6 +106,7 @@ func (s *planSubject) Annotate(_ context.Context, w io.Writer, ao AnnotateOption
 	if err := CheckCalls(stderr, f, p, LaterLink); err != nil {
 		return err
 	}
+	to.TextOnly = true // written, not compiled: no tree
 	res, err := transform.Plan(f, to)
 	if err != nil {
 		return err

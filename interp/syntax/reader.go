@@ -130,6 +130,11 @@ type builder struct {
 	quotes   slab[Quote]
 	elems    nodeSlab
 	commentz slab[Comment]
+
+	// base is added to the offsets of the positions read: the text read
+	// is a piece of a larger text at offset base (TreeWriter.Text, whose
+	// scanner starts at the piece's line and column).
+	base int
 }
 
 func (b *builder) errAt(off int, format string, args ...any) *Error {
@@ -140,8 +145,8 @@ func (b *builder) errAt(off int, format string, args ...any) *Error {
 // token the scanner just returned.
 func (b *builder) tokPos(start, end int) (Pos, Pos) {
 	s := b.sc
-	return Pos{Offset: start, Line: s.tokLine, Col: start - s.tokLineStart + 1},
-		Pos{Offset: end, Line: s.line, Col: end - s.lineStart + 1}
+	return Pos{Offset: start + b.base, Line: s.tokLine, Col: start - s.tokLineStart + 1},
+		Pos{Offset: end + b.base, Line: s.line, Col: end - s.lineStart + 1}
 }
 
 func (b *builder) run() error {

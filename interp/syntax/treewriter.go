@@ -197,24 +197,22 @@ func (w *TreeWriter) Text(s string) []Node {
 	w.out.WriteString(s)
 	// Parse's builder, kept from piece to piece (its slabs).
 	b := &w.b
-	w.sc = scanner{text: s, line: 1}
-	b.sc, b.src = &w.sc, nil
+	// Positions as in the whole text: the scanner starts at the piece's
+	// line, with the line's start before the piece's first byte, and the
+	// builder adds the piece's offset.
+	w.sc = scanner{text: s, line: base.Line, lineStart: 1 - base.Col}
+	b.sc, b.src, b.base = &w.sc, nil, at
 	b.frames, b.stack, b.comments = b.frames[:0], b.stack[:0], b.comments[:0]
 	if err := b.run(); err != nil {
 		_, err = Parse("", []byte(s)) // the error with its caret
 		w.fail("generated text %q does not parse: %v", s, err)
 		return nil
 	}
-	sh := shift{from: Pos{Offset: 0, Line: 1, Col: 1}, to: base}
 	forms := b.stack
-	for i, n := range forms {
-		forms[i] = sh.node(n, nil)
-		w.complete(forms[i])
+	for _, n := range forms {
+		w.complete(n)
 	}
-	for _, c := range b.comments {
-		sh.comment(c)
-		w.comments = append(w.comments, c)
-	}
+	w.comments = append(w.comments, b.comments...)
 	return forms
 }
 
@@ -309,100 +307,71 @@ func (s shift) pos(p Pos) Pos {
 	return q
 }
 
-func (s shift) comment(c *Comment) {
-	c.Start, c.End = s.pos(c.Start), s.pos(c.End)
-}
-
-// node moves n's positions, in place (w nil) or in a copy made from w's
-// slabs, which it returns.
+// node returns a copy of n, made from w's slabs, with its positions
+// moved.
 func (s shift) node(n Node, w *TreeWriter) Node {
 	switch n := n.(type) {
 	case *List:
-		l := n
-		if w != nil {
-			l = w.b.lists.new()
-			base := len(w.scratch)
-			for _, e := range n.Elems {
-				w.scratch = append(w.scratch, s.node(e, w))
-			}
-			l.Elems = w.b.elems.take(w.scratch[base:])
-			clear(w.scratch[base:])
-			w.scratch = w.scratch[:base]
-		} else {
-			for i, e := range n.Elems {
-				n.Elems[i] = s.node(e, nil)
-			}
+		l := w.b.lists.new()
+		base := len(w.scratch)
+		for _, e := range n.Elems {
+			w.scratch = append(w.scratch, s.node(e, w))
 		}
+		l.Elems = w.b.elems.take(w.scratch[base:])
+		clear(w.scratch[base:])
+		w.scratch = w.scratch[:base]
 		l.Open, l.Close = s.pos(n.Open), s.pos(n.Close)
 		return l
 	case *Symbol:
-		if w != nil {
-			c := w.b.symbols.new()
-			*c = *n
-			n = c
-		}
+		c := w.b.symbols.new()
+		*c = *n
+		n = c
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Keyword:
-		if w != nil {
-			c := w.b.keywords.new()
-			*c = *n
-			n = c
-		}
+		c := w.b.keywords.new()
+		*c = *n
+		n = c
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Int:
-		if w != nil {
-			c := w.b.ints.new()
-			*c = *n
-			n = c
-		}
+		c := w.b.ints.new()
+		*c = *n
+		n = c
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Char:
-		if w != nil {
-			c := *n
-			n = &c
-		}
+		c := *n
+		n = &c
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Float:
-		if w != nil {
-			c := *n
-			n = &c
-		}
+		c := *n
+		n = &c
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *String:
-		if w != nil {
-			c := *n
-			n = &c
-		}
+		c := *n
+		n = &c
 		n.Start, n.End = s.pos(n.Start), s.pos(n.End)
 		return n
 	case *Quote:
 		x := s.node(n.X, w)
-		if w != nil {
-			c := w.b.quotes.new()
-			*c = *n
-			n = c
-		}
+		c := w.b.quotes.new()
+		*c = *n
+		n = c
 		n.Start, n.X = s.pos(n.Start), x
 		return n
 	case *Prefixed:
 		x := s.node(n.X, w)
-		if w != nil {
-			c := *n
-			n = &c
-		}
+		c := *n
+		n = &c
 		n.Start, n.X = s.pos(n.Start), x
 		return n
 	case *Conditional:
 		f, x := s.node(n.Feature, w), s.node(n.X, w)
-		if w != nil {
-			c := *n
-			n = &c
-		}
+		c := *n
+		n = &c
 		n.Start, n.Feature, n.X = s.pos(n.Start), f, x
 		return n
 	}
