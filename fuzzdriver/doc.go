@@ -11,7 +11,7 @@
 //	fuzzdriver/reduce     greedy set cover of inputs over coverage items
 //	fuzzdriver/gofuzz     go test -fuzz campaigns on Go fuzz targets, measured alike
 //	fuzzdriver/subject    the front end of the suite verbs (plan, Go packages, sb-cover record)
-//	fuzzdriver/tools      the front end of the verbs on one plan: run, replay, sample, env, fmt, disasm
+//	fuzzdriver/planverbs  the front end of the verbs on one plan: run, replay, sample, env, fmt, disasm
 //
 // What inputs cover and its reports live in coverage/ (measure, gotest,
 // sbcover, resolve, report); comparisons of criteria in experiments/

@@ -115,6 +115,33 @@ func Figures(ls []*Label, ds []*Decision, hits map[int]int) (map[Key]*KeyCoverag
 	return out, nil
 }
 
+// AllFigure is the name of the All figure among a campaign's figures
+// (stats.json, compare): "labels"; FigureName names the groups'.
+const AllFigure = "labels"
+
+// GroupFigures folds Figures' rows into what a campaign reports (its
+// meters, stats.json, compare): all, Figures' All — the sum of every row,
+// dist and mcdc included when measured, as cover's "all" — and the figure
+// of the group (Group) of each of keys, the measured criteria: the wm
+// operators summed into wm, zero for a group without labels.
+func GroupFigures(cov map[Key]*KeyCoverage, keys []Key) (all Fraction, groups map[Key]Fraction) {
+	groups = map[Key]Fraction{}
+	for _, k := range keys {
+		groups[Group(k)] = Fraction{}
+	}
+	for k, c := range cov {
+		if k == All {
+			all = c.Fraction
+			continue
+		}
+		f := groups[Group(k)]
+		f.Covered += c.Covered
+		f.Total += c.Total
+		groups[Group(k)] = f
+	}
+	return all, groups
+}
+
 // MCDCVectors counts MC/DC's test vectors: the active labels of
 // criterion mcdc, covered when executed. Reports show it beside the mcdc
 // row (whose unit is the condition), named as test vectors.

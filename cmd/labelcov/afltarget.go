@@ -3,7 +3,7 @@ package main
 import (
 	"os"
 
-	"github.com/labelcov/labelcov/fuzzdriver/tools"
+	"github.com/labelcov/labelcov/fuzzdriver/planverbs"
 	"github.com/spf13/cobra"
 )
 
@@ -47,7 +47,7 @@ versioned JSON description, which replaces PLAN and the other flags.`,
   labelcov afl-target plan.plan --world w.world out/default/crashes/id:000000*; echo $?   # 134: a finding`,
 		Args: argsNamed(0, 2, "PLAN", "INPUT"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return tools.AFLTarget(cmd.Context(), cmd.ErrOrStderr(), setup, args, o.SetupOptions)
+			return planverbs.AFLTarget(cmd.Context(), cmd.ErrOrStderr(), setup, args, o.SetupOptions)
 		},
 	}
 	o.register(cmd, "none", false)

@@ -29,7 +29,8 @@ criterion's labels (none: the original plan); the engine stays label-blind,
 and labels count for it as in labelcov fuzz (fired only, retired once fired,
 none in a run cut by a limit; see fuzz --help).
 Every campaign is measured on one yardstick: branches, instructions and action
-buckets of the original plan and the labels of all criteria (mcc, cc, wm).
+buckets of the original plan and the labels of all criteria (labels:mcc, labels:cc,
+labels:wm, labels:mcdc in conditions; "labels" is their sum, as cover's all).
 
 A benchmark is a folder of --bench-dir holding NAME.plan and truth.json (its
 error categories and world). --bench also takes a path to such a folder.
@@ -72,10 +73,11 @@ site: panic@DIR/FILE.go:LINE, the first stack frame in the target's package (fai
 for t.Error/t.Fatal). Ground truth: truth.json beside the package's sources. Time
 and execs to first failure come from go test's progress lines; coverage over time
 from replaying the kept corpus on the original's coverage blocks and on the labels
-of all criteria. Default criteria for Go: none,dist. --fuzzminimizetime 0s
-runs every campaign of the grid without go test's minimization of new inputs
-(docs/go.md recommends it for labelled campaigns: each new label is a new
-input, and minimizing each stalls the fuzzer).
+of all criteria (dist too; "labels" is the sum of the rows, as cover's all).
+Default criteria for Go: none,dist. --fuzzminimizetime 0s runs every campaign
+of the grid without go test's minimization of new inputs (docs/go.md
+recommends it for labelled campaigns: each new label is a new input, and
+minimizing each stalls the fuzzer).
 
 Exit status: 0 when every campaign of the shard finished (findings are the
 grid's data, not failures); 3 when Ctrl-C or SIGTERM (scancel, a Slurm time

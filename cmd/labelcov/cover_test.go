@@ -65,7 +65,7 @@ func TestCoverJSONAndFiles(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Version != 1 || len(rep.Tests) != 2 || rep.Criteria["mcc"].Covered != 3 || rep.Criteria["mcc"].Total != 6 ||
+	if rep.Version != 2 || len(rep.Tests) != 2 || rep.Criteria["mcc"].Covered != 3 || rep.Criteria["mcc"].Total != 6 ||
 		rep.Criteria["wm-ror"].Total != 12 || rep.Coverage.Actions != nil || rep.Coverage.Branches.Total != 8 {
 		t.Errorf("report %+v", rep)
 	}

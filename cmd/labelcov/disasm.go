@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/labelcov/labelcov/fuzzdriver/tools"
+	"github.com/labelcov/labelcov/fuzzdriver/planverbs"
 	"github.com/spf13/cobra"
 )
 
@@ -22,7 +22,7 @@ instruction counters: b's "test was true" and "test was false" hits.`,
   labelcov disasm warehouse.plan | grep JMPIF`,
 		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return tools.Disasm(cmd.InOrStdin(), cmd.OutOrStdout(), args[0])
+			return planverbs.Disasm(cmd.InOrStdin(), cmd.OutOrStdout(), args[0])
 		},
 	}
 }

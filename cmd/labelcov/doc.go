@@ -11,7 +11,7 @@
 // and call it, compare onto experiments/grid: no verb here decides whether an
 // argument is a plan or Go packages; the verbs on one plan and its inputs
 // (run, replay, sample, env, fmt, disasm, afl-target) map theirs onto
-// fuzzdriver/tools.
+// fuzzdriver/planverbs.
 //
 // Exit status: 0 when the command did its job (a plan that fails at run
 // time still ran), 1 for bad input or usage, and 1 for a fuzzing campaign

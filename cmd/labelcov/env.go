@@ -1,8 +1,8 @@
 package main
 
 import (
+	"github.com/labelcov/labelcov/fuzzdriver/planverbs"
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
-	"github.com/labelcov/labelcov/fuzzdriver/tools"
 	"github.com/spf13/cobra"
 )
 
@@ -38,7 +38,7 @@ of them, a trailing incomplete object ignored, overlapping objects dropped.`,
 			if err := positiveFlag("max-objects", maxObjects); err != nil {
 				return err
 			}
-			return tools.EnvDecode(cmd.OutOrStdout(), args[0], args[1], maxObjects)
+			return planverbs.EnvDecode(cmd.OutOrStdout(), args[0], args[1], maxObjects)
 		},
 	}
 	cmd.Flags().IntVar(&maxObjects, "max-objects", subject.DefaultMaxObjects, "object slots read from the bytes")
@@ -56,7 +56,7 @@ or to the file named by -o. Decoding those bytes gives the same environment back
   labelcov env encode testdata/worlds/warehouse.world scenario.env | xxd`,
 		Args: argsNamed(2, 2, "WORLD", "FILE.env"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return tools.EnvEncode(cmd.OutOrStdout(), args[0], args[1], out)
+			return planverbs.EnvEncode(cmd.OutOrStdout(), args[0], args[1], out)
 		},
 	}
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the bytes to this file instead of stdout")

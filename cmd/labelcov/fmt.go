@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/labelcov/labelcov/fuzzdriver/tools"
+	"github.com/labelcov/labelcov/fuzzdriver/planverbs"
 	"github.com/spf13/cobra"
 )
 
@@ -26,7 +26,7 @@ standard input.`,
   labelcov fmt --check plans/*.plan       # CI: fail if any file is not formatted`,
 		Args: argsNamed(1, -1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return tools.Format(cmd.InOrStdin(), cmd.OutOrStdout(), args, write, check)
+			return planverbs.Format(cmd.InOrStdin(), cmd.OutOrStdout(), args, write, check)
 		},
 	}
 	cmd.Flags().BoolVarP(&write, "write", "w", false, "rewrite files in place instead of printing them")

@@ -101,7 +101,7 @@ func TestGoCoverJSON(t *testing.T) {
 			Covered, Total int
 			Vectors        struct{ Covered, Total int }
 		}
-		Tests     map[string][]int
+		Tests     map[string][]int `json:"per_test"`
 		Coverage  struct{ Statements struct{ Covered, Total int } }
 		Uncovered []struct {
 			Pos       string
@@ -185,7 +185,7 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 	var rep struct {
 		Corpus   struct{ Seeds, Cached int }
 		Criteria map[string]struct{ Covered, Total int }
-		Tests    map[string][]int
+		Tests    map[string][]int `json:"per_test"`
 		Labels   []struct {
 			ID       int
 			Operator string
@@ -227,7 +227,7 @@ func TestGoCoverFuzzCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !bytes.Contains(h, []byte("covered by 1 test: "+pkg+"hot")) || !bytes.Contains(h, []byte(`3t</b>`)) {
+	if !bytes.Contains(h, []byte("covered by 1 test (1 trace): "+pkg+"hot")) || !bytes.Contains(h, []byte(`3t</b>`)) {
 		t.Errorf("HTML report does not name the entries covering line 30:\n%s", h)
 	}
 }
@@ -357,7 +357,7 @@ func TestGoCoverFailingTests(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
 	}
-	if rep.Version != 1 || len(rep.Failing) != 1 || rep.Failing[0] != "FuzzAlarm" {
+	if rep.Version != 2 || len(rep.Failing) != 1 || rep.Failing[0] != "FuzzAlarm" {
 		t.Errorf("version %d, failing %v, want [FuzzAlarm]", rep.Version, rep.Failing)
 	}
 	// TestAlarm still ran: statements and labels are covered.

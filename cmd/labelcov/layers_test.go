@@ -18,7 +18,7 @@ func TestCLIImportsNeitherVMNorSimulator(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no sources: %v", err)
 	}
-	facades := map[string]bool{"github.com/labelcov/labelcov/fuzzdriver/subject": true, "github.com/labelcov/labelcov/fuzzdriver/tools": true,
+	facades := map[string]bool{"github.com/labelcov/labelcov/fuzzdriver/subject": true, "github.com/labelcov/labelcov/fuzzdriver/planverbs": true,
 		"github.com/labelcov/labelcov/experiments/grid": true}
 	fset := token.NewFileSet()
 	for _, name := range files {
@@ -37,11 +37,11 @@ func TestCLIImportsNeitherVMNorSimulator(t *testing.T) {
 			// The CLI maps flags onto the library's front ends and
 			// nothing else of the project's (docs/architecture.md):
 			// fuzzdriver/subject (what works on a subject: plan, Go
-			// packages, sb-cover record), fuzzdriver/tools (what
+			// packages, sb-cover record), fuzzdriver/planverbs (what
 			// runs, replays or rewrites one plan or its inputs) and
 			// experiments/grid (compare's grids).
 			if strings.HasPrefix(path, "github.com/labelcov/labelcov/") && !facades[path] {
-				t.Errorf("%s imports %s: the CLI goes through fuzzdriver/subject, fuzzdriver/tools and experiments/grid", name, path)
+				t.Errorf("%s imports %s: the CLI goes through fuzzdriver/subject, fuzzdriver/planverbs and experiments/grid", name, path)
 			}
 		}
 	}

@@ -1,13 +1,13 @@
 package main
 
 import (
-	"github.com/labelcov/labelcov/fuzzdriver/tools"
+	"github.com/labelcov/labelcov/fuzzdriver/planverbs"
 	"github.com/spf13/cobra"
 )
 
 type replayOptions struct {
 	planSetupFlags
-	replay tools.ReplayOptions
+	replay planverbs.ReplayOptions
 }
 
 func newReplayCmd() *cobra.Command {
@@ -43,7 +43,7 @@ unreadable inputs, plans or flags, 3 when interrupted.`,
 		Args: argsNamed(2, -1, "PLAN", "INPUT (a fuzzer input, .env or .args file)"),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			o.replay.SetupOptions = o.SetupOptions
-			return tools.Replay(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], args[1:], o.replay)
+			return planverbs.Replay(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], args[1:], o.replay)
 		},
 	}
 	o.planSetupFlags.register(cmd, "none", false)

@@ -3,13 +3,13 @@ package main
 import (
 	"io"
 
+	"github.com/labelcov/labelcov/fuzzdriver/planverbs"
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
-	"github.com/labelcov/labelcov/fuzzdriver/tools"
 	"github.com/spf13/cobra"
 )
 
 func newRunCmd() *cobra.Command {
-	var o tools.RunOptions
+	var o planverbs.RunOptions
 	cmd := &cobra.Command{
 		Use:   "run FILE",
 		Short: "Run a plan and print what it printed and its result",
@@ -51,7 +51,7 @@ after the full report; 2 when FILE, the flags or the arguments are wrong;
       --world testdata/worlds/warehouse.world --env testdata/envs/warehouse-three.env --trace`,
 		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return tools.Run(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
+			return planverbs.Run(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
 	}
 	f := cmd.Flags()

@@ -3,8 +3,8 @@ package main
 import (
 	"os"
 
+	"github.com/labelcov/labelcov/fuzzdriver/planverbs"
 	"github.com/labelcov/labelcov/fuzzdriver/subject"
-	"github.com/labelcov/labelcov/fuzzdriver/tools"
 	"github.com/spf13/cobra"
 )
 
@@ -12,7 +12,7 @@ import (
 // error category. It measures how hard each category is to find by chance,
 // the baseline a guided fuzzer must beat.
 func newSampleCmd() *cobra.Command {
-	var o tools.SampleOptions
+	var o planverbs.SampleOptions
 	cmd := &cobra.Command{
 		Use:   "sample PLAN",
 		Short: "Run uniformly random inputs and count how many trigger each error category",
@@ -37,7 +37,7 @@ DIR/CATEGORY.bin (and, with a world, the environment as DIR/CATEGORY.env).`,
   labelcov sample kitchen.plan --world kitchen.world --len-min 4 --len-max 16 --examples /tmp/found`,
 		Args: argsNamed(1, 1, "PLAN"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return tools.Sample(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
+			return planverbs.Sample(cmd.Context(), cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0], o)
 		},
 	}
 	f := cmd.Flags()

@@ -24,12 +24,13 @@
 // gofuzz.Reduce is its Go counterpart); Thresholds and Check are cover's --fail-under gates over a
 // report's Figures.
 //
-// The Report it returns is plain data, ready for the renderers of package
-// coverage/report and for JSON. FromLabels builds the same Report from
+// Report is the one coverage report of every front end (one versioned
+// JSON schema, docs/report-schema.md; front-end specific parts are
+// optional sections): plain data, ready for the renderers of package
+// coverage/report and for JSON. FillLabels fills its labels, rows and
+// resolution for every front end: the Measurer's runs, FromLabels for
 // label coverage measured outside the VM (SBCL's sb-cover, package
-// coverage/sbcover), through the same label and criteria arithmetic. Package coverage/gotest builds the
-// report of Go packages with the same Count, Percent, SortOperators and
-// RoundHill.
+// coverage/sbcover) and package coverage/gotest for Go packages.
 //
 // It must never write files, print, read the clock or depend on map order:
 // identical plan, options and tests give an identical Report. It must never

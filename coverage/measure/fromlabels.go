@@ -5,30 +5,55 @@ import (
 	"github.com/labelcov/labelcov/labels"
 )
 
-// fillLabels fills rep's labels, uncovered labels, criteria and diversity:
-// active are the labels the annotated plan evaluates, in id order; all is
-// every label (trivial and infeasible ones included); orig is the original
-// plan (label positions); covering lists, per label id, the indices of
-// the tests that reached it with its predicate true, reached the labels
-// reached at all; tests and traceOf name each test and its trace id. A
-// label's abundance is the number of distinct traces among the tests
-// covering it. Measurer.Run and FromLabels build their reports through it.
-func fillLabels(rep *Report, active, all []*labels.Label, ds []*labels.Decision, orig *syntax.File, covering map[int][]int, reached map[int]bool, tests, traceOf []string) error {
-	ends := exprEnds(orig)
+// Hits is what a front end measured of its active labels, for FillLabels.
+type Hits struct {
+	// Covering lists, per label id, the indices into Tests of the tests
+	// that reached it with its predicate true; Tests and TraceOf name each
+	// test and its trace id. A label's abundance is the number of distinct
+	// traces among the tests covering it. Nil Tests: which test covers
+	// what is unknown (Go without per-test runs), and Covered says which
+	// labels are covered.
+	Covering       map[int][]int
+	Tests, TraceOf []string
+	Covered        map[int]bool
+	// Reached: the labels reached at all; nil where unknown (Go).
+	Reached map[int]bool
+}
+
+// FillLabels fills rep's labels, uncovered and infeasible labels, rows
+// (criteria, all, diversity: labels.Figures) and resolution: active are
+// the labels the measurement covers, in id order; all is every label
+// (trivial and infeasible ones included), ds the MC/DC decisions; file
+// names a label's file where its position has none; ends maps a label's
+// offset to the end of the original expression it is about (plans; nil
+// elsewhere). Every front end's report is built through it (Measurer.Run,
+// FromLabels, Go's gotest.NewReport).
+func FillLabels(rep *Report, active, all []*labels.Label, ds []*labels.Decision, file string, ends map[int]int, h Hits) error {
+	known := h.Tests != nil
 	abundance := map[int]int{}
 	for _, l := range active {
-		lr := &LabelResult{LabelRow: RowOf(l, orig.Name), Reached: reached[l.ID], Tests: []string{}, End: l.Pos.Offset}
+		lr := &LabelResult{LabelRow: RowOf(l, file), End: l.Pos.Offset}
+		if h.Reached != nil {
+			r := h.Reached[l.ID]
+			lr.Reached = &r
+		}
 		if e, ok := ends[l.Pos.Offset]; ok {
 			lr.End = e
 		}
-		distinct := map[string]bool{}
-		for _, ti := range covering[l.ID] {
-			lr.Tests = append(lr.Tests, tests[ti])
-			distinct[traceOf[ti]] = true
+		if known {
+			lr.Tests = []string{}
+			distinct := map[string]bool{}
+			for _, ti := range h.Covering[l.ID] {
+				lr.Tests = append(lr.Tests, h.Tests[ti])
+				distinct[h.TraceOf[ti]] = true
+			}
+			n := len(distinct)
+			lr.Traces = &n
+			lr.Covered = n > 0
+			abundance[l.ID] = n
+		} else if lr.Covered = h.Covered[l.ID]; lr.Covered {
+			abundance[l.ID] = 1
 		}
-		lr.Traces = len(distinct)
-		lr.Covered = lr.Traces > 0
-		abundance[l.ID] = lr.Traces
 		rep.Labels = append(rep.Labels, lr)
 		if !lr.Covered {
 			rep.Uncovered = append(rep.Uncovered, lr)
@@ -40,11 +65,15 @@ func fillLabels(rep *Report, active, all []*labels.Label, ds []*labels.Decision,
 	if rep.Uncovered == nil {
 		rep.Uncovered = []*LabelResult{}
 	}
-	distinctAll := map[string]bool{}
-	for _, id := range traceOf {
-		distinctAll[id] = true
+	traces := -1 // diversity unknown
+	if known {
+		distinctAll := map[string]bool{}
+		for _, id := range h.TraceOf {
+			distinctAll[id] = true
+		}
+		traces = len(distinctAll)
 	}
-	if err := fillCriteria(rep, all, ds, abundance, len(distinctAll)); err != nil {
+	if err := fillCriteria(rep, all, ds, abundance, traces); err != nil {
 		return err
 	}
 	return resolve(rep, all, ds, nil)
@@ -56,8 +85,8 @@ func fillLabels(rep *Report, active, all []*labels.Label, ds []*labels.Decision,
 // (as m names it) and the labels that run covered and reached. The run
 // counts as one test named test, whose trace is the run itself: every
 // covered label has abundance 1; the report's plan is "(recorded)", as
-// no def-plan of the file ran. Nothing else of the plan is measured, so
-// the instruction and branch coverage of the original plan are 0 of 0.
+// no def-plan of the file ran. Nothing else of the plan is measured: the
+// report has no instruction or branch coverage.
 func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, reached map[int]bool) (*Report, error) {
 	var active []*labels.Label
 	for _, l := range m.Labels {
@@ -65,7 +94,7 @@ func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, rea
 			active = append(active, l)
 		}
 	}
-	rep := &Report{Version: Version, File: orig.Name, Plan: "(recorded)", Selected: m.Criteria, Source: orig.Src,
+	rep := &Report{Version: Version, FrontEnd: FrontSBCL, File: orig.Name, Plan: "(recorded)", Selected: m.Criteria, Source: orig.Src,
 		Warnings: append([]string(nil), m.Warnings...)}
 	tr := &TestResult{Name: test, Kind: KindRecorded, Outcome: "recorded", Labels: []int{}, Trace: TraceID(test)}
 	covering, reach := map[int][]int{}, map[int]bool{}
@@ -77,7 +106,8 @@ func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, rea
 		reach[l.ID] = reached[l.ID] || covered[l.ID]
 	}
 	rep.Tests = []*TestResult{tr}
-	if err := fillLabels(rep, active, m.Labels, m.Decisions, orig, covering, reach, []string{test}, []string{tr.Trace}); err != nil {
+	if err := FillLabels(rep, active, m.Labels, m.Decisions, orig.Name, exprEnds(orig), Hits{Covering: covering, Reached: reach,
+		Tests: []string{test}, TraceOf: []string{tr.Trace}}); err != nil {
 		return nil, err
 	}
 	if len(m.Decisions) > 0 {
@@ -88,8 +118,6 @@ func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, rea
 		mc.Vectors = labels.MCDCVectors(m.Labels, rep.abundance())
 		rep.MCDC = mc
 	}
-	rep.Coverage.Instructions.Percent = Percent(0, 0)
-	rep.Coverage.Branches.Percent = Percent(0, 0)
 	return rep, nil
 }
 
@@ -98,7 +126,7 @@ func FromLabels(m *labels.Manifest, orig *syntax.File, test string, covered, rea
 func (r *Report) abundance() map[int]int {
 	a := make(map[int]int, len(r.Labels))
 	for _, l := range r.Labels {
-		a[l.ID] = l.Traces
+		a[l.ID] = l.TraceCount()
 	}
 	return a
 }

@@ -137,9 +137,10 @@ func CriteriaFigures(out map[string]labels.Fraction, selected []labels.Key, get 
 	out["all"] = all
 }
 
-// Figures names what a plan's report measured, for Check: each selected
-// criterion (mcdc counts conditions), wm, all, instructions and branches
-// (not for recorded coverage) and, with a world, actions.
+// Figures names what a report measured, for Check: each selected
+// criterion (mcdc counts conditions), wm, all, and the code coverage its
+// front end measured (plans: instructions, branches and, with a world,
+// actions; Go: statements and blocks; none for SBCL's recorded labels).
 func (r *Report) Figures() map[string]labels.Fraction { return r.figures(false) }
 
 // JustifiedFigures is Figures with each criterion's objectives proven
@@ -150,7 +151,7 @@ func (r *Report) JustifiedFigures() map[string]labels.Fraction { return r.figure
 func (r *Report) figures(justified bool) map[string]labels.Fraction {
 	out := map[string]labels.Fraction{}
 	of := func(kr *KeyReport) labels.Fraction {
-		if justified {
+		if justified && kr.Resolution != nil {
 			return kr.Resolution.Justified()
 		}
 		return labels.Fraction{Covered: kr.Covered, Total: kr.Total}
@@ -166,20 +167,34 @@ func (r *Report) figures(justified bool) map[string]labels.Fraction {
 		all = of(r.All)
 	}
 	CriteriaFigures(out, r.Selected, get, all)
-	if !r.Recorded() {
-		// Recorded label coverage (sb-cover) runs no code of labelcov's:
-		// instructions and branches are not measured, so no gate on them.
-		out["instructions"] = r.Coverage.Instructions.Fraction
-		out["branches"] = r.Coverage.Branches.Fraction
-	}
-	if a := r.Coverage.Actions; a != nil {
-		out["actions"] = a.Fraction
+	for _, c := range r.Coverage.Measures() {
+		out[c.Name] = c.Fraction
 	}
 	return out
 }
 
-// Recorded reports whether r is label coverage another tool recorded
-// (FromLabels): labelcov ran no test, so it measured no code coverage.
-func (r *Report) Recorded() bool {
-	return len(r.Tests) == 1 && r.Tests[0].Kind == KindRecorded
+// CodeMeasure is one measure of code coverage a report has, by name.
+type CodeMeasure struct {
+	Name string
+	Count
+}
+
+// Measures lists the code coverage c has, in report order, each by the
+// name gates and reports use: instructions, branches, actions,
+// statements, blocks (those a front end does not measure are absent).
+func (c Coverage) Measures() []CodeMeasure {
+	var out []CodeMeasure
+	add := func(name string, n *Count) {
+		if n != nil {
+			out = append(out, CodeMeasure{name, *n})
+		}
+	}
+	add("instructions", c.Instructions)
+	add("branches", c.Branches)
+	if c.Actions != nil {
+		add("actions", &c.Actions.Count)
+	}
+	add("statements", c.Statements)
+	add("blocks", c.Blocks)
+	return out
 }

@@ -100,7 +100,7 @@ func TestThermostatCounts(t *testing.T) {
 		t.Errorf("uncovered: %d, first %+v", len(r.Uncovered), r.Uncovered[0])
 	}
 	for _, l := range r.Uncovered {
-		if l.Covered || len(l.Tests) != 0 || !l.Reached {
+		if l.Covered || len(l.Tests) != 0 || !l.WasReached() {
 			t.Errorf("uncovered label %+v", l)
 		}
 	}
@@ -164,7 +164,7 @@ func TestCoveringTests(t *testing.T) {
 	}
 	// The second cond clause is not reached by inside: its labels are
 	// reached by the others.
-	if l := labelByOp(r, labels.MCC, "F"); !l.Reached || l.Traces != 1 {
+	if l := labelByOp(r, labels.MCC, "F"); !l.WasReached() || l.TraceCount() != 1 {
 		t.Errorf("mcc F: %+v", l)
 	}
 }
@@ -213,7 +213,7 @@ func TestHillByHand(t *testing.T) {
 	if d.D0 != 5 || math.Abs(d.D1-math.Cbrt(108)) > 1e-6 || d.D2 != 4.5 || d.Traces != 3 {
 		t.Errorf("mcc diversity %+v, want D0 5, D1 %.6f, D2 4.5, 3 traces", d, math.Cbrt(108))
 	}
-	if r.Diversity != *d {
+	if *r.Diversity != *d {
 		t.Errorf("overall diversity %+v differs from the only key's %+v", r.Diversity, d)
 	}
 }

@@ -48,7 +48,7 @@ func (m *Measurer) Resolve(rep *Report, verdicts map[int]Verdict) error {
 }
 
 // resolve is Resolve on the labels all and decisions ds rep was measured
-// with; fillLabels calls it without verdicts.
+// with; FillLabels calls it without verdicts.
 func resolve(rep *Report, all []*labels.Label, ds []*labels.Decision, verdicts map[int]Verdict) error {
 	proven := map[int]bool{}
 	for _, l := range rep.Labels {
@@ -148,9 +148,12 @@ func resolve(rep *Report, all []*labels.Label, ds []*labels.Decision, verdicts m
 // Untried is the reason of an uncovered label without a verdict: the
 // suite and the static analysis were tried.
 func Untried(l *LabelResult) string {
+	if l.Reached == nil { // not measured (Go)
+		return "no test covers it and the static analysis does not rule it out"
+	}
 	var b strings.Builder
 	b.WriteString("no test covers it (")
-	if l.Reached {
+	if *l.Reached {
 		b.WriteString("reached: evaluated, never true")
 	} else {
 		b.WriteString("never reached")

@@ -2,17 +2,39 @@ package measure
 
 import "github.com/labelcov/labelcov/labels"
 
-// Version is the version of the Report's JSON shape.
-const Version = 1
+// Version is the version of the Report's JSON schema, for every front
+// end (docs/report-schema.md). Version 2 made plans' and Go packages'
+// reports one type: "front_end", Go's sections ("packages", "fuzz",
+// "corpus", "per_test", "failing", "unlabelled", coverage.statements and
+// .blocks), and code coverage a front end does not measure left out.
+const Version = 2
 
-// Report is what a suite covers. Its JSON form is the output of
-// `labelcov cover --json` (see docs/cover.md); fields tagged "-" are for
-// renderers (HTML, LCOV) only.
+// The front ends a Report comes from (Report.FrontEnd).
+const (
+	FrontPlan = "plan" // a plan run in labelcov's VM (Measurer)
+	FrontGo   = "go"   // Go packages' tests or a fuzz target's corpus
+	FrontSBCL = "sbcl" // a plan's labels recorded by SBCL's sb-cover (FromLabels)
+)
+
+// Report is what a suite covers, for every front end: plans, Go packages
+// and SBCL's records. Its JSON form is the output of `labelcov cover
+// --json`, documented field by field in docs/report-schema.md (a test
+// keeps that list and these tags equal). Sections a front end does not
+// fill are left out (omitempty); fields tagged "-" are for renderers
+// (HTML, LCOV) only.
 type Report struct {
-	Version int    `json:"version"`
-	File    string `json:"file"`
-	World   string `json:"world,omitempty"`
-	Plan    string `json:"plan"`
+	Version int `json:"version"`
+	// FrontEnd is FrontPlan, FrontGo or FrontSBCL.
+	FrontEnd string `json:"front_end"`
+	// File, World and Plan: the plan file, its world file and the
+	// def-plan run (plans, SBCL: "(recorded)").
+	File  string `json:"file,omitempty"`
+	World string `json:"world,omitempty"`
+	Plan  string `json:"plan,omitempty"`
+	// Packages are the Go packages measured; Fuzz names the fuzz target
+	// whose corpus was measured ("" = the tests).
+	Packages []string `json:"packages,omitempty"`
+	Fuzz     string   `json:"fuzz,omitempty"`
 	// Selected lists the criterion keys measured, in report order.
 	Selected []labels.Key `json:"selected"`
 	// Criteria has one entry per selected key.
@@ -22,17 +44,30 @@ type Report struct {
 	Coverage Coverage   `json:"coverage"`
 	// MCDC is the MC/DC of each decision (criterion mcdc selected).
 	MCDC *MCDCReport `json:"mcdc,omitempty"`
-	// Diversity is the diversity of all label coverage (same as All.Diversity).
-	Diversity Diversity `json:"diversity"`
+	// Corpus counts the corpus entries a Go fuzz target ran (with Fuzz).
+	Corpus *Corpus `json:"corpus,omitempty"`
+	// Diversity is the diversity of all label coverage (same as
+	// All.Diversity); nil where which test covers what is unknown (Go
+	// without per-test runs).
+	Diversity *Diversity `json:"diversity,omitempty"`
 	// Uncovered lists every active label no test covered, in id order.
 	Uncovered []*LabelResult `json:"uncovered"`
 	// Infeasible lists the labels of the selected criteria that the
 	// static analysis (labels/feasible) proved can never hold, with its
 	// reason: they are not active, so no figure counts them.
 	Infeasible []*LabelResult `json:"infeasible"`
-	Tests      []*TestResult  `json:"tests"`
+	// Tests are the tests run (plans, SBCL: the recorded run).
+	Tests []*TestResult `json:"tests,omitempty"`
+	// PerTest (Go, per-test runs) maps "package TestName" (or a corpus
+	// entry) to the label ids it covers when run alone.
+	PerTest map[string][]int `json:"per_test,omitempty"`
 	// Labels lists every active label in id order.
 	Labels []*LabelResult `json:"labels"`
+	// Failing lists the Go tests that failed; they were skipped and the
+	// coverage is that of the other tests.
+	Failing []string `json:"failing,omitempty"`
+	// Unlabelled lists the Go functions left unlabelled, with the reason.
+	Unlabelled []string `json:"unlabelled,omitempty"`
 	// Warnings: label enumeration warnings and runs where the annotated plan
 	// behaved differently from the original (a labelcov bug).
 	Warnings []string `json:"warnings,omitempty"`
@@ -40,6 +75,15 @@ type Report struct {
 	Source []byte         `json:"-"` // the original plan text
 	Lines  []LineCoverage `json:"-"` // original plan, lines with instructions
 	Funcs  []FuncCoverage `json:"-"` // original plan, named functions
+}
+
+// Corpus counts the corpus entries a Go fuzz target ran on.
+type Corpus struct {
+	Seeds  int `json:"seeds"`
+	Cached int `json:"cached"`
+	// Crashing lists the entries the target fails on ("f.Add seed #N" or a
+	// file path); the coverage is that of the other entries.
+	Crashing []string `json:"crashing,omitempty"`
 }
 
 // KeyReport is the coverage of one criterion key (or of all keys), the
@@ -120,13 +164,20 @@ func Percent(covered, total int) *float64 {
 	return &p
 }
 
-// Coverage is the plain coverage of the original plan.
+// Coverage is the plain coverage of the original code, each measure
+// where its front end measures it (nil: not measured): instructions and
+// branch outcomes of a plan (not of SBCL's records), action buckets with
+// a world, Go's statements and blocks.
 type Coverage struct {
-	Instructions Count `json:"instructions"`
+	Instructions *Count `json:"instructions,omitempty"`
 	// Branches counts branch outcomes: each conditional jump has two.
-	Branches Count `json:"branches"`
+	Branches *Count `json:"branches,omitempty"`
 	// Actions is nil without a world.
 	Actions *ActionCoverage `json:"actions,omitempty"`
+	// Statements is Go's statement coverage of the original code.
+	Statements *Count `json:"statements,omitempty"`
+	// Blocks counts the original Go code's basic blocks that ran.
+	Blocks *Count `json:"blocks,omitempty"`
 }
 
 // ActionCoverage is action-coverage buckets hit by the suite.
@@ -186,15 +237,19 @@ func RowOf(l *labels.Label, file string) LabelRow {
 	return r
 }
 
-// LabelResult is one active label of a plan and what covered it.
+// LabelResult is one active label and what covered it, for every front
+// end.
 type LabelResult struct {
 	LabelRow
-	// Reached: some test evaluated the predicate at all.
-	Reached bool `json:"reached"`
-	// Tests names the tests covering the label; Traces counts their
-	// distinct traces (the label's abundance for Diversity).
+	// Reached: some test evaluated the predicate at all; nil where it is
+	// not known (Go).
+	Reached *bool `json:"reached,omitempty"`
+	// Tests names the tests covering the label (null where which test
+	// covers what is unknown: Go without per-test runs); Traces counts
+	// their distinct traces (the label's abundance for Diversity; nil
+	// where unknown).
 	Tests  []string `json:"tests"`
-	Traces int      `json:"traces"`
+	Traces *int     `json:"traces,omitempty"`
 	// Status is the label's resolution: StatusCovered (Tests name the
 	// tests), StatusInfeasible (Reason says why no input can cover it) or
 	// StatusUnresolved (Reason says what was tried).
@@ -204,6 +259,18 @@ type LabelResult struct {
 	// End is the byte offset just past the original expression the label
 	// is about (At.Offset when unknown).
 	End int `json:"-"`
+}
+
+// WasReached reports whether some test is known to have evaluated l's
+// predicate.
+func (l *LabelResult) WasReached() bool { return l.Reached != nil && *l.Reached }
+
+// TraceCount is l's number of distinct covering traces (0 when unknown).
+func (l *LabelResult) TraceCount() int {
+	if l.Traces == nil {
+		return 0
+	}
+	return *l.Traces
 }
 
 // TestResult is one test's run.

@@ -83,7 +83,7 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	p := m.put.Original
 	tally := NewTally(p, m.opts.World, m.ann)
 	traceIDs := make([]string, len(tests))
-	rep := &Report{Version: Version, File: m.put.File.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
+	rep := &Report{Version: Version, FrontEnd: FrontPlan, File: m.put.File.Name, World: m.opts.WorldPath, Plan: m.plan.Name,
 		Selected: m.opts.Labels.Criteria.Keys(), Source: m.put.File.Src}
 	rep.Warnings = m.Warnings()
 
@@ -137,7 +137,8 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	for i, t := range tests {
 		names[i] = t.Name
 	}
-	if err := fillLabels(rep, m.ann.Active, m.ann.Labels().Labels, m.ann.Labels().Decisions, m.put.File, tally.Covering, tally.Reached, names, traceIDs); err != nil {
+	if err := FillLabels(rep, m.ann.Active, m.ann.Labels().Labels, m.ann.Labels().Decisions, m.put.File.Name, exprEnds(m.put.File),
+		Hits{Covering: tally.Covering, Reached: tally.Reached, Tests: names, TraceOf: traceIDs}); err != nil {
 		return nil, err
 	}
 	if m.opts.Labels.Criteria.Has(labels.MCDC) {
@@ -158,8 +159,8 @@ func (m *Measurer) Run(ctx context.Context, tests []*Test) (*Report, error) {
 	}
 
 	// Plain coverage of the original plan.
-	rep.Coverage.Instructions = withPercent(tally.Instructions())
-	rep.Coverage.Branches = withPercent(tally.Branches())
+	ins, br := withPercent(tally.Instructions()), withPercent(tally.Branches())
+	rep.Coverage.Instructions, rep.Coverage.Branches = &ins, &br
 	if w := m.opts.World; w != nil {
 		ac := &ActionCoverage{Count: withPercent(tally.Actions()), Hit: []Bucket{}}
 		for i, h := range tally.ActionHits {
@@ -180,47 +181,47 @@ func withPercent(f labels.Fraction) Count {
 }
 
 // fillCriteria computes per-key and per-operator counts and diversity of
-// the labels all (every label, active or not).
+// the labels all (every label, active or not); traces < 0: diversity
+// unknown (the abundances only say covered or not).
 func fillCriteria(rep *Report, all []*labels.Label, ds []*labels.Decision, abundance map[int]int, traces int) error {
 	cov, err := labels.Figures(all, ds, abundance)
 	if err != nil {
 		return err
 	}
 	rep.Criteria = map[labels.Key]*KeyReport{}
-	get := func(k labels.Key) *KeyReport {
-		kr := rep.Criteria[k]
-		if kr == nil {
-			kr = &KeyReport{Operators: map[string]*Count{}}
-			rep.Criteria[k] = kr
-		}
-		return kr
-	}
 	for _, k := range rep.Selected {
-		get(k)
+		rep.Criteria[k] = &KeyReport{Operators: map[string]*Count{}}
 	}
 	allKey := &KeyReport{}
 	for _, l := range all {
-		TallyLabel(get(l.Criterion), allKey, l, abundance[l.ID] > 0)
+		if kr := rep.Criteria[l.Criterion]; kr != nil {
+			TallyLabel(kr, allKey, l, abundance[l.ID] > 0)
+		}
+	}
+	diversity := func(c *labels.KeyCoverage) *Diversity {
+		switch {
+		case traces < 0:
+			return nil
+		case c == nil:
+			return &Diversity{Traces: traces}
+		}
+		return &Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
 	}
 	for k, kr := range rep.Criteria {
 		if c := cov[k]; c != nil {
 			kr.Covered, kr.Total = c.Covered, c.Total
-			kr.Diversity = &Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
-		} else {
-			kr.Diversity = &Diversity{Traces: traces}
 		}
+		kr.Diversity = diversity(cov[k])
 		kr.Percent = Percent(kr.Covered, kr.Total)
 		SortOperators(kr.OperatorOrder)
 	}
 	if c := cov[labels.All]; c != nil {
 		allKey.Covered, allKey.Total = c.Covered, c.Total
-		allKey.Diversity = &Diversity{Hill: RoundHill(c.Diversity), Traces: traces}
-	} else {
-		allKey.Diversity = &Diversity{Traces: traces}
 	}
+	allKey.Diversity = diversity(cov[labels.All])
 	allKey.Percent = Percent(allKey.Covered, allKey.Total)
 	rep.All = allKey
-	rep.Diversity = *allKey.Diversity
+	rep.Diversity = allKey.Diversity
 	return nil
 }
 

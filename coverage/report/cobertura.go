@@ -9,7 +9,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/labelcov/labelcov/coverage/gotest"
 	"github.com/labelcov/labelcov/coverage/measure"
 )
 
@@ -164,54 +163,53 @@ func writeCobertura(w io.Writer, sources []string, pkg string, classes []cobClas
 	return nil
 }
 
-// Cobertura writes r as Cobertura XML: one class, the plan file (its path
-// relative to the source directory, the plan's directory).
+// Cobertura writes r as Cobertura XML, for every front end: one class
+// per file with labels, named by the file's path relative to the source
+// directory (a plan's: the plan's directory, so its base name; Go: "/",
+// so the path without its leading slash). Its lines are the plan's lines
+// with instructions, with their execution counts, and elsewhere the
+// labelled lines with, as hits, the number of covered labels; labels are
+// line conditions.
 func Cobertura(w io.Writer, r *measure.Report) error {
-	lines := map[int]int{}
-	for _, ln := range r.Lines {
-		lines[ln.Line] = ln.Hits
+	root, pkg := "/", r.Plan
+	if r.File != "" {
+		root = filepath.Dir(r.File)
 	}
-	var ls []cobLabel
-	for _, l := range r.Labels {
-		ls = append(ls, cobLabel{line: l.At.Line, crit: string(l.Criterion), covered: l.Covered})
+	if len(r.Packages) > 0 {
+		pkg = r.Packages[0]
 	}
-	base := filepath.Base(r.File)
-	c, st := cobFile(base, base, lines, ls)
-	return writeCobertura(w, []string{filepath.Dir(r.File)}, r.Plan, []cobClass{c}, st)
-}
-
-// GoCobertura writes a Go report as Cobertura XML: one class per file with
-// labels (file names relative to the source "/"), its labelled lines with, as
-// hits, the number of covered labels.
-func GoCobertura(w io.Writer, r *gotest.Report) error {
-	byFile := map[string][]cobLabel{}
-	var files []string
-	for _, l := range r.Labels {
-		f := l.At.File
-		if _, ok := byFile[f]; !ok {
-			files = append(files, f)
-		}
-		byFile[f] = append(byFile[f], cobLabel{line: l.At.Line, crit: string(l.Criterion), covered: l.Covered})
+	files, byFile := labelsByFile(r)
+	if len(files) == 0 && r.File != "" {
+		files = []string{r.File}
 	}
-	sort.Strings(files)
 	var classes []cobClass
 	var st [4]int
 	for _, f := range files {
+		var ls []cobLabel
 		lines := map[int]int{}
 		for _, l := range byFile[f] {
-			if l.covered {
-				lines[l.line]++
+			ls = append(ls, cobLabel{line: l.At.Line, crit: string(l.Criterion), covered: l.Covered})
+		}
+		if f == r.File && r.Source != nil {
+			for _, ln := range r.Lines {
+				lines[ln.Line] = ln.Hits
+			}
+		} else {
+			for _, l := range ls {
+				if l.covered {
+					lines[l.line]++
+				}
 			}
 		}
-		c, s := cobFile(filepath.Base(f), strings.TrimPrefix(filepath.ToSlash(f), "/"), lines, byFile[f])
+		name, err := filepath.Rel(root, f)
+		if err != nil || !filepath.IsLocal(name) {
+			name = strings.TrimPrefix(filepath.ToSlash(f), "/")
+		}
+		c, s := cobFile(filepath.Base(f), filepath.ToSlash(name), lines, ls)
 		classes = append(classes, c)
 		for i := range st {
 			st[i] += s[i]
 		}
 	}
-	pkg := ""
-	if len(r.Packages) > 0 {
-		pkg = r.Packages[0]
-	}
-	return writeCobertura(w, []string{"/"}, pkg, classes, st)
+	return writeCobertura(w, []string{root}, pkg, classes, st)
 }

@@ -100,7 +100,7 @@ func TestGoCoberturaDiffCover(t *testing.T) {
 		}}
 		r := gotest.NewReport(res, &gotest.Measurement{Hits: map[int]int{1: 1}}, "")
 		var b bytes.Buffer
-		err := GoCobertura(&b, r)
+		err := Cobertura(&b, r)
 		return b.Bytes(), err
 	})
 	if !reflect.DeepEqual(got, []int{7}) || total != 2 {

@@ -1,20 +1,19 @@
-// Package report renders a measure.Report: as text for people, as JSON
-// ("version": 1, the shape of `labelcov cover --json`), as one
-// self-contained HTML page (inline CSS and script) showing the plan source
-// with covered and uncovered labels marked (with the tests covering each
-// label and each line) and a sortable, filterable label
-// table, and as an LCOV tracefile of the original plan
-// (labels as BRDA branch records) for genhtml and other coverage tooling,
-// and as Cobertura XML (labels as line conditions). GoText, GoJSON,
-// GoHTML, GoLCOV and GoCobertura do the same for a gotest.Report of Go
-// packages, through the same pieces where the reports share a shape: the
-// rows (measure.KeyReport) print with one KeyTable, the labels
-// (measure.LabelRow) show through one labelView, tracefiles are written by
-// one LCOV writer and Cobertura files by one XML writer. Text and HTML include the MC/DC of every decision when it was
-// measured. SARIF writes a campaign's findings as a SARIF 2.1.0 log;
-// CampaignFindings places a campaign's finding records on the plan, with
-// CheckPositions, which finds where its def-checks return their categories;
-// every position arrives typed (srcpos.Pos), none is parsed from text.
+// Package report renders a measure.Report, the one coverage report of
+// every front end (plans, Go packages, SBCL's records), with one renderer
+// per format: Text for people, JSON (the schema of `labelcov cover
+// --json`, docs/report-schema.md), HTML (one self-contained page, inline
+// CSS and script: the summary, the source with covered and uncovered
+// labels marked — a plan's text with its labelled expressions, or Go
+// packages' files line by line — and a sortable, filterable label table),
+// LCOV (labels as BRDA branch records, one record per file) and
+// Cobertura XML (labels as line conditions). A section a front end does
+// not fill (Go's blocks and corpus, a plan's instructions and tests) is
+// rendered where the report has it, the same way in every format: what
+// the text says, the HTML and the JSON say too. SARIF writes a campaign's
+// findings as a SARIF 2.1.0 log; CampaignFindings places a campaign's
+// finding records on the plan, with CheckPositions, which finds where its
+// def-checks return their categories; every position arrives typed
+// (srcpos.Pos), none is parsed from text.
 //
 // Labels are shown by the source expression they are about, their operator
 // and their predicate with temporaries resolved (Expr, else Predicate); a

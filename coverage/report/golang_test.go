@@ -2,12 +2,15 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/labelcov/labelcov/coverage/gotest"
+	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
@@ -48,7 +51,7 @@ func TestGoReport(t *testing.T) {
 	}
 
 	var lcov bytes.Buffer
-	if err := GoLCOV(&lcov, r); err != nil {
+	if err := LCOV(&lcov, r); err != nil {
 		t.Fatal(err)
 	}
 	want := "TN:labelcov\nSF:/m/a.go\nBRDA:3,1,1,1\nBRDA:3,1,2,0\nBRF:2\nBRH:1\nend_of_record\n" +
@@ -58,10 +61,10 @@ func TestGoReport(t *testing.T) {
 	}
 
 	var text bytes.Buffer
-	if err := GoText(&text, r); err != nil {
+	if err := Text(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"example.com/p: tests\n", "statements    3/4 (75.0%)", "uncovered labels (1):\n  /m/a.go:3:5     2  cc      false           !(x > 0)\n"} {
+	for _, s := range []string{"example.com/p: tests\n", "statements    3/4 (75.0%)", "  /m/a.go:3:5   2  cc         false     uncovered  -           !(x > 0)\n"} {
 		if !strings.Contains(text.String(), s) {
 			t.Errorf("text lacks %q:\n%s", s, text.String())
 		}
@@ -75,7 +78,7 @@ func TestGoReport(t *testing.T) {
 		}
 		return nil, errors.New("no such file")
 	}
-	if err := GoHTML(&page, r, read); err != nil {
+	if err := HTML(&page, r, read); err != nil {
 		t.Fatal(err)
 	}
 	// Line 3 has a covered and an uncovered label; which tests cover the
@@ -94,7 +97,7 @@ func TestGoReport(t *testing.T) {
 		// shown, and the label table with the plan report's filters.
 		`<b>✓n</b> counts its covered labels`, `<th title="labels whose predicate always holds: not injected, not counted">trivial</th>`,
 		`<select id="f-crit">`, `<select id="f-status">`, `<input id="f-text"`, `<table class="list labels" id="labels">`,
-		`<tr class="uncovered" data-crit="cc"><td data-s="/m/a.go 00000003.000005"><a href="#f1L3">/m/a.go:3:5</a></td>`,
+		`<tr class="uncovered" data-crit="cc"><td class="m" data-s="/m/a.go 00000003.000005" title="/m/a.go:3:5"><a href="#f1L3">/m/a.go:3:5</a></td>`,
 		`<td title="--per-test names the tests">–</td>`,
 	} {
 		if !strings.Contains(page.String(), want) {
@@ -106,7 +109,7 @@ func TestGoReport(t *testing.T) {
 		t.Errorf("file index lacks links:\n%s", page.String())
 	}
 	delete(src, "/m/b.go")
-	if err := GoHTML(&page, r, read); err == nil {
+	if err := HTML(&page, r, read); err == nil {
 		t.Error("GoHTML without a source: no error")
 	}
 }
@@ -118,19 +121,19 @@ func TestGoHTMLCoveredBy(t *testing.T) {
 	r := goSampleWith(t, map[string][]int{"example.com/p TestA": {1}, "example.com/p TestB": {1, 3}, "example.com/p TestC": {}})
 	src := map[string]string{"/m/a.go": "package p\n\nif x > 0 {\n", "/m/b.go": "package p\nif ok {\n"}
 	var page bytes.Buffer
-	if err := GoHTML(&page, r, func(path string) ([]byte, error) { return []byte(src[path]), nil }); err != nil {
+	if err := HTML(&page, r, func(path string) ([]byte, error) { return []byte(src[path]), nil }); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
 		// a.go line 3: label 1 covered by two tests, label 2 by none.
-		`<td class="g"><b class="c" title="#1 cc true: x &gt; 0&#10;    covered by 2 tests: example.com/p TestA, example.com/p TestB">✓1</b>` +
+		`<td class="g"><b class="c" title="#1 cc true: x &gt; 0&#10;    covered by 2 tests (2 traces): example.com/p TestA, example.com/p TestB">✓1</b>` +
 			`<b class="u" title="#2 cc false: !(x &gt; 0)&#10;    NOT covered">✗1</b>` +
 			`<b class="t" title="the labels of this line are covered by 2 tests:&#10;example.com/p TestA&#10;example.com/p TestB">2t</b></td>`,
 		// b.go line 2: label 3 covered by TestB alone.
-		`<b class="c" title="#3 cc true: ok&#10;    covered by 1 test: example.com/p TestB">✓1</b><b class="t" title="the labels of this line are covered by 1 test:&#10;example.com/p TestB">1t</b>`,
+		`<b class="c" title="#3 cc true: ok&#10;    covered by 1 test (1 trace): example.com/p TestB">✓1</b><b class="t" title="the labels of this line are covered by 1 test:&#10;example.com/p TestB">1t</b>`,
 		// The label table: the number of covering tests, named on hover.
 		`<td class="st">covered</td><td title="example.com/p TestA, example.com/p TestB">2</td></tr>`,
-		`<td class="st">uncovered</td><td title="">0</td></tr>`,
+		`<td class="st" title="no test covers it and the static analysis does not rule it out">uncovered</td><td title="">0</td></tr>`,
 	} {
 		if !strings.Contains(page.String(), want) {
 			t.Errorf("HTML lacks %s", want)
@@ -141,46 +144,100 @@ func TestGoHTMLCoveredBy(t *testing.T) {
 	}
 }
 
-// TestGoHTMLSaysWhatTextSays: the Go HTML report shows what the Go text
-// report shows — the all row, statements and blocks, D0/D1/D2 after
-// per-test runs, failing tests and crashing corpus entries — and only
-// lines with labels are coloured (the gutter cell is not a colour).
-func TestGoHTMLSaysWhatTextSays(t *testing.T) {
+// TestGoHTMLColoursLabelledLines: in a Go page only lines with labels
+// are coloured (the gutter cell's class is not a colour); what the text
+// says, the page says too (TestEveryFormatSaysWhatTextSays).
+func TestGoHTMLColoursLabelledLines(t *testing.T) {
 	r := goSampleWith(t, map[string][]int{"p TestA": {1}, "p TestB": {1, 3}})
-	r.Failing = []string{"example.com/p TestBroken"}
-	r.Corpus = &gotest.Corpus{Seeds: 2, Crashing: []string{"/m/testdata/fuzz/FuzzX/bad1"}}
-	var text, page bytes.Buffer
-	if err := GoText(&text, r); err != nil {
-		t.Fatal(err)
-	}
 	src := map[string]string{"/m/a.go": "package p\n\nif x > 0 {\n", "/m/b.go": "package p\nif ok {\n"}
-	if err := GoHTML(&page, r, func(p string) ([]byte, error) { return []byte(src[p]), nil }); err != nil {
+	var page bytes.Buffer
+	if err := HTML(&page, r, func(p string) ([]byte, error) { return []byte(src[p]), nil }); err != nil {
 		t.Fatal(err)
 	}
-	h := page.String()
-	d := r.All.Diversity
-	if d == nil {
-		t.Fatal("no diversity after per-test runs")
+	if s := `<tr class="" id="f1L1"><td class="ln">1</td><td class="g"></td>`; !strings.Contains(page.String(), s) {
+		t.Errorf("HTML lacks %q", s)
 	}
-	for _, s := range []string{"example.com/p TestBroken", "/m/testdata/fuzz/FuzzX/bad1"} {
-		if !strings.Contains(text.String(), s) || !strings.Contains(h, s) {
-			t.Errorf("text and HTML must both show %q", s)
-		}
-	}
-	for _, s := range []string{
-		fmt.Sprintf(`<tr class="tot"><td class="k">all labels</td><td></td><td>%d</td><td>%d</td>`, r.All.Covered, r.All.Total),
-		fmt.Sprintf("<td>%s</td><td>%s</td><td>%s</td></tr>", count(d.D0), num(d.D1), num(d.D2)),
-		`<tr><td class="k">blocks</td><td>1</td><td>2</td><td class="k">` + bar(r.Coverage.Blocks.Percent) + "50.0%</td>",
-		`<tr><td class="k">statements</td><td>3</td><td>4</td><td class="k">` + bar(r.Coverage.Statements.Percent) + "75.0%</td>",
-		`<th title="richness: covered labels">D0</th>`,
-		"Failing tests (1", "Crashing corpus entries (1",
-		`<tr class="" id="f1L1"><td class="ln">1</td><td class="g"></td>`,
-	} {
-		if !strings.Contains(h, s) {
-			t.Errorf("HTML lacks %q", s)
-		}
-	}
-	if strings.Contains(goCSS, ".g{background") {
+	if strings.Contains(css, ".g{background") {
 		t.Error("the gutter class g is also the colour green")
+	}
+}
+
+// TestEveryFormatSaysWhatTextSays: for every front end (a plan's report
+// and a Go report with per-test runs, a failing test and a crashing corpus
+// entry), whatever the text report says the HTML page and the JSON say
+// too: each row with its figure (all included), each code measure, the
+// Hill numbers, failing tests, crashing corpus entries and every
+// uncovered label's position.
+func TestEveryFormatSaysWhatTextSays(t *testing.T) {
+	goRep := goSampleWith(t, map[string][]int{"p TestA": {1}, "p TestB": {1, 3}})
+	goRep.Failing = []string{"example.com/p TestBroken"}
+	goRep.Corpus = &measure.Corpus{Seeds: 2, Crashing: []string{"/m/testdata/fuzz/FuzzX/bad1"}}
+	src := map[string]string{"/m/a.go": "package p\n\nif x > 0 {\n", "/m/b.go": "package p\nif ok {\n"}
+	read := func(p string) ([]byte, error) { return []byte(src[p]), nil }
+	for name, r := range map[string]*measure.Report{"plan": thermostat(t), "go": goRep} {
+		var text, page, js bytes.Buffer
+		if err := Text(&text, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := HTML(&page, r, read); err != nil {
+			t.Fatal(err)
+		}
+		if err := JSON(&js, r); err != nil {
+			t.Fatal(err)
+		}
+		tx, h, j := text.String(), page.String(), js.String()
+		says := func(what, inText, inHTML, inJSON string) {
+			t.Helper()
+			if !strings.Contains(tx, inText) {
+				t.Errorf("%s: the text does not say %s (%q)", name, what, inText)
+				return
+			}
+			if !strings.Contains(h, inHTML) {
+				t.Errorf("%s: the text says %s, the HTML does not (%q)", name, what, inHTML)
+			}
+			if !strings.Contains(j, inJSON) {
+				t.Errorf("%s: the text says %s, the JSON does not (%q)", name, what, inJSON)
+			}
+		}
+		var parsed struct {
+			Criteria map[string]struct{ Covered, Total int }
+		}
+		if err := json.Unmarshal(js.Bytes(), &parsed); err != nil {
+			t.Fatal(err)
+		}
+		row := func(label string, k *measure.KeyReport) {
+			says("row "+label, fmt.Sprintf("%s %d %d", label, k.Covered, k.Total),
+				fmt.Sprintf(`<td class="k">%s</td><td></td><td>%d</td><td>%d</td>`, label, k.Covered, k.Total), `"criteria": {`)
+			if got := parsed.Criteria[label]; got.Covered != k.Covered || got.Total != k.Total {
+				t.Errorf("%s: the text says %s %d/%d, the JSON %d/%d", name, label, k.Covered, k.Total, got.Covered, got.Total)
+			}
+		}
+		squeeze := regexp.MustCompile(` +`)
+		tx = squeeze.ReplaceAllString(tx, " ")
+		for _, k := range r.Selected {
+			row(string(k), r.Criteria[k])
+		}
+		if len(r.Selected) > 1 {
+			says("row all", fmt.Sprintf("all %d %d", r.All.Covered, r.All.Total),
+				fmt.Sprintf(`<td class="k">all labels</td><td></td><td>%d</td><td>%d</td>`, r.All.Covered, r.All.Total), `"all": {`)
+		}
+		for _, c := range r.Coverage.Measures() {
+			says("code measure "+c.Name, fmt.Sprintf("%s %d/%d", c.Name, c.Covered, c.Total),
+				fmt.Sprintf("</td><td>%d</td><td>%d</td>", c.Covered, c.Total), fmt.Sprintf("%q: {", c.Name))
+		}
+		if d := r.All.Diversity; d != nil {
+			says("Hill numbers", " D0 D1 D2", `<th title="richness: covered labels">D0</th>`, `"d0": `)
+		}
+		for _, f := range r.Failing {
+			says("failing test "+f, f, f, fmt.Sprintf("%q", f))
+		}
+		if r.Corpus != nil {
+			for _, c := range r.Corpus.Crashing {
+				says("crashing entry "+c, c, c, fmt.Sprintf("%q", c))
+			}
+		}
+		for _, l := range r.Uncovered {
+			says("uncovered label "+l.Pos, l.Pos, esc(l.Pos), fmt.Sprintf("%q", l.Pos))
+		}
 	}
 }

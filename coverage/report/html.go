@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"html"
 	"io"
@@ -13,22 +14,32 @@ import (
 )
 
 // HTML writes r as one self-contained HTML page (inline CSS and script,
-// no external resources): a summary table on top, then the original plan
-// source with
-//   - a gutter per line: line number (coloured by instruction coverage),
-//     execution count, and label markers "✓n" (covered) and "✗n"
-//     (uncovered) whose tooltips list the labels of the line;
-//   - every labelled expression highlighted: green when all its labels are
-//     covered, red when none is, amber when some are; the tooltip lists
-//     each label with its predicate and the tests that covered it;
+// no external resources), for every front end. It says what the text
+// report says, in the same order: the headline, the summary table (rows,
+// operators, Hill numbers where known, resolution, all), the code
+// coverage its front end measured, failing tests and crashing corpus
+// entries, the MC/DC of each decision; then the source:
+//   - a plan's (its text is in the report): a gutter per line with the
+//     line number (coloured by instruction coverage), execution count, and
+//     label markers "✓n" (covered), "✗n" (uncovered) and "nt" (the tests
+//     covering them), whose tooltips list them; every labelled expression
+//     highlighted: green when all its labels are covered, red when none
+//     is, amber when some are;
+//   - Go packages' files (readFile returns an original file's text,
+//     os.ReadFile, say; the renderer itself reads nothing): an index of the
+//     files, worst covered first, then each file line by line, coloured by
+//     its labels, with the same gutter markers and the uncovered labels
+//     listed under the line;
 //
-// then a table of every label (linked to its line) that sorts by any column
-// (click its header) and filters by criterion, status and text, and the
-// tests. Without JavaScript the table is complete, only static.
-func HTML(w io.Writer, r *measure.Report) error {
+// then a table of every label (linked to its line) that sorts by any
+// column (click its header) and filters by criterion, status and text, and
+// the tests. Without JavaScript the table is complete, only static.
+func HTML(w io.Writer, r *measure.Report, readFile func(path string) ([]byte, error)) error {
 	bw := bufio.NewWriter(w)
-	h := &htmlWriter{w: bw, r: r}
-	h.page()
+	h := &htmlWriter{w: bw, r: r, readFile: readFile}
+	if err := h.page(); err != nil {
+		return err
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("writing HTML report: %w", err)
 	}
@@ -36,8 +47,11 @@ func HTML(w io.Writer, r *measure.Report) error {
 }
 
 type htmlWriter struct {
-	w *bufio.Writer
-	r *measure.Report
+	w        *bufio.Writer
+	r        *measure.Report
+	readFile func(path string) ([]byte, error)
+	// anchor is the id of a label's source line ("L12"; Go: "f2L12").
+	anchor func(l *measure.LabelResult) string
 }
 
 func (h *htmlWriter) p(format string, args ...any) { fmt.Fprintf(h.w, format, args...) }
@@ -91,7 +105,7 @@ table.labels tr.covered td.st{color:#1e5e1e}table.labels tr.reached td.st,table.
 .bar.na{background:#e6e6e6}
 details.dec{margin:4px 0 10px}details.dec summary{cursor:pointer}details.dec table{margin:6px 0 6px 22px}
 .ok{color:#1e5e1e}.no{color:#8a1c1c;font-weight:600}
-`
+` + filesCSS
 
 // gutterCSS styles the label markers of a source line (gutterMarks), in
 // the plan and the Go reports.
@@ -123,28 +137,35 @@ shown.textContent=n+" of "+body.rows.length+" labels shown";}
 [fc,fs].forEach(function(e){e.addEventListener("change",filter);});ft.addEventListener("input",filter);filter();
 })();`
 
-func (h *htmlWriter) page() {
+func (h *htmlWriter) page() error {
 	r := h.r
-	h.p("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>labelcov cover: %s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(r.File), css)
-	h.p("<h1>labelcov cover: %s</h1>\n", esc(r.File))
+	title := r.File
+	if len(r.Packages) > 0 {
+		title = strings.Join(r.Packages, " ")
+	}
+	h.p("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>labelcov cover: %s</title>\n<style>%s</style>\n</head>\n<body>\n", esc(title), css)
+	h.p("<h1>labelcov cover: %s</h1>\n", esc(title))
 	var crit []string
 	for _, k := range r.Selected {
 		crit = append(crit, string(k))
 	}
-	h.p("<p class=\"meta\">plan <b>%s</b> · %d test%s · %d distinct trace%s", esc(r.Plan), len(r.Tests), plural(len(r.Tests)),
-		r.Diversity.Traces, plural(r.Diversity.Traces))
-	if r.World != "" {
-		h.p(" · world %s", esc(r.World))
-	}
-	h.p(" · criteria %s</p>\n", esc(strings.Join(crit, ", ")))
+	h.p("<p class=\"meta\">%s · criteria %s</p>\n", esc(Headline(r)), esc(strings.Join(crit, ", ")))
 	h.summary()
 	if r.MCDC != nil {
-		mcdcHTML(h.w, r.MCDC, true)
+		mcdcHTML(h.w, r.MCDC, r.Source != nil)
 	}
-	h.source()
+	h.anchor = func(l *measure.LabelResult) string { return fmt.Sprintf("L%d", l.At.Line) }
+	if r.Source != nil {
+		h.source()
+	} else if err := h.files(); err != nil {
+		return err
+	}
 	h.labels()
-	h.tests()
+	if len(r.Tests) > 0 {
+		h.tests()
+	}
 	h.p("<script>%s</script>\n</body>\n</html>\n", labelScript)
+	return nil
 }
 
 func bar(p *float64) string {
@@ -237,22 +258,39 @@ func rowsOf(selected []labels.Key, criteria map[labels.Key]*measure.KeyReport) [
 
 func (h *htmlWriter) summary() {
 	r := h.r
-	keyTableHTML(h.w, r.Selected, r.Criteria, r.All, false)
-	plain := func(name string, c measure.Count) {
-		h.p("<tr><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td></tr>\n", name, c.Covered, c.Total, bar(c.Percent), pct(c.Percent))
+	keyTableHTML(h.w, r.Selected, r.Criteria, r.All, foldMCC(r))
+	if r.All != nil && r.All.Diversity != nil {
+		h.p("<p class=\"legend\"><b>D0, D1, D2</b> measure the diversity of the suite (Hill numbers of order 0, 1 and 2): " +
+			"each covered label counts the distinct traces (outcome, checks, actions) of the tests that cover it; D0 is the number of " +
+			"covered labels, D1 the exponential of the Shannon entropy and D2 the inverse Simpson index of those counts. " +
+			"D1 and D2 near D0 mean the labels are covered by varied tests; far below D0, by a few tests that repeat one another " +
+			"(docs/cover.md, \"Traces and diversity\").</p>\n")
 	}
-	h.p("<p class=\"legend\"><b>D0, D1, D2</b> measure the diversity of the suite (Hill numbers of order 0, 1 and 2): " +
-		"each covered label counts the distinct traces (outcome, checks, actions) of the tests that cover it; D0 is the number of " +
-		"covered labels, D1 the exponential of the Shannon entropy and D2 the inverse Simpson index of those counts. " +
-		"D1 and D2 near D0 mean the labels are covered by varied tests; far below D0, by a few tests that repeat one another " +
-		"(docs/cover.md, \"Traces and diversity\").</p>\n")
-	h.p("<table class=\"sum\">\n<tr><th class=\"k\">original plan</th><th>covered</th><th>total</th><th class=\"k\">coverage</th></tr>\n")
-	plain("instructions", r.Coverage.Instructions)
-	plain("branch outcomes", r.Coverage.Branches)
-	if a := r.Coverage.Actions; a != nil {
-		plain("action buckets", a.Count)
+	if ms := r.Coverage.Measures(); len(ms) > 0 {
+		names := map[string]string{"branches": "branch outcomes", "actions": "action buckets"}
+		h.p("<table class=\"sum\">\n<tr><th class=\"k\">original code</th><th>covered</th><th>total</th><th class=\"k\">coverage</th></tr>\n")
+		for _, c := range ms {
+			name := cmp.Or(names[c.Name], c.Name)
+			h.p("<tr><td class=\"k\">%s</td><td>%d</td><td>%d</td><td class=\"k\">%s%s</td></tr>\n", name, c.Covered, c.Total, bar(c.Percent), pct(c.Percent))
+		}
+		h.p("</table>\n")
+	} else {
+		h.p("<p class=\"meta\">Code coverage: not measured (the labels' coverage was recorded by another tool).</p>\n")
 	}
-	h.p("</table>\n")
+	if len(r.Failing) > 0 {
+		h.p("<h2 id=\"failing\">Failing tests (%d, skipped: the coverage is that of the others)</h2>\n<ul>\n", len(r.Failing))
+		for _, f := range r.Failing {
+			h.p("<li><code>%s</code></li>\n", esc(f))
+		}
+		h.p("</ul>\n")
+	}
+	if r.Corpus != nil && len(r.Corpus.Crashing) > 0 {
+		h.p("<h2 id=\"crashing\">Crashing corpus entries (%d, not measured)</h2>\n<ul>\n", len(r.Corpus.Crashing))
+		for _, c := range r.Corpus.Crashing {
+			h.p("<li><code>%s</code></li>\n", esc(c))
+		}
+		h.p("</ul>\n")
+	}
 }
 
 // group is the labels about one expression of the source.
@@ -277,8 +315,8 @@ func (g *group) class() string {
 	return "lp"
 }
 
-// labelView is what the HTML reports show of one label, a plan's
-// (measure.LabelResult) or a Go package's (gotest.LabelResult).
+// labelView is what the HTML report shows of one label in tooltips and
+// cells, whatever its front end.
 type labelView struct {
 	ID        int
 	Criterion labels.Key
@@ -298,17 +336,15 @@ type labelView struct {
 	TestsKnown bool
 }
 
-// rowView is what the HTML report shows of a label row of any front end;
-// each front end adds what it knows (the tests, why it is uncovered).
-func rowView(l measure.LabelRow) labelView {
-	return labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate), Covered: l.Covered}
-}
-
-func planView(l *measure.LabelResult) labelView {
-	v := rowView(l.LabelRow)
-	v.Reach, v.Tests, v.Traces, v.TestsKnown = "unreached", l.Tests, l.Traces, true
-	if l.Reached {
-		v.Reach = "reached"
+// view is what the HTML report shows of a label of any front end.
+func view(l *measure.LabelResult) labelView {
+	v := labelView{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Shown: shownPredicate(l.Expr, l.Predicate), Covered: l.Covered,
+		Tests: l.Tests, Traces: l.TraceCount(), TestsKnown: l.Tests != nil}
+	if l.Reached != nil {
+		v.Reach = "unreached"
+		if *l.Reached {
+			v.Reach = "reached"
+		}
 	}
 	return v
 }
@@ -357,7 +393,7 @@ func (g *group) title() string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(planView(l).line())
+		b.WriteString(view(l).line())
 	}
 	return b.String()
 }
@@ -371,7 +407,7 @@ func (h *htmlWriter) source() {
 	var groups []*group
 	perLine := map[int][]labelView{}
 	for _, l := range r.Labels {
-		perLine[l.At.Line] = append(perLine[l.At.Line], planView(l))
+		perLine[l.At.Line] = append(perLine[l.At.Line], view(l))
 		s, e := l.At.Offset, l.End
 		if s < 0 || s >= len(src) || e <= s || e > len(src) {
 			continue
@@ -543,28 +579,38 @@ func (h *htmlWriter) labels() {
 	h.p("</select></label><label>status <select id=\"f-status\"><option value=\"\">all</option><option value=\"uncovered\">uncovered</option>" +
 		"<option value=\"reached\">reached, never true</option><option value=\"unreached\">never reached</option><option value=\"infeasible\">proven infeasible</option><option value=\"covered\">covered</option></select></label>" +
 		"<label>text <input id=\"f-text\" type=\"search\" placeholder=\"position, operator, expression...\"></label><span id=\"f-shown\"></span></div>\n")
-	h.p("<table class=\"list labels\" id=\"labels\">\n<thead><tr><th>line:col</th><th>id</th><th>criterion</th><th>operator</th><th>expression</th><th>predicate</th><th>status</th><th>tests</th></tr></thead>\n<tbody>\n")
+	posHead := "line:col"
+	if r.Source == nil {
+		posHead = "position"
+	}
+	h.p("<table class=\"list labels\" id=\"labels\">\n<thead><tr><th>%s</th><th>id</th><th>criterion</th><th>operator</th><th>expression</th><th>predicate</th><th>status</th><th>tests</th></tr></thead>\n<tbody>\n", posHead)
 	for _, l := range r.Labels {
 		class, status := "covered", "covered"
 		switch {
 		case l.Covered:
 		case l.Status == measure.StatusInfeasible:
 			class, status = "infeasible", "proven infeasible"
-		case l.Reached:
+		case l.Reached == nil:
+			class, status = "uncovered", "uncovered"
+		case *l.Reached:
 			class, status = "reached", "reached, never true"
 		default:
 			class, status = "unreached", "never reached"
 		}
-		h.p("<tr class=\"%s\" data-crit=\"%s\"><td class=\"m\" data-s=\"%s\" title=\"%s\"><a href=\"#L%d\">%d:%d</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"st\"%s>%s</td>%s</tr>\n",
-			class, esc(string(l.Criterion)), posKey(l.At), esc(l.Pos), l.At.Line, l.At.Line, l.At.Col, l.ID, esc(string(l.Criterion)), esc(l.Operator),
-			esc(orDash(l.Source)), esc(shownPredicate(l.Expr, l.Predicate)), titleAttr(l.Reason), status, planView(l).testsCell())
+		pos, key := fmt.Sprintf("%d:%d", l.At.Line, l.At.Col), posKey(l.At)
+		if r.Source == nil {
+			pos, key = l.Pos, l.At.File+" "+key
+		}
+		h.p("<tr class=\"%s\" data-crit=\"%s\"><td class=\"m\" data-s=\"%s\" title=\"%s\"><a href=\"#%s\">%s</a></td><td>%d</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td class=\"st\"%s>%s</td>%s</tr>\n",
+			class, esc(string(l.Criterion)), esc(key), esc(l.Pos), h.anchor(l), esc(pos), l.ID, esc(string(l.Criterion)), esc(l.Operator),
+			esc(orDash(l.Source)), esc(shownPredicate(l.Expr, l.Predicate)), titleAttr(l.Reason), status, view(l).testsCell())
 	}
 	h.p("</tbody>\n</table>\n")
 	if len(r.Infeasible) > 0 {
-		h.p("<details><summary>%d label(s) infeasible by the static analysis (not injected, not counted)</summary>\n<table class=\"list\">\n<tr><th>line:col</th><th>criterion</th><th>operator</th><th>predicate</th><th>reason</th></tr>\n", len(r.Infeasible))
+		h.p("<details><summary>%d label(s) infeasible by the static analysis (not injected, not counted)</summary>\n<table class=\"list\">\n<tr><th>position</th><th>criterion</th><th>operator</th><th>predicate</th><th>reason</th></tr>\n", len(r.Infeasible))
 		for _, l := range r.Infeasible {
-			h.p("<tr><td class=\"m\"><a href=\"#L%d\">%d:%d</a></td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td>%s</td></tr>\n",
-				l.At.Line, l.At.Line, l.At.Col, esc(string(l.Criterion)), esc(l.Operator), esc(shownPredicate(l.Expr, l.Predicate)), esc(strings.TrimPrefix(l.Reason, "static analysis: ")))
+			h.p("<tr><td class=\"m\">%s</td><td>%s</td><td class=\"m\">%s</td><td class=\"m\">%s</td><td>%s</td></tr>\n",
+				esc(l.Pos), esc(string(l.Criterion)), esc(l.Operator), esc(shownPredicate(l.Expr, l.Predicate)), esc(strings.TrimPrefix(l.Reason, "static analysis: ")))
 		}
 		h.p("</table></details>\n")
 	}

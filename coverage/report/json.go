@@ -8,8 +8,9 @@ import (
 	"github.com/labelcov/labelcov/coverage/measure"
 )
 
-// JSON writes r as indented JSON ("version": 1). Predicates keep their
-// < and > unescaped.
+// JSON writes r as indented JSON, the one schema of every front end
+// (measure.Version; docs/report-schema.md). Predicates keep their < and >
+// unescaped.
 func JSON(w io.Writer, r *measure.Report) error { return writeJSON(w, r) }
 
 func writeJSON(w io.Writer, r any) error {

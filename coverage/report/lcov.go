@@ -25,38 +25,79 @@ func CriterionBlock(k labels.Key) int {
 	return len(labels.AllKeys())
 }
 
-// LCOV writes r as an LCOV tracefile of the original plan: one record
-// (SF: the plan file) with its named functions (FN/FNDA: executions of the
-// function's first instruction), its lines that have instructions
-// (DA: the largest execution count of the line's instructions, summed
-// over tests) and every active label as a branch,
+// LCOV writes r as an LCOV tracefile, for every front end: one record
+// (SF) per file with labels, files sorted (a plan: its one file). Every
+// active label is a branch,
 //
 //	BRDA:<line>,<block>,<branch>,<taken>
 //
-// at the label's line in the original plan, with block = the criterion
+// at the label's line in the original source, with block = the criterion
 // (CriterionBlock), branch = the label id, and taken = how many tests
-// covered the label, or "-" when no test reached it.
+// covered the label where that is known (plans; Go after per-test runs),
+// else 1 when covered and 0 when not; "-" when no test reached it (plans).
+// The plan's record also has its named functions (FN/FNDA: executions of
+// the function's first instruction) and its lines that have instructions
+// (DA: the largest execution count of the line's instructions, summed
+// over tests).
 func LCOV(w io.Writer, r *measure.Report) error {
-	rec := lcovRecord{file: r.File, plan: true, funcs: r.Funcs, lines: r.Lines}
-	ls := append([]*measure.LabelResult(nil), r.Labels...)
-	sort.SliceStable(ls, func(i, j int) bool {
-		a, b := ls[i], ls[j]
-		if a.At.Line != b.At.Line {
-			return a.At.Line < b.At.Line
+	files, byFile := labelsByFile(r)
+	var recs []lcovRecord
+	for _, f := range files {
+		rec := lcovRecord{file: f}
+		if f == r.File && r.Source != nil {
+			rec.plan, rec.funcs, rec.lines = true, r.Funcs, r.Lines
 		}
-		if ba, bb := CriterionBlock(a.Criterion), CriterionBlock(b.Criterion); ba != bb {
-			return ba < bb
+		ls := byFile[f]
+		sort.SliceStable(ls, func(i, j int) bool {
+			a, b := ls[i], ls[j]
+			if a.At.Line != b.At.Line {
+				return a.At.Line < b.At.Line
+			}
+			if ba, bb := CriterionBlock(a.Criterion), CriterionBlock(b.Criterion); ba != bb {
+				return ba < bb
+			}
+			return a.ID < b.ID
+		})
+		for _, l := range ls {
+			var taken string
+			switch {
+			case l.Reached != nil && !*l.Reached:
+				taken = "-"
+			case l.Tests != nil:
+				taken = strconv.Itoa(len(l.Tests))
+			case l.Covered:
+				taken = "1"
+			default:
+				taken = "0"
+			}
+			rec.branches = append(rec.branches, lcovBranch{line: l.At.Line, crit: l.Criterion, id: l.ID, taken: taken, hit: l.Covered})
 		}
-		return a.ID < b.ID
-	})
-	for _, l := range ls {
-		taken := "-"
-		if l.Reached {
-			taken = strconv.Itoa(len(l.Tests))
-		}
-		rec.branches = append(rec.branches, lcovBranch{line: l.At.Line, crit: l.Criterion, id: l.ID, taken: taken, hit: l.Covered})
+		recs = append(recs, rec)
 	}
-	return writeLCOV(w, []lcovRecord{rec})
+	if len(recs) == 0 && r.File != "" && r.Source != nil {
+		recs = append(recs, lcovRecord{file: r.File, plan: true, funcs: r.Funcs, lines: r.Lines})
+	}
+	return writeLCOV(w, recs)
+}
+
+// labelsByFile groups r's labels by original file (a plan's, whose text
+// the report holds: all in r.File); files are sorted, each file's labels
+// in id order.
+func labelsByFile(r *measure.Report) ([]string, map[string][]*measure.LabelResult) {
+	byFile := map[string][]*measure.LabelResult{}
+	var files []string
+	for _, l := range r.Labels {
+		f := l.At.File
+		if r.Source != nil {
+			f = r.File
+		}
+		if byFile[f] == nil {
+			files = append(files, f)
+		}
+		byFile[f] = append(byFile[f], l)
+	}
+	sort.Strings(files)
+	return files, byFile
 }
 
 // lcovRecord is one SF record of a tracefile: the file's labels as

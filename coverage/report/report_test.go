@@ -187,7 +187,7 @@ func TestGenhtml(t *testing.T) {
 
 func TestHTML(t *testing.T) {
 	r := thermostat(t)
-	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r) }, r))
+	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r, nil) }, r))
 	for _, want := range []string{
 		"<!DOCTYPE html>",
 		"<title>labelcov cover: thermostat.plan</title>",
@@ -258,7 +258,7 @@ func TestUncoveredShowsSourceExpression(t *testing.T) {
 	l := r.Uncovered[0]
 	l.Predicate, l.Expr, l.Source = "(eq %lc3 %lc4)", "(eq (board-level r) 3)", "(eq (board-level r) 3)"
 	txt := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return Text(b, r) }, r))
-	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r) }, r))
+	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r, nil) }, r))
 	for name, out := range map[string]string{"text": txt, "html": strings.ReplaceAll(page, "&#39;", "'")} {
 		if strings.Contains(out, "%lc3") || !strings.Contains(out, "(eq (board-level r) 3)") || !strings.Contains(out, "x -&gt; (abs x)") && !strings.Contains(out, "x -> (abs x)") {
 			t.Errorf("%s: temporaries shown or expression/operator missing", name)
@@ -284,7 +284,7 @@ func TestEmptyDenominatorIsNA(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^wm-cor +0 +0 +n/a `).MatchString(txt) {
 		t.Errorf("text: wm-cor 0/0 not n/a:\n%s", txt)
 	}
-	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r) }, r))
+	page := string(render(t, func(b *bytes.Buffer, r *measure.Report) error { return HTML(b, r, nil) }, r))
 	if !strings.Contains(page, `<td class="k">wm-cor</td><td></td><td>0</td><td>0</td><td class="k"><span class="bar na"></span>n/a</td>`) {
 		t.Errorf("html: wm-cor 0/0 not n/a")
 	}

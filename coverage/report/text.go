@@ -11,34 +11,67 @@ import (
 	"github.com/labelcov/labelcov/labels"
 )
 
-// Text writes r for people: a table of covered/total labels per criterion
-// and operator with their diversity, the plain coverage of the original
-// plan, then every uncovered label with its position and predicate.
+// Headline says what was measured: the plan, its tests and traces (and
+// world), or the Go packages and what ran (their tests, or a fuzz
+// target over its corpus). Text and HTML open with it.
+func Headline(r *measure.Report) string {
+	if len(r.Packages) > 0 {
+		what := "tests"
+		if r.Fuzz != "" && r.Corpus != nil {
+			what = fmt.Sprintf("fuzz target %s over %d seed and %d cached corpus entries", r.Fuzz, r.Corpus.Seeds, r.Corpus.Cached)
+		}
+		return fmt.Sprintf("%s: %s", strings.Join(r.Packages, " "), what)
+	}
+	traces := 0
+	if r.Diversity != nil {
+		traces = r.Diversity.Traces
+	}
+	s := fmt.Sprintf("%s: plan %s, %d test%s, %d distinct trace%s", r.File, r.Plan, len(r.Tests), plural(len(r.Tests)), traces, plural(traces))
+	if r.World != "" {
+		s += ", world " + r.World
+	}
+	return s
+}
+
+// foldMCC is KeyTable's foldMCC for r: Go packages' mcc rows fold their
+// operators.
+func foldMCC(r *measure.Report) bool { return len(r.Packages) > 0 }
+
+// Text writes r for people, for every front end: the headline, a table of
+// covered/total labels per criterion and operator (with Hill numbers
+// where known), the code coverage its front end measured, the diversity,
+// the resolution of the active labels, failing tests and crashing corpus
+// entries, the MC/DC of each decision, then every uncovered label with its
+// position, status and predicate, and why the unresolved ones are.
 func Text(w io.Writer, r *measure.Report) error {
 	bw := bufio.NewWriter(w)
-	traces := r.Diversity.Traces
-	fmt.Fprintf(bw, "%s: plan %s, %d test%s, %d distinct trace%s", r.File, r.Plan,
-		len(r.Tests), plural(len(r.Tests)), traces, plural(traces))
-	if r.World != "" {
-		fmt.Fprintf(bw, ", world %s", r.World)
-	}
+	fmt.Fprintf(bw, "%s\n\n", Headline(r))
+	KeyTable(bw, r.Selected, r.Criteria, r.All, foldMCC(r))
 	fmt.Fprintln(bw)
-	fmt.Fprintln(bw)
-
-	KeyTable(bw, r.Selected, r.Criteria, r.All, false)
-	fmt.Fprintln(bw)
-	cov := func(name string, c measure.Count) {
-		fmt.Fprintf(bw, "%-13s %d/%d (%s)\n", name, c.Covered, c.Total, pct(c.Percent))
+	ms := r.Coverage.Measures()
+	for _, c := range ms {
+		fmt.Fprintf(bw, "%-13s %d/%d (%s)\n", c.Name, c.Covered, c.Total, pct(c.Percent))
 	}
-	cov("instructions", r.Coverage.Instructions)
-	cov("branches", r.Coverage.Branches)
-	if a := r.Coverage.Actions; a != nil {
-		cov("actions", a.Count)
+	if len(ms) == 0 {
+		fmt.Fprintln(bw, "code coverage: not measured (the labels' coverage was recorded by another tool)")
 	}
-	fmt.Fprintf(bw, "diversity     D0 %s  D1 %s  D2 %s over %d distinct trace%s\n",
-		count(r.Diversity.D0), num(r.Diversity.D1), num(r.Diversity.D2), traces, plural(traces))
-
+	if d := r.Diversity; d != nil {
+		fmt.Fprintf(bw, "diversity     D0 %s  D1 %s  D2 %s over %d distinct trace%s\n",
+			count(d.D0), num(d.D1), num(d.D2), d.Traces, plural(d.Traces))
+	}
 	ResolutionText(bw, r)
+	if len(r.Failing) > 0 {
+		fmt.Fprintf(bw, "\nfailing tests (%d, skipped: the coverage is that of the others):\n", len(r.Failing))
+		for _, f := range r.Failing {
+			fmt.Fprintf(bw, "  %s\n", f)
+		}
+	}
+	if r.Corpus != nil && len(r.Corpus.Crashing) > 0 {
+		fmt.Fprintf(bw, "\ncrashing corpus entries (%d, not measured):\n", len(r.Corpus.Crashing))
+		for _, c := range r.Corpus.Crashing {
+			fmt.Fprintf(bw, "  %s\n", c)
+		}
+	}
 	if r.MCDC != nil {
 		MCDCText(bw, r.MCDC)
 	}
@@ -120,6 +153,9 @@ func KeyTable(w io.Writer, selected []labels.Key, criteria map[labels.Key]*measu
 // proven infeasible and unresolved (cover's text report; gentests prints
 // it for the suite with the tests it wrote).
 func ResolutionText(w io.Writer, r *measure.Report) {
+	if r.All == nil || r.All.Resolution == nil {
+		return
+	}
 	fmt.Fprintln(w, "\nresolution of the active labels (mcdc: conditions): covered by a test, proven infeasible\n(with reasons), unresolved; justified = (covered + infeasible) / total:")
 	rows := [][]string{{"", "criterion", "covered", "infeasible", "unresolved", "justified"}}
 	row := func(name string, k *measure.KeyReport) {
@@ -169,7 +205,10 @@ func statusText(l *measure.LabelResult) string {
 }
 
 func reachedText(l *measure.LabelResult) string {
-	if l.Reached {
+	switch {
+	case l.Reached == nil:
+		return "uncovered"
+	case *l.Reached:
 		return "reached"
 	}
 	return "unreached"

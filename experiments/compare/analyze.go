@@ -199,7 +199,7 @@ type TestRow struct {
 const Correction = "holm per benchmark"
 
 // measureOrder is the report order of the known measuring criteria.
-var measureOrder = []string{"branches", "blocks", "instructions", "actions", "labels",
+var measureOrder = []string{"branches", "blocks", "instructions", "actions", labels.AllFigure,
 	labels.FigureName(labels.MCC), labels.FigureName(labels.MCDC), labels.FigureName(labels.CC), labels.FigureName(labels.WM), labels.FigureName(labels.DIST)}
 
 // Analyze computes the report of d.

@@ -186,8 +186,8 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			"-fuzz` does, or at the budget. Failures are named by their site on the original code (every failing input "+
 			"is replayed there): the first stack frame in the target's package. Coverage is measured on one yardstick "+
 			"whatever guided the campaign, by replaying the kept corpus: the coverage blocks of the original package "+
-			"(`blocks`) and the labels of all criteria (`labels`: mcc, cc and wm; per criterion `labels:mcc`, "+
-			"`labels:cc`, `labels:wm`, and `labels:dist` apart). Execs to find are estimated from go test's progress "+
+			"(`blocks`) and the labels of all criteria (per criterion `labels:mcc`, `labels:cc`, `labels:wm`, "+
+			"`labels:mcdc` in conditions and `labels:dist`; `labels` is their sum, as cover's all). Execs to find are estimated from go test's progress "+
 			"lines (printed every 3 s). %s",
 			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed, minimizeNote(r.MinimizeTime))})
 	} else {
@@ -195,8 +195,8 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			"Every campaign is the built-in engine with one worker, fuzzing the plan annotated with its guiding criterion "+
 			"(`none`: the original plan), with a seed of its own derived from the grid seed. Coverage is measured on one "+
 			"yardstick whatever guided the campaign: branches (both outcomes of each conditional), instructions and action "+
-			"buckets of the original plan, and the labels of all criteria (`labels`; per criterion `labels:mcc`, "+
-			"`labels:cc`, `labels:wm`), by replaying the kept inputs.",
+			"buckets of the original plan, and the labels of all criteria (per criterion `labels:mcc`, `labels:cc`, "+
+			"`labels:wm` and `labels:mcdc` in conditions; `labels` is their sum, as cover's all), by replaying the kept inputs.",
 			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed)})
 	}
 	if r.Note != "" {

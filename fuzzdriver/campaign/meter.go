@@ -62,16 +62,16 @@ func (m *Meter) Add(ctx context.Context, input []byte) error {
 }
 
 // Figures returns the coverage so far: "instructions", "branches",
-// "actions" (with a world) and "labels", the all figure of the measuring
-// criteria (labels.Figures: each criterion in its unit, MC/DC in
-// conditions; none with Setup.NoMeasure).
+// "actions" (with a world) and "labels", cover's all of the measuring
+// criteria (labels.GroupFigures: the sum of the rows, each criterion in
+// its unit, MC/DC in conditions; none with Setup.NoMeasure).
 func (m *Meter) Figures() map[string]engine.Figure {
 	fig := map[string]engine.Figure{
 		"instructions": m.tally.Instructions(),
 		"branches":     m.tally.Branches(),
 	}
 	if m.ann != nil {
-		fig["labels"] = m.labelFigures()[labels.All].Fraction
+		fig[labels.AllFigure], _ = m.labelFigures()
 	}
 	if m.p.Setup.World != nil {
 		fig["actions"] = m.tally.Actions()
@@ -80,45 +80,30 @@ func (m *Meter) Figures() map[string]engine.Figure {
 }
 
 // labelFigures computes the measuring labels' figures with the one
-// function every report uses.
-func (m *Meter) labelFigures() map[labels.Key]*labels.KeyCoverage {
-	ms := m.p.PUT.Measure
-	hits := make(map[int]int, len(m.tally.Covering))
-	for id, ts := range m.tally.Covering {
-		hits[id] = len(ts)
-	}
-	cov, err := labels.Figures(ms.Transform.Labels.Labels, ms.Transform.Labels.Decisions, hits)
-	if err != nil {
-		if m.err == nil {
+// function every report uses, folded as a campaign reports them.
+func (m *Meter) labelFigures() (all engine.Figure, groups map[labels.Key]engine.Figure) {
+	var cov map[labels.Key]*labels.KeyCoverage
+	if ms := m.p.PUT.Measure; ms != nil {
+		hits := make(map[int]int, len(m.tally.Covering))
+		for id, ts := range m.tally.Covering {
+			hits[id] = len(ts)
+		}
+		var err error
+		if cov, err = labels.Figures(ms.Transform.Labels.Labels, ms.Transform.Labels.Decisions, hits); err != nil && m.err == nil {
 			m.err = err
 		}
-		return map[labels.Key]*labels.KeyCoverage{labels.All: {}}
 	}
-	if cov[labels.All] == nil {
-		cov[labels.All] = &labels.KeyCoverage{}
-	}
-	return cov
+	return labels.GroupFigures(cov, m.p.keys)
 }
 
-// ByCriterion returns label coverage per criterion key (mcc, cc, wm, the
-// wm operators together, mcdc in conditions, dist), as cover reports it
-// (labels.Figures).
+// ByCriterion returns label coverage per criterion group (mcc, cc, wm,
+// the wm operators together, mcdc in conditions, dist), as cover reports
+// it (labels.Figures).
 func (m *Meter) ByCriterion() map[string]engine.Figure {
+	_, groups := m.labelFigures()
 	out := map[string]engine.Figure{}
-	for _, k := range m.p.keys {
-		out[string(labels.Group(k))] = engine.Figure{}
-	}
-	if m.p.PUT.Measure == nil {
-		return out
-	}
-	for k, c := range m.labelFigures() {
-		if k == labels.All {
-			continue
-		}
-		f := out[string(labels.Group(k))]
-		f.Covered += c.Covered
-		f.Total += c.Total
-		out[string(labels.Group(k))] = f
+	for g, f := range groups {
+		out[string(g)] = f
 	}
 	return out
 }

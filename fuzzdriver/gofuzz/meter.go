@@ -24,7 +24,7 @@ import (
 // criteria as cover counts them (labels.Figures): per criterion
 // "labels:mcc", "labels:cc", "labels:wm", "labels:mcdc" (conditions whose
 // independence pair the corpus executed) and "labels:dist"; "labels" is
-// the all figure of every criterion but dist, which is measured apart.
+// cover's all, the sum of these rows (labels.GroupFigures).
 type Yardstick struct {
 	Target Target
 	// Original and Labels are coverage-instrumented test binaries of the
@@ -176,39 +176,17 @@ func (y *Yardstick) Measure(ctx context.Context, entries []string, scratch strin
 		return nil, err
 	}
 	hits := gotest.LabelHits(y.Annotation, ann)
-	for _, k := range y.Annotation.Criteria.Keys() {
-		fig[labels.FigureName(k)] = engine.Figure{}
-	}
-	// The figures of cover (labels.Figures: mcdc in conditions); "labels"
-	// is the all figure of every criterion but dist, which is measured
-	// apart (its ladders would outweigh the rest).
-	var notDist []*labels.Label
-	for _, l := range y.Annotation.Labels {
-		if l.Criterion != labels.DIST {
-			notDist = append(notDist, l)
-		}
-	}
-	cov, err := labels.Figures(notDist, y.Annotation.Decisions, hits)
+	// The figures of cover (labels.Figures: mcdc in conditions), named as
+	// a campaign's: "labels" is cover's all, dist included.
+	cov, err := labels.Figures(y.Annotation.Labels, y.Annotation.Decisions, hits)
 	if err != nil {
 		return nil, err
 	}
-	dist, _ := labels.Figures(y.Annotation.Labels, nil, hits)
-	for k, c := range cov {
-		if k == labels.All {
-			continue
-		}
-		f := fig[labels.FigureName(k)]
-		f.Covered += c.Covered
-		f.Total += c.Total
-		fig[labels.FigureName(k)] = f
+	all, groups := labels.GroupFigures(cov, y.Annotation.Criteria.Keys())
+	for g, f := range groups {
+		fig[labels.FigureName(g)] = f
 	}
-	if c := dist[labels.DIST]; c != nil {
-		fig[labels.FigureName(labels.DIST)] = c.Fraction
-	}
-	fig["labels"] = engine.Figure{}
-	if c := cov[labels.All]; c != nil {
-		fig["labels"] = c.Fraction
-	}
+	fig[labels.AllFigure] = all
 	return fig, nil
 }
 

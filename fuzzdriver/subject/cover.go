@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/labelcov/labelcov/coverage/measure"
@@ -87,7 +88,7 @@ func (co CoverOptions) write(w, stderr io.Writer, g *outputs.Guard, rep *measure
 		flag, path string
 		render     func(io.Writer) error
 	}{
-		{"--html", co.HTML, func(w io.Writer) error { return report.HTML(w, rep) }},
+		{"--html", co.HTML, func(w io.Writer) error { return report.HTML(w, rep, os.ReadFile) }},
 		{"--lcov", co.LCOV, func(w io.Writer) error { return report.LCOV(w, rep) }},
 		{"--cobertura", co.Cobertura, func(w io.Writer) error { return report.Cobertura(w, rep) }},
 	}

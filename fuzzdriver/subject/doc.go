@@ -15,7 +15,7 @@
 // outputs.Guard, and prints its report to the writer it is given.
 //
 // compare's grids are package experiments/grid. The verbs on one plan and its inputs (run, replay, sample, env, fmt, disasm,
-// afl-target) are package fuzzdriver/tools, which loads plans through the
+// afl-target) are package fuzzdriver/planverbs, which loads plans through the
 // loaders here (LoadPlan, BuildFuzzer, PlanGuard).
 //
 // It knows nothing of command lines: cmd/labelcov maps flags onto

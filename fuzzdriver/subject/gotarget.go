@@ -14,7 +14,6 @@ import (
 
 	"github.com/labelcov/labelcov/coverage/gotest"
 	"github.com/labelcov/labelcov/coverage/measure"
-	"github.com/labelcov/labelcov/coverage/report"
 	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/labels"
@@ -118,7 +117,7 @@ func (s *goSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) err
 		return err
 	}
 	if co.Justified {
-		return fmt.Errorf("--fail-under-justified: plans only so far (Go packages report no resolution)")
+		return fmt.Errorf("--fail-under-justified: plans only so far (no prover resolves the labels of Go packages: justified would be covered)")
 	}
 	o := s.o
 	dir, patterns, to, err := s.resolve()
@@ -155,29 +154,9 @@ func (s *goSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) err
 	if err != nil {
 		return err
 	}
-	files := []struct {
-		flag, path string
-		render     func(io.Writer) error
-	}{
-		{"--lcov", co.LCOV, func(w io.Writer) error { return report.GoLCOV(w, rep) }},
-		{"--html", co.HTML, func(w io.Writer) error { return report.GoHTML(w, rep, os.ReadFile) }},
-		{"--cobertura", co.Cobertura, func(w io.Writer) error { return report.GoCobertura(w, rep) }},
-	}
-	for _, f := range files {
-		if f.path != "" {
-			if err := writeReport(&g, f.flag, f.path, f.render); err != nil {
-				return err
-			}
-		}
-	}
-	if o.JSON {
-		err = report.GoJSON(w, rep)
-	} else {
-		err = report.GoText(w, rep)
-	}
-	if err == nil {
-		err = failUnder(gates, rep.Figures())
-	}
+	// The one writer of every front end's report (its warnings are in
+	// the report: Go's labelling notes went to stderr while annotating).
+	err = co.write(w, nil, &g, rep, o.JSON, gates)
 	if c := rep.Corpus; err == nil && c != nil && len(c.Crashing) > 0 {
 		// Like go test, a corpus entry that crashes is a failure; the
 		// report above measured the others.

@@ -29,6 +29,9 @@ type desigState struct {
 	elems map[string][]*slot
 	// unknown are keys given values whose elements are not tracked.
 	unknown map[string]bool
+	// rest[key] joins the elements of the key's values that lists'
+	// shapes (shapes.go) do not track one by one.
+	rest map[string]*slot
 }
 
 // worldDesigProps maps a property of the simulator's perceived designators
@@ -41,7 +44,7 @@ func propKey(name string) string { return strings.TrimPrefix(name, ":") }
 // prepareDesigs marks the designator state open when the plan names
 // make-designator anywhere (a call, #'make-designator, 'make-designator).
 func (a *valueAnalysis) prepareDesigs() {
-	a.desig = desigState{elems: map[string][]*slot{}, unknown: map[string]bool{}}
+	a.desig = desigState{elems: map[string][]*slot{}, unknown: map[string]bool{}, rest: map[string]*slot{}}
 	for _, f := range a.res.Forms {
 		syntax.Walk(f, func(x syntax.Node) bool {
 			if s, ok := x.(*syntax.Symbol); ok && forms.Name(s) == "make-designator" {
@@ -99,6 +102,9 @@ func (a *valueAnalysis) desigValue(key string, val syntax.Node, depth int) {
 		if !strings.HasPrefix(v.Name, "?") {
 			return // a literal symbol: no elements
 		}
+		if a.putShape(key, a.ev(v, depth+1)) {
+			return
+		}
 	case *syntax.List:
 		if len(v.Elems) == 0 {
 			return
@@ -121,11 +127,34 @@ func (a *valueAnalysis) desigValue(key string, val syntax.Node, depth int) {
 			}
 			return
 		}
+		if a.putShape(key, a.ev(v, depth+1)) {
+			return
+		}
 	}
 	if a.record && !a.desig.unknown[key] {
 		a.desig.unknown[key] = true
 		a.changed = true
 	}
+}
+
+// putShape records the elements of a property value v by its shape
+// (shapes.go); false when they are unknown.
+func (a *valueAnalysis) putShape(key string, v aval) bool {
+	if v.unknownCons() {
+		return false
+	}
+	if v.mayCons() {
+		for i, e := range v.lists.elems {
+			a.putElem(key, i, e)
+		}
+		r := a.desig.rest[key]
+		if r == nil {
+			r = &slot{}
+			a.desig.rest[key] = r
+		}
+		a.put(r, v.lists.rest)
+	}
+	return true
 }
 
 func (a *valueAnalysis) putElem(key string, i int, v aval) {
@@ -171,6 +200,9 @@ func (a *valueAnalysis) desigElem(c *syntax.List, idx int) (aval, bool) {
 	}
 	if es := a.desig.elems[key]; idx < len(es) {
 		v = join(v, es[idx].v)
+	}
+	if r := a.desig.rest[key]; r != nil {
+		v = join(v, r.v) // from a list whose elements the analysis joined
 	}
 	return v, true
 }

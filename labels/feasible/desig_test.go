@@ -54,3 +54,44 @@ func TestDesigPropPruningGivesUp(t *testing.T) {
 		}
 	}
 }
+
+const shapePlan = `(defparameter *cells* '((3 4) (5 8)))
+(defun obj-col (d) (first (desig-prop d 'cell)))
+(defun table-stand (col) (if (<= col 5) 'a 'b))
+(defun put-at (?cell) (perform (an action (type placing) (target (a location (cell ?cell))))))
+(def-plan p (k)
+  (dolist (d (perform (an action (type detecting))))
+    (table-stand (obj-col d)))
+  (put-at (nth (mod k 2) *cells*))
+  (put-at (second (assoc 'x '((x (1 2)) (y (6 7))))))
+  (put-at (rest (cons 9 (reverse (list 2 3))))))
+`
+
+// TestDesigShapePruning: a cell held in a variable, taken out of literal
+// tables (nth, assoc, second, rest, cons, reverse, list), keeps its
+// elements' ranges: col is in [0, 15], never negative.
+func TestDesigShapePruning(t *testing.T) {
+	got := desigLabels(t, shapePlan)
+	if v := got["t.plan:3:34 x -> (abs x)"]; !strings.HasPrefix(v, "infeasible") {
+		t.Errorf("(< col 0) in table-stand: %q (%v)", v, got)
+	}
+}
+
+// TestDesigShapePruningGivesUp: a negative element anywhere in the lists
+// the cell may come from, or a list the analysis cannot see into, keeps
+// the label active.
+func TestDesigShapePruningGivesUp(t *testing.T) {
+	for name, src := range map[string]string{
+		"negative in table":  strings.Replace(shapePlan, "'((3 4) (5 8))", "'((3 4) (-5 8))", 1),
+		"negative in assoc":  strings.Replace(shapePlan, "(y (6 7))", "(y (-6 7))", 1),
+		"negative consed":    strings.Replace(shapePlan, "(list 2 3)", "(list 2 -3)", 1),
+		"cell from argument": shapePlan + "(defun other (k) (put-at (list (- k) 0)))\n",
+		"external list":      shapePlan + "(defun other () (put-at (ext-cell)))\n",
+		"pushed list":        shapePlan + "(defun other (c) (let ((l nil)) (push c l) (put-at (first l))))\n",
+	} {
+		got := desigLabels(t, src)
+		if v := got["t.plan:3:34 x -> (abs x)"]; v != "active " {
+			t.Errorf("%s: (< col 0) in table-stand: %q", name, v)
+		}
+	}
+}

@@ -146,7 +146,7 @@ func (d *domains) judge(op string, a, b syntax.Node, neg bool) (string, string) 
 // from — the world's domains, or the plan's own expressions.
 func (d *domains) reason(verdict string, a, b syntax.Node, va, vb aval, la, lb bool) string {
 	var desc []string
-	var world []string
+	var world, notes []string
 	var srcs []vsrc
 	more := false
 	for _, x := range []struct {
@@ -160,6 +160,9 @@ func (d *domains) reason(verdict string, a, b syntax.Node, va, vb aval, la, lb b
 		desc = append(desc, d.show(x.n)+" "+describeVal(x.v, len(desc) > 0))
 		if x.v.world != "" && !slices.Contains(world, x.v.world) {
 			world = append(world, x.v.world)
+		}
+		if x.v.note != "" && !slices.Contains(notes, x.v.note) {
+			notes = append(notes, x.v.note)
 		}
 		for _, s := range x.v.src {
 			// (no node, or a copy the labels made: no place in the plan)
@@ -179,7 +182,7 @@ func (d *domains) reason(verdict string, a, b syntax.Node, va, vb aval, la, lb b
 	for _, s := range srcs {
 		from = append(from, d.a.where(s.n))
 	}
-	why := strings.Join(world, "; ")
+	why := strings.Join(append(world, notes...), "; ")
 	if len(from) > 0 {
 		if why != "" {
 			why += "; "

@@ -56,6 +56,12 @@ type aval struct {
 	src    [2]vsrc
 	// world names the world domain the range comes from (Domain.Why).
 	world string
+	// note says what else the range rests on (counterNote).
+	note string
+	// noCons: the non-numbers it may be are no conses; otherwise lists,
+	// when set, is what is known of the conses it may be (shapes.go).
+	noCons bool
+	lists  *listShape
 }
 
 // vsrc is an expression that bounds a value, for reasons.
@@ -113,6 +119,9 @@ func (v aval) same(w aval) bool {
 	if v.num != w.num || v.other != w.other || v.world != w.world {
 		return false
 	}
+	if v.other && (v.noCons != w.noCons || !sameShape(v.lists, w.lists)) {
+		return false
+	}
 	return !v.num || v.lo == w.lo && v.hi == w.hi && v.frac == w.frac && v.nan == w.nan
 }
 
@@ -123,9 +132,24 @@ func join(a, b aval) aval {
 	if !b.num && !b.other {
 		return a
 	}
-	r := aval{num: a.num || b.num, other: a.other || b.other, world: a.world}
+	r := aval{num: a.num || b.num, other: a.other || b.other, world: a.world, note: a.note}
 	if r.world == "" {
 		r.world = b.world
+	}
+	if r.note == "" {
+		r.note = b.note
+	}
+	if r.other {
+		r.noCons = !a.mayCons() && !b.mayCons()
+		switch {
+		case a.unknownCons() || b.unknownCons():
+		case a.mayCons() && b.mayCons():
+			r.lists = joinShape(a.lists, b.lists)
+		case a.mayCons():
+			r.lists = a.lists
+		case b.mayCons():
+			r.lists = b.lists
+		}
 	}
 	switch {
 	case a.num && b.num:
@@ -397,6 +421,9 @@ type valueAnalysis struct {
 	once  map[string]syntax.Node
 	scope map[string]int // lexically bound names while walking
 	desig desigState     // what the plan's designator forms hold (desig.go)
+	// counters are the local variables only ever bound to 0 and
+	// incremented by one (counters.go).
+	counters map[string]bool
 	// litLists are the globals bound to a quoted literal list and only
 	// read: the join of their elements (desig.go).
 	litLists map[string]aval
@@ -415,6 +442,7 @@ type valueAnalysis struct {
 type slot struct {
 	v        aval
 	wlo, whi int8
+	wshape   int8
 }
 
 type fnInfo struct {
@@ -436,6 +464,7 @@ func analyzeValues(res *normalize.Result, fns map[string]domain.Domain) *valueAn
 	a.prepare()
 	a.prepareDesigs()
 	a.prepareLiteralLists()
+	a.findCounters()
 	a.record = true
 	for round := 0; round < maxRounds; round++ {
 		a.changed = false
@@ -684,6 +713,11 @@ func (a *valueAnalysis) put(s *slot, v aval) {
 		}
 		return
 	}
+	if n.lists != nil && !sameShape(n.lists, s.v.lists) {
+		if s.wshape++; s.wshape > widenShapes {
+			n.lists = nil // an unknown cons from now on
+		}
+	}
 	if n.num && s.v.num {
 		if n.lo < s.v.lo {
 			if s.wlo++; s.wlo > widenAfter {
@@ -773,7 +807,7 @@ var piVal = numRange(math.Pi, math.Pi, true, nil)
 func (a *valueAnalysis) ref(s *syntax.Symbol) aval {
 	switch s.Name {
 	case "t", "nil":
-		return nonNum()
+		return atomVal()
 	}
 	free := a.scope[s.Name] == 0 && !a.bound[s.Name]
 	if s.Name == "pi" && (free || !a.record) {
@@ -813,12 +847,12 @@ func (a *valueAnalysis) ev(n syntax.Node, depth int) aval {
 	case *syntax.Float:
 		return fixFloat(n.Value, n.Value, n)
 	case *syntax.String, *syntax.Keyword, *syntax.Char:
-		return nonNum()
+		return atomVal()
 	case *syntax.Symbol:
 		return a.ref(n)
 	case *syntax.Quote:
 		a.escapeData(n.X)
-		return nonNum()
+		return datumVal(n.X, 0)
 	case *syntax.Prefixed:
 		if n.Mark == syntax.MarkFunction {
 			if _, isSym := n.X.(*syntax.Symbol); isSym {
@@ -886,6 +920,9 @@ func (a *valueAnalysis) evList(l *syntax.List, depth int) aval {
 // function: unknown).
 func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 	n := len(vals)
+	if v, ok := listBuiltin(h, vals); ok {
+		return v
+	}
 	switch h {
 	case "+", "*":
 		if n == 0 {
@@ -1034,7 +1071,7 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 	case "fail":
 		return aval{}
 	case "first", "car", "second", "third", "nth":
-		return a.element(h, l)
+		return a.element(h, l, vals)
 	}
 	return top()
 }
@@ -1042,7 +1079,7 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 // element is the value of (first x), (nth k x) and the like: an element
 // of a world query's list result when x is such a call (directly, or
 // through a temporary or a variable bound once to one); unknown otherwise.
-func (a *valueAnalysis) element(h string, l *syntax.List) aval {
+func (a *valueAnalysis) element(h string, l *syntax.List, vals []aval) aval {
 	idx := -1
 	var arg syntax.Node
 	switch {
@@ -1057,8 +1094,13 @@ func (a *valueAnalysis) element(h string, l *syntax.List) aval {
 			idx, arg = int(k.Value), l.Elems[2]
 		}
 	}
-	if idx < 0 || len(a.fns) == 0 {
+	if len(vals) == 0 || (h == "nth") != (len(vals) == 2) {
 		return top()
+	}
+	// What the shape of the list says (shapes.go).
+	shaped := elemOf(vals[len(vals)-1], idx)
+	if idx < 0 || len(a.fns) == 0 {
+		return shaped
 	}
 	if s, ok := arg.(*syntax.Symbol); ok {
 		if init, ok := a.once[s.Name]; ok {
@@ -1081,7 +1123,7 @@ func (a *valueAnalysis) element(h string, l *syntax.List) aval {
 			return v
 		}
 	}
-	return top()
+	return shaped
 }
 
 // special walks special form l (named h).
@@ -1091,6 +1133,10 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 	d := depth + 1
 	switch h {
 	case "quote":
+		if n == 2 {
+			a.escapeData(el[1])
+			return datumVal(el[1], 0)
+		}
 		if n > 1 {
 			a.escapeData(el[1])
 		}
@@ -1266,6 +1312,11 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		switch p := el[1].(type) {
 		case *syntax.Symbol:
 			cur := a.ref(p)
+			if h == "incf" && n == 2 && a.counters[p.Name] {
+				v := increment(cur, l)
+				a.putVar(p.Name, v)
+				return v
+			}
 			if n == 3 {
 				delta = a.ev(el[2], d)
 			}
@@ -1320,10 +1371,10 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			// Each element of a literal list, or nil in the result form.
 			if e, ok := literalElems(spec.Elems[1]); ok {
 				v = join(e, nonNum())
-			} else if g, ok := spec.Elems[1].(*syntax.Symbol); ok && a.scope[g.Name] == 0 {
-				if e, ok := a.litLists[g.Name]; ok {
-					v = join(e, nonNum())
-				}
+			} else if g, ok := spec.Elems[1].(*syntax.Symbol); ok && a.scope[g.Name] == 0 && a.litLists[g.Name].num {
+				v = join(a.litLists[g.Name], nonNum())
+			} else if e, ok := allElems(c); ok {
+				v = join(e, atomVal()) // an element, or nil in the result form
 			}
 		}
 		if h == "dotimes" {

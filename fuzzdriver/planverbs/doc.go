@@ -1,4 +1,4 @@
-// Package tools is the library front end of the verbs that work on one
+// Package planverbs is the library front end of the verbs that work on one
 // plan and its inputs rather than on a subject's suite: run (one run,
 // with or without a world), replay (fuzzer inputs and scenarios as a
 // campaign ran them), sample (uniformly random inputs counted per
@@ -13,4 +13,4 @@
 // write a file except through an outputs.Guard (fmt -w alone rewrites the
 // plans it is given, as asked, atomically), nor decide the kind of a
 // subject (only plans reach it).
-package tools
+package planverbs
