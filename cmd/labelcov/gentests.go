@@ -39,8 +39,13 @@ entries that cover labels, blocks or failure sites the suite does not are
 chosen by greedy set cover and written to DIR/testdata/fuzz/FuzzX, in go
 test's corpus format, named by what they cover first
 (gen-01-mcc_TF_label-17). Pass the package's directory as DIR to add them to
-its testdata; an existing file is never overwritten. Each is run again from
-the written file and must cover what it was kept for. See docs/cover.md.`,
+its testdata; an existing file is never overwritten. Then, unless
+--no-directed, entries derived from the package's constants (each integer
+constant, 0 and their neighbours; string and byte tokens spliced into the
+inputs) are screened for what is still uncovered and the useful ones written
+as gen-directed-NN-.... Each is run again from the written file and must
+cover what it was kept for. The report lists the labels left unresolved.
+See docs/cover.md and docs/solve.md.`,
 		Example: `  labelcov gentests testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out gen --runs 20000
   labelcov gentests ./shell --fuzz FuzzRun --budget 30s --out /tmp/gen
   labelcov gentests ./shell --fuzz FuzzRun --budget 1m --guide dist --out ./shell   # into the package's testdata`,
@@ -61,6 +66,7 @@ the written file and must cover what it was kept for. See docs/cover.md.`,
 	f.DurationVar(&gen.Budget, "budget", 0, "wall-clock budget of the campaign")
 	f.Int64Var(&gen.Runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&gen.Seed, "seed", 1, "random seed of the campaign")
+	f.BoolVar(&gen.NoDirected, "no-directed", false, "Go packages: no directed entries (derived from the package's constants for what the campaign left; docs/solve.md)")
 	registerSolve(cmd, &gen.Solve, "plans without a world: then solve each label still uncovered with z3 (docs/solve.md); --json prints the resolution as JSON")
 	return cmd
 }

@@ -65,11 +65,26 @@ func TestGentestsGo(t *testing.T) {
 		t.Errorf("out %s, want %s", rep.Out, dir)
 	}
 	sum := 0
-	for _, g := range rep.Generated {
-		if !strings.HasPrefix(g.Name, fmt.Sprintf("gen-%02d-", sum+1)) {
+	for i, g := range rep.Generated {
+		want := fmt.Sprintf("gen-%02d-", sum+1)
+		if i >= len(rep.Generated)-rep.Directed {
+			want = fmt.Sprintf("gen-directed-%02d-", sum+1)
+		}
+		if !strings.HasPrefix(g.Name, want) {
 			t.Errorf("entry %d named %s", sum+1, g.Name)
 		}
 		sum++
+	}
+	// The unresolved labels listed are the uncovered ones of every
+	// criterion but mcdc (counted in conditions).
+	listed := 0
+	for k, d := range rep.Criteria {
+		if k != "mcdc" {
+			listed += d.Unresolved
+		}
+	}
+	if len(rep.Unresolved) != listed {
+		t.Errorf("%d unresolved labels listed, the criteria count %d", len(rep.Unresolved), listed)
 	}
 
 	// The annotated module copy and its manifest, as a user gets them.
@@ -172,5 +187,61 @@ func TestGentestsGo(t *testing.T) {
 		if code != exitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("gentests %v: exit %d, %q; want 2 and %q", c.args, code, errs, c.want)
 		}
+	}
+}
+
+// TestGentestsGoDirected: on quota.FuzzReserve, whose boundary
+// (n > 3,000,000 on a uint32) Go's mutator does not reach from the seed
+// 4096 in a second, the directed entries cover the relation's labels: an
+// entry n = MaxSlots+1 is written as gen-directed-..., replays, and leaves
+// unresolved only n == MaxSlots (covered by a run that panics on the bug:
+// a failing run counts no label).
+func TestGentestsGoDirected(t *testing.T) {
+	testenv.Long(t) // go test -fuzz and Go builds
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	mod := filepath.Join(t.TempDir(), "gobench")
+	if err := os.CopyFS(mod, os.DirFS("../../testdata/gobench")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "gen")
+	code, stdout, errs := runCLI("gentests", "./quota", "-C", mod, "--fuzz", "FuzzReserve", "--budget", "1s", "--seed", "1", "--out", out, "--json")
+	if code != exitOK {
+		t.Fatalf("gentests: exit %d\n%s%s", code, stdout, errs)
+	}
+	var rep subject.GoGentestsReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if rep.Directed == 0 {
+		t.Fatalf("no directed entry: %s", stdout)
+	}
+	d := rep.Generated[len(rep.Generated)-1]
+	data, err := os.ReadFile(filepath.Join(rep.Out, d.Name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(d.Name, "gen-directed-") || string(data) != "go test fuzz v1\nuint32(3000001)\n" {
+		t.Errorf("directed entry %s: %q", d.Name, data)
+	}
+	var left []string
+	for _, u := range rep.Unresolved {
+		left = append(left, u.Expr)
+	}
+	if strings.Join(left, ";") != "n == MaxSlots" {
+		t.Errorf("unresolved: %v", left)
+	}
+	// Without directed entries, the boundary stays unresolved.
+	code, stdout, errs = runCLI("gentests", "./quota", "-C", mod, "--fuzz", "FuzzReserve", "--budget", "1s", "--seed", "1", "--out", t.TempDir(), "--json", "--no-directed")
+	if code != exitOK {
+		t.Fatalf("gentests --no-directed: exit %d\n%s%s", code, stdout, errs)
+	}
+	var plain subject.GoGentestsReport
+	if err := json.Unmarshal([]byte(stdout), &plain); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	if plain.Directed != 0 || len(plain.Unresolved) <= len(rep.Unresolved) {
+		t.Errorf("--no-directed: %d directed, %d unresolved (with them %d)", plain.Directed, len(plain.Unresolved), len(rep.Unresolved))
 	}
 }

@@ -5,12 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/labelcov/labelcov/coverage/gotest"
 	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 	gotransform "github.com/labelcov/labelcov/transform/golang"
 )
@@ -174,7 +177,7 @@ func TestEveryFormatSaysWhatTextSays(t *testing.T) {
 	goRep.Corpus = &measure.Corpus{Seeds: 2, Crashing: []string{"/m/testdata/fuzz/FuzzX/bad1"}}
 	src := map[string]string{"/m/a.go": "package p\n\nif x > 0 {\n", "/m/b.go": "package p\nif ok {\n"}
 	read := func(p string) ([]byte, error) { return []byte(src[p]), nil }
-	for name, r := range map[string]*measure.Report{"plan": thermostat(t), "go": goRep} {
+	for name, r := range map[string]*measure.Report{"plan": thermostat(t), "go": goRep, "sbcl": sbclSample(t)} {
 		var text, page, js bytes.Buffer
 		if err := Text(&text, r); err != nil {
 			t.Fatal(err)
@@ -225,6 +228,9 @@ func TestEveryFormatSaysWhatTextSays(t *testing.T) {
 			says("code measure "+c.Name, fmt.Sprintf("%s %d/%d", c.Name, c.Covered, c.Total),
 				fmt.Sprintf("</td><td>%d</td><td>%d</td>", c.Covered, c.Total), fmt.Sprintf("%q: {", c.Name))
 		}
+		if len(r.Coverage.Measures()) == 0 {
+			says("that code coverage is not measured", "code coverage: not measured", "Code coverage: not measured", `"coverage": {}`)
+		}
 		if d := r.All.Diversity; d != nil {
 			says("Hill numbers", " D0 D1 D2", `<th title="richness: covered labels">D0</th>`, `"d0": `)
 		}
@@ -240,4 +246,36 @@ func TestEveryFormatSaysWhatTextSays(t *testing.T) {
 			says("uncovered label "+l.Pos, l.Pos, esc(l.Pos), fmt.Sprintf("%q", l.Pos))
 		}
 	}
+}
+
+// sbclSample is the report of label coverage recorded outside the VM
+// (as SBCL's sb-cover records it): the thermostat plan's manifest, with
+// the labels the example suite covers recorded as one run.
+func sbclSample(t *testing.T) *measure.Report {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(suite, "thermostat.plan"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse("thermostat.plan", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := labels.ParseCriteria("all,mcdc")
+	m, err := measure.New(f, measure.Options{Labels: labels.Options{Criteria: c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered, reached := map[int]bool{}, map[int]bool{}
+	for _, l := range thermostatWith(t, "all,mcdc").Labels {
+		covered[l.ID], reached[l.ID] = l.Covered, l.WasReached()
+	}
+	r, err := measure.FromLabels(m.Annotated().Transform.Manifest(""), f, "coverage.sexp", covered, reached)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Coverage.Measures()) != 0 || r.FrontEnd != measure.FrontSBCL {
+		t.Fatalf("recorded coverage: %s front end, code coverage %v (none is measured)", r.FrontEnd, r.Coverage.Measures())
+	}
+	return r
 }

@@ -29,7 +29,11 @@
 //     writes entries as a package's testdata/fuzz/FuzzX. Generate runs a
 //     campaign from a target's suite and keeps the few entries that cover
 //     what the suite does not; Replays checks that written entries cover
-//     what they were kept for.
+//     what they were kept for. Directed derives entries from the constants
+//     of the labelled packages' relations (DirectedRows, over the seeds read
+//     by SeedRows and corpus entries read by ParseEntry), screens them on a
+//     coverage binary whose fuzz function recovers from panics, and keeps
+//     those that cover what a campaign left.
 //   - LoadTruth reads a target's ground truth (truth.json beside its
 //     package's sources).
 //

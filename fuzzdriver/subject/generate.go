@@ -33,7 +33,17 @@ type GenerateOptions struct {
 	// Solve: plans without a world, then solve each label still
 	// uncovered with z3.
 	Solve SolveOptions
+	// NoDirected: Go packages: no directed entries after the campaign
+	// (gofuzz.Directed).
+	NoDirected bool
 }
+
+// directedRounds and directedMax bound gentests' directed entries on Go
+// packages: rounds of candidates, candidates per round.
+const (
+	directedRounds = 3
+	directedMax    = 4000
+)
 
 // Generate fuzzes the plan seeded with its suite and writes the new
 // tests that cover what the suite does not.
@@ -199,8 +209,11 @@ type GoGentestsReport struct {
 	Suite    int               `json:"suite"`
 	Campaign GoCampaignFigures `json:"campaign"`
 	// Generated lists the entries written, each with the items it covers
-	// that the suite and the entries before it do not.
+	// that the suite and the entries before it do not; the last Directed
+	// of them are directed entries (gen-directed-NN-...: derived from
+	// the package's constants after the campaign, gofuzz.Directed).
 	Generated []GoGenerated `json:"generated"`
+	Directed  int           `json:"directed"`
 	// Before and After count the items covered by the suite, and by the
 	// suite with the generated entries: labels, blocks, failures.
 	Before map[string]int `json:"before"`
@@ -210,6 +223,38 @@ type GoGentestsReport struct {
 	// before and after; All the sum of the rows, as cover's "all".
 	Criteria map[labels.Key]GoCriterionDelta `json:"criteria"`
 	All      GoCriterionDelta                `json:"all"`
+	// Unresolved lists the active labels (of every criterion but mcdc,
+	// whose unit is the condition) that neither the suite nor a generated
+	// entry covers, in label order.
+	Unresolved []GoUnresolved `json:"unresolved"`
+}
+
+// GoUnresolved is an active label gentests left uncovered.
+type GoUnresolved struct {
+	ID        int        `json:"id"`
+	Criterion labels.Key `json:"criterion"`
+	Operator  string     `json:"operator"`
+	Pos       string     `json:"pos"`
+	// Expr is the label's predicate on the original code's expressions.
+	Expr string `json:"expr"`
+}
+
+// goUnresolved lists the active labels of ls (but mcdc's) items do not
+// cover.
+func goUnresolved(ls []*labels.Label, items []string) []GoUnresolved {
+	hits := measure.LabelHits(items)
+	out := []GoUnresolved{}
+	for _, l := range ls {
+		if l.Status != labels.Active || l.Criterion == labels.MCDC || hits[l.ID] > 0 {
+			continue
+		}
+		e := l.Expr
+		if e == "" {
+			e = l.Predicate
+		}
+		out = append(out, GoUnresolved{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Pos: l.Pos.String(), Expr: e})
+	}
+	return out
 }
 
 // GoCampaignFigures are the figures of gentests' go test -fuzz campaign.
@@ -307,11 +352,21 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 			return Found("%s fails on its seed corpus entry %s, so go test -fuzz stops before fuzzing (%s): fix the bug, or move the entry aside, and run gentests again", t, f.Seed, msg)
 		}
 	}
+	directed := 0
+	if !gen.NoDirected {
+		if directed, err = addDirected(ctx, t, y, res, filepath.Join(work, "directed")); err != nil {
+			return err
+		}
+	}
 	labelOf := labelSlugs(y.Annotation.Labels)
 	written := make([]gofuzz.CorpusEntry, len(res.Kept))
 	to := filepath.Join(gen.Out, "testdata", "fuzz", t.Name)
 	for i, e := range res.Kept {
-		e.Name = fmt.Sprintf("gen-%02d-%s", i+1, slugItem(res.Adds[i], labelOf))
+		kind := "gen"
+		if i >= len(res.Kept)-directed {
+			kind = "gen-directed"
+		}
+		e.Name = fmt.Sprintf("%s-%02d-%s", kind, i+1, slugItem(res.Adds[i], labelOf))
 		if _, err := os.Stat(filepath.Join(to, e.Name)); err == nil {
 			return fmt.Errorf("%s exists: gentests never overwrites an entry; write to another --out", filepath.Join(to, e.Name))
 		}
@@ -331,9 +386,10 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 
 	after := res.After()
 	r := res.Campaign
-	rep := GoGentestsReport{Version: 1, Package: t.Package, Target: t.Name, Out: dir, Seeds: res.Seeds, Suite: len(res.Suite),
+	rep := GoGentestsReport{Version: 1, Package: t.Package, Target: t.Name, Out: dir, Seeds: res.Seeds, Suite: len(res.Suite), Directed: directed,
 		Campaign:  GoCampaignFigures{ElapsedS: r.ElapsedS, Execs: r.Execs, Entries: len(r.Corpus), Failures: len(r.Failures), Candidates: len(res.Candidates)},
-		Generated: []GoGenerated{}, Before: goItemFigures(res.Base), After: goItemFigures(after), Criteria: map[labels.Key]GoCriterionDelta{}}
+		Generated: []GoGenerated{}, Before: goItemFigures(res.Base), After: goItemFigures(after), Criteria: map[labels.Key]GoCriterionDelta{},
+		Unresolved: goUnresolved(y.Annotation.Labels, after)}
 	for i, e := range written {
 		rep.Generated = append(rep.Generated, GoGenerated{Name: e.Name, Size: e.Size, Adds: res.Adds[i]})
 	}
@@ -369,8 +425,8 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 	for _, e := range rep.Generated {
 		fmt.Fprintf(w, "%s: covers %d item(s) the suite does not (%s)\n", e.Name, len(e.Adds), strings.Join(firstN(e.Adds, 4), ", "))
 	}
-	fmt.Fprintf(w, "gentests: %s: the suite (%d f.Add seed(s), %d testdata entries) covered %d items; with %d generated entr%s (from %d campaign entries and failing inputs, %d execs in %.1fs): %d items, in %s\n",
-		t, res.Seeds, len(res.Suite), len(res.Base), len(written), plural(len(written), "y", "ies"), len(res.Candidates), r.Execs, r.ElapsedS, len(after), dir)
+	fmt.Fprintf(w, "gentests: %s: the suite (%d f.Add seed(s), %d testdata entries) covered %d items; with %d generated entr%s (from %d campaign entries and failing inputs, %d execs in %.1fs; %d directed, derived from the package's constants): %d items, in %s\n",
+		t, res.Seeds, len(res.Suite), len(res.Base), len(written), plural(len(written), "y", "ies"), len(res.Candidates), r.Execs, r.ElapsedS, directed, len(after), dir)
 	for _, line := range itemDelta(res.Base, after, goItemKinds) {
 		fmt.Fprintf(w, "  %s\n", line)
 	}
@@ -387,7 +443,41 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 		}
 	}
 	fmt.Fprintf(w, "  %-7s covered %d, infeasible %d, unresolved %d\n", labels.All, rep.All.After, rep.All.Infeasible, rep.All.Unresolved)
+	if len(rep.Unresolved) > 0 {
+		fmt.Fprintf(w, "unresolved labels (%d; mcdc's are its conditions above):\n", len(rep.Unresolved))
+		for _, u := range rep.Unresolved {
+			fmt.Fprintf(w, "  label %d (%s %s, %s): %s\n", u.ID, u.Criterion, u.Operator, u.Pos, u.Expr)
+		}
+	}
 	return nil
+}
+
+// addDirected appends to res the directed entries (gofuzz.Directed) that
+// cover what the suite and the campaign's kept entries do not, derived
+// from the target's f.Add seeds, its suite and the kept entries; it
+// returns how many.
+func addDirected(ctx context.Context, t gofuzz.Target, y *gofuzz.Yardstick, res *gofuzz.Generation, work string) (int, error) {
+	_, base, err := gofuzz.SeedRows(t)
+	if err != nil {
+		return 0, err
+	}
+	for _, e := range append(append([]gofuzz.CorpusEntry(nil), res.Suite...), res.Kept...) {
+		data, err := os.ReadFile(e.Path)
+		if err != nil {
+			return 0, fmt.Errorf("gentests: %w", err)
+		}
+		if r, err := gofuzz.ParseEntry(data); err == nil {
+			base = append(base, r)
+		}
+	}
+	kept, adds, err := gofuzz.Directed(ctx, gofuzz.DirectedOptions{Yardstick: y, Base: base, Have: res.After(),
+		Rounds: directedRounds, Max: directedMax, Work: work})
+	if err != nil {
+		return 0, fmt.Errorf("gentests: directed entries: %w", err)
+	}
+	res.Kept = append(res.Kept, kept...)
+	res.Adds = append(res.Adds, adds...)
+	return len(kept), nil
 }
 
 // SolveSummary is what gentests --solve prints with --json: every active

@@ -232,6 +232,7 @@ func (s *goSubject) yardstick(ctx context.Context, t gofuzz.Target, work string)
 	if err != nil {
 		return nil, err
 	}
+	to.Consts = true // gentests' directed entries
 	res, err := gotransform.Annotate(ctx, t.Labelled(), to)
 	if err != nil {
 		return nil, err

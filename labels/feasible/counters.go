@@ -12,20 +12,43 @@ import (
 // its step budget, an int64, of instructions. So the counter never passes
 // 2^63-1 and never wraps around: it is in [0, 2^63-1], where the interval
 // analysis alone, widening a bound that keeps growing, would let the
-// increment wrap to any integer. A global (defparameter) lives through
-// the plan and all its checks, whose budgets add up: it is no counter
-// here, nor is a name bound or assigned any other way anywhere in the
-// plan (a parameter, a loop or handler variable, setq, decf, (incf X 2),
-// a binding to anything but 0), nor a name that occurs in a closure,
-// which may outlive its run.
+// increment wrap to any integer. A global (defparameter or defvar, once,
+// to 0) lives through the plan and all its checks, whose budgets add up:
+// it counts only when no (incf X) lies in code the checks, the policies
+// or the top-level forms may run (their forms, and every function their
+// code names, transitively), so that all its increments are the def-plan
+// run's. No name bound or assigned any other way anywhere in the plan (a
+// parameter, a loop or handler variable, setq, decf, (incf X 2), a
+// binding to anything but 0, a global also bound by let) is a counter,
+// nor a name that occurs in a closure, which may outlive its run.
 
-// counterNote is what a counter's range rests on, for reasons.
-const counterNote = "a local counter, bound to 0 and changed only by (incf _), one step each: no step budget lets it wrap past 2^63-1"
+// counterNote and globalCounterNote say what a counter's range rests on,
+// for reasons.
+const (
+	counterNote       = "a local counter, bound to 0 and changed only by (incf _), one step each: no step budget lets it wrap past 2^63-1"
+	globalCounterNote = "a global counter, defined as 0 and changed only by (incf _), one step each, in code only the def-plan runs: no step budget lets it wrap past 2^63-1"
+)
 
 // findCounters fills a.counters.
 func (a *valueAnalysis) findCounters() {
-	a.counters = map[string]bool{}
+	a.counters = map[string]string{}
+	globals := map[string]int{}
 	okSym := map[*syntax.Symbol]bool{}
+	for _, f := range a.res.Forms {
+		l, ok := f.(*syntax.List)
+		if !ok || a.res.Skipped(f) || len(l.Elems) != 3 {
+			continue
+		}
+		switch forms.Head(l) {
+		case "defparameter", "defvar":
+			s, ok1 := l.Elems[1].(*syntax.Symbol)
+			z, ok2 := l.Elems[2].(*syntax.Int)
+			if ok1 && ok2 && z.Value == 0 {
+				okSym[s] = true
+				globals[s.Name]++
+			}
+		}
+	}
 	for _, f := range a.res.Forms {
 		if a.res.Skipped(f) {
 			continue
@@ -75,11 +98,70 @@ func (a *valueAnalysis) findCounters() {
 			return true
 		})
 	}
+	letBound := map[string]bool{}
 	for name := range a.counters {
-		if bad[name] {
+		letBound[name] = true
+		if bad[name] || globals[name] > 0 {
 			delete(a.counters, name)
 		}
 	}
+	if len(globals) == 0 {
+		return
+	}
+	outside := a.outsidePlanIncfs()
+	for name, n := range globals {
+		if n == 1 && !bad[name] && !letBound[name] && !outside[name] {
+			a.counters[name] = globalCounterNote
+		}
+	}
+}
+
+// outsidePlanIncfs are the names (incf X) changes in code that the
+// checks, the policies or the top-level forms may run: their own forms
+// and the functions any symbol in them names, transitively.
+func (a *valueAnalysis) outsidePlanIncfs() map[string]bool {
+	defs := map[string]*syntax.List{}
+	var roots []syntax.Node
+	for _, f := range a.res.Forms {
+		if a.res.Skipped(f) {
+			continue
+		}
+		l, ok := f.(*syntax.List)
+		switch h := forms.Head(l); {
+		case ok && (h == "defun" || h == "def-cram-function" || h == "def-plan") && len(l.Elems) > 1:
+			if s, ok := l.Elems[1].(*syntax.Symbol); ok && h != "def-plan" {
+				if defs[s.Name] != nil {
+					roots = append(roots, f) // defined twice: either may run
+				}
+				defs[s.Name] = l
+			}
+		default:
+			roots = append(roots, f) // checks, policies, top-level code
+		}
+	}
+	out := map[string]bool{}
+	seen := map[string]bool{}
+	for len(roots) > 0 {
+		r := roots[len(roots)-1]
+		roots = roots[:len(roots)-1]
+		syntax.Walk(r, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Symbol:
+				if d := defs[n.Name]; d != nil && !seen[n.Name] {
+					seen[n.Name] = true
+					roots = append(roots, d)
+				}
+			case *syntax.List:
+				if forms.Head(n) == "incf" && len(n.Elems) >= 2 {
+					if s, ok := n.Elems[1].(*syntax.Symbol); ok {
+						out[s.Name] = true
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
 
 // counterUses marks in okSym the symbols of l that are reads of a
@@ -96,7 +178,7 @@ func (a *valueAnalysis) counterUses(l *syntax.List, okSym map[*syntax.Symbol]boo
 					z, ok2 := b.Elems[1].(*syntax.Int)
 					if ok1 && ok2 && z.Value == 0 {
 						okSym[s] = true
-						a.counters[s.Name] = true
+						a.counters[s.Name] = counterNote
 					}
 				}
 			}
@@ -128,7 +210,7 @@ func (a *valueAnalysis) counterUses(l *syntax.List, okSym map[*syntax.Symbol]boo
 
 // increment is the value of (incf X) for counter X whose value is cur: one
 // more, and never past 2^63-1 (see above).
-func increment(cur aval, n syntax.Node) aval {
+func increment(cur aval, n syntax.Node, note string) aval {
 	c, ok := numeric(cur)
 	if !ok {
 		return aval{} // fails
@@ -136,6 +218,6 @@ func increment(cur aval, n syntax.Node) aval {
 	v := numRange(c.lo+1, min(c.hi+1, maxInt), false, n)
 	v.src = c.src
 	v.more = c.more
-	v.note = counterNote
+	v.note = note
 	return v
 }

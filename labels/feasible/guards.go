@@ -22,6 +22,11 @@ import (
 // infeasible: (cond ((<= col 5) ...) ((<= col 10) ...)) never asks (= col
 // 0) in its second test.
 //
+// Counters (counters.go) only grow: a condition that bounds one from
+// below still holds further on, and an (incf X) that runs before the
+// label's point (an earlier element of a progn-like body, of a
+// function call's arguments, of a clause's body) leaves X at least 1.
+//
 // A condition is used only when its value cannot have changed by the
 // time the label is evaluated: its variable is assigned nowhere in the
 // plan (no setq, setf, incf, decf, push, pop or other assignment of its
@@ -145,6 +150,9 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 		switch {
 		case idx < 0:
 			return "", false
+		}
+		path = append(path, g.incfsBefore(p, idx, vars, rebound)...)
+		switch {
 		case h == "if" && len(p.Elems) >= 3 && idx >= 2:
 			conds, truth = []syntax.Node{p.Elems[1]}, []bool{idx == 2}
 		case (h == "when" || h == "unless") && idx >= 2:
@@ -197,6 +205,9 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 		}
 		for i, c := range conds {
 			for _, b := range g.bounds(c, truth[i]) {
+				if g.a.counters[b.b.Operand] != "" && b.b.Rel != labels.Greater && b.b.Rel != labels.Greater|labels.Equal {
+					continue // the counter may have grown since
+				}
 				if vars[b.b.Operand] && !rebound[b.b.Operand] {
 					path = append(path, b)
 				}
@@ -293,7 +304,39 @@ func (g *guardAnalysis) varConst(a, b syntax.Node) (string, syntax.Node, bool, b
 }
 
 func (g *guardAnalysis) variable(s *syntax.Symbol) bool {
-	return s.Name != "t" && s.Name != "nil" && !g.assigned[s.Name]
+	return s.Name != "t" && s.Name != "nil" && (!g.assigned[s.Name] || g.a.counters[s.Name] != "")
+}
+
+// incfSeq are the special forms that evaluate their elements in order,
+// each once (those of an if only its test before its branches); lists
+// that are no special form (calls, clauses) do too.
+var incfSeq = map[string]bool{"progn": true, "seq": true, "let": true, "let*": true, "when": true, "unless": true,
+	"and": true, "or": true, "dolist": true, "dotimes": true, "block": true, "ignore-errors": true, "while": true}
+
+// incfsBefore are the bounds X >= 1 of the counters of vars that an
+// (incf X) among p's elements before idx raised (not rebound since).
+func (g *guardAnalysis) incfsBefore(p *syntax.List, idx int, vars, rebound map[string]bool) []guardBound {
+	h := forms.Head(p)
+	switch {
+	case h == "if":
+		idx = min(idx, 2)
+	case forms.Lookup(h) != nil && !incfSeq[h]:
+		return nil
+	}
+	var out []guardBound
+	for _, e := range p.Elems[1:max(idx, 1)] {
+		l, ok := e.(*syntax.List)
+		if !ok || forms.Head(l) != "incf" || len(l.Elems) != 2 {
+			continue
+		}
+		x, ok := l.Elems[1].(*syntax.Symbol)
+		if !ok || !vars[x.Name] || rebound[x.Name] || g.a.counters[x.Name] == "" {
+			continue
+		}
+		out = append(out, guardBound{b: Bound{Operand: x.Name, Rel: labels.Greater | labels.Equal, Value: 1, Const: "1"},
+			where: fmt.Sprintf("%s ran before it (%s)", syntax.NodeString(l), g.a.counters[x.Name]), direct: true})
+	}
+	return out
 }
 
 // constOf is n as an integer literal: n itself, or a global variable the

@@ -423,7 +423,7 @@ type valueAnalysis struct {
 	desig desigState     // what the plan's designator forms hold (desig.go)
 	// counters are the local variables only ever bound to 0 and
 	// incremented by one (counters.go).
-	counters map[string]bool
+	counters map[string]string // name -> counterNote or globalCounterNote
 	// litLists are the globals bound to a quoted literal list and only
 	// read: the join of their elements (desig.go).
 	litLists map[string]aval
@@ -1312,8 +1312,8 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		switch p := el[1].(type) {
 		case *syntax.Symbol:
 			cur := a.ref(p)
-			if h == "incf" && n == 2 && a.counters[p.Name] {
-				v := increment(cur, l)
+			if note := a.counters[p.Name]; h == "incf" && n == 2 && note != "" {
+				v := increment(cur, l, note)
 				a.putVar(p.Name, v)
 				return v
 			}

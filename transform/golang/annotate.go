@@ -36,6 +36,12 @@ type Options struct {
 	Env []string
 	// BuildFlags are passed to the go command (e.g. -tags).
 	BuildFlags []string
+	// Consts harvests Package.Consts without dist too (for directed
+	// seeds); only dist's overlays offer them as f.Add seeds.
+	Consts bool
+	// KeepInfeasible injects the labels found infeasible as active ones
+	// (their Reason set): soundness tests check that no run covers them.
+	KeepInfeasible bool
 }
 
 // Result is the outcome of annotating Go packages.
@@ -227,7 +233,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 				why[b] = bad[b]
 			}
 		}
-		if opts.Criteria.Has(labels.DIST) {
+		if opts.Criteria.Has(labels.DIST) || opts.Consts {
 			w.pkg.Consts, w.pkg.Calls = harvest(p)
 		}
 		for k := range skip {
@@ -381,6 +387,13 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 	e.norm = nres
 	for _, f := range files {
 		e.file(f)
+	}
+	if opts.KeepInfeasible {
+		for _, l := range e.labels {
+			if l.Status == labels.Infeasible {
+				l.Status = labels.Active // Reason says it was infeasible
+			}
+		}
 	}
 	hidden.restore()
 	return files, names, e, restorerFor(p), nil
@@ -714,6 +727,9 @@ func (r *Result) WriteOverlay(dir string) (string, error) {
 			}
 			replace[f.Path] = out
 		}
+		if !r.Criteria.Has(labels.DIST) {
+			continue
+		}
 		seeded, err := seedTestFiles(p, filepath.Join(abs, filepath.FromSlash(p.Path)))
 		if err != nil {
 			return "", err
@@ -722,7 +738,7 @@ func (r *Result) WriteOverlay(dir string) (string, error) {
 			replace[orig] = cp
 		}
 	}
-	if len(r.FuzzPackages) > 0 {
+	if len(r.FuzzPackages) > 0 && r.Criteria.Has(labels.DIST) {
 		// The fuzz targets of other packages call the labelled ones:
 		// every labelled package's constants, reachable by name.
 		all := &Package{Calls: map[string][]string{}}

@@ -90,7 +90,12 @@
 // (MCC combinations, CC operators, the fallback, relations and their
 // mutants) are labels' own definitions, and MCC combinations whose bounds
 // on one integer operand leave no value are infeasible with the plans'
-// reason (feasible.Contradiction).
+// reason (feasible.Contradiction). So is any label whose relations on
+// integer operands contradict the ranges of their types (unsigned, len and
+// cap at least 0, 32-bit and smaller types bounded) or the guards where it
+// is evaluated (enclosing if and for conditions, earlier `if C { return }`
+// of its block) that read only variables defined once and never written
+// (facts.go), and any that asks a string to be less than "".
 //
 // Labels inside dependencies: NewLayout copies the modules of the packages
 // to label that lie beneath GOMODCACHE (go -overlay may not replace files

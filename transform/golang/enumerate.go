@@ -82,6 +82,11 @@ type enumerator struct {
 	// stepped holds the variables the function being enumerated
 	// increments or decrements (steppedVars).
 	stepped map[any]bool
+	// facts hold where statements are being enumerated (fact); defs
+	// and writes count the definitions and writes of the file's local
+	// variables (writeCounts).
+	facts        []fact
+	defs, writes map[types.Object]int
 }
 
 // goAtLeast reports whether the file being enumerated may use syntax that
@@ -181,6 +186,8 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 	}
 	if why, ok := e.contradiction(append(chk, parts...)); ok {
 		l.Status, l.Reason = labels.Infeasible, why
+	} else if why, ok := e.rangeContradiction(append(chk, parts...), typedOf(lz, operands)); ok {
+		l.Status, l.Reason = labels.Infeasible, why
 	}
 	k := dedupKey{point, crit, l.Predicate, l.Guard}
 	if e.seen[k] {
@@ -191,6 +198,16 @@ func (e *enumerator) addConj(crit labels.Key, op string, point dst.Stmt, at dst.
 	e.labels = append(e.labels, gl)
 	e.seq = append(e.seq, gl)
 	return gl
+}
+
+// typedOf are the original expressions of a label's lazy conditions and
+// operands.
+func typedOf(lz []lazy, operands []dst.Expr) []dst.Expr {
+	out := append([]dst.Expr(nil), operands...)
+	for _, l := range lz {
+		out = append(out, l.e)
+	}
+	return out
 }
 
 // contradiction finds conjuncts S == C1 and S == C2 with different

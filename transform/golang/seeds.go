@@ -344,6 +344,7 @@ func reachable(cs []Const, calls map[string][]string, roots []string) []Const {
 // fuzzTarget is a fuzz target of a test file: FuzzX(f *testing.F) with a
 // top-level f.Fuzz(func(t *testing.T, args...) {...}) statement.
 type fuzzTarget struct {
+	name   string   // FuzzX
 	f      string   // the *testing.F parameter's name
 	types  []string // the fuzzed arguments' types, as written
 	rows   [][]string
@@ -364,7 +365,7 @@ func fuzzTargets(fset *token.FileSet, f *ast.File, src []byte) []fuzzTarget {
 			len(fd.Type.Params.List) != 1 || len(fd.Type.Params.List[0].Names) != 1 || text(fd.Type.Params.List[0].Type) != "*testing.F" {
 			continue
 		}
-		ft := fuzzTarget{f: fd.Type.Params.List[0].Names[0].Name, insert: -1}
+		ft := fuzzTarget{name: fd.Name.Name, f: fd.Type.Params.List[0].Names[0].Name, insert: -1}
 		for _, s := range fd.Body.List {
 			es, ok := s.(*ast.ExprStmt)
 			if !ok {
@@ -675,3 +676,38 @@ func seedTestFiles(p *Package, dir string) (map[string]string, error) {
 	}
 	return out, nil
 }
+
+// FuzzArgs reads fuzz target name in the test files of the package in
+// dir: the types of its fuzzed arguments, as written ("[]byte", "uint32"),
+// and the arguments of its top-level f.Add calls with as many arguments
+// (Go source text). ok is false when no test file holds the target with
+// argument types Go's fuzzer takes.
+func FuzzArgs(dir, name string) (types []string, rows [][]string, ok bool, err error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*_test.go"))
+	if err != nil {
+		return nil, nil, false, err
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		src, err := os.ReadFile(n)
+		if err != nil {
+			return nil, nil, false, fmt.Errorf("reading fuzz targets: %w", err)
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, n, src, parser.SkipObjectResolution)
+		if err != nil {
+			continue // go test reports it
+		}
+		for _, ft := range fuzzTargets(fset, f, src) {
+			if ft.name == name {
+				return ft.types, ft.rows, true, nil
+			}
+		}
+	}
+	return nil, nil, false, nil
+}
+
+// ArgValues are the Go expressions of fuzzed argument type t that
+// constant c offers (argValues: an integer's value and neighbours, a
+// string or byte encoding for []byte and string arguments).
+func ArgValues(t string, c Const) []string { return argValues(t, c) }

@@ -15,6 +15,7 @@ import (
 // file enumerates the labels of one normalized file.
 func (e *enumerator) file(f *dst.File) {
 	e.goVersion = e.fileVersion(f)
+	e.writeCounts(f)
 	var lits []*dst.FuncLit
 	dst.Inspect(f, func(n dst.Node) bool {
 		if fl, ok := n.(*dst.FuncLit); ok {
@@ -50,11 +51,12 @@ func (e *enumerator) body(b *dst.BlockStmt) {
 	if _, skip := e.norm.Skipped[b]; skip {
 		return
 	}
-	outer, steps := e.inGoto, e.stepped
+	outer, steps, facts := e.inGoto, e.stepped, e.facts
 	e.inGoto = gonorm.GotoTargets(b) != nil
 	e.stepped = e.steppedVars(b)
+	e.facts = nil
 	e.list(&b.List)
-	e.inGoto, e.stepped = outer, steps
+	e.inGoto, e.stepped, e.facts = outer, steps, facts
 }
 
 // steppedVars returns what a function body increments or decrements (i++,
@@ -100,9 +102,25 @@ func (e *enumerator) stepKey(x dst.Expr) any {
 
 func (e *enumerator) list(l *[]dst.Stmt) {
 	e.lists = append(e.lists, l)
+	n := len(e.facts)
 	for _, s := range *l {
 		e.stmt(s, s)
+		// After `if C { ... return }`, C does not hold.
+		if x, ok := s.(*dst.IfStmt); ok && x.Else == nil && x.Init == nil && e.terminates(x.Body) {
+			e.pushFact(x.Cond, true)
+		}
 	}
+	e.facts = e.facts[:n]
+}
+
+// listWith enumerates l where c (negated with neg) holds.
+func (e *enumerator) listWith(l *[]dst.Stmt, facts ...fact) {
+	n := len(e.facts)
+	for _, f := range facts {
+		e.pushFact(f.e, f.neg)
+	}
+	e.list(l)
+	e.facts = e.facts[:n]
 }
 
 func (e *enumerator) stmt(s, point dst.Stmt) {
@@ -117,18 +135,11 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 			e.decision(x.Cond, nil, point)
 			e.mutations(x.Cond, nil, point)
 		}
-		e.list(&x.Body.List)
-		for els := x.Else; els != nil; {
-			switch y := els.(type) {
-			case *dst.BlockStmt:
-				e.list(&y.List)
-				els = nil
-			case *dst.IfStmt: // an else-if without a slot: no labels
-				e.list(&y.Body.List)
-				els = y.Else
-			default:
-				els = nil
-			}
+		e.listWith(&x.Body.List, fact{x.Cond, false})
+		if x.Init != nil { // the condition reads what Init defines: no facts
+			e.listElse(x.Else, nil)
+		} else {
+			e.listElse(x.Else, []fact{{x.Cond, true}})
 		}
 	case *dst.ForStmt:
 		if x.Init != nil {
@@ -136,7 +147,7 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 				e.simple(x.Init, point)
 			}
 		}
-		e.list(&x.Body.List)
+		e.listWith(&x.Body.List, fact{x.Cond, false})
 		if x.Post != nil && e.ops() {
 			e.post(x)
 		}
@@ -174,6 +185,20 @@ func (e *enumerator) stmt(s, point dst.Stmt) {
 		if !skipped {
 			e.simple(s, point)
 		}
+	}
+}
+
+// listElse enumerates the else branch els of an if where facts hold.
+func (e *enumerator) listElse(els dst.Stmt, facts []fact) {
+	switch y := els.(type) {
+	case *dst.BlockStmt:
+		e.listWith(&y.List, facts...)
+	case *dst.IfStmt: // an else-if without a slot: no labels
+		if y.Init != nil {
+			facts = nil
+		}
+		e.listWith(&y.Body.List, append(append([]fact(nil), facts...), fact{y.Cond, false})...)
+		e.listElse(y.Else, append(append([]fact(nil), facts...), fact{y.Cond, true}))
 	}
 }
 

@@ -1,0 +1,3 @@
+module example.com/goguards
+
+go 1.22
