@@ -85,7 +85,7 @@ func TestDesigShapePruningGivesUp(t *testing.T) {
 		"negative in table":  strings.Replace(shapePlan, "'((3 4) (5 8))", "'((3 4) (-5 8))", 1),
 		"negative in assoc":  strings.Replace(shapePlan, "(y (6 7))", "(y (-6 7))", 1),
 		"negative consed":    strings.Replace(shapePlan, "(list 2 3)", "(list 2 -3)", 1),
-		"cell from argument": shapePlan + "(defun other (k) (put-at (list (- k) 0)))\n",
+		"cell from argument": shapePlan + "(defun other (j) (put-at (list (- j) 0)))\n(def-plan q (j) (other j))\n",
 		"external list":      shapePlan + "(defun other () (put-at (ext-cell)))\n",
 		"pushed list":        shapePlan + "(defun other (c) (let ((l nil)) (push c l) (put-at (first l))))\n",
 	} {

@@ -6,7 +6,10 @@
 //     own arithmetic, fed also by Options.Domains (what the world says of
 //     the simulator's queries), judges each label's predicate
 //     (ranges.go); designator properties and literal lists (desig.go)
-//     let it read cells of designators and loops over constant lists;
+//     let it read cells of designators and loops over constant lists,
+//     list shapes (shapes.go) the elements of lists the plan builds,
+//     lexical bindings (lexical.go) keep each binding's values apart, and
+//     counters (counters.go), bound to 0 and only incremented, never wrap;
 //   - the bounds of a conjunction (conj.go): an MCC combination that
 //     bounds one operand by constants from both sides with no number in
 //     between ("no number satisfies x <= 500 and x >= 530"); Contradiction
@@ -14,8 +17,9 @@
 //   - the guard analysis (guards.go): the conditions of the if, when,
 //     cond, and and or a label sits in, when they bound its variables
 //     against its predicate, local to the label's top-level form (so it
-//     also decides labels of plans with loops), and predicates that
-//     need (fail ...) to return;
+//     also decides labels of plans with loops), with what an (incf X)
+//     before the point says of a counter, and predicates that need
+//     (fail ...) to return;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

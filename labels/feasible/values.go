@@ -421,6 +421,14 @@ type valueAnalysis struct {
 	once  map[string]syntax.Node
 	scope map[string]int // lexically bound names while walking
 	desig desigState     // what the plan's designator forms hold (desig.go)
+	// Lexical bindings (lexical.go): the bindings in scope per name,
+	// innermost last; what each binding ever holds; the binding each
+	// variable reference of the walk resolved to; the special (global)
+	// names, always by name.
+	lex      map[string][]string
+	scoped   map[string]*slot
+	symKey   map[*syntax.Symbol]string
+	specials map[string]bool
 	// counters are the local variables only ever bound to 0 and
 	// incremented by one (counters.go).
 	counters map[string]string // name -> counterNote or globalCounterNote
@@ -460,11 +468,13 @@ const maxWalkDepth = 4 * syntax.MaxDepth
 func analyzeValues(res *normalize.Result, fns map[string]domain.Domain) *valueAnalysis {
 	a := &valueAnalysis{res: res, fns: fns, vars: map[string]*slot{}, funcs: map[string]*fnInfo{},
 		blocks: map[string]*slot{}, localFns: map[string]bool{}, bound: map[string]bool{},
-		once: map[string]syntax.Node{}, scope: map[string]int{}, loopBlocks: map[*syntax.List]*slot{}}
+		once: map[string]syntax.Node{}, scope: map[string]int{}, loopBlocks: map[*syntax.List]*slot{},
+		lex: map[string][]string{}, scoped: map[string]*slot{}, symKey: map[*syntax.Symbol]string{}}
 	a.prepare()
 	a.prepareDesigs()
 	a.prepareLiteralLists()
 	a.findCounters()
+	a.findSpecials()
 	a.record = true
 	for round := 0; round < maxRounds; round++ {
 		a.changed = false
@@ -742,7 +752,12 @@ func (a *valueAnalysis) put(s *slot, v aval) {
 	a.changed = true
 }
 
-func (a *valueAnalysis) putVar(name string, v aval) { a.put(a.slotOf(a.vars, name), v) }
+func (a *valueAnalysis) putVar(name string, v aval) {
+	a.put(a.slotOf(a.vars, name), v)
+	if k := a.keyOf(name); k != "" {
+		a.put(a.slotOf(a.scoped, k), v)
+	}
+}
 
 // escape makes the parameters of user function name unknown: it is used
 // as a value, so it may be called from anywhere with anything.
@@ -808,6 +823,9 @@ func (a *valueAnalysis) ref(s *syntax.Symbol) aval {
 	switch s.Name {
 	case "t", "nil":
 		return atomVal()
+	}
+	if v, ok := a.lexRef(s); ok {
+		return v
 	}
 	free := a.scope[s.Name] == 0 && !a.bound[s.Name]
 	if s.Name == "pi" && (free || !a.record) {
@@ -890,11 +908,11 @@ func (a *valueAnalysis) evList(l *syntax.List, depth int) aval {
 	if fi := a.funcs[h]; fi != nil {
 		if fi.free || len(fi.params) != len(args) {
 			for _, p := range fi.params {
-				a.putVar(p, top())
+				a.putParam(h, p, top())
 			}
 		} else {
 			for i, p := range fi.params {
-				a.putVar(p, vals[i])
+				a.putParam(h, p, vals[i])
 			}
 		}
 		if a.localFns[h] {
@@ -1247,7 +1265,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		if n < 2 || !ok {
 			break
 		}
-		var names []string
+		var names, keys []string
 		for _, b := range bl.Elems {
 			name, v := "", nonNum()
 			switch b := b.(type) {
@@ -1271,17 +1289,18 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 				a.taint(l)
 				return top()
 			}
-			a.putVar(name, v)
+			key := a.lexKey(name, b)
+			a.bindVal(name, key, v)
 			if h == "let*" {
-				a.push([]string{name})
+				a.pushLex([]string{name}, []string{key})
 			}
-			names = append(names, name)
+			names, keys = append(names, name), append(keys, key)
 		}
 		if h == "let" {
-			a.push(names)
+			a.pushLex(names, keys)
 		}
 		v := a.body(el[2:], d)
-		a.pop(names)
+		a.popLex(names)
 		return v
 	case "setq", "setf":
 		if n%2 == 0 {
@@ -1382,8 +1401,9 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 				v = numRange(0, math.Max(0, c.hi), false, l)
 			}
 		}
-		a.putVar(s.Name, v)
-		a.push([]string{s.Name})
+		key := a.lexKey(s.Name, s)
+		a.bindVal(s.Name, key, v)
+		a.pushLex([]string{s.Name}, []string{key})
 		// The loop's nil block gets what the returns lexically inside it
 		// pass (those of nested nil blocks too: more than it may get).
 		blk := a.loopBlocks[l]
@@ -1398,7 +1418,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		}
 		a.body(el[2:], d)
 		a.nilBlocks = a.nilBlocks[:len(a.nilBlocks)-1]
-		a.pop([]string{s.Name})
+		a.popLex([]string{s.Name})
 		// The result form's value, or what a return passes out.
 		return join(res, blk.v)
 	case "block":
@@ -1451,9 +1471,18 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 				}
 			}
 		}
-		a.push(names)
+		keys := make([]string, len(names))
+		for i, p := range names {
+			keys[i] = a.paramKey(forms.Name(s), p)
+		}
+		a.pushLex(names, keys)
+		if fi.params == nil || fi.free {
+			for _, p := range names {
+				a.putVar(p, top()) // called from anywhere with anything
+			}
+		}
 		v := a.body(el[3:], d)
-		a.pop(names)
+		a.popLex(names)
 		a.put(&fi.result, join(v, a.slotOf(a.blocks, s.Name).v))
 		return nonNum()
 	case "defparameter", "defvar", "defconstant":
