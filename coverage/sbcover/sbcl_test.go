@@ -109,9 +109,9 @@ func TestSBCoverParity(t *testing.T) {
 				if sl.ID != vl.ID {
 					t.Fatalf("label %d vs %d", sl.ID, vl.ID)
 				}
-				if sl.Covered != vl.Covered || sl.Reached != vl.Reached {
+				if sl.Covered != vl.Covered || sl.Reached == nil || vl.Reached == nil || sl.WasReached() != vl.WasReached() {
 					t.Errorf("label %d %s %s %s: sb-cover covered %v reached %v, labelcov covered %v reached %v",
-						vl.ID, vl.Criterion, vl.Operator, vl.Pos, sl.Covered, sl.Reached, vl.Covered, vl.Reached)
+						vl.ID, vl.Criterion, vl.Operator, vl.Pos, sl.Covered, sl.WasReached(), vl.Covered, vl.WasReached())
 					continue
 				}
 				agree++

@@ -385,6 +385,7 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 		return nil, nil, nil, nil, err
 	}
 	e.norm = nres
+	e.positions = e.positionFields(files)
 	for _, f := range files {
 		e.file(f)
 	}

@@ -151,6 +151,8 @@ func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, is
 		return why
 	}
 	switch {
+	case !isFloat && c != nil && smallConst(c):
+		return smallRelation
 	case !isFloat && bits == 8:
 		return "relation on 8-bit integers: one byte mutation writes any value (rungs left out)"
 	case e.switchCases > longSwitch && c != nil:
@@ -167,6 +169,9 @@ func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, is
 func (e *enumerator) constSkipped(x, y dst.Expr, c constant.Value, at dst.Expr) string {
 	if c == nil {
 		return ""
+	}
+	if why := e.resultSkipped(x, c); why != "" {
+		return why
 	}
 	if b, ok := types.Unalias(e.t.TypeOf(x)).(*types.Basic); ok && b.Name() == "rune" {
 		if v, ok := constant.Int64Val(constant.ToInt(c)); ok && v >= 0 && v < 128 {
@@ -186,6 +191,10 @@ func (e *enumerator) constSkipped(x, y dst.Expr, c constant.Value, at dst.Expr) 
 	}
 	return ""
 }
+
+// smallRelation is the reason the dist labels of an integer's relation
+// with a constant below 256 in magnitude are skipped.
+const smallRelation = "relation with a constant below 256 in magnitude: Go's mutator writes such a value in one step (a random byte, ±35, its interesting values 0, ±1, 16, 32, 64, 100, 127, 255…), and each rung adds fuzzing counters that every execution scans (rungs left out)"
 
 // flagTest is the reason the dist labels of x & mask == 0 are skipped.
 const flagTest = "flag test (x & mask or x % m against 0): one bit flip decides it (rungs and stones left out)"
@@ -234,7 +243,13 @@ func (e *enumerator) isStepped(x dst.Expr) bool {
 			if n.Op == token.ADD || n.Op == token.SUB {
 				return e.isStepped(n.X) || e.isStepped(n.Y)
 			}
-		case *dst.Ident, *dst.SelectorExpr:
+		case *dst.SelectorExpr:
+			if e.positions[e.t.ObjectOf(n.Sel)] {
+				return true
+			}
+			k := e.stepKey(n)
+			return k != nil && e.stepped[k]
+		case *dst.Ident:
 			k := e.stepKey(n)
 			return k != nil && e.stepped[k]
 		}

@@ -28,6 +28,8 @@ func lineOf(t *testing.T, src, marker string) int {
 
 const distSrc = `package m
 
+import "bytes"
+
 type Celsius int
 
 const Boiling Celsius = 100
@@ -136,6 +138,57 @@ func G(data []byte, k Kind, n int) int {
 		i++
 	}
 }
+
+type lexer struct {
+	in  string
+	pos int
+}
+
+func (l *lexer) peek() byte {
+	if l.pos >= len(l.in) { // L:posfield
+		return 0
+	}
+	return l.in[l.pos]
+}
+
+func (l *lexer) next(w int) { l.pos += w }
+
+func cmp(a, b []byte) int {
+	if len(a) < len(b) {
+		return -1
+	}
+	return 0
+}
+
+func H(data []byte, xs []int, m int) int {
+	i := bytes.IndexByte(data, '-')
+	if i == -1 { // L:index
+		i = m - 1
+	}
+	if i > 8 { // L:indexsmall
+		return 1
+	}
+	if i > 1000 { // L:indexlimit
+		return 2
+	}
+	r := cmp(data, data)
+	if r == 1000 { // L:wideresult
+		return 4
+	}
+	if r != 1 { // L:result
+		return 3
+	}
+	for k := range xs {
+		if k == m { // L:rangekey
+			return 5
+		}
+	}
+	p := 0
+	for p < m { // L:advanced
+		p += xs[p]
+	}
+	return i + p
+}
 `
 
 // TestDistLabels: dist puts the ladder on each relation between numbers
@@ -172,16 +225,17 @@ func TestF(t *testing.T) {
 		{"L:s8", 0, 0, 0, nil}, // a byte equal to a constant: no ladder
 		{"L:s8lt", 0, 0, 8, map[string]string{"|a-b| < 16": "s8 > 84 && s8 < 116", "|a-b| < 1": "s8 > 99 && s8 < 101"}},
 		{"L:u8", 0, 0, 8, map[string]string{"|a-b| < 16": "u8 > 234", "|a-b| < 4": "u8 > 246 && u8 < 254"}},
-		{"L:uint", 29, 0, 0, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
+		{"L:uint", 0, 0, 29, map[string]string{"|a-b| < 65536": "u < 65539", "|a-b| < 4": "u < 7", "|a-b| < 2": "u > 1 && u < 5"}},
 		{"L:x", 33, 0, 0, map[string]string{"|a-b| < 2": "x - 1.5 < 2 && 1.5 - x < 2"}},
 		{"L:f32", 30, 0, 0, map[string]string{"|a-b| < 1": "f32 - 2 < 1 && 2 - f32 < 1"}},
-		{"L:c", 29, 0, 0, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
+		{"L:c", 0, 0, 29, map[string]string{"|a-b| < 256": "c > -156 && c < 356"}},
 		{"L:tmin", 36, 0, 0, map[string]string{"|a-b| < 16": "t < -9223372036854775792"}},
-		// 3 > a, then b > a behind it: two ladders, not three.
-		{"L:shared", 58, 0, 0, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
+		// 3 > a, then b > a behind it: two ladders, not three (the one
+		// against 3, a constant below 256, listed as skipped).
+		{"L:shared", 29, 0, 29, map[string]string{"|a-b| < 1": "a > 2 && a < 4"}},
 		{"L:call", 29, 0, 0, nil},
-		{"L:mixed", 62, 0, 0, nil}, // strings have no distance; x == x has one
-		{"L:switch", 36, 0, 0, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
+		{"L:mixed", 33, 0, 29, nil}, // strings have no distance; x == x has one; the int against a small constant is skipped
+		{"L:switch", 7, 0, 29, map[string]string{"|a-b| < 4": "a > 3 && a < 11"}},
 		// More than 8 case expressions: each case keeps its 7 top-byte
 		// stones, its 29 rungs are listed as skipped.
 		{"L:long", 9 * 7, 0, 9 * 29, map[string]string{"|a-b| < 4": "t > 8 && t < 16"}},
@@ -199,16 +253,33 @@ func TestF(t *testing.T) {
 		// constant: both.
 		{"L:ascii", 0, 0, 2 * (21 + 3), nil},
 		{"L:unicode", 21 + 3, 0, 0, nil},
-		{"L:enumlit", 36, 0, 0, nil},
+		{"L:enumlit", 7, 0, 29, nil},
 		// A flag test: no rungs. A stepped index against a constant below
 		// 256: none (the other relation of the line keeps its 29); against
 		// a larger limit: rungs.
 		{"L:flag", 0, 0, 29 + 7, nil},
 		{"L:parity", 0, 0, 29 + 7, nil},
-		{"L:stepsmall", 29, 0, 29, nil},
+		{"L:stepsmall", 0, 0, 58, nil},
 		{"L:steplimit", 29, 0, 0, nil},
 		// A field path stepped by one (sc.pos++) against a length: no rungs.
 		{"L:field", 0, 0, 29, nil},
+		// A struct field the package advances (l.pos += w in next) and
+		// uses as an index (l.in[l.pos] in peek): stepped everywhere.
+		{"L:posfield", 0, 0, 29, nil},
+		// An index (bytes.IndexByte, else m - 1) against a
+		// constant below 256: neither rungs nor stones; against 1000:
+		// rungs.
+		{"L:index", 0, 0, 29 + 7, nil},
+		{"L:indexsmall", 0, 0, 29, nil},
+		{"L:indexlimit", 29, 0, 0, nil},
+		// A call's result against 1 (a sentinel): neither; against 1000:
+		// both.
+		{"L:result", 0, 0, 29 + 7, nil},
+		{"L:wideresult", 29 + 7, 0, 0, nil},
+		// A range key and a position advanced by += and used as an
+		// index step too.
+		{"L:rangekey", 0, 0, 29, nil},
+		{"L:advanced", 0, 0, 29, nil},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {

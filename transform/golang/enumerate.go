@@ -82,6 +82,12 @@ type enumerator struct {
 	// stepped holds the variables the function being enumerated
 	// increments or decrements (steppedVars).
 	stepped map[any]bool
+	// results holds the local variables of the function being enumerated
+	// that only ever hold a call's result, and which kind (resultVars).
+	results map[types.Object]resultKind
+	// positions holds the struct fields the package advances and uses as
+	// indexes (positionFields): stepped in every function.
+	positions map[types.Object]bool
 	// facts hold where statements are being enumerated (fact); defs
 	// and writes count the definitions and writes of the file's local
 	// variables (writeCounts).

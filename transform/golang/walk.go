@@ -51,28 +51,122 @@ func (e *enumerator) body(b *dst.BlockStmt) {
 	if _, skip := e.norm.Skipped[b]; skip {
 		return
 	}
-	outer, steps, facts := e.inGoto, e.stepped, e.facts
+	outer, steps, results, facts := e.inGoto, e.stepped, e.results, e.facts
 	e.inGoto = gonorm.GotoTargets(b) != nil
 	e.stepped = e.steppedVars(b)
+	e.results = e.resultVars(b)
 	e.facts = nil
 	e.list(&b.List)
-	e.inGoto, e.stepped, e.facts = outer, steps, facts
+	e.inGoto, e.stepped, e.results, e.facts = outer, steps, results, facts
 }
 
 // steppedVars returns what a function body increments or decrements (i++,
 // z.pos--): the indexes a scanner advances, each variable by its object and
-// each field path (z.raw.end) by its text.
+// each field path (z.raw.end) by its text. The keys of range loops step by
+// one too, and so does what the body advances by an amount (pos += w) and
+// uses as an index or a slice bound (input[pos], input[pos:]).
 func (e *enumerator) steppedVars(b *dst.BlockStmt) map[any]bool {
 	out := map[any]bool{}
+	advanced := map[any]bool{}
 	dst.Inspect(b, func(n dst.Node) bool {
-		if s, ok := n.(*dst.IncDecStmt); ok {
+		switch s := n.(type) {
+		case *dst.IncDecStmt:
 			if k := e.stepKey(s.X); k != nil {
 				out[k] = true
+			}
+		case *dst.RangeStmt:
+			if k := e.stepKey(s.Key); k != nil {
+				out[k] = true
+			}
+		case *dst.AssignStmt:
+			if s.Tok == token.ADD_ASSIGN || s.Tok == token.SUB_ASSIGN {
+				if k := e.stepKey(s.Lhs[0]); k != nil {
+					advanced[k] = true
+				}
 			}
 		}
 		return true
 	})
+	e.indexUses(b, func(x dst.Expr) {
+		if k := e.stepKey(x); k != nil && advanced[k] {
+			out[k] = true
+		}
+	})
 	return out
+}
+
+// positionFields returns the struct fields (their objects) that the
+// package advances (++, --, +=, -=) somewhere and uses as an index or a
+// slice bound somewhere: a scanner's position (lx.pos in next, read in
+// peek); isStepped counts them as stepped in every function.
+func (e *enumerator) positionFields(files []*dst.File) map[types.Object]bool {
+	field := func(x dst.Expr) types.Object {
+		if sel, ok := x.(*dst.SelectorExpr); ok {
+			if v, ok := e.t.ObjectOf(sel.Sel).(*types.Var); ok && v.IsField() {
+				return v
+			}
+		}
+		return nil
+	}
+	advanced := map[types.Object]bool{}
+	out := map[types.Object]bool{}
+	for _, f := range files {
+		dst.Inspect(f, func(n dst.Node) bool {
+			var x dst.Expr
+			switch s := n.(type) {
+			case *dst.IncDecStmt:
+				x = s.X
+			case *dst.AssignStmt:
+				if s.Tok == token.ADD_ASSIGN || s.Tok == token.SUB_ASSIGN {
+					x = s.Lhs[0]
+				}
+			}
+			if obj := field(x); obj != nil {
+				advanced[obj] = true
+			}
+			return true
+		})
+	}
+	for _, f := range files {
+		e.indexUses(f, func(x dst.Expr) {
+			if obj := field(x); obj != nil && advanced[obj] {
+				out[obj] = true
+			}
+		})
+	}
+	return out
+}
+
+// indexUses calls use for each identifier or field path that is an index
+// or a slice bound in n, alone or in a sum or difference (s[i+1]).
+func (e *enumerator) indexUses(n dst.Node, use func(dst.Expr)) {
+	var walk func(x dst.Expr)
+	walk = func(x dst.Expr) {
+		switch y := x.(type) {
+		case *dst.ParenExpr:
+			walk(y.X)
+		case *dst.BinaryExpr:
+			if y.Op == token.ADD || y.Op == token.SUB {
+				walk(y.X)
+				walk(y.Y)
+			}
+		case *dst.Ident, *dst.SelectorExpr:
+			use(y)
+		}
+	}
+	dst.Inspect(n, func(n dst.Node) bool {
+		switch x := n.(type) {
+		case *dst.IndexExpr:
+			walk(x.Index)
+		case *dst.SliceExpr:
+			for _, b := range []dst.Expr{x.Low, x.High, x.Max} {
+				if b != nil {
+					walk(b)
+				}
+			}
+		}
+		return true
+	})
 }
 
 // stepKey is the key of x in steppedVars: the object of a local or
