@@ -25,8 +25,7 @@ func (a *valueAnalysis) deadDefuns() map[syntax.Node]string {
 	defs := map[string][]syntax.Node{}
 	var roots []syntax.Node
 	for _, f := range a.res.Forms {
-		l, ok := f.(*syntax.List)
-		if h := forms.Head(l); ok && (h == "defun" || h == "def-cram-function") && len(l.Elems) > 2 {
+		if l, ok := f.(*syntax.List); ok && (forms.Head(l) == "defun" || forms.Head(l) == "def-cram-function") && len(l.Elems) > 2 {
 			if s, ok := l.Elems[1].(*syntax.Symbol); ok {
 				defs[forms.Name(s)] = append(defs[forms.Name(s)], f)
 				continue

@@ -35,3 +35,12 @@ func TestDeadDefun(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadDefunAtoms: top-level atoms (a bare symbol, a number) beside
+// the forms are no defuns and run no code the analyses need.
+func TestDeadDefunAtoms(t *testing.T) {
+	src := "x\n3\n(defparameter *n* 0)\n(defun bump () (incf *n*))\n" + deadPlan
+	if v := enumerated(t, src, "cc", normalize.Options{}, Options{})["t.plan:5:25 true"]; !strings.HasPrefix(v, "infeasible never runs") {
+		t.Errorf("(< x 3) in an unused defun: %q", v)
+	}
+}
