@@ -20,8 +20,6 @@
 //     also decides labels of plans with loops), with what an (incf X)
 //     before the point says of a counter, and predicates that need
 //     (fail ...) to return;
-//   - dead functions (dead.go): every label of a defun nothing the plan
-//     runs names;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -86,9 +86,6 @@ func (j *judge) Listed(l *labels.Label, p syntax.Node) {
 func (j *judge) Done() {
 	if !j.off {
 		pathVerdicts(j.res, j.paths)
-		if j.dom.a != nil {
-			deadVerdicts(j.res.Forms, j.dom.a.deadDefuns(), j.paths)
-		}
 		g := newGuardAnalysis(j.res, j.dom.a)
 		for _, pl := range j.paths {
 			if pl.l.Status != labels.Active {
