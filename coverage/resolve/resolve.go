@@ -94,7 +94,11 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 		return nil, err
 	}
 	ann := m.Annotated()
-	an, err := solve.Analyze(ann.File, ann.Active, o.Plan)
+	tree, err := ann.Tree()
+	if err != nil {
+		return nil, err
+	}
+	an, err := solve.Analyze(tree, ann.Active, o.Plan)
 	if err != nil {
 		return nil, err
 	}

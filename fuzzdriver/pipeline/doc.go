@@ -10,8 +10,10 @@
 // Build composes the stages in one short function, as expr.Compile
 // composes parse, check and compile, and returns a PlanUnderTest: plain,
 // immutable data (the original program and its def-plan, the guiding and
-// the measuring annotated plans, each Annotated with its labels, tree,
-// program and label counters). Positions stay values (labels.Position,
+// the measuring annotated plans, each Annotated with its labels, program
+// and label counters; the annotated tree is read, compiled and dropped,
+// Annotated.Tree reads it again for analyses that need it, so that a
+// fuzzing process keeps no tree it never reads). Positions stay values (labels.Position,
 // syntax.Pos) throughout. Equal guiding and measuring criteria share one
 // annotated plan; Options.Compiled sees every program compiled, so tests
 // count that a process compiles each program once.

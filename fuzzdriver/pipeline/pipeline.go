@@ -67,9 +67,9 @@ type Annotated struct {
 	// Transform is the annotation: Transform.Labels holds every label,
 	// Transform.Source the annotated text.
 	Transform *transform.Result
-	// File is the annotated plan's tree (positions in Transform.Source);
-	// Program is it compiled and Plan the def-plan that runs.
-	File    *syntax.File
+	// Program is the annotated plan compiled (positions in
+	// Transform.Source) and Plan the def-plan that runs. Its tree is not
+	// kept (Tree reads it again).
 	Program *compile.Program
 	Plan    *compile.Func
 	// Active are the labels the annotated plan evaluates, in id order.
@@ -159,7 +159,7 @@ func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) 
 	if err != nil {
 		return nil, fmt.Errorf("compiling the annotated plan (a labelcov bug): %w", err)
 	}
-	a := &Annotated{Criteria: c, Transform: res, File: af, Program: prog, Active: res.Labels.Active(),
+	a := &Annotated{Criteria: c, Transform: res, Program: prog, Active: res.Labels.Active(),
 		branchOf: map[int]int{}}
 	// Labels of different criteria with the same predicate at the same
 	// point may share one when: several ids per offset.
@@ -185,6 +185,13 @@ func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) 
 	}
 	return a, nil
 }
+
+// Tree reads the annotated plan's text (Transform.Source) again: the
+// tree Program was compiled from, position for position. Annotate keeps
+// no tree: a fuzzing process, which only runs Program, would keep it
+// live (most of what setting up labels leaves in the heap) and mark it
+// at every collection of the campaign.
+func (a *Annotated) Tree() (*syntax.File, error) { return a.Transform.Reparse() }
 
 // Counter is the index in Program's counters of active label id's branch
 // taken (outcome true: the label's predicate held) or not taken.

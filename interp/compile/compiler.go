@@ -56,6 +56,13 @@ func CompileWith(f *syntax.File, opts Options) (*Program, error) {
 	// Notes come from the prescan and from the code, in compilation
 	// order; the user reads them in source order.
 	sort.SliceStable(c.prog.Notes, func(i, j int) bool { return c.prog.Notes[i].Pos.Offset < c.prog.Notes[j].Pos.Offset })
+	// Lambda lists (parameter symbols, default forms) serve compiling
+	// calls only: a Program keeps no node of the tree alive, which a
+	// caller may drop once compiled (a fuzzing process would otherwise
+	// keep the whole annotated tree live for its campaign).
+	for _, fn := range c.prog.Funcs {
+		fn.ll = nil
+	}
 	return c.prog, nil
 }
 

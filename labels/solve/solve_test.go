@@ -128,7 +128,11 @@ func hitsAll(t *testing.T, m *measure.Measurer, all [][]int64) []map[int]bool {
 func checkAgainstVM(t *testing.T, m *measure.Measurer, count int) {
 	t.Helper()
 	ann := m.Annotated()
-	a, err := Analyze(ann.File, ann.Active, "")
+	tree, err := ann.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Analyze(tree, ann.Active, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,7 +189,7 @@ func TestReachAgreesWithVMOnBenchmarks(t *testing.T) {
 func TestScriptText(t *testing.T) {
 	m := measurer(t, "arith.plan", smallPlans["arith"])
 	ann := m.Annotated()
-	a, err := Analyze(ann.File, ann.Active, "")
+	a, err := Analyze(treeOf(t, ann), ann.Active, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -207,7 +211,7 @@ func TestScriptText(t *testing.T) {
 func TestUnmodelled(t *testing.T) {
 	m := measurer(t, "float.plan", `(def-plan main (x) (if (< (* x 0.5) 3) 'a 'b))`)
 	ann := m.Annotated()
-	a, err := Analyze(ann.File, ann.Active, "")
+	a, err := Analyze(treeOf(t, ann), ann.Active, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +228,7 @@ func TestSolveSmallPlans(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m := measurer(t, name+".plan", src)
 			ann := m.Annotated()
-			a, err := Analyze(ann.File, ann.Active, "")
+			a, err := Analyze(treeOf(t, ann), ann.Active, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -291,7 +295,7 @@ func TestInfeasibleNeverCoveredOnBenchmarks(t *testing.T) {
 			}
 			m := measurer(t, file, string(src))
 			ann := m.Annotated()
-			a, err := Analyze(ann.File, ann.Active, "")
+			a, err := Analyze(treeOf(t, ann), ann.Active, "")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -333,4 +337,14 @@ func TestInfeasibleNeverCoveredOnBenchmarks(t *testing.T) {
 			}
 		})
 	}
+}
+
+// treeOf is the annotated plan's tree.
+func treeOf(t *testing.T, ann interface{ Tree() (*syntax.File, error) }) *syntax.File {
+	t.Helper()
+	f, err := ann.Tree()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
