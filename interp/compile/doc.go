@@ -81,7 +81,8 @@
 //	end:
 //
 // The when remains a counted conditional: PROBEOK is its branch
-// instruction (Branch(i).PC), Form is the position of the (when, Test that
+// instruction (Branch(i).PC), Form is the position of the (when (Node the
+// when itself, by which the label pipeline finds it), Test that
 // of the (ignore-errors, and the true/false counters count exactly what
 // the general compilation's JMPIFNOT would (a failure of P is a nil test),
 // except that the VM records a probe's counts as bits (covered or not). The

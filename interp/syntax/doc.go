@@ -2,7 +2,9 @@
 // files as CRAM writes them) into a tree of s-expressions that keeps exact
 // positions (byte offset, line, column) and every comment, and prints such
 // trees back: NodeString on one line for generated code, Format in the
-// canonical layout with every comment kept.
+// canonical layout with every comment kept. TreeWriter goes the other way
+// for a pass that generates a file: it builds the tree Parse would read
+// from the text while the text is written.
 //
 // The tree is deliberately generic: lists and atoms, as a Lisp reader gives
 // them, plus the nodes of Common Lisp's reader macros (Quote, Prefixed for
