@@ -297,10 +297,15 @@ func (in *injector) Wrap(out *syntax.TreeWriter, n syntax.Node, body func()) {
 		// instructions are not charged to the plan's step budget.
 		at := out.Len()
 		// The predicate, rendered once by labels, is read here alone.
-		var w *syntax.List
-		if fs := out.Text("(when (ignore-errors " + l.Predicate + "))"); len(fs) == 1 {
-			w, _ = fs[0].(*syntax.List)
-		}
+		out.Open()
+		out.Symbol("when")
+		out.Blank(" ")
+		out.Open()
+		out.Symbol("ignore-errors")
+		out.Blank(" ")
+		out.Text(l.Predicate)
+		out.Close()
+		w := out.Close() // nil without a tree
 		c := &in.cmt
 		c.Reset()
 		for j := i; j < len(ls); j++ {

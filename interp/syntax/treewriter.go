@@ -92,10 +92,12 @@ func (w *TreeWriter) Open() {
 	w.out.WriteByte('(')
 }
 
-// Close writes ')' and finishes the innermost list.
-func (w *TreeWriter) Close() {
-	w.CloseAt(w.out.Len())
+// Close writes ')' and finishes the innermost list, which it returns (nil
+// from a NewTextWriter).
+func (w *TreeWriter) Close() *List {
+	l := w.CloseAt(w.out.Len())
 	w.out.WriteByte(')')
+	return l
 }
 
 // OpenAt starts a list whose '(' is at offset off (written or to be
@@ -107,14 +109,15 @@ func (w *TreeWriter) OpenAt(off int) {
 	w.frames = append(w.frames, twFrame{list: true, start: w.pos(off), base: len(w.stack)})
 }
 
-// CloseAt finishes the innermost list, whose ')' is at offset off.
-func (w *TreeWriter) CloseAt(off int) {
+// CloseAt finishes the innermost list, whose ')' is at offset off, and
+// returns it (nil from a NewTextWriter).
+func (w *TreeWriter) CloseAt(off int) *List {
 	if w.textOnly {
-		return
+		return nil
 	}
 	if n := len(w.frames); n == 0 || !w.frames[n-1].list {
 		w.fail("unbalanced ')' at %d", off)
-		return
+		return nil
 	}
 	top := w.frames[len(w.frames)-1]
 	w.frames = w.frames[:len(w.frames)-1]
@@ -124,6 +127,7 @@ func (w *TreeWriter) CloseAt(off int) {
 	clear(w.stack[top.base:])
 	w.stack = w.stack[:top.base]
 	w.complete(l)
+	return l
 }
 
 // Quote writes the apostrophe of 'X; the next form written is X.
