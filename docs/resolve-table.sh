@@ -9,10 +9,13 @@
 # (testdata/gobench): gentests with 30 s of go test -fuzz (seed 1) and its
 # directed entries, its resolution of the active labels ("all" line).
 # Run from the repository's root: sh docs/resolve-table.sh
-# (sh docs/resolve-table.sh --go: the Go targets' table alone).
+# (sh docs/resolve-table.sh --go: the Go targets' table alone; --plans:
+# the plans' alone).
 set -e
 only_go=no
+only_plans=no
 if [ "${1:-}" = "--go" ]; then only_go=yes; fi
+if [ "${1:-}" = "--plans" ]; then only_plans=yes; fi
 bin=$(mktemp -d)/labelcov
 go build -o "$bin" ./cmd/labelcov
 # all_row OUTPUT: "covered | infeasible | unresolved" of its resolution.
@@ -50,6 +53,10 @@ for p in temperature docking gripper battery warehouse-sort shelf-restock kitche
   rm -rf "$out"
 done
 echo
+fi
+if [ $only_plans = yes ]; then
+  rm -rf "$(dirname "$bin")"
+  exit 0
 fi
 echo "| Go target | active labels | covered | infeasible (static) | unresolved | time |"
 echo "|-----------|------:|------:|------:|------:|------:|"

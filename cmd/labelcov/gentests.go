@@ -41,8 +41,8 @@ test's corpus format, named by what they cover first
 (gen-01-mcc_TF_label-17). Pass the package's directory as DIR to add them to
 its testdata; an existing file is never overwritten. Then, unless
 --no-directed, entries derived from the package's constants (each integer
-constant, 0 and their neighbours; string and byte tokens spliced into the
-inputs) are screened for what is still uncovered and the useful ones written
+constant, 0 and their neighbours; string, "WORD N" and byte tokens spliced
+into the inputs) are screened for what is still uncovered and the useful ones written
 as gen-directed-NN-.... Each is run again from the written file and must
 cover what it was kept for. The report lists the labels left unresolved.
 See docs/cover.md and docs/solve.md.`,

@@ -277,11 +277,17 @@ func SeedRows(t Target) ([]string, [][]Arg, error) {
 	return ts, out, nil
 }
 
+// MaxWordTokens bounds the "WORD N" tokens of tokens.
+const MaxWordTokens = 32
+
 // tokens are the byte strings the constants cs offer a []byte or string
 // argument: string constants; each integer constant's byte encodings (big
 // and little endian, of its operand's width, unless the code reads it
 // with one order) and, for one that fits a byte, the byte and its
-// neighbours (a relation's boundaries).
+// neighbours (a relation's boundaries); and first, each string constant
+// that is a word followed by a space and an integer in decimal (0, the
+// integer constants and their neighbours: a command and its count, a key
+// and its value; at most MaxWordTokens).
 func tokens(cs []gotransform.Const) [][]byte {
 	var out [][]byte
 	seen := map[string]bool{}
@@ -289,6 +295,25 @@ func tokens(cs []gotransform.Const) [][]byte {
 		if len(b) > 0 && !seen[string(b)] {
 			seen[string(b)] = true
 			out = append(out, b)
+		}
+	}
+	var words []string
+	for _, c := range cs {
+		if c.Value.Kind() == constant.String {
+			if w := constant.StringVal(c.Value); w != "" && !strings.ContainsAny(w, " \t\r\n") {
+				words = append(words, w)
+			}
+		}
+	}
+	// The word tokens first: a round stops at its maximum.
+	nums := intValues("int64", cs)
+	n := 0
+	for _, w := range words {
+		for _, v := range nums {
+			if n < MaxWordTokens {
+				n++
+				add([]byte(w + " " + v.ExactString()))
+			}
 		}
 	}
 	for _, c := range cs {

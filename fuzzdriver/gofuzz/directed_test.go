@@ -75,6 +75,7 @@ func TestDirectedRows(t *testing.T) {
 		{Value: constant.MakeInt64(3_000_000), Bits: 32},
 		{Value: constant.MakeInt64('"'), Bits: 8},
 		{Value: constant.MakeInt64(0), Bits: 32},
+		{Value: constant.MakeString("go")},
 	}
 	rows := DirectedRows(base, cs, 10000)
 	again := DirectedRows(base, cs, 10000)
@@ -97,6 +98,7 @@ func TestDirectedRows(t *testing.T) {
 		`uint32(2999999) string("a=b") `, `uint32(3000000) string("a=b") `, `uint32(3000001) string("a=b") `,
 		`uint32(0) string("a=b") `, `uint32(1) string("a=b") `,
 		`uint32(4096) string("a=\"b") `, `uint32(4096) string("a=b\"") `, `uint32(4096) string("a=!") `,
+		`uint32(4096) string("go") `, `uint32(4096) string("go 0") `, `uint32(4096) string("go -1") `, `uint32(4096) string("a=bgo 3000001") `,
 	} {
 		if !has(want) {
 			t.Errorf("no row %s among %d", want, len(texts))

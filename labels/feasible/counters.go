@@ -127,7 +127,7 @@ func (a *valueAnalysis) outsidePlanIncfs() map[string]bool {
 			continue
 		}
 		l, ok := f.(*syntax.List)
-		switch h := forms.Head(l); {
+		switch h := forms.Head(f); {
 		case ok && (h == "defun" || h == "def-cram-function" || h == "def-plan") && len(l.Elems) > 1:
 			if s, ok := l.Elems[1].(*syntax.Symbol); ok && h != "def-plan" {
 				if defs[s.Name] != nil {

@@ -106,7 +106,8 @@ func satisfiable(cs []constraint, isInt func(int) bool) (sat bool) {
 // to the next: it keeps nothing else (no answer depends on it).
 type fmScratch struct {
 	cur, next, pos, neg []constraint
-	count               [][2]int // by symbol: constraints with a positive, a negative coefficient
+	red, ineq           []constraint // reduce's output, decide's inequalities
+	count               [][2]int     // by symbol: constraints with a positive, a negative coefficient
 }
 
 // satisfiable is satisfiable working in sc.
@@ -120,7 +121,8 @@ func (sc *fmScratch) satisfiable(cs []constraint, isInt func(int) bool) (sat boo
 func (sc *fmScratch) decide(cs []constraint, isInt func(int) bool) bool {
 	var ne []constraint
 	var eqs []lin
-	ineq := make([]constraint, 0, len(cs))
+	ineq := sc.ineq[:0]
+	defer func() { sc.ineq = ineq[:0] }()
 	for _, c := range cs {
 		switch c.rel {
 		case relEQ:
@@ -270,7 +272,10 @@ func (sc *fmScratch) fmFeasible(cs []constraint, isInt func(int) bool) bool {
 	count := sc.count
 	defer func() { sc.count = count[:0] }()
 	for len(cur) > 0 {
-		cur = reduce(cur)
+		// reduce writes into a buffer of its own; cur's becomes the
+		// next call's.
+		red := reduce(sc.red[:0], cur)
+		sc.red, cur = cur[:0], red
 		// Eliminate the symbol with the fewest new constraints (the
 		// smallest of those that tie).
 		top := 0
@@ -379,9 +384,10 @@ func direction(e lin, key []byte) (lin, []byte) {
 
 // reduce keeps, of the constraints with proportional coefficients, the
 // tightest one: without it Fourier–Motzkin drowns in redundant bounds.
-func reduce(cs []constraint) []constraint {
+// It returns them in dst's storage (dst empty, sharing none with cs).
+func reduce(dst, cs []constraint) []constraint {
 	if len(cs) < 2 {
-		return cs
+		return append(dst, cs...)
 	}
 	// Few constraints compare their directions themselves (no keys, no
 	// map); more find them by key.
@@ -389,7 +395,7 @@ func reduce(cs []constraint) []constraint {
 	if len(cs) > reduceScan {
 		index = make(map[string]int, len(cs))
 	}
-	out := make([]constraint, 0, len(cs))
+	out := dst
 	var key []byte
 	for _, c := range cs {
 		// Scale so that the first coefficient is ±1.

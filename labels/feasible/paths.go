@@ -1200,8 +1200,9 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut
 	}
 	front := []argsOut{{st: st}}
 	var fails []pout
+	var spare []argsOut // storage of the front before front
 	for _, x := range xs {
-		var next []argsOut
+		next := spare[:0]
 		for _, f := range front {
 			var one [1]pout
 			var outs []pout
@@ -1239,7 +1240,7 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut
 			a.giveUp("too many paths")
 			return nil, nil
 		}
-		front = next
+		front, spare = next, front
 	}
 	return front, fails
 }
@@ -1255,13 +1256,13 @@ func (a *pathAnalysis) bodyWant(xs []syntax.Node, st *pstate, w want) []pout {
 		return []pout{{st: st, v: vNil}}
 	}
 	outs := []pout{{st: st}}
-	var done []pout
+	var done, spare []pout // spare: storage of the outcomes before outs
 	for i, x := range xs {
 		xw := wantAll
 		if i == len(xs)-1 {
 			xw = w
 		}
-		var next []pout
+		next := spare[:0]
 		for _, o := range outs {
 			for _, r := range a.evalWant(x, o.st, xw) {
 				if r.fail {
@@ -1275,9 +1276,9 @@ func (a *pathAnalysis) bodyWant(xs []syntax.Node, st *pstate, w want) []pout {
 			a.giveUp("too many paths")
 			return nil
 		}
-		outs = next
+		outs, spare = next, outs
 	}
-	return append(done, outs...)
+	return appendOuts(done, outs)
 }
 
 // judge evaluates the predicates of the labels at a point on path st.
@@ -1366,11 +1367,11 @@ func (a *pathAnalysis) evalList(l *syntax.List, st *pstate, w want) []pout {
 	for _, ao := range args {
 		switch {
 		case fn != nil:
-			outs = append(outs, a.inline(h, fn, ao, w)...)
+			outs = appendOuts(outs, a.inline(h, fn, ao, w))
 		case w != wantAll && len(ao.vs) == 2 && (h == "<" || h == "<=" || h == ">" || h == ">=" || h == "="):
-			outs = append(outs, a.compareWant(ao.st, h, ao.vs[0], ao.vs[1], w)...)
+			outs = appendOuts(outs, a.compareWant(ao.st, h, ao.vs[0], ao.vs[1], w))
 		default:
-			outs = append(outs, a.builtin(h, ao.st, ao.vs)...)
+			outs = appendOuts(outs, a.builtin(h, ao.st, ao.vs))
 		}
 		if a.stopped() {
 			return nil
@@ -1523,10 +1524,10 @@ func (a *pathAnalysis) branch(test syntax.Node, then, els []syntax.Node, st *pst
 		}
 		t, f := pathTruth(o.st, o.v)
 		if t != nil {
-			outs = append(outs, a.body(then, t)...)
+			outs = appendOuts(outs, a.body(then, t))
 		}
 		if f != nil {
-			outs = append(outs, a.body(els, f)...)
+			outs = appendOuts(outs, a.body(els, f))
 		}
 	}
 	return outs
@@ -1552,17 +1553,27 @@ func (a *pathAnalysis) cond(clauses []syntax.Node, st *pstate) []pout {
 			if len(cl.Elems) == 1 {
 				outs = append(outs, pout{st: t, v: o.v})
 			} else {
-				outs = append(outs, a.body(cl.Elems[1:], t)...)
+				outs = appendOuts(outs, a.body(cl.Elems[1:], t))
 			}
 		}
 		if f != nil {
-			outs = append(outs, a.cond(clauses[1:], f)...)
+			outs = appendOuts(outs, a.cond(clauses[1:], f))
 		}
 		if a.stopped() {
 			return nil
 		}
 	}
 	return outs
+}
+
+// appendOuts is append(outs, more...), but more itself when outs is
+// empty: more must be a fresh slice nothing else holds, as every eval
+// returns.
+func appendOuts(outs, more []pout) []pout {
+	if len(outs) == 0 {
+		return more
+	}
+	return append(outs, more...)
 }
 
 func (a *pathAnalysis) andOr(and bool, xs []syntax.Node, st *pstate, w want) []pout {
@@ -1576,9 +1587,12 @@ func (a *pathAnalysis) andOr(and bool, xs []syntax.Node, st *pstate, w want) []p
 	if len(xs) == 1 || and && w == wantTrue || !and && w == wantFalse {
 		xw = w
 	}
+	if len(xs) == 1 {
+		return a.evalWant(xs[0], st, xw) // a fresh slice, as every eval's
+	}
 	var outs []pout
 	for _, o := range a.evalWant(xs[0], st, xw) {
-		if o.fail || len(xs) == 1 {
+		if o.fail {
 			outs = append(outs, o)
 			continue
 		}
@@ -1588,14 +1602,14 @@ func (a *pathAnalysis) andOr(and bool, xs []syntax.Node, st *pstate, w want) []p
 				outs = append(outs, pout{st: f, v: vNil})
 			}
 			if t != nil {
-				outs = append(outs, a.andOr(and, xs[1:], t, w)...)
+				outs = appendOuts(outs, a.andOr(and, xs[1:], t, w))
 			}
 		} else {
 			if t != nil {
 				outs = append(outs, pout{st: t, v: o.v})
 			}
 			if f != nil {
-				outs = append(outs, a.andOr(and, xs[1:], f, w)...)
+				outs = appendOuts(outs, a.andOr(and, xs[1:], f, w))
 			}
 		}
 		if a.stopped() {
@@ -1668,17 +1682,18 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 		}
 	}
 	for _, f := range front {
-		for _, o := range a.body(body, f) {
-			if !o.fail {
+		res := a.body(body, f)
+		for i := range res {
+			if o := &res[i]; !o.fail {
 				s := o.st.clone()
 				s.popLocals(oldLen, s.base)
 				o.st = s
 			}
-			outs = append(outs, o)
 		}
 		if a.stopped() {
 			return nil
 		}
+		outs = appendOuts(outs, res)
 	}
 	return outs
 }
