@@ -151,7 +151,7 @@ func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, is
 		return why
 	}
 	switch {
-	case !isFloat && c != nil && smallConst(c):
+	case !isFloat && c != nil && smallConst(c) && constant.Sign(c) != 0:
 		return smallRelation
 	case !isFloat && bits == 8:
 		return "relation on 8-bit integers: one byte mutation writes any value (rungs left out)"
@@ -194,7 +194,7 @@ func (e *enumerator) constSkipped(x, y dst.Expr, c constant.Value, at dst.Expr) 
 
 // smallRelation is the reason the dist labels of an integer's relation
 // with a constant below 256 in magnitude are skipped.
-const smallRelation = "relation with a constant below 256 in magnitude: Go's mutator writes such a value in one step (a random byte, ±35, its interesting values 0, ±1, 16, 32, 64, 100, 127, 255…), and each rung adds fuzzing counters that every execution scans (rungs left out)"
+const smallRelation = "relation with a constant below 256 in magnitude other than 0: Go's mutator writes such a value in one step (a random byte, ±35, its interesting values 0, ±1, 16, 32, 64, 100, 127, 255…), and each rung adds fuzzing counters that every execution scans (rungs left out)"
 
 // flagTest is the reason the dist labels of x & mask == 0 are skipped.
 const flagTest = "flag test (x & mask or x % m against 0): one bit flip decides it (rungs and stones left out)"

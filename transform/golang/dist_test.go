@@ -187,6 +187,10 @@ func H(data []byte, xs []int, m int) int {
 	for p < m { // L:advanced
 		p += xs[p]
 	}
+	d := m - 2*len(xs)
+	if d < 0 { // L:zero
+		return 6
+	}
 	return i + p
 }
 `
@@ -280,6 +284,10 @@ func TestF(t *testing.T) {
 		// index step too.
 		{"L:rangekey", 0, 0, 29, nil},
 		{"L:advanced", 0, 0, 29, nil},
+		// A computed difference against 0 keeps its rungs (where an
+		// exact relation a == b lands; a constant below 256 other than
+		// 0 does not, as L:uint).
+		{"L:zero", 29, 0, 0, nil},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {
