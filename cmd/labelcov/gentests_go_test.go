@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -29,19 +30,9 @@ func TestGentestsGo(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	mod := filepath.Join(t.TempDir(), "gobench")
-	if err := os.CopyFS(mod, os.DirFS("../../testdata/gobench")); err != nil {
-		t.Fatal(err)
-	}
+	mod := copyGobench(t)
 	out := filepath.Join(t.TempDir(), "gen")
-	code, stdout, errs := runCLI("gentests", "./shell", "-C", mod, "--fuzz", "FuzzRun", "--budget", "5s", "--seed", "3", "--out", out, "--json")
-	if code != exitOK {
-		t.Fatalf("gentests: exit %d\n%s%s", code, stdout, errs)
-	}
-	var rep subject.GoGentestsReport
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("%v\n%s", err, stdout)
-	}
+	rep, stdout := gentestsGoJSON(t, "./shell", "-C", mod, "--fuzz", "FuzzRun", "--budget", "5s", "--seed", "3", "--out", out)
 	if len(rep.Generated) == 0 || rep.After["labels"] <= rep.Before["labels"] || rep.Seeds != 1 || rep.Suite != 0 {
 		t.Fatalf("report: %s", stdout)
 	}
@@ -100,7 +91,7 @@ func TestGentestsGo(t *testing.T) {
 	lines := strings.Split(string(src), "\n")
 	labelEnd := regexp.MustCompile(`^\s*} // label (\d+) `)
 	// run runs one corpus entry alone in module root with a profile.
-	run := func(root, name string) []*cover.Profile {
+	run := func(root, name string, failure bool) []*cover.Profile {
 		t.Helper()
 		td := filepath.Join(root, "shell", "testdata", "fuzz", "FuzzRun")
 		if err := os.MkdirAll(td, 0o755); err != nil {
@@ -117,6 +108,14 @@ func TestGentestsGo(t *testing.T) {
 		cmd := exec.Command("go", "test", "-count=1", "-run", "^FuzzRun$/^"+name+"$", "-v", "-covermode=set", "-coverprofile="+prof, "./shell")
 		cmd.Dir = root
 		o, err := cmd.CombinedOutput()
+		if failure {
+			// Kept for the failure it reproduces: the test fails there,
+			// and a failing run writes no profile.
+			if err == nil || !strings.Contains(string(o), "--- FAIL: FuzzRun/"+name) {
+				t.Fatalf("go test -run FuzzRun/%s passes; it was kept for a failure: %v\n%s", name, err, o)
+			}
+			return nil
+		}
 		if err != nil || !strings.Contains(string(o), "--- PASS: FuzzRun/"+name) {
 			t.Fatalf("go test -run FuzzRun/%s: %v\n%s", name, err, o)
 		}
@@ -128,8 +127,13 @@ func TestGentestsGo(t *testing.T) {
 	}
 	checked := 0
 	for _, g := range rep.Generated {
+		failure := slices.ContainsFunc(g.Adds, func(it string) bool { return strings.HasPrefix(it, "category:") })
+		if failure {
+			run(mod, g.Name, true)
+			continue
+		}
 		covered := map[string]bool{}
-		for _, p := range run(copyDir, g.Name) {
+		for _, p := range run(copyDir, g.Name, false) {
 			for _, b := range p.Blocks {
 				if filepath.Base(p.FileName) != "shell.go" || b.Count == 0 || b.NumStmt != 0 || b.EndLine > len(lines) {
 					continue
@@ -139,7 +143,7 @@ func TestGentestsGo(t *testing.T) {
 				}
 			}
 		}
-		for _, p := range run(mod, g.Name) {
+		for _, p := range run(mod, g.Name, false) {
 			for _, b := range p.Blocks {
 				if b.Count > 0 {
 					covered[fmt.Sprintf("block:%s:%d.%d,%d.%d", p.FileName, b.StartLine, b.StartCol, b.EndLine, b.EndCol)] = true
@@ -168,7 +172,7 @@ func TestGentestsGo(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(td, "deep"), []byte("go test fuzz v1\nstring(\"compact! 3\")\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, errs = runCLI("gentests", "./shell", "-C", mod, "--fuzz", "FuzzRun", "--budget", "2s", "--out", t.TempDir())
+	code, stdout, errs := runCLI("gentests", "./shell", "-C", mod, "--fuzz", "FuzzRun", "--budget", "2s", "--out", t.TempDir())
 	if code != exitFound || !strings.Contains(errs, "fails on its seed corpus entry deep") {
 		t.Errorf("gentests on a failing suite: exit %d\n%s%s", code, stdout, errs)
 	}
@@ -201,19 +205,8 @@ func TestGentestsGoDirected(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("no go command")
 	}
-	mod := filepath.Join(t.TempDir(), "gobench")
-	if err := os.CopyFS(mod, os.DirFS("../../testdata/gobench")); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(t.TempDir(), "gen")
-	code, stdout, errs := runCLI("gentests", "./quota", "-C", mod, "--fuzz", "FuzzReserve", "--budget", "1s", "--seed", "1", "--out", out, "--json")
-	if code != exitOK {
-		t.Fatalf("gentests: exit %d\n%s%s", code, stdout, errs)
-	}
-	var rep subject.GoGentestsReport
-	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
-		t.Fatalf("%v\n%s", err, stdout)
-	}
+	mod := copyGobench(t)
+	rep, stdout := gentestsGoJSON(t, "./quota", "-C", mod, "--fuzz", "FuzzReserve", "--budget", "1s", "--seed", "1", "--out", filepath.Join(t.TempDir(), "gen"))
 	if rep.Directed == 0 {
 		t.Fatalf("no directed entry: %s", stdout)
 	}
@@ -233,15 +226,34 @@ func TestGentestsGoDirected(t *testing.T) {
 		t.Errorf("unresolved: %v", left)
 	}
 	// Without directed entries, the boundary stays unresolved.
-	code, stdout, errs = runCLI("gentests", "./quota", "-C", mod, "--fuzz", "FuzzReserve", "--budget", "1s", "--seed", "1", "--out", t.TempDir(), "--json", "--no-directed")
-	if code != exitOK {
-		t.Fatalf("gentests --no-directed: exit %d\n%s%s", code, stdout, errs)
-	}
-	var plain subject.GoGentestsReport
-	if err := json.Unmarshal([]byte(stdout), &plain); err != nil {
-		t.Fatalf("%v\n%s", err, stdout)
-	}
+	plain, _ := gentestsGoJSON(t, "./quota", "-C", mod, "--fuzz", "FuzzReserve", "--budget", "1s", "--seed", "1", "--out", t.TempDir(), "--no-directed")
 	if plain.Directed != 0 || len(plain.Unresolved) <= len(rep.Unresolved) {
 		t.Errorf("--no-directed: %d directed, %d unresolved (with them %d)", plain.Directed, len(plain.Unresolved), len(rep.Unresolved))
 	}
+}
+
+// copyGobench copies testdata/gobench, the Go benchmark module, into a
+// temporary folder: gentests builds and writes beside it.
+func copyGobench(t *testing.T) string {
+	t.Helper()
+	mod := filepath.Join(t.TempDir(), "gobench")
+	if err := os.CopyFS(mod, os.DirFS("../../testdata/gobench")); err != nil {
+		t.Fatal(err)
+	}
+	return mod
+}
+
+// gentestsGoJSON runs gentests --json with args on a Go package, requires
+// exit 0, and returns its report and standard output.
+func gentestsGoJSON(t *testing.T, args ...string) (subject.GoGentestsReport, string) {
+	t.Helper()
+	code, stdout, errs := runCLI(append([]string{"gentests"}, append(args, "--json")...)...)
+	if code != exitOK {
+		t.Fatalf("gentests %v: exit %d\n%s%s", args, code, stdout, errs)
+	}
+	var rep subject.GoGentestsReport
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	return rep, stdout
 }

@@ -22,17 +22,9 @@ import (
 // branch), a for loop's condition in its body, or the negation of the
 // condition of an earlier `if C { ... return }` of the same block. Only
 // conditions over stable variables are facts (stableExpr).
-type fact struct {
-	e   dst.Expr
-	neg bool
-}
-
-func (f fact) pe() pe {
-	if f.neg {
-		return not(of(f.e))
-	}
-	return of(f.e)
-}
+// It is the same pair as lazy (a condition, maybe negated): only where it
+// holds differs.
+type fact = lazy
 
 // writeCounts counts, per local variable of f, its definitions (:=, var)
 // and its other writes (=, op=, ++, --, a range with =, its address
