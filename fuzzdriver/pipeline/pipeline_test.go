@@ -76,3 +76,29 @@ func TestBuildOncePerProgramAndLabelHits(t *testing.T) {
 		}
 	}
 }
+
+// A label inside a reader conditional's list still finds its branch: the
+// compiler decides #+/#- by copying the lists on the path to them, and the
+// branches it compiles name the annotated tree's nodes, not the copies (a
+// label there once had "no branch in the annotated plan").
+func TestLabelsBesideReaderConditionals(t *testing.T) {
+	src := []byte(`(def-plan p (x)
+  (if (eq #+sbcl x #-sbcl 'other 1) (when (and (> x 2) #+labelcov (< x 9)) 1) 2))
+`)
+	f, err := syntax.Parse("cond.plan", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := pipeline.Annotate(f, criteria(t, "mcc,cc,wm,dist"), pipeline.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Active) == 0 {
+		t.Fatalf("%d active labels", len(a.Active))
+	}
+	for _, l := range a.Active {
+		if c := a.Counter(l.ID, true); c < 0 || c >= a.Program.NumCounters() {
+			t.Errorf("label %d: counter %d of %d", l.ID, c, a.Program.NumCounters())
+		}
+	}
+}

@@ -82,6 +82,10 @@ type compiler struct {
 	// localLists holds the lambda lists of local functions (flet,
 	// labels) with &optional, &rest or &key, by their hidden variable.
 	localLists map[*syntax.Symbol]*lambdaList
+	// copiedFrom maps each list expandConditionals copied (a list on the
+	// path to a reader conditional) to the list of f it stands for, so a
+	// branch names the caller's node (BranchInfo.Node) even there.
+	copiedFrom map[*syntax.List]*syntax.List
 }
 
 // topForm is a prescanned top-level definition.

@@ -121,7 +121,11 @@ func (fs *fstate) branch(op Op, head string, form, test syntax.Node) int {
 	p := fs.c.prog
 	bi := len(p.branches)
 	pc := len(fs.code)
-	p.branches = append(p.branches, BranchInfo{Form: startOf(form), Test: startOf(test), Node: form, PC: pc, Head: head})
+	node := form
+	if l, ok := form.(*syntax.List); ok && fs.c.copiedFrom[l] != nil {
+		node = fs.c.copiedFrom[l] // the caller's node, not expandConditionals' copy
+	}
+	p.branches = append(p.branches, BranchInfo{Form: startOf(form), Test: startOf(test), Node: node, PC: pc, Head: head})
 	fs.branchIdx = append(fs.branchIdx, bi)
 	return fs.emit(op, 0, int32(bi), startOf(test))
 }

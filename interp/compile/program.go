@@ -73,7 +73,8 @@ type Capture struct {
 // of the conditional form (if/when/unless/while, the cond or case clause,
 // and/or) and Node that form itself, the node of the compiled tree (a
 // pass that built the tree finds its forms' branches by identity, with no
-// position matching), Test the position of the test expression, PC the
+// position matching; a list copied to decide reader conditionals names the
+// original), Test the position of the test expression, PC the
 // jump.
 type BranchInfo struct {
 	Form, Test syntax.Pos

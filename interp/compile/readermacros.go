@@ -87,7 +87,12 @@ func (c *compiler) expandNode(n syntax.Node) (syntax.Node, bool, error) {
 		if err != nil || !changed {
 			return n, true, err
 		}
-		return &syntax.List{Open: n.Open, Close: n.Close, Elems: elems}, true, nil
+		cp := &syntax.List{Open: n.Open, Close: n.Close, Elems: elems}
+		if c.copiedFrom == nil {
+			c.copiedFrom = map[*syntax.List]*syntax.List{}
+		}
+		c.copiedFrom[cp] = n
+		return cp, true, nil
 	case *syntax.Quote:
 		x, keep, err := c.expandNode(n.X)
 		if err != nil || x == n.X {
