@@ -6,7 +6,6 @@ package gofuzz
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -333,20 +332,8 @@ func tokens(cs []gotransform.Const) [][]byte {
 			if c.Bits < 16 {
 				continue
 			}
-			u, ok := constant.Uint64Val(v)
-			if !ok {
-				i, _ := constant.Int64Val(v)
-				u = uint64(i)
-			}
-			n := c.Bits / 8
-			be, le := make([]byte, 8), make([]byte, 8)
-			binary.BigEndian.PutUint64(be, u)
-			binary.LittleEndian.PutUint64(le, u)
-			if c.Order != "le" {
-				add(be[8-n:])
-			}
-			if c.Order != "be" {
-				add(le[:n])
+			for _, b := range c.Encodings() {
+				add(b)
 			}
 		}
 	}

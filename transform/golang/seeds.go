@@ -492,6 +492,30 @@ func seedCalls(ft fuzzTarget, cs []Const) (string, bool) {
 	return b.String(), helpers
 }
 
+// Encodings are integer constant c's bytes at its operand's width: big
+// endian, little endian, or the one order the code reads it with
+// (c.Order). A negative constant is its two's complement.
+func (c Const) Encodings() [][]byte {
+	v := constant.ToInt(c.Value)
+	u, ok := constant.Uint64Val(v)
+	if !ok {
+		i, _ := constant.Int64Val(v)
+		u = uint64(i)
+	}
+	n := c.Bits / 8
+	be, le := make([]byte, 8), make([]byte, 8)
+	binary.BigEndian.PutUint64(be, u)
+	binary.LittleEndian.PutUint64(le, u)
+	var out [][]byte
+	if c.Order != "le" {
+		out = append(out, be[8-n:])
+	}
+	if c.Order != "be" {
+		out = append(out, le[:n])
+	}
+	return out
+}
+
 // argValues are the Go expressions of type t that constant c offers.
 func argValues(t string, c Const) []string {
 	switch t {
@@ -500,20 +524,8 @@ func argValues(t string, c Const) []string {
 		if c.Value.Kind() == constant.String {
 			toks = append(toks, constant.StringVal(c.Value))
 		} else if c.Value.Kind() == constant.Int && c.Bits >= 16 && !small(c.Value) {
-			u, ok := constant.Uint64Val(c.Value)
-			if !ok { // negative: two's complement of its width
-				i, _ := constant.Int64Val(c.Value)
-				u = uint64(i)
-			}
-			n := c.Bits / 8
-			be, le := make([]byte, 8), make([]byte, 8)
-			binary.BigEndian.PutUint64(be, u)
-			binary.LittleEndian.PutUint64(le, u)
-			if c.Order != "le" {
-				toks = append(toks, string(be[8-n:]))
-			}
-			if c.Order != "be" {
-				toks = append(toks, string(le[:n]))
+			for _, b := range c.Encodings() {
+				toks = append(toks, string(b))
 			}
 		}
 		var out []string
