@@ -94,11 +94,14 @@ func (j *judge) Done() {
 		entryVerdicts(j.res, j.entry, j.paths)
 		pathVerdicts(j.res, j.paths)
 		g := newGuardAnalysis(j.res, j.dom.a)
+		lb := g.loopBounds()
 		for _, pl := range j.paths {
 			if pl.l.Status != labels.Active {
 				continue
 			}
 			if why, ok := g.verdict(pl.l, pl.pred); ok {
+				pl.l.Status, pl.l.Reason = labels.Infeasible, why
+			} else if why, ok := g.loopVerdict(lb, pl.l, pl.pred); ok {
 				pl.l.Status, pl.l.Reason = labels.Infeasible, why
 			}
 		}
