@@ -45,9 +45,38 @@ const (
 	directedMax    = 4000
 )
 
+// closingShare and solvingShare are the parts of a plan's --budget that
+// the campaign leaves to what follows it: the written tests' replays and
+// the closing resolution (a twentieth), and with --solve the solving
+// (half).
+const (
+	closingShare = 20
+	solvingShare = 2
+)
+
+// planDeadline is the context of the work after gentests' campaign on a
+// plan, ending budget after now, and the campaign's own budget: the rest
+// once closingShare (and with solve, solvingShare) is set aside. Without
+// a budget (--runs) nothing is bounded.
+func planDeadline(ctx context.Context, budget time.Duration, solve bool) (context.Context, time.Duration, context.CancelFunc) {
+	if budget <= 0 {
+		return ctx, budget, func() {}
+	}
+	dctx, cancel := context.WithTimeout(ctx, budget)
+	campaign := budget - budget/closingShare
+	if solve {
+		campaign = budget / solvingShare
+	}
+	return dctx, campaign, cancel
+}
+
 // Generate fuzzes the plan seeded with its suite and writes the new
 // tests that cover what the suite does not.
 func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen GenerateOptions) error {
+	// --budget bounds the whole command: the campaign, the written tests'
+	// replays and the solving end by the deadline (planDeadline).
+	dctx, campaignBudget, cancel := planDeadline(ctx, gen.Budget, gen.Solve.On)
+	defer cancel()
 	o := &s.o
 	so := gen.Solve
 	if o.Fuzz != "" || o.Dir != "" || o.JSON && !so.On {
@@ -93,7 +122,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	defer os.RemoveAll(work)
 	res, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.File, PlanName: o.PlanName, Guide: g,
-		Seed: gen.Seed, Budget: gen.Budget, Runs: gen.Runs, Work: work}, ts)
+		Seed: gen.Seed, Budget: campaignBudget, Runs: gen.Runs, Work: work}, ts)
 	if res == nil {
 		return err
 	}
@@ -107,6 +136,11 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	all := [][]string{res.Base}
 	for n, t := range res.Kept {
+		if dctx.Err() != nil && ctx.Err() == nil {
+			fmt.Fprintf(w, "gentests: the --budget deadline passed: %d of the %d input(s) kept are not written\n", len(res.Kept)-n, len(res.Kept))
+			res.Kept, res.Adds = res.Kept[:n], res.Adds[:n]
+			break
+		}
 		adds := res.Adds[n]
 		text, ext := m.Render(t)
 		name := fmt.Sprintf("gen-%02d-%s%s", n+1, slugItem(adds, labelOf), ext)
@@ -159,7 +193,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 		for _, it := range res.After() {
 			have[it] = true
 		}
-		s, err := solveUncovered(ctx, w, m, og, out, o.PlanName, have, so)
+		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so)
 		if err != nil {
 			return err
 		}
