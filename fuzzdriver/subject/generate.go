@@ -48,27 +48,29 @@ const (
 
 // closingShare and solvingShare are the parts of a plan's --budget that
 // the campaign leaves to what follows it: the written tests' replays and
-// the closing resolution (a twentieth), and with --solve the solving
-// (half).
+// the closing resolution (a twentieth), and when z3 solves (--solve on a
+// plan without a world) the solving (half).
 const (
 	closingShare = 20
 	solvingShare = 2
 )
 
-// planDeadline is the context of the work after gentests' campaign on a
-// plan, ending budget after now, and the campaign's own budget: the rest
-// once closingShare (and with solve, solvingShare) is set aside. Without
-// a budget (--runs) nothing is bounded.
-func planDeadline(ctx context.Context, budget time.Duration, solve bool) (context.Context, time.Duration, context.CancelFunc) {
+// planDeadline is the context of gentests' work on a plan, ending budget
+// after now; without a budget (--runs) nothing is bounded.
+func planDeadline(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
 	if budget <= 0 {
-		return ctx, budget, func() {}
+		return ctx, func() {}
 	}
-	dctx, cancel := context.WithTimeout(ctx, budget)
-	campaign := budget - budget/closingShare
-	if solve {
-		campaign = budget / solvingShare
+	return context.WithTimeout(ctx, budget)
+}
+
+// campaignBudget is the campaign's part of a plan's --budget: the rest
+// once closingShare (and when solving, solvingShare) is set aside.
+func campaignBudget(budget time.Duration, solving bool) time.Duration {
+	if solving {
+		return budget / solvingShare
 	}
-	return dctx, campaign, cancel
+	return budget - budget/closingShare
 }
 
 // Generate fuzzes the plan seeded with its suite and writes the new
@@ -76,7 +78,7 @@ func planDeadline(ctx context.Context, budget time.Duration, solve bool) (contex
 func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen GenerateOptions) error {
 	// --budget bounds the whole command: the campaign, the written tests'
 	// replays and the solving end by the deadline (planDeadline).
-	dctx, campaignBudget, cancel := planDeadline(ctx, gen.Budget, gen.Solve.On)
+	dctx, cancel := planDeadline(ctx, gen.Budget)
 	defer cancel()
 	o := &s.o
 	so := gen.Solve
@@ -123,7 +125,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	defer os.RemoveAll(work)
 	res, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.File, PlanName: o.PlanName, Guide: g,
-		Seed: gen.Seed, Budget: campaignBudget, Runs: gen.Runs, Work: work}, ts)
+		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, so.On && m.World() == nil), Runs: gen.Runs, Work: work}, ts)
 	if res == nil {
 		return err
 	}
