@@ -46,9 +46,40 @@ const (
 	directedMax    = 4000
 )
 
+// closingShare and solvingShare are the parts of a plan's --budget that
+// the campaign leaves to what follows it: the written tests' replays and
+// the closing resolution (a twentieth), and when z3 solves (--solve on a
+// plan without a world) the solving (half).
+const (
+	closingShare = 20
+	solvingShare = 2
+)
+
+// planDeadline is the context of gentests' work on a plan, ending budget
+// after now; without a budget (--runs) nothing is bounded.
+func planDeadline(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
+	if budget <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, budget)
+}
+
+// campaignBudget is the campaign's part of a plan's --budget: the rest
+// once closingShare (and when solving, solvingShare) is set aside.
+func campaignBudget(budget time.Duration, solving bool) time.Duration {
+	if solving {
+		return budget / solvingShare
+	}
+	return budget - budget/closingShare
+}
+
 // Generate fuzzes the plan seeded with its suite and writes the new
 // tests that cover what the suite does not.
 func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen GenerateOptions) error {
+	// --budget bounds the whole command: the campaign, the written tests'
+	// replays and the solving end by the deadline (planDeadline).
+	dctx, cancel := planDeadline(ctx, gen.Budget)
+	defer cancel()
 	o := &s.o
 	so := gen.Solve
 	if o.Fuzz != "" || o.Dir != "" || o.JSON && !so.On {
@@ -94,7 +125,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	defer os.RemoveAll(work)
 	res, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.File, PlanName: o.PlanName, Guide: g,
-		Seed: gen.Seed, Budget: gen.Budget, Runs: gen.Runs, Work: work}, ts)
+		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, so.On && m.World() == nil), Runs: gen.Runs, Work: work}, ts)
 	if res == nil {
 		return err
 	}
@@ -108,6 +139,11 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	all := [][]string{res.Base}
 	for n, t := range res.Kept {
+		if dctx.Err() != nil && ctx.Err() == nil {
+			fmt.Fprintf(w, "gentests: the --budget deadline passed: %d of the %d input(s) kept are not written\n", len(res.Kept)-n, len(res.Kept))
+			res.Kept, res.Adds = res.Kept[:n], res.Adds[:n]
+			break
+		}
 		adds := res.Adds[n]
 		text, ext := m.Render(t)
 		name := fmt.Sprintf("gen-%02d-%s%s", n+1, slugItem(adds, labelOf), ext)
@@ -160,7 +196,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 		for _, it := range res.After() {
 			have[it] = true
 		}
-		s, err := solveUncovered(ctx, w, m, og, out, o.PlanName, have, so)
+		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so)
 		if err != nil {
 			return err
 		}
