@@ -76,9 +76,16 @@ func (g *guardAnalysis) loopBounds() map[syntax.Node][]loopBound {
 			if !ok {
 				return true
 			}
-			for _, b := range bl.Elems {
+			for i, b := range bl.Elems {
 				name, list := bindingOf(b)
 				if name == "" || (!list && g.a.counters[name] != counterNote) {
+					continue
+				}
+				later := false // let*: a later binding's value is in the scope
+				for _, o := range bl.Elems[i+1:] {
+					later = later || forms.Head(l) == "let*" && mentions(o, name)
+				}
+				if later {
 					continue
 				}
 				lb, ok := g.bindingBound(l, name, list)
@@ -254,7 +261,7 @@ func (g *guardAnalysis) guardedChange(l *syntax.List, c syntax.Node, name string
 		}
 		if test != nil {
 			if u, ok := g.upperBound(test, name, list); ok {
-				return u, test, true
+				return u, unwrapTest(test), true
 			}
 		}
 		if h == "while" || (!seqForms[h] && !(h == "" || forms.Head(g.parent[p]) == "cond")) {
@@ -366,7 +373,7 @@ func (g *guardAnalysis) guardedRetry(cl *syntax.List, r syntax.Node, name string
 		}
 		if t != nil && !found {
 			if b, ok := g.upperBound(t, name, false); ok {
-				found, u, test = true, b, t
+				found, u, test = true, b, unwrapTest(t)
 			}
 		}
 		if !seqForms[h] && !(h == "" && forms.Head(g.parent[p]) == "cond") {
@@ -421,6 +428,9 @@ func (g *guardAnalysis) measureBounds(c syntax.Node, truth bool) []Bound {
 	if !ok || len(l.Elems) == 0 || g.res.IsUserFunc(forms.Head(l)) {
 		return nil
 	}
+	if u := unwrapTest(l); u != syntax.Node(l) {
+		return g.measureBounds(u, truth)
+	}
 	switch h := forms.Head(l); {
 	case (h == "not" || h == "null") && len(l.Elems) == 2:
 		return g.measureBounds(l.Elems[1], !truth)
@@ -449,6 +459,24 @@ func (g *guardAnalysis) measureBounds(c syntax.Node, truth bool) []Bound {
 	}
 	x, _ := number(k)
 	return []Bound{{Operand: op, Rel: m, Value: x, Const: numText(k)}}
+}
+
+// unwrapTest is test c without the (let* () ...) normalization wraps a
+// test in (or a progn of one form): the form whose value it is.
+func unwrapTest(c syntax.Node) syntax.Node {
+	for {
+		l, ok := c.(*syntax.List)
+		if !ok {
+			return c
+		}
+		switch h := forms.Head(l); {
+		case (h == "let" || h == "let*") && len(l.Elems) == 3 && asList(l.Elems[1]) != nil && len(asList(l.Elems[1]).Elems) == 0,
+			h == "progn" && len(l.Elems) == 2:
+			c = l.Elems[len(l.Elems)-1]
+		default:
+			return c
+		}
+	}
 }
 
 // measureOperand is n as a variable's name or (length X), "" otherwise.

@@ -11,12 +11,13 @@ import (
 // loopsPlan has the bounds a loop keeps (retrying, capped, filled) and
 // look-alikes that keep none (looping runs the handler's form in a loop,
 // early counts after it retries, doubled changes its list twice a test,
-// unguarded grows its counter outside the test's branch); it is also
+// unguarded grows its counter outside the test's branch, starred changes
+// its list in a later let* binding); it is also
 // run by TestLoopVerdictsSound (package feasible_test).
-const loopsPlan = `(defparameter *max* 3)
+const loopsPlan = `(defparameter *max* 3) (defun small-p (x) (< x 100))
 (defun retrying (n)
   (let ((tries 0))
-    (with-failure-handling ((oops (e) (incf tries) (when (< tries *max*) (retry)) tries)
+    (with-failure-handling ((oops (e) (incf tries) (when (and (< tries *max*) (small-p n)) (retry)) tries)
                             (other (e) (retry)))
       (when (< tries n) (fail 'oops))
       (when (> tries 3) (fail 'other))
@@ -48,8 +49,12 @@ const loopsPlan = `(defparameter *max* 3)
   (let ((l nil))
     (while (and (< (length l) 3) (> n (length l))) (push n l) (push n l))
     (= (length l) 3)))
+(defun starred (n)
+  (let* ((l nil) (m (progn (push n l) (push n l))))
+    (while (and (< (length l) 1) (> n (length l))) (push n l))
+    (list m (= (length l) 1))))
 (def-plan main (a b)
-  (list (retrying a) (looping b) (early a) (capped b) (unguarded a) (filled a) (doubled b)))
+  (list (retrying a) (looping b) (early a) (capped b) (unguarded a) (filled a) (doubled b) (starred a)))
 `
 
 // TestLoopVerdicts: the bounds a retry loop or a guarded change keeps
@@ -76,9 +81,9 @@ func TestLoopVerdicts(t *testing.T) {
 		}
 	}
 	for k, want := range map[string]string{
-		"t.plan:8:17 = -> >=":  "infeasible no number satisfies tries > 3 and tries <= 3: tries is bound to 0 and changed only by (incf tries) in the handlers of a with-failure-handling it runs once, which retry only where (< tries *max*) held after it: tries <= 3",
+		"t.plan:8:17 = -> >=":  "infeasible no number satisfies tries > 3 and tries <= 3: tries is bound to 0 and changed only by (incf tries) in the handlers of a with-failure-handling it runs once, which retry only where (and (< tries *max*) (small-p n)) held after it: tries <= 3",
 		"t.plan:8:17 = -> <=":  "active ",
-		"t.plan:4:58 < -> /=":  "infeasible no number satisfies tries > 3 and tries <= 3",
+		"t.plan:4:63 < -> /=":  "infeasible no number satisfies tries > 3 and tries <= 3",
 		"t.plan:23:5 = -> >=":  "infeasible no number satisfies c > 5 and c <= 5: c is changed only by (incf c), which runs only right after (< c 5) held (one change per test, nothing loops in between): c <= 5",
 		"t.plan:31:5 = -> >=":  "infeasible no number satisfies (length l) > 3 and (length l) <= 3: l is changed only by (push n l), which runs only right after (and (< (length l) 3) (> n (length l))) held (one change per test, nothing loops in between): (length l) <= 3",
 		"t.plan:14:19 = -> >=": "active ",
@@ -90,8 +95,8 @@ func TestLoopVerdicts(t *testing.T) {
 			t.Errorf("%s: got %q, want %q...", k, g, want)
 		}
 	}
-	// looping, early, unguarded and doubled keep no bound.
-	for _, line := range []int{9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 24, 25, 26, 27, 32, 33, 34, 35} {
+	// looping, early, unguarded, doubled and starred keep no bound.
+	for _, line := range []int{9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 24, 25, 26, 27, 32, 33, 34, 35, 36, 37, 38, 39} {
 		if loopy[line] > 0 {
 			t.Errorf("line %d: %d label(s) ruled out by a loop bound it does not keep", line, loopy[line])
 		}
