@@ -2,6 +2,7 @@ package sim
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/labelcov/labelcov/labels/domain"
 )
@@ -75,6 +76,15 @@ func LabelDomains(w *World) map[string]domain.Domain {
 		out["object-orientation"] = domain.Domain{
 			Value: &domain.Range{Lo: float64(lo), Hi: float64(hi)},
 			Why:   "the world's orientations",
+		}
+	}
+	// The object queries resolve their argument to an object: nil is
+	// none, a failure.
+	for _, q := range Queries() {
+		if q.MinArgs == 1 && (strings.HasPrefix(q.Name, "object-") || strings.HasPrefix(q.Name, "initial-")) && q.Name != "initial-objects-in-region" {
+			d := out[q.Name]
+			d.FailsOnNil = true
+			out[q.Name] = d
 		}
 	}
 	return out

@@ -26,6 +26,9 @@ type Domain struct {
 	// regions, locations, object types, ... Without Value the result is
 	// never a number.
 	Symbols []string
+	// FailsOnNil: a call whose first argument is nil signals a failure
+	// (an object query given no object).
+	FailsOnNil bool
 	// Why says where the domain comes from, for reasons ("the world's
 	// grids").
 	Why string

@@ -235,6 +235,10 @@ func (d *domains) decideSyms(p syntax.Node) (string, string) {
 	d.a.assume = as
 	defer func() { d.a.assume = nil }()
 	for _, c := range conj {
+		if call, arg, ok := d.failingCall(c); ok {
+			return "never", fmt.Sprintf("cannot hold: %s signals a failure: %s is nil and %s fails on nil (no object)%s",
+				d.show(call), d.show(arg), forms.Head(call), underText(texts))
+		}
 		mayTrue, _, why, ok := d.symTruth(c)
 		if !ok || mayTrue {
 			if len(as) == 0 || len(conj) == 1 {
@@ -463,4 +467,44 @@ func (a *valueAnalysis) closureAssigned() map[string]bool {
 		})
 	}
 	return a.closAssigned
+}
+
+// strictHeads are the builtins that evaluate every argument before they
+// return (a failure in one fails the call).
+var strictHeads = map[string]bool{"not": true, "null": true, "eq": true, "eql": true, "equal": true, "member": true,
+	"first": true, "car": true, "second": true, "third": true, "nth": true, "rest": true, "cdr": true,
+	"<": true, "<=": true, ">": true, ">=": true, "=": true, "/=": true, "+": true, "-": true, "*": true,
+	"length": true, "abs": true, "min": true, "max": true, "1+": true, "1-": true, "numberp": true}
+
+// failingCall finds, among the calls evaluating c always evaluates, a
+// world query that fails on nil (domain.Domain.FailsOnNil) given an
+// argument that is always nil: c then never returns.
+func (d *domains) failingCall(c syntax.Node) (*syntax.List, syntax.Node, bool) {
+	l, ok := c.(*syntax.List)
+	if !ok || len(l.Elems) < 2 {
+		return nil, nil, false
+	}
+	h := forms.Head(l)
+	if h == "" || d.a.funcs[h] != nil || d.a.localFns[h] || d.a.res.IsUserFunc(h) {
+		return nil, nil, false
+	}
+	if dom, ok := d.a.fns[h]; ok {
+		if !dom.FailsOnNil {
+			return nil, nil, false
+		}
+		v := d.a.ev(l.Elems[1], 0)
+		if !v.num && v.other && v.symsKnown() && slices.Equal(v.syms, []string{"nil"}) {
+			return l, l.Elems[1], true
+		}
+		return nil, nil, false
+	}
+	if !strictHeads[h] {
+		return nil, nil, false
+	}
+	for _, x := range l.Elems[1:] {
+		if call, arg, ok := d.failingCall(x); ok {
+			return call, arg, true
+		}
+	}
+	return nil, nil, false
 }
