@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -273,6 +274,10 @@ type GoGenerated struct {
 	Name string   `json:"name"`
 	Size int      `json:"size"`
 	Adds []string `json:"adds"`
+	// Fails is the failure site the entry reproduces (as compare --go
+	// keys findings: "panic@shell/shell.go:47"): go test fails on it until
+	// the bug is fixed. Empty when the entry passes.
+	Fails string `json:"fails,omitempty"`
 }
 
 // GoCriterionDelta is one criterion before and after gentests.
@@ -379,8 +384,10 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 	for i := range written {
 		written[i].Path = filepath.Join(dir, written[i].Name)
 	}
-	// Each written entry must replay, from its file, to what it was kept for.
-	if err := y.Replays(ctx, written, res.Adds, filepath.Join(work, "replay"), nil); err != nil {
+	// Each written entry must replay, from its file, to what it was kept
+	// for; an entry kept for a failure it reproduces fails under go test.
+	fails, err := y.Replays(ctx, written, res.Adds, filepath.Join(work, "replay"), nil)
+	if err != nil {
 		return err
 	}
 
@@ -391,7 +398,7 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 		Generated: []GoGenerated{}, Before: goItemFigures(res.Base), After: goItemFigures(after), Criteria: map[labels.Key]GoCriterionDelta{},
 		Unresolved: goUnresolved(y.Annotation.Labels, after)}
 	for i, e := range written {
-		rep.Generated = append(rep.Generated, GoGenerated{Name: e.Name, Size: e.Size, Adds: res.Adds[i]})
+		rep.Generated = append(rep.Generated, GoGenerated{Name: e.Name, Size: e.Size, Adds: res.Adds[i], Fails: fails[i]})
 	}
 	// Per criterion as cover counts it (labels.Figures: mcdc in
 	// conditions), before and after.
@@ -420,9 +427,16 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 		}
 	}
 	if o.JSON {
-		return WriteJSON(w, rep)
+		if err := WriteJSON(w, rep); err != nil {
+			return err
+		}
+		return rep.failing()
 	}
 	for _, e := range rep.Generated {
+		if e.Fails != "" {
+			fmt.Fprintf(w, "%s: FAILS at %s (go test fails on it until the bug is fixed); covers %d item(s) the suite does not (%s)\n", e.Name, e.Fails, len(e.Adds), strings.Join(firstN(e.Adds, 4), ", "))
+			continue
+		}
 		fmt.Fprintf(w, "%s: covers %d item(s) the suite does not (%s)\n", e.Name, len(e.Adds), strings.Join(firstN(e.Adds, 4), ", "))
 	}
 	fmt.Fprintf(w, "gentests: %s: the suite (%d f.Add seed(s), %d testdata entries) covered %d items; with %d generated entr%s (from %d campaign entries and failing inputs, %d execs in %.1fs; %d directed, derived from the package's constants): %d items, in %s\n",
@@ -449,7 +463,28 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 			fmt.Fprintf(w, "  label %d (%s %s, %s): %s\n", u.ID, u.Criterion, u.Operator, u.Pos, u.Expr)
 		}
 	}
-	return nil
+	return rep.failing()
+}
+
+// failing is the Found error (exit 1) of a report whose written entries
+// include some that fail under go test: they reproduce bugs of the
+// target, and the suite stays red until the bugs are fixed (or the
+// entries are moved aside). nil when every written entry passes.
+func (r *GoGentestsReport) failing() error {
+	var names, sites []string
+	for _, g := range r.Generated {
+		if g.Fails != "" {
+			names = append(names, g.Name)
+			if !slices.Contains(sites, g.Fails) {
+				sites = append(sites, g.Fails)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return Found("%d written entr%s fail%s under go test, reproducing %s: %s (keep them as regression tests once the bug is fixed, or move them aside to keep the suite green)",
+		len(names), plural(len(names), "y", "ies"), map[bool]string{true: "s", false: ""}[len(names) == 1], strings.Join(sites, ", "), strings.Join(names, ", "))
 }
 
 // addDirected appends to res the directed entries (gofuzz.Directed) that
