@@ -1,9 +1,13 @@
 package feasible
 
 import (
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
 )
 
 // Small sets of integers. An interval says a column taken from the slots
@@ -135,4 +139,77 @@ func setText(v aval) string {
 		xs = append(xs, strconv.FormatFloat(p[0], 'f', -1, 64))
 	}
 	return "one of " + strings.Join(xs, ", ")
+}
+
+// setContradiction reports, with a reason, when no integer of the set an
+// operand of pred holds (the value analysis, sets.go) satisfies the
+// bounds bs put on it: level in {0, 1, 2, 3} with level > 0, level /= 1
+// and level < 2. (Bounds hold of the operand's numbers; a non-number
+// makes the label fail.)
+func (g *guardAnalysis) setContradiction(pred syntax.Node, bs []Bound) (string, bool) {
+	by := map[string][]Bound{}
+	var order []string
+	for _, b := range bs {
+		if by[b.Operand] == nil {
+			order = append(order, b.Operand)
+		}
+		by[b.Operand] = append(by[b.Operand], b)
+	}
+	for _, name := range order {
+		var ref *syntax.Symbol
+		syntax.Walk(pred, func(n syntax.Node) bool {
+			if s, ok := n.(*syntax.Symbol); ok && s.Name == name && ref == nil {
+				ref = s
+			}
+			return ref == nil
+		})
+		if ref == nil {
+			continue
+		}
+		v := g.a.ev(ref, 0)
+		if !v.setOK() {
+			continue
+		}
+		any := false
+		for _, p := range v.pieces() {
+			x, ok := p[0], true
+			for _, b := range by[name] {
+				out := labels.Equal
+				if x < b.Value {
+					out = labels.Less
+				} else if x > b.Value {
+					out = labels.Greater
+				}
+				ok = ok && b.Rel&out != 0
+			}
+			any = any || ok
+		}
+		if any {
+			continue
+		}
+		var conds []string
+		for _, b := range by[name] {
+			conds = append(conds, fmt.Sprintf("%s %s %s", name, b.Rel, b.Const))
+		}
+		return fmt.Sprintf("no integer satisfies %s: %s is %s", strings.Join(conds, " and "), name, setText(v)) + srcText(g.a, v), true
+	}
+	return "", false
+}
+
+// srcText names where a value's bounds come from, for reasons.
+func srcText(a *valueAnalysis, v aval) string {
+	var from []string
+	for _, s := range v.src {
+		if s.n != nil && a.res.Origin(s.n) != nil {
+			from = append(from, a.where(s.n))
+		}
+	}
+	if len(from) == 0 {
+		return ""
+	}
+	more := ""
+	if v.more {
+		more = ", ..."
+	}
+	return " (from " + strings.Join(from, ", ") + more + ")"
 }

@@ -460,6 +460,9 @@ type valueAnalysis struct {
 	// judged (symbols.go); closAssigned caches closureAssigned.
 	assume       map[string]aval
 	closAssigned map[string]bool
+	// assignedKeys are the lexical bindings assigned after they are
+	// bound (setq, incf, push, a taint, ...), for the guard analysis.
+	assignedKeys map[string]bool
 }
 
 type slot struct {
@@ -484,7 +487,7 @@ func analyzeValues(res *normalize.Result, fns map[string]domain.Domain) *valueAn
 	a := &valueAnalysis{res: res, fns: fns, vars: map[string]*slot{}, funcs: map[string]*fnInfo{},
 		blocks: map[string]*slot{}, localFns: map[string]bool{}, bound: map[string]bool{},
 		once: map[string]syntax.Node{}, scope: map[string]int{}, loopBlocks: map[*syntax.List]*slot{},
-		lex: map[string][]string{}, scoped: map[string]*slot{}, symKey: map[*syntax.Symbol]string{}}
+		lex: map[string][]string{}, scoped: map[string]*slot{}, symKey: map[*syntax.Symbol]string{}, assignedKeys: map[string]bool{}}
 	a.prepare()
 	a.prepareDesigs()
 	a.prepareLiteralLists()
@@ -773,6 +776,9 @@ func (a *valueAnalysis) putVar(name string, v aval) {
 	a.put(a.slotOf(a.vars, name), v)
 	if k := a.keyOf(name); k != "" {
 		a.put(a.slotOf(a.scoped, k), v)
+		if a.record {
+			a.assignedKeys[k] = true
+		}
 	}
 }
 
