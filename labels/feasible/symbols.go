@@ -94,13 +94,17 @@ func symsText(v aval) string {
 			parts = append(parts, "a number")
 		}
 	}
+	world := ""
+	if v.world != "" {
+		world = " (" + v.world + ")"
+	}
 	switch len(parts) {
 	case 0:
 		return "never returns"
 	case 1:
-		return "is " + parts[0]
+		return "is " + parts[0] + world
 	}
-	return "is one of " + strings.Join(parts, ", ")
+	return "is one of " + strings.Join(parts, ", ") + world
 }
 
 // mayEq reports whether (eq a b) (or eql, equal) may hold, given what is
@@ -258,7 +262,7 @@ func (d *domains) decideSyms(p syntax.Node) (string, string) {
 		if len(conj) > 1 {
 			pre = d.show(c) + " is never true: "
 		}
-		return "never", "cannot hold: " + pre + what + d.worldText(c) + underText(texts)
+		return "never", "cannot hold: " + pre + what + underText(texts)
 	}
 	return "", ""
 }
@@ -276,23 +280,6 @@ func underText(texts []string) string {
 		return ""
 	}
 	return ", where " + strings.Join(texts, " and ")
-}
-
-// worldText names the world domains c's operands come from.
-func (d *domains) worldText(c syntax.Node) string {
-	var ws []string
-	syntax.Walk(c, func(n syntax.Node) bool {
-		if l, ok := n.(*syntax.List); ok {
-			if dom, ok := d.a.fns[forms.Head(l)]; ok && dom.Symbols != nil && d.a.funcs[forms.Head(l)] == nil && !d.a.res.IsUserFunc(forms.Head(l)) && !slices.Contains(ws, dom.Why) {
-				ws = append(ws, fmt.Sprintf("%s: %s", forms.Head(l), dom.Why))
-			}
-		}
-		return true
-	})
-	if len(ws) == 0 {
-		return ""
-	}
-	return " (in the world: " + strings.Join(ws, "; ") + ")"
 }
 
 // assumptions are what a conjunction's conjuncts say of the variables
