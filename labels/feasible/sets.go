@@ -1,6 +1,7 @@
 package feasible
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -42,12 +43,15 @@ func unionSet(a, b []float64) []float64 {
 	if a == nil || b == nil {
 		return nil
 	}
-	out := make([]float64, 0, len(a)+len(b))
-	out = append(out, a...)
-	out = append(out, b...)
+	return unionCapped(a, b, maxSetSize)
+}
+
+// unionCapped is the sorted union of a and b, or nil past max elements.
+func unionCapped[T cmp.Ordered](a, b []T, max int) []T {
+	out := append(slices.Clone(a), b...)
 	slices.Sort(out)
 	out = slices.Compact(out)
-	if len(out) > maxSetSize {
+	if len(out) > max {
 		return nil
 	}
 	return out

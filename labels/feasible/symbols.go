@@ -54,13 +54,7 @@ func joinSyms(a, b aval) []string {
 	case a.syms == nil || b.syms == nil || !a.noCons || !b.noCons:
 		return nil
 	}
-	out := append(slices.Clone(a.syms), b.syms...)
-	slices.Sort(out)
-	out = slices.Compact(out)
-	if len(out) > maxSymbols {
-		return nil
-	}
-	return out
+	return unionCapped(a.syms, b.syms, maxSymbols)
 }
 
 func sameSyms(a, b []string) bool {

@@ -1,20 +1,13 @@
 package feasible_test
 
 import (
-	"context"
 	"encoding/binary"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/internal/testenv"
-	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/labels/feasible"
-	"github.com/labelcov/labelcov/normalize"
 )
 
 // genSymPlan writes a random plan whose variables hold symbols (nil and
@@ -124,39 +117,17 @@ func genSymPlan(rng *rand.Rand) string {
 func checkSymPlan(t *testing.T, seed uint64, inputs int) int {
 	rng := rand.New(rand.NewPCG(seed, 0x51b0))
 	src := genSymPlan(rng)
-	f, err := syntax.Parse("sym.plan", []byte(src))
-	if err != nil {
-		t.Fatalf("seed %d: %v\n%s", seed, err, src)
-	}
-	c, _ := labels.ParseCriteria("mcc,cc,wm,mcdc")
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{}, normalize.Options{})
-	r, err := runner.New(runner.Options{Program: p.Program, Stdout: io.Discard, Limits: runner.Limits{MaxSteps: 20000}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tg := &runner.Target{R: r}
-	hits := make([]bool, p.Program.NumCounters())
-	for i := 0; i < inputs; i++ {
+	return checkPlanVerdicts(t, fmt.Sprintf("seed %d", seed), src, "mcc,cc,wm,mcdc", inputs, func(i int) []byte {
+		if i%2 == 1 {
+			return argInput(rng, 3)
+		}
 		// Small arguments reach every branch of the plan's comparisons.
-		var input []byte
-		if i%2 == 0 {
-			input = make([]byte, 24)
-			for j, v := range []int{rng.IntN(40) - 20, rng.IntN(9) - 4, rng.IntN(9) - 4} {
-				binary.LittleEndian.PutUint64(input[8*j:], uint64(int64(v)))
-			}
-		} else {
-			input = argInput(rng, 3)
+		input := make([]byte, 24)
+		for j, v := range []int{rng.IntN(40) - 20, rng.IntN(9) - 4, rng.IntN(9) - 4} {
+			binary.LittleEndian.PutUint64(input[8*j:], uint64(int64(v)))
 		}
-		if _, err := tg.Run(context.Background(), input); err != nil {
-			t.Fatal(err)
-		}
-		collect(hits, tg.Counters())
-		if !checkVerdicts(t, fmt.Sprintf("seed %d", seed), p, verdicts, hits, string(hexOf(input))) {
-			t.Logf("plan:\n%s", src)
-			return len(verdicts)
-		}
-	}
-	return len(verdicts)
+		return input
+	})
 }
 
 // TestValueVerdictsSoundOnSymbolPlans checks the verdicts of the symbol
