@@ -2,6 +2,7 @@ package resolve
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -144,13 +145,13 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 			r.Status, r.Reason = measure.StatusUnresolved, coverable(args)
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			r.Status, r.Reason = measure.StatusUnresolved, "not tried: "+err.Error()
+		if ctx.Err() != nil {
+			r.Status, r.Reason = measure.StatusUnresolved, notTried(ctx)
 			continue
 		}
 		v, err := an.Solve(z, l.ID, timeout)
 		if err != nil && ctx.Err() != nil { // interrupted: z3 was killed
-			r.Status, r.Reason = measure.StatusUnresolved, "not tried: "+ctx.Err().Error()
+			r.Status, r.Reason = measure.StatusUnresolved, notTried(ctx)
 			continue
 		}
 		if err != nil {
@@ -175,6 +176,10 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 			return nil, fmt.Errorf("the solver's arguments do not read as a test (a labelcov bug): %w", err)
 		}
 		got, err := m.Items(ctx, []*measure.Test{t})
+		if err != nil && ctx.Err() != nil {
+			r.Status, r.Reason = measure.StatusUnresolved, notTried(ctx)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -228,6 +233,15 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 		res.Labels = append(res.Labels, *r)
 	}
 	return res, nil
+}
+
+// notTried is the reason of a label left once ctx is done: its deadline
+// (gentests' --budget) passed, or the run was interrupted.
+func notTried(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "not tried: the time budget (gentests --budget) ran out before it"
+	}
+	return "not tried: " + ctx.Err().Error()
 }
 
 // coverable is the reason of a label that arguments found by the solver
