@@ -78,6 +78,9 @@ func (v aval) mayBeNonNil() bool {
 // left, right", "is nil", "is never nil".
 func symsText(v aval) string {
 	var parts []string
+	if v.other && !v.symsKnown() {
+		return "may be anything"
+	}
 	if v.other {
 		parts = append(parts, v.syms...)
 	}
@@ -230,6 +233,11 @@ func (d *domains) decideSyms(p syntax.Node) (string, string) {
 		conj = l.Elems[1:]
 	}
 	as, texts := d.assumptions(conj)
+	for name, v := range as {
+		if !v.num && !v.other {
+			return "never", fmt.Sprintf("cannot hold: no value of %s satisfies both:%s", name, strings.TrimPrefix(underText(texts), ", where"))
+		}
+	}
 	d.a.assume = as
 	defer func() { d.a.assume = nil }()
 	for _, c := range conj {
@@ -279,7 +287,8 @@ func underText(texts []string) string {
 // assumptions are what a conjunction's conjuncts say of the variables
 // they test, for evaluating the others: V true makes V anything but
 // nil, (not V) or (null V) nil, (eq V 'S) the symbol S, (not (eq V 'S))
-// anything but S. A label evaluates its conjuncts one after the other at
+// anything but S, (member V '(S...)) one of the Ss, (not (member V
+// '(S...))) none of them. A label evaluates its conjuncts one after the other at
 // one point of the run, so they hold of every conjunct alike when none
 // can change V in between: V is a lexical variable (no special, which a
 // called function may assign) that no closure assigns (lambda, flet and
@@ -295,12 +304,11 @@ func (d *domains) assumptions(conj []syntax.Node) (map[string]aval, []string) {
 		if !ok || d.a.specials[name] || strings.HasPrefix(name, "*") || d.a.closureAssigned()[name] {
 			continue
 		}
-		if _, dup := out[name]; dup {
-			delete(out, name) // two conditions on one variable: keep neither (simple)
-			continue
+		texts = append(texts, name+" "+symsText(v)+" by "+syntax.NodeString(c))
+		if w, dup := out[name]; dup {
+			v = meetSyms(w, v) // two conditions on one variable: both hold
 		}
 		out[name] = v
-		texts = append(texts, name+" "+symsText(v)+" by "+syntax.NodeString(c))
 	}
 	if len(out) == 0 {
 		return nil, nil
@@ -335,6 +343,20 @@ func (d *domains) assumption(c syntax.Node) (string, aval, bool) {
 			return c.Name, v, true
 		}
 	case *syntax.List:
+		if s, syms, ok := memberLiteral(c); ok && !d.a.res.IsTemp(s.Name) {
+			if !neg {
+				return s.Name, symVal(syms...), true
+			}
+			v := d.a.ev(s, 0)
+			if v.other && v.symsKnown() {
+				v.syms = slices.DeleteFunc(slices.Clone(v.syms), func(x string) bool { return slices.Contains(syms, x) })
+				if len(v.syms) == 0 {
+					v.other, v.syms, v.noCons = false, nil, false
+				}
+				return s.Name, v, true
+			}
+			return "", aval{}, false
+		}
 		if h := forms.Head(c); (h == "eq" || h == "eql") && len(c.Elems) == 3 {
 			x, k := c.Elems[1], c.Elems[2]
 			if _, ok := x.(*syntax.Symbol); !ok {
@@ -392,6 +414,9 @@ func (d *domains) pureConj(conj []syntax.Node) bool {
 	pure := true
 	for _, c := range conj {
 		syntax.Walk(c, func(n syntax.Node) bool {
+			if _, q := n.(*syntax.Quote); q {
+				return false // data
+			}
 			l, ok := n.(*syntax.List)
 			if !ok || !pure {
 				return pure
@@ -488,4 +513,57 @@ func (d *domains) failingCall(c syntax.Node) (*syntax.List, syntax.Node, bool) {
 		}
 	}
 	return nil, nil, false
+}
+
+// memberLiteral splits (member V 'LIST), LIST all symbols, into V and
+// the symbols.
+func memberLiteral(c *syntax.List) (*syntax.Symbol, []string, bool) {
+	if forms.Head(c) != "member" || len(c.Elems) != 3 {
+		return nil, nil, false
+	}
+	s, ok := c.Elems[1].(*syntax.Symbol)
+	lst, isLit := quotedData(c.Elems[2]).(*syntax.List)
+	if !ok || !isLit || s.Name == "t" || s.Name == "nil" {
+		return nil, nil, false
+	}
+	var syms []string
+	for _, e := range lst.Elems {
+		name, ok := symbolDatum(e)
+		if !ok || name == "." {
+			return nil, nil, false
+		}
+		syms = append(syms, name)
+	}
+	return s, syms, true
+}
+
+// symbolDatum is the symbol a quoted datum is (keywords as :k).
+func symbolDatum(e syntax.Node) (string, bool) {
+	switch e := e.(type) {
+	case *syntax.Symbol:
+		return e.Name, true
+	case *syntax.Keyword:
+		return ":" + e.Name, true
+	}
+	return "", false
+}
+
+// meetSyms is what both a and b (assumptions on one variable) allow:
+// the common symbols (when both are known), numbers when both allow
+// them (a's range: b's adds nothing an assumption gives).
+func meetSyms(a, b aval) aval {
+	r := a
+	r.num = a.num && b.num
+	switch {
+	case !b.other:
+		r.other, r.syms, r.noCons, r.lists = false, nil, false, nil
+	case a.other && a.symsKnown() && b.symsKnown():
+		r.syms = slices.DeleteFunc(slices.Clone(a.syms), func(x string) bool { return !slices.Contains(b.syms, x) })
+		if len(r.syms) == 0 {
+			r.other, r.syms, r.noCons = false, nil, false
+		}
+	case a.other && !a.symsKnown() && b.symsKnown():
+		r.other, r.syms, r.noCons, r.lists = true, slices.Clone(b.syms), true, nil
+	}
+	return r
 }

@@ -78,7 +78,11 @@ func genSymPlan(rng *rand.Rand) string {
 		}
 	}
 	decision := func() string {
-		switch rng.IntN(4) {
+		switch rng.IntN(6) {
+		case 4:
+			return "(and (member " + pick(vars[:5]) + " '(left up nil)) " + cond() + ")"
+		case 5:
+			return "(and (not (member " + pick(vars[:5]) + " '(left :k))) " + cond() + ")"
 		case 0:
 			return "(and " + cond() + " " + cond() + ")"
 		case 1:
