@@ -462,7 +462,9 @@ func (g *guardAnalysis) measureBounds(c syntax.Node, truth bool) []Bound {
 }
 
 // unwrapTest is test c without the (let* () ...) normalization wraps a
-// test in (or a progn of one form): the form whose value it is.
+// test in (or a progn of one form): the form whose value it is (the one
+// place that knows the wrapper: the guard and loop analyses read tests
+// through it).
 func unwrapTest(c syntax.Node) syntax.Node {
 	for {
 		l, ok := c.(*syntax.List)
@@ -470,7 +472,7 @@ func unwrapTest(c syntax.Node) syntax.Node {
 			return c
 		}
 		switch h := forms.Head(l); {
-		case (h == "let" || h == "let*") && len(l.Elems) == 3 && asList(l.Elems[1]) != nil && len(asList(l.Elems[1]).Elems) == 0,
+		case (h == "let" || h == "let*") && len(l.Elems) == 3 && (syntax.IsSymbol(l.Elems[1], "nil") || isEmptyList(l.Elems[1])),
 			h == "progn" && len(l.Elems) == 2:
 			c = l.Elems[len(l.Elems)-1]
 		default:
