@@ -127,7 +127,11 @@ func TestGentestsGo(t *testing.T) {
 	}
 	checked := 0
 	for _, g := range rep.Generated {
+		// An entry kept for a failure says which (fails), and only those.
 		failure := slices.ContainsFunc(g.Adds, func(it string) bool { return strings.HasPrefix(it, "category:") })
+		if failure != (g.Fails != "") || failure && !slices.Contains(g.Adds, "category:"+g.Fails) {
+			t.Errorf("%s: fails %q, adds %v", g.Name, g.Fails, g.Adds)
+		}
 		if failure {
 			run(mod, g.Name, true)
 			continue
@@ -248,12 +252,28 @@ func copyGobench(t *testing.T) string {
 func gentestsGoJSON(t *testing.T, args ...string) (subject.GoGentestsReport, string) {
 	t.Helper()
 	code, stdout, errs := runCLI(append([]string{"gentests"}, append(args, "--json")...)...)
-	if code != exitOK {
+	if code != exitOK && code != exitFound {
 		t.Fatalf("gentests %v: exit %d\n%s%s", args, code, stdout, errs)
 	}
 	var rep subject.GoGentestsReport
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, stdout)
+	}
+	// Exit 1 exactly when a written entry fails under go test, and the
+	// message names each such entry.
+	var fails []string
+	for _, g := range rep.Generated {
+		if g.Fails != "" {
+			fails = append(fails, g.Name)
+		}
+	}
+	if (code == exitFound) != (len(fails) > 0) {
+		t.Fatalf("gentests %v: exit %d with failing entries %v\n%s", args, code, fails, errs)
+	}
+	for _, n := range fails {
+		if !strings.Contains(errs, n) {
+			t.Errorf("gentests %v: the exit message does not name %s:\n%s", args, n, errs)
+		}
 	}
 	return rep, stdout
 }

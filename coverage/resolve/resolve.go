@@ -68,11 +68,16 @@ func (r *Result) Verdicts() map[int]measure.Verdict {
 // a verb checks it before any long work.
 func Solvable(m *measure.Measurer) error {
 	if m.World() != nil {
-		return errors.New("the plan runs in a world; solving covers plans whose inputs are their arguments (.args) only so far")
+		return nil // not solved (worldUnsolved): z3 is not needed
 	}
 	_, err := solve.LookZ3()
 	return err
 }
+
+// worldUnsolved is the reason of a label of a plan with a world that no
+// test covers: the solver models a plan's arguments, not the query
+// results its environment decides, so it is not asked.
+const worldUnsolved = "not solved: the plan runs in a world, whose query results (.env) the solver does not model"
 
 // Uncovered resolves each active label of m's plan whose item
 // (measure.LabelItem) is not in have: it solves the label's reach
@@ -80,10 +85,23 @@ func Solvable(m *measure.Measurer) error {
 // they cover the label, hands them to o.Write (have then gains what they
 // cover); otherwise the label ends infeasible (z3 proved its exact
 // condition unsatisfiable) or unresolved. Once ctx is done, the labels
-// left end unresolved ("not tried").
+// left end unresolved ("not tried"). On a plan with a world no label is
+// solved: those no test covers end unresolved (worldUnsolved).
 func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o Options) (*Result, error) {
 	if err := Solvable(m); err != nil {
 		return nil, err
+	}
+	ann := m.Annotated()
+	if m.World() != nil {
+		res := &Result{}
+		for _, l := range ann.Active {
+			r := Label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Pos: l.Pos.String(), Status: measure.StatusUnresolved, Reason: worldUnsolved}
+			if have[measure.LabelItem(l.ID)] {
+				r.Status, r.Test, r.Reason = measure.StatusCovered, "suite", ""
+			}
+			res.Labels = append(res.Labels, r)
+		}
+		return res, nil
 	}
 	timeout := o.Timeout
 	if timeout <= 0 {
@@ -93,7 +111,6 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 	if err != nil {
 		return nil, err
 	}
-	ann := m.Annotated()
 	an, err := solve.Analyze(ann.File, ann.Active, o.Plan)
 	if err != nil {
 		return nil, err
@@ -128,13 +145,13 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 			r.Status, r.Reason = measure.StatusUnresolved, coverable(args)
 			continue
 		}
-		if err := ctx.Err(); err != nil {
-			r.Status, r.Reason = measure.StatusUnresolved, "not tried: "+err.Error()
+		if ctx.Err() != nil {
+			r.Status, r.Reason = measure.StatusUnresolved, notTried(ctx)
 			continue
 		}
 		v, err := an.Solve(z, l.ID, timeout)
 		if err != nil && ctx.Err() != nil { // interrupted: z3 was killed
-			r.Status, r.Reason = measure.StatusUnresolved, "not tried: "+ctx.Err().Error()
+			r.Status, r.Reason = measure.StatusUnresolved, notTried(ctx)
 			continue
 		}
 		if err != nil {
@@ -159,6 +176,10 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 			return nil, fmt.Errorf("the solver's arguments do not read as a test (a labelcov bug): %w", err)
 		}
 		got, err := m.Items(ctx, []*measure.Test{t})
+		if err != nil && ctx.Err() != nil {
+			r.Status, r.Reason = measure.StatusUnresolved, notTried(ctx)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -212,6 +233,15 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 		res.Labels = append(res.Labels, *r)
 	}
 	return res, nil
+}
+
+// notTried is the reason of a label left once ctx is done: its deadline
+// (gentests' --budget) passed, or the run was interrupted.
+func notTried(ctx context.Context) string {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return "not tried: the time budget (gentests --budget) ran out before it"
+	}
+	return "not tried: " + ctx.Err().Error()
 }
 
 // coverable is the reason of a label that arguments found by the solver

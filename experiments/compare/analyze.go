@@ -84,7 +84,10 @@ type RunReport struct {
 	Execs       int64   `json:"execs"`
 	ElapsedS    float64 `json:"elapsed_s"`
 	ExecsPerSec float64 `json:"execs_per_sec"`
-	Corpus      int     `json:"corpus"`
+	// FuzzS is the time ExecsPerSec is measured over, when the runner
+	// gave it (go test -fuzz: after the seeds' baseline); 0: ElapsedS.
+	FuzzS  float64 `json:"fuzz_s,omitempty"`
+	Corpus int     `json:"corpus"`
 	// Final is the coverage of the last sample; SaturatedS the campaign
 	// time of the first sample that showed the final value.
 	Final      map[string]engine.Figure `json:"final"`
@@ -147,7 +150,9 @@ type SaturationRow struct {
 	N         int `json:"n"`
 }
 
-// ThroughputRow is execs/s of one guiding criterion, the mean over runs.
+// ThroughputRow is execs/s of one guiding criterion: the pooled rate of
+// the runs' fuzzing phases when the runner measured them (go test
+// -fuzz), else the mean of the runs' rates.
 type ThroughputRow struct {
 	Criterion   string   `json:"criterion"`
 	N           int      `json:"n"`
@@ -404,11 +409,22 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 	var base float64
 	for _, crit := range d.Grid.Criteria {
 		row := ThroughputRow{Criterion: crit, N: len(byCrit[crit])}
-		var sum float64
+		// With the runs' measuring times (go test -fuzz), the pooled rate
+		// of the fuzzing phases, all execs over all seconds: a campaign
+		// that ends within a second of fuzzing weighs by its second, not
+		// as a run; without them, the mean of the runs' rates.
+		var sum, execs, secs float64
+		pooled := true
 		for _, rr := range byCrit[crit] {
 			sum += rr.ExecsPerSec
+			execs += rr.ExecsPerSec * rr.FuzzS
+			secs += rr.FuzzS
+			pooled = pooled && rr.FuzzS > 0
 		}
-		if row.N > 0 {
+		switch {
+		case row.N > 0 && pooled && secs > 0:
+			row.ExecsPerSec = round6(execs / secs)
+		case row.N > 0:
 			row.ExecsPerSec = round6(sum / float64(row.N))
 		}
 		if crit == Baseline {
@@ -556,6 +572,10 @@ func runReport(c Cell, rd *RunData) RunReport {
 		rr.Execs, rr.ElapsedS, rr.Corpus = last.Execs, last.ElapsedS, last.Corpus
 		if last.ElapsedS > 0 {
 			rr.ExecsPerSec = round6(float64(last.Execs) / last.ElapsedS)
+		}
+		if rd.Result.FuzzS > 0 && rd.Result.ExecsPerSec > 0 {
+			// The runner measured its rate over the fuzzing phase.
+			rr.ExecsPerSec, rr.FuzzS = round6(rd.Result.ExecsPerSec), rd.Result.FuzzS
 		}
 		for m, f := range last.Coverage {
 			rr.Final[m] = f

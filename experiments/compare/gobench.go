@@ -323,7 +323,12 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	last := stats.Samples[len(stats.Samples)-1]
 	sum := &engine.Summary{Execs: r.Execs, ElapsedS: r.ElapsedS, SessionS: r.ElapsedS, Corpus: len(r.Corpus),
 		Coverage: last.Coverage, Findings: stats.Findings, Stop: r.Stop, Dir: dir}
-	if r.ElapsedS > 0 {
+	// execs/s of the fuzzing phase: after the seeds' baseline, so that a
+	// campaign that ends within seconds (a find) is not measured by its
+	// start-up (process and worker start, the baseline run of the seeds).
+	if f := r.ElapsedS - r.BaselineS; f > 0 && r.BaselineS > 0 {
+		sum.ExecsPerSec = float64(r.Execs) / f
+	} else if r.ElapsedS > 0 {
 		sum.ExecsPerSec = float64(r.Execs) / r.ElapsedS
 	}
 	return sum, nil

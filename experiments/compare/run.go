@@ -118,7 +118,11 @@ type Result struct {
 	Execs       int64   `json:"execs"`
 	ElapsedS    float64 `json:"elapsed_s"`
 	ExecsPerSec float64 `json:"execs_per_sec"`
-	Findings    int     `json:"findings"`
+	// FuzzS is the time ExecsPerSec is measured over (Execs /
+	// ExecsPerSec): for go test -fuzz the fuzzing phase after the seeds'
+	// baseline.
+	FuzzS    float64 `json:"fuzz_s,omitempty"`
+	Findings int     `json:"findings"`
 }
 
 // Options configure Run.
@@ -258,6 +262,9 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 				default:
 					r := Result{Version: Version, Cell: s.Cell, Seed: s.Seed, BudgetS: s.Budget.Seconds(), Stop: sum.Stop,
 						Execs: sum.Execs, ElapsedS: sum.ElapsedS, ExecsPerSec: sum.ExecsPerSec, Findings: len(sum.Findings)}
+					if sum.ExecsPerSec > 0 {
+						r.FuzzS = float64(sum.Execs) / sum.ExecsPerSec
+					}
 					if werr := writeJSON(filepath.Join(s.Dir, "result.json"), r); werr != nil {
 						errs = append(errs, werr)
 						cancel()

@@ -128,16 +128,22 @@ func Generate(ctx context.Context, o GenerateOptions) (*Generation, error) {
 }
 
 // Replays runs each entry alone on y's binaries and fails unless it
-// covers every item of want[i] (what it was kept for).
-func (y *Yardstick) Replays(ctx context.Context, entries []CorpusEntry, want [][]string, scratch string, env []string) error {
+// covers every item of want[i] (what it was kept for). fails[i] is the
+// failure site entry i reproduces (its ItemFailure item without the
+// prefix: go test fails on it until the bug is fixed), "" if it passes.
+func (y *Yardstick) Replays(ctx context.Context, entries []CorpusEntry, want [][]string, scratch string, env []string) (fails []string, err error) {
 	cov, err := y.Items(ctx, entries, scratch, env)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	fails = make([]string, len(entries))
 	for i, e := range entries {
 		got := map[string]bool{}
 		for _, it := range cov.Entries[i] {
 			got[it] = true
+			if site, ok := strings.CutPrefix(it, ItemFailure); ok {
+				fails[i] = site
+			}
 		}
 		var missing []string
 		for _, it := range want[i] {
@@ -146,9 +152,9 @@ func (y *Yardstick) Replays(ctx context.Context, entries []CorpusEntry, want [][
 			}
 		}
 		if len(missing) > 0 {
-			return fmt.Errorf("gofuzz: %s does not replay to what it was kept for: it misses %s (a labelcov bug, or a target that is not deterministic)",
+			return nil, fmt.Errorf("gofuzz: %s does not replay to what it was kept for: it misses %s (a labelcov bug, or a target that is not deterministic)",
 				e.Path, strings.Join(missing[:min(len(missing), 4)], ", "))
 		}
 	}
-	return nil
+	return fails, nil
 }

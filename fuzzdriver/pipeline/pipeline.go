@@ -97,6 +97,9 @@ func Build(f *syntax.File, o Options) (*PlanUnderTest, error) {
 		return nil, err
 	}
 	p := &PlanUnderTest{File: f, Original: orig, Plan: fn, World: o.World}
+	// The plan under test runs through its entry (the runner): a function
+	// nothing it runs names is never called (feasible.Options.Entry).
+	o.Feasible.Entry = fn.Name
 	if o.Guide != 0 {
 		if p.Guide, err = annotatePlan(f, o.Guide, o); err != nil {
 			return nil, err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -45,9 +46,48 @@ const (
 	directedMax    = 4000
 )
 
+// closingShare and solvingShare are the parts of a plan's --budget that
+// the campaign leaves to what follows it: measuring the inputs it found,
+// writing and replaying those kept and the closing resolution (a tenth),
+// and when z3 solves (--solve on a plan without a world) the solving
+// (half).
+const (
+	closingShare = 10
+	solvingShare = 2
+)
+
+// planDeadline is the context of gentests' solving on a plan, ending
+// budget after now; without a budget (--runs) nothing is bounded.
+func planDeadline(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
+	if budget <= 0 {
+		return ctx, func() {}
+	}
+	return context.WithTimeout(ctx, budget)
+}
+
+// campaignBudget is the campaign's part of a plan's --budget when left of
+// it remains (the rest went to loading and measuring the suite): left
+// less the share set aside (closingShare, and when solving, solvingShare),
+// at least a tenth of a second; no budget (--runs) stays none.
+func campaignBudget(budget, left time.Duration, solving bool) time.Duration {
+	if budget <= 0 {
+		return budget
+	}
+	reserve := budget / closingShare
+	if solving {
+		reserve = budget / solvingShare
+	}
+	return max(left-reserve, 100*time.Millisecond)
+}
+
 // Generate fuzzes the plan seeded with its suite and writes the new
 // tests that cover what the suite does not.
 func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen GenerateOptions) error {
+	// --budget bounds the whole command: the campaign, the written tests'
+	// replays and the solving end by the deadline (planDeadline).
+	deadline := time.Now().Add(gen.Budget)
+	dctx, cancel := planDeadline(ctx, gen.Budget)
+	defer cancel()
 	o := &s.o
 	so := gen.Solve
 	if o.Fuzz != "" || o.Dir != "" || o.JSON && !so.On {
@@ -93,7 +133,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	defer os.RemoveAll(work)
 	res, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.File, PlanName: o.PlanName, Guide: g,
-		Seed: gen.Seed, Budget: gen.Budget, Runs: gen.Runs, Work: work}, ts)
+		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, time.Until(deadline), so.On && m.World() == nil), Runs: gen.Runs, Work: work}, ts)
 	if res == nil {
 		return err
 	}
@@ -159,7 +199,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 		for _, it := range res.After() {
 			have[it] = true
 		}
-		s, err := solveUncovered(ctx, w, m, og, out, o.PlanName, have, so)
+		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so)
 		if err != nil {
 			return err
 		}
@@ -176,9 +216,11 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 // labels by the suite ts with the tests gentests wrote to out: covered,
 // proven infeasible (verdicts of --solve) and unresolved per criterion.
 func printResolution(ctx context.Context, w io.Writer, m *measure.Measurer, ts []*measure.Test, out string, verdicts map[int]measure.Verdict) error {
-	gen, err := m.LoadTests(out)
-	if err != nil {
-		return fmt.Errorf("gentests: the written tests do not read back: %w", err)
+	var gen []*measure.Test
+	if entries, err := os.ReadDir(out); err != nil || len(entries) > 0 { // none written: no tests
+		if gen, err = m.LoadTests(out); err != nil {
+			return fmt.Errorf("gentests: the written tests do not read back: %w", err)
+		}
 	}
 	// The replay is short (the suite and the few tests written): it runs
 	// even when the campaign was interrupted, so the summary is whole.
@@ -273,6 +315,10 @@ type GoGenerated struct {
 	Name string   `json:"name"`
 	Size int      `json:"size"`
 	Adds []string `json:"adds"`
+	// Fails is the failure site the entry reproduces (as compare --go
+	// keys findings: "panic@shell/shell.go:47"): go test fails on it until
+	// the bug is fixed. Empty when the entry passes.
+	Fails string `json:"fails,omitempty"`
 }
 
 // GoCriterionDelta is one criterion before and after gentests.
@@ -379,8 +425,10 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 	for i := range written {
 		written[i].Path = filepath.Join(dir, written[i].Name)
 	}
-	// Each written entry must replay, from its file, to what it was kept for.
-	if err := y.Replays(ctx, written, res.Adds, filepath.Join(work, "replay"), nil); err != nil {
+	// Each written entry must replay, from its file, to what it was kept
+	// for; an entry kept for a failure it reproduces fails under go test.
+	fails, err := y.Replays(ctx, written, res.Adds, filepath.Join(work, "replay"), nil)
+	if err != nil {
 		return err
 	}
 
@@ -391,7 +439,7 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 		Generated: []GoGenerated{}, Before: goItemFigures(res.Base), After: goItemFigures(after), Criteria: map[labels.Key]GoCriterionDelta{},
 		Unresolved: goUnresolved(y.Annotation.Labels, after)}
 	for i, e := range written {
-		rep.Generated = append(rep.Generated, GoGenerated{Name: e.Name, Size: e.Size, Adds: res.Adds[i]})
+		rep.Generated = append(rep.Generated, GoGenerated{Name: e.Name, Size: e.Size, Adds: res.Adds[i], Fails: fails[i]})
 	}
 	// Per criterion as cover counts it (labels.Figures: mcdc in
 	// conditions), before and after.
@@ -420,9 +468,16 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 		}
 	}
 	if o.JSON {
-		return WriteJSON(w, rep)
+		if err := WriteJSON(w, rep); err != nil {
+			return err
+		}
+		return rep.failing()
 	}
 	for _, e := range rep.Generated {
+		if e.Fails != "" {
+			fmt.Fprintf(w, "%s: FAILS at %s (go test fails on it until the bug is fixed); covers %d item(s) the suite does not (%s)\n", e.Name, e.Fails, len(e.Adds), strings.Join(firstN(e.Adds, 4), ", "))
+			continue
+		}
 		fmt.Fprintf(w, "%s: covers %d item(s) the suite does not (%s)\n", e.Name, len(e.Adds), strings.Join(firstN(e.Adds, 4), ", "))
 	}
 	fmt.Fprintf(w, "gentests: %s: the suite (%d f.Add seed(s), %d testdata entries) covered %d items; with %d generated entr%s (from %d campaign entries and failing inputs, %d execs in %.1fs; %d directed, derived from the package's constants): %d items, in %s\n",
@@ -449,7 +504,28 @@ func (s *goSubject) Generate(ctx context.Context, w io.Writer, gen GenerateOptio
 			fmt.Fprintf(w, "  label %d (%s %s, %s): %s\n", u.ID, u.Criterion, u.Operator, u.Pos, u.Expr)
 		}
 	}
-	return nil
+	return rep.failing()
+}
+
+// failing is the Found error (exit 1) of a report whose written entries
+// include some that fail under go test: they reproduce bugs of the
+// target, and the suite stays red until the bugs are fixed (or the
+// entries are moved aside). nil when every written entry passes.
+func (r *GoGentestsReport) failing() error {
+	var names, sites []string
+	for _, g := range r.Generated {
+		if g.Fails != "" {
+			names = append(names, g.Name)
+			if !slices.Contains(sites, g.Fails) {
+				sites = append(sites, g.Fails)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	return Found("%d written entr%s fail%s under go test, reproducing %s: %s (keep them as regression tests once the bug is fixed, or move them aside to keep the suite green)",
+		len(names), plural(len(names), "y", "ies"), map[bool]string{true: "s", false: ""}[len(names) == 1], strings.Join(sites, ", "), strings.Join(names, ", "))
 }
 
 // addDirected appends to res the directed entries (gofuzz.Directed) that

@@ -20,6 +20,11 @@
 //     also decides labels of plans with loops), with what an (incf X)
 //     before the point says of a counter, and predicates that need
 //     (fail ...) to return;
+//   - loop bounds (loops.go): a counter or list a retry handler or a
+//     guarded change keeps below a bound in its binding's scope;
+//   - the entry (entry.go): with Options.Entry (the pipeline's plan
+//     under test, never annotate or labels: SBCL may call any defun), the
+//     labels of functions no code that runs names;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -21,6 +21,11 @@ type Options struct {
 	// or of Domains (docs/labels.md), only for constant predicates,
 	// contradictory bounds of a conjunction and short-circuits.
 	NoValues bool
+	// Entry names the def-plan the harness runs (the runner: the plan,
+	// then its checks, with its policies): the labels of a function no
+	// code that may run names are infeasible (entry.go). "" when any
+	// function may be called (annotate for SBCL, labels).
+	Entry string
 }
 
 // Enumerate lists the labels of a normalized plan (labels.Enumerate) and
@@ -36,13 +41,14 @@ type judge struct {
 	res   *normalize.Result
 	dom   *domains
 	off   bool
+	entry string
 	paths []*pathLabel
 }
 
 func (o Options) judge(res *normalize.Result, show func(syntax.Node) string) labels.Judge {
 	d := newDomains(res, o.Domains, o.NoValues)
 	d.show = show
-	return &judge{res: res, dom: d, off: o.NoValues}
+	return &judge{res: res, dom: d, off: o.NoValues, entry: o.Entry}
 }
 
 // Predicate decides a label from the ranges of its operands.
@@ -85,13 +91,17 @@ func (j *judge) Listed(l *labels.Label, p syntax.Node) {
 // Done runs the path analysis over the labels still active.
 func (j *judge) Done() {
 	if !j.off {
+		entryVerdicts(j.res, j.entry, j.paths)
 		pathVerdicts(j.res, j.paths)
 		g := newGuardAnalysis(j.res, j.dom.a)
+		lb := g.loopBounds()
 		for _, pl := range j.paths {
 			if pl.l.Status != labels.Active {
 				continue
 			}
 			if why, ok := g.verdict(pl.l, pl.pred); ok {
+				pl.l.Status, pl.l.Reason = labels.Infeasible, why
+			} else if why, ok := g.loopVerdict(lb, pl.l, pl.pred); ok {
 				pl.l.Status, pl.l.Reason = labels.Infeasible, why
 			}
 		}

@@ -42,6 +42,9 @@ type Options struct {
 	// KeepInfeasible injects the labels found infeasible as active ones
 	// (their Reason set): soundness tests check that no run covers them.
 	KeepInfeasible bool
+	// NoCounterBudget injects every dist label the rules keep, beyond the
+	// package's counter budget (budgetDist): tests of the rules.
+	NoCounterBudget bool
 }
 
 // Result is the outcome of annotating Go packages.
@@ -388,6 +391,9 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 	e.positions = e.positionFields(files)
 	for _, f := range files {
 		e.file(f)
+	}
+	if opts.Criteria.Has(labels.DIST) && !opts.NoCounterBudget {
+		e.budgetDist(p.Syntax)
 	}
 	if opts.KeepInfeasible {
 		for _, l := range e.labels {

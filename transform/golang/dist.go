@@ -70,6 +70,13 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 		}
 	}
 	skip := e.ladderSkipped(x, y, c, bits, isFloat, at)
+	rank := rankVars
+	if c != nil {
+		rank = rankConst
+		if v := constant.ToFloat(c); constant.Compare(v, token.GEQ, constant.MakeInt64(1<<16)) || constant.Compare(v, token.LEQ, constant.MakeInt64(-1<<16)) {
+			rank = rankWideConst
+		}
+	}
 	for _, k := range labels.DistRungs(labels.DistType{Bits: bits, Float: isFloat}) {
 		bound := constant.Shift(constant.MakeInt64(1), token.SHL, uint(k))
 		// A dst node has one place in the tree: each use is a fresh one.
@@ -102,6 +109,9 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 				paren(and(bin(of(x), token.LSS, of(y)), diff(of(y), of(x)))))}
 		}
 		gl := e.addConj(labels.DIST, op, point, at, conj, lz, []dst.Expr{x, y})
+		if gl != nil {
+			gl.distRank, gl.thinRung = rank, k%4 != 0
+		}
 		switch {
 		case why != "":
 			e.setStatus(gl, labels.Trivial, why)

@@ -218,7 +218,16 @@ func TestF(t *testing.T) {
 	}
 }
 `})
-	res := annotateWhole(t, dir, "dist")
+	// The rules, not the counter budget (TestDistCounterBudget).
+	res, err := Annotate(context.Background(), []string{"./..."}, Options{Criteria: crit(t, "dist"), Dir: dir, NoCounterBudget: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Packages {
+		if len(p.Skipped) > 0 {
+			t.Errorf("skipped: %v", p.Skipped)
+		}
+	}
 	for _, c := range []struct {
 		marker                   string
 		active, trivial, skipped int
@@ -578,6 +587,87 @@ func TestEveryCriterionLabelsOrFails(t *testing.T) {
 		}
 		if n == 0 {
 			t.Errorf("%s: no active labels on the sample", k)
+		}
+	}
+}
+
+// TestDistCounterBudget: a package whose dist labels would add more
+// fuzzing counters than its budget keeps its stones, then the rungs every
+// fourth bit (against wide constants, other constants, between values),
+// then the rungs in between, and lists the rest as skipped with the
+// reason; without the budget every label the rules keep is active.
+func TestDistCounterBudget(t *testing.T) {
+	needGo(t)
+	var b strings.Builder
+	b.WriteString("package m\n\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "func F%d(a, c int64, m uint32) int {\n\tif m == 0xC0FFEE%02d {\n\t\treturn 1\n\t}\n\tif a == 9000000 {\n\t\treturn 2\n\t}\n\tif a < c {\n\t\treturn 3\n\t}\n\treturn 0\n}\n\n", i, i)
+	}
+	dir := writeModule(t, map[string]string{"m.go": b.String()})
+	full, err := Annotate(context.Background(), []string{"./..."}, Options{Criteria: crit(t, "dist"), Dir: dir, NoCounterBudget: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := annotateWhole(t, dir, "dist")
+	if len(full.Labels) != len(res.Labels) {
+		t.Fatalf("%d labels with the budget, %d without: the budget must list, not drop", len(res.Labels), len(full.Labels))
+	}
+	rank := func(l *labels.Label) (int, bool) {
+		switch {
+		case strings.HasPrefix(l.Operator, "top "):
+			return 0, false
+		case strings.Contains(l.Source, "9000000"), strings.Contains(l.Source, "0xC0FFEE"):
+			return 1, true
+		case strings.Contains(l.Source, "a < c"):
+			return 3, true
+		}
+		return -1, false
+	}
+	var active, budgeted, fullActive int
+	var lastKept, firstCut [2][4]bool // [thin][rank]
+	for i, l := range res.Labels {
+		if full.Labels[i].Status == labels.Active {
+			fullActive++
+		}
+		if l.Criterion != labels.DIST {
+			continue
+		}
+		r, rung := rank(l)
+		if r < 0 {
+			t.Fatalf("unexpected label %s %q at %s", l.Operator, l.Source, l.Pos)
+		}
+		thin := 0
+		if rung {
+			if k, _ := strconv.Atoi(distExp(t, l.Operator)); k%4 != 0 {
+				thin = 1
+			}
+		}
+		switch {
+		case l.Status == labels.Active:
+			active++
+			lastKept[thin][r] = true
+		case strings.Contains(l.Reason, "counter budget"):
+			budgeted++
+			firstCut[thin][r] = true
+			if full.Labels[i].Status != labels.Active {
+				t.Errorf("%s %s: listed over the budget but not active without it", l.Pos, l.Operator)
+			}
+		}
+	}
+	if active == 0 || budgeted == 0 || active+budgeted != fullActive {
+		t.Fatalf("active %d, over the budget %d, active without the budget %d", active, budgeted, fullActive)
+	}
+	if firstCut[0][0] {
+		t.Errorf("a stone was left out while rungs were kept (%d active, %d over the budget)", active, budgeted)
+	}
+	// Order: stones, every fourth bit (wide constant, between values),
+	// then the rest: nothing kept after a class that was cut.
+	order := [][2]int{{0, 0}, {0, 1}, {0, 3}, {1, 1}, {1, 3}}
+	for i, a := range order {
+		for _, z := range order[i+1:] {
+			if firstCut[a[0]][a[1]] && lastKept[z[0]][z[1]] {
+				t.Errorf("class %v kept although class %v, before it, was cut", z, a)
+			}
 		}
 	}
 }

@@ -44,7 +44,11 @@
 //     rungs where the ladder climbs nothing (8-bit relations, cases of
 //     long switches, indexes the function steps by one, enumerations,
 //     flag tests: ladderSkipped) are listed as skipped with the reason,
-//     not injected;
+//     not injected; so are the dist labels beyond the package's counter
+//     budget (budgetDist: the fuzzing counters they would add, at most
+//     the package's own or 800; stones first, then rungs every fourth
+//     bit, then the rest), since go test -fuzz scans every counter of the
+//     binary after each execution;
 //     equalities against integer constants of 16 bits or more also get
 //     byte-wise stones (the top j bytes agree), and strings and byte
 //     slices (==, switch cases, bytes.Equal, bytes.HasPrefix,

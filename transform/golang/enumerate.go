@@ -23,6 +23,10 @@ type goLabel struct {
 	// helper, when set, is a statement injected among the labels (a
 	// temporary the following labels read); the entry is no label.
 	helper dst.Stmt
+	// distRank and thinRung order dist labels for the counter budget
+	// (budgetDist).
+	distRank distRank
+	thinRung bool
 }
 
 // lazy is a condition under which the original evaluates an expression:
