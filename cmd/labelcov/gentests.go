@@ -28,12 +28,10 @@ for (replayed, written as gen-solved-NN-....args), infeasible (z3 proved
 that no integer arguments reach it; the reason gives the contradictory
 conditions) or unresolved (with what was tried); see docs/solve.md.
 On a plan, --budget bounds the whole command: the campaign ends when a
-twentieth of it is left (half of it when z3 solves: --solve on a plan
-without a world), the inputs it kept are written and replayed until the
-deadline (the rest are dropped, and said so), solving stops at it (the
-labels left are unresolved, "not tried"), and only the closing replay of
-the suite with the written tests, which the summary reports, runs past
-it.
+tenth of it is left (half of it when z3 solves: --solve on a plan without
+a world), for measuring what it found, writing and replaying the tests
+kept and the closing resolution; solving stops at the deadline (the
+labels left are unresolved, "not tried").
 
 Go packages: given a package (./pkg) and --fuzz FuzzX instead of a plan, the
 suite is the target's f.Add seeds and its testdata/fuzz/FuzzX entries. go test
@@ -70,7 +68,7 @@ See docs/cover.md and docs/solve.md.`,
 	f := cmd.Flags()
 	f.StringVar(&gen.Out, "out", "", "folder to write the generated tests to (plans: must not exist or be empty; Go: DIR/testdata/fuzz/FuzzX)")
 	f.StringVar(&gen.Guide, "guide", "mcc,wm", "criteria guiding the campaign (Go packages: none fuzzes the original code)")
-	f.DurationVar(&gen.Budget, "budget", 0, "wall-clock budget (plans: of the whole command: the campaign gets 19/20 of it, half when z3 solves (--solve without a world), and solving stops by it; Go packages: of the campaign)")
+	f.DurationVar(&gen.Budget, "budget", 0, "wall-clock budget (plans: of the whole command: the campaign ends when a tenth is left, half when z3 solves (--solve without a world), and solving stops by it; Go packages: of the campaign)")
 	f.Int64Var(&gen.Runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&gen.Seed, "seed", 1, "random seed of the campaign")
 	f.BoolVar(&gen.NoDirected, "no-directed", false, "Go packages: no directed entries (derived from the package's constants for what the campaign left; docs/solve.md)")

@@ -107,3 +107,15 @@ func resolutionBlock(text string) string {
 	}
 	return rest[:j+1+k]
 }
+
+// TestGentestsNothingKept: a campaign that keeps nothing (one run) writes
+// no test, and gentests still ends with the suite's resolution (it used
+// to fail reading back an empty folder).
+func TestGentestsNothingKept(t *testing.T) {
+	plan := filepath.Join("..", "..", "testdata", "bench", "temperature", "temperature.plan")
+	repro := filepath.Join("..", "..", "testdata", "bench", "temperature", "reproducers")
+	code, stdout, errs := runCLI("gentests", plan, "--tests", repro, "--out", filepath.Join(t.TempDir(), "gen"), "--runs", "1", "--seed", "1")
+	if code != exitOK || !strings.Contains(stdout, "the suite with the 0 generated test(s)") {
+		t.Fatalf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, errs)
+	}
+}

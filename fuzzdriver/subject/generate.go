@@ -47,16 +47,17 @@ const (
 )
 
 // closingShare and solvingShare are the parts of a plan's --budget that
-// the campaign leaves to what follows it: the written tests' replays and
-// the closing resolution (a twentieth), and when z3 solves (--solve on a
-// plan without a world) the solving (half).
+// the campaign leaves to what follows it: measuring the inputs it found,
+// writing and replaying those kept and the closing resolution (a tenth),
+// and when z3 solves (--solve on a plan without a world) the solving
+// (half).
 const (
-	closingShare = 20
+	closingShare = 10
 	solvingShare = 2
 )
 
-// planDeadline is the context of gentests' work on a plan, ending budget
-// after now; without a budget (--runs) nothing is bounded.
+// planDeadline is the context of gentests' solving on a plan, ending
+// budget after now; without a budget (--runs) nothing is bounded.
 func planDeadline(ctx context.Context, budget time.Duration) (context.Context, context.CancelFunc) {
 	if budget <= 0 {
 		return ctx, func() {}
@@ -64,13 +65,19 @@ func planDeadline(ctx context.Context, budget time.Duration) (context.Context, c
 	return context.WithTimeout(ctx, budget)
 }
 
-// campaignBudget is the campaign's part of a plan's --budget: the rest
-// once closingShare (and when solving, solvingShare) is set aside.
-func campaignBudget(budget time.Duration, solving bool) time.Duration {
-	if solving {
-		return budget / solvingShare
+// campaignBudget is the campaign's part of a plan's --budget when left of
+// it remains (the rest went to loading and measuring the suite): left
+// less the share set aside (closingShare, and when solving, solvingShare),
+// at least a tenth of a second; no budget (--runs) stays none.
+func campaignBudget(budget, left time.Duration, solving bool) time.Duration {
+	if budget <= 0 {
+		return budget
 	}
-	return budget - budget/closingShare
+	reserve := budget / closingShare
+	if solving {
+		reserve = budget / solvingShare
+	}
+	return max(left-reserve, 100*time.Millisecond)
 }
 
 // Generate fuzzes the plan seeded with its suite and writes the new
@@ -78,6 +85,7 @@ func campaignBudget(budget time.Duration, solving bool) time.Duration {
 func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen GenerateOptions) error {
 	// --budget bounds the whole command: the campaign, the written tests'
 	// replays and the solving end by the deadline (planDeadline).
+	deadline := time.Now().Add(gen.Budget)
 	dctx, cancel := planDeadline(ctx, gen.Budget)
 	defer cancel()
 	o := &s.o
@@ -125,7 +133,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	defer os.RemoveAll(work)
 	res, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.File, PlanName: o.PlanName, Guide: g,
-		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, so.On && m.World() == nil), Runs: gen.Runs, Work: work}, ts)
+		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, time.Until(deadline), so.On && m.World() == nil), Runs: gen.Runs, Work: work}, ts)
 	if res == nil {
 		return err
 	}
@@ -139,11 +147,6 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	all := [][]string{res.Base}
 	for n, t := range res.Kept {
-		if dctx.Err() != nil && ctx.Err() == nil {
-			fmt.Fprintf(w, "gentests: the --budget deadline passed: %d of the %d input(s) kept are not written\n", len(res.Kept)-n, len(res.Kept))
-			res.Kept, res.Adds = res.Kept[:n], res.Adds[:n]
-			break
-		}
 		adds := res.Adds[n]
 		text, ext := m.Render(t)
 		name := fmt.Sprintf("gen-%02d-%s%s", n+1, slugItem(adds, labelOf), ext)
@@ -213,9 +216,11 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 // labels by the suite ts with the tests gentests wrote to out: covered,
 // proven infeasible (verdicts of --solve) and unresolved per criterion.
 func printResolution(ctx context.Context, w io.Writer, m *measure.Measurer, ts []*measure.Test, out string, verdicts map[int]measure.Verdict) error {
-	gen, err := m.LoadTests(out)
-	if err != nil {
-		return fmt.Errorf("gentests: the written tests do not read back: %w", err)
+	var gen []*measure.Test
+	if entries, err := os.ReadDir(out); err != nil || len(entries) > 0 { // none written: no tests
+		if gen, err = m.LoadTests(out); err != nil {
+			return fmt.Errorf("gentests: the written tests do not read back: %w", err)
+		}
 	}
 	// The replay is short (the suite and the few tests written): it runs
 	// even when the campaign was interrupted, so the summary is whole.

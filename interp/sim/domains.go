@@ -2,14 +2,17 @@ package sim
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/labelcov/labelcov/labels/domain"
 )
 
-// LabelDomains lists what w guarantees about the numbers its queries
-// return, for feasible.Options.Domains: a cell (COL ROW) lies inside a
-// region's grid, a grid is one of the world's grids, an orientation is one
-// of the world's orientations. Labels that ask for anything else (ABS
+// LabelDomains lists what w guarantees about the numbers and symbols its
+// queries return, for feasible.Options.Domains: a cell (COL ROW) lies
+// inside a region's grid, a grid is one of the world's grids, an
+// orientation is one of the world's orientations, a region, location,
+// object type, surface or arm is one the world names (or nil where the
+// query says so). Labels that ask for anything else (ABS
 // (< col 0) on a cell column) are listed as infeasible instead of
 // injected.
 func LabelDomains(w *World) map[string]domain.Domain {
@@ -34,11 +37,54 @@ func LabelDomains(w *World) map[string]domain.Domain {
 			Why:   "the world's region grids",
 		},
 	}
+	var types, regions, surfaces, arms, locs []string
+	for _, t := range w.Types {
+		types = append(types, t.Name)
+	}
+	for _, r := range w.Regions {
+		regions = append(regions, r.Name)
+	}
+	for _, sf := range w.Surfaces {
+		surfaces = append(surfaces, sf.Name)
+	}
+	for _, a := range w.Robot.Arms {
+		arms = append(arms, a.Name)
+	}
+	for _, l := range w.Locations {
+		locs = append(locs, l.Name)
+	}
+	orNil := func(names []string) []string { return append(slices.Clone(names), "nil") }
+	for _, q := range []struct {
+		name, why string
+		syms      []string
+	}{
+		{"object-type", "the world's object types", types},
+		{"object-region", "the world's regions, or nil", orNil(regions)},
+		{"initial-region", "the world's regions, or nil", orNil(regions)},
+		{"object-surface", "the world's surfaces, or nil", orNil(surfaces)},
+		{"region-surface", "the world's surfaces", surfaces},
+		{"object-held-by", "the robot's arms, or nil", orNil(arms)},
+		{"robot-location", "the world's locations, or nil", orNil(locs)},
+		{"object-on-floor-p", "t or nil", []string{"t", "nil"}},
+	} {
+		if len(q.syms) > 0 {
+			out[q.name] = domain.Domain{Symbols: q.syms, Why: q.why}
+		}
+	}
 	if len(w.Orientations) > 0 {
 		lo, hi := slices.Min(w.Orientations), slices.Max(w.Orientations)
 		out["object-orientation"] = domain.Domain{
 			Value: &domain.Range{Lo: float64(lo), Hi: float64(hi)},
 			Why:   "the world's orientations",
+		}
+	}
+	// The object queries resolve their argument to an object: nil is
+	// none, a failure.
+	for _, q := range Queries() {
+		if q.MinArgs == 1 && (strings.HasPrefix(q.Name, "object-") || strings.HasPrefix(q.Name, "initial-")) && q.Name != "initial-objects-in-region" {
+			d := out[q.Name]
+			d.FailsOnNil = true
+			out[q.Name] = d
 		}
 	}
 	return out

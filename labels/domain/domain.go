@@ -1,5 +1,5 @@
-// Package domain holds what a caller knows of the numeric results of the
-// functions a plan calls (the simulator's queries), for label pruning
+// Package domain holds what a caller knows of the results (numbers and
+// symbols) of the functions a plan calls (the simulator's queries), for label pruning
 // (feasible.Options.Domains). It imports only the standard library, so the
 // simulator describes its world (sim.LabelDomains) without importing the
 // label packages.
@@ -21,6 +21,14 @@ type Domain struct {
 	// Elems are the ranges of the elements of a list result, by position:
 	// (first (object-cell o)) lies in Elems[0].
 	Elems []Range
+	// Symbols, when not nil, are the only non-numbers the function
+	// returns, all symbols ("nil" for nil, "t" for t): the world's
+	// regions, locations, object types, ... Without Value the result is
+	// never a number.
+	Symbols []string
+	// FailsOnNil: a call whose first argument is nil signals a failure
+	// (an object query given no object).
+	FailsOnNil bool
 	// Why says where the domain comes from, for reasons ("the world's
 	// grids").
 	Why string

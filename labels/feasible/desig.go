@@ -187,7 +187,7 @@ func (a *valueAnalysis) desigElem(c *syntax.List, idx int) (aval, bool) {
 	if a.desig.unknown[key] {
 		return aval{}, false
 	}
-	v := nonNum() // nil: the designator has no such property, or the list is shorter
+	v := nilVal() // nil: the designator has no such property, or the list is shorter
 	if q, ok := worldDesigProps[key]; ok {
 		dom, ok := a.fns[q]
 		if !ok || idx >= len(dom.Elems) {
@@ -233,7 +233,7 @@ func literalElems(n syntax.Node) (aval, bool) {
 		if i, ok := x.(*syntax.Int); ok {
 			v = join(v, intConst(i.Value, x))
 		} else {
-			v = join(v, nonNum())
+			v = join(v, datumVal(x, 0))
 		}
 	}
 	return v, true

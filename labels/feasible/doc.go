@@ -8,8 +8,12 @@
 //     (ranges.go); designator properties and literal lists (desig.go)
 //     let it read cells of designators and loops over constant lists,
 //     list shapes (shapes.go) the elements of lists the plan builds,
-//     lexical bindings (lexical.go) keep each binding's values apart, and
-//     counters (counters.go), bound to 0 and only incremented, never wrap;
+//     lexical bindings (lexical.go) keep each binding's values apart,
+//     counters (counters.go), bound to 0 and only incremented, never wrap,
+//     small sets of integers (sets.go) say what an interval cannot, and
+//     symbols (symbols.go) say which symbols a value may be (the world's
+//     too, Options.Domains), judging eq, member and truth, an MCC
+//     combination's conjuncts under what the others assume;
 //   - the bounds of a conjunction (conj.go): an MCC combination that
 //     bounds one operand by constants from both sides with no number in
 //     between ("no number satisfies x <= 500 and x >= 530"); Contradiction
@@ -18,8 +22,14 @@
 //     cond, and and or a label sits in, when they bound its variables
 //     against its predicate, local to the label's top-level form (so it
 //     also decides labels of plans with loops), with what an (incf X)
-//     before the point says of a counter, and predicates that need
+//     before the point says of a counter, the small set a variable
+//     holds (sets.go), and predicates that need
 //     (fail ...) to return;
+//   - loop bounds (loops.go): a counter or list a retry handler or a
+//     guarded change keeps below a bound in its binding's scope;
+//   - the entry (entry.go): with Options.Entry (the pipeline's plan
+//     under test, never annotate or labels: SBCL may call any defun), the
+//     labels of functions no code that runs names;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

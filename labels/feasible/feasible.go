@@ -12,8 +12,8 @@ import (
 // Options say what the analyses know and which of them run.
 type Options struct {
 	// Domains maps functions the plan calls (the simulator's queries) to
-	// what is known of their numeric results; labels that cannot hold
-	// within them are infeasible. The caller that knows the world fills
+	// what is known of their results (numbers, symbols, failing on nil);
+	// labels that cannot hold within them are infeasible. The caller that knows the world fills
 	// it (sim.LabelDomains); nil knows nothing.
 	Domains map[string]domain.Domain
 	// NoValues turns the value and path analyses off: no label is

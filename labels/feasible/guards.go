@@ -231,6 +231,9 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 	}
 	why, ok := Contradiction(bs, labels.Relation.String)
 	if !ok {
+		why, ok = g.setContradiction(pred, bs)
+	}
+	if !ok {
 		return "", false
 	}
 	return fmt.Sprintf("%s: only reached where %s", why, strings.Join(wheres, ", ")), true
@@ -254,6 +257,10 @@ func (g *guardAnalysis) bounds(c syntax.Node, truth bool) []guardBound {
 	switch h := forms.Head(l); {
 	case (h == "not" || h == "null") && len(l.Elems) == 2 && !g.res.IsUserFunc(h):
 		return g.bounds(l.Elems[1], !truth)
+	case (h == "let" || h == "let*") && len(l.Elems) == 3 && syntax.IsSymbol(l.Elems[1], "nil"),
+		(h == "let" || h == "let*") && len(l.Elems) == 3 && isEmptyList(l.Elems[1]):
+		// (let* () X), as normalize wraps a condition: X's truth.
+		return g.bounds(l.Elems[2], truth)
 	case h == "and" && truth:
 		var out []guardBound
 		for _, x := range l.Elems[1:] {
@@ -304,7 +311,15 @@ func (g *guardAnalysis) varConst(a, b syntax.Node) (string, syntax.Node, bool, b
 }
 
 func (g *guardAnalysis) variable(s *syntax.Symbol) bool {
-	return s.Name != "t" && s.Name != "nil" && (!g.assigned[s.Name] || g.a.counters[s.Name] != "")
+	return s.Name != "t" && s.Name != "nil" && (!g.assigned[s.Name] || g.a.counters[s.Name] != "" || g.unassignedBinding(s))
+}
+
+// unassignedBinding reports whether reference s reads a lexical binding
+// (the value analysis resolved it, lexical.go) that nothing assigns once
+// bound, though a same-named variable elsewhere is assigned.
+func (g *guardAnalysis) unassignedBinding(s *syntax.Symbol) bool {
+	k, ok := g.a.symKey[s]
+	return ok && k != conflictKey && !g.a.assignedKeys[k]
 }
 
 // incfSeq are the special forms that evaluate their elements in order,
@@ -402,3 +417,5 @@ func neverTrue(res *normalize.Result, show func(syntax.Node) string, p syntax.No
 	}
 	return "", false
 }
+
+func isEmptyList(n syntax.Node) bool { l, ok := n.(*syntax.List); return ok && len(l.Elems) == 0 }

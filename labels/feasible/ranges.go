@@ -56,15 +56,7 @@ func (d *domains) outcomes(a, b syntax.Node) (va, vb aval, mask int, sure, ok bo
 	if !va.num || !vb.num {
 		return va, vb, 0, false, true // never two numbers: the relation fails
 	}
-	if va.lo < vb.hi {
-		mask |= 1
-	}
-	if va.lo <= vb.hi && vb.lo <= va.hi {
-		mask |= 2
-	}
-	if va.hi > vb.lo {
-		mask |= 4
-	}
+	mask = relMask(va, vb) // (the intervals', or their sets', sets.go)
 	if va.nan || vb.nan {
 		mask |= unordered
 	}
@@ -103,7 +95,7 @@ func (d *domains) cannotFail(n syntax.Node) bool {
 
 // informative reports whether v says more than "any number".
 func informative(v aval) bool {
-	return !v.num || v.lo > minInt || v.hi < maxInt
+	return !v.num || v.lo > minInt || v.hi < maxInt || v.setOK()
 }
 
 // judge decides the relation (op a b), negated when neg (the (not REL)
@@ -217,6 +209,10 @@ func describeVal(v aval, short bool) string {
 		return is + "never a number"
 	case v.lo == v.hi:
 		return "is " + fmtBound(v.lo, v.intOnly())
+	case v.setOK() && len(v.pieces()) < 2:
+		return "is " + setText(v)
+	case v.setOK():
+		return is + setText(v)
 	}
 	return fmt.Sprintf("%sin [%s, %s]", is, fmtBound(v.lo, v.intOnly()), fmtBound(v.hi, v.intOnly()))
 }
@@ -243,15 +239,26 @@ func fmtBound(x float64, isInt bool) string {
 // conjunction (an MCC label): never when a conjunct never holds, always
 // when all always do.
 func (d *domains) decide(p syntax.Node) (string, string) {
+	if d.a == nil {
+		return "", ""
+	}
+	if v, why := d.decideSyms(p); v != "" {
+		return v, why
+	}
+	return d.decideNum(p)
+}
+
+// decideNum is decide from the ranges of numbers alone.
+func (d *domains) decideNum(p syntax.Node) (string, string) {
 	l, ok := p.(*syntax.List)
-	if !ok || d.a == nil {
+	if !ok {
 		return "", ""
 	}
 	switch syntax.Head(l) {
 	case "and":
 		all, first := true, ""
 		for _, c := range l.Elems[1:] {
-			v, why := d.decide(c)
+			v, why := d.decideNum(c)
 			if v == "never" {
 				return v, why
 			}

@@ -1,6 +1,8 @@
 package feasible
 
 import (
+	"slices"
+
 	"github.com/labelcov/labelcov/interp/syntax"
 )
 
@@ -116,14 +118,18 @@ func datumVal(x syntax.Node, depth int) aval {
 		return intConst(x.Value, x)
 	case *syntax.Float:
 		return fixFloat(x.Value, x.Value, x)
-	case *syntax.Symbol, *syntax.String, *syntax.Keyword, *syntax.Char:
+	case *syntax.Symbol:
+		return symVal(x.Name)
+	case *syntax.Keyword:
+		return symVal(":" + x.Name)
+	case *syntax.String, *syntax.Char:
 		return atomVal()
 	case *syntax.List:
 		if len(x.Elems) == 0 {
-			return atomVal() // nil
+			return nilVal()
 		}
-		if depth >= maxShapeDepth {
-			return nonNum()
+		if depth >= maxShapeDepth || slices.ContainsFunc(x.Elems, func(e syntax.Node) bool { return syntax.IsSymbol(e, ".") }) {
+			return nonNum() // (a dotted list: its shape is not its elements)
 		}
 		elems := make([]aval, len(x.Elems))
 		for i, e := range x.Elems {
@@ -155,7 +161,7 @@ func allElems(v aval) (aval, bool) {
 func elemOf(v aval, idx int) aval {
 	out := aval{}
 	if v.other {
-		out = atomVal() // nil, or past the end
+		out = nilVal() // nil, or past the end
 	}
 	switch {
 	case !v.mayCons():
@@ -192,7 +198,7 @@ func listBuiltin(h string, vals []aval) (aval, bool) {
 	switch h {
 	case "list":
 		if n == 0 {
-			return atomVal(), true
+			return nilVal(), true
 		}
 		return listVal(vals, aval{}), true
 	case "cons":
@@ -217,7 +223,7 @@ func listBuiltin(h string, vals []aval) (aval, bool) {
 			return nonNum(), true
 		case !v.mayCons():
 			if v.other {
-				return atomVal(), true
+				return nilVal(), true // (rest nil); (rest 'x) fails
 			}
 			return aval{}, true // (rest 3) fails
 		case len(v.lists.elems) == 0:
@@ -239,7 +245,7 @@ func listBuiltin(h string, vals []aval) (aval, bool) {
 		if !ok {
 			return nonNum(), true
 		}
-		return join(atomVal(), e), true
+		return join(nilVal(), e), true
 	}
 	return aval{}, false
 }

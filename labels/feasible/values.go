@@ -62,6 +62,11 @@ type aval struct {
 	// when set, is what is known of the conses it may be (shapes.go).
 	noCons bool
 	lists  *listShape
+	// set, when not nil, holds every integer the value may be
+	// (sets.go); syms, when not nil, every non-number it may be, all
+	// symbols (symbols.go).
+	set  []float64
+	syms []string
 }
 
 // vsrc is an expression that bounds a value, for reasons.
@@ -92,7 +97,9 @@ func numRange(lo, hi float64, frac bool, n syntax.Node) aval {
 
 // intConst is integer i; beyond 2^53 float64(i) is rounded, so its
 // bounds are widened outward (fixInt).
-func intConst(i int64, n syntax.Node) aval { return fixInt(float64(i), float64(i), n) }
+func intConst(i int64, n syntax.Node) aval {
+	return withSet(fixInt(float64(i), float64(i), n), singleton(i))
+}
 
 // intOnly reports whether every number of v is an integer.
 func (v aval) intOnly() bool { return !v.frac && !v.nan }
@@ -119,10 +126,10 @@ func (v aval) same(w aval) bool {
 	if v.num != w.num || v.other != w.other || v.world != w.world {
 		return false
 	}
-	if v.other && (v.noCons != w.noCons || !sameShape(v.lists, w.lists)) {
+	if v.other && (v.noCons != w.noCons || !sameShape(v.lists, w.lists) || !sameSyms(v.syms, w.syms)) {
 		return false
 	}
-	return !v.num || v.lo == w.lo && v.hi == w.hi && v.frac == w.frac && v.nan == w.nan
+	return !v.num || v.lo == w.lo && v.hi == w.hi && v.frac == w.frac && v.nan == w.nan && sameSet(v.set, w.set)
 }
 
 func join(a, b aval) aval {
@@ -141,6 +148,7 @@ func join(a, b aval) aval {
 	}
 	if r.other {
 		r.noCons = !a.mayCons() && !b.mayCons()
+		r.syms = joinSyms(a, b)
 		switch {
 		case a.unknownCons() || b.unknownCons():
 		case a.mayCons() && b.mayCons():
@@ -156,10 +164,13 @@ func join(a, b aval) aval {
 		r.lo, r.hi = math.Min(a.lo, b.lo), math.Max(a.hi, b.hi)
 		r.frac, r.nan = a.frac || b.frac, a.nan || b.nan
 		r.src, r.more = mergeSrc(a, b)
+		if a.setOK() && b.setOK() {
+			r.set = unionSet(a.set, b.set)
+		}
 	case a.num:
-		r.lo, r.hi, r.frac, r.nan, r.src, r.more = a.lo, a.hi, a.frac, a.nan, a.src, a.more
+		r.lo, r.hi, r.frac, r.nan, r.src, r.more, r.set = a.lo, a.hi, a.frac, a.nan, a.src, a.more, a.set
 	case b.num:
-		r.lo, r.hi, r.frac, r.nan, r.src, r.more = b.lo, b.hi, b.frac, b.nan, b.src, b.more
+		r.lo, r.hi, r.frac, r.nan, r.src, r.more, r.set = b.lo, b.hi, b.frac, b.nan, b.src, b.more, b.set
 	}
 	return r
 }
@@ -303,7 +314,7 @@ func arith2(op byte, a, b aval, n syntax.Node) aval {
 		return withWorld(intDiv(a, b, math.Trunc, n), a, b)
 	}
 	if ints {
-		return withWorld(fixInt(lo, hi, n), a, b)
+		return withWorld(withSet(fixInt(lo, hi, n), arithSet(op, a, b)), a, b)
 	}
 	// Operands that may be floats may as well both be integers, whose
 	// int64 arithmetic wraps around: the result is either.
@@ -445,6 +456,13 @@ type valueAnalysis struct {
 	changed bool
 	ok      bool // the fixpoint was reached
 	deep    bool // the walk gave up on a plan nested too deep: no verdicts
+	// assume overrides variables by name while a label's conjunction is
+	// judged (symbols.go); closAssigned caches closureAssigned.
+	assume       map[string]aval
+	closAssigned map[string]bool
+	// assignedKeys are the lexical bindings assigned after they are
+	// bound (setq, incf, push, a taint, ...), for the guard analysis.
+	assignedKeys map[string]bool
 }
 
 type slot struct {
@@ -469,7 +487,7 @@ func analyzeValues(res *normalize.Result, fns map[string]domain.Domain) *valueAn
 	a := &valueAnalysis{res: res, fns: fns, vars: map[string]*slot{}, funcs: map[string]*fnInfo{},
 		blocks: map[string]*slot{}, localFns: map[string]bool{}, bound: map[string]bool{},
 		once: map[string]syntax.Node{}, scope: map[string]int{}, loopBlocks: map[*syntax.List]*slot{},
-		lex: map[string][]string{}, scoped: map[string]*slot{}, symKey: map[*syntax.Symbol]string{}}
+		lex: map[string][]string{}, scoped: map[string]*slot{}, symKey: map[*syntax.Symbol]string{}, assignedKeys: map[string]bool{}}
 	a.prepare()
 	a.prepareDesigs()
 	a.prepareLiteralLists()
@@ -731,6 +749,7 @@ func (a *valueAnalysis) put(s *slot, v aval) {
 	if n.num && s.v.num {
 		if n.lo < s.v.lo {
 			if s.wlo++; s.wlo > widenAfter {
+				n.set = nil
 				if n.frac || n.lo < minInt {
 					n.lo = math.Inf(-1)
 				} else {
@@ -740,6 +759,7 @@ func (a *valueAnalysis) put(s *slot, v aval) {
 		}
 		if n.hi > s.v.hi {
 			if s.whi++; s.whi > widenAfter {
+				n.set = nil
 				if n.frac || n.hi > maxInt {
 					n.hi = math.Inf(1)
 				} else {
@@ -756,6 +776,9 @@ func (a *valueAnalysis) putVar(name string, v aval) {
 	a.put(a.slotOf(a.vars, name), v)
 	if k := a.keyOf(name); k != "" {
 		a.put(a.slotOf(a.scoped, k), v)
+		if a.record {
+			a.assignedKeys[k] = true
+		}
 	}
 }
 
@@ -822,7 +845,10 @@ var piVal = numRange(math.Pi, math.Pi, true, nil)
 func (a *valueAnalysis) ref(s *syntax.Symbol) aval {
 	switch s.Name {
 	case "t", "nil":
-		return atomVal()
+		return symVal(s.Name)
+	}
+	if v, ok := a.assume[s.Name]; ok && !a.record {
+		return v
 	}
 	if v, ok := a.lexRef(s); ok {
 		return v
@@ -845,7 +871,7 @@ func (a *valueAnalysis) varVal(name string) aval {
 }
 
 func (a *valueAnalysis) body(xs []syntax.Node, depth int) aval {
-	v := nonNum() // an empty body is nil
+	v := nilVal() // an empty body is nil
 	for _, x := range xs {
 		v = a.ev(x, depth+1)
 	}
@@ -864,7 +890,9 @@ func (a *valueAnalysis) ev(n syntax.Node, depth int) aval {
 		return intConst(n.Value, n)
 	case *syntax.Float:
 		return fixFloat(n.Value, n.Value, n)
-	case *syntax.String, *syntax.Keyword, *syntax.Char:
+	case *syntax.Keyword:
+		return symVal(":" + n.Name)
+	case *syntax.String, *syntax.Char:
 		return atomVal()
 	case *syntax.Symbol:
 		return a.ref(n)
@@ -924,12 +952,7 @@ func (a *valueAnalysis) evList(l *syntax.List, depth int) aval {
 		return top()
 	}
 	if d, ok := a.fns[h]; ok {
-		if d.Value != nil {
-			v := numRange(d.Value.Lo, d.Value.Hi, true, nil)
-			v.other, v.world = true, d.Why
-			return v
-		}
-		return top()
+		return worldVal(d)
 	}
 	return a.builtin(h, l, vals)
 }
@@ -988,6 +1011,7 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		if !ok {
 			return aval{}
 		}
+		x.set = nil
 		if x.nan {
 			return anyNum()
 		}
@@ -1083,8 +1107,9 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		return numRange(0, 0x10FFFF, false, l)
 	case "<", "<=", ">", ">=", "=", "/=", "eq", "eql", "equal", "string=", "not", "null", "numberp", "integerp",
 		"floatp", "symbolp", "keywordp", "listp", "consp", "stringp", "functionp", "designatorp", "zerop",
-		"plusp", "minusp", "evenp", "oddp", "list", "cons", "append", "reverse", "member", "remove", "assoc",
-		"make-designator", "subseq", "code-char":
+		"plusp", "minusp", "evenp", "oddp":
+		return boolVal()
+	case "list", "cons", "append", "reverse", "member", "remove", "assoc", "make-designator", "subseq", "code-char":
 		return nonNum()
 	case "fail":
 		return aval{}
@@ -1188,13 +1213,13 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		if n == 4 {
 			return join(v, a.ev(el[3], d))
 		}
-		return join(v, nonNum())
+		return join(v, nilVal())
 	case "when", "unless":
 		if n < 2 {
 			break
 		}
 		a.ev(el[1], d)
-		return join(a.body(el[2:], d), nonNum())
+		return join(a.body(el[2:], d), nilVal())
 	case "while", "assert":
 		for _, x := range el[1:] {
 			a.ev(x, d)
@@ -1220,7 +1245,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			}
 		}
 		if !exhaustive {
-			v = join(v, nonNum())
+			v = join(v, nilVal())
 		}
 		return v
 	case "case", "ecase", "typecase", "etypecase":
@@ -1228,7 +1253,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			break
 		}
 		a.ev(el[1], d)
-		v := nonNum()
+		v := nilVal() // no clause matched
 		for _, c := range el[2:] {
 			cl, ok := c.(*syntax.List)
 			if !ok || len(cl.Elems) == 0 {
@@ -1240,11 +1265,11 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		return v
 	case "and":
 		if n == 1 {
-			return nonNum()
+			return symVal("t")
 		}
-		return join(a.body(el[1:], d), nonNum())
+		return join(a.body(el[1:], d), nilVal())
 	case "or":
-		v := nonNum()
+		v := nilVal()
 		for _, x := range el[1:] {
 			v = join(v, a.ev(x, d))
 		}
@@ -1267,7 +1292,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		}
 		var names, keys []string
 		for _, b := range bl.Elems {
-			name, v := "", nonNum()
+			name, v := "", nilVal()
 			switch b := b.(type) {
 			case *syntax.Symbol:
 				name = b.Name
@@ -1389,11 +1414,11 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		if h == "dolist" {
 			// Each element of a literal list, or nil in the result form.
 			if e, ok := literalElems(spec.Elems[1]); ok {
-				v = join(e, nonNum())
+				v = join(e, nilVal())
 			} else if g, ok := spec.Elems[1].(*syntax.Symbol); ok && a.scope[g.Name] == 0 && a.litLists[g.Name].num {
-				v = join(a.litLists[g.Name], nonNum())
+				v = join(a.litLists[g.Name], nilVal())
 			} else if e, ok := allElems(c); ok {
-				v = join(e, atomVal()) // an element, or nil in the result form
+				v = join(e, nilVal()) // an element, or nil in the result form
 			}
 		}
 		if h == "dotimes" {
@@ -1412,7 +1437,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			a.loopBlocks[l] = blk
 		}
 		a.nilBlocks = append(a.nilBlocks, blk)
-		res := nonNum() // no result form: nil
+		res := nilVal() // no result form: nil
 		if len(spec.Elems) == 3 {
 			res = a.ev(spec.Elems[2], d)
 		}

@@ -347,11 +347,19 @@ func genPlan(rng *rand.Rand) string {
 func checkGenerated(t *testing.T, seed uint64, inputs int) {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	src := genPlan(rng)
+	checkPlanVerdicts(t, fmt.Sprintf("seed %d", seed), src, "mcc,cc,wm,dist", inputs, func(int) []byte { return argInput(rng, 3) })
+}
+
+// checkPlanVerdicts annotates src (a plan of three arguments) with its
+// labels of crit active, and runs it on inputs argument vectors from
+// draw: no label the value analysis rules out may hold. It returns how
+// many labels the analysis decided.
+func checkPlanVerdicts(t *testing.T, name, src, crit string, inputs int, draw func(i int) []byte) int {
 	f, err := syntax.Parse("gen.plan", []byte(src))
 	if err != nil {
-		t.Fatalf("seed %d: %v\n%s", seed, err, src)
+		t.Fatalf("%s: %v\n%s", name, err, src)
 	}
-	c, _ := labels.ParseCriteria("mcc,cc,wm,dist")
+	c, _ := labels.ParseCriteria(crit)
 	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{}, normalize.Options{})
 	r, err := runner.New(runner.Options{Program: p.Program, Stdout: io.Discard, Limits: runner.Limits{MaxSteps: 20000}})
 	if err != nil {
@@ -360,16 +368,17 @@ func checkGenerated(t *testing.T, seed uint64, inputs int) {
 	tg := &runner.Target{R: r}
 	hits := make([]bool, p.Program.NumCounters())
 	for i := 0; i < inputs; i++ {
-		input := argInput(rng, 3)
+		input := draw(i)
 		if _, err := tg.Run(context.Background(), input); err != nil {
 			t.Fatal(err)
 		}
 		collect(hits, tg.Counters())
-		if !checkVerdicts(t, fmt.Sprintf("seed %d", seed), p, verdicts, hits, string(hexOf(input))) {
+		if !checkVerdicts(t, name, p, verdicts, hits, string(hexOf(input))) {
 			t.Logf("plan:\n%s", src)
-			return
+			break
 		}
 	}
+	return len(verdicts)
 }
 
 // TestValueVerdictsSoundOnGeneratedPlans checks the value verdicts on
