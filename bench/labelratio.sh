@@ -13,9 +13,17 @@
 # that a burst of load hits all four; CPU is user + system as /usr/bin/time reports it. The
 # figures are the medians over ROUNDS (default 3) of each campaign's CPU and of each round's
 # ratio none ÷ CRITERIA. BASE is any revision git knows (default: main).
+#
+# PIN=CPU runs every campaign on that one processor (taskset), so that a
+# campaign's goroutines never spread over two and its neighbours' load moves
+# it less. INSTR=1 also counts each campaign's instructions once (they do not
+# depend on load) under valgrind's cachegrind, GOMAXPROCS=1, leaving out
+# what the clock drives rather than the runs (the stats file rewritten every
+# second, which under valgrind's slowdown would weigh fifty times more:
+# encoding/json, reflect and system calls), and prints their ratio too.
 set -eu
 if [ $# -lt 3 ]; then
-	sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 fi
 plan=$(realpath "$1")
@@ -24,6 +32,8 @@ crit=$3
 shift 3
 base=${BASE:-main}
 rounds=${ROUNDS:-3}
+pin=""
+[ -n "${PIN:-}" ] && pin="taskset -c $PIN"
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -39,7 +49,7 @@ campaign() {
 	c=$2
 	shift 2
 	out=$(mktemp -d "$tmp/outXXXXXX")
-	/usr/bin/time -f '%U %S' -o "$tmp/time" "$b" fuzz "$plan" --criteria "$c" --runs "$runs" \
+	/usr/bin/time -f '%U %S' -o "$tmp/time" $pin "$b" fuzz "$plan" --criteria "$c" --runs "$runs" \
 		--seed 1 --workers 1 --measure none --allow-findings --out "$out/o" "$@" >/dev/null 2>&1 || true
 	rm -rf "$out"
 	awk '{ printf "%.3f\n", $1 + $2 }' "$tmp/time"
@@ -56,6 +66,24 @@ while [ "$i" -lt "$rounds" ]; do
 	i=$((i + 1))
 done
 
+# instructions BIN CRITERIA: prints the campaign's instructions, clock-driven work left out
+instructions() {
+	b=$1
+	c=$2
+	shift 2
+	out=$(mktemp -d "$tmp/outXXXXXX")
+	# The runtime reads the time stamp counter with RDTSCP, which valgrind
+	# does not know: cpu.rdtscp=off makes it use RDTSC.
+	GODEBUG=cpu.rdtscp=off GOMAXPROCS=1 $pin valgrind --tool=cachegrind --cache-sim=no \
+		--cachegrind-out-file="$out/cg" "$b" fuzz "$plan" --criteria "$c" --runs "$runs" \
+		--seed 1 --workers 1 --measure none --allow-findings --progress 0 --out "$out/o" "$@" >/dev/null 2>&1 || true
+	cg_annotate --threshold=0 "$out/cg" | sed -n '/file:function/,/^$/p' | awk '
+		{ gsub(",", "", $1) }
+		$1 ~ /^[0-9]+$/ { all += $1; if ($0 ~ /:(encoding\/json|reflect|syscall|internal\/runtime\/syscall)\./) clock += $1 }
+		END { printf "%.0f\n", all - clock }'
+	rm -rf "$out"
+}
+
 median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.3f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 echo "$(basename "$plan") --runs $runs --criteria $crit, $rounds rounds (medians; CPU s = user + system)"
 printf '%-10s %10s %10s %14s\n' build "none s" "$crit s" "none/$crit"
@@ -67,3 +95,13 @@ for bin in base tree; do
 	[ "$bin" = base ] && name="base $base"
 	printf '%-10s %10s %10s %14s\n' "$name" "$n" "$l" "$r"
 done
+if [ -n "${INSTR:-}" ]; then
+	printf '%-10s %14s %14s %14s\n' build "none instr" "$crit instr" "none/$crit"
+	for bin in base tree; do
+		n=$(instructions "$tmp/$bin" none "$@")
+		l=$(instructions "$tmp/$bin" "$crit" "$@")
+		name=$bin
+		[ "$bin" = base ] && name="base $base"
+		printf '%-10s %14s %14s %14s\n' "$name" "$n" "$l" "$(awk -v n="$n" -v l="$l" 'BEGIN { printf "%.4f", n / l }')"
+	done
+fi
