@@ -42,7 +42,7 @@ for p in temperature docking gripper battery warehouse-sort shelf-restock kitche
   end=$(date +%s)
   row="| $p | $world | $(static "$text") | $(total "$text") | $(all_row "$text") | $((end - start)) s"
   start=$(date +%s)
-  text=$("$bin" gentests "$dir/$p.plan" --tests "$dir/reproducers" --out "$out/solved" --budget 30s --seed 1 --criteria all,mcdc --solve)
+  text=$("$bin" gentests "$dir/$p.plan" --tests "$dir/reproducers" --out "$out/solved" --budget 60s --seed 1 --criteria all,mcdc --solve)
   end=$(date +%s)
   row="$row | $(all_row "$text") | $((end - start)) s |"
   echo "$row"
