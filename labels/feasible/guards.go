@@ -81,14 +81,7 @@ func newGuardAnalysis(res *normalize.Result, a *valueAnalysis) *guardAnalysis {
 			case assignHeads[h]:
 				// Every symbol in an assignment's place positions
 				// (conservatively: every symbol of the form but the head).
-				for _, e := range l.Elems[1:] {
-					syntax.Walk(e, func(y syntax.Node) bool {
-						if s, ok := y.(*syntax.Symbol); ok {
-							g.assigned[s.Name] = true
-						}
-						return true
-					})
-				}
+				markSymbols(l.Elems[1:], g.assigned)
 			}
 			return true
 		})
@@ -418,3 +411,17 @@ func neverTrue(res *normalize.Result, show func(syntax.Node) string, p syntax.No
 }
 
 func isEmptyList(n syntax.Node) bool { l, ok := n.(*syntax.List); return ok && len(l.Elems) == 0 }
+
+// markSymbols sets into[name] for every symbol in ns, at any depth: the
+// conservative place set of an assignment (every symbol of the form but
+// its head).
+func markSymbols(ns []syntax.Node, into map[string]bool) {
+	for _, e := range ns {
+		syntax.Walk(e, func(y syntax.Node) bool {
+			if s, ok := y.(*syntax.Symbol); ok {
+				into[s.Name] = true
+			}
+			return true
+		})
+	}
+}

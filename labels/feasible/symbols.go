@@ -456,14 +456,7 @@ func (a *valueAnalysis) closureAssigned() map[string]bool {
 			case "lambda", "flet", "labels":
 				syntax.Walk(l, func(x syntax.Node) bool {
 					if xl, ok := x.(*syntax.List); ok && assignHeads[forms.Head(xl)] {
-						for _, e := range xl.Elems[1:] {
-							syntax.Walk(e, func(y syntax.Node) bool {
-								if s, ok := y.(*syntax.Symbol); ok {
-									a.closAssigned[s.Name] = true
-								}
-								return true
-							})
-						}
+						markSymbols(xl.Elems[1:], a.closAssigned)
 					}
 					return true
 				})
