@@ -161,14 +161,21 @@ func (w *TreeWriter) Symbol(name string) {
 		w.out.WriteString(name)
 		return
 	}
-	start := w.pos(w.out.Len())
-	w.out.WriteString(name)
-	end := start
-	end.Offset += len(name)
-	end.Col += len(name)
+	start, end := w.writeLine(name)
 	sym := w.b.symbols.new()
 	*sym = Symbol{Start: start, End: end, Name: name, Raw: name}
 	w.complete(sym)
+}
+
+// writeLine writes s, which holds no newline, and returns where it
+// starts and ends.
+func (w *TreeWriter) writeLine(s string) (start, end Pos) {
+	start = w.pos(w.out.Len())
+	w.out.WriteString(s)
+	end = start
+	end.Offset += len(s)
+	end.Col += len(s)
+	return start, end
 }
 
 // Comment writes the line comment text (';' first, no newline).
@@ -177,11 +184,7 @@ func (w *TreeWriter) Comment(text string) {
 		w.out.WriteString(text)
 		return
 	}
-	start := w.pos(w.out.Len())
-	w.out.WriteString(text)
-	end := start
-	end.Offset += len(text)
-	end.Col += len(text)
+	start, end := w.writeLine(text)
 	c := w.b.commentz.new()
 	*c = Comment{Start: start, End: end, Text: text}
 	w.comments = append(w.comments, c)
