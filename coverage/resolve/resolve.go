@@ -92,14 +92,22 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 		return nil, err
 	}
 	ann := m.Annotated()
+	by := map[int]*Label{}
+	for _, l := range ann.Active {
+		r := &Label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Pos: l.Pos.String()}
+		if have[measure.LabelItem(l.ID)] {
+			r.Status, r.Test = measure.StatusCovered, "suite"
+		}
+		by[l.ID] = r
+	}
 	if m.World() != nil {
 		res := &Result{}
 		for _, l := range ann.Active {
-			r := Label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Pos: l.Pos.String(), Status: measure.StatusUnresolved, Reason: worldUnsolved}
-			if have[measure.LabelItem(l.ID)] {
-				r.Status, r.Test, r.Reason = measure.StatusCovered, "suite", ""
+			r := by[l.ID]
+			if r.Status == "" {
+				r.Status, r.Reason = measure.StatusUnresolved, worldUnsolved
 			}
-			res.Labels = append(res.Labels, r)
+			res.Labels = append(res.Labels, *r)
 		}
 		return res, nil
 	}
@@ -120,14 +128,6 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 		return nil, err
 	}
 	defer z.Close()
-	by := map[int]*Label{}
-	for _, l := range ann.Active {
-		r := &Label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator, Pos: l.Pos.String()}
-		if have[measure.LabelItem(l.ID)] {
-			r.Status, r.Test = measure.StatusCovered, "suite"
-		}
-		by[l.ID] = r
-	}
 	res := &Result{}
 	// found holds, for each label that arguments found (and not written)
 	// cover on replay, those arguments.

@@ -85,9 +85,9 @@ func campaignBudget(budget, left time.Duration, solving bool) time.Duration {
 func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen GenerateOptions) error {
 	// --budget bounds the whole command: the campaign, the written tests'
 	// replays and the solving end by the deadline (planDeadline).
-	deadline := time.Now().Add(gen.Budget)
 	dctx, cancel := planDeadline(ctx, gen.Budget)
 	defer cancel()
+	deadline, _ := dctx.Deadline() // unused without a budget (campaignBudget)
 	o := &s.o
 	so := gen.Solve
 	if o.Fuzz != "" || o.Dir != "" || o.JSON && !so.On {
@@ -525,7 +525,7 @@ func (r *GoGentestsReport) failing() error {
 		return nil
 	}
 	return Found("%d written entr%s fail%s under go test, reproducing %s: %s (keep them as regression tests once the bug is fixed, or move them aside to keep the suite green)",
-		len(names), plural(len(names), "y", "ies"), map[bool]string{true: "s", false: ""}[len(names) == 1], strings.Join(sites, ", "), strings.Join(names, ", "))
+		len(names), plural(len(names), "y", "ies"), plural(len(names), "s", ""), strings.Join(sites, ", "), strings.Join(names, ", "))
 }
 
 // addDirected appends to res the directed entries (gofuzz.Directed) that
