@@ -22,11 +22,13 @@ test in the suite's own format: .args (the plan's arguments) without a world,
 .env (a scenario) with one, named by what it covers first
 (gen-01-mcc-TF-label-17.args). Each written test is measured again from its
 file and must cover what it is kept for; the report gives the coverage
-before and after. With --solve (plans without a world; z3 on PATH), each
-label still uncovered is then resolved: covered by arguments z3 solves
-for (replayed, written as gen-solved-NN-....args), infeasible (z3 proved
-that no integer arguments reach it; the reason gives the contradictory
-conditions) or unresolved (with what was tried); see docs/solve.md.
+before and after. With --solve (z3 on PATH), each label still uncovered
+is then resolved: covered by arguments z3 solves for (replayed, written as
+gen-solved-NN-....args), infeasible (z3 proved that no integer arguments
+reach it; the reason gives the contradictory conditions) or unresolved
+(with what was tried); see docs/solve.md. On a plan with a world z3 does
+not run (it does not model the environment's query results): the labels
+left end unresolved, saying so.
 On a plan, --budget bounds the whole command: the campaign ends when a
 tenth of it is left (half of it when z3 solves: --solve on a plan without
 a world), for measuring what it found, writing and replaying the tests
@@ -50,7 +52,9 @@ constant, 0 and their neighbours; string, "WORD N" and byte tokens spliced
 into the inputs) are screened for what is still uncovered and the useful ones written
 as gen-directed-NN-.... Each is run again from the written file and must
 cover what it was kept for. The report lists the labels left unresolved.
-See docs/cover.md and docs/solve.md.`,
+An entry kept for a failure it reproduces fails under go test until the bug
+is fixed: the report marks it "FAILS at SITE" ("fails" in --json) and
+gentests exits 1 naming it. See docs/cover.md and docs/solve.md.`,
 		Example: `  labelcov gentests testdata/bench/temperature/temperature.plan --tests testdata/bench/temperature/reproducers --out gen --runs 20000
   labelcov gentests ./shell --fuzz FuzzRun --budget 30s --out /tmp/gen
   labelcov gentests ./shell --fuzz FuzzRun --budget 1m --guide dist --out ./shell   # into the package's testdata`,
@@ -72,6 +76,6 @@ See docs/cover.md and docs/solve.md.`,
 	f.Int64Var(&gen.Runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&gen.Seed, "seed", 1, "random seed of the campaign")
 	f.BoolVar(&gen.NoDirected, "no-directed", false, "Go packages: no directed entries (derived from the package's constants for what the campaign left; docs/solve.md)")
-	registerSolve(cmd, &gen.Solve, "plans without a world: then solve each label still uncovered with z3 (docs/solve.md); --json prints the resolution as JSON")
+	registerSolve(cmd, &gen.Solve, "plans: then solve each label still uncovered with z3 (docs/solve.md; with a world z3 does not run and those labels end unresolved, saying why); --json prints the resolution as JSON")
 	return cmd
 }
