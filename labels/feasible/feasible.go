@@ -103,6 +103,8 @@ func (j *judge) Done() {
 				pl.l.Status, pl.l.Reason = labels.Infeasible, why
 			} else if why, ok := g.loopVerdict(lb, pl.l, pl.pred); ok {
 				pl.l.Status, pl.l.Reason = labels.Infeasible, why
+			} else if why, ok := g.clauseVerdict(j.dom, pl.l, pl.pred); ok {
+				pl.l.Status, pl.l.Reason = labels.Infeasible, why
 			}
 		}
 	}

@@ -158,6 +158,7 @@ func join(a, b aval) aval {
 		case b.mayCons():
 			r.lists = b.lists
 		}
+		r = fixAtoms(r, a, b)
 	}
 	switch {
 	case a.num && b.num:
@@ -463,6 +464,12 @@ type valueAnalysis struct {
 	// assignedKeys are the lexical bindings assigned after they are
 	// bound (setq, incf, push, a taint, ...), for the guard analysis.
 	assignedKeys map[string]bool
+	// ctx holds the bindings of an evaluation per call, ctxDepth its
+	// nesting, refined the bindings a test said are not nil
+	// (precise.go).
+	ctx      map[string]aval
+	ctxDepth int
+	refined  map[string]aval
 }
 
 type slot struct {
@@ -477,6 +484,10 @@ type fnInfo struct {
 	// free: parameters are unknown (not a defun, a complex lambda list,
 	// or the function is used as a value).
 	free bool
+	// def is the defun (evaluated per call, precise.go), size its
+	// node count once known.
+	def  *syntax.List
+	size int
 }
 
 // maxWalkDepth bounds the recursion of the walk (the reader bounds
@@ -538,6 +549,9 @@ func (a *valueAnalysis) prepare() {
 				continue
 			}
 			fi := &fnInfo{free: h != "defun"}
+			if isDefun(l) {
+				fi.def = l
+			}
 			if ps, ok := l.Elems[2].(*syntax.List); ok && h == "defun" {
 				fi.params = []string{}
 				for _, p := range ps.Elems {
@@ -946,6 +960,9 @@ func (a *valueAnalysis) evList(l *syntax.List, depth int) aval {
 		if a.localFns[h] {
 			return top()
 		}
+		if v, ok := a.ctxCall(h, fi, vals, depth); ok {
+			return v
+		}
 		return fi.result.v
 	}
 	if a.localFns[h] || a.res.IsUserFunc(h) {
@@ -1102,6 +1119,11 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		}
 		return withWorld(fixFloat(math.Sqrt(math.Max(0, x.lo)), math.Sqrt(math.Max(0, x.hi)), l), x)
 	case "length":
+		if n == 1 {
+			if v, ok := lengthVal(vals[0], l); ok {
+				return v
+			}
+		}
 		return numRange(0, maxInt, false, l)
 	case "char-code":
 		return numRange(0, 0x10FFFF, false, l)
@@ -1142,6 +1164,11 @@ func (a *valueAnalysis) element(h string, l *syntax.List, vals []aval) aval {
 	}
 	// What the shape of the list says (shapes.go).
 	shaped := elemOf(vals[len(vals)-1], idx)
+	if idx < 0 && h == "nth" {
+		if v, ok := nthVal(vals[0], vals[1]); ok {
+			shaped = v
+		}
+	}
 	if idx < 0 || len(a.fns) == 0 {
 		return shaped
 	}
@@ -1209,11 +1236,23 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			break
 		}
 		a.ev(el[1], d)
-		v := a.ev(el[2], d)
-		if n == 4 {
-			return join(v, a.ev(el[3], d))
+		mayT, mayF := a.ctxTruth(el[1])
+		v := aval{}
+		switch k, ok := a.refineNonNil(el[1]); {
+		case !mayT:
+		case ok:
+			v = a.evNonNil(k, el[2], d)
+		default:
+			v = a.ev(el[2], d)
 		}
-		return join(v, nilVal())
+		switch {
+		case !mayF:
+		case n == 4:
+			v = join(v, a.ev(el[3], d))
+		default:
+			v = join(v, nilVal())
+		}
+		return v
 	case "when", "unless":
 		if n < 2 {
 			break
@@ -1316,6 +1355,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			}
 			key := a.lexKey(name, b)
 			a.bindVal(name, key, v)
+			a.ctxBind(key, v)
 			if h == "let*" {
 				a.pushLex([]string{name}, []string{key})
 			}
