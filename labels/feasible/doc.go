@@ -14,6 +14,9 @@
 //     symbols (symbols.go) say which symbols a value may be (the world's
 //     too, Options.Domains), judging eq, member and truth, an MCC
 //     combination's conjuncts under what the others assume;
+//     values per call (precise.go) evaluate a plan function's body
+//     under the arguments of the call at hand, and sure lists say which
+//     elements a list surely has (assoc, nth, length, (if e ...));
 //   - the bounds of a conjunction (conj.go): an MCC combination that
 //     bounds one operand by constants from both sides with no number in
 //     between ("no number satisfies x <= 500 and x >= 530"); Contradiction
@@ -25,6 +28,8 @@
 //     before the point says of a counter, the small set a variable
 //     holds (sets.go), and predicates that need
 //     (fail ...) to return;
+//   - earlier clauses (condguard.go): a label in a cond clause's test
+//     whose assumptions make an earlier clause's test always true;
 //   - loop bounds (loops.go): a counter or list a retry handler or a
 //     guarded change keeps below a bound in its binding's scope;
 //   - the entry (entry.go): with Options.Entry (the pipeline's plan
