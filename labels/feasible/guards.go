@@ -194,6 +194,9 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 					rebound[s.Name] = true
 				}
 			}
+		case (h == "setq" || h == "setf") && idx == 2 && len(p.Elems) >= 3:
+			// The value of the first assignment is computed before
+			// anything is assigned: what held above holds there.
 		case forms.Lookup(h) != nil && !guardSafe[h]:
 			// A function definition, a lambda, a handler, a loop form:
 			// what holds above it need not hold where cur runs.

@@ -55,6 +55,8 @@ const precisePlan = `(defparameter *homes* '((milk b1) (cereal b2)))
           ((and (eq cu 'cup) (eq rg 'counter)) (push 12 out))) ; look-alike
     (let ((lv (if (< a 0) 0 3))) (when (> lv 0) (when (/= lv (num-of a)) (push 13 out)))) ; rule
     (let ((lw (if (< a 0) 0 3))) (when (> lw 0) (setq lw (- a 2)) (when (/= lw (num-of a)) (push 14 out)))) ; look-alike
+    (let ((c1 0) (sv 0)) (incf c1) (setq sv (+ c1 a)) (push sv out)) ; rule
+    (let ((c2 0) (sw 0)) (incf c2) (setq c2 (- a 1) sw (+ c2 a)) (push sw out)) ; look-alike
     out))
 `
 
@@ -96,6 +98,7 @@ func TestPreciseVerdictsSound(t *testing.T) {
 		{"t.plan:29:11", "t.plan:30:11", "mcc", "FT"},        // (board-p r) as its member test
 		{"t.plan:32:12", "t.plan:34:12", "mcc", "FT"},        // the earlier clause (eq rg (goal cu))
 		{"t.plan:35:59", "t.plan:36:77", "wm-abs", "x -> 0"}, // a temporary holding lv
+		{"t.plan:37:48", "t.plan:38:59", "wm-abs", "x -> 0"}, // the value of a setq after (incf c1)
 	} {
 		ruled, held := false, false
 		for _, l := range p.Transform.Labels.Labels {
