@@ -82,6 +82,9 @@ func (j *judge) Combination(lits []labels.Literal) (labels.Status, string) {
 	if why, ok := unreachedBy(j.reach, j.dom.show, lits); ok {
 		return labels.Infeasible, why
 	}
+	if why, ok := j.dom.linearConj(lits); ok {
+		return labels.Infeasible, why
+	}
 	for _, l := range lits {
 		// The combination is true only once every atom has returned (a
 		// temporary holding an atom that never returns may still be nil).
