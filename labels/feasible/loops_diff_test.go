@@ -1,14 +1,10 @@
 package feasible_test
 
 import (
-	"context"
-	"io"
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/interp/value"
-	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
@@ -42,22 +38,7 @@ func TestLoopVerdictsSound(t *testing.T) {
 			t.Errorf("(> tries *max*) at %s is not ruled out as the pipeline normalizes", l.Pos)
 		}
 	}
-	m, err := vm.New(p.Program, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := sim.SelectPlan(p.Program, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hits := make([]bool, p.Program.NumCounters())
-	for a := int64(-1); a <= 7; a++ {
-		for b := int64(-1); b <= 7; b++ {
-			m.ResetCounters()
-			m.Run(context.Background(), fn, []value.Value{value.Int(a), value.Int(b)})
-			collect(hits, m.Counters())
-		}
-	}
+	hits := gridHits(t, p, -1, 7)
 	checkVerdicts(t, "loops", p, verdicts, hits, "arguments -1..7")
 	for _, at := range []string{"t.plan:14:19", "t.plan:19:11", "t.plan:27:5", "t.plan:35:5", "t.plan:39:13"} {
 		held := false

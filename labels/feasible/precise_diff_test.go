@@ -1,14 +1,10 @@
 package feasible_test
 
 import (
-	"context"
-	"io"
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/interp/value"
-	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
@@ -72,22 +68,7 @@ func TestPreciseVerdictsSound(t *testing.T) {
 	}
 	c, _ := labels.ParseCriteria("mcc,cc,wm")
 	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{Entry: "main"}, normalize.Options{PureFuncs: sim.QueryNames()})
-	m, err := vm.New(p.Program, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := sim.SelectPlan(p.Program, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hits := make([]bool, p.Program.NumCounters())
-	for a := int64(-3); a <= 8; a++ {
-		for b := int64(-3); b <= 8; b++ {
-			m.ResetCounters()
-			m.Run(context.Background(), fn, []value.Value{value.Int(a), value.Int(b)})
-			collect(hits, m.Counters())
-		}
-	}
+	hits := gridHits(t, p, -3, 8)
 	checkVerdicts(t, "precise", p, verdicts, hits, "arguments -3..8")
 	// Each rule's label, and its look-alike's (criterion operator at
 	// line:col of the decision).
