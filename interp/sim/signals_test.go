@@ -8,8 +8,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/internal/testenv"
+	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/labels/domain"
 )
 
