@@ -26,6 +26,11 @@ type Options struct {
 	// code that may run names are infeasible (entry.go). "" when any
 	// function may be called (annotate for SBCL, labels).
 	Entry string
+	// Signals is what the simulator declares of the failures its actions
+	// and queries may signal (sim.LabelSignals): the labels of a failure
+	// handler nothing its body reaches may enter are infeasible
+	// (handlers.go). nil knows nothing.
+	Signals *domain.Signals
 }
 
 // Enumerate lists the labels of a normalized plan (labels.Enumerate) and
@@ -42,13 +47,14 @@ type judge struct {
 	dom   *domains
 	off   bool
 	entry string
+	sig   *domain.Signals
 	paths []*pathLabel
 }
 
 func (o Options) judge(res *normalize.Result, show func(syntax.Node) string) labels.Judge {
 	d := newDomains(res, o.Domains, o.NoValues)
 	d.show = show
-	return &judge{res: res, dom: d, off: o.NoValues, entry: o.Entry}
+	return &judge{res: res, dom: d, off: o.NoValues, entry: o.Entry, sig: o.Signals}
 }
 
 // Predicate decides a label from the ranges of its operands.
@@ -92,6 +98,7 @@ func (j *judge) Listed(l *labels.Label, p syntax.Node) {
 func (j *judge) Done() {
 	if !j.off {
 		entryVerdicts(j.res, j.entry, j.paths)
+		handlerVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.paths)
 		pathVerdicts(j.res, j.paths)
 		g := newGuardAnalysis(j.res, j.dom.a)
 		lb := g.loopBounds()
