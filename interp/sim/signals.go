@@ -45,7 +45,7 @@ func LabelSignals(w *World) *domain.Signals {
 		Why: "a location that is no world location by name"}}}
 	if w.Robot.ParkBeforeNavigating {
 		nav = append(nav, domain.Signal{Kind: KindNavigationFailure, Cause: domain.Cause{Kind: domain.ArmNotParked,
-			Why: "an arm is not parked (the robot parks its arms before navigating)"}})
+			Why: "an arm that is not parked (the robot must park its arms before navigating)"}})
 	}
 	s := &domain.Signals{
 		Actions: map[string][]domain.Signal{

@@ -665,32 +665,38 @@ func (h *handlerAnalysis) propVal(n syntax.Node) (aval, string, bool) {
 		return aval{}, "", false
 	}
 	if s, ok := n.(*syntax.Symbol); ok {
-		if v, how, ok := h.paramVal(s); ok {
+		if v, how, ok := h.paramVal(s, 0); ok {
 			return v, h.show(n) + " (" + how + ")", true
 		}
 	}
 	return h.a.ev(n, 0), h.show(n), true
 }
 
-// callSite is a call of a plan function with the form evaluated just
-// before it in the same body (nil when none).
+// callSite is a call of a plan function at index i of a body evaluated
+// in sequence (body nil when the call is no element of one).
 type callSite struct {
 	call *syntax.List
-	prev syntax.Node
+	body []syntax.Node
+	i    int
 }
 
+// maxParamDepth bounds the chain of parameters paramVal follows.
+const maxParamDepth = 4
+
 // paramVal is the value of reference s when it reads a parameter of a
-// defun no other code assigns, called only by name: the join, over
-// every call, of the argument, read after what the form just before the
-// call assigned it ((setq x E) right before (f x) passes E).
-func (h *handlerAnalysis) paramVal(s *syntax.Symbol) (aval, string, bool) {
+// defun no code assigns, called only by name: the join, over every call,
+// of the argument (argVal).
+func (h *handlerAnalysis) paramVal(s *syntax.Symbol, depth int) (aval, string, bool) {
+	if depth > maxParamDepth {
+		return aval{}, "", false
+	}
 	key, ok := h.a.symKey[s]
 	if !ok || key == conflictKey || h.a.assignedKeys[key] {
 		return aval{}, "", false
 	}
 	fn, p, found := strings.Cut(key, "\x00")
 	fi := h.a.funcs[fn]
-	if !found || fi == nil || fi.free || h.dup[fn] || h.local[fn] || h.a.paramKey(fn, p) != key {
+	if !found || fi == nil || fi.free || h.dup[fn] || h.local[fn] || h.a.paramKey(fn, p) != key || h.a.closureAssigned()[p] {
 		return aval{}, "", false
 	}
 	idx := slices.Index(fi.params, p)
@@ -709,19 +715,98 @@ func (h *handlerAnalysis) paramVal(s *syntax.Symbol) (aval, string, bool) {
 		if len(site.call.Elems) != len(fi.params)+1 {
 			return aval{}, "", false
 		}
-		arg := site.call.Elems[idx+1]
-		x := arg
-		if as, ok := arg.(*syntax.Symbol); ok {
-			if set, ok := site.prev.(*syntax.List); ok && forms.Head(set) == "setq" && len(set.Elems) == 3 && syntax.IsSymbol(set.Elems[1], as.Name) {
-				if k, ok := h.a.symKey[as]; ok && k != conflictKey && k != "" && plainArgs(site.call.Elems[1:idx+1]) {
-					x = set.Elems[2]
-				}
-			}
-		}
-		v = join(v, h.a.ev(x, 0))
+		v = join(v, h.argVal(site, idx, depth))
 		n++
 	}
 	return v, fmt.Sprintf("over the %d call(s) of %s", n, fn), true
+}
+
+// argVal is the value of argument idx of call site: a variable reads
+// what the latest (setq VAR E) before the call in the same body
+// assigned it, when nothing in between may assign it (E is then read the
+// same way, at its place); the parameters of the calling function the
+// argument reads are read over that function's calls (paramVal).
+func (h *handlerAnalysis) argVal(site callSite, idx, depth int) aval {
+	x := site.call.Elems[idx+1]
+	body, i := site.body, site.i
+	for {
+		as, ok := x.(*syntax.Symbol)
+		if !ok || body == nil || !plainArgs(site.call.Elems[1:idx+1]) || h.a.specials[as.Name] || h.a.closureAssigned()[as.Name] {
+			break
+		}
+		if k, ok := h.a.symKey[as]; !ok || k == conflictKey || k == "" {
+			break
+		}
+		j := i - 1
+		for ; j >= 0; j-- {
+			if set, ok := body[j].(*syntax.List); ok && forms.Head(set) == "setq" && len(set.Elems) == 3 && syntax.IsSymbol(set.Elems[1], as.Name) {
+				break
+			}
+			if mayAssign(body[j], as.Name) {
+				j = -1
+				break
+			}
+		}
+		if j < 0 {
+			break
+		}
+		x, i = body[j].(*syntax.List).Elems[2], j
+		// E is evaluated where the setq stands: the same body, earlier.
+		site = callSite{call: &syntax.List{Elems: []syntax.Node{nil, x}}, body: body, i: j}
+		idx = 0
+	}
+	// The parameters x reads, each read over its function's calls.
+	assume := map[string]aval{}
+	keys := map[string]string{}
+	syntax.Walk(x, func(n syntax.Node) bool {
+		sy, ok := n.(*syntax.Symbol)
+		if !ok {
+			return true
+		}
+		k, met := h.a.symKey[sy]
+		if old, seen := keys[sy.Name]; seen && old != k || !met {
+			keys[sy.Name] = conflictKey
+			return true
+		}
+		keys[sy.Name] = k
+		if v, _, ok := h.paramVal(sy, depth+1); ok {
+			assume[sy.Name] = v
+		}
+		return true
+	})
+	for name, k := range keys {
+		if k == conflictKey {
+			delete(assume, name)
+		}
+	}
+	saved := h.a.assume
+	h.a.assume = assume
+	v := h.a.ev(x, 0)
+	h.a.assume = saved
+	return v
+}
+
+// mayAssign reports whether n may assign variable name: an assignment form
+// naming it, or code the analysis does not follow (a closure).
+func mayAssign(n syntax.Node, name string) bool {
+	found := false
+	syntax.Walk(n, func(x syntax.Node) bool {
+		l, ok := x.(*syntax.List)
+		if !ok || found {
+			return !found
+		}
+		h := forms.Head(l)
+		if assignHeads[h] || h == "lambda" || h == "flet" || h == "labels" || h == "function" {
+			syntax.Walk(l, func(y syntax.Node) bool {
+				if syntax.IsSymbol(y, name) {
+					found = true
+				}
+				return !found
+			})
+		}
+		return !found
+	})
+	return found
 }
 
 // plainArgs reports whether evaluating xs assigns nothing: atoms and
@@ -741,7 +826,7 @@ func plainArgs(xs []syntax.Node) bool {
 // before it in a body; dynamic when some call goes through a value.
 func (h *handlerAnalysis) findSites() {
 	h.sites = map[string][]callSite{}
-	prev := map[*syntax.List]syntax.Node{}
+	in := map[*syntax.List]callSite{}
 	for _, f := range h.res.Forms {
 		if h.res.Skipped(f) {
 			continue
@@ -754,16 +839,20 @@ func (h *handlerAnalysis) findSites() {
 			if dynamicCall(l) {
 				h.dynamic = true
 			}
-			if i, ok := bodyStart[forms.Head(l)]; ok {
-				for j := i + 1; j < len(l.Elems); j++ {
+			if i, ok := bodyStart[forms.Head(l)]; ok && i < len(l.Elems) {
+				for j := i; j < len(l.Elems); j++ {
 					if c, ok := l.Elems[j].(*syntax.List); ok {
-						prev[c] = l.Elems[j-1]
+						in[c] = callSite{call: c, body: l.Elems[i:], i: j - i}
 					}
 				}
 			}
 			if len(l.Elems) > 0 {
 				if hs, ok := l.Elems[0].(*syntax.Symbol); ok && h.defs[forms.Name(hs)] != nil {
-					h.sites[forms.Name(hs)] = append(h.sites[forms.Name(hs)], callSite{call: l, prev: prev[l]})
+					site, ok := in[l]
+					if !ok {
+						site = callSite{call: l}
+					}
+					h.sites[forms.Name(hs)] = append(h.sites[forms.Name(hs)], site)
 				}
 			}
 			return true

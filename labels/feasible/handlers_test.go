@@ -124,3 +124,42 @@ func TestHandlerVerdicts(t *testing.T) {
 		t.Errorf("signalled by an inner handler: %q, want active", g)
 	}
 }
+
+// TestHandlerArguments: a parameter is read over its function's calls,
+// each argument after the latest (setq VAR E) before the call when
+// nothing in between may assign VAR, through a chain of functions.
+func TestHandlerArguments(t *testing.T) {
+	const src = `(defun park () (perform (an action (type parking-arms))))
+(defun go-to (?loc)
+  (with-failure-handling ((navigation-failure (e) (incf *n*) (when (< *n* 3) (retry))))
+    (park)
+    (perform (an action (type navigating) (location (a location (name ?loc)))))))
+(defun visit (where) (go-to where))
+(def-plan main () (let ((s nil)) MIDDLE (visit s)))
+(defparameter *n* 0)
+`
+	no := normalize.Options{HoistCalls: true}
+	o := Options{Signals: testSignals()}
+	for middle, want := range map[string]string{
+		"(setq s 'door)":                                      "infeasible",
+		"(setq s 'door) (print s)":                            "infeasible",
+		"(setq s 'door) (setq s nil)":                         "active",
+		"(setq s 'door) (push 1 s)":                           "active",
+		"(setq s 'roof)":                                      "active",
+		"(setq s 'door) (funcall (lambda () (setq s 'roof)))": "active",
+	} {
+		got := enumerated(t, strings.Replace(src, "MIDDLE", middle, 1), "cc", no, o)
+		g, n := "", 0
+		for k, v := range got {
+			if strings.HasPrefix(k, "t.plan:3:") && strings.HasSuffix(k, " true") {
+				g, n = v, n+1
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d cc true labels on line 3: %v", n, got)
+		}
+		if !strings.HasPrefix(g, want) {
+			t.Errorf("%s: %q, want %s", middle, g, want)
+		}
+	}
+}
