@@ -49,17 +49,25 @@ type judge struct {
 	entry string
 	sig   *domain.Signals
 	paths []*pathLabel
+	reach []reachFact // noreturn.go
 }
 
 func (o Options) judge(res *normalize.Result, show func(syntax.Node) string) labels.Judge {
 	d := newDomains(res, o.Domains, o.NoValues)
 	d.show = show
-	return &judge{res: res, dom: d, off: o.NoValues, entry: o.Entry, sig: o.Signals}
+	j := &judge{res: res, dom: d, off: o.NoValues, entry: o.Entry, sig: o.Signals}
+	if !o.NoValues {
+		j.reach = reachFacts(res)
+	}
+	return j
 }
 
 // Predicate decides a label from the ranges of its operands.
 func (j *judge) Predicate(p syntax.Node) (labels.Status, string) {
 	if why, ok := neverTrue(j.res, j.dom.show, p); ok && !j.off {
+		return labels.Infeasible, why
+	}
+	if why, ok := unreachedBy(j.reach, j.dom.show, literals(j.res, p)); ok {
 		return labels.Infeasible, why
 	}
 	switch verdict, why := j.dom.decide(p); verdict {
@@ -75,6 +83,12 @@ func (j *judge) Predicate(p syntax.Node) (labels.Status, string) {
 // same variable.
 func (j *judge) Combination(lits []labels.Literal) (labels.Status, string) {
 	if why, ok := infeasibleConj(lits); ok {
+		return labels.Infeasible, why
+	}
+	if why, ok := unreachedBy(j.reach, j.dom.show, lits); ok {
+		return labels.Infeasible, why
+	}
+	if why, ok := j.dom.linearConj(lits); ok {
 		return labels.Infeasible, why
 	}
 	for _, l := range lits {
