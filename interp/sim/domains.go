@@ -81,11 +81,17 @@ func LabelDomains(w *World) map[string]domain.Domain {
 	// The object queries resolve their argument to an object: nil is
 	// none, a failure.
 	for _, q := range Queries() {
-		if q.MinArgs == 1 && (strings.HasPrefix(q.Name, "object-") || strings.HasPrefix(q.Name, "initial-")) && q.Name != "initial-objects-in-region" {
+		if objectQuery(q) {
 			d := out[q.Name]
 			d.FailsOnNil = true
 			out[q.Name] = d
 		}
 	}
 	return out
+}
+
+// objectQuery reports whether q resolves its argument to an object
+// (qObject): nil, or anything that names no object, is a failure.
+func objectQuery(q Query) bool {
+	return q.MinArgs == 1 && (strings.HasPrefix(q.Name, "object-") || strings.HasPrefix(q.Name, "initial-")) && q.Name != "initial-objects-in-region"
 }

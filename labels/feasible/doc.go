@@ -35,6 +35,10 @@
 //   - the entry (entry.go): with Options.Entry (the pipeline's plan
 //     under test, never annotate or labels: SBCL may call any defun), the
 //     labels of functions no code that runs names;
+//   - handlers never entered (handlers.go): with Options.Signals (what
+//     the simulator's actions and queries may signal, and when), the
+//     labels of a failure handler clause no action, query or fail its
+//     body reaches may enter;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -5,6 +5,7 @@ import (
 
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
@@ -68,7 +69,13 @@ func TestPreciseVerdictsSound(t *testing.T) {
 	}
 	c, _ := labels.ParseCriteria("mcc,cc,wm")
 	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{Entry: "main"}, normalize.Options{PureFuncs: sim.QueryNames()})
-	hits := gridHits(t, p, -3, 8)
+	var argv [][]value.Value
+	for a := int64(-3); a <= 8; a++ {
+		for b := int64(-3); b <= 8; b++ {
+			argv = append(argv, []value.Value{value.Int(a), value.Int(b)})
+		}
+	}
+	hits := runMain(t, p, argv)
 	checkVerdicts(t, "precise", p, verdicts, hits, "arguments -3..8")
 	// Each rule's label, and its look-alike's (criterion operator at
 	// line:col of the decision).

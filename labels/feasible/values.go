@@ -1292,14 +1292,23 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			break
 		}
 		a.ev(el[1], d)
-		v := nilVal() // no clause matched
+		// No clause matched: nil, unless a clause is the default
+		// (otherwise or t) or the form fails instead (ecase, etypecase).
+		exhaustive := h == "ecase" || h == "etypecase"
+		v := aval{}
 		for _, c := range el[2:] {
 			cl, ok := c.(*syntax.List)
 			if !ok || len(cl.Elems) == 0 {
 				a.taint(l)
 				return top()
 			}
+			if h == "case" || h == "typecase" {
+				exhaustive = exhaustive || syntax.IsSymbol(cl.Elems[0], "otherwise") || syntax.IsSymbol(cl.Elems[0], "t")
+			}
 			v = join(v, a.body(cl.Elems[1:], d))
+		}
+		if !exhaustive {
+			v = join(v, nilVal())
 		}
 		return v
 	case "and":
@@ -1452,13 +1461,19 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		c := a.ev(spec.Elems[1], d)
 		v := top()
 		if h == "dolist" {
-			// Each element of a literal list, or nil in the result form.
+			// Each element of a literal list, or nil in the result form
+			// (the VM binds the variable afresh for it: closures made in
+			// the body never see that nil).
+			end := aval{}
+			if len(spec.Elems) == 3 {
+				end = nilVal()
+			}
 			if e, ok := literalElems(spec.Elems[1]); ok {
-				v = join(e, nilVal())
+				v = join(e, end)
 			} else if g, ok := spec.Elems[1].(*syntax.Symbol); ok && a.scope[g.Name] == 0 && a.litLists[g.Name].num {
-				v = join(a.litLists[g.Name], nilVal())
+				v = join(a.litLists[g.Name], end)
 			} else if e, ok := allElems(c); ok {
-				v = join(e, nilVal()) // an element, or nil in the result form
+				v = join(e, end)
 			}
 		}
 		if h == "dotimes" {

@@ -81,29 +81,6 @@ func checkVerdicts(t *testing.T, name string, p *pipeline.Annotated, verdicts ma
 }
 
 // collect ORs counters into hits.
-// gridHits runs p's def-plan main (no world) on every pair of integer
-// arguments in [lo, hi] and collects the counters that fired.
-func gridHits(t *testing.T, p *pipeline.Annotated, lo, hi int64) []bool {
-	t.Helper()
-	m, err := vm.New(p.Program, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := sim.SelectPlan(p.Program, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hits := make([]bool, p.Program.NumCounters())
-	for a := lo; a <= hi; a++ {
-		for b := lo; b <= hi; b++ {
-			m.ResetCounters()
-			m.Run(context.Background(), fn, []value.Value{value.Int(a), value.Int(b)})
-			collect(hits, m.Counters())
-		}
-	}
-	return hits
-}
-
 func collect(hits []bool, counters []uint8) {
 	for i, c := range counters {
 		if c != 0 {
@@ -184,7 +161,7 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 		}
 		// As the pipeline runs it: through its entry (functions it never
 		// calls have infeasible labels).
-		p, verdicts := valueVerdicts(t, f, lo, feasible.Options{Domains: sim.LabelDomains(world), Entry: entry.Name}, normalize.Options{PureFuncs: sim.QueryNames()})
+		p, verdicts := valueVerdicts(t, f, lo, feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: entry.Name}, normalize.Options{PureFuncs: sim.QueryNames()})
 		total += len(verdicts)
 		r, err := runner.New(runner.Options{Program: p.Program, World: world, Stdout: io.Discard})
 		if err != nil {
