@@ -23,16 +23,8 @@ func LabelSignals(w *World) *domain.Signals {
 	if w == nil {
 		return nil
 	}
-	var locs, levels, arms []string
-	for _, l := range w.Locations {
-		locs = append(locs, l.Name)
-	}
-	for _, l := range w.Robot.TorsoLevels {
-		levels = append(levels, l.Name)
-	}
-	for _, a := range w.Robot.Arms {
-		arms = append(arms, a.Name)
-	}
+	n := namesOf(w)
+	locs, levels, arms := n.locs, n.levels, n.arms
 	always := func(kinds ...string) []domain.Signal {
 		out := make([]domain.Signal, len(kinds))
 		for i, k := range kinds {

@@ -73,36 +73,21 @@ func (g *signalGen) pick(xs []string) string { return xs[g.rng.IntN(len(xs))] }
 
 // name is a world name of some kind, or one no world has.
 func (g *signalGen) name() value.Value {
-	w := g.w
+	n := namesOf(g.w)
 	var pool []string
-	for _, l := range w.Locations {
-		pool = append(pool, l.Name)
-	}
-	for _, l := range w.Robot.TorsoLevels {
-		pool = append(pool, l.Name)
-	}
-	for _, a := range w.Robot.Arms {
-		pool = append(pool, a.Name)
-	}
-	for _, r := range w.Regions {
-		pool = append(pool, r.Name)
-	}
-	for _, t := range w.Types {
-		pool = append(pool, t.Name)
-	}
-	for _, f := range w.Furniture {
-		pool = append(pool, f.Name)
+	for _, names := range [][]string{n.locs, n.levels, n.arms, n.regions, n.types, n.furniture} {
+		pool = append(pool, names...)
 	}
 	pool = append(pool, g.s.names...)
 	pool = append(pool, "nowhere", "middle-arm", "sky", "left", "right", "center")
-	n := g.pick(pool)
+	name := g.pick(pool)
 	switch g.rng.IntN(8) {
 	case 0:
-		return value.Keyword(n)
+		return value.Keyword(name)
 	case 1:
-		return value.String(n)
+		return value.String(name)
 	}
-	return value.Symbol(n)
+	return value.Symbol(name)
 }
 
 func (g *signalGen) number() value.Value {
@@ -182,16 +167,8 @@ func (g *signalGen) action() *value.Designator {
 
 func (g *signalGen) wellFormed() *value.Designator {
 	w := g.w
-	var locs, arms, levels []string
-	for _, l := range w.Locations {
-		locs = append(locs, l.Name)
-	}
-	for _, a := range w.Robot.Arms {
-		arms = append(arms, a.Name)
-	}
-	for _, l := range w.Robot.TorsoLevels {
-		levels = append(levels, l.Name)
-	}
+	n := namesOf(w)
+	locs, arms, levels := n.locs, n.arms, n.levels
 	sym := value.Symbol
 	p := func(k string, v value.Value) value.Prop { return value.Prop{Key: k, Val: v} }
 	a := func(ps ...value.Prop) *value.Designator { return &value.Designator{Class: "action", Props: ps} }

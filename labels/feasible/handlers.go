@@ -101,7 +101,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 		return
 	}
 	h := &handlerAnalysis{res: res, a: a, sig: sig, show: show, defs: map[string]*syntax.List{}, dup: map[string]bool{},
-		local: map[string]bool{}, sums: map[string]*sigSet{}, parked: map[*syntax.List]syntax.Node{}}
+		sums: map[string]*sigSet{}, parked: map[*syntax.List]syntax.Node{}}
 	for _, f := range res.Forms {
 		l, ok := f.(*syntax.List)
 		if !ok || res.Skipped(f) {
@@ -119,26 +119,8 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 				}
 			}
 		}
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if ll, ok := n.(*syntax.List); ok {
-				switch forms.Head(ll) {
-				case "flet", "labels", "macrolet":
-					if len(ll.Elems) > 1 {
-						if bs, ok := ll.Elems[1].(*syntax.List); ok {
-							for _, b := range bs.Elems {
-								if bl, ok := b.(*syntax.List); ok && len(bl.Elems) > 0 {
-									if s, ok := bl.Elems[0].(*syntax.Symbol); ok {
-										h.local[forms.Name(s)] = true
-									}
-								}
-							}
-						}
-					}
-				}
-			}
-			return true
-		})
 	}
+	h.local = localFuncNames(res)
 	if h.parkingFacts() {
 		for _, f := range res.Forms {
 			if !res.Skipped(f) {

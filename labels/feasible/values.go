@@ -586,25 +586,7 @@ func (a *valueAnalysis) prepare() {
 			}
 		}
 	}
-	for _, f := range a.res.Forms {
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if l, ok := n.(*syntax.List); ok && len(l.Elems) > 1 {
-				switch forms.Head(l) {
-				case "flet", "labels":
-					if ds, ok := l.Elems[1].(*syntax.List); ok {
-						for _, d := range ds.Elems {
-							if d, ok := d.(*syntax.List); ok && len(d.Elems) > 0 {
-								if s, ok := d.Elems[0].(*syntax.Symbol); ok {
-									a.localFns[forms.Name(s)] = true
-								}
-							}
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
+	a.localFns = localFuncNames(a.res)
 	if a.dynamicCalls() {
 		// A function computed at run time may be a symbol from outside
 		// the plan (an argument, a world query) naming any function.
@@ -1640,4 +1622,30 @@ func (a *valueAnalysis) where(n syntax.Node) string {
 		return text
 	}
 	return text + " " + labels.PositionOf(filepath.Base(a.res.Orig.Name), start).String()
+}
+
+// localFuncNames are the names flet, labels and macrolet define anywhere
+// in res: a call of such a name may reach a local function.
+func localFuncNames(res *normalize.Result) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range res.Forms {
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if l, ok := n.(*syntax.List); ok && len(l.Elems) > 1 {
+				switch forms.Head(l) {
+				case "flet", "labels", "macrolet":
+					if ds, ok := l.Elems[1].(*syntax.List); ok {
+						for _, d := range ds.Elems {
+							if d, ok := d.(*syntax.List); ok && len(d.Elems) > 0 {
+								if s, ok := d.Elems[0].(*syntax.Symbol); ok {
+									out[forms.Name(s)] = true
+								}
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }
