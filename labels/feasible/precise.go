@@ -136,6 +136,9 @@ func exactKey(e aval, sym string, num float64, isNum bool) bool {
 // be eql to key (every element, elems, when their shapes are unknown),
 // and nil unless every value key may be is surely found.
 func assocVal(key, alist, elems aval) aval {
+	if !key.num && !key.other {
+		return aval{} // the key never returns: no call
+	}
 	if !alist.mayCons() || alist.lists == nil {
 		return join(nilVal(), elems)
 	}
@@ -256,6 +259,11 @@ func (a *valueAnalysis) ctxCall(h string, fi *fnInfo, vals []aval, depth int) (a
 	}
 	if fi.size > maxCtxNodes {
 		return aval{}, false
+	}
+	for _, v := range vals {
+		if !v.num && !v.other {
+			return aval{}, false // an argument never returns (yet): the summary
+		}
 	}
 	name, _ := fi.def.Elems[1].(*syntax.Symbol)
 	ctx := map[string]aval{}
