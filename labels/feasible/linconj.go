@@ -92,22 +92,15 @@ func (d *domains) linLiteral(l labels.Literal, terms *linTerms) (c constraint, o
 	if !l.Value {
 		op = map[string]string{"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "/="}[op]
 	}
-	overflowed := !noOverflow(func() {
-		switch op {
-		case "<":
-			c = constraint{e: a.plus(b, ratNeg1), rel: relLT}
-		case "<=":
-			c = constraint{e: a.plus(b, ratNeg1), rel: relLE}
-		case ">":
-			c = constraint{e: b.plus(a, ratNeg1), rel: relLT}
-		case ">=":
-			c = constraint{e: b.plus(a, ratNeg1), rel: relLE}
-		case "=":
-			c = constraint{e: a.plus(b, ratNeg1), rel: relEQ}
-		case "/=":
-			c = constraint{e: a.plus(b, ratNeg1), rel: relNE}
-		}
-	})
+	// a op b as e rel 0: e is a - b, or b - a where the relation swaps.
+	rel := map[string]struct {
+		swap bool
+		rel  int
+	}{"<": {false, relLT}, "<=": {false, relLE}, ">": {true, relLT}, ">=": {true, relLE}, "=": {false, relEQ}, "/=": {false, relNE}}[op]
+	if rel.swap {
+		a, b = b, a
+	}
+	overflowed := !noOverflow(func() { c = constraint{e: a.plus(b, ratNeg1), rel: rel.rel} })
 	return c, !overflowed
 }
 

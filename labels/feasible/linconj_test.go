@@ -1,19 +1,11 @@
 package feasible_test
 
 import (
-	"context"
-	"io"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
-	"github.com/labelcov/labelcov/interp/vm"
-	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/labels/feasible"
-	"github.com/labelcov/labelcov/normalize"
 )
 
 // linPlan compares sums of the same terms: some combinations of lines
@@ -42,18 +34,7 @@ const linPlan = `(defun f (a)
 // arguments from the edges (NaN, the ends of int64) reach none of the
 // labels ruled out while they do reach the look-alikes' labels.
 func TestLinearConjVerdicts(t *testing.T) {
-	f, err := syntax.Parse("t.plan", []byte(linPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := labels.ParseCriteria("mcc")
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{Entry: "main"}, normalize.Options{PureFuncs: sim.QueryNames()})
-	linear := map[string]string{}
-	for _, l := range verdicts {
-		if l.Status == labels.Infeasible && strings.HasPrefix(l.Reason, "no numbers satisfy") {
-			linear[l.Pos.String()+" "+l.Operator] = l.Reason
-		}
-	}
+	p, verdicts, linear := verdictsWith(t, linPlan, "mcc", "no numbers satisfy")
 	want := map[string]string{
 		"t.plan:7:17 FF":  "(>= z col) false and (< z (+ col 4)) false",
 		"t.plan:8:17 TT":  "(> z col) true and (< z (1+ col)) true",
@@ -69,30 +50,12 @@ func TestLinearConjVerdicts(t *testing.T) {
 	if len(linear) != len(want) {
 		t.Errorf("linear verdicts %v, want only %v", linear, want)
 	}
-	m, err := vm.New(p.Program, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: 1 << 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := sim.SelectPlan(p.Program, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hits := make([]bool, p.Program.NumCounters())
+	var argv [][]value.Value
 	for _, a := range []value.Value{value.Int(0), value.Int(4), value.Int(math.MaxInt64), value.Int(math.MinInt64), value.Float(math.NaN()), value.Float(4.5)} {
-		m.ResetCounters()
-		m.Run(context.Background(), fn, []value.Value{a})
-		collect(hits, m.Counters())
+		argv = append(argv, []value.Value{a})
 	}
+	hits := runMain(t, p, argv)
 	checkVerdicts(t, "linear", p, verdicts, hits, "edge arguments")
-	for _, k := range []string{"t.plan:10:17 TT", "t.plan:11:17 TT", "t.plan:12:17 FF"} {
-		held := false
-		for _, l := range p.Active {
-			if l.Pos.String()+" "+l.Operator == k && hits[p.Counter(l.ID, true)] {
-				held = true
-			}
-		}
-		if !held {
-			t.Errorf("%s: the look-alike's label never held", k)
-		}
-	}
+	lookAlikesHold(t, p, hits, "TT", "t.plan:10:17", "t.plan:11:17")
+	lookAlikesHold(t, p, hits, "FF", "t.plan:12:17")
 }

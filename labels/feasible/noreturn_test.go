@@ -1,15 +1,13 @@
 package feasible_test
 
 import (
-	"context"
-	"io"
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/interp/value"
-	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
@@ -38,20 +36,9 @@ const noReturnPlan = `(defun mayfail (x) (if (> x 5) (fail 'oops "big") nil))
 // 7 reaches none of the labels ruled out while it does reach the
 // look-alikes'.
 func TestNoReturnVerdicts(t *testing.T) {
-	f, err := syntax.Parse("t.plan", []byte(noReturnPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := labels.ParseCriteria("mcc,cc")
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{Entry: "main"}, normalize.Options{PureFuncs: sim.QueryNames()})
-	unreached := map[string]bool{}
-	for _, l := range verdicts {
-		if l.Status == labels.Infeasible && strings.HasPrefix(l.Reason, "never reached:") {
-			unreached[l.Pos.String()+" "+l.Operator] = true
-		}
-	}
+	p, verdicts, unreached := verdictsWith(t, noReturnPlan, "mcc,cc", "never reached:")
 	for _, k := range []string{"t.plan:3:53 FF", "t.plan:3:57 false", "t.plan:4:53 TF", "t.plan:4:58 true", "t.plan:5:53 FFF"} {
-		if !unreached[k] {
+		if unreached[k] == "" {
 			t.Errorf("%s: not ruled out as never reached (have %v)", k, unreached)
 		}
 	}
@@ -60,34 +47,36 @@ func TestNoReturnVerdicts(t *testing.T) {
 			t.Errorf("%s: a look-alike ruled out as never reached", k)
 		}
 	}
-	m, err := vm.New(p.Program, vm.Config{Stdout: io.Discard, Builtins: sim.NoWorldBuiltins(), MaxSteps: 1 << 20})
-	if err != nil {
-		t.Fatal(err)
-	}
-	fn, err := sim.SelectPlan(p.Program, "main")
-	if err != nil {
-		t.Fatal(err)
-	}
-	hits := make([]bool, p.Program.NumCounters())
+	var argv [][]value.Value
 	for a := int64(-1); a <= 7; a++ {
 		for b := int64(-1); b <= 7; b++ {
-			m.ResetCounters()
-			m.Run(context.Background(), fn, []value.Value{value.Int(a), value.Int(b)})
-			collect(hits, m.Counters())
+			argv = append(argv, []value.Value{value.Int(a), value.Int(b)})
 		}
 	}
+	hits := runMain(t, p, argv)
 	checkVerdicts(t, "no-return", p, verdicts, hits, "arguments -1..7")
 	// The look-alikes' labels of the same shapes hold: the plan tests
 	// what the rule refuses.
-	for _, k := range []string{"t.plan:6:53 FF", "t.plan:7:53 FF", "t.plan:8:53 TT"} {
-		held := false
-		for _, l := range p.Active {
-			if l.Pos.String()+" "+l.Operator == k && hits[p.Counter(l.ID, true)] {
-				held = true
-			}
-		}
-		if !held {
-			t.Errorf("%s: the look-alike's label never held", k)
+	lookAlikesHold(t, p, hits, "FF", "t.plan:6:53", "t.plan:7:53")
+	lookAlikesHold(t, p, hits, "TT", "t.plan:8:53")
+}
+
+// verdictsWith annotates src (entry main) with the labels of crit, as
+// valueVerdicts does, and lists the infeasible verdicts whose reason
+// starts with prefix by "position operator".
+func verdictsWith(t *testing.T, src, crit, prefix string) (*pipeline.Annotated, map[int]*labels.Label, map[string]string) {
+	t.Helper()
+	f, err := syntax.Parse("t.plan", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := labels.ParseCriteria(crit)
+	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{Entry: "main"}, normalize.Options{PureFuncs: sim.QueryNames()})
+	with := map[string]string{}
+	for _, l := range verdicts {
+		if l.Status == labels.Infeasible && strings.HasPrefix(l.Reason, prefix) {
+			with[l.Pos.String()+" "+l.Operator] = l.Reason
 		}
 	}
+	return p, verdicts, with
 }
