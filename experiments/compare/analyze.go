@@ -158,7 +158,16 @@ type ThroughputRow struct {
 	N           int      `json:"n"`
 	ExecsPerSec float64  `json:"execs_per_sec"`
 	Ratio       *float64 `json:"ratio_to_none"`
+	// MeasuredS is the median of the runs' measuring times (FuzzS, else
+	// ElapsedS): under ShortRunS the rate is mostly the campaigns' first
+	// seconds, the slowest for any criterion, and says more about when
+	// they ended than about the criterion's cost (render notes it).
+	MeasuredS float64 `json:"measured_s"`
 }
+
+// ShortRunS is the median measuring time below which a criterion's
+// execs/s is marked as measured over campaigns that ended within seconds.
+const ShortRunS = 10.0
 
 // TestRow compares one guiding criterion with none on one subject.
 type TestRow struct {
@@ -414,12 +423,21 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 		// that ends within a second of fuzzing weighs by its second, not
 		// as a run; without them, the mean of the runs' rates.
 		var sum, execs, secs float64
+		var measured []float64
 		pooled := true
 		for _, rr := range byCrit[crit] {
 			sum += rr.ExecsPerSec
 			execs += rr.ExecsPerSec * rr.FuzzS
 			secs += rr.FuzzS
 			pooled = pooled && rr.FuzzS > 0
+			if rr.FuzzS > 0 {
+				measured = append(measured, rr.FuzzS)
+			} else {
+				measured = append(measured, rr.ElapsedS)
+			}
+		}
+		if len(measured) > 0 {
+			row.MeasuredS = round6(significance.Summarize(measured).Median)
 		}
 		switch {
 		case row.N > 0 && pooled && secs > 0:

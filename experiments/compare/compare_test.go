@@ -420,6 +420,26 @@ func TestReportStatistics(t *testing.T) {
 		if tr.Criterion == "mcc" && (tr.Ratio == nil || *tr.Ratio != 0.8) {
 			t.Errorf("throughput ratio of mcc: %+v", tr)
 		}
+		if tr.MeasuredS != 20 {
+			t.Errorf("throughput of %s measured over a median of %v s, want the runs' 20", tr.Criterion, tr.MeasuredS)
+		}
+	}
+	// Campaigns that ended within seconds: their rate is said to be that.
+	const short = "ended within a median of under"
+	if strings.Contains(md.String(), short) {
+		t.Errorf("runs of 20 s noted as short:\n%s", md.String())
+	}
+	for i := range r.Results[0].Throughput {
+		if r.Results[0].Throughput[i].Criterion == "mcc" {
+			r.Results[0].Throughput[i].MeasuredS = 2
+		}
+	}
+	md.Reset()
+	if err := r.Markdown(&md, ""); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "guided by `mcc` "+short) {
+		t.Errorf("runs of 2 s not noted as short:\n%s", md.String())
 	}
 	// Every category of truth.json is listed, found or not, then others.
 	if got := strings.Join(r.Results[0].Categories, ","); got != "cat-a,cat-b,cat-c,timeout@alpha.plan:3:4" {

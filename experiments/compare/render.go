@@ -362,15 +362,24 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 	add(t)
 
 	add(heading{3, "Throughput"})
-	t = table{header: []string{"guided by", "runs", "execs/s", "ratio to none"}, left: 1}
+	t = table{header: []string{"guided by", "runs", "execs/s", "ratio to none", "median s measured"}, left: 1}
+	var short []string
 	for _, tr := range br.Throughput {
 		ratio := "–"
 		if tr.Ratio != nil {
 			ratio = fmtFloat(*tr.Ratio, 2)
 		}
-		t.rows = append(t.rows, []string{tr.Criterion, strconv.Itoa(tr.N), fmtFloat(tr.ExecsPerSec, 0), ratio})
+		t.rows = append(t.rows, []string{tr.Criterion, strconv.Itoa(tr.N), fmtFloat(tr.ExecsPerSec, 0), ratio, fmtFloat(tr.MeasuredS, 1)})
+		if tr.N > 0 && tr.MeasuredS < ShortRunS {
+			short = append(short, "`"+tr.Criterion+"`")
+		}
 	}
 	add(t)
+	if len(short) > 0 {
+		add(para{fmt.Sprintf("The campaigns guided by %s ended within a median of under %.0f s: their rate is mostly their first seconds, "+
+			"the slowest for any criterion, so the ratio says more about when they ended than about what a label costs; compare the criteria where "+
+			"campaigns run their whole budget (for example on the version with the fix).", strings.Join(short, ", "), ShortRunS)})
+	}
 
 	var others []string
 	for _, c := range r.Criteria {

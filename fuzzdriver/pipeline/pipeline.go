@@ -157,6 +157,9 @@ func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) 
 	if fo.Domains == nil {
 		fo.Domains = sim.LabelDomains(o.World) // labels the world rules out are infeasible
 	}
+	if fo.Signals == nil {
+		fo.Signals = sim.LabelSignals(o.World) // handlers no action can enter
+	}
 	no := o.Normalize
 	no.PureFuncs = PureFuncs(no.PureFuncs)
 	res, err := transform.Plan(f, transform.Options{Labels: lo, Feasible: fo, Normalize: no})

@@ -37,22 +37,8 @@ func LabelDomains(w *World) map[string]domain.Domain {
 			Why:   "the world's region grids",
 		},
 	}
-	var types, regions, surfaces, arms, locs []string
-	for _, t := range w.Types {
-		types = append(types, t.Name)
-	}
-	for _, r := range w.Regions {
-		regions = append(regions, r.Name)
-	}
-	for _, sf := range w.Surfaces {
-		surfaces = append(surfaces, sf.Name)
-	}
-	for _, a := range w.Robot.Arms {
-		arms = append(arms, a.Name)
-	}
-	for _, l := range w.Locations {
-		locs = append(locs, l.Name)
-	}
+	n := namesOf(w)
+	types, regions, surfaces, arms, locs := n.types, n.regions, n.surfaces, n.arms, n.locs
 	orNil := func(names []string) []string { return append(slices.Clone(names), "nil") }
 	for _, q := range []struct {
 		name, why string
@@ -81,11 +67,48 @@ func LabelDomains(w *World) map[string]domain.Domain {
 	// The object queries resolve their argument to an object: nil is
 	// none, a failure.
 	for _, q := range Queries() {
-		if q.MinArgs == 1 && (strings.HasPrefix(q.Name, "object-") || strings.HasPrefix(q.Name, "initial-")) && q.Name != "initial-objects-in-region" {
+		if objectQuery(q) {
 			d := out[q.Name]
 			d.FailsOnNil = true
 			out[q.Name] = d
 		}
 	}
 	return out
+}
+
+// objectQuery reports whether q resolves its argument to an object
+// (qObject): nil, or anything that names no object, is a failure.
+func objectQuery(q Query) bool {
+	return q.MinArgs == 1 && (strings.HasPrefix(q.Name, "object-") || strings.HasPrefix(q.Name, "initial-")) && q.Name != "initial-objects-in-region"
+}
+
+// worldNames are the names a world declares, by kind.
+type worldNames struct {
+	types, regions, surfaces, arms, locs, levels, furniture []string
+}
+
+func namesOf(w *World) worldNames {
+	var n worldNames
+	for _, t := range w.Types {
+		n.types = append(n.types, t.Name)
+	}
+	for _, r := range w.Regions {
+		n.regions = append(n.regions, r.Name)
+	}
+	for _, sf := range w.Surfaces {
+		n.surfaces = append(n.surfaces, sf.Name)
+	}
+	for _, a := range w.Robot.Arms {
+		n.arms = append(n.arms, a.Name)
+	}
+	for _, l := range w.Locations {
+		n.locs = append(n.locs, l.Name)
+	}
+	for _, l := range w.Robot.TorsoLevels {
+		n.levels = append(n.levels, l.Name)
+	}
+	for _, f := range w.Furniture {
+		n.furniture = append(n.furniture, f.Name)
+	}
+	return n
 }

@@ -1,8 +1,10 @@
 // Package domain holds what a caller knows of the results (numbers and
 // symbols) of the functions a plan calls (the simulator's queries), for label pruning
-// (feasible.Options.Domains). It imports only the standard library, so the
-// simulator describes its world (sim.LabelDomains) without importing the
-// label packages.
+// (feasible.Options.Domains), and of the failures its actions and queries
+// may signal (Signals, feasible.Options.Signals). It imports only the
+// standard library, so the simulator describes its world
+// (sim.LabelDomains, sim.LabelSignals) without importing the label
+// packages.
 package domain
 
 import "fmt"

@@ -82,8 +82,10 @@ func TestDesigShapePruning(t *testing.T) {
 // the label active.
 func TestDesigShapePruningGivesUp(t *testing.T) {
 	for name, src := range map[string]string{
-		"negative in table":  strings.Replace(shapePlan, "'((3 4) (5 8))", "'((3 4) (-5 8))", 1),
-		"negative in assoc":  strings.Replace(shapePlan, "(y (6 7))", "(y (-6 7))", 1),
+		"negative in table": strings.Replace(shapePlan, "'((3 4) (5 8))", "'((3 4) (-5 8))", 1),
+		// (assoc 'x ...) takes the x entry only: a key the analysis
+		// does not know may take the y entry (precise.go).
+		"negative in assoc":  strings.Replace(strings.Replace(shapePlan, "(y (6 7))", "(y (-6 7))", 1), "(assoc 'x", "(assoc k", 1),
 		"negative consed":    strings.Replace(shapePlan, "(list 2 3)", "(list 2 -3)", 1),
 		"cell from argument": shapePlan + "(defun other (j) (put-at (list (- j) 0)))\n(def-plan q (j) (other j))\n",
 		"external list":      shapePlan + "(defun other () (put-at (ext-cell)))\n",

@@ -14,6 +14,9 @@
 //     symbols (symbols.go) say which symbols a value may be (the world's
 //     too, Options.Domains), judging eq, member and truth, an MCC
 //     combination's conjuncts under what the others assume;
+//     values per call (precise.go) evaluate a plan function's body
+//     under the arguments of the call at hand, and sure lists say which
+//     elements a list surely has (assoc, nth, length, (if e ...));
 //   - the bounds of a conjunction (conj.go): an MCC combination that
 //     bounds one operand by constants from both sides with no number in
 //     between ("no number satisfies x <= 500 and x >= 530"); Contradiction
@@ -25,11 +28,17 @@
 //     before the point says of a counter, the small set a variable
 //     holds (sets.go), and predicates that need
 //     (fail ...) to return;
+//   - earlier clauses (condguard.go): a label in a cond clause's test
+//     whose assumptions make an earlier clause's test always true;
 //   - loop bounds (loops.go): a counter or list a retry handler or a
 //     guarded change keeps below a bound in its binding's scope;
 //   - the entry (entry.go): with Options.Entry (the pipeline's plan
 //     under test, never annotate or labels: SBCL may call any defun), the
 //     labels of functions no code that runs names;
+//   - handlers never entered (handlers.go): with Options.Signals (what
+//     the simulator's actions and queries may signal, and when), the
+//     labels of a failure handler clause no action, query or fail its
+//     body reaches may enter;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

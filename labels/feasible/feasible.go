@@ -26,6 +26,11 @@ type Options struct {
 	// code that may run names are infeasible (entry.go). "" when any
 	// function may be called (annotate for SBCL, labels).
 	Entry string
+	// Signals is what the simulator declares of the failures its actions
+	// and queries may signal (sim.LabelSignals): the labels of a failure
+	// handler nothing its body reaches may enter are infeasible
+	// (handlers.go). nil knows nothing.
+	Signals *domain.Signals
 }
 
 // Enumerate lists the labels of a normalized plan (labels.Enumerate) and
@@ -42,18 +47,27 @@ type judge struct {
 	dom   *domains
 	off   bool
 	entry string
+	sig   *domain.Signals
 	paths []*pathLabel
+	reach []reachFact // noreturn.go
 }
 
 func (o Options) judge(res *normalize.Result, show func(syntax.Node) string) labels.Judge {
 	d := newDomains(res, o.Domains, o.NoValues)
 	d.show = show
-	return &judge{res: res, dom: d, off: o.NoValues, entry: o.Entry}
+	j := &judge{res: res, dom: d, off: o.NoValues, entry: o.Entry, sig: o.Signals}
+	if !o.NoValues {
+		j.reach = reachFacts(res)
+	}
+	return j
 }
 
 // Predicate decides a label from the ranges of its operands.
 func (j *judge) Predicate(p syntax.Node) (labels.Status, string) {
 	if why, ok := neverTrue(j.res, j.dom.show, p); ok && !j.off {
+		return labels.Infeasible, why
+	}
+	if why, ok := unreachedBy(j.reach, j.dom.show, literals(j.res, p)); ok {
 		return labels.Infeasible, why
 	}
 	switch verdict, why := j.dom.decide(p); verdict {
@@ -69,6 +83,12 @@ func (j *judge) Predicate(p syntax.Node) (labels.Status, string) {
 // same variable.
 func (j *judge) Combination(lits []labels.Literal) (labels.Status, string) {
 	if why, ok := infeasibleConj(lits); ok {
+		return labels.Infeasible, why
+	}
+	if why, ok := unreachedBy(j.reach, j.dom.show, lits); ok {
+		return labels.Infeasible, why
+	}
+	if why, ok := j.dom.linearConj(lits); ok {
 		return labels.Infeasible, why
 	}
 	for _, l := range lits {
@@ -92,6 +112,7 @@ func (j *judge) Listed(l *labels.Label, p syntax.Node) {
 func (j *judge) Done() {
 	if !j.off {
 		entryVerdicts(j.res, j.entry, j.paths)
+		handlerVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.paths)
 		pathVerdicts(j.res, j.paths)
 		g := newGuardAnalysis(j.res, j.dom.a)
 		lb := g.loopBounds()
@@ -102,6 +123,8 @@ func (j *judge) Done() {
 			if why, ok := g.verdict(pl.l, pl.pred); ok {
 				pl.l.Status, pl.l.Reason = labels.Infeasible, why
 			} else if why, ok := g.loopVerdict(lb, pl.l, pl.pred); ok {
+				pl.l.Status, pl.l.Reason = labels.Infeasible, why
+			} else if why, ok := g.clauseVerdict(j.dom, pl.l, pl.pred); ok {
 				pl.l.Status, pl.l.Reason = labels.Infeasible, why
 			}
 		}

@@ -55,10 +55,14 @@ type guardAnalysis struct {
 	shared   map[syntax.Node]bool // nodes at two places of the tree
 	assigned map[string]bool
 	off      bool // the plan assigns symbols by name: no verdicts
+	// copies are normalize's temporaries bound once to a variable
+	// ((let* ((%lc1 level) ...) ...)), nil for one bound twice.
+	copies map[string]*syntax.Symbol
 }
 
 func newGuardAnalysis(res *normalize.Result, a *valueAnalysis) *guardAnalysis {
-	g := &guardAnalysis{res: res, a: a, parent: map[syntax.Node]syntax.Node{}, shared: map[syntax.Node]bool{}, assigned: map[string]bool{}}
+	g := &guardAnalysis{res: res, a: a, parent: map[syntax.Node]syntax.Node{}, shared: map[syntax.Node]bool{}, assigned: map[string]bool{},
+		copies: map[string]*syntax.Symbol{}}
 	for _, f := range res.Forms {
 		if res.Skipped(f) {
 			continue
@@ -82,6 +86,8 @@ func newGuardAnalysis(res *normalize.Result, a *valueAnalysis) *guardAnalysis {
 				// Every symbol in an assignment's place positions
 				// (conservatively: every symbol of the form but the head).
 				markSymbols(l.Elems[1:], g.assigned)
+			case h == "let" || h == "let*":
+				g.noteCopies(l)
 			}
 			return true
 		})
@@ -105,7 +111,7 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 	if g.off || g.a == nil || l.Point == nil {
 		return "", false
 	}
-	own := g.bounds(pred, true)
+	own := g.bounds(g.readCopies(pred), true)
 	if len(own) == 0 {
 		return "", false
 	}
@@ -188,6 +194,9 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 					rebound[s.Name] = true
 				}
 			}
+		case (h == "setq" || h == "setf") && idx == 2 && len(p.Elems) >= 3:
+			// The value of the first assignment is computed before
+			// anything is assigned: what held above holds there.
 		case forms.Lookup(h) != nil && !guardSafe[h]:
 			// A function definition, a lambda, a handler, a loop form:
 			// what holds above it need not hold where cur runs.
@@ -424,4 +433,60 @@ func markSymbols(ns []syntax.Node, into map[string]bool) {
 			return true
 		})
 	}
+}
+
+// noteCopies records the temporaries let form l binds to a variable.
+func (g *guardAnalysis) noteCopies(l *syntax.List) {
+	bl, ok := l.Elems[1].(*syntax.List)
+	if !ok {
+		return
+	}
+	for _, b := range bl.Elems {
+		bb, ok := b.(*syntax.List)
+		if !ok || len(bb.Elems) != 2 {
+			continue
+		}
+		t, ok := bb.Elems[0].(*syntax.Symbol)
+		if !ok || !g.res.IsTemp(t.Name) {
+			continue
+		}
+		x, isSym := bb.Elems[1].(*syntax.Symbol)
+		if _, dup := g.copies[t.Name]; dup || !isSym || g.res.IsTemp(x.Name) {
+			g.copies[t.Name] = nil
+			continue
+		}
+		g.copies[t.Name] = x
+	}
+}
+
+// readCopies is pred with each temporary that holds a copy of a
+// variable nothing assigns (bound once, never assigned itself) read as
+// that variable: (= %lc1 0), with %lc1 bound to level, is (= level 0),
+// since level held then what it holds wherever the guards tested it.
+func (g *guardAnalysis) readCopies(pred syntax.Node) syntax.Node {
+	var sub func(n syntax.Node) syntax.Node
+	sub = func(n syntax.Node) syntax.Node {
+		switch x := n.(type) {
+		case *syntax.Symbol:
+			if c := g.copies[x.Name]; c != nil && !g.assigned[x.Name] && c.Name != "t" && c.Name != "nil" &&
+				!strings.HasPrefix(c.Name, "*") && !g.a.specials[c.Name] && (!g.assigned[c.Name] || g.unassignedBinding(c)) {
+				return c
+			}
+		case *syntax.List:
+			if forms.Head(x) == "quote" {
+				return x
+			}
+			out := &syntax.List{Elems: make([]syntax.Node, len(x.Elems))}
+			changed := false
+			for i, e := range x.Elems {
+				out.Elems[i] = sub(e)
+				changed = changed || out.Elems[i] != e
+			}
+			if changed {
+				return out
+			}
+		}
+		return n
+	}
+	return sub(pred)
 }

@@ -89,8 +89,10 @@ func TestGuardVerdictsGiveUp(t *testing.T) {
 }
 
 // TestFailNeverTrue: a label that needs (fail ...) to return a value is
-// infeasible, whichever truth value it asks of it; a plan's own function
-// named fail proves nothing.
+// infeasible, whichever truth value it asks of it, and so is one that
+// needs the truth of an earlier operand that sends the decision into
+// the fail (noreturn.go); a plan's own function named fail proves
+// nothing.
 func TestFailNeverTrue(t *testing.T) {
 	src := `(def-plan p (a) (dolist (x (list a)) (or (> x 3) (fail 'nope "no"))))`
 	got := guardLabels(t, src, "cc,mcc,mcdc")
@@ -99,9 +101,16 @@ func TestFailNeverTrue(t *testing.T) {
 			t.Errorf("%s: %q", k, v)
 		}
 	}
+	// The decision's labels run once both operands are bound, so where
+	// (> x 3) was false the fail ran first: they are never reached.
+	for _, k := range []string{"t.plan:1:42 false", "t.plan:1:38 FF"} {
+		if v := got[k]; !strings.HasPrefix(v, "infeasible never reached: where (> x 3) is false, (fail 'nope \"no\") runs first") {
+			t.Errorf("%s: %q", k, v)
+		}
+	}
 	// The temporary holding the fail is nil until it returns: a label
 	// read where the or did not get there may find (not %lc2) true.
-	for _, k := range []string{"t.plan:1:42 true", "t.plan:1:42 false", "t.plan:1:38 T-", "t.plan:1:50 false"} {
+	for _, k := range []string{"t.plan:1:42 true", "t.plan:1:38 T-", "t.plan:1:50 false"} {
 		if v := got[k]; v != "active " {
 			t.Errorf("%s: %q", k, v)
 		}

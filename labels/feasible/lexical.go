@@ -115,11 +115,20 @@ func (a *valueAnalysis) lexRef(s *syntax.Symbol) (aval, bool) {
 			return aval{}, false
 		}
 		a.symKey[s] = k
+		if v, ok := a.refined[k]; ok {
+			return v, true
+		}
 		return a.slotOf(a.scoped, k).v, true
 	}
 	k, ok := a.symKey[s]
 	if !ok || k == conflictKey {
 		return aval{}, false
+	}
+	if v, ok := a.refined[k]; ok {
+		return v, true
+	}
+	if v, ok := a.ctxRef(k); ok {
+		return v, true
 	}
 	return a.slotOf(a.scoped, k).v, true
 }

@@ -24,6 +24,11 @@ import (
 type listShape struct {
 	elems []aval
 	rest  aval
+	// min: every cons the value may be has at least min elements;
+	// atoms says what else than those conses the value's non-numbers
+	// may be (precise.go): atomsAny, atomsNil (nil only) or atomsNone.
+	min   int
+	atoms int8
 }
 
 const (
@@ -62,6 +67,14 @@ func listVal(elems []aval, rest aval) aval {
 	return aval{other: true, lists: s}
 }
 
+// consVal is listVal of a value that is always a cons of at least
+// minLen (>= 1) elements.
+func consVal(elems []aval, rest aval, minLen int) aval {
+	v := listVal(elems, rest)
+	v.lists.min, v.lists.atoms = minLen, atomsNone
+	return v
+}
+
 // capDepth forgets the shapes of v nested deeper than d.
 func capDepth(v aval, d int) aval {
 	if v.lists == nil {
@@ -71,7 +84,7 @@ func capDepth(v aval, d int) aval {
 		v.lists = nil
 		return v
 	}
-	s := &listShape{elems: make([]aval, len(v.lists.elems)), rest: capDepth(v.lists.rest, d-1)}
+	s := &listShape{elems: make([]aval, len(v.lists.elems)), rest: capDepth(v.lists.rest, d-1), min: v.lists.min, atoms: v.lists.atoms}
 	for i, e := range v.lists.elems {
 		s.elems[i] = capDepth(e, d-1)
 	}
@@ -83,7 +96,7 @@ func capDepth(v aval, d int) aval {
 // others join the rest.
 func joinShape(a, b *listShape) *listShape {
 	n := min(len(a.elems), len(b.elems))
-	s := &listShape{elems: make([]aval, n), rest: join(a.rest, b.rest)}
+	s := &listShape{elems: make([]aval, n), rest: join(a.rest, b.rest), min: min(a.min, b.min), atoms: min(a.atoms, b.atoms)}
 	for i := range n {
 		s.elems[i] = join(a.elems[i], b.elems[i])
 	}
@@ -100,7 +113,7 @@ func sameShape(a, b *listShape) bool {
 	if a == nil || b == nil {
 		return a == b
 	}
-	if len(a.elems) != len(b.elems) || !a.rest.same(b.rest) {
+	if len(a.elems) != len(b.elems) || !a.rest.same(b.rest) || a.min != b.min || a.atoms != b.atoms {
 		return false
 	}
 	for i := range a.elems {
@@ -135,7 +148,7 @@ func datumVal(x syntax.Node, depth int) aval {
 		for i, e := range x.Elems {
 			elems[i] = datumVal(e, depth+1)
 		}
-		return listVal(elems, aval{})
+		return consVal(elems, aval{}, len(elems))
 	}
 	return nonNum()
 }
@@ -160,7 +173,7 @@ func allElems(v aval) (aval, bool) {
 // nth and car read it: nil past the end or of nil, a failure of a number.
 func elemOf(v aval, idx int) aval {
 	out := aval{}
-	if v.other {
+	if v.other && !hasElem(v, idx) {
 		out = nilVal() // nil, or past the end
 	}
 	switch {
@@ -200,7 +213,7 @@ func listBuiltin(h string, vals []aval) (aval, bool) {
 		if n == 0 {
 			return nilVal(), true
 		}
-		return listVal(vals, aval{}), true
+		return consVal(vals, aval{}, n), true
 	case "cons":
 		if n != 2 {
 			return aval{}, false
@@ -208,11 +221,11 @@ func listBuiltin(h string, vals []aval) (aval, bool) {
 		t := vals[1]
 		switch {
 		case t.num || t.unknownCons():
-			return listVal(vals[:1], top()), true
+			return consVal(vals[:1], top(), 1), true
 		case t.mayCons():
-			return listVal(append([]aval{vals[0]}, t.lists.elems...), t.lists.rest), true
+			return consVal(append([]aval{vals[0]}, t.lists.elems...), t.lists.rest, 1+sureMin(t)), true
 		}
-		return listVal(vals[:1], aval{}), true
+		return consVal(vals[:1], aval{}, 1), true
 	case "rest", "cdr":
 		if n != 1 {
 			return aval{}, false
@@ -229,7 +242,7 @@ func listBuiltin(h string, vals []aval) (aval, bool) {
 		case len(v.lists.elems) == 0:
 			return listVal(nil, v.lists.rest), true
 		}
-		return listVal(v.lists.elems[1:], v.lists.rest), true
+		return restVal(v), true
 	case "reverse", "append":
 		return sub(vals...), true
 	case "member", "remove":
@@ -245,7 +258,7 @@ func listBuiltin(h string, vals []aval) (aval, bool) {
 		if !ok {
 			return nonNum(), true
 		}
-		return join(nilVal(), e), true
+		return assocVal(vals[0], vals[1], e), true
 	}
 	return aval{}, false
 }

@@ -326,6 +326,18 @@ func (d *domains) assumption(c syntax.Node) (string, aval, bool) {
 		}
 		neg, c = !neg, l.Elems[1]
 	}
+	if s, ok := c.(*syntax.Symbol); ok && d.a.res.IsTemp(s.Name) {
+		// A temporary normalize bound once to a call, in the label's
+		// let*: the call of a one-test plan function.
+		if init, ok := d.a.once[s.Name].(*syntax.List); ok && forms.Head(init) != "" && d.a.funcs[forms.Head(init)] != nil {
+			c = init
+		}
+	}
+	if l, ok := c.(*syntax.List); ok {
+		if in, ok := d.a.inlinePred(l); ok {
+			return d.assumption(notIf(neg, in))
+		}
+	}
 	switch c := c.(type) {
 	case *syntax.Symbol:
 		if c.Name == "t" || c.Name == "nil" || d.a.res.IsTemp(c.Name) {
@@ -559,4 +571,12 @@ func meetSyms(a, b aval) aval {
 		r.other, r.syms, r.noCons, r.lists = true, slices.Clone(b.syms), true, nil
 	}
 	return r
+}
+
+// notIf is (not c) when neg, else c.
+func notIf(neg bool, c syntax.Node) syntax.Node {
+	if !neg {
+		return c
+	}
+	return &syntax.List{Elems: []syntax.Node{sym("not"), c}}
 }

@@ -19,7 +19,8 @@ import (
 // set analyses (and a conjunction's assumptions) meet runs that try them.
 func genSymPlan(rng *rand.Rand) string {
 	syms := []string{"'left", "'right", "'up", "nil", "t", ":k", "'nil", "3", "8", "13", "0", "-1", "2.5"}
-	vars := []string{"s1", "s2", "s3", "l1", "*gs*", "(first l1)", "(second l1)", "(first (first l2))", "(helper a)", "n1", "n2"}
+	vars := []string{"s1", "s2", "s3", "l1", "*gs*", "(first l1)", "(second l1)", "(first (first l2))", "(helper a)", "n1", "n2",
+		"(tbl s1)", "(pick3 n1)", "(tbl (helper b))"}
 	pick := func(xs []string) string { return xs[rng.IntN(len(xs))] }
 	cmp := func() string {
 		args := []string{"a", "b", "c", "(mod a 4)", "(mod b 3)"}
@@ -56,7 +57,9 @@ func genSymPlan(rng *rand.Rand) string {
 	}
 	cond := func() string {
 		x := pick(vars)
-		switch rng.IntN(9) {
+		switch rng.IntN(10) {
+		case 9:
+			return "(isdir " + x + ")"
 		case 0:
 			return "(eq " + x + " " + pick(syms) + ")"
 		case 1:
@@ -95,11 +98,19 @@ func genSymPlan(rng *rand.Rand) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "(defparameter *gs* %s)\n", val(1))
 	fmt.Fprintf(&b, "(defun helper (x) (if (< x 0) %s %s))\n", val(1), val(1))
+	// Values per call, sure conses, one-test predicates (precise.go).
+	fmt.Fprintf(&b, "(defun tbl (x) (let ((e (assoc x '((left 3) (up %s) (nil 13))))) (if e (second e) %s)))\n", pick(syms), pick(syms))
+	fmt.Fprintf(&b, "(defun pick3 (k) (let ((s (rest (assoc %s '((1 left up nil) (2 t %s t)))))) (nth (mod k (length s)) s)))\n",
+		pick([]string{"1", "2", "k"}), pick(syms))
+	b.WriteString("(defun isdir (x) (member x '(left right)))\n")
 	b.WriteString("(def-plan main (a b c)\n")
 	fmt.Fprintf(&b, "  (let ((s1 %s) (s2 %s) (s3 nil) (l1 (list %s %s)) (l2 nil) (n1 %s) (n2 (dolist (x '(3 8 13) 0) (when (> a x) (return x)))))\n",
 		val(2), val(2), val(1), val(1), pick([]string{"3", "(if (< a 0) 3 8)", "(case (mod b 3) (0 3) (1 8) (otherwise 13))"}))
 	for k := 0; k < 7; k++ {
-		switch rng.IntN(8) {
+		switch rng.IntN(9) {
+		case 8:
+			// A cond's earlier clause (condguard.go).
+			fmt.Fprintf(&b, "    (ignore-errors (cond ((eq %s (tbl %s)) (setq s3 %s)) (%s (setq s2 %s))))\n", pick(vars[:5]), pick(vars[:3]), val(1), decision(), val(1))
 		case 0:
 			fmt.Fprintf(&b, "    (ignore-errors (setq s3 %s))\n", val(2))
 		case 1:

@@ -158,6 +158,7 @@ func join(a, b aval) aval {
 		case b.mayCons():
 			r.lists = b.lists
 		}
+		r = fixAtoms(r, a, b)
 	}
 	switch {
 	case a.num && b.num:
@@ -463,6 +464,12 @@ type valueAnalysis struct {
 	// assignedKeys are the lexical bindings assigned after they are
 	// bound (setq, incf, push, a taint, ...), for the guard analysis.
 	assignedKeys map[string]bool
+	// ctx holds the bindings of an evaluation per call, ctxDepth its
+	// nesting, refined the bindings a test said are not nil
+	// (precise.go).
+	ctx      map[string]aval
+	ctxDepth int
+	refined  map[string]aval
 }
 
 type slot struct {
@@ -477,6 +484,10 @@ type fnInfo struct {
 	// free: parameters are unknown (not a defun, a complex lambda list,
 	// or the function is used as a value).
 	free bool
+	// def is the defun (evaluated per call, precise.go), size its
+	// node count once known.
+	def  *syntax.List
+	size int
 }
 
 // maxWalkDepth bounds the recursion of the walk (the reader bounds
@@ -538,6 +549,9 @@ func (a *valueAnalysis) prepare() {
 				continue
 			}
 			fi := &fnInfo{free: h != "defun"}
+			if isDefun(l) {
+				fi.def = l
+			}
 			if ps, ok := l.Elems[2].(*syntax.List); ok && h == "defun" {
 				fi.params = []string{}
 				for _, p := range ps.Elems {
@@ -572,25 +586,7 @@ func (a *valueAnalysis) prepare() {
 			}
 		}
 	}
-	for _, f := range a.res.Forms {
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if l, ok := n.(*syntax.List); ok && len(l.Elems) > 1 {
-				switch forms.Head(l) {
-				case "flet", "labels":
-					if ds, ok := l.Elems[1].(*syntax.List); ok {
-						for _, d := range ds.Elems {
-							if d, ok := d.(*syntax.List); ok && len(d.Elems) > 0 {
-								if s, ok := d.Elems[0].(*syntax.Symbol); ok {
-									a.localFns[forms.Name(s)] = true
-								}
-							}
-						}
-					}
-				}
-			}
-			return true
-		})
-	}
+	a.localFns = localFuncNames(a.res)
 	if a.dynamicCalls() {
 		// A function computed at run time may be a symbol from outside
 		// the plan (an argument, a world query) naming any function.
@@ -946,6 +942,9 @@ func (a *valueAnalysis) evList(l *syntax.List, depth int) aval {
 		if a.localFns[h] {
 			return top()
 		}
+		if v, ok := a.ctxCall(h, fi, vals, depth); ok {
+			return v
+		}
 		return fi.result.v
 	}
 	if a.localFns[h] || a.res.IsUserFunc(h) {
@@ -1102,6 +1101,11 @@ func (a *valueAnalysis) builtin(h string, l *syntax.List, vals []aval) aval {
 		}
 		return withWorld(fixFloat(math.Sqrt(math.Max(0, x.lo)), math.Sqrt(math.Max(0, x.hi)), l), x)
 	case "length":
+		if n == 1 {
+			if v, ok := lengthVal(vals[0], l); ok {
+				return v
+			}
+		}
 		return numRange(0, maxInt, false, l)
 	case "char-code":
 		return numRange(0, 0x10FFFF, false, l)
@@ -1142,6 +1146,11 @@ func (a *valueAnalysis) element(h string, l *syntax.List, vals []aval) aval {
 	}
 	// What the shape of the list says (shapes.go).
 	shaped := elemOf(vals[len(vals)-1], idx)
+	if idx < 0 && h == "nth" {
+		if v, ok := nthVal(vals[0], vals[1]); ok {
+			shaped = v
+		}
+	}
 	if idx < 0 || len(a.fns) == 0 {
 		return shaped
 	}
@@ -1209,11 +1218,23 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			break
 		}
 		a.ev(el[1], d)
-		v := a.ev(el[2], d)
-		if n == 4 {
-			return join(v, a.ev(el[3], d))
+		mayT, mayF := a.ctxTruth(el[1])
+		v := aval{}
+		switch k, ok := a.refineNonNil(el[1]); {
+		case !mayT:
+		case ok:
+			v = a.evNonNil(k, el[2], d)
+		default:
+			v = a.ev(el[2], d)
 		}
-		return join(v, nilVal())
+		switch {
+		case !mayF:
+		case n == 4:
+			v = join(v, a.ev(el[3], d))
+		default:
+			v = join(v, nilVal())
+		}
+		return v
 	case "when", "unless":
 		if n < 2 {
 			break
@@ -1253,14 +1274,23 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			break
 		}
 		a.ev(el[1], d)
-		v := nilVal() // no clause matched
+		// No clause matched: nil, unless a clause is the default
+		// (otherwise or t) or the form fails instead (ecase, etypecase).
+		exhaustive := h == "ecase" || h == "etypecase"
+		v := aval{}
 		for _, c := range el[2:] {
 			cl, ok := c.(*syntax.List)
 			if !ok || len(cl.Elems) == 0 {
 				a.taint(l)
 				return top()
 			}
+			if h == "case" || h == "typecase" {
+				exhaustive = exhaustive || syntax.IsSymbol(cl.Elems[0], "otherwise") || syntax.IsSymbol(cl.Elems[0], "t")
+			}
 			v = join(v, a.body(cl.Elems[1:], d))
+		}
+		if !exhaustive {
+			v = join(v, nilVal())
 		}
 		return v
 	case "and":
@@ -1316,6 +1346,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			}
 			key := a.lexKey(name, b)
 			a.bindVal(name, key, v)
+			a.ctxBind(key, v)
 			if h == "let*" {
 				a.pushLex([]string{name}, []string{key})
 			}
@@ -1412,13 +1443,19 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 		c := a.ev(spec.Elems[1], d)
 		v := top()
 		if h == "dolist" {
-			// Each element of a literal list, or nil in the result form.
+			// Each element of a literal list, or nil in the result form
+			// (the VM binds the variable afresh for it: closures made in
+			// the body never see that nil).
+			end := aval{}
+			if len(spec.Elems) == 3 {
+				end = nilVal()
+			}
 			if e, ok := literalElems(spec.Elems[1]); ok {
-				v = join(e, nilVal())
+				v = join(e, end)
 			} else if g, ok := spec.Elems[1].(*syntax.Symbol); ok && a.scope[g.Name] == 0 && a.litLists[g.Name].num {
-				v = join(a.litLists[g.Name], nilVal())
+				v = join(a.litLists[g.Name], end)
 			} else if e, ok := allElems(c); ok {
-				v = join(e, nilVal()) // an element, or nil in the result form
+				v = join(e, end)
 			}
 		}
 		if h == "dotimes" {
@@ -1585,4 +1622,30 @@ func (a *valueAnalysis) where(n syntax.Node) string {
 		return text
 	}
 	return text + " " + labels.PositionOf(filepath.Base(a.res.Orig.Name), start).String()
+}
+
+// localFuncNames are the names flet, labels and macrolet define anywhere
+// in res: a call of such a name may reach a local function.
+func localFuncNames(res *normalize.Result) map[string]bool {
+	out := map[string]bool{}
+	for _, f := range res.Forms {
+		syntax.Walk(f, func(n syntax.Node) bool {
+			if l, ok := n.(*syntax.List); ok && len(l.Elems) > 1 {
+				switch forms.Head(l) {
+				case "flet", "labels", "macrolet":
+					if ds, ok := l.Elems[1].(*syntax.List); ok {
+						for _, d := range ds.Elems {
+							if d, ok := d.(*syntax.List); ok && len(d.Elems) > 0 {
+								if s, ok := d.Elems[0].(*syntax.Symbol); ok {
+									out[forms.Name(s)] = true
+								}
+							}
+						}
+					}
+				}
+			}
+			return true
+		})
+	}
+	return out
 }

@@ -161,7 +161,7 @@ func TestValueVerdictsSoundOnBenchmarks(t *testing.T) {
 		}
 		// As the pipeline runs it: through its entry (functions it never
 		// calls have infeasible labels).
-		p, verdicts := valueVerdicts(t, f, lo, feasible.Options{Domains: sim.LabelDomains(world), Entry: entry.Name}, normalize.Options{PureFuncs: sim.QueryNames()})
+		p, verdicts := valueVerdicts(t, f, lo, feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: entry.Name}, normalize.Options{PureFuncs: sim.QueryNames()})
 		total += len(verdicts)
 		r, err := runner.New(runner.Options{Program: p.Program, World: world, Stdout: io.Discard})
 		if err != nil {

@@ -195,7 +195,8 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 		srcs  map[int][]byte // rendered labelled files (provisional ids)
 	}
 	var all []*work
-	for _, p := range pkgs {
+	floors := distFloors(pkgs)
+	for i, p := range pkgs {
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("annotate: %w", err)
 		}
@@ -215,7 +216,7 @@ func AnnotatePackages(ctx context.Context, pkgs []*packages.Package, opts Option
 			if p.Module != nil {
 				w.pkg.Module, w.pkg.ModulePath, w.pkg.ModuleVersion = p.Module.Dir, p.Module.Path, p.Module.Version
 			}
-			w.files, w.names, w.e, w.rest, err = annotateOne(ctx, p, opts, skip)
+			w.files, w.names, w.e, w.rest, err = annotateOne(ctx, p, opts, skip, floors[i])
 			if err != nil {
 				return nil, err
 			}
@@ -353,7 +354,8 @@ func fileHasLabels(e *enumerator, f *dst.File) bool {
 
 // annotateOne decorates, normalizes and enumerates one package (ids are
 // not final yet).
-func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip map[string]bool) ([]*dst.File, []string, *enumerator, newRestorer, error) {
+// floor is the package's least dist counter budget (distFloors).
+func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip map[string]bool, floor int) ([]*dst.File, []string, *enumerator, newRestorer, error) {
 	dec := decorator.NewDecoratorFromPackage(p)
 	var files []*dst.File
 	var names []string
@@ -393,7 +395,7 @@ func annotateOne(ctx context.Context, p *packages.Package, opts Options, skip ma
 		e.file(f)
 	}
 	if opts.Criteria.Has(labels.DIST) && !opts.NoCounterBudget {
-		e.budgetDist(p.Syntax)
+		e.budgetDist(p.Syntax, floor)
 	}
 	if opts.KeepInfeasible {
 		for _, l := range e.labels {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dave/dst"
 	"github.com/labelcov/labelcov/labels"
+	"golang.org/x/tools/go/packages"
 )
 
 // distBudgetShare is the share of a package's own fuzzing counters (its
@@ -19,11 +20,68 @@ import (
 // how often the labels run (docs/go.md, "A counter budget").
 const distBudgetShare = 1.0
 
-// distBudgetFloor is the least budget of a package, in estimated
+// distBudgetFloor is the least budget of one annotation, in estimated
 // counters: every fuzzing binary holds the standard library's counters
-// too (about 5,400 for a test of x/text or go-toml), so a small package
-// may add this many (about 1/7 of them) whatever its own size.
+// too (about 5,400 for a test of x/text or go-toml), so small packages
+// may add this many (about 1/7 of them) whatever their own size. The
+// packages annotated together that one binary holds (one imports the
+// other) share it in proportion to their own counters (distFloors):
+// each execution scans every counter of the binary.
 const distBudgetFloor = 800
+
+// distFloors shares distBudgetFloor among the packages annotated
+// together that go into one binary — those one of them imports,
+// directly or not, with it — in proportion to their own counters
+// (plainCounters): the least budget of each (indexed as pkgs). Packages
+// that import none of the others keep the whole floor each.
+func distFloors(pkgs []*packages.Package) []int {
+	idx := map[string]int{}
+	for i, p := range pkgs {
+		idx[p.ID] = i
+	}
+	group := make([]int, len(pkgs)) // union-find over import reachability
+	for i := range group {
+		group[i] = i
+	}
+	var find func(int) int
+	find = func(i int) int {
+		for group[i] != i {
+			group[i] = group[group[i]]
+			i = group[i]
+		}
+		return i
+	}
+	for i, p := range pkgs {
+		seen := map[string]bool{}
+		var visit func(q *packages.Package)
+		visit = func(q *packages.Package) {
+			for _, d := range q.Imports {
+				if seen[d.ID] {
+					continue
+				}
+				seen[d.ID] = true
+				if j, ok := idx[d.ID]; ok {
+					group[find(j)] = find(i)
+				}
+				visit(d)
+			}
+		}
+		visit(p)
+	}
+	own := make([]int, len(pkgs))
+	total := map[int]int{}
+	for i, p := range pkgs {
+		own[i] = plainCounters(p.Syntax)
+		total[find(i)] += own[i]
+	}
+	out := make([]int, len(pkgs))
+	for i := range pkgs {
+		if t := total[find(i)]; t > 0 {
+			out[i] = distBudgetFloor * own[i] / t
+		}
+	}
+	return out
+}
 
 // distRank orders dist labels for the budget: the lower, the more likely
 // the label is to guide the fuzzer, the sooner it is kept.
@@ -38,15 +96,15 @@ const (
 
 // budgetDist lists as skipped the active dist labels beyond the package's
 // counter budget: distBudgetShare of plainCounters(files), at least
-// distBudgetFloor. Labels are
+// floor (its share of distBudgetFloor, distFloors). Labels are
 // kept in this order: stones, then the rungs every fourth bit (|a-b| <
 // 2^k, k a multiple of 4: a nibble overwritten at random still climbs
 // one), against wide constants, other constants, between values, then
 // the rungs in between in the same order; ties in source order. So a
 // ladder thins to every fourth bit before whole relations go.
-func (e *enumerator) budgetDist(files []*ast.File) {
+func (e *enumerator) budgetDist(files []*ast.File, floor int) {
 	plain := plainCounters(files)
-	budget := max(int(distBudgetShare*float64(plain)), distBudgetFloor)
+	budget := max(int(distBudgetShare*float64(plain)), floor)
 	var cand []*goLabel
 	for _, gl := range e.labels {
 		if gl.Criterion == labels.DIST && gl.Status == labels.Active {
@@ -69,7 +127,7 @@ func (e *enumerator) budgetDist(files []*ast.File) {
 			continue
 		}
 		full = true
-		e.setStatus(gl, labels.Skipped, fmt.Sprintf("over the package's counter budget (dist labels may add about %d fuzzing counters: as many as the package's own, about %d, at least %d; every execution scans every counter of the binary): %s (left out)", budget, plain, distBudgetFloor, gl.distRank.String(gl.thinRung)))
+		e.setStatus(gl, labels.Skipped, fmt.Sprintf("over the package's counter budget (dist labels may add about %d fuzzing counters: as many as the package's own, about %d, at least %d, its share of the %d of the packages annotated together that one binary holds; every execution scans every counter of the binary): %s (left out)", budget, plain, floor, distBudgetFloor, gl.distRank.String(gl.thinRung)))
 	}
 }
 

@@ -671,3 +671,40 @@ func TestDistCounterBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestDistFloorsShared: packages annotated together share the least
+// counter budget when one binary holds them (one imports the other), in
+// proportion to their own counters; a package that imports none of the
+// others keeps the whole floor.
+func TestDistFloorsShared(t *testing.T) {
+	needGo(t)
+	fn := func(name string, n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "func %s%d(x int) int {\n\tif x > %d {\n\t\treturn 1\n\t}\n\treturn 0\n}\n\n", name, i, i)
+		}
+		return b.String()
+	}
+	dir := writeModule(t, map[string]string{
+		"a/a.go": "package a\n\nimport \"example.com/m/b\"\n\nvar _ = b.B0\n\n" + fn("A", 10),
+		"b/b.go": "package b\n\n" + fn("B", 30),
+		"c/c.go": "package c\n\n" + fn("C", 5),
+	})
+	pkgs, err := Load(context.Background(), []string{"./..."}, Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	floors := distFloors(pkgs)
+	by := map[string]int{}
+	for i, p := range pkgs {
+		by[p.PkgPath] = floors[i]
+	}
+	a, b, c := by["example.com/m/a"], by["example.com/m/b"], by["example.com/m/c"]
+	// a: 10 functions with an if each (3 counters), b: 30.
+	if a+b < distBudgetFloor-1 || a+b > distBudgetFloor || a*3 > b+3 || a*3 < b-3 {
+		t.Errorf("floors of a and b (one binary) = %d and %d, want about %d in all, 1:3", a, b, distBudgetFloor)
+	}
+	if c != distBudgetFloor {
+		t.Errorf("floor of c (imports none of the others) = %d, want %d", c, distBudgetFloor)
+	}
+}

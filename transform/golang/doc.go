@@ -46,7 +46,8 @@
 //     flag tests: ladderSkipped) are listed as skipped with the reason,
 //     not injected; so are the dist labels beyond the package's counter
 //     budget (budgetDist: the fuzzing counters they would add, at most
-//     the package's own or 800; stones first, then rungs every fourth
+//     the package's own or its share of 800 among the packages
+//     annotated together that one binary holds; stones first, then rungs every fourth
 //     bit, then the rest), since go test -fuzz scans every counter of the
 //     binary after each execution;
 //     equalities against integer constants of 16 bits or more also get
@@ -87,7 +88,10 @@
 // the original lines; with dist, its copies of the test files give each
 // fuzz target the constants of the package's relations as extra seeds
 // (and, for a relation between two variables, the constants stored in the
-// field or variable an operand reads).
+// field or variable an operand reads), in a function literal on the line
+// of f.Fuzz, one loop per argument over the tokens (the testing package
+// unwinds FuzzX's frame on every execution, and the test package's loops
+// are fuzzing counters too).
 // Materialize writes a copy of the module with the annotated
 // files in place (go test -cover ignores -overlay), without directives.
 // The decision criteria

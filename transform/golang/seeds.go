@@ -460,33 +460,45 @@ func seedCalls(ft fuzzTarget, cs []Const) (string, bool) {
 		}
 		rows = [][]string{zero}
 	}
+	// The byte-string seeds of one row and argument are one loop over
+	// all their tokens, not a loop per token: the test package is built
+	// with Go's fuzzing counters too, two a loop, and every execution
+	// scans every counter of the binary (budgetDist).
 	var b strings.Builder
 	seen := map[string]bool{}
 	helpers := false
 	for _, row := range rows {
 		for i, t := range ft.types {
+			var toks []string
 			for _, c := range cs {
 				for _, v := range argValues(t, c) {
 					r := append([]string(nil), row...)
-					var stmt string
 					if t == "[]byte" || t == "string" {
-						r[i] = "lcs"
-						fn := "labelcovSeedsB"
-						if t == "string" {
-							fn = "labelcovSeedsS"
+						if k := fmt.Sprint(row, i, v); !seen[k] {
+							seen[k] = true
+							toks = append(toks, v)
 						}
-						stmt = fmt.Sprintf("for _, lcs := range %s(%s, %s) { %s.Add(%s) }; ", fn, row[i], v, ft.f, strings.Join(r, ", "))
-						helpers = true
-					} else {
-						r[i] = v
-						stmt = fmt.Sprintf("%s.Add(%s); ", ft.f, strings.Join(r, ", "))
+						continue
 					}
+					r[i] = v
+					stmt := fmt.Sprintf("%s.Add(%s); ", ft.f, strings.Join(r, ", "))
 					if !seen[stmt] {
 						seen[stmt] = true
 						b.WriteString(stmt)
 					}
 				}
 			}
+			if len(toks) == 0 {
+				continue
+			}
+			r := append([]string(nil), row...)
+			r[i] = "lcs"
+			fn := "labelcovSeedsB"
+			if t == "string" {
+				fn = "labelcovSeedsS"
+			}
+			fmt.Fprintf(&b, "for _, lcs := range %s(%s, %s) { %s.Add(%s) }; ", fn, row[i], strings.Join(toks, ", "), ft.f, strings.Join(r, ", "))
+			helpers = true
 		}
 	}
 	return b.String(), helpers
@@ -591,42 +603,45 @@ func isInfOrTooBig(f float64, typ string) bool {
 // that gets seeds: the byte-string seeds of a token tok on a base input.
 const seedHelpers = `
 
-// labelcovSeedsB returns tok alone, base with tok appended, base with
-// tok written over it at 0 and where tok's first byte occurs (at most 8),
-// extended as needed, and base with a length-prefixed field (a byte n,
-// then n bytes) replaced by tok and its length (at most 4). Added by
-// labelcov (the overlay's copy only).
-func labelcovSeedsB(base []byte, tok string) [][]byte {
-	out := [][]byte{[]byte(tok), append(append([]byte{}, base...), tok...)}
-	put := func(at int) {
-		b := append([]byte{}, base...)
-		for len(b) < at+len(tok) {
-			b = append(b, 0)
+// labelcovSeedsB returns, for each token tok: tok alone, base with tok
+// appended, base with tok written over it at 0 and where tok's first
+// byte occurs (at most 8), extended as needed, and base with a
+// length-prefixed field (a byte n, then n bytes) replaced by tok and its
+// length (at most 4). Added by labelcov (the overlay's copy only).
+func labelcovSeedsB(base []byte, toks ...string) [][]byte {
+	var out [][]byte
+	for _, tok := range toks {
+		out = append(out, []byte(tok), append(append([]byte{}, base...), tok...))
+		put := func(at int) {
+			b := append([]byte{}, base...)
+			for len(b) < at+len(tok) {
+				b = append(b, 0)
+			}
+			copy(b[at:], tok)
+			out = append(out, b)
 		}
-		copy(b[at:], tok)
-		out = append(out, b)
-	}
-	put(0)
-	for i, n := 1, 0; i < len(base) && n < 8; i++ {
-		if base[i] == tok[0] {
-			put(i)
-			n++
+		put(0)
+		for i, n := 1, 0; i < len(base) && n < 8; i++ {
+			if base[i] == tok[0] {
+				put(i)
+				n++
+			}
 		}
-	}
-	for i, n := 0, 0; i < len(base) && n < 4 && len(tok) < 256; i++ {
-		if l := int(base[i]); l > 0 && i+1+l <= len(base) {
-			b := append(append([]byte{}, base[:i]...), byte(len(tok)))
-			out = append(out, append(append(b, tok...), base[i+1+l:]...))
-			n++
+		for i, n := 0, 0; i < len(base) && n < 4 && len(tok) < 256; i++ {
+			if l := int(base[i]); l > 0 && i+1+l <= len(base) {
+				b := append(append([]byte{}, base[:i]...), byte(len(tok)))
+				out = append(out, append(append(b, tok...), base[i+1+l:]...))
+				n++
+			}
 		}
 	}
 	return out
 }
 
 // labelcovSeedsS is labelcovSeedsB for string arguments.
-func labelcovSeedsS(base string, tok string) []string {
+func labelcovSeedsS(base string, toks ...string) []string {
 	var out []string
-	for _, b := range labelcovSeedsB([]byte(base), tok) {
+	for _, b := range labelcovSeedsB([]byte(base), toks...) {
 		out = append(out, string(b))
 	}
 	return out
@@ -669,6 +684,17 @@ func seedTestFiles(p *Package, dir string) (map[string]string, error) {
 			calls, h := seedCalls(ft, reachable(p.Consts, p.Calls, ft.calls))
 			needHelpers = needHelpers || h
 			b.Write(src[last:ft.insert])
+			if calls != "" {
+				// In a function literal of its own, not in FuzzX's
+				// body: FuzzX's frame is on the stack of every
+				// execution, and the testing package unwinds that stack
+				// (runtime.Callers) once per input, a walk over the
+				// frame's PC tables up to the call of f.Fuzz; a hundred
+				// seed statements before it made that walk a few percent
+				// of a fast target's CPU (docs/go.md, "What a label
+				// costs under go test -fuzz").
+				calls = "func() { " + calls + "}(); "
+			}
 			b.WriteString(calls)
 			last = ft.insert
 		}

@@ -1,0 +1,87 @@
+package domain
+
+// Signals is what the simulator declares of the failures its actions and
+// queries may signal, and under which conditions of their arguments
+// (sim.LabelSignals), for feasible.Options.Signals: a failure handler
+// whose body can reach no action, query or (fail ...) that signals its
+// kind is never entered, and the labels in it are infeasible.
+//
+// A declaration may allow more than the simulator does (a cause that
+// holds without the failure following), never less: every failure a
+// perform or a query signals has a declared Signal of its kind whose
+// Cause holds (the simulator's differential test checks it).
+type Signals struct {
+	// Actions maps an action type (the type property of an action
+	// designator) to the failures performing it may signal.
+	Actions map[string][]Signal
+	// Queries maps a query (a builtin the plan calls) to the failures a
+	// call may signal; a query not listed signals none in the
+	// plan-failure tree (only errors such as type-error).
+	Queries map[string][]Signal
+	// Unknown are the failures of performing anything else: an action
+	// type not in Actions, or a designator that is no action.
+	Unknown []Signal
+	// ParksArms is the action type that, performed without an arm
+	// property and returning, leaves every arm parked ("" when none).
+	ParksArms string
+	// Parent is the failure kind tree: the parent of a kind, "" at the
+	// root (a kind the tree does not name descends from plan-failure).
+	Parent func(kind string) string
+	// Why says where the declarations come from, for reasons ("the
+	// warehouse world").
+	Why string
+}
+
+// Signal is one way an action or a query may fail: with Kind, when Cause
+// holds.
+type Signal struct {
+	Kind  string
+	Cause Cause
+}
+
+// CauseKind says what a Cause reads.
+type CauseKind int
+
+const (
+	// Always: the failure may follow whatever the arguments (the state,
+	// the objects or the geometry decide).
+	Always CauseKind = iota
+	// ArgNotIn: the argument Keys/Sub is present and is not one of Names
+	// (a symbol) nor a number in Range; an absent argument makes the cause
+	// hold unless AbsentOK.
+	ArgNotIn
+	// ArmNotParked: some arm of the robot is not parked.
+	ArmNotParked
+)
+
+// Cause is a condition under which a Signal may follow.
+type Cause struct {
+	Kind CauseKind
+	// Keys: the argument is the value of the first of these properties of
+	// the action designator present (in this order); for a query, Keys is
+	// nil and Arg is the argument's index.
+	Keys []string
+	Arg  int
+	// Sub: when the argument is a designator, the argument is its
+	// property Sub instead (absent: the cause holds).
+	Sub string
+	// Names are the symbols the argument may be; Range, when not nil, the
+	// numbers.
+	Names []string
+	Range *Range
+	// AbsentOK: no property of Keys present does not make the cause hold.
+	AbsentOK bool
+	// Why describes the cause for reasons: "an unknown location".
+	Why string
+}
+
+// IsKind reports whether kind equals ancestor or descends from it in
+// s's kind tree.
+func (s *Signals) IsKind(kind, ancestor string) bool {
+	for k, n := kind, 0; k != "" && n < 64; k, n = s.Parent(k), n+1 {
+		if k == ancestor {
+			return true
+		}
+	}
+	return false
+}
