@@ -31,7 +31,9 @@
 //   - earlier clauses (condguard.go): a label in a cond clause's test
 //     whose assumptions make an earlier clause's test always true;
 //   - loop bounds (loops.go): a counter or list a retry handler or a
-//     guarded change keeps below a bound in its binding's scope;
+//     guarded change keeps below a bound in its binding's scope, and a
+//     counter of the elements of a list whose length is bounded through
+//     the data (elemcount.go);
 //   - the entry (entry.go): with Options.Entry (the pipeline's plan
 //     under test, never annotate or labels: SBCL may call any defun), the
 //     labels of functions no code that runs names;

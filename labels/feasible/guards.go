@@ -58,6 +58,8 @@ type guardAnalysis struct {
 	// copies are normalize's temporaries bound once to a variable
 	// ((let* ((%lc1 level) ...) ...)), nil for one bound twice.
 	copies map[string]*syntax.Symbol
+	// inits maps let bindings' keys to their values (elemcount.go).
+	inits map[string]syntax.Node
 }
 
 func newGuardAnalysis(res *normalize.Result, a *valueAnalysis) *guardAnalysis {

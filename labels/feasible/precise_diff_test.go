@@ -54,7 +54,13 @@ const precisePlan = `(defparameter *homes* '((milk b1) (cereal b2)))
     (let ((lw (if (< a 0) 0 3))) (when (> lw 0) (setq lw (- a 2)) (when (/= lw (num-of a)) (push 14 out)))) ; look-alike
     (let ((c1 0) (sv 0)) (incf c1) (setq sv (+ c1 a)) (push sv out)) ; rule
     (let ((c2 0) (sw 0)) (incf c2) (setq c2 (- a 1) sw (+ c2 a)) (push sw out)) ; look-alike
+    (let* ((bs (if (< a 0) '(b b b b) '(b a))) (t2 (collect2 bs)) (t3 (collect-all bs))) (push (count-b (car t2)) out))
+    (let* ((bs (if (< a 0) '(b b b b) '(b a))) (t3 (collect-all bs))) (push (count-c (car t3)) out))
     out))
+(defun collect2 (xs) (let ((got nil)) (dolist (x xs) (when (< (length got) 2) (push x got))) (cons got xs)))
+(defun collect-all (xs) (let ((got nil)) (dolist (x xs) (push x got)) (cons got xs)))
+(defun count-b (items) (let ((n 0)) (dolist (i items) (when (eq i 'b) (incf n))) (if (= n 2) 'two 'other))) ; rule
+(defun count-c (items) (let ((n 0)) (dolist (i items) (when (eq i 'b) (incf n))) (if (= n 2) 'two 'other))) ; look-alike
 `
 
 // TestPreciseVerdictsSound runs precisePlan on every pair of arguments
@@ -80,13 +86,14 @@ func TestPreciseVerdictsSound(t *testing.T) {
 	// Each rule's label, and its look-alike's (criterion operator at
 	// line:col of the decision).
 	for _, c := range []struct{ rule, like, crit, op string }{
-		{"t.plan:23:11", "t.plan:24:11", "mcc", "FT"},        // home-of per call
-		{"t.plan:25:11", "t.plan:26:11", "cc", "true"},       // (if e (second e) 5)
-		{"t.plan:27:11", "t.plan:28:11", "cc", "true"},       // nth within the length
-		{"t.plan:29:11", "t.plan:30:11", "mcc", "FT"},        // (board-p r) as its member test
-		{"t.plan:32:12", "t.plan:34:12", "mcc", "FT"},        // the earlier clause (eq rg (goal cu))
-		{"t.plan:35:59", "t.plan:36:77", "wm-abs", "x -> 0"}, // a temporary holding lv
-		{"t.plan:37:48", "t.plan:38:59", "wm-abs", "x -> 0"}, // the value of a setq after (incf c1)
+		{"t.plan:23:11", "t.plan:24:11", "mcc", "FT"},         // home-of per call
+		{"t.plan:25:11", "t.plan:26:11", "cc", "true"},        // (if e (second e) 5)
+		{"t.plan:27:11", "t.plan:28:11", "cc", "true"},        // nth within the length
+		{"t.plan:29:11", "t.plan:30:11", "mcc", "FT"},         // (board-p r) as its member test
+		{"t.plan:32:12", "t.plan:34:12", "mcc", "FT"},         // the earlier clause (eq rg (goal cu))
+		{"t.plan:35:59", "t.plan:36:77", "wm-abs", "x -> 0"},  // a temporary holding lv
+		{"t.plan:37:48", "t.plan:38:59", "wm-abs", "x -> 0"},  // the value of a setq after (incf c1)
+		{"t.plan:44:86", "t.plan:45:86", "wm-ror", "= -> >="}, // a count of the elements of a list kept short
 	} {
 		ruled, held := false, false
 		for _, l := range p.Transform.Labels.Labels {
