@@ -5,7 +5,6 @@ import (
 
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
@@ -78,13 +77,7 @@ func TestPreciseVerdictsSound(t *testing.T) {
 	}
 	c, _ := labels.ParseCriteria("mcc,cc,wm")
 	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, feasible.Options{Entry: "main"}, normalize.Options{PureFuncs: sim.QueryNames()})
-	var argv [][]value.Value
-	for a := int64(-3); a <= 8; a++ {
-		for b := int64(-3); b <= 8; b++ {
-			argv = append(argv, []value.Value{value.Int(a), value.Int(b)})
-		}
-	}
-	hits := runMain(t, p, argv)
+	hits := runMain(t, p, pairGrid(-3, 8))
 	checkVerdicts(t, "precise", p, verdicts, hits, "arguments -3..8")
 	// Each rule's label, and its look-alike's (criterion operator at
 	// line:col of the decision; likeOp, when set, the look-alike's
