@@ -40,7 +40,9 @@
 //   - handlers never entered (handlers.go): with Options.Signals (what
 //     the simulator's actions and queries may signal, and when), the
 //     labels of a failure handler clause no action, query or fail its
-//     body reaches may enter;
+//     body reaches may enter; and (detects.go) the region of an object
+//     detected right after a (go-to X) that returns only with the robot
+//     at X, among those the simulator says X sees;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.
