@@ -121,7 +121,7 @@ func (s Setup) Build() (*Fuzzer, error) {
 	}
 	o := pipeline.Options{Plan: s.PlanName, World: s.World, Guide: s.Criteria,
 		Labels: labels.Options{MCCMaxAtoms: s.MCCMaxAtoms}, Normalize: normalize.Options{PureFuncs: s.PureFuncs},
-		Compiled: s.Compiled}
+		Compiled: s.Compiled, NoTree: true} // a campaign only runs the programs
 	if !s.NoMeasure {
 		o.Measure = s.Measure
 	}

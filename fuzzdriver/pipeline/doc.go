@@ -14,7 +14,10 @@
 // program and label counters). Positions stay values (labels.Position,
 // syntax.Pos) throughout. Equal guiding and measuring criteria share one
 // annotated plan; Options.Compiled sees every program compiled, so tests
-// count that a process compiles each program once.
+// count that a process compiles each program once. Options.NoTree drops
+// the annotated tree once the labels know their branches: a fuzzing
+// process, which only runs the programs, would otherwise keep it live for
+// its whole campaign.
 //
 // Label hits per input, for measures built on them (MC/DC, which test
 // covers what, reduction): Annotated.Covered turns one run's counters into

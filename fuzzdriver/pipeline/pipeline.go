@@ -41,6 +41,13 @@ type Options struct {
 	// Compiled, when set, is called with every program Build compiles
 	// (tests count them: one original, one per annotated plan).
 	Compiled func(*compile.Program)
+	// NoTree keeps no annotated tree: Annotated.File, Transform.File and
+	// Transform.Whens are nil once the labels are mapped to their
+	// branches, and the program forgets its nodes (ForgetTree). For a
+	// fuzzing process, which only runs the programs and would otherwise
+	// keep the annotated tree live, for every collection of its campaign
+	// to mark.
+	NoTree bool
 }
 
 // PlanUnderTest is a plan built once for every verb: the original plan and
@@ -67,8 +74,9 @@ type Annotated struct {
 	// Transform is the annotation: Transform.Labels holds every label,
 	// Transform.Source the annotated text.
 	Transform *transform.Result
-	// File is the annotated plan's tree (positions in Transform.Source);
-	// Program is it compiled and Plan the def-plan that runs.
+	// File is the annotated plan's tree (positions in Transform.Source;
+	// nil with Options.NoTree); Program is it compiled and Plan the
+	// def-plan that runs.
 	File    *syntax.File
 	Program *compile.Program
 	Plan    *compile.Func
@@ -185,6 +193,10 @@ func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) 
 		if _, ok := a.branchOf[l.ID]; !ok {
 			return nil, fmt.Errorf("label %d (%s) has no branch in the annotated plan (a labelcov bug)", l.ID, l.Pos)
 		}
+	}
+	if o.NoTree {
+		a.File, res.File, res.Whens = nil, nil, nil
+		prog.ForgetTree()
 	}
 	return a, nil
 }

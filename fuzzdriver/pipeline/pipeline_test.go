@@ -102,3 +102,44 @@ func TestLabelsBesideReaderConditionals(t *testing.T) {
 		}
 	}
 }
+
+// With NoTree an Annotated keeps no annotated tree (a fuzzing process's),
+// and nothing else changes: the same code, label counters and branches as
+// with it.
+func TestNoTree(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/bench/docking/docking.plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse("docking.plan", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []string{"mcc,wm", "dist"} {
+		with, err := pipeline.Annotate(f, criteria(t, c), pipeline.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		without, err := pipeline.Annotate(f, criteria(t, c), pipeline.Options{NoTree: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if with.File == nil || with.Transform.File == nil || without.File != nil || without.Transform.File != nil || without.Transform.Whens != nil {
+			t.Fatalf("%s: trees kept %v %v, without %v %v", c, with.File != nil, with.Transform.File != nil, without.File != nil, without.Transform.File != nil)
+		}
+		p, q := with.Program, without.Program
+		if !slices.Equal(p.Code, q.Code) || !slices.Equal(p.A, q.A) || !slices.Equal(p.B, q.B) || p.NumBranches() != q.NumBranches() || len(with.Active) != len(without.Active) {
+			t.Fatalf("%s: the programs differ", c)
+		}
+		for i := range q.NumBranches() {
+			if b := q.Branch(i); b.Node != nil || b.PC != p.Branch(i).PC || b.Test != p.Branch(i).Test {
+				t.Fatalf("%s: branch %d: %+v, with the tree %+v", c, i, b, p.Branch(i))
+			}
+		}
+		for k, l := range with.Active {
+			if l.ID != without.Active[k].ID || with.Counter(l.ID, true) != without.Counter(l.ID, true) {
+				t.Fatalf("%s: label %d: counter %d, with the tree %d", c, l.ID, without.Counter(l.ID, true), with.Counter(l.ID, true))
+			}
+		}
+	}
+}

@@ -216,6 +216,21 @@ type Program struct {
 	byName   map[string]*Func // user-callable functions (defun, def-plan, def-check, def-policy)
 }
 
+// ForgetTree drops what p keeps of the tree it was compiled from and
+// running it never reads (each branch's Node, the functions' parsed
+// lambda lists, PassedThrough): a process that runs p for long and needs
+// the tree no more lets the tree go, which every collection of its heap
+// would otherwise mark. Nothing p runs or reports changes.
+func (p *Program) ForgetTree() {
+	for i := range p.branches {
+		p.branches[i].Node = nil
+	}
+	for _, fn := range p.Funcs {
+		fn.ll = nil
+	}
+	p.PassedThrough = nil
+}
+
 // NumInstructions is the number of instructions, i.e. the number of
 // instruction counters.
 func (p *Program) NumInstructions() int { return len(p.Code) }

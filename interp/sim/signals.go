@@ -1,6 +1,9 @@
 package sim
 
 import (
+	"math"
+	"slices"
+
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels/domain"
 )
@@ -54,6 +57,11 @@ func LabelSignals(w *World) *domain.Signals {
 		Queries:   map[string][]domain.Signal{},
 		Unknown:   always(KindTypeError),
 		ParksArms: "parking-arms",
+		Moves:     "navigating",
+		MoveKeys:  []string{"location", "target"},
+		MoveSub:   "name",
+		Detects:   "detecting",
+		Seen:      seenRegions(w),
 		Parent:    vm.ParentKind,
 		Why:       "the simulator's actions in world " + w.Name,
 	}
@@ -65,4 +73,112 @@ func LabelSignals(w *World) *domain.Signals {
 		}
 	}
 	return s
+}
+
+// seenRegions maps each location to the regions an object detected from
+// it may be in ("nil" for an object on a surface outside every region):
+// a region whose area on its surface (where an object's centre stays)
+// the camera's range and field of view cannot reach from the location's
+// pose is left out. The test is conservative: a quadrilateral is out of
+// sight only when it lies beyond the range or wholly outside one edge of
+// the field of view (a field of 180° or more sees every side).
+func seenRegions(w *World) map[string][]string {
+	out := map[string][]string{}
+	for _, l := range w.Locations {
+		var seen []string
+		nilSeen := false
+		for si := range w.Surfaces {
+			sf := &w.Surfaces[si]
+			fu := &w.Furniture[sf.Furniture]
+			covered := false
+			for _, r := range w.Regions {
+				if r.Surface != si {
+					continue
+				}
+				u0, v0, u1, v1 := max(r.U0, 0), max(r.V0, 0), min(r.U1, fu.Width), min(r.V1, fu.Depth)
+				if u0 > u1 || v0 > v1 {
+					continue
+				}
+				if r.U0 <= 0 && r.V0 <= 0 && r.U1 >= fu.Width && r.V1 >= fu.Depth {
+					covered = true
+				}
+				if w.maySee(&l, fu, u0, v0, u1, v1) && !slices.Contains(seen, r.Name) {
+					seen = append(seen, r.Name)
+				}
+			}
+			if !covered && w.maySee(&l, fu, 0, 0, fu.Width, fu.Depth) {
+				nilSeen = true
+			}
+		}
+		if nilSeen {
+			seen = append(seen, "nil")
+		}
+		out[l.Name] = seen
+	}
+	return out
+}
+
+// maySee reports whether a robot at l may see a point of the rectangle
+// [u0, u1] x [v0, v1] of furniture fu's surface frame (false only when
+// the whole rectangle is out of range or outside an edge of the view).
+func (w *World) maySee(l *Location, fu *Furniture, u0, v0, u1, v1 float64) bool {
+	const margin = 1e-6
+	var xs, ys [4]float64
+	for i, uv := range [4][2]float64{{u0, v0}, {u1, v0}, {u1, v1}, {u0, v1}} {
+		xs[i], ys[i] = fu.local(uv[0], uv[1])
+		xs[i], ys[i] = xs[i]-l.X, ys[i]-l.Y
+	}
+	// Range: the distance from the robot to the quadrilateral.
+	if d := distToQuad(xs, ys); d > w.Robot.ViewRange+margin {
+		return false
+	}
+	half := w.Robot.FOV / 2
+	if half >= 90 {
+		return true
+	}
+	for _, side := range []float64{-1, 1} {
+		// The edge of the view at yaw + side*half; inside is toward the
+		// heading.
+		a := (l.Yaw + side*half) * math.Pi / 180
+		ex, ey := math.Cos(a), math.Sin(a)
+		// Normal of the edge pointing into the view.
+		nx, ny := side*ey, -side*ex
+		outside := true
+		for i := range xs {
+			if xs[i]*nx+ys[i]*ny >= -margin {
+				outside = false
+			}
+		}
+		if outside {
+			return false
+		}
+	}
+	return true
+}
+
+// distToQuad is the distance from the origin to the convex quadrilateral
+// with corners (xs[i], ys[i]) in order (0 inside it).
+func distToQuad(xs, ys [4]float64) float64 {
+	inside, sign := true, 0.0
+	d := math.Inf(1)
+	for i := range xs {
+		j := (i + 1) % 4
+		ax, ay, bx, by := xs[i], ys[i], xs[j], ys[j]
+		cross := ax*by - ay*bx
+		if sign == 0 {
+			sign = cross
+		} else if cross*sign < 0 {
+			inside = false
+		}
+		dx, dy := bx-ax, by-ay
+		t := 0.0
+		if n := dx*dx + dy*dy; n > 0 {
+			t = min(max(-(ax*dx+ay*dy)/n, 0), 1)
+		}
+		d = min(d, math.Hypot(ax+t*dx, ay+t*dy))
+	}
+	if inside {
+		return 0
+	}
+	return d
 }

@@ -219,6 +219,7 @@ func TestLabelSignals(t *testing.T) {
 		s := NewState(w)
 		g := &signalGen{w: w, rng: rng, s: s}
 		seen := map[string]int{}
+		seenRegion := map[string]int{}
 		for run := 0; run < runs; run++ {
 			data := make([]byte, w.BytesPerObject()*rng.IntN(9))
 			for i := range data {
@@ -228,11 +229,30 @@ func TestLabelSignals(t *testing.T) {
 			for step := 0; step < 30; step++ {
 				d := g.action()
 				before := slices.Clone(s.parked)
-				_, err := s.Perform(d)
+				at := s.loc
+				res, err := s.Perform(d)
 				if err == nil {
 					if d.Class == "action" && d.Type() == decl.ParksArms {
 						if _, has := d.Get("arm"); !has && slices.Contains(s.parked, false) {
 							t.Fatalf("%s: %s returned with an arm unparked", w.Name, value.FromDesignator(d))
+						}
+					}
+					if d.Class == "action" && d.Type() == decl.Moves {
+						if name, ok := movesTo(decl, d); ok && (s.loc < 0 || w.Locations[s.loc].Name != name) {
+							t.Fatalf("%s: %s returned with the robot elsewhere (location %d)", w.Name, value.FromDesignator(d), s.loc)
+						}
+					}
+					if d.Class == "action" && d.Type() == decl.Detects && at >= 0 {
+						seen := decl.Seen[w.Locations[at].Name]
+						for l := res; l.Kind() == value.KCons; l = l.Cdr() {
+							r := "nil"
+							if v, ok := l.Car().Designator().Get("region"); ok {
+								r = v.Str()
+							}
+							seenRegion[r]++
+							if !slices.Contains(seen, r) {
+								t.Fatalf("%s: from %s, detecting saw %s in region %s, not declared (%v)", w.Name, w.Locations[at].Name, l.Car(), r, seen)
+							}
 						}
 					}
 					continue
@@ -271,6 +291,9 @@ func TestLabelSignals(t *testing.T) {
 				}
 			}
 		}
+		if len(seenRegion) < 2 {
+			t.Errorf("%s: detections saw objects in %v only", w.Name, seenRegion)
+		}
 		// The draws must reach the failures the declarations are about.
 		for _, k := range []string{KindNavigationFailure, KindTorsoFailure, KindManipulationFailure, KindObjectNotFound, KindTypeError} {
 			if seen[k] == 0 {
@@ -278,4 +301,24 @@ func TestLabelSignals(t *testing.T) {
 			}
 		}
 	}
+}
+
+// movesTo is the location name a Moves action designator names.
+func movesTo(decl *domain.Signals, d *value.Designator) (string, bool) {
+	for _, k := range decl.MoveKeys {
+		v, ok := d.Get(k)
+		if !ok {
+			continue
+		}
+		if sd := v.Designator(); sd != nil {
+			if v, ok = sd.Get(decl.MoveSub); !ok {
+				return "", false
+			}
+		}
+		if v.Kind() == value.KSymbol {
+			return v.Str(), true
+		}
+		return "", false
+	}
+	return "", false
 }

@@ -24,6 +24,18 @@ type Signals struct {
 	// ParksArms is the action type that, performed without an arm
 	// property and returning, leaves every arm parked ("" when none).
 	ParksArms string
+	// Moves is the only action type that changes where the robot
+	// stands; performed with the property MoveKeys (the first present)
+	// naming a location, or holding a designator whose MoveSub names one,
+	// it returns only with the robot at that location.
+	Moves    string
+	MoveKeys []string
+	MoveSub  string
+	// Detects is the action type that perceives objects; Seen maps a
+	// location to the regions ("nil": none) an object it returns, from a
+	// robot standing there, may be in.
+	Detects string
+	Seen    map[string][]string
 	// Parent is the failure kind tree: the parent of a kind, "" at the
 	// root (a kind the tree does not name descends from plan-failure).
 	Parent func(kind string) string

@@ -27,11 +27,17 @@ import (
 const (
 	counterNote       = "a local counter, bound to 0 and changed only by (incf _), one step each: no step budget lets it wrap past 2^63-1"
 	globalCounterNote = "a global counter, defined as 0 and changed only by (incf _), one step each, in code only the def-plan runs: no step budget lets it wrap past 2^63-1"
+	// resetCounterNote: a global counter that (setq X 0) also resets. It
+	// never wraps either (between two resets it counts increments of one
+	// run), but it does not only grow: the guard analysis does not read
+	// it as a counter.
+	resetCounterNote = "a global counter, defined as 0 and changed only by (incf _), one step each, in code only the def-plan runs, and by (setq _ 0): no step budget lets it wrap past 2^63-1"
 )
 
 // findCounters fills a.counters.
 func (a *valueAnalysis) findCounters() {
 	a.counters = map[string]string{}
+	a.resets = map[string]bool{}
 	globals := map[string]int{}
 	okSym := map[*syntax.Symbol]bool{}
 	for _, f := range a.res.Forms {
@@ -101,7 +107,7 @@ func (a *valueAnalysis) findCounters() {
 	letBound := map[string]bool{}
 	for name := range a.counters {
 		letBound[name] = true
-		if bad[name] || globals[name] > 0 {
+		if bad[name] || globals[name] > 0 || a.resets[name] {
 			delete(a.counters, name)
 		}
 	}
@@ -112,6 +118,9 @@ func (a *valueAnalysis) findCounters() {
 	for name, n := range globals {
 		if n == 1 && !bad[name] && !letBound[name] && !outside[name] {
 			a.counters[name] = globalCounterNote
+			if a.resets[name] {
+				a.counters[name] = resetCounterNote
+			}
 		}
 	}
 }
@@ -188,6 +197,15 @@ func (a *valueAnalysis) counterUses(l *syntax.List, okSym map[*syntax.Symbol]boo
 			okSym[s] = true
 		}
 		return
+	case h == "setq" && len(l.Elems) == 3:
+		// (setq X 0): a reset, allowed to global counters only.
+		s, ok1 := l.Elems[1].(*syntax.Symbol)
+		z, ok2 := l.Elems[2].(*syntax.Int)
+		if ok1 && ok2 && z.Value == 0 {
+			okSym[s] = true
+			a.resets[s.Name] = true
+			return
+		}
 	}
 	// The places of setq, setf, decf, push, pop and (incf X DELTA) are no
 	// reads.

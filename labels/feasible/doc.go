@@ -31,14 +31,18 @@
 //   - earlier clauses (condguard.go): a label in a cond clause's test
 //     whose assumptions make an earlier clause's test always true;
 //   - loop bounds (loops.go): a counter or list a retry handler or a
-//     guarded change keeps below a bound in its binding's scope;
+//     guarded change keeps below a bound in its binding's scope, and a
+//     counter of the elements of a list whose length is bounded through
+//     the data (elemcount.go);
 //   - the entry (entry.go): with Options.Entry (the pipeline's plan
 //     under test, never annotate or labels: SBCL may call any defun), the
 //     labels of functions no code that runs names;
 //   - handlers never entered (handlers.go): with Options.Signals (what
 //     the simulator's actions and queries may signal, and when), the
 //     labels of a failure handler clause no action, query or fail its
-//     body reaches may enter;
+//     body reaches may enter; and (detects.go) the region of an object
+//     detected right after a (go-to X) that returns only with the robot
+//     at X, among those the simulator says X sees;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

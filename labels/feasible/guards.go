@@ -58,6 +58,8 @@ type guardAnalysis struct {
 	// copies are normalize's temporaries bound once to a variable
 	// ((let* ((%lc1 level) ...) ...)), nil for one bound twice.
 	copies map[string]*syntax.Symbol
+	// inits maps let bindings' keys to their values (elemcount.go).
+	inits map[string]syntax.Node
 }
 
 func newGuardAnalysis(res *normalize.Result, a *valueAnalysis) *guardAnalysis {
@@ -207,7 +209,7 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 		}
 		for i, c := range conds {
 			for _, b := range g.bounds(c, truth[i]) {
-				if g.a.counters[b.b.Operand] != "" && b.b.Rel != labels.Greater && b.b.Rel != labels.Greater|labels.Equal {
+				if g.grows(b.b.Operand) && b.b.Rel != labels.Greater && b.b.Rel != labels.Greater|labels.Equal {
 					continue // the counter may have grown since
 				}
 				if vars[b.b.Operand] && !rebound[b.b.Operand] {
@@ -312,7 +314,7 @@ func (g *guardAnalysis) varConst(a, b syntax.Node) (string, syntax.Node, bool, b
 }
 
 func (g *guardAnalysis) variable(s *syntax.Symbol) bool {
-	return s.Name != "t" && s.Name != "nil" && (!g.assigned[s.Name] || g.a.counters[s.Name] != "" || g.unassignedBinding(s))
+	return s.Name != "t" && s.Name != "nil" && (!g.assigned[s.Name] || g.grows(s.Name) || g.unassignedBinding(s))
 }
 
 // unassignedBinding reports whether reference s reads a lexical binding
@@ -346,7 +348,7 @@ func (g *guardAnalysis) incfsBefore(p *syntax.List, idx int, vars, rebound map[s
 			continue
 		}
 		x, ok := l.Elems[1].(*syntax.Symbol)
-		if !ok || !vars[x.Name] || rebound[x.Name] || g.a.counters[x.Name] == "" {
+		if !ok || !vars[x.Name] || rebound[x.Name] || !g.grows(x.Name) {
 			continue
 		}
 		out = append(out, guardBound{b: Bound{Operand: x.Name, Rel: labels.Greater | labels.Equal, Value: 1, Const: "1"},
@@ -489,4 +491,11 @@ func (g *guardAnalysis) readCopies(pred syntax.Node) syntax.Node {
 		return n
 	}
 	return sub(pred)
+}
+
+// grows reports whether name is a counter that only grows (counters.go:
+// not one a (setq X 0) resets).
+func (g *guardAnalysis) grows(name string) bool {
+	n := g.a.counters[name]
+	return n != "" && n != resetCounterNote
 }

@@ -92,6 +92,9 @@ type handlerAnalysis struct {
 	// when some call goes through a value.
 	sites   map[string][]callSite
 	dynamic bool
+	// navMemo: whether each function may navigate (detects.go): 1 no,
+	// 2 yes, 3 pending.
+	navMemo map[string]int8
 }
 
 // handlerVerdicts marks infeasible every active label of ls that lies in
@@ -185,9 +188,6 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 			return true
 		})
 	}
-	if len(in) == 0 {
-		return
-	}
 	for _, pl := range ls {
 		if pl.l.Status != labels.Active || pl.l.Point == nil {
 			continue
@@ -196,6 +196,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 			pl.l.Status, pl.l.Reason = labels.Infeasible, why
 		}
 	}
+	h.detectVerdicts(ls)
 }
 
 // clauseParts splits a handler clause (KIND (VAR) BODY...), KIND being a

@@ -163,3 +163,53 @@ func TestHandlerArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectVerdicts: an object detected right after (go-to X), where a
+// function that returns only with the robot at its parameter took it, is
+// in a region seen from X's values; a label asking for another region is
+// infeasible. It stays active when the region may be seen, when something
+// may move the robot in between, or when go-to may return elsewhere.
+func TestDetectVerdicts(t *testing.T) {
+	const src = `(defun obj-region (d) (desig-prop d 'region))
+(defun go-to (?loc)
+  (unless (eq (robot-location) ?loc)
+    (perform (an action (type navigating) (location (a location (name ?loc)))))LAST))
+(def-plan main ()
+  (dolist (s '(door desk))
+    (go-to s)
+    MIDDLE
+    (dolist (d (perform (an action (type detecting))))
+      (when (eq (obj-region d) 'floor) (print d)))))
+`
+	no := normalize.Options{HoistCalls: true}
+	sig := testSignals()
+	sig.Moves, sig.MoveKeys, sig.MoveSub = "navigating", []string{"location", "target"}, "name"
+	sig.Detects = "detecting"
+	sig.Seen = map[string][]string{"door": {"hall"}, "desk": {"desk-top", "nil"}}
+	o := Options{Signals: sig}
+	get := func(s string) string {
+		got := enumerated(t, s, "cc", no, o)
+		for k, g := range got {
+			if strings.HasPrefix(k, "t.plan:10:") && strings.HasSuffix(k, " true") {
+				return g
+			}
+		}
+		t.Fatalf("no cc true label on line 10: %v", got)
+		return ""
+	}
+	plain := strings.NewReplacer("LAST", "", "MIDDLE", "(print 1)").Replace(src)
+	if g := get(plain); !strings.HasPrefix(g, "infeasible (eq (obj-region d) 'floor) is never true:") || !strings.Contains(g, "detects from desk or door") {
+		t.Errorf("plain: %q", g)
+	}
+	for name, s := range map[string]string{
+		"a region seen":        strings.NewReplacer("LAST", "", "MIDDLE", "(print 1)", "'floor", "'hall").Replace(src),
+		"a move in between":    strings.NewReplacer("LAST", "", "MIDDLE", "(perform (an action (type navigating) (target roof)))").Replace(src),
+		"a call that moves":    strings.NewReplacer("LAST", "", "MIDDLE", "(go-to 'roof)").Replace(src),
+		"go-to ends elsewhere": strings.NewReplacer("LAST", " (perform (an action (type navigating) (target roof)))", "MIDDLE", "(print 1)").Replace(src),
+		"an unknown stand":     strings.NewReplacer("LAST", "", "MIDDLE", "(print 1)", "'(door desk)", "'(door roof)").Replace(src),
+	} {
+		if g := get(s); !strings.HasPrefix(g, "active") {
+			t.Errorf("%s: %q, want active", name, g)
+		}
+	}
+}

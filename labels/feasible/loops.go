@@ -63,6 +63,8 @@ func (g *guardAnalysis) loopBounds() map[syntax.Node][]loopBound {
 	if g.off || g.a == nil {
 		return out
 	}
+	var pending []pendingCount // counters for the element counts (elemcount.go)
+	defer func() { g.elementCounts(pending, out) }()
 	for _, f := range g.res.Forms {
 		if g.res.Skipped(f) {
 			continue
@@ -90,6 +92,9 @@ func (g *guardAnalysis) loopBounds() map[syntax.Node][]loopBound {
 				}
 				lb, ok := g.bindingBound(l, name, list)
 				if !ok {
+					if !list {
+						pending = append(pending, pendingCount{l, name})
+					}
 					continue
 				}
 				for _, e := range l.Elems[2:] {
@@ -146,6 +151,31 @@ func bindingOf(b syntax.Node) (string, bool) {
 // bindingBound is the bound of name bound by let form l (list: m is its
 // length), when its changes are guarded as above.
 func (g *guardAnalysis) bindingBound(l *syntax.List, name string, list bool) (loopBound, bool) {
+	changes, ok := g.changesOf(l, name, list)
+	if !ok {
+		return loopBound{}, false
+	}
+	operand := name
+	if list {
+		operand = "(length " + name + ")"
+	}
+	if len(changes) == 1 {
+		if u, test, ok := g.guardedChange(l, changes[0], name, list); ok {
+			return loopBound{operand: operand, hi: max(0, u+1),
+				why: fmt.Sprintf("%s is changed only by %s, which runs only right after %s held (one change per test, nothing loops in between): %s <= %s",
+					name, syntax.NodeString(changes[0]), syntax.NodeString(test), operand, numString(max(0, u+1)))}, true
+		}
+	}
+	if list {
+		return loopBound{}, false
+	}
+	return g.retryBound(l, changes, name)
+}
+
+// changesOf are the changes of name ((incf name), or (push E name) for a
+// list) in the scope of let form l; false when name is changed any other
+// way there, bound again, captured by a closure or a failure variable.
+func (g *guardAnalysis) changesOf(l *syntax.List, name string, list bool) ([]*syntax.List, bool) {
 	var changes []*syntax.List
 	bad := false
 	for _, e := range l.Elems[2:] {
@@ -212,23 +242,9 @@ func (g *guardAnalysis) bindingBound(l *syntax.List, name string, list bool) (lo
 		})
 	}
 	if bad || len(changes) == 0 {
-		return loopBound{}, false
+		return nil, false
 	}
-	operand := name
-	if list {
-		operand = "(length " + name + ")"
-	}
-	if len(changes) == 1 {
-		if u, test, ok := g.guardedChange(l, changes[0], name, list); ok {
-			return loopBound{operand: operand, hi: max(0, u+1),
-				why: fmt.Sprintf("%s is changed only by %s, which runs only right after %s held (one change per test, nothing loops in between): %s <= %s",
-					name, syntax.NodeString(changes[0]), syntax.NodeString(test), operand, numString(max(0, u+1)))}, true
-		}
-	}
-	if list {
-		return loopBound{}, false
-	}
-	return g.retryBound(l, changes, name)
+	return changes, true
 }
 
 // guardedChange finds the test that bounds m(name) from above before

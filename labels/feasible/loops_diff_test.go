@@ -43,15 +43,20 @@ func TestLoopVerdictsSound(t *testing.T) {
 			t.Errorf("(> tries *max*) at %s is not ruled out as the pipeline normalizes", l.Pos)
 		}
 	}
+	hits := runMain(t, p, pairGrid(-1, 7))
+	checkVerdicts(t, "loops", p, verdicts, hits, "arguments -1..7")
+	lookAlikesHold(t, p, hits, "= -> >=", "t.plan:14:19", "t.plan:19:11", "t.plan:27:5", "t.plan:35:5", "t.plan:39:13")
+}
+
+// pairGrid is every pair of integer arguments in [lo, hi].
+func pairGrid(lo, hi int64) [][]value.Value {
 	var argv [][]value.Value
-	for a := int64(-1); a <= 7; a++ {
-		for b := int64(-1); b <= 7; b++ {
+	for a := lo; a <= hi; a++ {
+		for b := lo; b <= hi; b++ {
 			argv = append(argv, []value.Value{value.Int(a), value.Int(b)})
 		}
 	}
-	hits := runMain(t, p, argv)
-	checkVerdicts(t, "loops", p, verdicts, hits, "arguments -1..7")
-	lookAlikesHold(t, p, hits, "= -> >=", "t.plan:14:19", "t.plan:19:11", "t.plan:27:5", "t.plan:35:5", "t.plan:39:13")
+	return argv
 }
 
 // runMain runs the def-plan main of p (no world) on each argument vector

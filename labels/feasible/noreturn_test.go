@@ -7,7 +7,6 @@ import (
 	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
-	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/labels"
 	"github.com/labelcov/labelcov/labels/feasible"
 	"github.com/labelcov/labelcov/normalize"
@@ -47,13 +46,7 @@ func TestNoReturnVerdicts(t *testing.T) {
 			t.Errorf("%s: a look-alike ruled out as never reached", k)
 		}
 	}
-	var argv [][]value.Value
-	for a := int64(-1); a <= 7; a++ {
-		for b := int64(-1); b <= 7; b++ {
-			argv = append(argv, []value.Value{value.Int(a), value.Int(b)})
-		}
-	}
-	hits := runMain(t, p, argv)
+	hits := runMain(t, p, pairGrid(-1, 7))
 	checkVerdicts(t, "no-return", p, verdicts, hits, "arguments -1..7")
 	// The look-alikes' labels of the same shapes hold: the plan tests
 	// what the rule refuses.

@@ -443,7 +443,9 @@ type valueAnalysis struct {
 	specials map[string]bool
 	// counters are the local variables only ever bound to 0 and
 	// incremented by one (counters.go).
-	counters map[string]string // name -> counterNote or globalCounterNote
+	counters map[string]string // name -> counterNote, globalCounterNote or resetCounterNote
+	// resets are the names a (setq X 0) assigns (counters.go).
+	resets map[string]bool
 	// litLists are the globals bound to a quoted literal list and only
 	// read: the join of their elements (desig.go).
 	litLists map[string]aval
