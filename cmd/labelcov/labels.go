@@ -45,11 +45,14 @@ that reaches the point with the predicate true):
            16, 15, ..., 0 (every bit), 29 a relation; each string= or equal
            on strings: prefix stones "the first k characters agree"; stepping
            stones toward the exact relation (not in all)
-Labels whose predicate is constant, or that the value analysis (ranges of the
-plan's arithmetic, the world's domains) or the path analysis (every path of a
-loop-free run, docs/labels.md "Paths") decides, are listed as trivial (always
-true) or infeasible (never true, with a reason) and are not injected;
---no-values keeps them active.`
+Labels whose predicate is constant, or that the static analyses decide (ranges
+of the plan's arithmetic and of the world's queries, failure handlers no reachable
+action can enter, the path analysis of loop-free runs, and the other rules of
+docs/labels.md), are listed as trivial (always true) or infeasible (never true,
+with a reason) and are not injected; --no-values keeps them active. Verdicts
+that need a world (its query ranges, which failures its actions signal, which
+regions each location sees) come only from verbs that run the plan with one
+(--world, or a truth.json beside a benchmark plan).`
 
 func newLabelsCmd() *cobra.Command {
 	var lf labelFlags
