@@ -25,9 +25,11 @@ type Report struct {
 	Seed     uint64   `json:"seed"`
 	// Kind is "go" for Go fuzz targets (Grid.Kind), MinimizeTime a Go
 	// grid's -test.fuzzminimizetime ("" = go test's default).
-	Kind         string  `json:"kind,omitempty"`
-	MinimizeTime string  `json:"minimize_time,omitempty"`
-	Alpha        float64 `json:"alpha"`
+	Kind         string `json:"kind,omitempty"`
+	MinimizeTime string `json:"minimize_time,omitempty"`
+	// OnFixed: Grid.OnFixed.
+	OnFixed bool    `json:"on_fixed,omitempty"`
+	Alpha   float64 `json:"alpha"`
 	// Correction names the multiple-comparison adjustment behind
 	// TestRow.PAdj and the verdicts; the family is every test of one
 	// benchmark (see the constant Correction).
@@ -60,6 +62,8 @@ type BenchReport struct {
 	Target    string   `json:"target,omitempty"`
 	Shape     string   `json:"shape,omitempty"`
 	LabelPkgs []string `json:"label_pkgs,omitempty"`
+	// Fixed: BenchInfo.Fixed.
+	Fixed []string `json:"fixed,omitempty"`
 	// Categories: the truth.json categories in order, then every other
 	// finding key some run found, sorted.
 	Categories []string `json:"categories"`
@@ -219,7 +223,7 @@ var measureOrder = []string{"branches", "blocks", "instructions", "actions", lab
 // Analyze computes the report of d.
 func Analyze(d *Data) *Report {
 	r := &Report{Version: Version, Benches: d.Grid.Benches, Criteria: d.Grid.Criteria, Runs: d.Grid.Runs,
-		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Kind: d.Grid.Kind, MinimizeTime: d.Grid.MinimizeTime, Alpha: significance.Alpha,
+		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Kind: d.Grid.Kind, MinimizeTime: d.Grid.MinimizeTime, OnFixed: d.Grid.OnFixed, Alpha: significance.Alpha,
 		Correction: Correction, Missing: d.Missing}
 	if r.Missing == nil {
 		r.Missing = []Cell{}
@@ -259,7 +263,7 @@ func gridCommand(metas []Meta) string {
 }
 
 func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
-	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape, LabelPkgs: info.LabelPkgs,
+	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape, LabelPkgs: info.LabelPkgs, Fixed: info.Fixed,
 		Totals: map[string]int{}, Verdicts: map[string]string{}}
 	budget := d.Grid.Budget.Seconds()
 	byCrit := map[string][]*RunReport{}

@@ -189,7 +189,7 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			"(`blocks`) and the labels of all criteria (per criterion `labels:mcc`, `labels:cc`, `labels:wm`, "+
 			"`labels:mcdc` in conditions and `labels:dist`; `labels` is their sum, as cover's all). Execs to find are estimated from go test's progress "+
 			"lines (printed every 3 s). %s",
-			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed, minimizeNote(r.MinimizeTime))})
+			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed, minimizeNote(r.MinimizeTime)+fixedNote(r.OnFixed))})
 	} else {
 		add(para{fmt.Sprintf("%d run(s) of %s per (benchmark, guiding criterion) on %s; guiding criteria %s; grid seed %d. "+
 			"Every campaign is the built-in engine with one worker, fuzzing the plan annotated with its guiding criterion "+
@@ -273,6 +273,17 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 	return out
 }
 
+// fixedNote says that a Go grid ran on the fixed module versions.
+func fixedNote(on bool) string {
+	if !on {
+		return ""
+	}
+	return " **On the fixed versions** (`--on-fixed`): every target built against the module versions with the fixes " +
+		"of its known bugs (`fixed` in its `truth.json`, through a private `-modfile`; listed under each target), so " +
+		"campaigns run their whole budget unless they find an unknown bug, and execs/s measure the labels' cost " +
+		"rather than when campaigns ended; finds here are not the benchmark's."
+}
+
 // minimizeNote says how a Go grid's campaigns minimized new inputs.
 func minimizeNote(mt string) string {
 	if mt == "" {
@@ -292,6 +303,9 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 		desc = "Fuzz target `" + br.Target + "` of package `" + br.Package + "`"
 		if len(br.LabelPkgs) > 0 {
 			desc += "; labels (and the yardstick) in `" + strings.Join(br.LabelPkgs, "`, `") + "`"
+		}
+		if len(br.Fixed) > 0 {
+			desc += "; built against the fixed `" + strings.Join(br.Fixed, "`, `") + "`"
 		}
 		if br.Shape != "" {
 			desc += "; bug: " + br.Shape

@@ -55,6 +55,10 @@ type BenchInfo struct {
 	// LabelPkgs are the packages labelled and measured instead of the
 	// target's (labels inside dependencies, --label-pkgs).
 	LabelPkgs []string `json:"label_pkgs,omitempty"`
+	// Fixed are the module versions (MODULE@VERSION) the campaigns built
+	// against instead of the target's go.mod's: those with the fixes of
+	// its known bugs (--on-fixed, Grid.OnFixed).
+	Fixed []string `json:"fixed,omitempty"`
 }
 
 // Machine describes where campaigns ran.
