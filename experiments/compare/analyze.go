@@ -90,7 +90,9 @@ type RunReport struct {
 	ExecsPerSec float64 `json:"execs_per_sec"`
 	// FuzzS is the time ExecsPerSec is measured over, when the runner
 	// gave it (go test -fuzz: after the seeds' baseline); 0: ElapsedS.
-	FuzzS  float64 `json:"fuzz_s,omitempty"`
+	FuzzS float64 `json:"fuzz_s,omitempty"`
+	// CPUS is the campaign's CPU time (Result.CPUS), when known.
+	CPUS   float64 `json:"cpu_s,omitempty"`
 	Corpus int     `json:"corpus"`
 	// Final is the coverage of the last sample; SaturatedS the campaign
 	// time of the first sample that showed the final value.
@@ -167,6 +169,13 @@ type ThroughputRow struct {
 	// seconds, the slowest for any criterion, and says more about when
 	// they ended than about the criterion's cost (render notes it).
 	MeasuredS float64 `json:"measured_s"`
+	// ExecsPerCPUS is all the runs' execs over all their CPU seconds
+	// (RunReport.CPUS: the test process and its fuzzing worker, start-up
+	// included), when every run measured it, and CPURatio its ratio to
+	// none's: what a criterion costs per execution, which other work on
+	// the machine changes far less than it changes wall-clock rates.
+	ExecsPerCPUS float64  `json:"execs_per_cpu_s,omitempty"`
+	CPURatio     *float64 `json:"cpu_ratio_to_none,omitempty"`
 }
 
 // ShortRunS is the median measuring time below which a criterion's
@@ -419,17 +428,20 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 		}
 		br.Saturation = append(br.Saturation, all)
 	}
-	var base float64
+	var base, baseCPU float64
 	for _, crit := range d.Grid.Criteria {
 		row := ThroughputRow{Criterion: crit, N: len(byCrit[crit])}
 		// With the runs' measuring times (go test -fuzz), the pooled rate
 		// of the fuzzing phases, all execs over all seconds: a campaign
 		// that ends within a second of fuzzing weighs by its second, not
 		// as a run; without them, the mean of the runs' rates.
-		var sum, execs, secs float64
+		var sum, execs, secs, allExecs, cpu float64
 		var measured []float64
-		pooled := true
+		pooled, cpuKnown := true, len(byCrit[crit]) > 0
 		for _, rr := range byCrit[crit] {
+			allExecs += float64(rr.Execs)
+			cpu += rr.CPUS
+			cpuKnown = cpuKnown && rr.CPUS > 0
 			sum += rr.ExecsPerSec
 			execs += rr.ExecsPerSec * rr.FuzzS
 			secs += rr.FuzzS
@@ -449,14 +461,20 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 		case row.N > 0:
 			row.ExecsPerSec = round6(sum / float64(row.N))
 		}
+		if cpuKnown {
+			row.ExecsPerCPUS = round6(allExecs / cpu)
+		}
 		if crit == Baseline {
-			base = row.ExecsPerSec
+			base, baseCPU = row.ExecsPerSec, row.ExecsPerCPUS
 		}
 		br.Throughput = append(br.Throughput, row)
 	}
 	for i := range br.Throughput {
 		if base > 0 && br.Throughput[i].N > 0 {
 			br.Throughput[i].Ratio = ptr(round6(br.Throughput[i].ExecsPerSec / base))
+		}
+		if baseCPU > 0 && br.Throughput[i].ExecsPerCPUS > 0 {
+			br.Throughput[i].CPURatio = ptr(round6(br.Throughput[i].ExecsPerCPUS / baseCPU))
 		}
 	}
 
@@ -599,6 +617,7 @@ func runReport(c Cell, rd *RunData) RunReport {
 			// The runner measured its rate over the fuzzing phase.
 			rr.ExecsPerSec, rr.FuzzS = round6(rd.Result.ExecsPerSec), rd.Result.FuzzS
 		}
+		rr.CPUS = rd.Result.CPUS
 		for m, f := range last.Coverage {
 			rr.Final[m] = f
 		}

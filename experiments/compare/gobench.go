@@ -356,7 +356,7 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	}
 	last := stats.Samples[len(stats.Samples)-1]
 	sum := &engine.Summary{Execs: r.Execs, ElapsedS: r.ElapsedS, SessionS: r.ElapsedS, Corpus: len(r.Corpus),
-		Coverage: last.Coverage, Findings: stats.Findings, Stop: r.Stop, Dir: dir}
+		Coverage: last.Coverage, Findings: stats.Findings, Stop: r.Stop, Dir: dir, CPUS: r.CPUS}
 	// execs/s of the fuzzing phase: after the seeds' baseline, so that a
 	// campaign that ends within seconds (a find) is not measured by its
 	// start-up (process and worker start, the baseline run of the seeds).

@@ -273,6 +273,14 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 	return out
 }
 
+// ratioCell is a ratio to none, or a dash.
+func ratioCell(r *float64) string {
+	if r == nil {
+		return "–"
+	}
+	return fmtFloat(*r, 2)
+}
+
 // fixedNote says that a Go grid ran on the fixed module versions.
 func fixedNote(on bool) string {
 	if !on {
@@ -377,18 +385,30 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 
 	add(heading{3, "Throughput"})
 	t = table{header: []string{"guided by", "runs", "execs/s", "ratio to none", "median s measured"}, left: 1}
+	cpu := false
+	for _, tr := range br.Throughput {
+		cpu = cpu || tr.ExecsPerCPUS > 0
+	}
+	if cpu {
+		t.header = append(t.header, "execs per CPU-s", "ratio to none")
+	}
 	var short []string
 	for _, tr := range br.Throughput {
-		ratio := "–"
-		if tr.Ratio != nil {
-			ratio = fmtFloat(*tr.Ratio, 2)
+		row := []string{tr.Criterion, strconv.Itoa(tr.N), fmtFloat(tr.ExecsPerSec, 0), ratioCell(tr.Ratio), fmtFloat(tr.MeasuredS, 1)}
+		if cpu {
+			row = append(row, fmtFloat(tr.ExecsPerCPUS, 0), ratioCell(tr.CPURatio))
 		}
-		t.rows = append(t.rows, []string{tr.Criterion, strconv.Itoa(tr.N), fmtFloat(tr.ExecsPerSec, 0), ratio, fmtFloat(tr.MeasuredS, 1)})
+		t.rows = append(t.rows, row)
 		if tr.N > 0 && tr.MeasuredS < ShortRunS {
 			short = append(short, "`"+tr.Criterion+"`")
 		}
 	}
 	add(t)
+	if cpu {
+		add(para{"Execs per CPU-s: all the campaigns' execs over all their CPU seconds (the test process and its fuzzing " +
+			"worker, start-up included): the cost per execution, which other work on the machine changes far less than the " +
+			"wall-clock rate."})
+	}
 	if len(short) > 0 {
 		add(para{fmt.Sprintf("The campaigns guided by %s ended within a median of under %.0f s: their rate is mostly their first seconds, "+
 			"the slowest for any criterion, so the ratio says more about when they ended than about what a label costs; compare the criteria where "+
