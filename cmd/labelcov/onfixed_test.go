@@ -118,7 +118,11 @@ func TestCompareGoOnFixed(t *testing.T) {
 			Fixed []string `json:"fixed"`
 			Runs  []struct {
 				Criterion string
+				CPUS      float64 `json:"cpu_s"`
 				Findings  []struct{ Key string }
+			}
+			Throughput []struct {
+				ExecsPerCPUS float64 `json:"execs_per_cpu_s"`
 			}
 		}
 	}
@@ -138,6 +142,14 @@ func TestCompareGoOnFixed(t *testing.T) {
 	for _, r := range rep.Results[0].Runs {
 		if len(r.Findings) > 0 {
 			t.Errorf("%s: failed on the fixed version: %+v", r.Criterion, r.Findings)
+		}
+		if r.CPUS <= 0 {
+			t.Errorf("%s: no CPU time measured", r.Criterion)
+		}
+	}
+	for _, tr := range rep.Results[0].Throughput {
+		if tr.ExecsPerCPUS <= 0 {
+			t.Errorf("throughput without execs per CPU-s: %+v", rep.Results[0].Throughput)
 		}
 	}
 	md, err := os.ReadFile(filepath.Join(out, "report.md"))
