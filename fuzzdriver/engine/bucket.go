@@ -67,23 +67,23 @@ func (c *Coverage) HasNew(counters []uint8) bool {
 // as eight words read in place: a block of zeros costs eight loads and one
 // test, a block of zeros and 1s sixteen loads and one test. Each word's
 // counters are lanes that classify maps one by one, so the byte order of
-// the words does not matter. Where the processor has AVX2, skipOld
-// (scan_amd64.s) passes over the blocks of zeros and 1s that are not new
-// in two 32-byte registers each, and the loop below sees only the blocks
-// it stops at.
-func newWords(counters, seen []uint8) bool { return scanWords(counters, seen, haveSkipOld) }
+// the words does not matter. Where the processor has AVX2, firstNew
+// (scan_amd64.s) does the same on two 32-byte registers a block, counts
+// above 1 classified sixteen at a time by table lookups on their nibbles.
+func newWords(counters, seen []uint8) bool { return scanWords(counters, seen, haveFirstNew) }
 
-// scanWords is newWords, with skipOld or without it (fast false).
+// scanWords is newWords, with firstNew or without it (fast false).
 func scanWords(counters, seen []uint8, fast bool) bool {
 	seen = seen[:len(counters)] // lets the compiler drop most bounds checks
 	i := 0
 	blocks := len(counters) &^ 63
-	for ; i < blocks; i += 64 {
-		if fast {
-			if i += skipOld(&counters[i], &seen[i], blocks-i); i == blocks {
-				break
-			}
+	if fast && blocks > 0 {
+		if firstNew(&counters[0], &seen[0], blocks) < blocks {
+			return true
 		}
+		i = blocks
+	}
+	for ; i < blocks; i += 64 {
 		c := (*[8]uint64)(unsafe.Pointer(&counters[i]))
 		all := c[0] | c[1] | c[2] | c[3] | c[4] | c[5] | c[6] | c[7]
 		if all == 0 {

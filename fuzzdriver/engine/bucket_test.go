@@ -217,7 +217,7 @@ func TestScanWordsLongMaps(t *testing.T) {
 			}
 		}
 		want := refHasNew(bits, counters)
-		for _, fast := range []bool{false, haveSkipOld} {
+		for _, fast := range []bool{false, haveFirstNew} {
 			if got := scanWords(counters, bits, fast); got != want {
 				t.Fatalf("scanWords(fast %v) on %d counters = %v, want %v\ncounters %v\nbits %v", fast, n, got, want, counters, bits)
 			}

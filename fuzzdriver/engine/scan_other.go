@@ -2,8 +2,8 @@
 
 package engine
 
-// haveSkipOld tells that skipOld may run: not on this architecture.
-const haveSkipOld = false
+// haveFirstNew tells that firstNew may run: not on this architecture.
+const haveFirstNew = false
 
-// skipOld is never called here (haveSkipOld is false).
-func skipOld(c, s *uint8, n int) int { return 0 }
+// firstNew is never called here (haveFirstNew is false).
+func firstNew(c, s *uint8, n int) int { return n }
