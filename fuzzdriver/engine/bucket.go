@@ -77,11 +77,19 @@ func scanWords(counters, seen []uint8, fast bool) bool {
 	seen = seen[:len(counters)] // lets the compiler drop most bounds checks
 	i := 0
 	blocks := len(counters) &^ 63
-	if fast && blocks > 0 {
-		if firstNew(&counters[0], &seen[0], blocks) < blocks {
+	if fast {
+		if blocks > 0 && firstNew(&counters[0], &seen[0], blocks) < blocks {
 			return true
 		}
-		i = blocks
+		if blocks == len(counters) {
+			return false
+		}
+		// The last counters, in a block of their own padded with zeros
+		// (never new).
+		var c, s [64]uint8
+		copy(c[:], counters[blocks:])
+		copy(s[:], seen[blocks:])
+		return firstNew(&c[0], &s[0], 64) < 64
 	}
 	for ; i < blocks; i += 64 {
 		c := (*[8]uint64)(unsafe.Pointer(&counters[i]))
