@@ -8,9 +8,9 @@ import (
 // resetCountPlan has a global counter that (setq *n* 0) also resets: on
 // line 6 (= *n* 0) right after (incf *n*), with only a call that assigns
 // nothing in between, is ruled out; its look-alikes (lines 7-9: a call
-// that resets it, a reset under a test, a reset in an earlier operand
-// of the label's and) keep the label, which holds. (The loop keeps the path analysis
-// out.)
+// that resets it, a reset under a test, a reset in an earlier operand of
+// the label's and) keep the label, which holds. (The loop keeps the path
+// analysis out.)
 const resetCountPlan = `(defparameter *n* 0)
 (defun name-of (x) (list x))
 (defun reset () (setq *n* 0))
