@@ -133,7 +133,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	defer os.RemoveAll(work)
 	res, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.File, PlanName: o.PlanName, Guide: g,
-		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, time.Until(deadline), so.On && m.World() == nil), Runs: gen.Runs, Work: work}, ts)
+		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, time.Until(deadline), so.On), Runs: gen.Runs, Work: work}, ts)
 	if res == nil {
 		return err
 	}
@@ -199,7 +199,8 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 		for _, it := range res.After() {
 			have[it] = true
 		}
-		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so)
+		seeds := append(append(append([]*measure.Test{}, ts...), res.Kept...), res.Inputs...)
+		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so, seeds, gen.Seed)
 		if err != nil {
 			return err
 		}
