@@ -23,9 +23,10 @@ import (
 // some of each:
 //
 //   - the seeds: the suite's tests and the campaign's inputs;
-//   - the world's structured seeds: every object the world allows (each
-//     type in each region, at each cell and orientation) alone in the
-//     environment, in an order drawn from the seed;
+//   - the world's structured seeds: regions packed full (packs), and
+//     every object the world allows (each type in each region, at each
+//     cell and orientation) alone in the environment, in an order drawn
+//     from the seed;
 //   - mutations, per label still uncovered in turn, of the environments
 //     that came closest to it: a change of one object's type, region,
 //     column, row or orientation (by one step or to any value), an object
@@ -49,8 +50,9 @@ const searchElite = 8
 // SearchStats is what the environment search did.
 type SearchStats struct {
 	// Runs counts the environments run; Seeds the seeds among them;
-	// Singles the world's one-object environments tried.
-	Runs, Seeds, Singles int
+	// Packs the packed regions (packs) and Singles the world's one-object
+	// environments tried.
+	Runs, Seeds, Packs, Singles int
 	// Reached counts, per label still uncovered, the environments that
 	// reached its point.
 	Reached map[int]int
@@ -260,6 +262,79 @@ func (t *target) offer(objs []sim.EnvObject, f fitness, key string) {
 	}
 }
 
+// packs are environments that fill one region with one type: objects at
+// orientation 0 on the closest lattice of cells where they do not overlap,
+// nearest first to an anchor (each end of the region, and where each
+// location at its furniture stands), as many as the cap leaves room for
+// one more; then that one more, an object of each type in the middle of
+// each other region (or none). A full region is what makes placing fail
+// where a plan would put something down, and what no random input reaches.
+func (s *envSearch) packs() [][]sim.EnvObject {
+	w := s.w
+	var out [][]sim.EnvObject
+	for ri := range w.Regions {
+		r := &w.Regions[ri]
+		cw, ch := (r.U1-r.U0)/float64(r.Cols), (r.V1-r.V0)/float64(r.Rows)
+		anchors := []float64{r.U0, r.U1}
+		if sf := r.Surface; sf >= 0 && sf < len(w.Surfaces) {
+			for _, l := range w.Locations {
+				if l.Furniture == w.Surfaces[sf].Furniture {
+					anchors = append(anchors, l.U)
+				}
+			}
+		}
+		for ti := range w.Types {
+			t := &w.Types[ti]
+			sc, sr := stride(t.Width, cw), stride(t.Depth, ch)
+			var cells [][2]int
+			for c := 0; c < r.Cols; c += sc {
+				for j := 0; j < r.Rows; j += sr {
+					cells = append(cells, [2]int{c, j})
+				}
+			}
+			for _, a := range anchors {
+				sorted := append([][2]int(nil), cells...)
+				du := func(c [2]int) float64 {
+					u, _ := r.Cell(c[0], c[1])
+					if u < a {
+						return a - u
+					}
+					return u - a
+				}
+				sort.SliceStable(sorted, func(i, j int) bool { return du(sorted[i]) < du(sorted[j]) })
+				pack := make([]sim.EnvObject, 0, s.maxObjs)
+				for _, c := range sorted[:min(len(sorted), s.maxObjs-1)] {
+					pack = append(pack, sim.EnvObject{Type: ti, Region: ri, Col: c[0], Row: c[1]})
+				}
+				out = append(out, pack)
+				for r2 := range w.Regions {
+					if r2 == ri {
+						continue
+					}
+					q := &w.Regions[r2]
+					for t2 := range w.Types {
+						m := sim.EnvObject{Type: t2, Region: r2, Col: q.Cols / 2, Row: q.Rows / 2}
+						out = append(out, append([]sim.EnvObject{m}, pack...))
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// stride is how many cells of size cell an object of size size spans.
+func stride(size, cell float64) int {
+	if cell <= 0 {
+		return 1
+	}
+	n := 1
+	for float64(n)*cell < size-1e-9 {
+		n++
+	}
+	return n
+}
+
 // single is the i-th object of the world's object space.
 func (s *envSearch) single(v uint64) sim.EnvObject {
 	w := s.w
@@ -381,6 +456,15 @@ func (s *envSearch) search(ctx context.Context, seeds []*sim.Env, runs int) erro
 	if err := s.run(ctx, nil); err != nil { // the empty environment
 		return s.ctxErr(ctx, err)
 	}
+	for _, objs := range s.packs() {
+		if stop() {
+			return nil
+		}
+		s.stats.Packs++
+		if err := s.run(ctx, objs); err != nil {
+			return s.ctxErr(ctx, err)
+		}
+	}
 	space := s.w.ObjectSpace()
 	// The singles, in an order drawn from the seed: a random start and a
 	// stride prime to the space visit each once.
@@ -445,8 +529,8 @@ func gcd(a, b uint64) uint64 {
 // it tried.
 func (s *envSearch) searchReason(ctx context.Context, id int) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "not covered by the environment search: %d environment(s) run (%d seed(s) from the suite and the campaign, %d of the world's %d one-object environments, the rest mutations of those closest to each label)",
-		s.stats.Runs, s.stats.Seeds, s.stats.Singles, s.w.ObjectSpace())
+	fmt.Fprintf(&b, "not covered by the environment search: %d environment(s) run (%d seed(s) from the suite and the campaign, %d packed region(s), %d of the world's %d one-object environments, the rest mutations of those closest to each label)",
+		s.stats.Runs, s.stats.Seeds, s.stats.Packs, s.stats.Singles, s.w.ObjectSpace())
 	if n := s.stats.Reached[id]; n > 0 {
 		fmt.Fprintf(&b, "; %d reached its point with the predicate false", n)
 	} else {
@@ -521,7 +605,12 @@ func searchWorld(ctx context.Context, m *measure.Measurer, have map[string]bool,
 			return nil, fmt.Errorf("labels %v: an environment that covered them did not on replay (a labelcov bug)", hit)
 		}
 		if o.Write == nil {
-			line := strings.Join(strings.Fields(string(text)), " ")
+			var lines []string
+			for _, ln := range strings.Split(string(text), "\n") {
+				ln, _, _ = strings.Cut(ln, ";")
+				lines = append(lines, ln)
+			}
+			line := strings.Join(strings.Fields(strings.Join(lines, " ")), " ")
 			for _, id := range done {
 				found[id] = line
 			}

@@ -49,8 +49,8 @@ const (
 // closingShare and solvingShare are the parts of a plan's --budget that
 // the campaign leaves to what follows it: measuring the inputs it found,
 // writing and replaying those kept and the closing resolution (a tenth),
-// and when z3 solves (--solve on a plan without a world) the solving
-// (half).
+// and with --solve the solving (half): z3 without a world, the
+// environment search with one.
 const (
 	closingShare = 10
 	solvingShare = 2

@@ -1,0 +1,153 @@
+package resolve
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/labelcov/labelcov/coverage/measure"
+	"github.com/labelcov/labelcov/interp/sim"
+	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/labels"
+)
+
+// crowded measures testdata/crowded.plan on the kitchen world (cc) and
+// gives the items its suite (the empty environment) covers.
+func crowded(t *testing.T) (*measure.Measurer, []*measure.Test, map[string]bool) {
+	t.Helper()
+	w, err := sim.LoadWorld("../../testdata/worlds/kitchen.world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile("testdata/crowded.plan")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse("testdata/crowded.plan", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := labels.ParseCriteria("cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := measure.New(f, measure.Options{World: w, Labels: labels.Options{Criteria: c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := m.LoadTests("testdata/empty.env")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := m.Items(context.Background(), ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, it := range items[0] {
+		have[it] = true
+	}
+	return m, ts, have
+}
+
+// labelAt is the id of m's active label of criterion cc with operator op
+// whose source is expr.
+func labelAt(t *testing.T, m *measure.Measurer, op, expr string) int {
+	t.Helper()
+	for _, l := range m.Labels() {
+		if l.Operator == op && l.Predicate == expr {
+			return l.ID
+		}
+	}
+	t.Fatalf("no label %s %s", op, expr)
+	return 0
+}
+
+// TestEnvironmentSearch: on a plan with a world, gentests --solve's
+// environment search finds the scenario a label needs (13 objects on the
+// counter: a packed region) within a bounded number of runs, replays it
+// and writes it; it never claims a label no environment covers (more
+// objects than an environment holds), which ends unresolved with what
+// was tried; the same seed writes the same scenario.
+func TestEnvironmentSearch(t *testing.T) {
+	var texts []string
+	for range 2 {
+		m, ts, have := crowded(t)
+		full, never := labelAt(t, m, "true", "(> n 12)"), labelAt(t, m, "true", "(> m 99)")
+		var written []string
+		write := func(text, ext string, id int, adds []string) (string, error) {
+			if ext != ".env" {
+				t.Errorf("a world plan's test written as %s", ext)
+			}
+			written = append(written, text)
+			return "found.env", nil
+		}
+		r, err := Uncovered(context.Background(), m, have, Options{Write: write, Seeds: ts, Seed: 7, Runs: 400})
+		if err != nil {
+			t.Fatal(err)
+		}
+		by := map[int]Label{}
+		for _, l := range r.Labels {
+			by[l.ID] = l
+		}
+		if l := by[full]; l.Status != measure.StatusCovered || l.Test != "found.env" {
+			t.Fatalf("label %d (> n 12): %+v, want covered by the scenario found", full, l)
+		}
+		if l := by[never]; l.Status != measure.StatusUnresolved || !strings.Contains(l.Reason, "400 environment(s) run") {
+			t.Errorf("label %d (> m 99): %+v, want unresolved after the 400 runs", never, l)
+		}
+		if len(written) != 1 {
+			t.Fatalf("%d scenarios written, want 1", len(written))
+		}
+		// What was written replays to the label on its own.
+		wt, err := m.ParseTest("found.env", []byte(written[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := m.Items(context.Background(), []*measure.Test{wt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(" "+strings.Join(got[0], " ")+" ", " "+measure.LabelItem(full)+" ") {
+			t.Errorf("the scenario written does not cover label %d: %s", full, written[0])
+		}
+		texts = append(texts, written[0])
+	}
+	if texts[0] != texts[1] {
+		t.Errorf("the same seed wrote two scenarios:\n%s\n%s", texts[0], texts[1])
+	}
+}
+
+// TestEnvironmentSearchCancelled: a context already done runs nothing;
+// the labels no test covers end unresolved, without an error.
+func TestEnvironmentSearchCancelled(t *testing.T) {
+	m, ts, have := crowded(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	r, err := Uncovered(ctx, m, have, Options{Seeds: ts, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range r.Labels {
+		if l.Status == measure.StatusUnresolved && !strings.Contains(l.Reason, "0 environment(s) run") {
+			t.Errorf("label %d: %s", l.ID, l.Reason)
+		}
+	}
+}
+
+// TestEnvironmentSearchReports: without Write (cover --solve), a scenario
+// that covers a label is named in its reason, as one line.
+func TestEnvironmentSearchReports(t *testing.T) {
+	m, ts, have := crowded(t)
+	full := labelAt(t, m, "true", "(> n 12)")
+	r, err := Uncovered(context.Background(), m, have, Options{Seeds: ts, Seed: 7, Runs: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range r.Labels {
+		if l.ID == full && (l.Status != measure.StatusUnresolved || !strings.Contains(l.Reason, "(object bottle (region counter)") || strings.Contains(l.Reason, "\n")) {
+			t.Errorf("label %d: %+v, want unresolved naming the scenario found", l.ID, l)
+		}
+	}
+}
