@@ -200,7 +200,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 			have[it] = true
 		}
 		seeds := append(append(append([]*measure.Test{}, ts...), res.Kept...), res.Inputs...)
-		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so, seeds, gen.Seed)
+		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so, seeds, gen.Seed, int(gen.Runs))
 		if err != nil {
 			return err
 		}

@@ -35,8 +35,9 @@ type solveSummary struct {
 
 // solveUncovered is gentests --solve: resolve.Uncovered, writing each
 // solved test to out as gen-solved-NN-....args (or .env: with a world,
-// found by the environment search from seeds with seed).
-func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so SolveOptions, seeds []*measure.Test, seed uint64) (*solveSummary, error) {
+// found by the environment search from seeds with seed, within runs
+// environments when runs > 0: gentests --runs).
+func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so SolveOptions, seeds []*measure.Test, seed uint64, runs int) (*solveSummary, error) {
 	start := time.Now()
 	labelOf := labelSlugs(m.Labels())
 	n := 0
@@ -53,7 +54,7 @@ func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *o
 		fmt.Fprintf(w, "%s: %s for label %d, covers %d item(s) no test did (%s)\n", name, how, id, len(adds), strings.Join(firstN(adds, 4), ", "))
 		return name, nil
 	}
-	r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: plan, Timeout: so.Timeout, Write: write, Seeds: seeds, Seed: seed})
+	r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: plan, Timeout: so.Timeout, Write: write, Seeds: seeds, Seed: seed, Runs: runs})
 	if err != nil {
 		return nil, fmt.Errorf("--solve: %w", err)
 	}
