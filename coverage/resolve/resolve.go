@@ -77,7 +77,7 @@ func (r *Result) Verdicts() map[int]measure.Verdict {
 // a verb checks it before any long work.
 func Solvable(m *measure.Measurer) error {
 	if m.World() != nil {
-		return nil // not solved (worldUnsolved): z3 is not needed
+		return nil // the environment search (searchWorld) needs no z3
 	}
 	_, err := solve.LookZ3()
 	return err
