@@ -50,7 +50,8 @@ const (
 // the campaign leaves to what follows it: measuring the inputs it found,
 // writing and replaying those kept and the closing resolution (a tenth),
 // and with --solve the solving (half): z3 without a world, the
-// environment search with one.
+// environment search with one (which ends a tenth before the deadline, as
+// it runs until then).
 const (
 	closingShare = 10
 	solvingShare = 2
@@ -200,7 +201,15 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 			have[it] = true
 		}
 		seeds := append(append(append([]*measure.Test{}, ts...), res.Kept...), res.Inputs...)
-		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so, seeds, gen.Seed, int(gen.Runs))
+		sctx := dctx
+		if m.World() != nil && gen.Budget > 0 {
+			// The environment search runs until its deadline: it ends
+			// a tenth early, for the closing resolution.
+			var scancel context.CancelFunc
+			sctx, scancel = context.WithDeadline(dctx, deadline.Add(-gen.Budget/closingShare))
+			defer scancel()
+		}
+		s, err := solveUncovered(sctx, w, m, og, out, o.PlanName, have, so, seeds, gen.Seed, int(gen.Runs))
 		if err != nil {
 			return err
 		}
