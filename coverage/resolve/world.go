@@ -44,8 +44,13 @@ import (
 // Every random choice comes from Options.Seed; the search stops at ctx's
 // deadline, after Options.Runs candidates, or when every label is covered.
 
-// searchElite is how many environments each target keeps as parents.
-const searchElite = 8
+// searchElite is how many environments each target keeps as parents;
+// maxSeen how many environments run the search remembers, so as not to run
+// them again.
+const (
+	searchElite = 8
+	maxSeen     = 1 << 20
+)
 
 // SearchStats is what the environment search did.
 type SearchStats struct {
@@ -197,6 +202,9 @@ func (s *envSearch) run(ctx context.Context, objs []sim.EnvObject) error {
 	key := string(data)
 	if s.seen[key] {
 		return nil
+	}
+	if len(s.seen) >= maxSeen {
+		clear(s.seen) // bounded memory: a repeat costs one run, not a wrong answer
 	}
 	s.seen[key] = true
 	covered, err := s.lb.RunBytes(ctx, data)
