@@ -7,6 +7,7 @@ import (
 
 func newAnnotateCmd() *cobra.Command {
 	var lf labelFlags
+	var wf worldFlags
 	var out, manifest, cp string
 	var g goFuzzOptions
 	cmd := &cobra.Command{
@@ -49,7 +50,7 @@ touched. See docs/go.md.
       go test -overlay /tmp/ann/overlay.json -fuzz FuzzParse ./pkg/parse`,
 		Args: argsNamed(1, -1, "FILE or PACKAGES"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSubject(cmd, args, &coverOptions{labelFlags: lf}, &g)
+			s, err := openSubject(cmd, args, wf.options(lf), &g)
 			if err != nil {
 				return err
 			}
@@ -57,6 +58,7 @@ touched. See docs/go.md.
 		},
 	}
 	lf.register(cmd)
+	wf.register(cmd)
 	cmd.Flags().StringVarP(&out, "output", "o", "", "write the annotated plan to this file (default stdout); for Go packages, the output directory")
 	cmd.Flags().StringVar(&out, "out", "", "the same as --output")
 	cmd.Flags().StringVar(&manifest, "manifest", "", "write the label manifest (JSON) to this file")

@@ -24,6 +24,20 @@ func (lf *labelFlags) register(cmd *cobra.Command) {
 		"keep active the labels the value and path analyses prove infeasible or trivial (ranges of the plan's arithmetic and the world's domains; every path of a loop-free run)")
 }
 
+// worldFlags are labels' and annotate's --world and --plan: the verdicts
+// of a plan run in a world, as the verbs that run it judge its labels.
+type worldFlags struct{ world, plan string }
+
+func (wf *worldFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&wf.world, "world", "", "plans: judge the labels as a plan run in this world is judged (the verdicts of fuzz, cover and gentests with --world: its query ranges, the failures its actions signal, the regions each location sees)")
+	cmd.Flags().StringVar(&wf.plan, "plan", "", "plans, with --world: the def-plan that runs (default: main, or the only plan); functions it never calls keep no label")
+}
+
+// options are the suite options of a verb that only reads the plan.
+func (wf *worldFlags) options(lf labelFlags) *coverOptions {
+	return &coverOptions{labelFlags: lf, world: wf.world, plan: wf.plan}
+}
+
 const criteriaHelp = `Criteria (a label is a predicate at a program point; it is covered by a run
 that reaches the point with the predicate true):
   cc       each atom c of each decision (tests of if/when/unless/while and
@@ -51,11 +65,12 @@ action can enter, the path analysis of loop-free runs, and the other rules of
 docs/labels.md), are listed as trivial (always true) or infeasible (never true,
 with a reason) and are not injected; --no-values keeps them active. Verdicts
 that need a world (its query ranges, which failures its actions signal, which
-regions each location sees) come only from verbs that run the plan with one
-(--world, or a truth.json beside a benchmark plan).`
+regions each location sees) need it: labels and annotate take --world (and
+--plan, the def-plan that runs) to judge as fuzz, cover and gentests do.`
 
 func newLabelsCmd() *cobra.Command {
 	var lf labelFlags
+	var wf worldFlags
 	var asJSON bool
 	cmd := &cobra.Command{
 		Use:   "labels FILE",
@@ -74,10 +89,13 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 "labels": [...]}.`,
 		Example: `  labelcov labels warehouse.plan                     # every criterion
   labelcov labels warehouse.plan --criteria mcc,wm:ror
-  labelcov labels warehouse.plan --criteria cc --json | jq '.summary'`,
+  labelcov labels warehouse.plan --criteria cc --json | jq '.summary'
+  labelcov labels testdata/bench/kitchen/kitchen.plan --world testdata/worlds/kitchen.world`,
 		Args: argsNamed(1, 1, "FILE"),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := openSubject(cmd, args, &coverOptions{labelFlags: lf, json: asJSON}, &goFuzzOptions{})
+			o := wf.options(lf)
+			o.json = asJSON
+			s, err := openSubject(cmd, args, o, &goFuzzOptions{})
 			if err != nil {
 				return err
 			}
@@ -85,6 +103,7 @@ annotated positions): {"version": 1, "summary": {"mcc": {"active": ...}},
 		},
 	}
 	lf.register(cmd)
+	wf.register(cmd)
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the label manifest as JSON")
 	return cmd
 }

@@ -161,3 +161,70 @@ func TestLabelsTableClipsLongCells(t *testing.T) {
 		t.Errorf("--json should hold the whole predicate %q", long)
 	}
 }
+
+// labels --world judges a world plan's labels as the verbs that run it
+// do: its active labels are exactly cover's (which reads the world from
+// the benchmark's truth.json), and the world rules out labels that
+// labels without it keeps.
+func TestLabelsWorldAsCover(t *testing.T) {
+	plan := "../../testdata/bench/kitchen/kitchen.plan"
+	// cover prints a predicate as the annotated plan evaluates it
+	// (normalize's temporaries in it), labels as the plan reads: a label
+	// is its id, criterion and operator.
+	type label struct {
+		ID                          int
+		Criterion, Operator, Status string
+		Reason                      string
+	}
+	activeOf := func(args ...string) (map[label]bool, int) {
+		t.Helper()
+		code, out, errs := execLabelcov(append([]string{"labels", plan, "--criteria", "all", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("labels %v: code %d: %s", args, code, errs)
+		}
+		var rep struct{ Labels []label }
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		set, worldReasons := map[label]bool{}, 0
+		for _, l := range rep.Labels {
+			if l.Status == "active" {
+				set[label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
+			}
+			if l.Status == "infeasible" && strings.Contains(l.Reason, "in the world") {
+				worldReasons++
+			}
+		}
+		return set, worldReasons
+	}
+	inWorld, worldReasons := activeOf("--world", "../../testdata/worlds/kitchen.world")
+	without, noWorldReasons := activeOf()
+	if len(inWorld) >= len(without) || worldReasons == 0 || noWorldReasons != 0 {
+		t.Errorf("%d active labels with the world (%d infeasible in it), %d without (%d): the world rules out none",
+			len(inWorld), worldReasons, len(without), noWorldReasons)
+	}
+	out, _, err := execCover(plan, "--criteria", "all", "--tests", "../../testdata/bench/kitchen/reproducers", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct{ Labels []label }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	covers := map[label]bool{}
+	for _, l := range rep.Labels {
+		covers[label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
+	}
+	if len(covers) != len(inWorld) {
+		t.Errorf("cover has %d active labels, labels --world %d", len(covers), len(inWorld))
+	}
+	for l := range covers {
+		if !inWorld[l] {
+			t.Errorf("cover's label %+v is not active in labels --world", l)
+		}
+	}
+	// Go packages take no world.
+	if code, _, errs := execLabelcov("annotate", "./testdata/nothing", "--world", "w.world", "-o", t.TempDir()); code != 2 || !strings.Contains(errs, "--world is for plans") {
+		t.Errorf("annotate of Go packages with --world: code %d, %q", code, errs)
+	}
+}

@@ -153,13 +153,7 @@ func compileOnce(f *syntax.File, o Options) (*compile.Program, error) {
 func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) {
 	lo := o.Labels
 	lo.Criteria = c
-	fo := o.Feasible
-	if fo.Domains == nil {
-		fo.Domains = sim.LabelDomains(o.World) // labels the world rules out are infeasible
-	}
-	if fo.Signals == nil {
-		fo.Signals = sim.LabelSignals(o.World) // handlers no action can enter
-	}
+	fo := WorldFacts(o.Feasible, o.World)
 	no := o.Normalize
 	no.PureFuncs = PureFuncs(no.PureFuncs)
 	res, err := transform.Plan(f, transform.Options{Labels: lo, Feasible: fo, Normalize: no})
@@ -199,6 +193,22 @@ func Annotate(f *syntax.File, c labels.Criteria, o Options) (*Annotated, error) 
 		prog.ForgetTree()
 	}
 	return a, nil
+}
+
+// WorldFacts completes fo with what world w declares (nil: no world) to
+// the static analyses, where fo does not say it already: the ranges of
+// its queries (labels the world rules out are infeasible) and the
+// failures its actions and queries may signal (handlers no action can
+// enter). Every verb that labels a plan run in a world takes its facts
+// from here, so that they all judge the same labels the same way.
+func WorldFacts(fo feasible.Options, w *sim.World) feasible.Options {
+	if fo.Domains == nil {
+		fo.Domains = sim.LabelDomains(w)
+	}
+	if fo.Signals == nil {
+		fo.Signals = sim.LabelSignals(w)
+	}
+	return fo
 }
 
 // Counter is the index in Program's counters of active label id's branch

@@ -29,6 +29,12 @@ func WorldBeside(plan string) (string, error) { return sim.WorldBeside(plan) }
 // truth.json beside plan names; ("", nil, nil) for none (sim.OpenWorld).
 func OpenWorld(plan, given string) (string, *sim.World, error) { return sim.OpenWorld(plan, given) }
 
+// SelectPlan is the def-plan of p that runs: name, or "" for main or the
+// only plan (sim.SelectPlan).
+func SelectPlan(p *compile.Program, name string) (*compile.Func, error) {
+	return sim.SelectPlan(p, name)
+}
+
 // ArgStrings reads plan fn's arguments from one literal per string
 // (labelcov run --arg; sim.ArgStrings).
 func ArgStrings(fn *compile.Func, raw []string) ([]value.Value, error) {

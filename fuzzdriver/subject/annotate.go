@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
+	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -47,10 +48,25 @@ func PlanToLabel(o Options, name string) (*syntax.File, *compile.Program, transf
 		return nil, nil, to, err
 	}
 	f, p, err := LoadPlan(o.Stdin, name, compile.Options{PassThrough: true})
-	if p != nil {
-		to.Normalize.PassThrough = p.PassedThrough
+	if err != nil {
+		return f, p, to, err
 	}
-	return f, p, to, err
+	to.Normalize.PassThrough = p.PassedThrough
+	if o.World != "" {
+		// Judged as the verbs that run the plan judge it: with the
+		// world's facts, through the def-plan that runs.
+		_, w, err := runner.OpenWorld(name, o.World)
+		if err != nil {
+			return f, p, to, err
+		}
+		fn, err := runner.SelectPlan(p, o.PlanName)
+		if err != nil {
+			return f, p, to, err
+		}
+		to.Feasible = pipeline.WorldFacts(to.Feasible, w)
+		to.Feasible.Entry = fn.Name
+	}
+	return f, p, to, nil
 }
 
 // PrintNotes prints the compiler's notes on p (top-level forms passed
@@ -146,6 +162,11 @@ func (s *goSubject) Annotate(ctx context.Context, w io.Writer, ao AnnotateOption
 	o := &s.o
 	if ao.Out == "" || ao.Out == "-" {
 		return fmt.Errorf("annotating Go packages needs -o/--out DIR for the annotated files and overlay.json (the user's files are never touched)")
+	}
+	for _, n := range []string{"world", "plan"} {
+		if o.changed(n) {
+			return fmt.Errorf("--%s is for plans, not Go packages", n)
+		}
 	}
 	_, patterns, to, err := s.resolve()
 	if err != nil {
