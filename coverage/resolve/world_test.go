@@ -151,3 +151,74 @@ func TestEnvironmentSearchReports(t *testing.T) {
 		}
 	}
 }
+
+// TestEnvironmentSearchKitchen: on the kitchen
+// benchmark, from its reproducers alone, the search finds within 1000
+// runs the scenario that enters deliver's manipulation-failure handler at
+// the counter (storing a bottle on a counter with no free reachable place:
+// a packed region), which no campaign of the benchmark table reached.
+func TestEnvironmentSearchKitchen(t *testing.T) {
+	w, err := sim.LoadWorld("../../testdata/worlds/kitchen.world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "../../testdata/bench/kitchen/kitchen.plan"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse(path, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := labels.ParseCriteria("cc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := measure.New(f, measure.Options{World: w, Labels: labels.Options{Criteria: c}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := m.LoadTests("../../testdata/bench/kitchen/reproducers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := m.Items(context.Background(), ts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, its := range items {
+		for _, it := range its {
+			have[it] = true
+		}
+	}
+	atCounter := 0
+	for _, l := range m.Labels() {
+		if l.Pos.Line == 123 && l.Pos.Col == 42 && l.Operator == "true" {
+			atCounter = l.ID
+		}
+	}
+	if atCounter == 0 || have[measure.LabelItem(atCounter)] {
+		t.Fatalf("label at kitchen.plan:123:42 (cc true): id %d, covered by the reproducers %v", atCounter, have[measure.LabelItem(atCounter)])
+	}
+	var written string
+	write := func(text, ext string, id int, adds []string) (string, error) {
+		if id == atCounter || written == "" {
+			written = text
+		}
+		return "found.env", nil
+	}
+	r, err := Uncovered(context.Background(), m, have, Options{Write: write, Seeds: ts, Seed: 1, Runs: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range r.Labels {
+		if l.ID == atCounter && l.Status != measure.StatusCovered {
+			t.Fatalf("label %d: %+v, want covered", l.ID, l)
+		}
+	}
+	if !strings.Contains(written, "(object bottle (region counter)") {
+		t.Errorf("the scenario written has no bottle on the counter:\n%s", written)
+	}
+}
