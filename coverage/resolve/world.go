@@ -170,16 +170,9 @@ func formOf(spans [][2]int, off int) int {
 // encode writes objs in the world's byte layout (docs/environment.md);
 // decoding drops what overlaps, as for any input.
 func (s *envSearch) encode(objs []sim.EnvObject) []byte {
-	w := s.w
-	b := w.BytesPerObject()
 	out := s.buf[:0]
-	nr, no := uint64(len(w.Regions)), uint64(len(w.Orientations))
 	for _, o := range objs {
-		r := &w.Regions[o.Region]
-		v := ((uint64(o.Type)*nr+uint64(o.Region))*uint64(w.Grid)+uint64(o.Row*r.Cols+o.Col))*no + uint64(o.Orientation)
-		for k := b - 1; k >= 0; k-- {
-			out = append(out, byte(v>>(8*uint(k))))
-		}
+		out = s.w.AppendObject(out, o)
 	}
 	s.buf = out
 	return out
@@ -343,25 +336,9 @@ func stride(size, cell float64) int {
 	return n
 }
 
-// single is the i-th object of the world's object space.
-func (s *envSearch) single(v uint64) sim.EnvObject {
-	w := s.w
-	no, np, nr := uint64(len(w.Orientations)), uint64(w.Grid), uint64(len(w.Regions))
-	var o sim.EnvObject
-	o.Orientation = int(v % no)
-	v /= no
-	cell := int(v % np)
-	v /= np
-	o.Region = int(v % nr)
-	o.Type = int(v / nr)
-	cols := w.Regions[o.Region].Cols
-	o.Col, o.Row = cell%cols, cell/cols
-	return o
-}
-
 // randomObject is any object the world allows.
 func (s *envSearch) randomObject() sim.EnvObject {
-	return s.single(s.rng.Uint64N(s.w.ObjectSpace()))
+	return s.w.ObjectOf(s.rng.Uint64N(s.w.ObjectSpace()))
 }
 
 // mutate changes objs once (a copy).
@@ -480,7 +457,7 @@ func (s *envSearch) search(ctx context.Context, seeds []*sim.Env, runs int) erro
 	var next uint64
 	for round := 0; !stop(); round++ {
 		if next < space && round%2 == 0 {
-			o := s.single((start + next*stride) % space)
+			o := s.w.ObjectOf((start + next*stride) % space)
 			next++
 			s.stats.Singles++
 			if err := s.run(ctx, []sim.EnvObject{o}); err != nil {

@@ -12,19 +12,19 @@ import (
 	"github.com/labelcov/labelcov/labels"
 )
 
-// crowded measures testdata/crowded.plan on the kitchen world (cc) and
-// gives the items its suite (the empty environment) covers.
-func crowded(t *testing.T) (*measure.Measurer, []*measure.Test, map[string]bool) {
+// measured measures plan on world (criteria cc) and gives the tests of
+// suite and the items they cover.
+func measured(t *testing.T, plan, world, suite string) (*measure.Measurer, []*measure.Test, map[string]bool) {
 	t.Helper()
-	w, err := sim.LoadWorld("../../testdata/worlds/kitchen.world")
+	w, err := sim.LoadWorld(world)
 	if err != nil {
 		t.Fatal(err)
 	}
-	src, err := os.ReadFile("testdata/crowded.plan")
+	src, err := os.ReadFile(plan)
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := syntax.Parse("testdata/crowded.plan", src)
+	f, err := syntax.Parse(plan, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +36,7 @@ func crowded(t *testing.T) (*measure.Measurer, []*measure.Test, map[string]bool)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := m.LoadTests("testdata/empty.env")
+	ts, err := m.LoadTests(suite)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,10 +45,19 @@ func crowded(t *testing.T) (*measure.Measurer, []*measure.Test, map[string]bool)
 		t.Fatal(err)
 	}
 	have := map[string]bool{}
-	for _, it := range items[0] {
-		have[it] = true
+	for _, its := range items {
+		for _, it := range its {
+			have[it] = true
+		}
 	}
 	return m, ts, have
+}
+
+// crowded measures testdata/crowded.plan on the kitchen world, its suite
+// the empty environment.
+func crowded(t *testing.T) (*measure.Measurer, []*measure.Test, map[string]bool) {
+	t.Helper()
+	return measured(t, "testdata/crowded.plan", "../../testdata/worlds/kitchen.world", "testdata/empty.env")
 }
 
 // labelAt is the id of m's active label of criterion cc with operator op
@@ -158,41 +167,7 @@ func TestEnvironmentSearchReports(t *testing.T) {
 // the counter (storing a bottle on a counter with no free reachable place:
 // a packed region), which no campaign of the benchmark table reached.
 func TestEnvironmentSearchKitchen(t *testing.T) {
-	w, err := sim.LoadWorld("../../testdata/worlds/kitchen.world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := "../../testdata/bench/kitchen/kitchen.plan"
-	src, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.Parse(path, src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := labels.ParseCriteria("cc")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, err := measure.New(f, measure.Options{World: w, Labels: labels.Options{Criteria: c}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := m.LoadTests("../../testdata/bench/kitchen/reproducers")
-	if err != nil {
-		t.Fatal(err)
-	}
-	items, err := m.Items(context.Background(), ts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	have := map[string]bool{}
-	for _, its := range items {
-		for _, it := range its {
-			have[it] = true
-		}
-	}
+	m, ts, have := measured(t, "../../testdata/bench/kitchen/kitchen.plan", "../../testdata/worlds/kitchen.world", "../../testdata/bench/kitchen/reproducers")
 	atCounter := 0
 	for _, l := range m.Labels() {
 		if l.Pos.Line == 123 && l.Pos.Col == 42 && l.Operator == "true" {
