@@ -3,6 +3,7 @@ package resolve
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strings"
@@ -46,10 +47,12 @@ import (
 
 // searchElite is how many environments each target keeps as parents;
 // maxSeen how many environments run the search remembers, so as not to run
-// them again.
+// them again; stallRuns the fewest runs without a find after which a
+// search with no deadline gives up (envSearch.stall).
 const (
 	searchElite = 8
 	maxSeen     = 1 << 20
+	stallRuns   = 20000
 )
 
 // SearchStats is what the environment search did.
@@ -106,9 +109,14 @@ type envSearch struct {
 	// covered; it returns the labels now covered (their targets end).
 	found func(objs []sim.EnvObject, covered []int) ([]int, error)
 	stats SearchStats
-	seen  map[string]bool
-	buf   []byte
-	cov   map[int]bool
+	// stall, when set, ends the search once it has run every one-object
+	// environment and found nothing in the last max(stallRuns, lastFind)
+	// runs (lastFind: the runs when it last covered a label).
+	stall    bool
+	lastFind int
+	seen     map[string]bool
+	buf      []byte
+	cov      map[int]bool
 }
 
 // newEnvSearch prepares the search for ids (active labels of m no test
@@ -214,6 +222,7 @@ func (s *envSearch) run(ctx context.Context, objs []sim.EnvObject) error {
 		}
 	}
 	if len(hit) > 0 {
+		s.lastFind = s.stats.Runs
 		objs := append([]sim.EnvObject(nil), objs...)
 		done, err := s.found(objs, hit)
 		if err != nil {
@@ -424,7 +433,8 @@ func (s *envSearch) mutate(objs []sim.EnvObject, donor []sim.EnvObject) []sim.En
 // candidates have run (0: no bound) or every target is covered.
 func (s *envSearch) search(ctx context.Context, seeds []*sim.Env, runs int) error {
 	stop := func() bool {
-		return ctx.Err() != nil || !s.active() || runs > 0 && s.stats.Runs >= runs
+		return ctx.Err() != nil || !s.active() || runs > 0 && s.stats.Runs >= runs ||
+			s.stall && s.stats.Singles == int(min(s.w.ObjectSpace(), math.MaxInt)) && s.stats.Runs-s.lastFind > max(stallRuns, s.lastFind)
 	}
 	for _, e := range seeds {
 		if stop() {
@@ -521,8 +531,11 @@ func (s *envSearch) searchReason(ctx context.Context, id int) string {
 	} else {
 		b.WriteString("; none reached its point")
 	}
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		b.WriteString("; stopped by the time budget")
+	case s.stall && s.active():
+		fmt.Fprintf(&b, "; stopped after %d run(s) without a find", s.stats.Runs-s.lastFind)
 	}
 	return b.String()
 }
@@ -550,7 +563,8 @@ func searchWorld(ctx context.Context, m *measure.Measurer, have map[string]bool,
 		return res, nil
 	}
 	sctx := ctx
-	if _, ok := ctx.Deadline(); !ok && o.Runs <= 0 {
+	_, bounded := ctx.Deadline()
+	if !bounded && o.Runs <= 0 {
 		timeout := o.Timeout
 		if timeout <= 0 {
 			timeout = DefaultTimeout
@@ -563,6 +577,7 @@ func searchWorld(ctx context.Context, m *measure.Measurer, have map[string]bool,
 	if err != nil {
 		return nil, err
 	}
+	s.stall = !bounded && o.Runs <= 0
 	// found holds, without Write, the scenario found for each label.
 	found := map[int]string{}
 	s.found = func(objs []sim.EnvObject, hit []int) ([]int, error) {
