@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/labelcov/labelcov/coverage/measure"
 	"github.com/labelcov/labelcov/interp/sim"
@@ -195,5 +196,22 @@ func TestEnvironmentSearchKitchen(t *testing.T) {
 	}
 	if !strings.Contains(written, "(object bottle (region counter)") {
 		t.Errorf("the scenario written has no bottle on the counter:\n%s", written)
+	}
+}
+
+// TestEnvironmentSearchStalls: with no deadline and no bound on runs
+// (cover --solve), the search ends once it has run every one-object
+// scenario and then found nothing in stallRuns runs, saying so.
+func TestEnvironmentSearchStalls(t *testing.T) {
+	m, ts, have := crowded(t)
+	never := labelAt(t, m, "true", "(> m 99)")
+	r, err := Uncovered(context.Background(), m, have, Options{Seeds: ts, Seed: 3, Timeout: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range r.Labels {
+		if l.ID == never && (!strings.Contains(l.Reason, "1536 of the world's 1536 one-object environments") || !strings.Contains(l.Reason, "run(s) without a find")) {
+			t.Errorf("label %d: %s", l.ID, l.Reason)
+		}
 	}
 }
