@@ -67,11 +67,31 @@ func (c *Coverage) HasNew(counters []uint8) bool {
 // as eight words read in place: a block of zeros costs eight loads and one
 // test, a block of zeros and 1s sixteen loads and one test. Each word's
 // counters are lanes that classify maps one by one, so the byte order of
-// the words does not matter.
-func newWords(counters, seen []uint8) bool {
+// the words does not matter. Where the processor has AVX2, firstNew
+// (scan_amd64.s) does the same on two 32-byte registers a block, counts
+// above 1 classified sixteen at a time by table lookups on their nibbles.
+func newWords(counters, seen []uint8) bool { return scanWords(counters, seen, haveFirstNew) }
+
+// scanWords is newWords, with firstNew or without it (fast false).
+func scanWords(counters, seen []uint8, fast bool) bool {
 	seen = seen[:len(counters)] // lets the compiler drop most bounds checks
 	i := 0
-	for ; i+64 <= len(counters); i += 64 {
+	blocks := len(counters) &^ 63
+	if fast {
+		if blocks > 0 && firstNew(&counters[0], &seen[0], blocks) < blocks {
+			return true
+		}
+		if blocks == len(counters) {
+			return false
+		}
+		// The last counters, in a block of their own padded with zeros
+		// (never new).
+		var c, s [64]uint8
+		copy(c[:], counters[blocks:])
+		copy(s[:], seen[blocks:])
+		return firstNew(&c[0], &s[0], 64) < 64
+	}
+	for ; i < blocks; i += 64 {
 		c := (*[8]uint64)(unsafe.Pointer(&counters[i]))
 		all := c[0] | c[1] | c[2] | c[3] | c[4] | c[5] | c[6] | c[7]
 		if all == 0 {

@@ -171,6 +171,61 @@ func TestHasNewMatchesReference(t *testing.T) {
 	}
 }
 
+// TestScanWordsLongMaps compares newWords, with skipOld and without, with
+// the reference on maps of many 64-counter blocks (the other tests' maps
+// have one at most): zero blocks, blocks of zeros and 1s seen or not,
+// and blocks with a loop's count, in any order, so that skipOld stops at
+// every kind of block and the loop resumes after it.
+func TestScanWordsLongMaps(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for range 5000 {
+		n := r.IntN(1100)
+		counters := make([]uint8, n)
+		for at := 0; at < n; at += 64 {
+			block := counters[at:min(at+64, n)]
+			switch r.IntN(4) {
+			case 0: // zero
+			case 1: // zeros and 1s
+				for i := range block {
+					block[i] = uint8(r.IntN(2))
+				}
+			case 2: // a few counters, any value
+				for range 1 + r.IntN(3) {
+					block[r.IntN(len(block))] = uint8(r.IntN(256))
+				}
+			default:
+				copy(block, randomCounters(r, len(block), r.Float64()))
+			}
+		}
+		var bits []uint8
+		switch r.IntN(3) {
+		case 0: // the run itself, perhaps minus one bucket bit
+			bits = coverageOf(counters)
+			if len(bits) > 0 && r.IntN(2) == 0 {
+				i := r.IntN(len(bits))
+				bits[i] &= bits[i] - 1
+			}
+		case 1: // the run and others: usually not new
+			bits = coverageOf(counters, randomCounters(r, n, 0.7))
+			if len(bits) > 0 && r.IntN(2) == 0 {
+				bits[r.IntN(len(bits))] = 0
+			}
+		default:
+			bits = make([]uint8, n)
+			for i := range bits {
+				bits[i] = uint8(r.IntN(256))
+			}
+		}
+		want := refHasNew(bits, counters)
+		for _, fast := range []bool{false, haveFirstNew} {
+			if got := scanWords(counters, bits, fast); got != want {
+				t.Fatalf("scanWords(fast %v) on %d counters = %v, want %v\ncounters %v\nbits %v", fast, n, got, want, counters, bits)
+			}
+		}
+		checkAgainstRef(t, bits, counters)
+	}
+}
+
 // TestHasNewEachByteValue puts every byte value at every position of two
 // 32-counter blocks, an 8-counter word and a tail, amid 1s, over coverage
 // that has every bucket but its own: each must be new, and not new once its
@@ -283,6 +338,13 @@ func BenchmarkHasNew(b *testing.B) {
 		b.Run("shape="+shape.name+"/impl=word", func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
 				if cov.HasNew(runs[i%len(runs)]) {
+					b.Fatal("new")
+				}
+			}
+		})
+		b.Run("shape="+shape.name+"/impl=go", func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				if scanWords(runs[i%len(runs)], cov.bits, false) {
 					b.Fatal("new")
 				}
 			}
