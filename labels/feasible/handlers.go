@@ -197,6 +197,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 		}
 	}
 	h.detectVerdicts(ls)
+	h.floorVerdicts(ls)
 }
 
 // clauseParts splits a handler clause (KIND (VAR) BODY...), KIND being a
