@@ -43,7 +43,9 @@ import (
 // included (so that a plateau is walked rather than stuck on).
 //
 // Every random choice comes from Options.Seed; the search stops at ctx's
-// deadline, after Options.Runs candidates, or when every label is covered.
+// deadline, after Options.Runs candidates, when every label is covered,
+// or, with neither a deadline nor a bound on runs, once it finds nothing
+// more (envSearch.stall).
 
 // searchElite is how many environments each target keeps as parents;
 // maxSeen how many environments run the search remembers, so as not to run
@@ -55,8 +57,8 @@ const (
 	stallRuns   = 20000
 )
 
-// SearchStats is what the environment search did.
-type SearchStats struct {
+// searchStats is what the environment search did.
+type searchStats struct {
 	// Runs counts the environments run; Seeds the seeds among them;
 	// Packs the packed regions (packs) and Singles the world's one-object
 	// environments tried.
@@ -108,7 +110,7 @@ type envSearch struct {
 	// found receives each environment that covers a label no test
 	// covered; it returns the labels now covered (their targets end).
 	found func(objs []sim.EnvObject, covered []int) ([]int, error)
-	stats SearchStats
+	stats searchStats
 	// stall, when set, ends the search once it has run every one-object
 	// environment and found nothing in the last max(stallRuns, lastFind)
 	// runs (lastFind: the runs when it last covered a label).
@@ -127,7 +129,7 @@ func newEnvSearch(m *measure.Measurer, ids []int, seed uint64) (*envSearch, erro
 		return nil, err
 	}
 	s := &envSearch{w: m.World(), lb: lb, rng: rand.New(rand.NewPCG(seed, 0x6c6162656c636f76)), maxObjs: lb.MaxObjects(),
-		byID: map[int]*target{}, seen: map[string]bool{}, cov: map[int]bool{}, stats: SearchStats{Reached: map[int]int{}}}
+		byID: map[int]*target{}, seen: map[string]bool{}, cov: map[int]bool{}, stats: searchStats{Reached: map[int]int{}}}
 	forms := formSpans(m)
 	all := m.Labels()
 	for _, id := range ids {
