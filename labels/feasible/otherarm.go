@@ -477,6 +477,12 @@ func (g *gripCheck) caught(kind string) bool {
 	return false
 }
 
+// asValue reports whether a function named as a value may perform: perform
+// itself, a plan function or a local one.
+func (g *gripCheck) asValue(name string) bool {
+	return name == "perform" || g.h.defs[name] != nil || g.h.local[name]
+}
+
 // ok walks n; allowed says which symbols read the arm.
 func (g *gripCheck) ok(n syntax.Node, allowed func(*syntax.Symbol) bool, depth int) bool {
 	h := g.h
@@ -491,10 +497,15 @@ func (g *gripCheck) ok(n syntax.Node, allowed func(*syntax.Symbol) bool, depth i
 		}
 		switch x := x.(type) {
 		case *syntax.Quote:
+			// 'perform or 'f may be called through (mapcar 'f ...).
+			if q, ok := x.X.(*syntax.Symbol); ok && g.asValue(q.Name) {
+				good = false
+			}
 			return false
 		case *syntax.Symbol:
-			// Heads are skipped below: perform met here is a value.
-			if x.Name == "perform" {
+			// Heads are skipped below: a function named here is a value
+			// (#'f), which a call may run with anything.
+			if g.asValue(x.Name) {
 				good = false
 			}
 			return true

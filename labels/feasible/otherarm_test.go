@@ -13,12 +13,13 @@ import (
 
 // otherArmPlan picks the first object it sees from table-center with the
 // right arm, then every other one with fetch, whose handler retries as
-// CLAUSE says.
+// CLAUSE says, picking up as BODY does.
 const otherArmPlan = `(defun go-to (?loc)
   (unless (eq (robot-location) ?loc)
     (perform (an action (type parking-arms)))
     (perform (an action (type navigating) (location (a location (name ?loc)))))))
 (defun other-arm (arm) (if (eq arm 'left) 'right 'left))
+(defun grab-right (o) (perform (an action (type picking-up) (arm right) (object o))))
 (defun fetch (?obj arm)
   (let ((?arm arm) (tries 0))
     (with-failure-handling ((object-unreachable (e)
@@ -26,7 +27,7 @@ const otherArmPlan = `(defun go-to (?loc)
                               CLAUSE
                               nil)
                             (grasping-failure (e) nil))
-      (perform (an action (type picking-up) (arm ?arm) (object ?obj)))
+      BODY
       ?arm)))
 (def-plan main ()
   (with-failure-handling ((plan-failure (e) nil))
@@ -50,15 +51,18 @@ func TestOtherArmVerdicts(t *testing.T) {
 	}
 	c, _ := labels.ParseCriteria("mcc")
 	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
+	const swap = "(when (and (< tries 2) (null (arm-holding (other-arm ?arm)))) (setq ?arm (other-arm ?arm)) (retry))"
+	const pick = "(perform (an action (type picking-up) (arm ?arm) (object ?obj)))"
 	for _, tc := range []struct {
-		name, clause string
-		ruled, holds bool
+		name, clause, body string
+		ruled, holds       bool
 	}{
-		{"the other arm", "(when (and (< tries 2) (null (arm-holding (other-arm ?arm)))) (setq ?arm (other-arm ?arm)) (retry))", true, false},
-		{"the same arm", "(print (and (< tries 2) (null (arm-holding (other-arm ?arm))))) (when (< tries 2) (retry))", false, true},
-		{"a fixed arm", "(when (and (< tries 2) (null (arm-holding (other-arm ?arm)))) (setq ?arm 'left) (retry))", false, false},
+		{"the other arm", swap, pick, true, false},
+		{"the same arm", "(print (and (< tries 2) (null (arm-holding (other-arm ?arm))))) (when (< tries 2) (retry))", pick, false, true},
+		{"a fixed arm", "(when (and (< tries 2) (null (arm-holding (other-arm ?arm)))) (setq ?arm 'left) (retry))", pick, false, false},
+		{"a pick through a function value", swap, "(mapcar #'grab-right (list ?obj)) " + pick, false, false},
 	} {
-		src := strings.Replace(otherArmPlan, "CLAUSE", tc.clause, 1)
+		src := strings.NewReplacer("CLAUSE", tc.clause, "BODY", tc.body).Replace(otherArmPlan)
 		f, err := syntax.Parse("t.plan", []byte(src))
 		if err != nil {
 			t.Fatal(err)
