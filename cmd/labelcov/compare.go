@@ -74,6 +74,8 @@ for t.Error/t.Fatal). Ground truth: truth.json beside the package's sources. Tim
 and execs to first failure come from go test's progress lines; coverage over time
 from replaying the kept corpus on the original's coverage blocks and on the labels
 of all criteria (dist too; "labels" is the sum of the rows, as cover's all).
+--on-fixed builds every target against the module versions with its known
+bugs fixed (truth.json's "fixed"), to measure execs/s over whole budgets.
 Default criteria for Go: none,dist. --fuzzminimizetime 0s runs every campaign
 of the grid without go test's minimization of new inputs (docs/go.md
 recommends it for labelled campaigns: each new label is a new input, and
@@ -135,6 +137,12 @@ significant only without the correction are listed apart.`,
 	f.StringSliceVar(&o.GoPkgs, "go", nil, "Go package patterns: compare on their fuzz targets with go test -fuzz (see above)")
 	f.StringSliceVar(&o.LabelPkgs, "label-pkgs", nil, "with --go: "+labelPkgsUsage)
 	f.StringVar(&o.MinimizeTime, "fuzzminimizetime", "", "Go grids: -fuzzminimizetime of every campaign (a duration, or Nx; 0s: no minimization, as docs/go.md recommends for labelled campaigns; default: go test's 60s)")
+	f.BoolVar(&o.OnFixed, "on-fixed", false, "Go grids: build every target against the module versions with the fixes of its known bugs "+
+		"(\"fixed\": \"MODULE@VERSION\" of each bug in the target's truth.json; the highest per module), through a private -modfile "+
+		"(your go.mod is never written), so that campaigns run their whole budget instead of ending at a known bug: "+
+		"execs/s then measure what labels cost, not when campaigns ended (a ratio between campaigns that end at a quick find and "+
+		"campaigns that run on is mostly their slow first seconds); finds are then new bugs, not the benchmark's. "+
+		"A target without truth.json or with a bug without \"fixed\" is an error")
 	f.BoolVar(&o.KeepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
 	return cmd
 }

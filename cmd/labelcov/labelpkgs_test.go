@@ -28,13 +28,7 @@ func TestLabelPkgsInCachedDependency(t *testing.T) {
 		t.Fatal(err)
 	}
 	env := testenv.LocalProxy(t, map[string]string{"example.com/dep@v0.1.0": filepath.Join(root, "dep")})
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "GOPROXY", "GOMODCACHE", "GOSUMDB", "GOFLAGS", "GOWORK":
-			t.Setenv(k, v) // the commands run in this process
-		}
-	}
+	setGoEnv(t, env)
 	app := filepath.Join(t.TempDir(), "app")
 	if err := gotransform.CopyModule(filepath.Join(root, "app"), app); err != nil {
 		t.Fatal(err)

@@ -25,9 +25,11 @@ type Report struct {
 	Seed     uint64   `json:"seed"`
 	// Kind is "go" for Go fuzz targets (Grid.Kind), MinimizeTime a Go
 	// grid's -test.fuzzminimizetime ("" = go test's default).
-	Kind         string  `json:"kind,omitempty"`
-	MinimizeTime string  `json:"minimize_time,omitempty"`
-	Alpha        float64 `json:"alpha"`
+	Kind         string `json:"kind,omitempty"`
+	MinimizeTime string `json:"minimize_time,omitempty"`
+	// OnFixed: Grid.OnFixed.
+	OnFixed bool    `json:"on_fixed,omitempty"`
+	Alpha   float64 `json:"alpha"`
 	// Correction names the multiple-comparison adjustment behind
 	// TestRow.PAdj and the verdicts; the family is every test of one
 	// benchmark (see the constant Correction).
@@ -60,6 +62,8 @@ type BenchReport struct {
 	Target    string   `json:"target,omitempty"`
 	Shape     string   `json:"shape,omitempty"`
 	LabelPkgs []string `json:"label_pkgs,omitempty"`
+	// Fixed: BenchInfo.Fixed.
+	Fixed []string `json:"fixed,omitempty"`
 	// Categories: the truth.json categories in order, then every other
 	// finding key some run found, sorted.
 	Categories []string `json:"categories"`
@@ -86,7 +90,9 @@ type RunReport struct {
 	ExecsPerSec float64 `json:"execs_per_sec"`
 	// FuzzS is the time ExecsPerSec is measured over, when the runner
 	// gave it (go test -fuzz: after the seeds' baseline); 0: ElapsedS.
-	FuzzS  float64 `json:"fuzz_s,omitempty"`
+	FuzzS float64 `json:"fuzz_s,omitempty"`
+	// CPUS is the campaign's CPU time (Result.CPUS), when known.
+	CPUS   float64 `json:"cpu_s,omitempty"`
 	Corpus int     `json:"corpus"`
 	// Final is the coverage of the last sample; SaturatedS the campaign
 	// time of the first sample that showed the final value.
@@ -163,6 +169,13 @@ type ThroughputRow struct {
 	// seconds, the slowest for any criterion, and says more about when
 	// they ended than about the criterion's cost (render notes it).
 	MeasuredS float64 `json:"measured_s"`
+	// ExecsPerCPUS is all the runs' execs over all their CPU seconds
+	// (RunReport.CPUS: the test process and its fuzzing worker, start-up
+	// included), when every run measured it, and CPURatio its ratio to
+	// none's: what a criterion costs per execution, which other work on
+	// the machine changes far less than it changes wall-clock rates.
+	ExecsPerCPUS float64  `json:"execs_per_cpu_s,omitempty"`
+	CPURatio     *float64 `json:"cpu_ratio_to_none,omitempty"`
 }
 
 // ShortRunS is the median measuring time below which a criterion's
@@ -219,7 +232,7 @@ var measureOrder = []string{"branches", "blocks", "instructions", "actions", lab
 // Analyze computes the report of d.
 func Analyze(d *Data) *Report {
 	r := &Report{Version: Version, Benches: d.Grid.Benches, Criteria: d.Grid.Criteria, Runs: d.Grid.Runs,
-		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Kind: d.Grid.Kind, MinimizeTime: d.Grid.MinimizeTime, Alpha: significance.Alpha,
+		BudgetS: d.Grid.Budget.Seconds(), Seed: d.Grid.Seed, Kind: d.Grid.Kind, MinimizeTime: d.Grid.MinimizeTime, OnFixed: d.Grid.OnFixed, Alpha: significance.Alpha,
 		Correction: Correction, Missing: d.Missing}
 	if r.Missing == nil {
 		r.Missing = []Cell{}
@@ -259,7 +272,7 @@ func gridCommand(metas []Meta) string {
 }
 
 func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
-	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape, LabelPkgs: info.LabelPkgs,
+	br := BenchReport{Bench: name, Plan: info.Plan, World: info.World, Package: info.Package, Target: info.Target, Shape: info.Shape, LabelPkgs: info.LabelPkgs, Fixed: info.Fixed,
 		Totals: map[string]int{}, Verdicts: map[string]string{}}
 	budget := d.Grid.Budget.Seconds()
 	byCrit := map[string][]*RunReport{}
@@ -415,17 +428,20 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 		}
 		br.Saturation = append(br.Saturation, all)
 	}
-	var base float64
+	var base, baseCPU float64
 	for _, crit := range d.Grid.Criteria {
 		row := ThroughputRow{Criterion: crit, N: len(byCrit[crit])}
 		// With the runs' measuring times (go test -fuzz), the pooled rate
 		// of the fuzzing phases, all execs over all seconds: a campaign
 		// that ends within a second of fuzzing weighs by its second, not
 		// as a run; without them, the mean of the runs' rates.
-		var sum, execs, secs float64
+		var sum, execs, secs, allExecs, cpu float64
 		var measured []float64
-		pooled := true
+		pooled, cpuKnown := true, len(byCrit[crit]) > 0
 		for _, rr := range byCrit[crit] {
+			allExecs += float64(rr.Execs)
+			cpu += rr.CPUS
+			cpuKnown = cpuKnown && rr.CPUS > 0
 			sum += rr.ExecsPerSec
 			execs += rr.ExecsPerSec * rr.FuzzS
 			secs += rr.FuzzS
@@ -445,14 +461,20 @@ func analyzeBench(d *Data, info BenchInfo, name string) BenchReport {
 		case row.N > 0:
 			row.ExecsPerSec = round6(sum / float64(row.N))
 		}
+		if cpuKnown {
+			row.ExecsPerCPUS = round6(allExecs / cpu)
+		}
 		if crit == Baseline {
-			base = row.ExecsPerSec
+			base, baseCPU = row.ExecsPerSec, row.ExecsPerCPUS
 		}
 		br.Throughput = append(br.Throughput, row)
 	}
 	for i := range br.Throughput {
 		if base > 0 && br.Throughput[i].N > 0 {
 			br.Throughput[i].Ratio = ptr(round6(br.Throughput[i].ExecsPerSec / base))
+		}
+		if baseCPU > 0 && br.Throughput[i].ExecsPerCPUS > 0 {
+			br.Throughput[i].CPURatio = ptr(round6(br.Throughput[i].ExecsPerCPUS / baseCPU))
 		}
 	}
 
@@ -595,6 +617,7 @@ func runReport(c Cell, rd *RunData) RunReport {
 			// The runner measured its rate over the fuzzing phase.
 			rr.ExecsPerSec, rr.FuzzS = round6(rd.Result.ExecsPerSec), rd.Result.FuzzS
 		}
+		rr.CPUS = rd.Result.CPUS
 		for m, f := range last.Coverage {
 			rr.Final[m] = f
 		}

@@ -584,3 +584,59 @@ func TestGridValidateMinimizeTime(t *testing.T) {
 		t.Errorf("ten: %v", err)
 	}
 }
+
+// TestReportExecsPerCPUSecond: runs that measured their CPU time get a
+// pooled rate per CPU-second (all execs over all CPU seconds) and its ratio
+// to none, shown as two more throughput columns; runs without it (the
+// built-in engine) get neither.
+func TestReportExecsPerCPUSecond(t *testing.T) {
+	out := t.TempDir()
+	runSynth(t, out, testGrid(), All, nil)
+	d, err := Load(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md strings.Builder
+	if err := Analyze(d).Markdown(&md, ""); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(md.String(), "execs per CPU-s") {
+		t.Errorf("a CPU column without CPU times:\n%s", md.String())
+	}
+	want := map[string][2]float64{} // criterion -> execs, CPU seconds
+	n := 0
+	for c, rd := range d.Runs {
+		n++
+		// Half of the runs at 1 CPU-s per 1,000 execs, half at 2.
+		rd.Result.CPUS = float64(rd.Stats.Samples[len(rd.Stats.Samples)-1].Execs) / 1000 * float64(1+n%2)
+		if c.Bench != d.Grid.Benches[0] {
+			continue
+		}
+		w := want[c.Criterion]
+		w[0] += float64(rd.Stats.Samples[len(rd.Stats.Samples)-1].Execs)
+		w[1] += rd.Result.CPUS
+		want[c.Criterion] = w
+	}
+	r := Analyze(d)
+	if r.Results[0].Bench != d.Grid.Benches[0] {
+		t.Fatalf("first result %s, want %s", r.Results[0].Bench, d.Grid.Benches[0])
+	}
+	rows := map[string]ThroughputRow{}
+	for _, tr := range r.Results[0].Throughput {
+		rows[tr.Criterion] = tr
+		w := want[tr.Criterion]
+		if got := tr.ExecsPerCPUS; got != round6(w[0]/w[1]) {
+			t.Errorf("%s: %v execs per CPU-s, want %v", tr.Criterion, got, w[0]/w[1])
+		}
+	}
+	if m := rows["mcc"]; m.CPURatio == nil || *m.CPURatio != round6(m.ExecsPerCPUS/rows[Baseline].ExecsPerCPUS) {
+		t.Errorf("mcc's CPU ratio: %+v", m)
+	}
+	md.Reset()
+	if err := r.Markdown(&md, ""); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(md.String(), "| execs per CPU-s | ratio to none |") {
+		t.Errorf("no CPU columns:\n%s", md.String())
+	}
+}

@@ -23,6 +23,32 @@ import (
 type GoBench struct {
 	Target gofuzz.Target
 	Info   BenchInfo
+	// Env is the environment of the go commands that build this target
+	// and of its test binaries (nil: GoRunnerOptions.Env): with
+	// PinFixed, -modfile names a private go.mod with the fixed versions.
+	Env []string
+}
+
+// PinFixed makes every campaign of b build against the module versions
+// with the fixes of its known bugs (gofuzz.FixedVersions of its
+// truth.json): a private go.mod under work (gotransform.PinModfile; the
+// target's go.mod is not written) that b.Env names, and Info.Fixed lists
+// the versions for the report. env is the go command's environment (nil:
+// this process's).
+func (b *GoBench) PinFixed(ctx context.Context, work string, env []string) error {
+	tr, err := gofuzz.LoadTruth(b.Target)
+	if err != nil {
+		return err
+	}
+	fixed, err := gofuzz.FixedVersions(tr)
+	if err != nil {
+		return fmt.Errorf("%s: %w", b.Info.Name, err)
+	}
+	if b.Env, err = gotransform.PinModfile(ctx, b.Target.Module, env, fixed, filepath.Join(work, b.Info.Name, "fixed.mod")); err != nil {
+		return fmt.Errorf("%s: %w", b.Info.Name, err)
+	}
+	b.Info.Fixed = fixed
+	return nil
 }
 
 // LoadGoBenches lists the fuzz targets of the Go packages matching
@@ -130,7 +156,7 @@ func (g *GoRunner) yardAnnotation(ctx context.Context, b *GoBench) (*gotransform
 		g.ann[b.Info.Name] = ao
 	}
 	g.mu.Unlock()
-	ao.once.Do(func() { ao.res, ao.err = gofuzz.AnnotateYardstick(ctx, b.Target, g.o.Env) })
+	ao.once.Do(func() { ao.res, ao.err = gofuzz.AnnotateYardstick(ctx, b.Target, g.env(b)) })
 	return ao.res, ao.err
 }
 
@@ -154,6 +180,14 @@ func NewGoRunner(benches []*GoBench, o GoRunnerOptions) *GoRunner {
 func (g *GoRunner) Prepare(ctx context.Context, bench, crit string) error {
 	_, err := g.yardstick(ctx, bench, crit)
 	return err
+}
+
+// env is the environment of b's go commands and test binaries.
+func (g *GoRunner) env(b *GoBench) []string {
+	if b.Env != nil {
+		return b.Env
+	}
+	return g.o.Env
 }
 
 func (g *GoRunner) bench(name string) (*GoBench, error) {
@@ -184,14 +218,14 @@ func (g *GoRunner) binary(ctx context.Context, bench, crit string) (*buildOnce, 
 		if bo.err = os.MkdirAll(dir, 0o755); bo.err != nil {
 			return
 		}
-		overlay, env := "", g.o.Env
+		overlay, env := "", g.env(b)
 		if crit != Baseline {
 			guide, err := ParseGuide(crit)
 			if err != nil {
 				bo.err = err
 				return
 			}
-			gd, err := gofuzz.AnnotateGuide(ctx, b.Target, gotransform.Options{Criteria: guide, Env: g.o.Env}, dir)
+			gd, err := gofuzz.AnnotateGuide(ctx, b.Target, gotransform.Options{Criteria: guide, Env: g.env(b)}, dir)
 			if err != nil {
 				bo.err = fmt.Errorf("%s guided by %s: %w", bench, crit, err)
 				return
@@ -248,7 +282,7 @@ func (g *GoRunner) yardstick(ctx context.Context, bench, crit string) (*gofuzz.Y
 			yo.err = err
 			return
 		}
-		yo.y, yo.err = gofuzz.BuildYardstick(ctx, b.Target, res, bo.tests, dir, g.o.Env)
+		yo.y, yo.err = gofuzz.BuildYardstick(ctx, b.Target, res, bo.tests, dir, g.env(b))
 		if yo.err != nil {
 			yo.err = fmt.Errorf("%s: yardstick: %w", bench, yo.err)
 		}
@@ -273,7 +307,7 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	dir := filepath.Join(s.Dir, Instance)
 	started := time.Now().UTC().Format(time.RFC3339)
 	r, err := gofuzz.Run(ctx, gofuzz.Options{Binary: bo.bin, Target: b.Target, Dir: dir, Budget: s.Budget, Seed: s.Seed,
-		Parallel: 1, KeepGoing: g.o.KeepGoing, MinimizeTime: g.o.MinimizeTime, Env: g.o.Env})
+		Parallel: 1, KeepGoing: g.o.KeepGoing, MinimizeTime: g.o.MinimizeTime, Env: g.env(b)})
 	if err != nil {
 		return nil, err
 	}
@@ -287,7 +321,7 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	for i, f := range r.Failures {
 		// On the original code, with the test files (and seeds) the
 		// campaign ran with.
-		site, err := gofuzz.Reproduce(ctx, y.Original, b.Target, f.Input, f.Seed, filepath.Join(dir, "replay", fmt.Sprint(i+1)), g.o.Env)
+		site, err := gofuzz.Reproduce(ctx, y.Original, b.Target, f.Input, f.Seed, filepath.Join(dir, "replay", fmt.Sprint(i+1)), g.env(b))
 		if err != nil {
 			return nil, err
 		}
@@ -322,7 +356,7 @@ func (g *GoRunner) Run(ctx context.Context, s Spec) (*engine.Summary, error) {
 	}
 	last := stats.Samples[len(stats.Samples)-1]
 	sum := &engine.Summary{Execs: r.Execs, ElapsedS: r.ElapsedS, SessionS: r.ElapsedS, Corpus: len(r.Corpus),
-		Coverage: last.Coverage, Findings: stats.Findings, Stop: r.Stop, Dir: dir}
+		Coverage: last.Coverage, Findings: stats.Findings, Stop: r.Stop, Dir: dir, CPUS: r.CPUS}
 	// execs/s of the fuzzing phase: after the seeds' baseline, so that a
 	// campaign that ends within seconds (a find) is not measured by its
 	// start-up (process and worker start, the baseline run of the seeds).

@@ -69,6 +69,11 @@ type Grid struct {
 	// MinimizeTime is the -test.fuzzminimizetime of every campaign of a
 	// Go grid ("" = go test's default, 60s; "0s" turns minimization off).
 	MinimizeTime string `json:"minimize_time,omitempty"`
+	// OnFixed: a Go grid whose targets build against the module versions
+	// with the fixes of their known bugs (truth.json's "fixed";
+	// GoBench.PinFixed), so that no campaign ends at a known bug and
+	// execs/s measure whole budgets.
+	OnFixed bool `json:"on_fixed,omitempty"`
 }
 
 // KindGo marks a grid of Go fuzz targets.
@@ -175,7 +180,7 @@ func (g Grid) Validate() error {
 
 // same reports whether two grids describe the same campaigns.
 func (g Grid) same(h Grid) bool {
-	return g.Runs == h.Runs && g.Budget == h.Budget && g.Seed == h.Seed && g.Kind == h.Kind && g.MinimizeTime == h.MinimizeTime &&
+	return g.Runs == h.Runs && g.Budget == h.Budget && g.Seed == h.Seed && g.Kind == h.Kind && g.MinimizeTime == h.MinimizeTime && g.OnFixed == h.OnFixed &&
 		strings.Join(g.Benches, ",") == strings.Join(h.Benches, ",") &&
 		strings.Join(g.Criteria, ",") == strings.Join(h.Criteria, ",")
 }

@@ -189,7 +189,7 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 			"(`blocks`) and the labels of all criteria (per criterion `labels:mcc`, `labels:cc`, `labels:wm`, "+
 			"`labels:mcdc` in conditions and `labels:dist`; `labels` is their sum, as cover's all). Execs to find are estimated from go test's progress "+
 			"lines (printed every 3 s). %s",
-			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed, minimizeNote(r.MinimizeTime))})
+			r.Runs, fmtDur(r.BudgetS), strings.Join(r.Benches, ", "), code(r.Criteria), r.Seed, minimizeNote(r.MinimizeTime)+fixedNote(r.OnFixed))})
 	} else {
 		add(para{fmt.Sprintf("%d run(s) of %s per (benchmark, guiding criterion) on %s; guiding criteria %s; grid seed %d. "+
 			"Every campaign is the built-in engine with one worker, fuzzing the plan annotated with its guiding criterion "+
@@ -273,6 +273,25 @@ func (r *Report) blocks(plotPrefix, ext string) []block {
 	return out
 }
 
+// ratioCell is a ratio to none, or a dash.
+func ratioCell(r *float64) string {
+	if r == nil {
+		return "–"
+	}
+	return fmtFloat(*r, 2)
+}
+
+// fixedNote says that a Go grid ran on the fixed module versions.
+func fixedNote(on bool) string {
+	if !on {
+		return ""
+	}
+	return " **On the fixed versions** (`--on-fixed`): every target built against the module versions with the fixes " +
+		"of its known bugs (`fixed` in its `truth.json`, through a private `-modfile`; listed under each target), so " +
+		"campaigns run their whole budget unless they find an unknown bug, and execs/s measure the labels' cost " +
+		"rather than when campaigns ended; finds here are not the benchmark's."
+}
+
 // minimizeNote says how a Go grid's campaigns minimized new inputs.
 func minimizeNote(mt string) string {
 	if mt == "" {
@@ -292,6 +311,9 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 		desc = "Fuzz target `" + br.Target + "` of package `" + br.Package + "`"
 		if len(br.LabelPkgs) > 0 {
 			desc += "; labels (and the yardstick) in `" + strings.Join(br.LabelPkgs, "`, `") + "`"
+		}
+		if len(br.Fixed) > 0 {
+			desc += "; built against the fixed `" + strings.Join(br.Fixed, "`, `") + "`"
 		}
 		if br.Shape != "" {
 			desc += "; bug: " + br.Shape
@@ -363,18 +385,30 @@ func (r *Report) benchBlocks(br BenchReport, prefix, ext string) []block {
 
 	add(heading{3, "Throughput"})
 	t = table{header: []string{"guided by", "runs", "execs/s", "ratio to none", "median s measured"}, left: 1}
+	cpu := false
+	for _, tr := range br.Throughput {
+		cpu = cpu || tr.ExecsPerCPUS > 0
+	}
+	if cpu {
+		t.header = append(t.header, "execs per CPU-s", "ratio to none")
+	}
 	var short []string
 	for _, tr := range br.Throughput {
-		ratio := "–"
-		if tr.Ratio != nil {
-			ratio = fmtFloat(*tr.Ratio, 2)
+		row := []string{tr.Criterion, strconv.Itoa(tr.N), fmtFloat(tr.ExecsPerSec, 0), ratioCell(tr.Ratio), fmtFloat(tr.MeasuredS, 1)}
+		if cpu {
+			row = append(row, fmtFloat(tr.ExecsPerCPUS, 0), ratioCell(tr.CPURatio))
 		}
-		t.rows = append(t.rows, []string{tr.Criterion, strconv.Itoa(tr.N), fmtFloat(tr.ExecsPerSec, 0), ratio, fmtFloat(tr.MeasuredS, 1)})
+		t.rows = append(t.rows, row)
 		if tr.N > 0 && tr.MeasuredS < ShortRunS {
 			short = append(short, "`"+tr.Criterion+"`")
 		}
 	}
 	add(t)
+	if cpu {
+		add(para{"Execs per CPU-s: all the campaigns' execs over all their CPU seconds (the test process and its fuzzing " +
+			"worker, start-up included): the cost per execution, which other work on the machine changes far less than the " +
+			"wall-clock rate."})
+	}
 	if len(short) > 0 {
 		add(para{fmt.Sprintf("The campaigns guided by %s ended within a median of under %.0f s: their rate is mostly their first seconds, "+
 			"the slowest for any criterion, so the ratio says more about when they ended than about what a label costs; compare the criteria where "+

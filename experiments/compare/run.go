@@ -55,6 +55,10 @@ type BenchInfo struct {
 	// LabelPkgs are the packages labelled and measured instead of the
 	// target's (labels inside dependencies, --label-pkgs).
 	LabelPkgs []string `json:"label_pkgs,omitempty"`
+	// Fixed are the module versions (MODULE@VERSION) the campaigns built
+	// against instead of the target's go.mod's: those with the fixes of
+	// its known bugs (--on-fixed, Grid.OnFixed).
+	Fixed []string `json:"fixed,omitempty"`
 }
 
 // Machine describes where campaigns ran.
@@ -121,7 +125,9 @@ type Result struct {
 	// FuzzS is the time ExecsPerSec is measured over (Execs /
 	// ExecsPerSec): for go test -fuzz the fuzzing phase after the seeds'
 	// baseline.
-	FuzzS    float64 `json:"fuzz_s,omitempty"`
+	FuzzS float64 `json:"fuzz_s,omitempty"`
+	// CPUS is the campaign's CPU time (engine.Summary.CPUS), when known.
+	CPUS     float64 `json:"cpu_s,omitempty"`
 	Findings int     `json:"findings"`
 }
 
@@ -261,7 +267,7 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 					// Interrupted: no result.json, so it reruns next time.
 				default:
 					r := Result{Version: Version, Cell: s.Cell, Seed: s.Seed, BudgetS: s.Budget.Seconds(), Stop: sum.Stop,
-						Execs: sum.Execs, ElapsedS: sum.ElapsedS, ExecsPerSec: sum.ExecsPerSec, Findings: len(sum.Findings)}
+						Execs: sum.Execs, ElapsedS: sum.ElapsedS, ExecsPerSec: sum.ExecsPerSec, CPUS: sum.CPUS, Findings: len(sum.Findings)}
 					if sum.ExecsPerSec > 0 {
 						r.FuzzS = float64(sum.Execs) / sum.ExecsPerSec
 					}

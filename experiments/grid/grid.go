@@ -50,6 +50,7 @@ type CompareOptions struct {
 	LabelPkgs    []string
 	KeepGoing    bool
 	MinimizeTime string
+	OnFixed      bool
 	// Changed reports whether the user set the flag name.
 	Changed func(name string) bool
 	// Command is the invocation, for the report's "regenerate with"
@@ -94,8 +95,8 @@ func runCompare(ctx context.Context, w, stderr io.Writer, o *CompareOptions) err
 	if len(o.GoPkgs) > 0 {
 		return runCompareGo(ctx, w, stderr, o)
 	}
-	if o.KeepGoing || o.MinimizeTime != "" {
-		return errors.New("--keep-going and --fuzzminimizetime are for Go grids (--go)")
+	if o.KeepGoing || o.MinimizeTime != "" || o.OnFixed {
+		return errors.New("--keep-going, --fuzzminimizetime and --on-fixed are for Go grids (--go)")
 	}
 	if len(o.Benches) == 0 {
 		return errors.New("--bench: give at least one benchmark, e.g. --bench warehouse-sort,temperature")
@@ -391,14 +392,12 @@ func runCompareGo(ctx context.Context, w, stderr io.Writer, o *CompareOptions) e
 		return err
 	}
 	var names []string
-	var infos []compare.BenchInfo
 	for _, b := range benches {
 		o.guard.Folder("the testdata of "+b.Info.Name, filepath.Join(b.Target.Dir, "testdata"))
 		names = append(names, b.Info.Name)
-		infos = append(infos, b.Info)
 	}
 	g := compare.Grid{Benches: names, Criteria: crits, Runs: o.Runs, Budget: o.Budget, Seed: o.Seed, Kind: compare.KindGo,
-		MinimizeTime: o.MinimizeTime}
+		MinimizeTime: o.MinimizeTime, OnFixed: o.OnFixed}
 	if err := g.Validate(); err != nil {
 		return err
 	}
@@ -410,6 +409,21 @@ func runCompareGo(ctx context.Context, w, stderr io.Writer, o *CompareOptions) e
 		return err
 	}
 	defer os.RemoveAll(work)
+	if o.OnFixed {
+		// Each target against the versions with its bugs' fixes, in a
+		// private go.mod of its own (targets of one module may list
+		// different bugs).
+		for _, b := range benches {
+			if err := b.PinFixed(ctx, filepath.Join(work, "fixed"), nil); err != nil {
+				return fmt.Errorf("--on-fixed: %w", err)
+			}
+			fmt.Fprintf(stderr, "compare: %s on %s\n", b.Info.Name, strings.Join(b.Info.Fixed, ", "))
+		}
+	}
+	var infos []compare.BenchInfo
+	for _, b := range benches {
+		infos = append(infos, b.Info)
+	}
 	runner := compare.NewGoRunner(benches, compare.GoRunnerOptions{Work: work, KeepGoing: o.KeepGoing, MinimizeTime: o.MinimizeTime})
 	// Annotating and building every (target, criterion) up front reports
 	// what does not build before hours of campaigns.

@@ -97,7 +97,10 @@ type Summary struct {
 	// SessionS is this session's.
 	ElapsedS float64 `json:"elapsed_s"`
 	SessionS float64 `json:"session_s"`
-	Corpus   int     `json:"corpus"`
+	// CPUS is the CPU time of the campaign's processes when the runner
+	// measured it (go test -fuzz campaigns of compare --go); 0: not known.
+	CPUS   float64 `json:"cpu_s,omitempty"`
+	Corpus int     `json:"corpus"`
 	// NewInputs counts the corpus inputs kept this session.
 	NewInputs int               `json:"new_inputs"`
 	Features  int               `json:"features"`

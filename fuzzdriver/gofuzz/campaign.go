@@ -109,6 +109,10 @@ type Result struct {
 	Failures  []Failure  `json:"failures"`
 	// Stop is "budget", "failure" (ended by a failure) or "canceled".
 	Stop string `json:"stop"`
+	// CPUS is the CPU time (user and system) of every session's test
+	// process with its fuzzing worker: what the campaign cost, which other
+	// work on the machine does not inflate as it does ElapsedS.
+	CPUS float64 `json:"cpu_s,omitempty"`
 }
 
 var (
@@ -314,6 +318,11 @@ func runSession(ctx context.Context, o Options, work, cache string, left time.Du
 	}
 	pr.Close()
 	werr := cmd.Wait()
+	if ps := cmd.ProcessState; ps != nil {
+		// wait4's usage of the test process includes its children's
+		// that it waited for: the fuzzing worker.
+		r.CPUS += (ps.UserTime() + ps.SystemTime()).Seconds()
+	}
 	if ctx.Err() != nil {
 		return s, nil
 	}

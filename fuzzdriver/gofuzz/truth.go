@@ -26,6 +26,10 @@ type TruthCategory struct {
 	// Witness is an input that shows it, in go test's corpus file format
 	// ("go test fuzz v1\n..."); optional.
 	Witness string `json:"witness,omitempty"`
+	// Fixed is the module version with the bug's fix, MODULE@VERSION
+	// (github.com/pelletier/go-toml@v1.9.5); optional. compare --go
+	// --on-fixed builds the target against it (FixedVersions).
+	Fixed string `json:"fixed,omitempty"`
 }
 
 // truthFile is truth.json: {"version": 1, "targets": {"FuzzX": Truth}}.

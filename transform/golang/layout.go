@@ -182,18 +182,16 @@ func (l *Layout) writeModfile(ctx context.Context, path string, use map[string]s
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return fmt.Errorf("labelled packages: %w", err)
 	}
-	mod, err := os.ReadFile(filepath.Join(l.Main, "go.mod"))
-	if err != nil {
-		return fmt.Errorf("labelled packages: %w", err)
+	// The go.mod the go command reads now: the main module's, or the
+	// private one env names already (PinModfile).
+	base := filepath.Join(l.Main, "go.mod")
+	if mf := modfileOf(l.env); mf != "" {
+		base = mf
+		if !filepath.IsAbs(base) {
+			base = filepath.Join(l.Main, base)
+		}
 	}
-	if err := os.WriteFile(path, mod, 0o644); err != nil {
-		return fmt.Errorf("labelled packages: %w", err)
-	}
-	sum, err := os.ReadFile(filepath.Join(l.Main, "go.sum"))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("labelled packages: %w", err)
-	}
-	if err := os.WriteFile(strings.TrimSuffix(path, ".mod")+".sum", sum, 0o644); err != nil {
+	if err := copyModfile(base, path); err != nil {
 		return fmt.Errorf("labelled packages: %w", err)
 	}
 	var dirs []string
@@ -213,6 +211,57 @@ func (l *Layout) writeModfile(ctx context.Context, path string, use map[string]s
 	}
 	l.Modfile = path
 	return nil
+}
+
+// copyModfile copies the go.mod at from to the one at to, with its go.sum
+// (an empty one when from has none).
+func copyModfile(from, to string) error {
+	mod, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(to, mod, 0o644); err != nil {
+		return err
+	}
+	sum, err := os.ReadFile(strings.TrimSuffix(from, ".mod") + ".sum")
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return os.WriteFile(strings.TrimSuffix(to, ".mod")+".sum", sum, 0o644)
+}
+
+// PinModfile writes a private go.mod at path (a copy of the go.mod of the
+// module rooted at main, with its go.sum) in which `go get` puts the
+// module versions of specs (MODULE@VERSION: say, the releases with the
+// fixes of known bugs), and returns env (nil: this process's) with
+// -modfile=path in GOFLAGS, so that the go commands that run in main with
+// it build against those versions. Like a Layout, it never writes the
+// module's go.mod or go.sum; the versions come through the module proxy
+// (or GOFLAGS=-mod=mod's usual sources) into the module cache. path must
+// end in ".mod" and have no space (GOFLAGS separates flags by spaces).
+func PinModfile(ctx context.Context, main string, env []string, specs []string, path string) ([]string, error) {
+	if env == nil {
+		env = os.Environ()
+	}
+	if strings.ContainsAny(path, " \t\n") {
+		return nil, fmt.Errorf("pinned versions: the file %q has a space: -modfile cannot name it in GOFLAGS", path)
+	}
+	if !strings.HasSuffix(path, ".mod") {
+		return nil, fmt.Errorf("pinned versions: %s: a -modfile must end in .mod", path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, fmt.Errorf("pinned versions: %w", err)
+	}
+	if err := copyModfile(filepath.Join(main, "go.mod"), path); err != nil {
+		return nil, fmt.Errorf("pinned versions: %w", err)
+	}
+	out := withModfile(env, path)
+	if len(specs) > 0 {
+		if _, err := goOutput(ctx, main, out, append([]string{"get"}, specs...)...); err != nil {
+			return nil, fmt.Errorf("pinned versions: %w", err)
+		}
+	}
+	return out, nil
 }
 
 // within reports whether path lies in (or is) dir.
