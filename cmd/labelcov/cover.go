@@ -131,7 +131,7 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 	f.StringVar(&o.cover.Cobertura, "cobertura", "", "write a Cobertura XML report (lines, labels as conditions) to this file")
 	f.StringVar(&o.cover.FailUnder, "fail-under", "", "exit 1 when a coverage figure is below its percentage: KEY=PERCENT,... (keys: the criteria, wm, all, instructions, branches, actions; Go: statements, blocks), e.g. mcdc=80,mcc=90,wm=70")
 	f.BoolVar(&o.cover.Justified, "fail-under-justified", false, "with --fail-under: count the objectives proven infeasible (each with its reason, by the static analysis or --solve) with the covered ones: a gate compares (covered + infeasible) / total")
-	registerSolve(cmd, &o.cover.Solve, "plans (with a world z3 does not run; those labels end unresolved, saying why): solve each label the tests leave uncovered with z3 (docs/solve.md), so that it ends infeasible (with the proof's reason) or unresolved (with what was tried); arguments found are reported, not written (gentests --solve writes them)")
+	registerSolve(cmd, &o.cover.Solve, "plans: solve each label the tests leave uncovered with z3 (docs/solve.md), so that it ends infeasible (with the proof's reason) or unresolved (with what was tried); with a world, search for a scenario that covers it instead; arguments and scenarios found are reported, not written (gentests --solve writes them)")
 	f.StringVar(&g.fuzz, "fuzz", "", "Go packages: measure this fuzz target's corpus (testdata/fuzz/NAME and go test -fuzz's cache) instead of the tests")
 	f.StringVar(&g.fuzzCache, "fuzz-cache", "", "Go packages, with --fuzz: root of go test -fuzz's generated corpora (default $(go env GOCACHE)/fuzz)")
 	f.BoolVar(&g.perTest, "per-test", false, "Go packages: also run each test (with --fuzz: each corpus entry) alone, for which test covers each label and diversity")
@@ -146,5 +146,5 @@ way; FILE, the original plan, defaults to the manifest's. See docs/sbcl.md.
 // registerSolve registers --solve and --solve-timeout (cover, gentests).
 func registerSolve(cmd *cobra.Command, so *subject.SolveOptions, usage string) {
 	cmd.Flags().BoolVar(&so.On, "solve", false, usage)
-	cmd.Flags().DurationVar(&so.Timeout, "solve-timeout", subject.DefaultSolveTimeout, "with --solve: the solver's budget per label, as z3's resource limit (about that much CPU time; the same answers whatever the load)")
+	cmd.Flags().DurationVar(&so.Timeout, "solve-timeout", subject.DefaultSolveTimeout, "with --solve: the solver's budget per label, as z3's resource limit (about that much CPU time; the same answers whatever the load); with a world, a bound on the environment search's wall-clock time per label when no --budget bounds it")
 }

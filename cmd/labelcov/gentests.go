@@ -27,13 +27,18 @@ is then resolved: covered by arguments z3 solves for (replayed, written as
 gen-solved-NN-....args), infeasible (z3 proved that no integer arguments
 reach it; the reason gives the contradictory conditions) or unresolved
 (with what was tried); see docs/solve.md. On a plan with a world z3 does
-not run (it does not model the environment's query results): the labels
-left end unresolved, saying so.
+not run (it does not model the environment's query results): an
+environment search does (from the suite, the campaign's inputs, regions
+packed full and every one-object scenario of the world, then mutations of
+the scenarios closest to each label); a scenario that covers a label is
+replayed and written as gen-solved-NN-....env, the labels left end
+unresolved with what the search tried.
 On a plan, --budget bounds the whole command: the campaign ends when a
-tenth of it is left (half of it when z3 solves: --solve on a plan without
-a world), for measuring what it found, writing and replaying the tests
-kept and the closing resolution; solving stops at the deadline (the
-labels left are unresolved, "not tried").
+tenth of it is left (half of it with --solve), for measuring what it
+found, writing and replaying the tests kept and the closing resolution;
+solving stops at the deadline (the labels left are unresolved, "not
+tried"). With --runs instead, the environment search runs as many
+scenarios as the campaign.
 
 Go packages: given a package (./pkg) and --fuzz FuzzX instead of a plan, the
 suite is the target's f.Add seeds and its testdata/fuzz/FuzzX entries. go test
@@ -72,10 +77,10 @@ gentests exits 1 naming it. See docs/cover.md and docs/solve.md.`,
 	f := cmd.Flags()
 	f.StringVar(&gen.Out, "out", "", "folder to write the generated tests to (plans: must not exist or be empty; Go: DIR/testdata/fuzz/FuzzX)")
 	f.StringVar(&gen.Guide, "guide", "mcc,wm", "criteria guiding the campaign (Go packages: none fuzzes the original code)")
-	f.DurationVar(&gen.Budget, "budget", 0, "wall-clock budget (plans: of the whole command: the campaign ends when a tenth is left, half when z3 solves (--solve without a world), and solving stops by it; Go packages: of the campaign)")
+	f.DurationVar(&gen.Budget, "budget", 0, "wall-clock budget (plans: of the whole command: the campaign ends when a tenth is left, half with --solve, and solving stops by it; Go packages: of the campaign)")
 	f.Int64Var(&gen.Runs, "runs", 0, "run budget of the campaign (deterministic with --seed)")
 	f.Uint64Var(&gen.Seed, "seed", 1, "random seed of the campaign")
 	f.BoolVar(&gen.NoDirected, "no-directed", false, "Go packages: no directed entries (derived from the package's constants for what the campaign left; docs/solve.md)")
-	registerSolve(cmd, &gen.Solve, "plans: then solve each label still uncovered with z3 (docs/solve.md; with a world z3 does not run and those labels end unresolved, saying why); --json prints the resolution as JSON")
+	registerSolve(cmd, &gen.Solve, "plans: then solve each label still uncovered with z3 (docs/solve.md; with a world, search for a scenario that covers it instead); --json prints the resolution as JSON")
 	return cmd
 }

@@ -32,6 +32,10 @@
 // label coverage measured outside the VM (SBCL's sb-cover, package
 // coverage/sbcover) and package coverage/gotest for Go packages.
 //
+// A Labeler runs environments on the annotated plan alone (the labels each
+// covers and reaches), for searches that run many candidates (package
+// coverage/resolve's environment search).
+//
 // It must never write files, print, read the clock or depend on map order:
 // identical plan, options and tests give an identical Report. It must never
 // panic on a bad test file; such errors name file:line:col.

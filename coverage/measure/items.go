@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/runner"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/value"
 	"github.com/labelcov/labelcov/interp/vm"
@@ -154,4 +155,59 @@ func (m *Measurer) Render(t *Test) ([]byte, string) {
 		b.WriteByte('\n')
 	}
 	return []byte(b.String()), ".args"
+}
+
+// Labeler runs environments on the annotated plan alone, for searches
+// that run many candidates (package coverage/resolve's environment
+// search): what each run covers and reaches of the active labels. It is
+// not safe for concurrent use.
+type Labeler struct {
+	m   *Measurer
+	r   *runner.Runner
+	env sim.Env
+	res *runner.Result
+}
+
+// Labeler makes a Labeler of m's annotated plan.
+func (m *Measurer) Labeler() (*Labeler, error) {
+	r, err := m.newRunner(m.ann.Program, m.ann)
+	if err != nil {
+		return nil, fmt.Errorf("measure: %w", err)
+	}
+	return &Labeler{m: m, r: r}, nil
+}
+
+// RunBytes runs the environment data decodes to (the world's byte
+// layout, as fuzzers' inputs) and returns the labels it covered, in id
+// order; the slice is the Labeler's until the next run.
+func (l *Labeler) RunBytes(ctx context.Context, data []byte) ([]int, error) {
+	w := l.m.opts.World
+	if w == nil {
+		return nil, fmt.Errorf("measure: a Labeler runs environments: the plan has no world")
+	}
+	w.DecodeEnvInto(&l.env, data, l.m.opts.MaxObjects)
+	res, err := l.r.Run(ctx, runner.Input{Env: &l.env})
+	if err != nil {
+		return nil, fmt.Errorf("measure: %w", err)
+	}
+	l.res = res
+	return res.Labels, nil
+}
+
+// Reached says whether the last run reached label id's point (its
+// predicate evaluated, true or false).
+func (l *Labeler) Reached(id int) bool {
+	if l.res == nil {
+		return false
+	}
+	c := l.res.Counters
+	return c[l.m.ann.Counter(id, true)] > 0 || c[l.m.ann.Counter(id, false)] > 0
+}
+
+// MaxObjects is the cap on the objects a Labeler reads from bytes.
+func (l *Labeler) MaxObjects() int {
+	if n := l.m.opts.MaxObjects; n > 0 {
+		return n
+	}
+	return sim.DefaultMaxObjects
 }

@@ -23,11 +23,20 @@ type Options struct {
 	// Timeout is z3's budget per label (DefaultTimeout when 0): its
 	// resource limit, about that much CPU time.
 	Timeout time.Duration
-	// Write, when set, keeps arguments that cover label id on replay as
-	// a test (args holds one integer per line) and returns its name;
-	// adds are the coverage items no earlier test had. Without Write,
-	// such a label stays unresolved, its reason giving the arguments.
-	Write func(args string, id int, adds []string) (name string, err error)
+	// Write, when set, keeps an input that covers label id on replay as
+	// a test and returns its name: text is the test's file (arguments,
+	// one integer per line, or a scenario) and ext its extension (".args"
+	// or ".env"); adds are the coverage items no earlier test had.
+	// Without Write, such a label stays unresolved, its reason giving the
+	// input.
+	Write func(text, ext string, id int, adds []string) (name string, err error)
+	// With a world: Seeds are the tests whose environments the
+	// environment search starts from (the suite, the campaign's inputs),
+	// Seed its random seed, and Runs a bound on the environments it runs
+	// (0: until ctx ends, or Timeout per label when ctx has no deadline).
+	Seeds []*measure.Test
+	Seed  uint64
+	Runs  int
 }
 
 // Label is one active label's resolution.
@@ -68,16 +77,11 @@ func (r *Result) Verdicts() map[int]measure.Verdict {
 // a verb checks it before any long work.
 func Solvable(m *measure.Measurer) error {
 	if m.World() != nil {
-		return nil // not solved (worldUnsolved): z3 is not needed
+		return nil // the environment search (searchWorld) needs no z3
 	}
 	_, err := solve.LookZ3()
 	return err
 }
-
-// worldUnsolved is the reason of a label of a plan with a world that no
-// test covers: the solver models a plan's arguments, not the query
-// results its environment decides, so it is not asked.
-const worldUnsolved = "not solved: the plan runs in a world, whose query results (.env) the solver does not model"
 
 // Uncovered resolves each active label of m's plan whose item
 // (measure.LabelItem) is not in have: it solves the label's reach
@@ -85,8 +89,9 @@ const worldUnsolved = "not solved: the plan runs in a world, whose query results
 // they cover the label, hands them to o.Write (have then gains what they
 // cover); otherwise the label ends infeasible (z3 proved its exact
 // condition unsatisfiable) or unresolved. Once ctx is done, the labels
-// left end unresolved ("not tried"). On a plan with a world no label is
-// solved: those no test covers end unresolved (worldUnsolved).
+// left end unresolved ("not tried"). On a plan with a world the solver
+// does not run (it models arguments, not the query results the
+// environment decides): an environment search does (searchWorld).
 func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o Options) (*Result, error) {
 	if err := Solvable(m); err != nil {
 		return nil, err
@@ -101,15 +106,7 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 		by[l.ID] = r
 	}
 	if m.World() != nil {
-		res := &Result{}
-		for _, l := range ann.Active {
-			r := by[l.ID]
-			if r.Status == "" {
-				r.Status, r.Reason = measure.StatusUnresolved, worldUnsolved
-			}
-			res.Labels = append(res.Labels, *r)
-		}
-		return res, nil
+		return searchWorld(ctx, m, have, by, o)
 	}
 	timeout := o.Timeout
 	if timeout <= 0 {
@@ -211,7 +208,7 @@ func Uncovered(ctx context.Context, m *measure.Measurer, have map[string]bool, o
 			r.Status, r.Reason = measure.StatusUnresolved, coverable(args)
 			continue
 		}
-		name, err := o.Write(text.String(), l.ID, adds)
+		name, err := o.Write(text.String(), ".args", l.ID, adds)
 		if err != nil {
 			return nil, err
 		}

@@ -41,6 +41,9 @@ type Generation struct {
 	// neither the suite nor an earlier kept test does (never empty).
 	Kept []*measure.Test
 	Adds [][]string
+	// Inputs are all the campaign's inputs the measurer reads as tests,
+	// in the campaign's order (what later searches may start from).
+	Inputs []*measure.Test
 }
 
 // After is what the suite and the kept tests cover, sorted.
@@ -96,5 +99,6 @@ func Generate(ctx context.Context, o GenerateOptions, tests []*measure.Test) (*G
 		gen.Kept = append(gen.Kept, cands[i])
 	}
 	gen.Adds = adds
+	gen.Inputs = cands
 	return gen, ferr
 }

@@ -49,8 +49,9 @@ const (
 // closingShare and solvingShare are the parts of a plan's --budget that
 // the campaign leaves to what follows it: measuring the inputs it found,
 // writing and replaying those kept and the closing resolution (a tenth),
-// and when z3 solves (--solve on a plan without a world) the solving
-// (half).
+// and with --solve the solving (half): z3 without a world, the
+// environment search with one (which ends a tenth before the deadline, as
+// it runs until then).
 const (
 	closingShare = 10
 	solvingShare = 2
@@ -133,7 +134,7 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 	}
 	defer os.RemoveAll(work)
 	res, err := campaign.Generate(ctx, campaign.GenerateOptions{Measurer: m, Plan: ms.File, PlanName: o.PlanName, Guide: g,
-		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, time.Until(deadline), so.On && m.World() == nil), Runs: gen.Runs, Work: work}, ts)
+		Seed: gen.Seed, Budget: campaignBudget(gen.Budget, time.Until(deadline), so.On), Runs: gen.Runs, Work: work}, ts)
 	if res == nil {
 		return err
 	}
@@ -199,7 +200,16 @@ func (s *planSubject) Generate(ctx context.Context, stdout io.Writer, gen Genera
 		for _, it := range res.After() {
 			have[it] = true
 		}
-		s, err := solveUncovered(dctx, w, m, og, out, o.PlanName, have, so)
+		seeds := append(append(append([]*measure.Test{}, ts...), res.Kept...), res.Inputs...)
+		sctx := dctx
+		if m.World() != nil && gen.Budget > 0 {
+			// The environment search runs until its deadline: it ends
+			// a tenth early, for the closing resolution.
+			var scancel context.CancelFunc
+			sctx, scancel = context.WithDeadline(dctx, deadline.Add(-gen.Budget/closingShare))
+			defer scancel()
+		}
+		s, err := solveUncovered(sctx, w, m, og, out, o.PlanName, have, so, seeds, gen.Seed, int(gen.Runs))
 		if err != nil {
 			return err
 		}

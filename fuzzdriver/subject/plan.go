@@ -227,7 +227,7 @@ func (s *planSubject) Cover(ctx context.Context, w io.Writer, co CoverOptions) e
 				have[measure.LabelItem(l.ID)] = true
 			}
 		}
-		r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: s.o.PlanName, Timeout: co.Solve.Timeout})
+		r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: s.o.PlanName, Timeout: co.Solve.Timeout, Seeds: ts, Seed: 1})
 		if err != nil {
 			return fmt.Errorf("--solve: %w", err)
 		}

@@ -34,21 +34,27 @@ type solveSummary struct {
 }
 
 // solveUncovered is gentests --solve: resolve.Uncovered, writing each
-// solved test to out as gen-solved-NN-....args.
-func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so SolveOptions) (*solveSummary, error) {
+// solved test to out as gen-solved-NN-....args (or .env: with a world,
+// found by the environment search from seeds with seed, within runs
+// environments when runs > 0: gentests --runs).
+func solveUncovered(ctx context.Context, w io.Writer, m *measure.Measurer, og *outputs.Guard, out, plan string, have map[string]bool, so SolveOptions, seeds []*measure.Test, seed uint64, runs int) (*solveSummary, error) {
 	start := time.Now()
 	labelOf := labelSlugs(m.Labels())
 	n := 0
-	write := func(args string, id int, adds []string) (string, error) {
+	write := func(text, ext string, id int, adds []string) (string, error) {
 		n++
-		name := fmt.Sprintf("gen-solved-%02d-%s.args", n, fileSafe(labelOf[measure.LabelItem(id)]))
-		if err := og.WriteFile("--out", filepath.Join(out, name), []byte(args), 0o644); err != nil {
+		name := fmt.Sprintf("gen-solved-%02d-%s%s", n, fileSafe(labelOf[measure.LabelItem(id)]), ext)
+		if err := og.WriteFile("--out", filepath.Join(out, name), []byte(text), 0o644); err != nil {
 			return "", fmt.Errorf("gentests: %w", err)
 		}
-		fmt.Fprintf(w, "%s: solved for label %d, covers %d item(s) no test did (%s)\n", name, id, len(adds), strings.Join(firstN(adds, 4), ", "))
+		how := "solved"
+		if ext == ".env" {
+			how = "found by the environment search"
+		}
+		fmt.Fprintf(w, "%s: %s for label %d, covers %d item(s) no test did (%s)\n", name, how, id, len(adds), strings.Join(firstN(adds, 4), ", "))
 		return name, nil
 	}
-	r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: plan, Timeout: so.Timeout, Write: write})
+	r, err := resolve.Uncovered(ctx, m, have, resolve.Options{Plan: plan, Timeout: so.Timeout, Write: write, Seeds: seeds, Seed: seed, Runs: runs})
 	if err != nil {
 		return nil, fmt.Errorf("--solve: %w", err)
 	}

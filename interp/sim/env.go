@@ -169,14 +169,27 @@ func (w *World) EncodeEnv(env *Env) ([]byte, error) {
 		if j := w.overlapsAny(env.Objects[:i], o); j >= 0 {
 			return nil, fmt.Errorf("object %d overlaps object %d", i+1, j+1)
 		}
-		r := &w.Regions[o.Region]
-		v := ((uint64(o.Type)*uint64(len(w.Regions))+uint64(o.Region))*uint64(w.Grid)+uint64(o.Row*r.Cols+o.Col))*uint64(len(w.Orientations)) + uint64(o.Orientation)
-		for k := b - 1; k >= 0; k-- {
-			out = append(out, byte(v>>(8*uint(k))))
-		}
+		out = w.AppendObject(out, o)
 	}
 	return out, nil
 }
+
+// AppendObject appends o's BytesPerObject bytes (its value, big-endian) to
+// dst, without EncodeEnv's checks: o must lie within w, and an object
+// that overlaps one before it is dropped when the bytes are decoded.
+// Searches that build environments object by object use it.
+func (w *World) AppendObject(dst []byte, o EnvObject) []byte {
+	r := &w.Regions[o.Region]
+	v := ((uint64(o.Type)*uint64(len(w.Regions))+uint64(o.Region))*uint64(w.Grid)+uint64(o.Row*r.Cols+o.Col))*uint64(len(w.Orientations)) + uint64(o.Orientation)
+	for k := w.bytesPerObject - 1; k >= 0; k-- {
+		dst = append(dst, byte(v>>(8*uint(k))))
+	}
+	return dst
+}
+
+// ObjectOf is the object of value v (reduced modulo ObjectSpace), as
+// DecodeEnv reads each chunk of bytes.
+func (w *World) ObjectOf(v uint64) EnvObject { return w.unpack(v % w.objectSpace) }
 
 // ReadEnv loads the start environment of a run from a .env file
 // (envPath) or from fuzzer bytes (bytesPath, decoded with maxObjects); with

@@ -220,3 +220,28 @@ func TestInvalidEnvObjectsDoNotPanic(t *testing.T) {
 		t.Errorf("FormatEnv:\n%s", w.FormatEnv(env))
 	}
 }
+
+// TestObjectValues: every value of the object space is one object
+// (ObjectOf), whose bytes (AppendObject) are that value, big-endian, and
+// decode back to it; values past the space wrap around as bytes do.
+func TestObjectValues(t *testing.T) {
+	w := loadWorld(t, "warehouse")
+	b := w.BytesPerObject()
+	for v := range w.ObjectSpace() {
+		o := w.ObjectOf(v)
+		data := w.AppendObject(nil, o)
+		var got uint64
+		for _, c := range data {
+			got = got<<8 | uint64(c)
+		}
+		if len(data) != b || got != v {
+			t.Fatalf("value %d: object %+v is written % x", v, o, data)
+		}
+		if env := w.DecodeEnv(data, 0); len(env.Objects) != 1 || env.Objects[0] != o {
+			t.Fatalf("value %d: % x decodes to %+v, want %+v", v, data, env.Objects, o)
+		}
+	}
+	if w.ObjectOf(w.ObjectSpace()+5) != w.ObjectOf(5) {
+		t.Error("ObjectOf does not reduce modulo the object space")
+	}
+}

@@ -62,8 +62,22 @@ func LabelSignals(w *World) *domain.Signals {
 		MoveSub:   "name",
 		Detects:   "detecting",
 		Seen:      seenRegions(w),
-		Parent:    vm.ParentKind,
-		Why:       "the simulator's actions in world " + w.Name,
+		Floor:     "object-on-floor-p",
+		Places:    "placing",
+		PlaceKeys: []string{"target", "location"},
+		// placeTarget reads the region as (on NAME) or (region NAME).
+		PlaceRegionKeys: []string{"on", "region"},
+		PlaceCell:       "cell",
+		FallCells:       fallCells(w),
+		// pickUp: object-unreachable and grasping-failure come after the
+		// arm is resolved and found empty.
+		Grips:         "picking-up",
+		GripKey:       "arm",
+		GripFreeKinds: []string{KindObjectUnreachable, KindGraspingFailure},
+		Arms:          arms,
+		HoldQuery:     "arm-holding",
+		Parent:        vm.ParentKind,
+		Why:           "the simulator's actions in world " + w.Name,
 	}
 	for _, q := range Queries() {
 		if objectQuery(q) {
@@ -73,6 +87,53 @@ func LabelSignals(w *World) *domain.Signals {
 		}
 	}
 	return s
+}
+
+// fallCells maps each region name, and each surface name that names no
+// region, to the cells (COL ROW) of the region a placing there uses from
+// which place (drift) may carry an object of some type and orientation
+// off its surface: the only way an object reaches the floor.
+func fallCells(w *World) map[string][][2]int {
+	out := map[string][][2]int{}
+	of := func(ri int) [][2]int {
+		r := &w.Regions[ri]
+		sf := r.Surface
+		fu := &w.Furniture[w.Surfaces[sf].Furniture]
+		cells := [][2]int{}
+		for c := 0; c < r.Cols; c++ {
+			for j := 0; j < r.Rows; j++ {
+				u, v := r.Cell(c, j)
+				falls := false
+				for ty := range w.Types {
+					for o := range w.Orientations {
+						du, dv := w.drift(&objState{typ: ty, orient: o}, sf, u, v)
+						if du < 0 || du > fu.Width || dv < 0 || dv > fu.Depth {
+							falls = true
+						}
+					}
+				}
+				if falls {
+					cells = append(cells, [2]int{c, j})
+				}
+			}
+		}
+		return cells
+	}
+	for ri, r := range w.Regions {
+		out[r.Name] = of(ri)
+	}
+	for si, sf := range w.Surfaces {
+		if _, isRegion := out[sf.Name]; isRegion {
+			continue
+		}
+		for _, r := range w.Regions {
+			if r.Surface == si {
+				out[sf.Name] = out[r.Name]
+				break
+			}
+		}
+	}
+	return out
 }
 
 // seenRegions maps each location to the regions an object detected from

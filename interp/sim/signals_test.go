@@ -220,17 +220,37 @@ func TestLabelSignals(t *testing.T) {
 		g := &signalGen{w: w, rng: rng, s: s}
 		seen := map[string]int{}
 		seenRegion := map[string]int{}
+		falls := 0
 		for run := 0; run < runs; run++ {
 			data := make([]byte, w.BytesPerObject()*rng.IntN(9))
 			for i := range data {
 				data[i] = byte(rng.Uint32())
 			}
 			s.Reset(w.DecodeEnv(data, 0))
+			for i := range s.objs {
+				if onFloor(s, i) {
+					t.Fatalf("%s: environment %x starts with an object on the floor", w.Name, data)
+				}
+			}
 			for step := 0; step < 30; step++ {
 				d := g.action()
 				before := slices.Clone(s.parked)
 				at := s.loc
+				var floorBefore []bool
+				for i := range s.objs {
+					floorBefore = append(floorBefore, onFloor(s, i))
+				}
+				holdBefore := slices.Clone(s.holding)
 				res, err := s.Perform(d)
+				checkGrips(t, w, decl, d, holdBefore, s.holding, err)
+				for i := range s.objs {
+					if onFloor(s, i) && !floorBefore[i] {
+						falls++
+						if !fallDeclared(decl, d) {
+							t.Fatalf("%s: %s left an object on the floor, which LabelSignals does not declare", w.Name, value.FromDesignator(d))
+						}
+					}
+				}
 				if err == nil {
 					if d.Class == "action" && d.Type() == decl.ParksArms {
 						if _, has := d.Get("arm"); !has && slices.Contains(s.parked, false) {
@@ -291,6 +311,9 @@ func TestLabelSignals(t *testing.T) {
 				}
 			}
 		}
+		if falls == 0 && runs >= 1000 {
+			t.Errorf("%s: no object fell in %d runs: the draws miss what FallCells declares", w.Name, runs)
+		}
 		if len(seenRegion) < 2 {
 			t.Errorf("%s: detections saw objects in %v only", w.Name, seenRegion)
 		}
@@ -321,4 +344,76 @@ func movesTo(decl *domain.Signals, d *value.Designator) (string, bool) {
 		return "", false
 	}
 	return "", false
+}
+
+func onFloor(s *State, i int) bool { return s.objs[i].surface < 0 && s.objs[i].held < 0 }
+
+// fallDeclared reports whether decl allows action d to leave an object on
+// the floor: a Places action whose target names a region or surface and
+// a cell FallCells lists for it.
+func fallDeclared(decl *domain.Signals, d *value.Designator) bool {
+	if d.Class != "action" || d.Type() != decl.Places {
+		return false
+	}
+	var target *value.Designator
+	for _, k := range decl.PlaceKeys {
+		if v, ok := d.Get(k); ok {
+			target = v.Designator()
+			break
+		}
+	}
+	if target == nil {
+		return false
+	}
+	name := ""
+	for _, k := range decl.PlaceRegionKeys {
+		if v, ok := target.Get(k); ok {
+			name, _ = nameOf(v)
+			break
+		}
+	}
+	cv, ok := target.Get(decl.PlaceCell)
+	if !ok || cv.Len() != 2 {
+		return false
+	}
+	c, r := cv.Car(), cv.Cdr().Car()
+	if c.Kind() != value.KInt || r.Kind() != value.KInt {
+		return false
+	}
+	return slices.Contains(decl.FallCells[name], [2]int{int(c.Int()), int(r.Int())})
+}
+
+// checkGrips fails when action d, performed with the arms holding
+// before (holding after), made an arm hold something other than as
+// decl.Grips with its GripKey arm (or none named), or signalled one of
+// GripFreeKinds while the arm it names is no arm or held something.
+func checkGrips(t *testing.T, w *World, decl *domain.Signals, d *value.Designator, before, after []int, err error) {
+	t.Helper()
+	named := -1
+	hasArm := false
+	if d.Class == "action" {
+		if v, ok := d.Get(decl.GripKey); ok {
+			hasArm = true
+			if name, ok := nameOf(v); ok {
+				named = w.ArmIndex(name)
+			}
+		}
+	}
+	for a := range after {
+		if before[a] < 0 && after[a] >= 0 {
+			if d.Class != "action" || d.Type() != decl.Grips || hasArm && named != a {
+				t.Fatalf("%s: %s made arm %d hold an object, which LabelSignals does not declare", w.Name, value.FromDesignator(d), a)
+			}
+		}
+	}
+	var f *Failure
+	if err == nil || !errors.As(err, &f) || d.Class != "action" || d.Type() != decl.Grips || !slices.Contains(decl.GripFreeKinds, f.Kind) {
+		return
+	}
+	if !hasArm {
+		return // it uses a free arm
+	}
+	if named < 0 || !slices.Contains(decl.Arms, w.Robot.Arms[named].Name) || before[named] >= 0 {
+		t.Fatalf("%s: %s signalled %s with its arm no arm or holding something, which LabelSignals does not declare", w.Name, value.FromDesignator(d), f.Kind)
+	}
 }

@@ -36,6 +36,29 @@ type Signals struct {
 	// robot standing there, may be in.
 	Detects string
 	Seen    map[string][]string
+	// Floor is the query that says an object lies on the floor ("":
+	// none declared). No environment starts with an object there, and
+	// only performing Places may leave one there: with a target (the
+	// first of PlaceKeys present) that is a location designator naming
+	// (the first of PlaceRegionKeys) a region or surface and a cell
+	// (PlaceCell) that FallCells lists for that name. A placing without
+	// a cell, or with a name FallCells does not list, never does.
+	Floor           string
+	Places          string
+	PlaceKeys       []string
+	PlaceRegionKeys []string
+	PlaceCell       string
+	FallCells       map[string][][2]int
+	// Grips is the only action type that makes an arm hold an object:
+	// the arm its property GripKey names, or without one a free arm. It
+	// signals the kinds GripFreeKinds only when the arm it uses (the one
+	// GripKey names, then one of Arms, or a free one) holds nothing.
+	// HoldQuery is the query that says what an arm holds (nil: nothing).
+	Grips         string
+	GripKey       string
+	GripFreeKinds []string
+	Arms          []string
+	HoldQuery     string
 	// Parent is the failure kind tree: the parent of a kind, "" at the
 	// root (a kind the tree does not name descends from plan-failure).
 	Parent func(kind string) string

@@ -65,11 +65,8 @@ func (h *handlerAnalysis) detectVerdicts(ls []*pathLabel) {
 			if !ok {
 				return true
 			}
-			p, ok := spec.Elems[1].(*syntax.List)
-			if !ok || forms.Head(p) != "perform" || h.defs["perform"] != nil || h.local["perform"] {
-				return true
-			}
-			if typ, _, ok := actionDesig(p); !ok || typ != sig.Detects {
+			p, ok := h.detection(spec.Elems[1])
+			if !ok {
 				return true
 			}
 			key := h.a.lexKey(v.Name, v)
@@ -93,14 +90,19 @@ func (h *handlerAnalysis) detectVerdicts(ls []*pathLabel) {
 				}
 			}
 			loops[key] = regions
+			what := h.where(p)
+			if spec.Elems[1] != syntax.Node(p) {
+				what = fmt.Sprintf("%s, which performs %s,", h.where(spec.Elems[1]), what)
+			}
 			why[key] = fmt.Sprintf("%s detects from %s, where the robot stands after %s (%s), and from there an object may be in %s only",
-				h.where(p), strings.Join(locs, " or "), h.where(at), sig.Why, strings.Join(regions, ", "))
+				what, strings.Join(locs, " or "), h.where(at), sig.Why, strings.Join(regions, ", "))
 			return true
 		})
 	}
 	if len(loops) == 0 {
 		return
 	}
+	inits := letInits(h.res, h.a)
 	for _, pl := range ls {
 		if pl.l.Status != labels.Active {
 			continue
@@ -114,22 +116,40 @@ func (h *handlerAnalysis) detectVerdicts(ls []*pathLabel) {
 			if forms.Head(c) == "not" && len(c.(*syntax.List).Elems) == 2 {
 				c, neg = c.(*syntax.List).Elems[1], true
 			}
-			key, sym, ok := h.regionEq(c)
-			if !ok {
-				continue
-			}
-			regions, found := loops[key]
-			if !found {
-				continue
-			}
-			always := len(regions) == 1 && regions[0] == sym
-			never := !slices.Contains(regions, sym)
-			if neg && always || !neg && never {
-				pl.l.Status = labels.Infeasible
-				pl.l.Reason = fmt.Sprintf("%s is never true: %s", h.show(c), why[key])
-				if neg {
-					pl.l.Reason = fmt.Sprintf("%s is never false: %s", h.show(c), why[key])
+			if key, sym, ok := h.regionEq(c); ok {
+				if regions, found := loops[key]; found {
+					always := len(regions) == 1 && regions[0] == sym
+					never := !slices.Contains(regions, sym)
+					if neg && always || !neg && never {
+						pl.l.Status = labels.Infeasible
+						pl.l.Reason = fmt.Sprintf("%s is never true: %s", h.show(c), why[key])
+						if neg {
+							pl.l.Reason = fmt.Sprintf("%s is never false: %s", h.show(c), why[key])
+						}
+						break
+					}
+					continue
 				}
+			}
+			// Any other test of the detected object's region, through
+			// plan functions and let bindings (detectvals.go).
+			ev := &regionEval{h: h, loops: loops, inits: inits}
+			vals, ok := ev.eval(c, nil, 0)
+			if !ok || len(ev.keys) == 0 {
+				continue
+			}
+			mayTrue, mayFalse := truthOf(vals)
+			if neg && !mayFalse || !neg && !mayTrue {
+				what := "true"
+				if neg {
+					what = "false"
+				}
+				notes := ""
+				if len(ev.notes) > 0 {
+					notes = " (" + strings.Join(ev.notes, "; ") + ")"
+				}
+				pl.l.Status = labels.Infeasible
+				pl.l.Reason = fmt.Sprintf("%s is never %s for any region the detected object may be in%s: %s", h.show(c), what, notes, why[ev.keys[0]])
 				break
 			}
 		}

@@ -25,8 +25,9 @@
 //     cond, and and or a label sits in, when they bound its variables
 //     against its predicate, local to the label's top-level form (so it
 //     also decides labels of plans with loops), with what an (incf X)
-//     before the point says of a counter, the small set a variable
-//     holds (sets.go), and predicates that need
+//     before the point says of a counter (of one that (setq X 0) resets
+//     too, where nothing in between may assign it), the small set a
+//     variable holds (sets.go), and predicates that need
 //     (fail ...) to return;
 //   - earlier clauses (condguard.go): a label in a cond clause's test
 //     whose assumptions make an earlier clause's test always true;
@@ -42,7 +43,12 @@
 //     labels of a failure handler clause no action, query or fail its
 //     body reaches may enter; and (detects.go) the region of an object
 //     detected right after a (go-to X) that returns only with the robot
-//     at X, among those the simulator says X sees;
+//     at X, among those the simulator says X sees, read also through
+//     plan functions and let bindings (detectvals.go); (floor.go) no
+//     object on the floor when no placing gives a cell the simulator
+//     says an object may fall from; and (otherarm.go) a handler that
+//     retries only with the other arm never finds it holding once its
+//     count is spent;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
+	"github.com/labelcov/labelcov/normalize"
 )
 
 // Counts of elements. A counter X (bound to 0 by a let, changed only by
@@ -347,11 +348,16 @@ func quotedOrPrefixed(n syntax.Node) syntax.Node {
 // bindingInits maps the key of each let binding (NAME INIT) to INIT
 // (computed once).
 func (g *guardAnalysis) bindingInits() map[string]syntax.Node {
-	if g.inits != nil {
-		return g.inits
+	if g.inits == nil {
+		g.inits = letInits(g.res, g.a)
 	}
-	g.inits = map[string]syntax.Node{}
-	for _, f := range g.res.Forms {
+	return g.inits
+}
+
+// letInits maps the key of each let binding (NAME INIT) of res to INIT.
+func letInits(res *normalize.Result, a *valueAnalysis) map[string]syntax.Node {
+	inits := map[string]syntax.Node{}
+	for _, f := range res.Forms {
 		syntax.Walk(f, func(x syntax.Node) bool {
 			l, ok := x.(*syntax.List)
 			if !ok || (forms.Head(l) != "let" && forms.Head(l) != "let*") || len(l.Elems) < 2 {
@@ -361,8 +367,8 @@ func (g *guardAnalysis) bindingInits() map[string]syntax.Node {
 				for _, b := range bl.Elems {
 					if bb, ok := b.(*syntax.List); ok && len(bb.Elems) == 2 {
 						if s, ok := bb.Elems[0].(*syntax.Symbol); ok {
-							if k := g.a.lexKey(s.Name, b); k != "" {
-								g.inits[k] = bb.Elems[1]
+							if k := a.lexKey(s.Name, b); k != "" {
+								inits[k] = bb.Elems[1]
 							}
 						}
 					}
@@ -371,5 +377,5 @@ func (g *guardAnalysis) bindingInits() map[string]syntax.Node {
 			return true
 		})
 	}
-	return g.inits
+	return inits
 }

@@ -2,6 +2,7 @@ package feasible
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
@@ -49,8 +50,15 @@ var guardSafe = map[string]bool{"if": true, "when": true, "unless": true, "cond"
 	"progn": true, "let": true, "let*": true, "dolist": true, "dotimes": true, "ignore-errors": true}
 
 type guardAnalysis struct {
-	res      *normalize.Result
-	a        *valueAnalysis
+	res *normalize.Result
+	a   *valueAnalysis
+	// assigns memoizes mayAssign per global and function (1 no, 2 yes,
+	// 3 pending); defsByName are the plan's functions (nil: defined
+	// twice).
+	assigns    map[string]int8
+	defsByName map[string]*syntax.List
+	// own: the bounds asked are the label predicate's own (verdict).
+	own      bool
 	parent   map[syntax.Node]syntax.Node
 	shared   map[syntax.Node]bool // nodes at two places of the tree
 	assigned map[string]bool
@@ -113,7 +121,12 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 	if g.off || g.a == nil || l.Point == nil {
 		return "", false
 	}
+	// The label's own predicate reads its variables where it stands: a
+	// counter that (setq X 0) resets counts there too (incfsBefore),
+	// never in a condition on the way.
+	g.own = true
 	own := g.bounds(g.readCopies(pred), true)
+	g.own = false
 	if len(own) == 0 {
 		return "", false
 	}
@@ -130,6 +143,7 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 	var path []guardBound
 	rebound := map[string]bool{}
 	cur := l.Point
+	inner := []syntax.Node{l.Point}
 	for {
 		if g.shared[cur] {
 			return "", false
@@ -152,7 +166,15 @@ func (g *guardAnalysis) verdict(l *labels.Label, pred syntax.Node) (string, bool
 		case idx < 0:
 			return "", false
 		}
-		path = append(path, g.incfsBefore(p, idx, vars, rebound)...)
+		path = append(path, g.incfsBefore(p, idx, vars, rebound, inner)...)
+		// What runs between an (incf X) further up and the label lies
+		// among the other elements of the forms on the way (all of
+		// them: a superset).
+		for i, e := range p.Elems {
+			if i != idx {
+				inner = append(inner, e)
+			}
+		}
 		switch {
 		case h == "if" && len(p.Elems) >= 3 && idx >= 2:
 			conds, truth = []syntax.Node{p.Elems[1]}, []bool{idx == 2}
@@ -314,7 +336,8 @@ func (g *guardAnalysis) varConst(a, b syntax.Node) (string, syntax.Node, bool, b
 }
 
 func (g *guardAnalysis) variable(s *syntax.Symbol) bool {
-	return s.Name != "t" && s.Name != "nil" && (!g.assigned[s.Name] || g.grows(s.Name) || g.unassignedBinding(s))
+	return s.Name != "t" && s.Name != "nil" && (!g.assigned[s.Name] || g.grows(s.Name) || g.unassignedBinding(s) ||
+		g.own && g.a.counters[s.Name] == resetCounterNote)
 }
 
 // unassignedBinding reports whether reference s reads a lexical binding
@@ -332,8 +355,12 @@ var incfSeq = map[string]bool{"progn": true, "seq": true, "let": true, "let*": t
 	"and": true, "or": true, "dolist": true, "dotimes": true, "block": true, "ignore-errors": true, "while": true}
 
 // incfsBefore are the bounds X >= 1 of the counters of vars that an
-// (incf X) among p's elements before idx raised (not rebound since).
-func (g *guardAnalysis) incfsBefore(p *syntax.List, idx int, vars, rebound map[string]bool) []guardBound {
+// (incf X) among p's elements before idx raised (not rebound since). A
+// counter that (setq X 0) also resets counts when nothing that may run
+// between the incf and the label may assign it: the elements of p
+// between them and inner, the other forms on the way to the label
+// (mayAssign).
+func (g *guardAnalysis) incfsBefore(p *syntax.List, idx int, vars, rebound map[string]bool, inner []syntax.Node) []guardBound {
 	h := forms.Head(p)
 	switch {
 	case h == "if":
@@ -342,19 +369,116 @@ func (g *guardAnalysis) incfsBefore(p *syntax.List, idx int, vars, rebound map[s
 		return nil
 	}
 	var out []guardBound
-	for _, e := range p.Elems[1:max(idx, 1)] {
+	for j, e := range p.Elems[1:max(idx, 1)] {
 		l, ok := e.(*syntax.List)
 		if !ok || forms.Head(l) != "incf" || len(l.Elems) != 2 {
 			continue
 		}
 		x, ok := l.Elems[1].(*syntax.Symbol)
-		if !ok || !vars[x.Name] || rebound[x.Name] || !g.grows(x.Name) {
+		if !ok || !vars[x.Name] || rebound[x.Name] {
 			continue
 		}
+		where := fmt.Sprintf("%s ran before it (%s)", syntax.NodeString(l), g.a.counters[x.Name])
+		if !g.grows(x.Name) {
+			if g.a.counters[x.Name] != resetCounterNote {
+				continue
+			}
+			between := append(slices.Clone(p.Elems[j+2:idx]), inner...)
+			if g.mayAssign(x.Name, between) {
+				continue
+			}
+			where = fmt.Sprintf("%s ran before it and nothing that runs in between assigns %s (%s)", syntax.NodeString(l), x.Name, g.a.counters[x.Name])
+		}
 		out = append(out, guardBound{b: Bound{Operand: x.Name, Rel: labels.Greater | labels.Equal, Value: 1, Const: "1"},
-			where: fmt.Sprintf("%s ran before it (%s)", syntax.NodeString(l), g.a.counters[x.Name]), direct: true})
+			where: where, direct: true})
 	}
 	return out
+}
+
+// mayAssign reports whether evaluating ns may assign global name: an
+// assignment of it, set or symbol-value, a call of a plan function whose
+// body may (transitively), or a call the text does not name (a local
+// function, funcall or apply of a value).
+func (g *guardAnalysis) mayAssign(name string, ns []syntax.Node) bool {
+	if g.assigns == nil {
+		g.assigns = map[string]int8{}
+		g.defsByName = map[string]*syntax.List{}
+		for _, f := range g.res.Forms {
+			l, ok := f.(*syntax.List)
+			if !ok || len(l.Elems) < 3 || g.res.Skipped(f) {
+				continue
+			}
+			switch forms.Head(l) {
+			case "defun", "def-cram-function", "def-plan", "def-check", "def-policy":
+				if s, ok := l.Elems[1].(*syntax.Symbol); ok {
+					if _, dup := g.defsByName[s.Name]; dup {
+						g.defsByName[s.Name] = nil // defined twice: anything
+					} else {
+						g.defsByName[s.Name] = l
+					}
+				}
+			}
+		}
+	}
+	var walk func(n syntax.Node, depth int) bool
+	fnMay := func(fn string, depth int) bool {
+		key := name + "\x00" + fn
+		switch g.assigns[key] {
+		case 1:
+			return false
+		case 2, 3:
+			return true // may, or pending (recursion): may
+		}
+		def, ok := g.defsByName[fn]
+		if !ok || def == nil || depth > 16 {
+			return true
+		}
+		g.assigns[key] = 3
+		r := walk(def, depth+1)
+		g.assigns[key] = 1
+		if r {
+			g.assigns[key] = 2
+		}
+		return r
+	}
+	walk = func(n syntax.Node, depth int) bool {
+		found := false
+		syntax.Walk(n, func(x syntax.Node) bool {
+			if found {
+				return false
+			}
+			switch x := x.(type) {
+			case *syntax.Quote:
+				return false
+			case *syntax.List:
+				h := forms.Head(x)
+				switch {
+				case h == "quote":
+					return false
+				case h == "set" || h == "symbol-value" || h == "makunbound" || h == "progv":
+					found = true
+				case assignHeads[h] && h != "incf":
+					for _, y := range x.Elems[1:] {
+						if syntax.IsSymbol(y, name) {
+							found = true
+						}
+					}
+				case g.a.localFns[h] || dynamicCall(x):
+					found = true
+				case g.res.IsUserFunc(h):
+					found = fnMay(h, depth)
+				}
+			}
+			return !found
+		})
+		return found
+	}
+	for _, n := range ns {
+		if walk(n, 0) {
+			return true
+		}
+	}
+	return false
 }
 
 // constOf is n as an integer literal: n itself, or a global variable the

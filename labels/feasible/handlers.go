@@ -197,6 +197,8 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 		}
 	}
 	h.detectVerdicts(ls)
+	h.floorVerdicts(ls)
+	h.armRetryVerdicts(ls)
 }
 
 // clauseParts splits a handler clause (KIND (VAR) BODY...), KIND being a
