@@ -136,7 +136,8 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 //     each case, the last byte is one byte mutation away, and a ladder
 //     per case would run every case's rungs on every pass of the switch;
 //   - a variable or field path the function steps by one (i++, z.pos--
-//     somewhere in it, maybe in a sum or difference) against another value (`i ==
+//     somewhere in it; or the length of a slice it appends to one element
+//     at a time, s = append(s, x); maybe in a sum or difference) against another value (`i ==
 //     len(data)`, `i+3 <= n`, `end-start >= max`) or a constant below 256 in magnitude (`i >
 //     0`): the scan itself walks the index there, and insert and remove
 //     mutations move where it stops, so the rungs again only grade
@@ -152,7 +153,8 @@ func (e *enumerator) dist(x, y dst.Expr, at dst.Expr, lz []lazy, point dst.Stmt)
 //   - a rune against an ASCII character (`c == ' '`, `c < 0x80`): one byte
 //     mutation writes it, as on bytes.
 //
-// The last three leave out the top-byte stones too (constSkipped).
+// The last three, and a stepped variable against a constant below 256,
+// leave out the top-byte stones too (constSkipped).
 func (e *enumerator) ladderSkipped(x, y dst.Expr, c constant.Value, bits int, isFloat bool, at dst.Expr) string {
 	if (c == nil && (e.isStepped(x) || e.isStepped(y))) || (c != nil && e.isStepped(x) && smallConst(c)) {
 		return "variable the function steps by one (i++) against another value or a constant below 256: the scan walks it there, the rungs would grade positions in the input (rungs left out)"
@@ -183,6 +185,9 @@ func (e *enumerator) constSkipped(x, y dst.Expr, c constant.Value, at dst.Expr) 
 	if why := e.resultSkipped(x, c); why != "" {
 		return why
 	}
+	if e.isStepped(x) && smallConst(c) {
+		return steppedSmall
+	}
 	if b, ok := types.Unalias(e.t.TypeOf(x)).(*types.Basic); ok && b.Name() == "rune" {
 		if v, ok := constant.Int64Val(constant.ToInt(c)); ok && v >= 0 && v < 128 {
 			return "a rune against an ASCII character: one byte mutation writes it (rungs and stones left out)"
@@ -201,6 +206,10 @@ func (e *enumerator) constSkipped(x, y dst.Expr, c constant.Value, at dst.Expr) 
 	}
 	return ""
 }
+
+// steppedSmall is the reason the dist labels of a variable the function
+// steps by one against a constant below 256 in magnitude are skipped.
+const steppedSmall = "variable the function steps by one (i++) against a constant below 256: the scan walks it there, and its top bytes are those of every position in the input (rungs and stones left out)"
 
 // smallRelation is the reason the dist labels of an integer's relation
 // with a constant below 256 in magnitude are skipped.
@@ -242,7 +251,8 @@ func isName(x dst.Expr) bool {
 }
 
 // isStepped reports whether x is a variable the function steps by one
-// (e.stepped), alone or as an operand of + or - (i+3, end-start).
+// (e.stepped), or the length of a slice it appends to one element at a
+// time, alone or as an operand of + or - (i+3, end-start).
 func (e *enumerator) isStepped(x dst.Expr) bool {
 	for {
 		switch n := x.(type) {
@@ -262,6 +272,11 @@ func (e *enumerator) isStepped(x dst.Expr) bool {
 		case *dst.Ident:
 			k := e.stepKey(n)
 			return k != nil && e.stepped[k]
+		case *dst.CallExpr:
+			if len(n.Args) == 1 && e.isBuiltin(n.Fun, "len") {
+				k := e.stepKey(n.Args[0])
+				return k != nil && e.stepped[lenOf{k}]
+			}
 		}
 		return false
 	}

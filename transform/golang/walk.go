@@ -64,11 +64,22 @@ func (e *enumerator) body(b *dst.BlockStmt) {
 // z.pos--): the indexes a scanner advances, each variable by its object and
 // each field path (z.raw.end) by its text. The keys of range loops step by
 // one too, and so does what the body advances by an amount (pos += w) and
-// uses as an index or a slice bound (input[pos], input[pos:]).
+// uses as an index or a slice bound (input[pos], input[pos:]), and the
+// length of a slice the body appends to one element at a time (s =
+// append(s, x): len(s) counts up as i++ does; key lenOf{k}).
 func (e *enumerator) steppedVars(b *dst.BlockStmt) map[any]bool {
 	out := map[any]bool{}
 	advanced := map[any]bool{}
 	dst.Inspect(b, func(n dst.Node) bool {
+		if s, ok := n.(*dst.AssignStmt); ok && (s.Tok == token.ASSIGN || s.Tok == token.DEFINE) && len(s.Lhs) == len(s.Rhs) {
+			for i, r := range s.Rhs {
+				if c, ok := r.(*dst.CallExpr); ok && len(c.Args) == 2 && !c.Ellipsis && e.isBuiltin(c.Fun, "append") {
+					if k := e.stepKey(s.Lhs[i]); k != nil && k == e.stepKey(c.Args[0]) {
+						out[lenOf{k}] = true
+					}
+				}
+			}
+		}
 		switch s := n.(type) {
 		case *dst.IncDecStmt:
 			if k := e.stepKey(s.X); k != nil {
@@ -167,6 +178,20 @@ func (e *enumerator) indexUses(n dst.Node, use func(dst.Expr)) {
 		}
 		return true
 	})
+}
+
+// lenOf is the key in steppedVars of the length of the slice whose key
+// is k.
+type lenOf struct{ k any }
+
+// isBuiltin reports whether f names the predeclared function name.
+func (e *enumerator) isBuiltin(f dst.Expr, name string) bool {
+	id, ok := f.(*dst.Ident)
+	if !ok || id.Name != name || id.Path != "" {
+		return false
+	}
+	_, ok = e.t.ObjectOf(id).(*types.Builtin)
+	return ok
 }
 
 // stepKey is the key of x in steppedVars: the object of a local or
