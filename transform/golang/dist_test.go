@@ -191,6 +191,15 @@ func H(data []byte, xs []int, m int) int {
 	if d < 0 { // L:zero
 		return 6
 	}
+	var lines []int
+	for len(lines) <= m { // L:appended
+		lines = append(lines, p)
+	}
+	for o := len(xs) - 1; ; o-- {
+		if o == 0 { // L:stepzero
+			return len(lines)
+		}
+	}
 	return i + p
 }
 `
@@ -297,6 +306,11 @@ func TestF(t *testing.T) {
 		// exact relation a == b lands; a constant below 256 other than
 		// 0 does not, as L:uint).
 		{"L:zero", 29, 0, 0, nil},
+		// The length of a slice the function appends to one element at
+		// a time counts up as i++ does: no rungs against another value.
+		// A stepped index equal to 0: neither rungs nor top-byte stones.
+		{"L:appended", 0, 0, 29, nil},
+		{"L:stepzero", 0, 0, 29 + 7, nil},
 	} {
 		line := lineOf(t, distSrc, c.marker)
 		if got := count(res, line, labels.DIST, labels.Active); got != c.active {
