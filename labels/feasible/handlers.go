@@ -198,6 +198,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	}
 	h.detectVerdicts(ls)
 	h.floorVerdicts(ls)
+	h.setBeforeVerdicts(ls)
 }
 
 // clauseParts splits a handler clause (KIND (VAR) BODY...), KIND being a
