@@ -1252,6 +1252,9 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			break
 		}
 		a.ev(el[1], d)
+		if k, ok := a.refineNonNil(el[1]); ok && h == "when" {
+			return join(a.bodyNonNil(k, el[2:], d+1), nilVal())
+		}
 		return join(a.body(el[2:], d), nilVal())
 	case "while", "assert":
 		if h == "while" && a.record && n >= 2 {
@@ -1427,14 +1430,24 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			if n != 3 {
 				break
 			}
-			a.ev(el[1], d)
 			at = 2
 		} else if n != 2 {
 			break
 		}
+		var pushed aval
+		if h == "push" {
+			pushed = a.ev(el[1], d)
+		}
 		switch p := el[at].(type) {
 		case *syntax.Symbol:
 			cur := a.ref(p)
+			if h == "push" {
+				// (setq V (cons X V)): V's elements and X.
+				if v, ok := listBuiltin("cons", []aval{pushed, cur}); ok && !cur.num {
+					a.putVar(p.Name, v)
+					return v
+				}
+			}
 			if h == "pop" {
 				// (prog1 (car V) (setq V (cdr V))): the first element of
 				// V's shape, and V its rest; V is no nil where the test
