@@ -143,6 +143,9 @@ significant only without the correction are listed apart.`,
 		"execs/s then measure what labels cost, not when campaigns ended (a ratio between campaigns that end at a quick find and "+
 		"campaigns that run on is mostly their slow first seconds); finds are then new bugs, not the benchmark's. "+
 		"A target without truth.json or with a bug without \"fixed\" is an error")
+	f.StringSliceVar(&o.FixedAt, "fixed-at", nil, "with --on-fixed: MODULE@VERSION,... to build against instead of the fixed version truth.json names "+
+		"for that module (at least that version, so the known bugs stay fixed), when the release with the fixes still has a later bug "+
+		"that ends campaigns within seconds")
 	f.BoolVar(&o.KeepGoing, "keep-going", false, "Go grids: restart go test -fuzz after a failure until the budget (default: a campaign ends at its first failure)")
 	return cmd
 }

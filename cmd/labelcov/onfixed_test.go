@@ -196,10 +196,11 @@ func TestCompareGoOnFixedNeedsTruth(t *testing.T) {
 			t.Errorf("truth %q: exit %d, stderr:\n%s\nwant an error with %q", c.truth, code, stderr.String(), c.want)
 		}
 	}
-	var stdout, stderr strings.Builder
-	if code := run([]string{"compare", "--bench", "x", "--on-fixed"}, &stdout, &stderr); code == 0 ||
-		!strings.Contains(stderr.String(), "--on-fixed") {
-		t.Errorf("--on-fixed without --go: exit %d, stderr:\n%s", code, stderr.String())
+	for _, args := range [][]string{{"--bench", "x", "--on-fixed"}, {"--go", "./x/...", "--fixed-at", "example.com/dep@v0.1.1"}} {
+		var stdout, stderr strings.Builder
+		if code := run(append([]string{"compare"}, args...), &stdout, &stderr); code == 0 || !strings.Contains(stderr.String(), "--on-fixed") {
+			t.Errorf("%v: exit %d, stderr:\n%s", args, code, stderr.String())
+		}
 	}
 }
 

@@ -33,22 +33,27 @@ type GoBench struct {
 // with the fixes of its known bugs (gofuzz.FixedVersions of its
 // truth.json): a private go.mod under work (gotransform.PinModfile; the
 // target's go.mod is not written) that b.Env names, and Info.Fixed lists
-// the versions for the report. env is the go command's environment (nil:
-// this process's).
-func (b *GoBench) PinFixed(ctx context.Context, work string, env []string) error {
+// the versions for the report. over raises some of those versions
+// (gofuzz.RaiseFixed; it reports which of over it used). env is the go
+// command's environment (nil: this process's).
+func (b *GoBench) PinFixed(ctx context.Context, work string, over, env []string) ([]bool, error) {
 	tr, err := gofuzz.LoadTruth(b.Target)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	fixed, err := gofuzz.FixedVersions(tr)
 	if err != nil {
-		return fmt.Errorf("%s: %w", b.Info.Name, err)
+		return nil, fmt.Errorf("%s: %w", b.Info.Name, err)
+	}
+	fixed, used, err := gofuzz.RaiseFixed(fixed, over)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", b.Info.Name, err)
 	}
 	if b.Env, err = gotransform.PinModfile(ctx, b.Target.Module, env, fixed, filepath.Join(work, b.Info.Name, "fixed.mod")); err != nil {
-		return fmt.Errorf("%s: %w", b.Info.Name, err)
+		return nil, fmt.Errorf("%s: %w", b.Info.Name, err)
 	}
 	b.Info.Fixed = fixed
-	return nil
+	return used, nil
 }
 
 // LoadGoBenches lists the fuzz targets of the Go packages matching

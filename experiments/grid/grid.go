@@ -51,6 +51,7 @@ type CompareOptions struct {
 	KeepGoing    bool
 	MinimizeTime string
 	OnFixed      bool
+	FixedAt      []string
 	// Changed reports whether the user set the flag name.
 	Changed func(name string) bool
 	// Command is the invocation, for the report's "regenerate with"
@@ -92,6 +93,9 @@ func Compare(ctx context.Context, w, stderr io.Writer, dirs []string, o *Compare
 }
 
 func runCompare(ctx context.Context, w, stderr io.Writer, o *CompareOptions) error {
+	if len(o.FixedAt) > 0 && !o.OnFixed {
+		return errors.New("--fixed-at goes with --on-fixed")
+	}
 	if len(o.GoPkgs) > 0 {
 		return runCompareGo(ctx, w, stderr, o)
 	}
@@ -413,11 +417,21 @@ func runCompareGo(ctx context.Context, w, stderr io.Writer, o *CompareOptions) e
 		// Each target against the versions with its bugs' fixes, in a
 		// private go.mod of its own (targets of one module may list
 		// different bugs).
+		used := make([]bool, len(o.FixedAt))
 		for _, b := range benches {
-			if err := b.PinFixed(ctx, filepath.Join(work, "fixed"), nil); err != nil {
+			u, err := b.PinFixed(ctx, filepath.Join(work, "fixed"), o.FixedAt, nil)
+			if err != nil {
 				return fmt.Errorf("--on-fixed: %w", err)
 			}
+			for i := range u {
+				used[i] = used[i] || u[i]
+			}
 			fmt.Fprintf(stderr, "compare: %s on %s\n", b.Info.Name, strings.Join(b.Info.Fixed, ", "))
+		}
+		for i, f := range o.FixedAt {
+			if !used[i] {
+				return fmt.Errorf("--fixed-at %s: no target's truth.json names a fixed version of that module", f)
+			}
 		}
 	}
 	var infos []compare.BenchInfo

@@ -69,7 +69,7 @@ func (c *Coverage) HasNew(counters []uint8) bool {
 // counters are lanes that classify maps one by one, so the byte order of
 // the words does not matter. Where the processor has AVX2, firstNew
 // (scan_amd64.s) does the same on two 32-byte registers a block, counts
-// above 1 classified sixteen at a time by table lookups on their nibbles.
+// above 1 classified 32 at a time by table lookups on their nibbles.
 func newWords(counters, seen []uint8) bool { return scanWords(counters, seen, haveFirstNew) }
 
 // scanWords is newWords, with firstNew or without it (fast false).

@@ -44,3 +44,30 @@ func FixedVersions(tr *Truth) ([]string, error) {
 	sort.Strings(out)
 	return out, nil
 }
+
+// RaiseFixed replaces in fixed (FixedVersions) the version of each module
+// that over names (MODULE@VERSION) — a later release, when the one with
+// the fixes still has another bug that would end campaigns — and reports
+// which of over it used. A version below the one fixed gives is an error:
+// the known bugs would come back.
+func RaiseFixed(fixed, over []string) ([]string, []bool, error) {
+	out := append([]string(nil), fixed...)
+	used := make([]bool, len(over))
+	for i, o := range over {
+		path, v, ok := strings.Cut(o, "@")
+		if !ok || path == "" || !semver.IsValid(v) {
+			return nil, nil, fmt.Errorf("%q is not MODULE@VERSION with a semantic version", o)
+		}
+		for j, f := range out {
+			fp, fv, _ := strings.Cut(f, "@")
+			if fp != path {
+				continue
+			}
+			if semver.Compare(v, fv) < 0 {
+				return nil, nil, fmt.Errorf("%s is older than %s, which has the fixes of the known bugs", o, f)
+			}
+			out[j], used[i] = o, true
+		}
+	}
+	return out, used, nil
+}

@@ -35,3 +35,23 @@ func TestFixedVersions(t *testing.T) {
 		t.Errorf("a version without its v: %v", err)
 	}
 }
+
+// TestRaiseFixed: a later version replaces the fixed one of its module;
+// an older one is an error; one of another module is left unused.
+func TestRaiseFixed(t *testing.T) {
+	fixed := []string{"example.com/a@v1.2.0", "example.com/b/v2@v2.0.0-beta.4"}
+	got, used, err := RaiseFixed(fixed, []string{"example.com/b/v2@v2.0.0-beta.5", "example.com/c@v1.0.0"})
+	if want := []string{"example.com/a@v1.2.0", "example.com/b/v2@v2.0.0-beta.5"}; err != nil || !reflect.DeepEqual(got, want) ||
+		!reflect.DeepEqual(used, []bool{true, false}) {
+		t.Errorf("RaiseFixed = %v, %v, %v; want %v, [true false]", got, used, err, want)
+	}
+	if fixed[1] != "example.com/b/v2@v2.0.0-beta.4" {
+		t.Error("RaiseFixed changed its argument")
+	}
+	if _, _, err := RaiseFixed(fixed, []string{"example.com/a@v1.1.9"}); err == nil || !strings.Contains(err.Error(), "older") {
+		t.Errorf("an older version: %v", err)
+	}
+	if _, _, err := RaiseFixed(fixed, []string{"example.com/a"}); err == nil {
+		t.Error("no version: no error")
+	}
+}

@@ -69,8 +69,15 @@ func LabelSignals(w *World) *domain.Signals {
 		PlaceRegionKeys: []string{"on", "region"},
 		PlaceCell:       "cell",
 		FallCells:       fallCells(w),
-		Parent:          vm.ParentKind,
-		Why:             "the simulator's actions in world " + w.Name,
+		// pickUp: object-unreachable and grasping-failure come after the
+		// arm is resolved and found empty.
+		Grips:         "picking-up",
+		GripKey:       "arm",
+		GripFreeKinds: []string{KindObjectUnreachable, KindGraspingFailure},
+		Arms:          arms,
+		HoldQuery:     "arm-holding",
+		Parent:        vm.ParentKind,
+		Why:           "the simulator's actions in world " + w.Name,
 	}
 	for _, q := range Queries() {
 		if objectQuery(q) {

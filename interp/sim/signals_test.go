@@ -240,7 +240,9 @@ func TestLabelSignals(t *testing.T) {
 				for i := range s.objs {
 					floorBefore = append(floorBefore, onFloor(s, i))
 				}
+				holdBefore := slices.Clone(s.holding)
 				res, err := s.Perform(d)
+				checkGrips(t, w, decl, d, holdBefore, s.holding, err)
 				for i := range s.objs {
 					if onFloor(s, i) && !floorBefore[i] {
 						falls++
@@ -379,4 +381,39 @@ func fallDeclared(decl *domain.Signals, d *value.Designator) bool {
 		return false
 	}
 	return slices.Contains(decl.FallCells[name], [2]int{int(c.Int()), int(r.Int())})
+}
+
+// checkGrips fails when action d, performed with the arms holding
+// before (holding after), made an arm hold something other than as
+// decl.Grips with its GripKey arm (or none named), or signalled one of
+// GripFreeKinds while the arm it names is no arm or held something.
+func checkGrips(t *testing.T, w *World, decl *domain.Signals, d *value.Designator, before, after []int, err error) {
+	t.Helper()
+	named := -1
+	hasArm := false
+	if d.Class == "action" {
+		if v, ok := d.Get(decl.GripKey); ok {
+			hasArm = true
+			if name, ok := nameOf(v); ok {
+				named = w.ArmIndex(name)
+			}
+		}
+	}
+	for a := range after {
+		if before[a] < 0 && after[a] >= 0 {
+			if d.Class != "action" || d.Type() != decl.Grips || hasArm && named != a {
+				t.Fatalf("%s: %s made arm %d hold an object, which LabelSignals does not declare", w.Name, value.FromDesignator(d), a)
+			}
+		}
+	}
+	var f *Failure
+	if err == nil || !errors.As(err, &f) || d.Class != "action" || d.Type() != decl.Grips || !slices.Contains(decl.GripFreeKinds, f.Kind) {
+		return
+	}
+	if !hasArm {
+		return // it uses a free arm
+	}
+	if named < 0 || !slices.Contains(decl.Arms, w.Robot.Arms[named].Name) || before[named] >= 0 {
+		t.Fatalf("%s: %s signalled %s with its arm no arm or holding something, which LabelSignals does not declare", w.Name, value.FromDesignator(d), f.Kind)
+	}
 }

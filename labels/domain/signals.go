@@ -49,6 +49,16 @@ type Signals struct {
 	PlaceRegionKeys []string
 	PlaceCell       string
 	FallCells       map[string][][2]int
+	// Grips is the only action type that makes an arm hold an object:
+	// the arm its property GripKey names, or without one a free arm. It
+	// signals the kinds GripFreeKinds only when the arm it uses (the one
+	// GripKey names, then one of Arms, or a free one) holds nothing.
+	// HoldQuery is the query that says what an arm holds (nil: nothing).
+	Grips         string
+	GripKey       string
+	GripFreeKinds []string
+	Arms          []string
+	HoldQuery     string
 	// Parent is the failure kind tree: the parent of a kind, "" at the
 	// root (a kind the tree does not name descends from plan-failure).
 	Parent func(kind string) string

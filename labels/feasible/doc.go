@@ -44,9 +44,11 @@
 //     body reaches may enter; and (detects.go) the region of an object
 //     detected right after a (go-to X) that returns only with the robot
 //     at X, among those the simulator says X sees, read also through
-//     plan functions and let bindings (detectvals.go); and (floor.go) no
+//     plan functions and let bindings (detectvals.go); (floor.go) no
 //     object on the floor when no placing gives a cell the simulator
-//     says an object may fall from;
+//     says an object may fall from; and (otherarm.go) a handler that
+//     retries only with the other arm never finds it holding once its
+//     count is spent;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.
