@@ -180,6 +180,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.detectVerdicts(ls)
 	h.floorVerdicts(ls)
 	h.armRetryVerdicts(ls)
+	h.setBeforeVerdicts(ls)
 }
 
 // collectDefs records the plan's functions by name (defs, dup) and its
