@@ -53,6 +53,11 @@
 //     may be signalled is not nil in the clause; and (otherarm.go) a handler that
 //     retries only with the other arm never finds it holding once its
 //     count is spent;
+//   - sorted lists (sorted.go): with Options.Entry, the element (pop V)
+//     took off a list an order-keeping insertion sort built, which only
+//     pop and order-keeping sublist functions change, has a key no
+//     greater than that of any element left in V, where a defun gets
+//     both from every call;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.
