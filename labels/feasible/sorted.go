@@ -91,6 +91,13 @@ func sortedVerdicts(res *normalize.Result, a *valueAnalysis, show func(syntax.No
 		}
 	}
 	for _, cd := range cands {
+		cmp := untemp(res, cd.c)
+		if forms.Head(cmp) == "not" {
+			cmp = untemp(res, cmp.(*syntax.List).Elems[1])
+		}
+		if userFn(s, forms.Head(cmp)) {
+			continue // a comparison the plan defines
+		}
 		why, ok := s.firstBelow(cd.pl.l.Point, cd.key, cd.hi, cd.lo)
 		if !ok {
 			continue
@@ -426,7 +433,7 @@ func (s *sortedAnalysis) inserts(f, key string) bool {
 		}
 		// ((< (key x) (key (first l))) (cons x l))
 		t := asList(untemp(s.h.res, unwrapTemps(s.h.res, cl[1].Elems[0])))
-		if t == nil || len(t.Elems) != 3 || (forms.Head(t) != "<" && forms.Head(t) != "<=") {
+		if t == nil || len(t.Elems) != 3 || (forms.Head(t) != "<" && forms.Head(t) != "<=") || userFn(s, forms.Head(t)) {
 			return false
 		}
 		if !s.keyOf(untemp(s.h.res, t.Elems[1]), key, func(n syntax.Node) bool { return isSym(n, x) }) ||
