@@ -89,7 +89,7 @@ func TestDesigShapePruningGivesUp(t *testing.T) {
 		"negative consed":    strings.Replace(shapePlan, "(list 2 3)", "(list 2 -3)", 1),
 		"cell from argument": shapePlan + "(defun other (j) (put-at (list (- j) 0)))\n(def-plan q (j) (other j))\n",
 		"external list":      shapePlan + "(defun other () (put-at (ext-cell)))\n",
-		"pushed list":        shapePlan + "(defun other (c) (let ((l nil)) (push c l) (put-at (first l))))\n",
+		"pushed list":        shapePlan + "(defun other (c) (let ((l nil)) (push c l) (put-at (first l))))\n(def-plan q (j) (other (list (- j) 0)))\n",
 	} {
 		got := desigLabels(t, src)
 		if v := got["t.plan:3:34 x -> (abs x)"]; v != "active " {

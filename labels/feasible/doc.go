@@ -7,7 +7,9 @@
 //     the simulator's queries), judges each label's predicate
 //     (ranges.go); designator properties and literal lists (desig.go)
 //     let it read cells of designators and loops over constant lists,
-//     list shapes (shapes.go) the elements of lists the plan builds,
+//     list shapes (shapes.go) the elements of lists the plan builds
+//     (push and pop included, a pop under a while or cond test that says
+//     its list is not empty taking an element),
 //     lexical bindings (lexical.go) keep each binding's values apart,
 //     counters (counters.go), bound to 0 and only incremented, never wrap,
 //     small sets of integers (sets.go) say what an interval cannot, and
@@ -46,9 +48,16 @@
 //     at X, among those the simulator says X sees, read also through
 //     plan functions and let bindings (detectvals.go); (floor.go) no
 //     object on the floor when no placing gives a cell the simulator
-//     says an object may fall from; and (otherarm.go) a handler that
+//     says an object may fall from; (setbefore.go) a variable a
+//     handler's body sets, never to nil, before anything its clause takes
+//     may be signalled is not nil in the clause; and (otherarm.go) a handler that
 //     retries only with the other arm never finds it holding once its
 //     count is spent;
+//   - sorted lists (sorted.go): with Options.Entry, the element (pop V)
+//     took off a list an order-keeping insertion sort built, which only
+//     pop and order-keeping sublist functions change, has a key no
+//     greater than that of any element left in V, where a defun gets
+//     both from every call;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -114,6 +114,7 @@ func (j *judge) Done() {
 		entryVerdicts(j.res, j.entry, j.paths)
 		handlerVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.paths)
 		pathVerdicts(j.res, j.paths)
+		sortedVerdicts(j.res, j.dom.a, j.dom.show, j.entry, j.paths)
 		g := newGuardAnalysis(j.res, j.dom.a)
 		lb := g.loopBounds()
 		for _, pl := range j.paths {

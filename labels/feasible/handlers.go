@@ -103,27 +103,8 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	if sig == nil || sig.Parent == nil {
 		return
 	}
-	h := &handlerAnalysis{res: res, a: a, sig: sig, show: show, defs: map[string]*syntax.List{}, dup: map[string]bool{},
-		sums: map[string]*sigSet{}, parked: map[*syntax.List]syntax.Node{}}
-	for _, f := range res.Forms {
-		l, ok := f.(*syntax.List)
-		if !ok || res.Skipped(f) {
-			continue
-		}
-		switch forms.Head(f) {
-		case "defun", "def-cram-function", "def-plan", "def-check", "def-policy":
-			if len(l.Elems) > 2 {
-				if s, ok := l.Elems[1].(*syntax.Symbol); ok {
-					name := forms.Name(s)
-					if _, seen := h.defs[name]; seen {
-						h.dup[name] = true
-					}
-					h.defs[name] = l
-				}
-			}
-		}
-	}
-	h.local = localFuncNames(res)
+	h := &handlerAnalysis{res: res, a: a, sig: sig, show: show, sums: map[string]*sigSet{}, parked: map[*syntax.List]syntax.Node{}}
+	h.collectDefs()
 	if h.parkingFacts() {
 		for _, f := range res.Forms {
 			if !res.Skipped(f) {
@@ -199,6 +180,32 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.detectVerdicts(ls)
 	h.floorVerdicts(ls)
 	h.armRetryVerdicts(ls)
+	h.setBeforeVerdicts(ls)
+}
+
+// collectDefs records the plan's functions by name (defs, dup) and its
+// local function names.
+func (h *handlerAnalysis) collectDefs() {
+	h.defs, h.dup = map[string]*syntax.List{}, map[string]bool{}
+	for _, f := range h.res.Forms {
+		l, ok := f.(*syntax.List)
+		if !ok || h.res.Skipped(f) {
+			continue
+		}
+		switch forms.Head(f) {
+		case "defun", "def-cram-function", "def-plan", "def-check", "def-policy":
+			if len(l.Elems) > 2 {
+				if s, ok := l.Elems[1].(*syntax.Symbol); ok {
+					name := forms.Name(s)
+					if _, seen := h.defs[name]; seen {
+						h.dup[name] = true
+					}
+					h.defs[name] = l
+				}
+			}
+		}
+	}
+	h.local = localFuncNames(h.res)
 }
 
 // clauseParts splits a handler clause (KIND (VAR) BODY...), KIND being a

@@ -304,6 +304,9 @@ func (a *valueAnalysis) ctxBind(k string, v aval) {
 // a bare lexical variable that nothing assigns: in the branch the test
 // chose, it is not nil.
 func (a *valueAnalysis) refineNonNil(n syntax.Node) (string, bool) {
+	if l, ok := n.(*syntax.List); ok && forms.Head(l) == "and" && len(l.Elems) > 1 && !a.res.IsUserFunc("and") {
+		n = l.Elems[1] // (and V ...) true: V is not nil
+	}
 	s, ok := n.(*syntax.Symbol)
 	if !ok || s.Name == "t" || s.Name == "nil" || a.specials[s.Name] {
 		return "", false
@@ -339,6 +342,15 @@ func (a *valueAnalysis) evNonNil(k string, x syntax.Node, depth int) aval {
 		a.refined[k] = old
 	} else {
 		delete(a.refined, k)
+	}
+	return v
+}
+
+// bodyNonNil evaluates body (in sequence) where binding k is not nil.
+func (a *valueAnalysis) bodyNonNil(k string, body []syntax.Node, depth int) aval {
+	v := nilVal()
+	for _, x := range body {
+		v = a.evNonNil(k, x, depth)
 	}
 	return v
 }

@@ -240,7 +240,14 @@ func listBuiltin(h string, vals []aval) (aval, bool) {
 			}
 			return aval{}, true // (rest 3) fails
 		case len(v.lists.elems) == 0:
-			return listVal(nil, v.lists.rest), true
+			r := listVal(nil, v.lists.rest)
+			switch {
+			case sureCons(v) && v.lists.min >= 2:
+				r.lists.min, r.lists.atoms = v.lists.min-1, atomsNone
+			case v.lists.atoms != atomsAny:
+				r.lists.atoms = atomsNil // the rest of nil or of a list: nil or a list
+			}
+			return r, true
 		}
 		return restVal(v), true
 	case "reverse", "append":

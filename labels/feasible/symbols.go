@@ -170,6 +170,9 @@ func (d *domains) symTruth(p syntax.Node) (mayTrue, mayFalse bool, why []string,
 			return mayEq(va, vb), !alwaysEq(va, vb), why, true
 		case h == "member" && len(p.Elems) == 3:
 			lst, isLit := quotedData(p.Elems[2]).(*syntax.List)
+			if !isLit && !normalize.IsConstant(p.Elems[2]) {
+				return d.memberOf(p)
+			}
 			if !isLit || slices.ContainsFunc(lst.Elems, func(n syntax.Node) bool { return syntax.IsSymbol(n, ".") }) {
 				return false, false, nil, false
 			}
@@ -188,6 +191,31 @@ func (d *domains) symTruth(p syntax.Node) (mayTrue, mayFalse bool, why []string,
 		}
 	}
 	return false, false, nil, false
+}
+
+// memberOf judges (member A L) for an L the plan computes: A may be one
+// of L's elements (the join of what the value analysis knows of the lists
+// L may be: a shape every push, cons and literal keeps) or not.
+func (d *domains) memberOf(p *syntax.List) (mayTrue, mayFalse bool, why []string, ok bool) {
+	a := d.a
+	va, vl := a.ev(p.Elems[1], 0), a.ev(p.Elems[2], 0)
+	if !va.num && !va.other || !va.symsKnown() || vl.num || !vl.other {
+		return false, false, nil, false
+	}
+	e, known := allElems(vl)
+	if !known || e.num && !e.symsKnown() || e.other && !e.symsKnown() {
+		return false, false, nil, false
+	}
+	if e.num || e.other {
+		if mayEq(va, e) {
+			return true, true, nil, true
+		}
+	}
+	what := "no element"
+	if e.other {
+		what = "elements that are each " + strings.TrimPrefix(symsText(e), "is ")
+	}
+	return false, true, []string{d.show(p.Elems[1]) + " " + symsText(va) + " and " + d.show(p.Elems[2]) + " has " + what + " (every push, cons and literal that makes it)"}, true
 }
 
 // operandTexts describes the operands that are not literals.

@@ -472,6 +472,15 @@ type valueAnalysis struct {
 	ctx      map[string]aval
 	ctxDepth int
 	refined  map[string]aval
+	// whileNN are the bindings the test of the while loop or cond clause
+	// the walk is in says are conses of at least so many elements (V: 1,
+	// (rest V): 2), until the body assigns them; directPops the (pop V)
+	// forms of such a body that no inner loop or function holds (each
+	// with V's binding), and popVals what each (pop V) returned over the
+	// walk.
+	whileNN    map[string]int
+	directPops map[*syntax.List]string
+	popVals    map[*syntax.List]aval
 }
 
 type slot struct {
@@ -772,6 +781,7 @@ func (a *valueAnalysis) put(s *slot, v aval) {
 
 func (a *valueAnalysis) putVar(name string, v aval) {
 	a.put(a.slotOf(a.vars, name), v)
+	clear(a.whileNN) // what a test said holds until the next assignment
 	if k := a.keyOf(name); k != "" {
 		a.put(a.slotOf(a.scoped, k), v)
 		if a.record {
@@ -1242,8 +1252,16 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			break
 		}
 		a.ev(el[1], d)
+		if k, ok := a.refineNonNil(el[1]); ok && h == "when" {
+			return join(a.bodyNonNil(k, el[2:], d+1), nilVal())
+		}
 		return join(a.body(el[2:], d), nilVal())
 	case "while", "assert":
+		if h == "while" && a.record && n >= 2 {
+			a.ev(el[1], d)
+			a.underTest(el[1], el[2:], func() { a.body(el[2:], d) })
+			return nonNum()
+		}
 		for _, x := range el[1:] {
 			a.ev(x, d)
 		}
@@ -1261,7 +1279,7 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			if len(cl.Elems) == 1 {
 				v = join(v, t)
 			} else {
-				v = join(v, a.body(cl.Elems[1:], d))
+				a.underTest(cl.Elems[0], cl.Elems[1:], func() { v = join(v, a.body(cl.Elems[1:], d)) })
 			}
 			if i == n-2 && normalize.IsConstant(cl.Elems[0]) && !syntax.IsSymbol(cl.Elems[0], "nil") {
 				exhaustive = true
@@ -1412,14 +1430,53 @@ func (a *valueAnalysis) special(h string, l *syntax.List, depth int) aval {
 			if n != 3 {
 				break
 			}
-			a.ev(el[1], d)
 			at = 2
 		} else if n != 2 {
 			break
 		}
+		var pushed aval
+		if h == "push" {
+			pushed = a.ev(el[1], d)
+		}
 		switch p := el[at].(type) {
 		case *syntax.Symbol:
-			a.ref(p)
+			cur := a.ref(p)
+			if h == "push" {
+				// (setq V (cons X V)): V's elements and X.
+				if v, ok := listBuiltin("cons", []aval{pushed, cur}); ok && !cur.num {
+					a.putVar(p.Name, v)
+					return v
+				}
+			}
+			if h == "pop" {
+				// (prog1 (car V) (setq V (cdr V))): the first element of
+				// V's shape, and V its rest; V is no nil where the test
+				// of the while loop it pops in says so.
+				if k := a.varKey(p); k != "" && a.whileNN[k] > 0 && a.directPops[l] == k {
+					m := a.whileNN[k]
+					cur = withoutNil(cur)
+					if sureCons(cur) && cur.lists.min < m {
+						sh := *cur.lists
+						sh.min = m // a cons has a first element; (rest V) true, a second
+						cur.lists = &sh
+					}
+				}
+				first := elemOf(cur, 0)
+				if a.record {
+					if a.popVals == nil {
+						a.popVals = map[*syntax.List]aval{}
+					}
+					a.popVals[l] = join(a.popVals[l], first)
+				} else if v, ok := a.popVals[l]; ok {
+					first = v
+				}
+				rest, ok := listBuiltin("rest", []aval{cur})
+				if !ok || cur.num {
+					rest = nonNum()
+				}
+				a.putVar(p.Name, rest)
+				return first
+			}
 			a.putVar(p.Name, nonNum()) // a list, or nil
 		case *syntax.List:
 			for _, x := range p.Elems[1:] {
@@ -1650,4 +1707,110 @@ func localFuncNames(res *normalize.Result) map[string]bool {
 		})
 	}
 	return out
+}
+
+// underTest runs eval, the walk of body, which runs only where test is
+// true: with what test says of a lexical variable's length (testKey)
+// while nothing assigns it (putVar ends it).
+func (a *valueAnalysis) underTest(test syntax.Node, body []syntax.Node, eval func()) {
+	k, m := a.testKey(test)
+	if k == "" {
+		eval()
+		return
+	}
+	if a.whileNN == nil {
+		a.whileNN = map[string]int{}
+	}
+	old, had := a.whileNN[k]
+	a.markDirectPops(body, k)
+	a.whileNN[k] = max(m, old)
+	eval()
+	if had {
+		a.whileNN[k] = old
+	} else {
+		delete(a.whileNN, k)
+	}
+}
+
+// testKey is the binding of lexical variable V and the least length of
+// its value where test n is true: V or (and V ...) 1, (rest V) or (cdr
+// V) (or (and (rest V) ...)) 2; "" otherwise.
+func (a *valueAnalysis) testKey(n syntax.Node) (string, int) {
+	if l, ok := n.(*syntax.List); ok && forms.Head(l) == "and" && len(l.Elems) > 1 && !a.res.IsUserFunc("and") {
+		n = l.Elems[1]
+	}
+	m := 1
+	if l, ok := n.(*syntax.List); ok && (forms.Head(l) == "rest" || forms.Head(l) == "cdr") && len(l.Elems) == 2 && !a.res.IsUserFunc(forms.Head(l)) {
+		n, m = l.Elems[1], 2
+	}
+	s, ok := n.(*syntax.Symbol)
+	if !ok || s.Name == "t" || s.Name == "nil" || a.specials[s.Name] || a.closureAssigned()[s.Name] {
+		return "", 0
+	}
+	return a.varKey(s), m
+}
+
+// varKey is the lexical binding reference s reads ("": a special, or one
+// the analysis cannot tell).
+func (a *valueAnalysis) varKey(s *syntax.Symbol) string {
+	if a.specials[s.Name] {
+		return ""
+	}
+	if a.record {
+		return a.keyOf(s.Name)
+	}
+	if k := a.symKey[s]; k != conflictKey {
+		return k
+	}
+	return ""
+}
+
+// markDirectPops records the (pop V) forms of body that no inner loop,
+// block, handler or function holds: each runs at most once per pass of the
+// body, in the order of the text.
+func (a *valueAnalysis) markDirectPops(body []syntax.Node, k string) {
+	if a.directPops == nil {
+		a.directPops = map[*syntax.List]string{}
+	}
+	var walk func(n syntax.Node)
+	walk = func(n syntax.Node) {
+		l, ok := n.(*syntax.List)
+		if !ok || len(l.Elems) == 0 {
+			return
+		}
+		switch forms.Head(l) {
+		case "pop":
+			if len(l.Elems) == 2 {
+				if s, ok := l.Elems[1].(*syntax.Symbol); ok && a.varKey(s) == k {
+					a.directPops[l] = k
+				}
+			}
+			return
+		case "let", "let*":
+			if bl, ok := l.Elems[1%len(l.Elems)].(*syntax.List); ok && len(l.Elems) > 1 {
+				for _, b := range bl.Elems {
+					if bb, ok := b.(*syntax.List); ok && len(bb.Elems) == 2 {
+						walk(bb.Elems[1])
+					}
+				}
+			}
+			for _, x := range l.Elems[2:] {
+				walk(x)
+			}
+			return
+		case "progn", "if", "when", "unless", "cond", "setq", "and", "or", "not", "null", "eq", "list", "prog1":
+			for _, x := range l.Elems[1:] {
+				walk(x)
+			}
+			return
+		}
+		if h := forms.Head(l); h != "" && forms.Lookup(h) == nil && !a.localFns[h] {
+			for _, x := range l.Elems[1:] { // a call's arguments
+				walk(x)
+			}
+		}
+	}
+	for _, x := range body {
+		walk(x)
+	}
 }
