@@ -54,12 +54,7 @@ func TestFloorVerdicts(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
-		reason := ""
-		for _, l := range verdicts {
-			if l.Pos.String() == "t.plan:10:37" && l.Operator == "true" {
-				reason = l.Reason
-			}
-		}
+		reason := reasonAt(verdicts, "t.plan:10:37", "true")
 		if tc.ruled != (reason != "") {
 			t.Errorf("%s: ruled out %v (%q), want %v", tc.name, reason != "", reason, tc.ruled)
 		}

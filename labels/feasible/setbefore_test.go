@@ -70,12 +70,7 @@ func TestSetBeforeVerdicts(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
-		reason := ""
-		for _, l := range verdicts {
-			if l.Pos.String() == at && l.Operator == "false" {
-				reason = l.Reason
-			}
-		}
+		reason := reasonAt(verdicts, at, "false")
 		if tc.ruled != (reason != "") {
 			t.Errorf("%s: ruled out %v (%q), want %v", tc.name, reason != "", reason, tc.ruled)
 		}
@@ -91,4 +86,16 @@ func TestSetBeforeVerdicts(t *testing.T) {
 			lookAlikesHold(t, p, hits, "true", at) // the clause runs
 		}
 	}
+}
+
+// reasonAt is the reason of the verdict on the label at pos with
+// operator op ("" when none rules it out).
+func reasonAt(verdicts map[int]*labels.Label, pos, op string) string {
+	reason := ""
+	for _, l := range verdicts {
+		if l.Pos.String() == pos && l.Operator == op {
+			reason = l.Reason
+		}
+	}
+	return reason
 }
