@@ -17,7 +17,8 @@ import (
 // ...))) ...) whose robot location is known — the loop's list is the
 // first thing evaluated after a call (go-to X) of a function that
 // returns only with the robot at its parameter, with nothing that may
-// navigate in between, in the same body — gives d a region among those
+// navigate in between, in the same body, or known through loops, calls
+// and handlers as locations.go reads it — gives d a region among those
 // seen from X's values. A label's conjunct (eq (desig-prop d 'region)
 // 'R), or its negation, read through a one-form function such as
 // (obj-region d), is then decided, and a conjunction with a conjunct

@@ -424,8 +424,8 @@ func (h *handlerAnalysis) robotLocationVerdicts(ls []*pathLabel) {
 			if forms.Head(c) == "not" && len(c.(*syntax.List).Elems) == 2 {
 				c, neg = c.(*syntax.List).Elems[1], true
 			}
-			names, ok := h.locationTest(c)
-			if !ok {
+			names, temp, ok := h.locationTest(c)
+			if !ok || temp != "" && !h.steadyTemp(temp, pl.l.Point) {
 				continue
 			}
 			a := memo[pl.l.Point]
@@ -460,54 +460,81 @@ func (h *handlerAnalysis) robotLocationVerdicts(ls []*pathLabel) {
 }
 
 // locationTest reads (eq (robot-location) 'S), (eq 'S (robot-location))
-// or (member (robot-location) '(S...)) and returns the names S.
-func (h *handlerAnalysis) locationTest(c syntax.Node) ([]string, bool) {
-	if s, ok := c.(*syntax.Symbol); ok && h.res.IsTemp(s.Name) {
-		if o := h.res.Origin(s); o != nil {
-			c = o
-		}
-	}
-	l, ok := c.(*syntax.List)
-	if !ok || len(l.Elems) != 3 {
-		return nil, false
+// or (member (robot-location) '(S...)) and returns the names S, with the
+// temporary that holds (robot-location) when normalize hoisted it.
+func (h *handlerAnalysis) locationTest(c syntax.Node) (names []string, temp string, ok bool) {
+	l, isList := c.(*syntax.List)
+	if !isList || len(l.Elems) != 3 {
+		return nil, "", false
 	}
 	head := forms.Head(l)
 	if h.defs[head] != nil || h.local[head] {
-		return nil, false
+		return nil, "", false
+	}
+	isLoc := func(n syntax.Node) bool {
+		if s, ok := n.(*syntax.Symbol); ok && h.res.IsTemp(s.Name) {
+			if o := h.res.Origin(s); o != nil && h.isRobotLocation(o) {
+				temp = s.Name
+				return true
+			}
+			return false
+		}
+		return h.isRobotLocation(n)
 	}
 	switch head {
 	case "eq", "eql":
 		a, b := l.Elems[1], l.Elems[2]
-		if !h.isRobotLocation(a) {
+		if !isLoc(a) {
 			a, b = b, a
 		}
 		q, isQ := b.(*syntax.Quote)
-		if !h.isRobotLocation(a) || !isQ {
-			return nil, false
+		if !isLoc(a) || !isQ {
+			return nil, "", false
 		}
 		s, isSym := q.X.(*syntax.Symbol)
 		if !isSym {
-			return nil, false
+			return nil, "", false
 		}
-		return []string{s.Name}, true
+		return []string{s.Name}, temp, true
 	case "member":
 		q, isQ := l.Elems[2].(*syntax.Quote)
-		if !h.isRobotLocation(l.Elems[1]) || !isQ {
-			return nil, false
+		if !isLoc(l.Elems[1]) || !isQ {
+			return nil, "", false
 		}
 		ql, isList := q.X.(*syntax.List)
 		if !isList {
-			return nil, false
+			return nil, "", false
 		}
-		var names []string
 		for _, e := range ql.Elems {
 			s, isSym := e.(*syntax.Symbol)
 			if !isSym {
-				return nil, false
+				return nil, "", false
 			}
 			names = append(names, s.Name)
 		}
-		return names, true
+		return names, temp, true
 	}
-	return nil, false
+	return nil, "", false
+}
+
+// steadyTemp reports whether temporary temp, bound to (robot-location) by
+// a let* around point, holds where the robot stands at point: nothing in
+// that let* may navigate.
+func (h *handlerAnalysis) steadyTemp(temp string, point syntax.Node) bool {
+	parent := h.parentMap()
+	for x := parent[point]; x != nil; x = parent[x] {
+		if head := forms.Head(x); head != "let*" && head != "let" || len(x.Elems) < 2 {
+			continue
+		}
+		bs, ok := x.Elems[1].(*syntax.List)
+		if !ok {
+			continue
+		}
+		for _, b := range bs.Elems {
+			if bl, ok := b.(*syntax.List); ok && len(bl.Elems) == 2 && syntax.IsSymbol(bl.Elems[0], temp) {
+				return h.isRobotLocation(bl.Elems[1]) && !h.mayNavigate(x, 0)
+			}
+		}
+	}
+	return false
 }
