@@ -694,12 +694,24 @@ func (a *pathAnalysis) top(f syntax.Node, st *pstate) []pout {
 // path condition when it is a number other than NaN.
 func (a *pathAnalysis) fresh(st *pstate, f sfact) (*pstate, int) {
 	s := st.clone()
-	s.facts = append(s.facts, f)
+	s.facts = appendOwned(s.facts, f)
 	id := len(s.facts) - 1
-	if !f.any && f.nan == nanNo {
-		s = a.box(s, id)
+	if !f.any && f.nan == nanNo && !f.boxed {
+		// box without its copy: s.facts is s's own.
+		s.facts[id].boxed = true
+		s = a.bound(s, id, s.facts[id])
 	}
 	return s, id
+}
+
+// appendOwned is s with more appended, in new storage of exactly that
+// size: a state's slices are shared with the states it was cloned from,
+// and an append to them copies anyway (growing the copy's capacity
+// for appends that never come).
+func appendOwned[T any](s []T, more ...T) []T {
+	out := make([]T, len(s), len(s)+len(more))
+	copy(out, s)
+	return append(out, more...)
 }
 
 // box puts the bounds of symbol id into the path condition (s is owned).
@@ -710,6 +722,12 @@ func (a *pathAnalysis) box(s *pstate, id int) *pstate {
 	}
 	f.boxed = true
 	s.setFact(id, f)
+	return a.bound(s, id, f)
+}
+
+// bound puts the bounds of symbol id, whose facts are f, into the path
+// condition (s is owned).
+func (a *pathAnalysis) bound(s *pstate, id int, f sfact) *pstate {
 	if f.lo != nil {
 		noOverflow(func() { // (a bound too large to write is left out: weaker)
 			s.cons = s.cons.push(keyed(s, constraint{e: linConst(*f.lo).plus(linSym(id), ratNeg1), rel: relLE})) // lo - x ≤ 0
@@ -1432,9 +1450,12 @@ func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut, w want) []p
 	s := ao.st.clone()
 	oldLen, oldBase := len(s.loc), s.base
 	s.base = oldLen
+	loc := make([]pbind, len(s.loc), len(s.loc)+len(ps))
+	copy(loc, s.loc)
 	for i, p := range ps {
-		s.loc = append(s.loc, pbind{p.(*syntax.Symbol).Name, ao.vs[i]})
+		loc = append(loc, pbind{p.(*syntax.Symbol).Name, ao.vs[i]})
 	}
+	s.loc = loc
 	outs := a.bodyWant(fn.Elems[3:], s, w)
 	for i, o := range outs {
 		r := o.st.clone()
@@ -1690,7 +1711,7 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 						continue
 					}
 					s := o.st.clone()
-					s.loc = append(s.loc, pbind{names[i], o.v})
+					s.loc = appendOwned(s.loc, pbind{names[i], o.v})
 					next = append(next, s)
 				}
 			}
@@ -1701,9 +1722,12 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 		outs = fails
 		for _, ao := range args {
 			s := ao.st.clone()
+			loc := make([]pbind, len(s.loc), len(s.loc)+len(ao.vs))
+			copy(loc, s.loc)
 			for i, v := range ao.vs {
-				s.loc = append(s.loc, pbind{names[i], v})
+				loc = append(loc, pbind{names[i], v})
 			}
+			s.loc = loc
 			front = append(front, s)
 		}
 	}
