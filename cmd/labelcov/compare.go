@@ -45,8 +45,9 @@ campaign directories) and the report: report.md, report.html, report.json
 Run the same command again to resume: finished campaigns are skipped,
 interrupted ones restart from scratch with their seed.
 
-Beyond one machine: --shard i/n runs every n-th campaign of the grid from the
-i-th, so GNU parallel, a Slurm or a Kubernetes job array can spread the grid;
+Beyond one machine: --shard i/n runs the i-th of n shares of the grid (every
+n-th benchmark and run from the i-th, each with all its criteria in turn), so
+GNU parallel, a Slurm or a Kubernetes job array can spread the grid;
 then "compare --merge DIR... --out REPORT" assembles the report from the shards'
 output folders. See docs/compare.md.
 

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -140,6 +141,60 @@ func TestShardsPartitionGrid(t *testing.T) {
 	for _, bad := range []string{"0/2", "3/2", "1", "a/b", "1/0", ""} {
 		if _, err := ParseShard(bad); err == nil {
 			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+}
+
+// TestShardsAlternateCriteria: with as many shards as criteria (the case
+// where dealing single cells put each criterion in its own shard), every
+// shard runs each (bench, run) with all its criteria one after another,
+// so the arms alternate on every machine; for every shard count the sizes
+// differ by at most one campaign, the first shards taking the extra, and
+// 1/1 is the grid's own order.
+func TestShardsAlternateCriteria(t *testing.T) {
+	for _, g := range []Grid{
+		testGrid(),
+		{Benches: []string{"a", "b", "c", "d", "e", "f"}, Criteria: []string{"none", "dist"}, Runs: 7},
+		{Benches: []string{"a", "b", "c"}, Criteria: []string{"none", "dist"}, Runs: 3},
+	} {
+		all := g.Cells()
+		if got := All.Cells(g); !reflect.DeepEqual(got, all) {
+			t.Fatalf("1/1 order differs from the grid's: %v", got)
+		}
+		nc := len(g.Criteria)
+		for n := 1; n <= len(all)+2; n++ {
+			for i := 1; i <= n; i++ {
+				cells := Shard{i, n}.Cells(g)
+				lo, hi := len(all)/n, (len(all)+n-1)/n
+				want := lo
+				if i <= len(all)%n {
+					want = hi
+				}
+				if len(cells) != want {
+					t.Fatalf("%v shard %d/%d: %d cells, want %d", g.Criteria, i, n, len(cells), want)
+				}
+			}
+		}
+		n := nc
+		slots := len(all) / nc
+		for i := 1; i <= n; i++ {
+			cells := Shard{i, n}.Cells(g)
+			perCrit := map[string]int{}
+			for k, c := range cells {
+				perCrit[c.Criterion]++
+				if k >= slots/n*nc {
+					continue // the leftover slots, dealt cell by cell
+				}
+				if c.Criterion != g.Criteria[k%nc] {
+					t.Fatalf("shard %d/%d cell %d: %s, want criterion %s", i, n, k, c, g.Criteria[k%nc])
+				}
+				if k%nc > 0 && (c.Bench != cells[k-1].Bench || c.Run != cells[k-1].Run) {
+					t.Fatalf("shard %d/%d: %s follows %s: want the same bench and run", i, n, c, cells[k-1])
+				}
+			}
+			if len(perCrit) != nc {
+				t.Fatalf("shard %d/%d holds criteria %v, want all %d", i, n, perCrit, nc)
+			}
 		}
 	}
 }

@@ -112,12 +112,32 @@ func ParseShard(s string) (Shard, error) {
 	return Shard{i, n}, nil
 }
 
-// Cells is the shard's slice of the grid: every n-th cell from the i-th, so
-// each shard gets about the same mix of benches, criteria and runs. The
-// shards 1/n .. n/n partition the grid.
+// Cells is the shard's slice of the grid, in the order the shard runs it.
+// A slot is one (bench, run) with its campaigns of every criterion, in the
+// grid's run-major order. Slots are dealt whole, round-robin: shard i takes
+// slot i, i+n, i+2n, ... with all its criteria one after another, so every
+// shard runs the criteria of a bench and run alternately on the same
+// machine (dealing single cells every n-th would, when n is a multiple of
+// the number of criteria, put each criterion in its own shard: the arms
+// would then differ by machine as well as by criterion). The slots left
+// over after the last full round of n are dealt cell by cell, every n-th,
+// so shard sizes differ by at most one campaign (the first shards get the
+// extra), as a batch system's time limit per task assumes. The shards
+// 1/n .. n/n partition the grid; 1/1 is Grid.Cells in its order. A cell's
+// campaign seed (Grid.SeedOf) does not depend on its shard.
 func (s Shard) Cells(g Grid) []Cell {
+	all := g.Cells()
+	nc := len(g.Criteria)
+	if nc == 0 {
+		return nil
+	}
+	slots := len(all) / nc
+	full := slots / s.N * s.N // slots dealt whole
 	var out []Cell
-	for k, c := range g.Cells() {
+	for k := s.I - 1; k < full; k += s.N {
+		out = append(out, all[k*nc:(k+1)*nc]...)
+	}
+	for k, c := range all[full*nc:] {
 		if k%s.N == s.I-1 {
 			out = append(out, c)
 		}
