@@ -62,6 +62,9 @@ func LabelSignals(w *World) *domain.Signals {
 		MoveSub:   "name",
 		Detects:   "detecting",
 		Seen:      seenRegions(w),
+		// visible and perceived read the base pose and the objects only;
+		// moving the torso and detecting change neither.
+		KeepsView: []string{"moving-torso", "detecting"},
 		Floor:     "object-on-floor-p",
 		Places:    "placing",
 		PlaceKeys: []string{"target", "location"},

@@ -37,6 +37,12 @@ type Signals struct {
 	// robot standing there, may be in.
 	Detects string
 	Seen    map[string][]string
+	// KeepsView are action types (Detects among them) after which a
+	// detection from where the robot stands returns what it did before,
+	// the same objects with the same properties: they move neither the
+	// robot's base nor any object, and what a detection returns depends
+	// on nothing else (not on the torso's height, say).
+	KeepsView []string
 	// Floor is the query that says an object lies on the floor ("":
 	// none declared). No environment starts with an object there, and
 	// only performing Places may leave one there: with a target (the
