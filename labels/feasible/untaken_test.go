@@ -50,7 +50,7 @@ func TestUntakenVerdicts(t *testing.T) {
 	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
 	for _, tc := range []struct {
 		name, stand, filter, pick string
-		ruled              bool
+		ruled                     bool
 	}{
 		{"table objects", "table-center", "(eq (obj-region d) 'table)", "x", true},
 		{"not board-1, through a function", "shelf-center", "(not (member (obj-region d) '(board-1)))", "(first (list x 3))", true},
