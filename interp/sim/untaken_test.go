@@ -40,9 +40,10 @@ func pickNames(decl *domain.Signals, d *value.Designator) string {
 // and sequences of random and well-formed actions, an object no Grips
 // action has named stands where it started (so object-region equals
 // initial-region, a declared region), held by no arm; object-type is a
-// declared type; every name is one MayName allows; and every designator
-// a detecting returns carries the object's name, type and region of the
-// moment.
+// declared type; every name is one MayName allows; every designator a
+// detecting returns carries the object's name, type and region of the
+// moment; and other actions than detecting and picking up return t or
+// nil.
 func TestUntakenStay(t *testing.T) {
 	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
 	if err != nil || len(worlds) == 0 {
@@ -114,6 +115,9 @@ func TestUntakenStay(t *testing.T) {
 					if a, b := ask(s, decl.RegionQuery, i), ask(s, decl.InitialRegionQuery, i); a != b {
 						t.Fatalf("%s: %s untaken, in %s, started in %s", w.Name, s.names[i], a, b)
 					}
+				}
+				if err == nil && d.Class == "action" && d.Type() != decl.Detects && d.Type() != decl.Grips && !res.IsNil() && res != value.T {
+					t.Fatalf("%s: %s returned %s, neither t nor nil", w.Name, value.FromDesignator(d), res)
 				}
 				if err != nil || d.Class != "action" || d.Type() != decl.Detects {
 					continue

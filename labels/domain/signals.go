@@ -67,8 +67,9 @@ type Signals struct {
 	// one of Types and never changes. A Detects action returns
 	// designators whose NameKey, TypeKey and RegionKey properties are the
 	// object's name, its type and its region then (RegionKey absent when
-	// none). MayName reports whether a symbol or string could be an
-	// object's name (nil: any). See feasible's untaken.go.
+	// none). Any other action returns t or nil. MayName reports whether
+	// a symbol or string could be an object's name (nil: any). See
+	// feasible's untaken.go.
 	PickKey, NameKey, TypeKey, RegionKey       string
 	RegionQuery, InitialRegionQuery, TypeQuery string
 	Regions, Types                             []string

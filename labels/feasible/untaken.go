@@ -439,6 +439,38 @@ func (t *pickTrace) global(name string) {
 			}
 		}
 	}
+	// A let may bind the special dynamically: its init is a value too.
+	for _, f := range t.h.res.Forms {
+		syntax.Walk(f, func(n syntax.Node) bool {
+			l, ok := n.(*syntax.List)
+			if !ok || t.fail != "" {
+				return t.fail == ""
+			}
+			switch forms.Head(l) {
+			case "let", "let*":
+				if bl, ok := argAt(l, 1).(*syntax.List); ok {
+					for _, b := range bl.Elems {
+						if bb, ok := b.(*syntax.List); ok && syntax.IsSymbol(argAt(bb, 0), name) {
+							t.trace(argAt(bb, 1))
+						}
+					}
+				}
+			case "dolist", "dotimes":
+				if spec, ok := argAt(l, 1).(*syntax.List); ok && syntax.IsSymbol(argAt(spec, 0), name) {
+					t.fail = "a binding of special " + name + ": " + t.h.where(l)
+				}
+			case "defun", "lambda", "destructuring-bind", "multiple-value-bind":
+				ps := argAt(l, 1)
+				if forms.Head(l) == "defun" {
+					ps = argAt(l, 2)
+				}
+				if ps != nil && mentionsName(ps, name) {
+					t.fail = "a binding of special " + name + ": " + t.h.where(l)
+				}
+			}
+			return t.fail == ""
+		})
+	}
 	t.assignments(name, "")
 }
 
@@ -868,6 +900,9 @@ func (t *pickTrace) whyUntaken(combos [][2]string, outs [][][]int) string {
 		if !slices.Contains(types, c[1]) {
 			types = append(types, c[1])
 		}
+	}
+	if len(t.reads) == 0 {
+		return "no picking-up of the plan takes an object"
 	}
 	objs := "an object that starts in " + orList(regions)
 	if len(types) < len(sig.Types) {

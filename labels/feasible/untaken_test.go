@@ -57,6 +57,7 @@ func TestUntakenVerdicts(t *testing.T) {
 		{"board objects", "shelf-center", "(not (eq (obj-region d) 'table))", "x", false},
 		{"all-objects", "table-center", "(eq (obj-region d) 'table)", "(first (all-objects))", false},
 		{"a literal name", "table-center", "(eq (obj-region d) 'table)", "'milk-1", false},
+		{"a special bound dynamically", "table-center", "(eq (obj-region d) 'table)", "(let ((*todo* (all-objects))) (first *todo*))", false},
 		{"a query's list", "table-center", "(eq (obj-region d) 'table)", "(progn (setq *todo* (objects-in-region 'board-1)) x)", false},
 	} {
 		src := strings.NewReplacer("STAND", tc.stand, "FILTER", tc.filter, "PICK", tc.pick).Replace(untakenPlan)
