@@ -66,6 +66,21 @@ type Signals struct {
 	GripFreeKinds []string
 	Arms          []string
 	HoldQuery     string
+	// Takes, objects that stay where they started: an object's place
+	// (region, cell, the arm holding it) changes only after a Grips
+	// action whose property PickKey names it, by a designator's NameKey
+	// property or as a name; until then RegionQuery gives what
+	// InitialRegionQuery does, which is one of Regions. TypeQuery gives
+	// one of Types and never changes. A Detects action returns
+	// designators whose NameKey, TypeKey and RegionKey properties are the
+	// object's name, its type and its region then (RegionKey absent when
+	// none). Any other action returns t or nil. MayName reports whether
+	// a symbol or string could be an object's name (nil: any). See
+	// feasible's untaken.go.
+	PickKey, NameKey, TypeKey, RegionKey       string
+	RegionQuery, InitialRegionQuery, TypeQuery string
+	Regions, Types                             []string
+	MayName                                    func(name string) bool
 	// Parent is the failure kind tree: the parent of a kind, "" at the
 	// root (a kind the tree does not name descends from plan-failure).
 	Parent func(kind string) string

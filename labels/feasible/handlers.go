@@ -187,6 +187,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.floorVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
+	h.untakenVerdicts(ls)
 }
 
 // collectDefs records the plan's functions by name (defs, dup) and its
