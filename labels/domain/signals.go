@@ -36,6 +36,12 @@ type Signals struct {
 	// robot standing there, may be in.
 	Detects string
 	Seen    map[string][]string
+	// Perceived maps a property of the object designators Detects
+	// returns to the symbols it may hold ("nil": absent), from wherever
+	// the robot stands: "type" one of the world's object types, "region"
+	// one of its regions (nil only when some surface has area outside
+	// every region). A property not listed may hold anything.
+	Perceived map[string][]string
 	// Floor is the query that says an object lies on the floor ("":
 	// none declared). No environment starts with an object there, and
 	// only performing Places may leave one there: with a target (the
