@@ -504,7 +504,7 @@ func (e *elemAnalysis) evalList(l *syntax.List, sc *escope) *ev {
 	case "progn":
 		return e.body(l.Elems[1:], sc)
 	case "and", "or":
-		v := evBot
+		v := evNil
 		for _, a := range l.Elems[1:] {
 			v = ejoin(v, e.eval(a, sc))
 		}
