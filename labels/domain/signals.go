@@ -27,7 +27,8 @@ type Signals struct {
 	// Moves is the only action type that changes where the robot
 	// stands; performed with the property MoveKeys (the first present)
 	// naming a location, or holding a designator whose MoveSub names one,
-	// it returns only with the robot at that location.
+	// it returns only with the robot at that location, which the query
+	// robot-location then names until the next move.
 	Moves    string
 	MoveKeys []string
 	MoveSub  string
