@@ -76,6 +76,7 @@ func LabelSignals(w *World) *domain.Signals {
 		GripFreeKinds: []string{KindObjectUnreachable, KindGraspingFailure},
 		Arms:          arms,
 		HoldQuery:     "arm-holding",
+		Reach:         reachOf(w),
 		Parent:        vm.ParentKind,
 		Why:           "the simulator's actions in world " + w.Name,
 	}
