@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/labelcov/labelcov/internal/testenv"
@@ -84,7 +85,8 @@ func reachClaimed(s *State, sig *domain.Signals, d *value.Designator) (string, b
 // object-unreachable; then seeded random environments and sequences of
 // random and well-formed actions: a placing the declaration says never
 // signals it does not, moving the torso to a level by name returns only
-// with the torso there, and nothing else moves the torso.
+// with the torso there, nothing else moves the torso, and every failure
+// message holds a space.
 func TestLabelReach(t *testing.T) {
 	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
 	if err != nil || len(worlds) == 0 {
@@ -174,6 +176,11 @@ func TestLabelReach(t *testing.T) {
 				}
 				if claim {
 					claimed++
+				}
+				// Messages are sentences: never a name (feasible's reach
+				// rule takes no failure message for an arm's name).
+				if f != nil && !strings.Contains(f.Message, " ") {
+					t.Fatalf("%s: %s failed with message %q, no sentence", w.Name, value.FromDesignator(d), f.Message)
 				}
 				if f != nil && f.Kind == decl.Kind {
 					unreached++

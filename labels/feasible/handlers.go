@@ -179,6 +179,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	}
 	h.detectVerdicts(ls)
 	h.floorVerdicts(ls)
+	h.reachVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
 }
