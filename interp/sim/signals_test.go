@@ -242,6 +242,9 @@ func TestLabelSignals(t *testing.T) {
 				}
 				holdBefore := slices.Clone(s.holding)
 				res, err := s.Perform(d)
+				if s.loc != at && (d.Class != "action" || d.Type() != decl.Moves) {
+					t.Fatalf("%s: %s moved the robot, which only %s may", w.Name, value.FromDesignator(d), decl.Moves)
+				}
 				checkGrips(t, w, decl, d, holdBefore, s.holding, err)
 				for i := range s.objs {
 					if onFloor(s, i) && !floorBefore[i] {
@@ -260,6 +263,11 @@ func TestLabelSignals(t *testing.T) {
 					if d.Class == "action" && d.Type() == decl.Moves {
 						if name, ok := movesTo(decl, d); ok && (s.loc < 0 || w.Locations[s.loc].Name != name) {
 							t.Fatalf("%s: %s returned with the robot elsewhere (location %d)", w.Name, value.FromDesignator(d), s.loc)
+						}
+						if name, ok := movesTo(decl, d); ok {
+							if v, err := robotLocation(s); err != nil || v.Kind() != value.KSymbol || v.Str() != name {
+								t.Fatalf("%s: after %s, (robot-location) is %v (%v)", w.Name, value.FromDesignator(d), v, err)
+							}
 						}
 					}
 					if d.Class == "action" && d.Type() == decl.Detects && at >= 0 {
@@ -324,6 +332,16 @@ func TestLabelSignals(t *testing.T) {
 			}
 		}
 	}
+}
+
+// robotLocation calls the query robot-location on s.
+func robotLocation(s *State) (value.Value, error) {
+	for _, q := range Queries() {
+		if q.Name == "robot-location" {
+			return q.Fn(s, nil)
+		}
+	}
+	return value.Nil, errors.New("no query robot-location")
 }
 
 // movesTo is the location name a Moves action designator names.

@@ -27,7 +27,8 @@ type Signals struct {
 	// Moves is the only action type that changes where the robot
 	// stands; performed with the property MoveKeys (the first present)
 	// naming a location, or holding a designator whose MoveSub names one,
-	// it returns only with the robot at that location.
+	// it returns only with the robot at that location, which the query
+	// robot-location then names until the next move.
 	Moves    string
 	MoveKeys []string
 	MoveSub  string
@@ -61,6 +62,21 @@ type Signals struct {
 	HoldQuery     string
 	// Reach says where a placing reaches (nil: nothing declared).
 	Reach *Reach
+	// Takes, objects that stay where they started: an object's place
+	// (region, cell, the arm holding it) changes only after a Grips
+	// action whose property PickKey names it, by a designator's NameKey
+	// property or as a name; until then RegionQuery gives what
+	// InitialRegionQuery does, which is one of Regions. TypeQuery gives
+	// one of Types and never changes. A Detects action returns
+	// designators whose NameKey, TypeKey and RegionKey properties are the
+	// object's name, its type and its region then (RegionKey absent when
+	// none). Any other action returns t or nil. MayName reports whether
+	// a symbol or string could be an object's name (nil: any). See
+	// feasible's untaken.go.
+	PickKey, NameKey, TypeKey, RegionKey       string
+	RegionQuery, InitialRegionQuery, TypeQuery string
+	Regions, Types                             []string
+	MayName                                    func(name string) bool
 	// Parent is the failure kind tree: the parent of a kind, "" at the
 	// root (a kind the tree does not name descends from plan-failure).
 	Parent func(kind string) string

@@ -61,20 +61,7 @@ func (h *handlerAnalysis) reachVerdicts(ls []*pathLabel) {
 	if h.dynamic {
 		return
 	}
-	parent := map[syntax.Node]*syntax.List{}
-	for _, f := range h.res.Forms {
-		if h.res.Skipped(f) {
-			continue
-		}
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if l, ok := n.(*syntax.List); ok {
-				for _, e := range l.Elems {
-					parent[e] = l
-				}
-			}
-			return true
-		})
-	}
+	parent := h.parentMap()
 	r := &reachAnalysis{h: h, parent: parent, setters: map[string]*torsoSetter{}}
 	in := map[syntax.Node]string{}
 	for _, f := range h.res.Forms {
@@ -246,7 +233,7 @@ func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
 		return "", false
 	}
 	// Where and how high the robot stands.
-	locs, at, ok := h.locationAt(b, r.parent)
+	locs, at, ok := h.locationAt(b, 0)
 	if !ok {
 		return "", false
 	}
@@ -343,8 +330,8 @@ func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
 	if perf != b {
 		what = fmt.Sprintf("%s, which %s calls,", what, h.where(b))
 	}
-	return fmt.Sprintf("%s places on %s from %s (where %s leaves the robot) with the torso %s (%s) and %s%s, all within reach",
-		what, strings.Join(regions, ", "), strings.Join(locs, " or "), h.show(at), level, setter, strings.Join(parts, ", "), armNote), true
+	return fmt.Sprintf("%s places on %s from %s (where the robot stands %s) with the torso %s (%s) and %s%s, all within reach",
+		what, strings.Join(regions, ", "), strings.Join(locs, " or "), at, level, setter, strings.Join(parts, ", "), armNote), true
 }
 
 // literalName is the name a literal n denotes: a plain symbol in

@@ -178,8 +178,9 @@ func join(a, b aval) aval {
 
 // mergeSrc keeps the sources of the lowest and the highest bound.
 func mergeSrc(a, b aval) ([2]vsrc, bool) {
-	var cs []vsrc
-	for _, s := range append(a.src[:], b.src[:]...) {
+	var buf [4]vsrc
+	cs := buf[:0]
+	for _, s := range [4]vsrc{a.src[0], a.src[1], b.src[0], b.src[1]} {
 		if s.n != nil {
 			cs = append(cs, s)
 		}
