@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels/domain"
@@ -77,8 +78,15 @@ func LabelSignals(w *World) *domain.Signals {
 		GripFreeKinds: []string{KindObjectUnreachable, KindGraspingFailure},
 		Arms:          arms,
 		HoldQuery:     "arm-holding",
+		Reach:         reachOf(w),
 		Parent:        vm.ParentKind,
 		Why:           "the simulator's actions in world " + w.Name,
+		// pickUp resolves its object by name (resolveObject); only pickUp
+		// and place change an object's place; perceived gives the name,
+		// type and region (objRegion) of the moment.
+		PickKey: "object", NameKey: "name", TypeKey: "type", RegionKey: "region",
+		RegionQuery: "object-region", InitialRegionQuery: "initial-region", TypeQuery: "object-type",
+		Regions: n.regions, Types: n.types, MayName: mayNameObject(w),
 	}
 	for _, q := range Queries() {
 		if objectQuery(q) {
@@ -267,4 +275,23 @@ func distToQuad(xs, ys [4]float64) float64 {
 		return 0
 	}
 	return d
+}
+
+// mayNameObject reports whether a name could be an object's: objects are
+// named TYPE-K after their type (World.ObjectName), compared exactly;
+// the test ignores case and the suffix, to be safe.
+func mayNameObject(w *World) func(string) bool {
+	var prefixes []string
+	for _, t := range w.Types {
+		prefixes = append(prefixes, strings.ToLower(t.Name)+"-")
+	}
+	return func(name string) bool {
+		name = strings.ToLower(name)
+		for _, p := range prefixes {
+			if strings.HasPrefix(name, p) {
+				return true
+			}
+		}
+		return false
+	}
 }

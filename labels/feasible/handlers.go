@@ -184,8 +184,10 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.detectVerdicts(ls)
 	h.robotLocationVerdicts(ls)
 	h.floorVerdicts(ls)
+	h.reachVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
+	h.untakenVerdicts(ls)
 }
 
 // collectDefs records the plan's functions by name (defs, dup) and its
