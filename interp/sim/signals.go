@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels/domain"
@@ -62,6 +63,7 @@ func LabelSignals(w *World) *domain.Signals {
 		MoveSub:   "name",
 		Detects:   "detecting",
 		Seen:      seenRegions(w),
+		Perceived: perceivedProps(w),
 		Floor:     "object-on-floor-p",
 		Places:    "placing",
 		PlaceKeys: []string{"target", "location"},
@@ -76,8 +78,15 @@ func LabelSignals(w *World) *domain.Signals {
 		GripFreeKinds: []string{KindObjectUnreachable, KindGraspingFailure},
 		Arms:          arms,
 		HoldQuery:     "arm-holding",
+		Reach:         reachOf(w),
 		Parent:        vm.ParentKind,
 		Why:           "the simulator's actions in world " + w.Name,
+		// pickUp resolves its object by name (resolveObject); only pickUp
+		// and place change an object's place; perceived gives the name,
+		// type and region (objRegion) of the moment.
+		PickKey: "object", NameKey: "name", TypeKey: "type", RegionKey: "region",
+		RegionQuery: "object-region", InitialRegionQuery: "initial-region", TypeQuery: "object-type",
+		Regions: n.regions, Types: n.types, MayName: mayNameObject(w),
 	}
 	for _, q := range Queries() {
 		if objectQuery(q) {
@@ -134,6 +143,30 @@ func fallCells(w *World) map[string][][2]int {
 		}
 	}
 	return out
+}
+
+// perceivedProps lists the symbols the type and region of a perceived
+// designator (perceived) may hold: an object's type is one of the
+// world's types; its region, when it has one, one of the world's
+// regions, and it has none only on a surface that some region does not
+// cover wholly ("nil").
+func perceivedProps(w *World) map[string][]string {
+	n := namesOf(w)
+	regions := slices.Clone(n.regions)
+	for si := range w.Surfaces {
+		fu := &w.Furniture[w.Surfaces[si].Furniture]
+		covered := false
+		for _, r := range w.Regions {
+			if r.Surface == si && r.U0 <= 0 && r.V0 <= 0 && r.U1 >= fu.Width && r.V1 >= fu.Depth {
+				covered = true
+			}
+		}
+		if !covered {
+			regions = append(regions, "nil")
+			break
+		}
+	}
+	return map[string][]string{"type": slices.Clone(n.types), "region": regions}
 }
 
 // seenRegions maps each location to the regions an object detected from
@@ -242,4 +275,23 @@ func distToQuad(xs, ys [4]float64) float64 {
 		return 0
 	}
 	return d
+}
+
+// mayNameObject reports whether a name could be an object's: objects are
+// named TYPE-K after their type (World.ObjectName), compared exactly;
+// the test ignores case and the suffix, to be safe.
+func mayNameObject(w *World) func(string) bool {
+	var prefixes []string
+	for _, t := range w.Types {
+		prefixes = append(prefixes, strings.ToLower(t.Name)+"-")
+	}
+	return func(name string) bool {
+		name = strings.ToLower(name)
+		for _, p := range prefixes {
+			if strings.HasPrefix(name, p) {
+				return true
+			}
+		}
+		return false
+	}
 }

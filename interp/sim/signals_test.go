@@ -215,6 +215,9 @@ func TestLabelSignals(t *testing.T) {
 			t.Fatal(err)
 		}
 		decl := LabelSignals(w)
+		if len(decl.Perceived["type"]) != len(w.Types) || len(decl.Perceived["region"]) < len(w.Regions) {
+			t.Errorf("%s: Perceived %v does not list the world's types and regions", w.Name, decl.Perceived)
+		}
 		rng := rand.New(rand.NewPCG(uint64(wi), 0x516e))
 		s := NewState(w)
 		g := &signalGen{w: w, rng: rng, s: s}
@@ -242,6 +245,9 @@ func TestLabelSignals(t *testing.T) {
 				}
 				holdBefore := slices.Clone(s.holding)
 				res, err := s.Perform(d)
+				if s.loc != at && (d.Class != "action" || d.Type() != decl.Moves) {
+					t.Fatalf("%s: %s moved the robot, which only %s may", w.Name, value.FromDesignator(d), decl.Moves)
+				}
 				checkGrips(t, w, decl, d, holdBefore, s.holding, err)
 				for i := range s.objs {
 					if onFloor(s, i) && !floorBefore[i] {
@@ -261,6 +267,14 @@ func TestLabelSignals(t *testing.T) {
 						if name, ok := movesTo(decl, d); ok && (s.loc < 0 || w.Locations[s.loc].Name != name) {
 							t.Fatalf("%s: %s returned with the robot elsewhere (location %d)", w.Name, value.FromDesignator(d), s.loc)
 						}
+						if name, ok := movesTo(decl, d); ok {
+							if v, err := robotLocation(s); err != nil || v.Kind() != value.KSymbol || v.Str() != name {
+								t.Fatalf("%s: after %s, (robot-location) is %v (%v)", w.Name, value.FromDesignator(d), v, err)
+							}
+						}
+					}
+					if d.Class == "action" && d.Type() == decl.Detects {
+						checkPerceived(t, w, decl, res)
 					}
 					if d.Class == "action" && d.Type() == decl.Detects && at >= 0 {
 						seen := decl.Seen[w.Locations[at].Name]
@@ -324,6 +338,38 @@ func TestLabelSignals(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkPerceived checks every designator a detection returned against
+// decl.Perceived: its type and region (nil when absent) are among the
+// symbols declared for them.
+func checkPerceived(t *testing.T, w *World, decl *domain.Signals, res value.Value) {
+	t.Helper()
+	for l := res; l.Kind() == value.KCons; l = l.Cdr() {
+		d := l.Car().Designator()
+		if d == nil {
+			t.Fatalf("%s: detecting returned %s, no designator", w.Name, l.Car())
+		}
+		for key, syms := range decl.Perceived {
+			got := "nil"
+			if v, ok := d.Get(key); ok {
+				got = v.Str()
+			}
+			if !slices.Contains(syms, got) {
+				t.Fatalf("%s: detecting returned %s, whose %s %s Perceived does not declare (%v)", w.Name, l.Car(), key, got, syms)
+			}
+		}
+	}
+}
+
+// robotLocation calls the query robot-location on s.
+func robotLocation(s *State) (value.Value, error) {
+	for _, q := range Queries() {
+		if q.Name == "robot-location" {
+			return q.Fn(s, nil)
+		}
+	}
+	return value.Nil, errors.New("no query robot-location")
 }
 
 // movesTo is the location name a Moves action designator names.

@@ -95,6 +95,10 @@ type handlerAnalysis struct {
 	// navMemo: whether each function may navigate (detects.go): 1 no,
 	// 2 yes, 3 pending.
 	navMemo map[string]int8
+	// parents and refs: the list holding each node, and the names used
+	// other than as a call's head (locations.go).
+	parents map[syntax.Node]*syntax.List
+	refs    map[string]bool
 }
 
 // handlerVerdicts marks infeasible every active label of ls that lies in
@@ -178,9 +182,12 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 		}
 	}
 	h.detectVerdicts(ls)
+	h.robotLocationVerdicts(ls)
 	h.floorVerdicts(ls)
+	h.reachVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
+	h.untakenVerdicts(ls)
 }
 
 // collectDefs records the plan's functions by name (defs, dup) and its
