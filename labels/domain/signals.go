@@ -37,6 +37,12 @@ type Signals struct {
 	// robot standing there, may be in.
 	Detects string
 	Seen    map[string][]string
+	// Perceived maps a property of the object designators Detects
+	// returns to the symbols it may hold ("nil": absent), from wherever
+	// the robot stands: "type" one of the world's object types, "region"
+	// one of its regions (nil only when some surface has area outside
+	// every region). A property not listed may hold anything.
+	Perceived map[string][]string
 	// Floor is the query that says an object lies on the floor ("":
 	// none declared). No environment starts with an object there, and
 	// only performing Places may leave one there: with a target (the
@@ -60,6 +66,8 @@ type Signals struct {
 	GripFreeKinds []string
 	Arms          []string
 	HoldQuery     string
+	// Reach says where a placing reaches (nil: nothing declared).
+	Reach *Reach
 	// Takes, objects that stay where they started: an object's place
 	// (region, cell, the arm holding it) changes only after a Grips
 	// action whose property PickKey names it, by a designator's NameKey
@@ -84,6 +92,32 @@ type Signals struct {
 	// Why says where the declarations come from, for reasons ("the
 	// warehouse world").
 	Why string
+}
+
+// Reach is what the simulator declares of a placing's reach. A placing
+// (Signals.Places) whose property ArmKey is present and names no arm of
+// Signals.Arms never signals Kind. One with a target (Signals.PlaceKeys)
+// that is a location designator naming (Signals.PlaceRegionKeys) a
+// region or surface and a cell (Signals.PlaceCell) signals Kind only
+// when Cells does not list that cell for the location the robot stands
+// at, the torso level it stands at, the arm and that name, whatever the
+// object held. Performing TorsoMoves with the first of TorsoKeys present
+// naming one of Levels returns only with the torso at that level, and a
+// failing one leaves the torso where it was; no other action moves the
+// torso (the robot starts at no level in particular).
+type Reach struct {
+	Kind       string
+	ArmKey     string
+	TorsoMoves string
+	TorsoKeys  []string
+	Levels     []string
+	Cells      map[ReachKey][][2]int
+}
+
+// ReachKey names where a placing starts: the robot's location, its torso
+// level, the arm and the region or surface named.
+type ReachKey struct {
+	Loc, Level, Arm, Region string
 }
 
 // Signal is one way an action or a query may fail: with Kind, when Cause

@@ -184,6 +184,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.detectVerdicts(ls)
 	h.robotLocationVerdicts(ls)
 	h.floorVerdicts(ls)
+	h.reachVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
 	h.untakenVerdicts(ls)
