@@ -89,6 +89,7 @@ func LabelSignals(w *World) *domain.Signals {
 		// type and region (objRegion) of the moment.
 		PickKey: "object", NameKey: "name", TypeKey: "type", RegionKey: "region",
 		RegionQuery: "object-region", InitialRegionQuery: "initial-region", TypeQuery: "object-type",
+		NameQuery: "object-name", StartQuery: "initial-objects-in-region",
 		Regions: n.regions, Types: n.types, MayName: mayNameObject(w),
 	}
 	for _, q := range Queries() {

@@ -85,8 +85,11 @@ type Signals struct {
 	// none). Any other action returns t or nil. MayName reports whether
 	// a symbol or string could be an object's name (nil: any). See
 	// feasible's untaken.go.
+	// NameQuery gives an object's name (a symbol); StartQuery, the
+	// objects that started in the region its argument names.
 	PickKey, NameKey, TypeKey, RegionKey       string
 	RegionQuery, InitialRegionQuery, TypeQuery string
+	NameQuery, StartQuery                      string
 	Regions, Types                             []string
 	MayName                                    func(name string) bool
 	// Parent is the failure kind tree: the parent of a kind, "" at the
