@@ -185,6 +185,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.robotLocationVerdicts(ls)
 	h.floorVerdicts(ls)
 	h.reachVerdicts(ls)
+	h.dropCycleVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
 	h.untakenVerdicts(ls)
