@@ -63,6 +63,10 @@ func LabelSignals(w *World) *domain.Signals {
 		MoveSub:   "name",
 		Detects:   "detecting",
 		Seen:      seenRegions(w),
+		// visible and perceived read the base pose and the objects only;
+		// moving the torso and detecting change neither.
+		KeepsView: []string{"moving-torso", "detecting"},
+		Perceived: perceivedProps(w),
 		Floor:     "object-on-floor-p",
 		Places:    "placing",
 		PlaceKeys: []string{"target", "location"},
@@ -85,6 +89,7 @@ func LabelSignals(w *World) *domain.Signals {
 		// type and region (objRegion) of the moment.
 		PickKey: "object", NameKey: "name", TypeKey: "type", RegionKey: "region",
 		RegionQuery: "object-region", InitialRegionQuery: "initial-region", TypeQuery: "object-type",
+		NameQuery: "object-name", StartQuery: "initial-objects-in-region",
 		Regions: n.regions, Types: n.types, MayName: mayNameObject(w),
 	}
 	for _, q := range Queries() {
@@ -142,6 +147,30 @@ func fallCells(w *World) map[string][][2]int {
 		}
 	}
 	return out
+}
+
+// perceivedProps lists the symbols the type and region of a perceived
+// designator (perceived) may hold: an object's type is one of the
+// world's types; its region, when it has one, one of the world's
+// regions, and it has none only on a surface that some region does not
+// cover wholly ("nil").
+func perceivedProps(w *World) map[string][]string {
+	n := namesOf(w)
+	regions := slices.Clone(n.regions)
+	for si := range w.Surfaces {
+		fu := &w.Furniture[w.Surfaces[si].Furniture]
+		covered := false
+		for _, r := range w.Regions {
+			if r.Surface == si && r.U0 <= 0 && r.V0 <= 0 && r.U1 >= fu.Width && r.V1 >= fu.Depth {
+				covered = true
+			}
+		}
+		if !covered {
+			regions = append(regions, "nil")
+			break
+		}
+	}
+	return map[string][]string{"type": slices.Clone(n.types), "region": regions}
 }
 
 // seenRegions maps each location to the regions an object detected from

@@ -215,6 +215,9 @@ func TestLabelSignals(t *testing.T) {
 			t.Fatal(err)
 		}
 		decl := LabelSignals(w)
+		if len(decl.Perceived["type"]) != len(w.Types) || len(decl.Perceived["region"]) < len(w.Regions) {
+			t.Errorf("%s: Perceived %v does not list the world's types and regions", w.Name, decl.Perceived)
+		}
 		rng := rand.New(rand.NewPCG(uint64(wi), 0x516e))
 		s := NewState(w)
 		g := &signalGen{w: w, rng: rng, s: s}
@@ -269,6 +272,9 @@ func TestLabelSignals(t *testing.T) {
 								t.Fatalf("%s: after %s, (robot-location) is %v (%v)", w.Name, value.FromDesignator(d), v, err)
 							}
 						}
+					}
+					if d.Class == "action" && d.Type() == decl.Detects {
+						checkPerceived(t, w, decl, res)
 					}
 					if d.Class == "action" && d.Type() == decl.Detects && at >= 0 {
 						seen := decl.Seen[w.Locations[at].Name]
@@ -329,6 +335,28 @@ func TestLabelSignals(t *testing.T) {
 		for _, k := range []string{KindNavigationFailure, KindTorsoFailure, KindManipulationFailure, KindObjectNotFound, KindTypeError} {
 			if seen[k] == 0 {
 				t.Errorf("%s: no %s in %d runs: the draws miss it (%v)", w.Name, k, runs, seen)
+			}
+		}
+	}
+}
+
+// checkPerceived checks every designator a detection returned against
+// decl.Perceived: its type and region (nil when absent) are among the
+// symbols declared for them.
+func checkPerceived(t *testing.T, w *World, decl *domain.Signals, res value.Value) {
+	t.Helper()
+	for l := res; l.Kind() == value.KCons; l = l.Cdr() {
+		d := l.Car().Designator()
+		if d == nil {
+			t.Fatalf("%s: detecting returned %s, no designator", w.Name, l.Car())
+		}
+		for key, syms := range decl.Perceived {
+			got := "nil"
+			if v, ok := d.Get(key); ok {
+				got = v.Str()
+			}
+			if !slices.Contains(syms, got) {
+				t.Fatalf("%s: detecting returned %s, whose %s %s Perceived does not declare (%v)", w.Name, l.Car(), key, got, syms)
 			}
 		}
 	}

@@ -58,6 +58,12 @@
 //     pop and order-keeping sublist functions change, has a key no
 //     greater than that of any element left in V, where a defun gets
 //     both from every call;
+//   - detected objects through lists (elems.go): with Options.Entry and
+//     Options.Signals, the conjuncts of the filter under which detected
+//     objects were pushed on a list hold of its elements wherever they
+//     go, and a label whose predicate reads only its defun's parameters
+//     is judged at every call by enumerating what the world says a
+//     detected object may be (Signals.Perceived);
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -183,6 +183,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	}
 	h.detectVerdicts(ls)
 	h.robotLocationVerdicts(ls)
+	h.repeatViewVerdicts(ls)
 	h.floorVerdicts(ls)
 	h.reachVerdicts(ls)
 	h.dropCycleVerdicts(ls)
