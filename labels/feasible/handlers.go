@@ -190,6 +190,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.dedupVerdicts(ls)
 	h.floorVerdicts(ls)
 	h.reachVerdicts(ls)
+	h.dropCycleVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
 	h.untakenVerdicts(ls)
