@@ -118,6 +118,12 @@ type Reach struct {
 	TorsoKeys  []string
 	Levels     []string
 	Cells      map[ReachKey][][2]int
+	// A placing whose target names a region or surface and a cell Drops
+	// lists for it never signals DropKind: from there the placing's
+	// drift carries every object, of any type and orientation, off the
+	// surface, and the placing returns.
+	DropKind string
+	Drops    map[string][][2]int
 }
 
 // ReachKey names where a placing starts: the robot's location, its torso

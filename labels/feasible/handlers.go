@@ -186,6 +186,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.repeatViewVerdicts(ls)
 	h.floorVerdicts(ls)
 	h.reachVerdicts(ls)
+	h.dropCycleVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
 	h.untakenVerdicts(ls)
