@@ -63,6 +63,13 @@ func LabelSignals(w *World) *domain.Signals {
 		MoveSub:   "name",
 		Detects:   "detecting",
 		Seen:      seenRegions(w),
+		// visible and perceived read the base pose and the objects only;
+		// moving the torso and detecting change neither.
+		KeepsView: []string{"moving-torso", "detecting"},
+		// Objects move only when picked, placed or carried (a held
+		// object is seen by no detection); perceived reads the object
+		// alone, and names are unique per environment.
+		Fixed:     []string{"navigating", "moving-torso", "parking-arms", "detecting"},
 		Perceived: perceivedProps(w),
 		// perceived: CellAt keeps a cell inside its region's grid.
 		PerceivedCell: maxGrid(w),
@@ -88,6 +95,7 @@ func LabelSignals(w *World) *domain.Signals {
 		// type and region (objRegion) of the moment.
 		PickKey: "object", NameKey: "name", TypeKey: "type", RegionKey: "region",
 		RegionQuery: "object-region", InitialRegionQuery: "initial-region", TypeQuery: "object-type",
+		NameQuery: "object-name", StartQuery: "initial-objects-in-region",
 		Regions: n.regions, Types: n.types, MayName: mayNameObject(w),
 	}
 	for _, q := range Queries() {

@@ -118,6 +118,9 @@ type reachAnalysis struct {
 	shadow   map[string]int8
 	perfMemo map[string]int8
 	armsSym  int8 // armsSymbols: 1 yes, 2 no
+	// assignMemo: whether a function may assign a global (dropcycle.go),
+	// by global and function.
+	assignMemo map[string]int8
 }
 
 // neverUnreached says why clause c (for kinds) of a with-failure-handling
