@@ -878,7 +878,7 @@ func (r *reachAnalysis) shadows(v string) bool {
 }
 
 // armsSymbolsWhy says why armsSymbols holds.
-const armsSymbolsWhy = "the plan takes no arguments, has no keyword naming an arm nor a string or character that is one reversed or not, calls no format but to print, no subseq or code-char, and the failure messages it may read are sentences (those of the simulator and the VM, and its own fail messages, whose control strings hold a space)"
+const armsSymbolsWhy = "the plan takes no arguments, has no keyword naming an arm nor a string or character holding one, reversed or not, calls no format but to print, no subseq or code-char, and the failure messages it may read are sentences (those of the simulator and the VM, and its own fail messages, whose control strings hold a space)"
 
 // dropDirectives is format control string s without its ~x directives.
 func dropDirectives(s string) string {
@@ -906,10 +906,22 @@ func (r *reachAnalysis) armsSymbols() bool {
 	}
 	r.armsSym = 2
 	h, arms := r.h, r.h.sig.Arms
+	// A string's elements (find, elt, ...) are one-character strings:
+	// an arm named by one character gives up.
+	for _, a := range arms {
+		if len([]rune(a)) <= 1 {
+			return false
+		}
+	}
 	names := func(s string) bool {
 		rs := []rune(s)
 		slices.Reverse(rs)
-		return slices.Contains(arms, s) || slices.Contains(arms, string(rs))
+		for _, a := range arms {
+			if strings.Contains(s, a) || strings.Contains(string(rs), a) {
+				return true
+			}
+		}
+		return false
 	}
 	heads := map[*syntax.Symbol]*syntax.List{}
 	ok, readsMessages, sentences := true, false, true
@@ -965,7 +977,7 @@ func (r *reachAnalysis) armsSymbols() bool {
 					} else if k.Name == "message" {
 						readsMessages = true
 					}
-				case "fail", "error":
+				case "fail":
 					// Its message, when read, must not be an arm's name.
 					l := heads[x]
 					if l == nil {
