@@ -210,29 +210,8 @@ func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
 	if !has {
 		return "", false
 	}
-	var target syntax.Node
-	for _, k := range sig.PlaceKeys {
-		if v, ok := props[k]; ok {
-			target = v
-			break
-		}
-	}
-	if target == nil || !forms.IsDesignator(target) {
-		return "", false
-	}
-	sub, ok := desigProps(target.(*syntax.List))
+	regionN, cellN, ok := h.placeTarget(props)
 	if !ok {
-		return "", false
-	}
-	var regionN syntax.Node
-	for _, k := range sig.PlaceRegionKeys {
-		if v, ok := sub[k]; ok {
-			regionN = v
-			break
-		}
-	}
-	cellN := sub[sig.PlaceCell]
-	if regionN == nil || cellN == nil {
 		return "", false
 	}
 	// Where and how high the robot stands.
@@ -335,6 +314,34 @@ func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
 	}
 	return fmt.Sprintf("%s places on %s from %s (where the robot stands %s) with the torso %s (%s) and %s%s, all within reach",
 		what, strings.Join(regions, ", "), strings.Join(locs, " or "), at, level, setter, strings.Join(parts, ", "), armNote), true
+}
+
+// placeTarget returns the region and cell forms of a placing's
+// target (a location designator written out), or false.
+func (h *handlerAnalysis) placeTarget(props map[string]syntax.Node) (region, cell syntax.Node, ok bool) {
+	sig := h.sig
+	var target syntax.Node
+	for _, k := range sig.PlaceKeys {
+		if v, ok := props[k]; ok {
+			target = v
+			break
+		}
+	}
+	if target == nil || !forms.IsDesignator(target) {
+		return nil, nil, false
+	}
+	sub, ok := desigProps(target.(*syntax.List))
+	if !ok {
+		return nil, nil, false
+	}
+	for _, k := range sig.PlaceRegionKeys {
+		if v, ok := sub[k]; ok {
+			region = v
+			break
+		}
+	}
+	cell = sub[sig.PlaceCell]
+	return region, cell, region != nil && cell != nil
 }
 
 // literalName is the name a literal n denotes: a plain symbol in
