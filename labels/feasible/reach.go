@@ -146,7 +146,7 @@ func (r *reachAnalysis) neverUnreached(c syntax.Node, kinds []string, body []syn
 		if !caught {
 			continue
 		}
-		note, ok := r.placingReached(b)
+		note, ok := r.placingReached(b, kinds)
 		if !ok {
 			return "", false
 		}
@@ -160,8 +160,9 @@ func (r *reachAnalysis) neverUnreached(c syntax.Node, kinds []string, body []syn
 }
 
 // placingReached says why b, a perform of a placing or a call of a
-// one-perform function, never signals the unreachable failure.
-func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
+// one-perform function whose arguments signal nothing kinds take, never
+// signals the unreachable failure.
+func (r *reachAnalysis) placingReached(b syntax.Node, kinds []string) (string, bool) {
 	h, sig := r.h, r.h.sig
 	l, ok := b.(*syntax.List)
 	if !ok || len(l.Elems) == 0 {
@@ -184,7 +185,9 @@ func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
 				return "", false
 			}
 			subst[s.Name] = l.Elems[i+1]
-			if r.mayPerform(l.Elems[i+1], 0) {
+			as := &sigSet{}
+			h.walk(l.Elems[i+1], as, 0)
+			if r.mayPerform(l.Elems[i+1], 0) || as.top != "" || h.catches(kinds, as) {
 				return "", false
 			}
 		}
