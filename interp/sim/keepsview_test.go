@@ -88,3 +88,84 @@ func TestKeepsView(t *testing.T) {
 		}
 	}
 }
+
+// TestFixed checks LabelSignals' Fixed on every bundled world: from
+// seeded random environments and states, while only the declared actions
+// are performed (moves to every location, torso moves, parking, some of
+// them ill-formed), every detection lists each name once, and a name
+// seen twice has the same designator both times.
+func TestFixed(t *testing.T) {
+	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
+	if err != nil || len(worlds) == 0 {
+		t.Fatalf("worlds: %v", err)
+	}
+	runs := testenv.Sized(150, 2000)
+	for wi, path := range worlds {
+		w, err := LoadWorld(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		decl := LabelSignals(w)
+		if !slices.Contains(decl.Fixed, decl.Detects) {
+			t.Fatalf("%s: Fixed %v lacks the detecting action", w.Name, decl.Fixed)
+		}
+		rng := rand.New(rand.NewPCG(uint64(wi), 0xf1ed))
+		s := NewState(w)
+		g := &signalGen{w: w, rng: rng, s: s}
+		n := namesOf(w)
+		sym := value.Symbol
+		p := func(k string, v value.Value) value.Prop { return value.Prop{Key: k, Val: v} }
+		again := 0
+		for run := 0; run < runs; run++ {
+			data := make([]byte, w.BytesPerObject()*(1+rng.IntN(8)))
+			for i := range data {
+				data[i] = byte(rng.Uint32())
+			}
+			s.Reset(w.DecodeEnv(data, 0))
+			for step := rng.IntN(8); step > 0; step-- {
+				_, _ = s.Perform(g.action())
+			}
+			seen := map[string]value.Value{}
+			for step := 0; step < 12; step++ {
+				typ := decl.Fixed[rng.IntN(len(decl.Fixed))]
+				d := &value.Designator{Class: "action", Props: []value.Prop{p("type", sym(typ))}}
+				switch {
+				case typ == decl.Moves && rng.IntN(4) > 0:
+					d.Props = append(d.Props, p("location", value.FromDesignator(&value.Designator{Class: "location", Props: []value.Prop{p("name", sym(g.pick(n.locs)))}})))
+				case typ == decl.Detects && rng.IntN(3) == 0:
+					d.Props = append(d.Props, p("object", value.FromDesignator(&value.Designator{Class: "object", Props: []value.Prop{p("type", sym(g.pick(n.types)))}})))
+				case rng.IntN(3) == 0:
+					d.Props = append(d.Props, p("height", sym(g.pick(n.levels))))
+				case rng.IntN(2) == 0:
+					d.Props = append(d.Props, p(g.pick([]string{"location", "height", "arm", "object"}), g.val(0)))
+				}
+				if typ == decl.Moves && rng.IntN(2) == 0 {
+					_, _ = s.Perform(&value.Designator{Class: "action", Props: []value.Prop{p("type", sym(decl.ParksArms))}})
+				}
+				res, err := s.Perform(d)
+				if typ != decl.Detects || err != nil {
+					continue
+				}
+				names := map[string]bool{}
+				for l := res; l.Kind() == value.KCons; l = l.Cdr() {
+					nv, _ := l.Car().Designator().Get("name")
+					name := nv.Str()
+					if names[name] {
+						t.Fatalf("%s: a detection listed %s twice: %v", w.Name, name, res)
+					}
+					names[name] = true
+					if old, ok := seen[name]; ok {
+						again++
+						if !value.Equal(old, l.Car()) {
+							t.Fatalf("%s: %s was detected as %v, then as %v, with only %v performed", w.Name, name, old, l.Car(), decl.Fixed)
+						}
+					}
+					seen[name] = l.Car()
+				}
+			}
+		}
+		if again < runs/4 {
+			t.Errorf("%s: only %d objects were detected twice in %d runs: the draws miss what Fixed is about", w.Name, again, runs)
+		}
+	}
+}

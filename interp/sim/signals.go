@@ -66,6 +66,10 @@ func LabelSignals(w *World) *domain.Signals {
 		// visible and perceived read the base pose and the objects only;
 		// moving the torso and detecting change neither.
 		KeepsView: []string{"moving-torso", "detecting"},
+		// Objects move only when picked, placed or carried (a held
+		// object is seen by no detection); perceived reads the object
+		// alone, and names are unique per environment.
+		Fixed:     []string{"navigating", "moving-torso", "parking-arms", "detecting"},
 		Perceived: perceivedProps(w),
 		Floor:     "object-on-floor-p",
 		Places:    "placing",

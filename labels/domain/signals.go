@@ -43,6 +43,11 @@ type Signals struct {
 	// robot's base nor any object, and what a detection returns depends
 	// on nothing else (not on the torso's height, say).
 	KeepsView []string
+	// Fixed are action types (Detects among them) that move no object:
+	// while only they are performed, every detection, from wherever the
+	// robot stands, returns each object at most once, under a name no
+	// other object has, with the same properties each time.
+	Fixed []string
 	// Perceived maps a property of the object designators Detects
 	// returns to the symbols it may hold ("nil": absent), from wherever
 	// the robot stands: "type" one of the world's object types, "region"
