@@ -49,6 +49,24 @@ func reachClaimed(s *State, sig *domain.Signals, d *value.Designator) (string, b
 	if s.loc < 0 {
 		return "", false
 	}
+	name, cell, ok := placingCell(sig, d)
+	if !ok {
+		return "", false
+	}
+	for _, level := range levelsAt(s, decl) {
+		if slices.Contains(decl.Cells[domain.ReachKey{Loc: s.w.Locations[s.loc].Name, Level: level, Arm: arm, Region: name}], cell) {
+			return "a declared cell", true
+		}
+	}
+	return "", false
+}
+
+// placingCell is the region or surface name and the cell (COL ROW) of
+// placing d's target, false when it names no cell of two integers.
+func placingCell(sig *domain.Signals, d *value.Designator) (string, [2]int, bool) {
+	if d.Class != "action" || d.Type() != sig.Places {
+		return "", [2]int{}, false
+	}
 	var target *value.Designator
 	for _, k := range sig.PlaceKeys {
 		if v, ok := d.Get(k); ok {
@@ -57,7 +75,7 @@ func reachClaimed(s *State, sig *domain.Signals, d *value.Designator) (string, b
 		}
 	}
 	if target == nil {
-		return "", false
+		return "", [2]int{}, false
 	}
 	name := ""
 	for _, k := range sig.PlaceRegionKeys {
@@ -68,45 +86,16 @@ func reachClaimed(s *State, sig *domain.Signals, d *value.Designator) (string, b
 	}
 	cv, ok := target.Get(sig.PlaceCell)
 	if !ok || cv.Len() != 2 || cv.Car().Kind() != value.KInt || cv.Cdr().Car().Kind() != value.KInt {
-		return "", false
+		return "", [2]int{}, false
 	}
-	cell := [2]int{int(cv.Car().Int()), int(cv.Cdr().Car().Int())}
-	for _, level := range levelsAt(s, decl) {
-		if slices.Contains(decl.Cells[domain.ReachKey{Loc: s.w.Locations[s.loc].Name, Level: level, Arm: arm, Region: name}], cell) {
-			return "a declared cell", true
-		}
-	}
-	return "", false
+	return name, [2]int{int(cv.Car().Int()), int(cv.Cdr().Car().Int())}, true
 }
 
 // dropClaimed reports whether decl says placing d never signals
 // decl.Reach.DropKind: its target names a region and a cell of Drops.
 func dropClaimed(sig *domain.Signals, d *value.Designator) bool {
-	if d.Class != "action" || d.Type() != sig.Places {
-		return false
-	}
-	var target *value.Designator
-	for _, k := range sig.PlaceKeys {
-		if v, ok := d.Get(k); ok {
-			target = v.Designator()
-			break
-		}
-	}
-	if target == nil {
-		return false
-	}
-	name := ""
-	for _, k := range sig.PlaceRegionKeys {
-		if v, ok := target.Get(k); ok {
-			name, _ = nameOf(v)
-			break
-		}
-	}
-	cv, ok := target.Get(sig.PlaceCell)
-	if !ok || cv.Len() != 2 || !cv.Cdr().Cdr().IsNil() || cv.Car().Kind() != value.KInt || cv.Cdr().Car().Kind() != value.KInt {
-		return false
-	}
-	return slices.Contains(sig.Reach.Drops[name], [2]int{int(cv.Car().Int()), int(cv.Cdr().Car().Int())})
+	name, cell, ok := placingCell(sig, d)
+	return ok && slices.Contains(sig.Reach.Drops[name], cell)
 }
 
 // TestLabelReach checks LabelSignals' Reach against Perform: first every

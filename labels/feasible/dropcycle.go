@@ -173,29 +173,12 @@ func (r *reachAnalysis) dropCycle(point syntax.Node, c string, v int64) (string,
 	if !ok || typ != sig.Places || !plainProps(props) {
 		return "", false
 	}
-	var target syntax.Node
-	for _, k := range sig.PlaceKeys {
-		if x, ok := props[k]; ok {
-			target = x
-			break
-		}
-	}
-	if target == nil || !forms.IsDesignator(target) {
-		return "", false
-	}
-	sub, ok := desigProps(target.(*syntax.List))
+	regionN, cellN, ok := h.placeTarget(props)
 	if !ok {
 		return "", false
 	}
-	var regionN syntax.Node
-	for _, k := range sig.PlaceRegionKeys {
-		if x, ok := sub[k]; ok {
-			regionN = x
-			break
-		}
-	}
-	cellV, ok := sub[sig.PlaceCell].(*syntax.Symbol)
-	if regionN == nil || !ok || !forms.IsDesignatorVar(cellV.Name) || h.a.specials[cellV.Name] || h.a.closureAssigned()[cellV.Name] {
+	cellV, ok := cellN.(*syntax.Symbol)
+	if !ok || !forms.IsDesignatorVar(cellV.Name) || h.a.specials[cellV.Name] || h.a.closureAssigned()[cellV.Name] {
 		return "", false
 	}
 	regions, ok := r.names(regionN, true)
