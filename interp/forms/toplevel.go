@@ -75,6 +75,9 @@ func (fi *File) Skip(n syntax.Node) (note string, skip bool) {
 		}
 	}
 	if macro == "" {
+		if !hasKeywordList(l) {
+			return "", false
+		}
 		if k := keywordForm(l); k != nil {
 			return "note: (" + DescribeDef(l) + " ...) has the form (" + syntax.NodeString(k.Elems[0]) + " ...), which only a macro around it can take apart: it is not compiled, labelled or annotated; it is passed through", true
 		}
@@ -115,6 +118,23 @@ func DescribeDef(l *syntax.List) string {
 		what += " " + syntax.NodeString(l.Elems[1])
 	}
 	return what
+}
+
+// hasKeywordList reports whether some list in n, anywhere (quoted data
+// included), is headed by a keyword: keywordForm finds none when none is,
+// and this walk allocates nothing (keywordForm lists the slots of every
+// list on its way, which an annotated plan has thousands of).
+func hasKeywordList(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(x syntax.Node) bool {
+		if l, ok := x.(*syntax.List); ok && len(l.Elems) > 0 {
+			if _, ok := l.Elems[0].(*syntax.Keyword); ok {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // keywordForm returns the first list headed by a keyword in an evaluated

@@ -3,6 +3,7 @@ package sim
 import (
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/vm"
 	"github.com/labelcov/labelcov/labels/domain"
@@ -62,9 +63,19 @@ func LabelSignals(w *World) *domain.Signals {
 		MoveSub:   "name",
 		Detects:   "detecting",
 		Seen:      seenRegions(w),
-		Floor:     "object-on-floor-p",
-		Places:    "placing",
-		PlaceKeys: []string{"target", "location"},
+		// visible and perceived read the base pose and the objects only;
+		// moving the torso and detecting change neither.
+		KeepsView: []string{"moving-torso", "detecting"},
+		// Objects move only when picked, placed or carried (a held
+		// object is seen by no detection); perceived reads the object
+		// alone, and names are unique per environment.
+		Fixed:     []string{"navigating", "moving-torso", "parking-arms", "detecting"},
+		Perceived: perceivedProps(w),
+		// perceived: CellAt keeps a cell inside its region's grid.
+		PerceivedCell: maxGrid(w),
+		Floor:         "object-on-floor-p",
+		Places:        "placing",
+		PlaceKeys:     []string{"target", "location"},
 		// placeTarget reads the region as (on NAME) or (region NAME).
 		PlaceRegionKeys: []string{"on", "region"},
 		PlaceCell:       "cell",
@@ -76,8 +87,16 @@ func LabelSignals(w *World) *domain.Signals {
 		GripFreeKinds: []string{KindObjectUnreachable, KindGraspingFailure},
 		Arms:          arms,
 		HoldQuery:     "arm-holding",
+		Reach:         reachOf(w),
 		Parent:        vm.ParentKind,
 		Why:           "the simulator's actions in world " + w.Name,
+		// pickUp resolves its object by name (resolveObject); only pickUp
+		// and place change an object's place; perceived gives the name,
+		// type and region (objRegion) of the moment.
+		PickKey: "object", NameKey: "name", TypeKey: "type", RegionKey: "region",
+		RegionQuery: "object-region", InitialRegionQuery: "initial-region", TypeQuery: "object-type",
+		NameQuery: "object-name", StartQuery: "initial-objects-in-region",
+		Regions: n.regions, Types: n.types, MayName: mayNameObject(w),
 	}
 	for _, q := range Queries() {
 		if objectQuery(q) {
@@ -134,6 +153,39 @@ func fallCells(w *World) map[string][][2]int {
 		}
 	}
 	return out
+}
+
+// perceivedProps lists the symbols the type and region of a perceived
+// designator (perceived) may hold: an object's type is one of the
+// world's types; its region, when it has one, one of the world's
+// regions, and it has none only on a surface that some region does not
+// cover wholly ("nil").
+func perceivedProps(w *World) map[string][]string {
+	n := namesOf(w)
+	regions := slices.Clone(n.regions)
+	for si := range w.Surfaces {
+		fu := &w.Furniture[w.Surfaces[si].Furniture]
+		covered := false
+		for _, r := range w.Regions {
+			if r.Surface == si && r.U0 <= 0 && r.V0 <= 0 && r.U1 >= fu.Width && r.V1 >= fu.Depth {
+				covered = true
+			}
+		}
+		if !covered {
+			regions = append(regions, "nil")
+			break
+		}
+	}
+	return map[string][]string{"type": slices.Clone(n.types), "region": regions}
+}
+
+// maxGrid is the largest number of columns and of rows of w's regions.
+func maxGrid(w *World) [2]int {
+	var g [2]int
+	for _, r := range w.Regions {
+		g[0], g[1] = max(g[0], r.Cols), max(g[1], r.Rows)
+	}
+	return g
 }
 
 // seenRegions maps each location to the regions an object detected from
@@ -242,4 +294,23 @@ func distToQuad(xs, ys [4]float64) float64 {
 		return 0
 	}
 	return d
+}
+
+// mayNameObject reports whether a name could be an object's: objects are
+// named TYPE-K after their type (World.ObjectName), compared exactly;
+// the test ignores case and the suffix, to be safe.
+func mayNameObject(w *World) func(string) bool {
+	var prefixes []string
+	for _, t := range w.Types {
+		prefixes = append(prefixes, strings.ToLower(t.Name)+"-")
+	}
+	return func(name string) bool {
+		name = strings.ToLower(name)
+		for _, p := range prefixes {
+			if strings.HasPrefix(name, p) {
+				return true
+			}
+		}
+		return false
+	}
 }

@@ -215,6 +215,9 @@ func TestLabelSignals(t *testing.T) {
 			t.Fatal(err)
 		}
 		decl := LabelSignals(w)
+		if len(decl.Perceived["type"]) != len(w.Types) || len(decl.Perceived["region"]) < len(w.Regions) {
+			t.Errorf("%s: Perceived %v does not list the world's types and regions", w.Name, decl.Perceived)
+		}
 		rng := rand.New(rand.NewPCG(uint64(wi), 0x516e))
 		s := NewState(w)
 		g := &signalGen{w: w, rng: rng, s: s}
@@ -242,6 +245,9 @@ func TestLabelSignals(t *testing.T) {
 				}
 				holdBefore := slices.Clone(s.holding)
 				res, err := s.Perform(d)
+				if s.loc != at && (d.Class != "action" || d.Type() != decl.Moves) {
+					t.Fatalf("%s: %s moved the robot, which only %s may", w.Name, value.FromDesignator(d), decl.Moves)
+				}
 				checkGrips(t, w, decl, d, holdBefore, s.holding, err)
 				for i := range s.objs {
 					if onFloor(s, i) && !floorBefore[i] {
@@ -261,6 +267,14 @@ func TestLabelSignals(t *testing.T) {
 						if name, ok := movesTo(decl, d); ok && (s.loc < 0 || w.Locations[s.loc].Name != name) {
 							t.Fatalf("%s: %s returned with the robot elsewhere (location %d)", w.Name, value.FromDesignator(d), s.loc)
 						}
+						if name, ok := movesTo(decl, d); ok {
+							if v, err := robotLocation(s); err != nil || v.Kind() != value.KSymbol || v.Str() != name {
+								t.Fatalf("%s: after %s, (robot-location) is %v (%v)", w.Name, value.FromDesignator(d), v, err)
+							}
+						}
+					}
+					if d.Class == "action" && d.Type() == decl.Detects {
+						checkPerceived(t, w, decl, res)
 					}
 					if d.Class == "action" && d.Type() == decl.Detects && at >= 0 {
 						seen := decl.Seen[w.Locations[at].Name]
@@ -326,6 +340,45 @@ func TestLabelSignals(t *testing.T) {
 	}
 }
 
+// checkPerceived checks every designator a detection returned against
+// decl.Perceived: its type and region (nil when absent) are among the
+// symbols declared for them.
+func checkPerceived(t *testing.T, w *World, decl *domain.Signals, res value.Value) {
+	t.Helper()
+	for l := res; l.Kind() == value.KCons; l = l.Cdr() {
+		d := l.Car().Designator()
+		if d == nil {
+			t.Fatalf("%s: detecting returned %s, no designator", w.Name, l.Car())
+		}
+		if v, ok := d.Get("cell"); ok {
+			c, r := v.Car(), v.Cdr().Car()
+			if c.Kind() != value.KInt || r.Kind() != value.KInt || c.Int() < 0 || r.Int() < 0 ||
+				c.Int() >= int64(decl.PerceivedCell[0]) || r.Int() >= int64(decl.PerceivedCell[1]) {
+				t.Fatalf("%s: detecting returned %s, whose cell lies outside PerceivedCell %v", w.Name, l.Car(), decl.PerceivedCell)
+			}
+		}
+		for key, syms := range decl.Perceived {
+			got := "nil"
+			if v, ok := d.Get(key); ok {
+				got = v.Str()
+			}
+			if !slices.Contains(syms, got) {
+				t.Fatalf("%s: detecting returned %s, whose %s %s Perceived does not declare (%v)", w.Name, l.Car(), key, got, syms)
+			}
+		}
+	}
+}
+
+// robotLocation calls the query robot-location on s.
+func robotLocation(s *State) (value.Value, error) {
+	for _, q := range Queries() {
+		if q.Name == "robot-location" {
+			return q.Fn(s, nil)
+		}
+	}
+	return value.Nil, errors.New("no query robot-location")
+}
+
 // movesTo is the location name a Moves action designator names.
 func movesTo(decl *domain.Signals, d *value.Designator) (string, bool) {
 	for _, k := range decl.MoveKeys {
@@ -352,35 +405,8 @@ func onFloor(s *State, i int) bool { return s.objs[i].surface < 0 && s.objs[i].h
 // the floor: a Places action whose target names a region or surface and
 // a cell FallCells lists for it.
 func fallDeclared(decl *domain.Signals, d *value.Designator) bool {
-	if d.Class != "action" || d.Type() != decl.Places {
-		return false
-	}
-	var target *value.Designator
-	for _, k := range decl.PlaceKeys {
-		if v, ok := d.Get(k); ok {
-			target = v.Designator()
-			break
-		}
-	}
-	if target == nil {
-		return false
-	}
-	name := ""
-	for _, k := range decl.PlaceRegionKeys {
-		if v, ok := target.Get(k); ok {
-			name, _ = nameOf(v)
-			break
-		}
-	}
-	cv, ok := target.Get(decl.PlaceCell)
-	if !ok || cv.Len() != 2 {
-		return false
-	}
-	c, r := cv.Car(), cv.Cdr().Car()
-	if c.Kind() != value.KInt || r.Kind() != value.KInt {
-		return false
-	}
-	return slices.Contains(decl.FallCells[name], [2]int{int(c.Int()), int(r.Int())})
+	name, cell, ok := placingCell(decl, d)
+	return ok && slices.Contains(decl.FallCells[name], cell)
 }
 
 // checkGrips fails when action d, performed with the arms holding

@@ -27,7 +27,8 @@ type Signals struct {
 	// Moves is the only action type that changes where the robot
 	// stands; performed with the property MoveKeys (the first present)
 	// naming a location, or holding a designator whose MoveSub names one,
-	// it returns only with the robot at that location.
+	// it returns only with the robot at that location, which the query
+	// robot-location then names until the next move.
 	Moves    string
 	MoveKeys []string
 	MoveSub  string
@@ -36,6 +37,27 @@ type Signals struct {
 	// robot standing there, may be in.
 	Detects string
 	Seen    map[string][]string
+	// KeepsView are action types (Detects among them) after which a
+	// detection from where the robot stands returns what it did before,
+	// the same objects with the same properties: they move neither the
+	// robot's base nor any object, and what a detection returns depends
+	// on nothing else (not on the torso's height, say).
+	KeepsView []string
+	// Fixed are action types (Detects among them) that move no object:
+	// while only they are performed, every detection, from wherever the
+	// robot stands, returns each object at most once, under a name no
+	// other object has, with the same properties each time.
+	Fixed []string
+	// Perceived maps a property of the object designators Detects
+	// returns to the symbols it may hold ("nil": absent), from wherever
+	// the robot stands: "type" one of the world's object types, "region"
+	// one of its regions (nil only when some surface has area outside
+	// every region). A property not listed may hold anything.
+	Perceived map[string][]string
+	// PerceivedCell bounds the cell (COL ROW) of such a designator, when
+	// it has one: 0 <= COL < PerceivedCell[0], 0 <= ROW <
+	// PerceivedCell[1] (zeros: unknown).
+	PerceivedCell [2]int
 	// Floor is the query that says an object lies on the floor ("":
 	// none declared). No environment starts with an object there, and
 	// only performing Places may leave one there: with a target (the
@@ -59,12 +81,64 @@ type Signals struct {
 	GripFreeKinds []string
 	Arms          []string
 	HoldQuery     string
+	// Reach says where a placing reaches (nil: nothing declared).
+	Reach *Reach
+	// Takes, objects that stay where they started: an object's place
+	// (region, cell, the arm holding it) changes only after a Grips
+	// action whose property PickKey names it, by a designator's NameKey
+	// property or as a name; until then RegionQuery gives what
+	// InitialRegionQuery does, which is one of Regions. TypeQuery gives
+	// one of Types and never changes. A Detects action returns
+	// designators whose NameKey, TypeKey and RegionKey properties are the
+	// object's name, its type and its region then (RegionKey absent when
+	// none). Any other action returns t or nil. MayName reports whether
+	// a symbol or string could be an object's name (nil: any). See
+	// feasible's untaken.go.
+	// NameQuery gives an object's name (a symbol); StartQuery, the
+	// objects that started in the region its argument names.
+	PickKey, NameKey, TypeKey, RegionKey       string
+	RegionQuery, InitialRegionQuery, TypeQuery string
+	NameQuery, StartQuery                      string
+	Regions, Types                             []string
+	MayName                                    func(name string) bool
 	// Parent is the failure kind tree: the parent of a kind, "" at the
 	// root (a kind the tree does not name descends from plan-failure).
 	Parent func(kind string) string
 	// Why says where the declarations come from, for reasons ("the
 	// warehouse world").
 	Why string
+}
+
+// Reach is what the simulator declares of a placing's reach. A placing
+// (Signals.Places) whose property ArmKey is present and names no arm of
+// Signals.Arms never signals Kind. One with a target (Signals.PlaceKeys)
+// that is a location designator naming (Signals.PlaceRegionKeys) a
+// region or surface and a cell (Signals.PlaceCell) signals Kind only
+// when Cells does not list that cell for the location the robot stands
+// at, the torso level it stands at, the arm and that name, whatever the
+// object held. Performing TorsoMoves with the first of TorsoKeys present
+// naming one of Levels returns only with the torso at that level, and a
+// failing one leaves the torso where it was; no other action moves the
+// torso (the robot starts at no level in particular).
+type Reach struct {
+	Kind       string
+	ArmKey     string
+	TorsoMoves string
+	TorsoKeys  []string
+	Levels     []string
+	Cells      map[ReachKey][][2]int
+	// A placing whose target names a region or surface and a cell Drops
+	// lists for it never signals DropKind: from there the placing's
+	// drift carries every object, of any type and orientation, off the
+	// surface, and the placing returns.
+	DropKind string
+	Drops    map[string][][2]int
+}
+
+// ReachKey names where a placing starts: the robot's location, its torso
+// level, the arm and the region or surface named.
+type ReachKey struct {
+	Loc, Level, Arm, Region string
 }
 
 // Signal is one way an action or a query may fail: with Kind, when Cause

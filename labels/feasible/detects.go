@@ -17,7 +17,8 @@ import (
 // ...))) ...) whose robot location is known — the loop's list is the
 // first thing evaluated after a call (go-to X) of a function that
 // returns only with the robot at its parameter, with nothing that may
-// navigate in between, in the same body — gives d a region among those
+// navigate in between, in the same body, or known through loops, calls
+// and handlers as locations.go reads it — gives d a region among those
 // seen from X's values. A label's conjunct (eq (desig-prop d 'region)
 // 'R), or its negation, read through a one-form function such as
 // (obj-region d), is then decided, and a conjunction with a conjunct
@@ -29,20 +30,6 @@ func (h *handlerAnalysis) detectVerdicts(ls []*pathLabel) {
 	sig := h.sig
 	if sig.Detects == "" || sig.Moves == "" || len(sig.Seen) == 0 || h.a == nil || !h.parkingFacts() {
 		return
-	}
-	parent := map[syntax.Node]*syntax.List{}
-	for _, f := range h.res.Forms {
-		if h.res.Skipped(f) {
-			continue
-		}
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if l, ok := n.(*syntax.List); ok {
-				for _, e := range l.Elems {
-					parent[e] = l
-				}
-			}
-			return true
-		})
 	}
 	// The detecting loops: the binding key of their variable, and the
 	// regions it may be in.
@@ -73,7 +60,7 @@ func (h *handlerAnalysis) detectVerdicts(ls []*pathLabel) {
 			if key == "" || h.a.assignedKeys[key] || h.a.closureAssigned()[v.Name] {
 				return true
 			}
-			locs, at, ok := h.locationAt(l, parent)
+			locs, at, ok := h.locationAt(l, 0)
 			if !ok {
 				return true
 			}
@@ -94,8 +81,8 @@ func (h *handlerAnalysis) detectVerdicts(ls []*pathLabel) {
 			if spec.Elems[1] != syntax.Node(p) {
 				what = fmt.Sprintf("%s, which performs %s,", h.where(spec.Elems[1]), what)
 			}
-			why[key] = fmt.Sprintf("%s detects from %s, where the robot stands after %s (%s), and from there an object may be in %s only",
-				what, strings.Join(locs, " or "), h.where(at), sig.Why, strings.Join(regions, ", "))
+			why[key] = fmt.Sprintf("%s detects from %s, where the robot stands %s (%s), and from there an object may be in %s only",
+				what, strings.Join(locs, " or "), at, sig.Why, strings.Join(regions, ", "))
 			return true
 		})
 	}
@@ -107,15 +94,8 @@ func (h *handlerAnalysis) detectVerdicts(ls []*pathLabel) {
 		if pl.l.Status != labels.Active {
 			continue
 		}
-		conj := []syntax.Node{pl.pred}
-		if forms.Head(pl.pred) == "and" {
-			conj = pl.pred.(*syntax.List).Elems[1:]
-		}
-		for _, c := range conj {
-			neg := false
-			if forms.Head(c) == "not" && len(c.(*syntax.List).Elems) == 2 {
-				c, neg = c.(*syntax.List).Elems[1], true
-			}
+		for _, c := range conjuncts(pl.pred) {
+			c, neg := negated(c)
 			if key, sym, ok := h.regionEq(c); ok {
 				if regions, found := loops[key]; found {
 					always := len(regions) == 1 && regions[0] == sym
@@ -239,63 +219,6 @@ func (h *handlerAnalysis) regionOfBody(n syntax.Node) (string, bool) {
 		return "", false
 	}
 	return d.Name, true
-}
-
-// locationAt returns the locations the robot may stand at when form n
-// starts, with the call that took it there: n is the first thing
-// evaluated in the forms that enclose it up to a body, where a call
-// (go-to X) of a function that returns only with the robot at its
-// parameter comes before it with nothing that may navigate in between.
-func (h *handlerAnalysis) locationAt(n syntax.Node, parent map[syntax.Node]*syntax.List) ([]string, syntax.Node, bool) {
-	for depth := 0; depth < 16; depth++ {
-		p := parent[n]
-		if p == nil {
-			return nil, nil, false
-		}
-		head := forms.Head(p)
-		i := slices.Index(p.Elems, n)
-		switch {
-		case head == "dolist" && i == 1:
-			// n is the loop's spec: its list comes first.
-		case head == "with-failure-handling" && i == 2:
-			// The body's first form; a retry reruns it after a clause.
-			if cl, ok := p.Elems[1].(*syntax.List); !ok || h.mayNavigate(cl, 0) {
-				return nil, nil, false
-			}
-		case bodyStart[head] > 0 && i >= bodyStart[head] && head != "dolist" && head != "dotimes" && head != "while" && head != "lambda" && !strings.HasPrefix(head, "def"):
-			for j := i - 1; j >= bodyStart[head]; j-- {
-				if locs, ok := h.goTo(p.Elems[j]); ok {
-					return locs, p.Elems[j], true
-				}
-				if h.mayNavigate(p.Elems[j], 0) {
-					return nil, nil, false
-				}
-			}
-			// What the form evaluates before its body.
-			for _, x := range p.Elems[1:bodyStart[head]] {
-				if h.mayNavigate(x, 0) {
-					return nil, nil, false
-				}
-			}
-		case (head == "dolist" || head == "dotimes" || head == "while" || head == "lambda" || strings.HasPrefix(head, "def")) && bodyStart[head] > 0 && i >= bodyStart[head]:
-			// A loop's later iterations follow the body's end, a
-			// function's body its callers: only what comes before n in
-			// the body counts.
-			for j := i - 1; j >= bodyStart[head]; j-- {
-				if locs, ok := h.goTo(p.Elems[j]); ok {
-					return locs, p.Elems[j], true
-				}
-				if h.mayNavigate(p.Elems[j], 0) {
-					return nil, nil, false
-				}
-			}
-			return nil, nil, false
-		default:
-			return nil, nil, false
-		}
-		n = p
-	}
-	return nil, nil, false
 }
 
 // goTo returns the locations n, a call of a function that returns only

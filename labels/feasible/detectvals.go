@@ -51,6 +51,9 @@ type regionEval struct {
 	// bindings it read, for the reason.
 	keys  []string
 	notes []string
+	// leaf, when set, may decide a form first (untaken.go: the queries
+	// and properties of one object).
+	leaf func(l *syntax.List, env map[string][]rval) ([]rval, bool)
 }
 
 // truthOf says whether a value of vals may be true (non-nil) and may be
@@ -150,6 +153,11 @@ func (e *regionEval) list(l *syntax.List, env map[string][]rval, depth int) ([]r
 	}
 	if !e.builtin(head) {
 		return e.call(head, l, env, depth)
+	}
+	if e.leaf != nil {
+		if vs, ok := e.leaf(l, env); ok {
+			return vs, true
+		}
 	}
 	args := l.Elems[1:]
 	switch head {

@@ -52,12 +52,27 @@
 //     handler's body sets, never to nil, before anything its clause takes
 //     may be signalled is not nil in the clause; and (otherarm.go) a handler that
 //     retries only with the other arm never finds it holding once its
-//     count is spent;
+//     count is spent; (untaken.go, untaken_names.go) an object no
+//     picking-up of the plan may take — every value reaching one comes
+//     from detections whose conditions it fails, or its name is missing
+//     from a list every picked object's name was pushed onto first —
+//     stays where it started; (reach.go) a handler for object-unreachable
+//     around placings made from a known location and torso level on
+//     cells the simulator says each arm reaches from there; (dropcycle.go)
+//     a placing-failure handler that steps a global counter through a
+//     literal list of cells never meets the count that follows a cell
+//     every object drifts off from;
 //   - sorted lists (sorted.go): with Options.Entry, the element (pop V)
 //     took off a list an order-keeping insertion sort built, which only
 //     pop and order-keeping sublist functions change, has a key no
 //     greater than that of any element left in V, where a defun gets
 //     both from every call;
+//   - detected objects through lists (elems.go): with Options.Entry and
+//     Options.Signals, the conjuncts of the filter under which detected
+//     objects were pushed on a list hold of its elements wherever they
+//     go, and a label whose predicate reads only its defun's parameters
+//     is judged at every call by enumerating what the world says a
+//     detected object may be (Signals.Perceived);
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -602,13 +602,18 @@ func (g *guardAnalysis) readCopies(pred syntax.Node) syntax.Node {
 			if forms.Head(x) == "quote" {
 				return x
 			}
-			out := &syntax.List{Elems: make([]syntax.Node, len(x.Elems))}
-			changed := false
+			var out *syntax.List // made at the first element that changes
 			for i, e := range x.Elems {
-				out.Elems[i] = sub(e)
-				changed = changed || out.Elems[i] != e
+				r := sub(e)
+				if r != e && out == nil {
+					out = &syntax.List{Elems: make([]syntax.Node, len(x.Elems))}
+					copy(out.Elems, x.Elems[:i])
+				}
+				if out != nil {
+					out.Elems[i] = r
+				}
 			}
-			if changed {
+			if out != nil {
 				return out
 			}
 		}

@@ -95,6 +95,13 @@ type handlerAnalysis struct {
 	// navMemo: whether each function may navigate (detects.go): 1 no,
 	// 2 yes, 3 pending.
 	navMemo map[string]int8
+	// parents and refs: the list holding each node, and the names used
+	// other than as a call's head (locations.go).
+	parents map[syntax.Node]*syntax.List
+	refs    map[string]bool
+	// oparents and odefs: the same of the original plan (dedup.go).
+	oparents map[syntax.Node]*syntax.List
+	odefs    map[string]*syntax.List
 }
 
 // handlerVerdicts marks infeasible every active label of ls that lies in
@@ -178,9 +185,15 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 		}
 	}
 	h.detectVerdicts(ls)
+	h.robotLocationVerdicts(ls)
+	h.repeatViewVerdicts(ls)
+	h.dedupVerdicts(ls)
 	h.floorVerdicts(ls)
+	h.reachVerdicts(ls)
+	h.dropCycleVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
+	h.untakenVerdicts(ls)
 }
 
 // collectDefs records the plan's functions by name (defs, dup) and its

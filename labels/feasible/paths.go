@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -504,53 +505,88 @@ func flag(b bool) byte {
 }
 
 // condDirs is what join2 compares of a condition: its bounds by
-// direction (Σ k·x, the tighter of two in one direction), its
-// disequalities, and the condition itself. ok is false when a bound
+// direction (Σ k·x, the tighter of two in one direction), sorted by
+// their directions' keys, its disequalities' keys, sorted and without
+// repeats, and the condition itself. ok is false when a bound
 // overflowed.
 type condDirs struct {
 	cs []constraint
-	bs map[string]condBound
-	ne map[string]bool
+	bs []condBound
+	ne []string
 	ok bool
 }
 
 type condBound struct {
+	key string // the direction's key
 	c   rat
 	rel int
 	e   lin
 }
 
-// dirsOf computes the directions of condition cs for join2.
+// dirsOf computes the directions of condition cs for join2. The keys
+// share one string (merge calls it for every state it may join).
 func dirsOf(cs []constraint) *condDirs {
-	d := &condDirs{cs: cs, bs: map[string]condBound{}, ne: map[string]bool{}}
-	var key []byte
+	d := &condDirs{cs: cs}
+	n := 0
+	for _, c := range cs {
+		switch c.rel {
+		case relNE:
+		case relEQ:
+			n += 2
+		default:
+			n++
+		}
+	}
+	d.bs = make([]condBound, 0, n)
+	var buf []byte
+	ends := make([]int, 0, n) // each bound's key is buf[ends[i-1]:ends[i]]
 	for _, c := range cs {
 		if c.rel == relNE {
-			d.ne[c.key] = true
+			d.ne = append(d.ne, c.key)
 			continue
 		}
-		halves := []lin{c.e}
+		halves := [2]lin{c.e}
+		n := 1
 		if c.rel == relEQ {
-			halves = append(halves, c.e.scale(ratNeg1))
+			halves[1], n = c.e.scale(ratNeg1), 2
 		}
-		for _, e := range halves {
+		for _, e := range halves[:n] {
 			if e.isConst() {
 				continue
 			}
-			if !noOverflow(func() { e, key = direction(e, key[:0]) }) {
+			if !noOverflow(func() { e, buf = direction(e, buf) }) {
 				return d
 			}
 			rel := c.rel
 			if rel == relEQ {
 				rel = relLE
 			}
-			// Of two bounds in one direction keep the tighter (larger c).
-			if old, ok := d.bs[string(key)]; ok && (old.c.cmp(e.c) > 0 || old.c == e.c && old.rel == relLT) {
-				continue
-			}
-			d.bs[string(key)] = condBound{e.c, rel, e}
+			d.bs = append(d.bs, condBound{c: e.c, rel: rel, e: e})
+			ends = append(ends, len(buf))
 		}
 	}
+	keys := string(buf)
+	from := 0
+	for i, to := range ends {
+		d.bs[i].key, from = keys[from:to], to
+	}
+	// Of two bounds in one direction keep the tighter (larger c; at the
+	// same c the strict one), the later of two alike: the stable sort
+	// keeps a direction's bounds in the condition's order.
+	slices.SortStableFunc(d.bs, func(x, y condBound) int { return strings.Compare(x.key, y.key) })
+	out := d.bs[:0]
+	for _, b := range d.bs {
+		if n := len(out); n > 0 && out[n-1].key == b.key {
+			if old := out[n-1]; !(old.c.cmp(b.c) > 0 || old.c == b.c && old.rel == relLT) {
+				out[n-1] = b
+			}
+			continue
+		}
+		out = append(out, b)
+	}
+	d.bs = out
+	slices.Sort(d.ne)
+	d.ne = slices.Compact(d.ne)
 	d.ok = true
 	return d
 }
@@ -560,30 +596,24 @@ func dirsOf(cs []constraint) *condDirs {
 // directions (an equality counts as two bounds), all alike but at most
 // one, which it keeps the weaker of. ok is false otherwise.
 func join2(s *pstate, a, b *condDirs) ([]constraint, bool) {
-	ba, na, oka := a.bs, a.ne, a.ok
-	bb, nb, okb := b.bs, b.ne, b.ok
-	if !oka || !okb || len(ba) != len(bb) || len(na) != len(nb) {
+	ba, bb := a.bs, b.bs
+	if !a.ok || !b.ok || len(ba) != len(bb) || !slices.Equal(a.ne, b.ne) {
 		return nil, false
 	}
-	for k := range na {
-		if !nb[k] {
-			return nil, false
-		}
-	}
-	differ := ""
-	for k, x := range ba {
-		y, ok := bb[k]
-		if !ok {
+	differ := -1
+	for i := range ba {
+		x, y := &ba[i], &bb[i]
+		if x.key != y.key {
 			return nil, false
 		}
 		if x.c != y.c || x.rel != y.rel {
-			if differ != "" {
+			if differ >= 0 {
 				return nil, false
 			}
-			differ = k
+			differ = i
 		}
 	}
-	if differ == "" {
+	if differ < 0 {
 		return a.cs, true // the same condition
 	}
 	var out []constraint
@@ -592,15 +622,11 @@ func join2(s *pstate, a, b *condDirs) ([]constraint, bool) {
 			out = append(out, c)
 		}
 	}
-	keys := make([]string, 0, len(ba))
-	for k := range ba {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys) // the same order whatever the maps' (keys make memoization hit)
-	for _, k := range keys {
-		w, y := ba[k], bb[k]
+	// In the directions' order, whatever the condition's (the keys make
+	// memoization hit).
+	for i, w := range ba {
 		// e + c ≤ 0 is weaker the smaller c is; at equal c, ≤ is weaker.
-		if y.c.cmp(w.c) < 0 || y.c == w.c && y.rel == relLE {
+		if y := bb[i]; y.c.cmp(w.c) < 0 || y.c == w.c && y.rel == relLE {
 			w = y
 		}
 		e := w.e
@@ -668,12 +694,24 @@ func (a *pathAnalysis) top(f syntax.Node, st *pstate) []pout {
 // path condition when it is a number other than NaN.
 func (a *pathAnalysis) fresh(st *pstate, f sfact) (*pstate, int) {
 	s := st.clone()
-	s.facts = append(s.facts, f)
+	s.facts = appendOwned(s.facts, f)
 	id := len(s.facts) - 1
-	if !f.any && f.nan == nanNo {
-		s = a.box(s, id)
+	if !f.any && f.nan == nanNo && !f.boxed {
+		// box without its copy: s.facts is s's own.
+		s.facts[id].boxed = true
+		s = a.bound(s, id, s.facts[id])
 	}
 	return s, id
+}
+
+// appendOwned is s with more appended, in new storage of exactly that
+// size: a state's slices are shared with the states it was cloned from,
+// and an append to them copies anyway (growing the copy's capacity
+// for appends that never come).
+func appendOwned[T any](s []T, more ...T) []T {
+	out := make([]T, len(s), len(s)+len(more))
+	copy(out, s)
+	return append(out, more...)
 }
 
 // box puts the bounds of symbol id into the path condition (s is owned).
@@ -684,6 +722,12 @@ func (a *pathAnalysis) box(s *pstate, id int) *pstate {
 	}
 	f.boxed = true
 	s.setFact(id, f)
+	return a.bound(s, id, f)
+}
+
+// bound puts the bounds of symbol id, whose facts are f, into the path
+// condition (s is owned).
+func (a *pathAnalysis) bound(s *pstate, id int, f sfact) *pstate {
 	if f.lo != nil {
 		noOverflow(func() { // (a bound too large to write is left out: weaker)
 			s.cons = s.cons.push(keyed(s, constraint{e: linConst(*f.lo).plus(linSym(id), ratNeg1), rel: relLE})) // lo - x ≤ 0
@@ -1406,9 +1450,12 @@ func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut, w want) []p
 	s := ao.st.clone()
 	oldLen, oldBase := len(s.loc), s.base
 	s.base = oldLen
+	loc := make([]pbind, len(s.loc), len(s.loc)+len(ps))
+	copy(loc, s.loc)
 	for i, p := range ps {
-		s.loc = append(s.loc, pbind{p.(*syntax.Symbol).Name, ao.vs[i]})
+		loc = append(loc, pbind{p.(*syntax.Symbol).Name, ao.vs[i]})
 	}
+	s.loc = loc
 	outs := a.bodyWant(fn.Elems[3:], s, w)
 	for i, o := range outs {
 		r := o.st.clone()
@@ -1664,7 +1711,7 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 						continue
 					}
 					s := o.st.clone()
-					s.loc = append(s.loc, pbind{names[i], o.v})
+					s.loc = appendOwned(s.loc, pbind{names[i], o.v})
 					next = append(next, s)
 				}
 			}
@@ -1675,9 +1722,12 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 		outs = fails
 		for _, ao := range args {
 			s := ao.st.clone()
+			loc := make([]pbind, len(s.loc), len(s.loc)+len(ao.vs))
+			copy(loc, s.loc)
 			for i, v := range ao.vs {
-				s.loc = append(s.loc, pbind{names[i], v})
+				loc = append(loc, pbind{names[i], v})
 			}
+			s.loc = loc
 			front = append(front, s)
 		}
 	}

@@ -178,8 +178,9 @@ func join(a, b aval) aval {
 
 // mergeSrc keeps the sources of the lowest and the highest bound.
 func mergeSrc(a, b aval) ([2]vsrc, bool) {
-	var cs []vsrc
-	for _, s := range append(a.src[:], b.src[:]...) {
+	var buf [4]vsrc
+	cs := buf[:0]
+	for _, s := range [4]vsrc{a.src[0], a.src[1], b.src[0], b.src[1]} {
 		if s.n != nil {
 			cs = append(cs, s)
 		}
@@ -417,7 +418,10 @@ func modRem(floored bool, a, b aval, n syntax.Node) aval {
 
 // valueAnalysis holds the summaries of one plan.
 type valueAnalysis struct {
-	res   *normalize.Result
+	res *normalize.Result
+	// args is a stack of the arguments' values of the calls evList is
+	// evaluating, innermost last: no call keeps them past its return.
+	args  []aval
 	fns   map[string]domain.Domain // world domains
 	vars  map[string]*slot
 	funcs map[string]*fnInfo
@@ -937,10 +941,15 @@ func (a *valueAnalysis) evList(l *syntax.List, depth int) aval {
 	if forms.Lookup(h) != nil {
 		return a.special(h, l, depth)
 	}
-	vals := make([]aval, len(args))
-	for i, x := range args {
-		vals[i] = a.ev(x, depth+1)
+	base := len(a.args)
+	for _, x := range args {
+		v := a.ev(x, depth+1) // leaves a.args as long as it found it
+		a.args = append(a.args, v)
 	}
+	defer func() { a.args = a.args[:base] }()
+	// A call below this one may grow a.args into new storage: vals stays
+	// in the old, which nothing writes at vals' indices.
+	vals := a.args[base:len(a.args):len(a.args)]
 	if fi := a.funcs[h]; fi != nil {
 		if fi.free || len(fi.params) != len(args) {
 			for _, p := range fi.params {
