@@ -56,7 +56,9 @@
 //     picking-up of the plan may take — every value reaching one comes
 //     from detections whose conditions it fails, or its name is missing
 //     from a list every picked object's name was pushed onto first —
-//     stays where it started;
+//     stays where it started, and (countpair.go) two counters one loop
+//     of tests increments, where every pass that increments Y increments
+//     X (such an object's region is its initial one), keep X >= Y;
 //   - sorted lists (sorted.go): with Options.Entry, the element (pop V)
 //     took off a list an order-keeping insertion sort built, which only
 //     pop and order-keeping sublist functions change, has a key no
