@@ -9,6 +9,7 @@ import (
 
 	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/interp/value"
+	"github.com/labelcov/labelcov/labels/domain"
 )
 
 // TestKeepsView checks LabelSignals' KeepsView on every bundled world:
@@ -18,23 +19,11 @@ import (
 // some of them ill-formed) returns the same objects with the same
 // properties, or fails the same way.
 func TestKeepsView(t *testing.T) {
-	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
-	if err != nil || len(worlds) == 0 {
-		t.Fatalf("worlds: %v", err)
-	}
 	runs := testenv.Sized(200, 3000)
-	for wi, path := range worlds {
-		w, err := LoadWorld(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		decl := LabelSignals(w)
+	eachWorld(t, 0x5ee, func(w *World, decl *domain.Signals, s *State, g *signalGen, rng *rand.Rand) {
 		if !slices.Contains(decl.KeepsView, decl.Detects) {
 			t.Fatalf("%s: KeepsView %v lacks the detecting action", w.Name, decl.KeepsView)
 		}
-		rng := rand.New(rand.NewPCG(uint64(wi), 0x5ee))
-		s := NewState(w)
-		g := &signalGen{w: w, rng: rng, s: s}
 		n := namesOf(w)
 		sym := value.Symbol
 		p := func(k string, v value.Value) value.Prop { return value.Prop{Key: k, Val: v} }
@@ -86,6 +75,25 @@ func TestKeepsView(t *testing.T) {
 		if nonEmpty < compared/10 {
 			t.Errorf("%s: only %d of %d detections saw anything: the draws miss what KeepsView is about", w.Name, nonEmpty, compared)
 		}
+	})
+}
+
+// eachWorld runs f on every bundled world with its declarations, a state
+// and a generator drawing from rng, seeded by the world's index and seed.
+func eachWorld(t *testing.T, seed uint64, f func(w *World, decl *domain.Signals, s *State, g *signalGen, rng *rand.Rand)) {
+	t.Helper()
+	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
+	if err != nil || len(worlds) == 0 {
+		t.Fatalf("worlds: %v", err)
+	}
+	for wi, path := range worlds {
+		w, err := LoadWorld(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(wi), seed))
+		s := NewState(w)
+		f(w, LabelSignals(w), s, &signalGen{w: w, rng: rng, s: s}, rng)
 	}
 }
 
@@ -95,23 +103,11 @@ func TestKeepsView(t *testing.T) {
 // them ill-formed), every detection lists each name once, and a name
 // seen twice has the same designator both times.
 func TestFixed(t *testing.T) {
-	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
-	if err != nil || len(worlds) == 0 {
-		t.Fatalf("worlds: %v", err)
-	}
 	runs := testenv.Sized(150, 2000)
-	for wi, path := range worlds {
-		w, err := LoadWorld(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		decl := LabelSignals(w)
+	eachWorld(t, 0xf1ed, func(w *World, decl *domain.Signals, s *State, g *signalGen, rng *rand.Rand) {
 		if !slices.Contains(decl.Fixed, decl.Detects) {
 			t.Fatalf("%s: Fixed %v lacks the detecting action", w.Name, decl.Fixed)
 		}
-		rng := rand.New(rand.NewPCG(uint64(wi), 0xf1ed))
-		s := NewState(w)
-		g := &signalGen{w: w, rng: rng, s: s}
 		n := namesOf(w)
 		sym := value.Symbol
 		p := func(k string, v value.Value) value.Prop { return value.Prop{Key: k, Val: v} }
@@ -167,5 +163,5 @@ func TestFixed(t *testing.T) {
 		if again < runs/4 {
 			t.Errorf("%s: only %d objects were detected twice in %d runs: the draws miss what Fixed is about", w.Name, again, runs)
 		}
-	}
+	})
 }

@@ -350,6 +350,13 @@ func checkPerceived(t *testing.T, w *World, decl *domain.Signals, res value.Valu
 		if d == nil {
 			t.Fatalf("%s: detecting returned %s, no designator", w.Name, l.Car())
 		}
+		if v, ok := d.Get("cell"); ok {
+			c, r := v.Car(), v.Cdr().Car()
+			if c.Kind() != value.KInt || r.Kind() != value.KInt || c.Int() < 0 || r.Int() < 0 ||
+				c.Int() >= int64(decl.PerceivedCell[0]) || r.Int() >= int64(decl.PerceivedCell[1]) {
+				t.Fatalf("%s: detecting returned %s, whose cell lies outside PerceivedCell %v", w.Name, l.Car(), decl.PerceivedCell)
+			}
+		}
 		for key, syms := range decl.Perceived {
 			got := "nil"
 			if v, ok := d.Get(key); ok {

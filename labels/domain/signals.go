@@ -54,6 +54,10 @@ type Signals struct {
 	// one of its regions (nil only when some surface has area outside
 	// every region). A property not listed may hold anything.
 	Perceived map[string][]string
+	// PerceivedCell bounds the cell (COL ROW) of such a designator, when
+	// it has one: 0 <= COL < PerceivedCell[0], 0 <= ROW <
+	// PerceivedCell[1] (zeros: unknown).
+	PerceivedCell [2]int
 	// Floor is the query that says an object lies on the floor ("":
 	// none declared). No environment starts with an object there, and
 	// only performing Places may leave one there: with a target (the

@@ -56,9 +56,14 @@
 //     picking-up of the plan may take — every value reaching one comes
 //     from detections whose conditions it fails, or its name is missing
 //     from a list every picked object's name was pushed onto first —
-//     stays where it started, and (countpair.go) two counters one loop
-//     of tests increments, where every pass that increments Y increments
-//     X (such an object's region is its initial one), keep X >= Y;
+//     stays where it started; (countpair.go) two counters one loop of
+//     tests increments, where every pass that increments Y increments X
+//     (such an object's region is its initial one), keep X >= Y; (reach.go) a handler for object-unreachable
+//     around placings made from a known location and torso level on
+//     cells the simulator says each arm reaches from there; (dropcycle.go)
+//     a placing-failure handler that steps a global counter through a
+//     literal list of cells never meets the count that follows a cell
+//     every object drifts off from;
 //   - sorted lists (sorted.go): with Options.Entry, the element (pop V)
 //     took off a list an order-keeping insertion sort built, which only
 //     pop and order-keeping sublist functions change, has a key no
