@@ -58,8 +58,8 @@
 //     from a list every picked object's name was pushed onto first —
 //     stays where it started; (countpair.go) two counters one loop of
 //     tests increments, where every pass that increments Y increments X
-//     (such an object's region is its initial one), keep X >= Y; (reach.go) a handler for object-unreachable
-//     around placings made from a known location and torso level on
+//     (such an object's region is its initial one), keep X >= Y;
+//     (reach.go) a handler for object-unreachable around placings made from a known location and torso level on
 //     cells the simulator says each arm reaches from there; (dropcycle.go)
 //     a placing-failure handler that steps a global counter through a
 //     literal list of cells never meets the count that follows a cell
