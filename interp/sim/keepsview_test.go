@@ -9,6 +9,7 @@ import (
 
 	"github.com/labelcov/labelcov/internal/testenv"
 	"github.com/labelcov/labelcov/interp/value"
+	"github.com/labelcov/labelcov/labels/domain"
 )
 
 // TestKeepsView checks LabelSignals' KeepsView on every bundled world:
@@ -18,23 +19,11 @@ import (
 // some of them ill-formed) returns the same objects with the same
 // properties, or fails the same way.
 func TestKeepsView(t *testing.T) {
-	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
-	if err != nil || len(worlds) == 0 {
-		t.Fatalf("worlds: %v", err)
-	}
 	runs := testenv.Sized(200, 3000)
-	for wi, path := range worlds {
-		w, err := LoadWorld(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		decl := LabelSignals(w)
+	eachWorld(t, 0x5ee, func(w *World, decl *domain.Signals, s *State, g *signalGen, rng *rand.Rand) {
 		if !slices.Contains(decl.KeepsView, decl.Detects) {
 			t.Fatalf("%s: KeepsView %v lacks the detecting action", w.Name, decl.KeepsView)
 		}
-		rng := rand.New(rand.NewPCG(uint64(wi), 0x5ee))
-		s := NewState(w)
-		g := &signalGen{w: w, rng: rng, s: s}
 		n := namesOf(w)
 		sym := value.Symbol
 		p := func(k string, v value.Value) value.Prop { return value.Prop{Key: k, Val: v} }
@@ -86,6 +75,43 @@ func TestKeepsView(t *testing.T) {
 		if nonEmpty < compared/10 {
 			t.Errorf("%s: only %d of %d detections saw anything: the draws miss what KeepsView is about", w.Name, nonEmpty, compared)
 		}
+	})
+}
+
+// checkRows checks PerceivedRows on a detected designator: a cell
+// exactly with a region, its row within the rows the region shows.
+func checkRows(t *testing.T, w *World, decl *domain.Signals, d value.Value) {
+	t.Helper()
+	rv, hasRegion := d.Designator().Get("region")
+	cv, hasCell := d.Designator().Get("cell")
+	if hasRegion != hasCell {
+		t.Fatalf("%s: detected %v: a region without a cell or the reverse", w.Name, d)
+	}
+	if !hasCell {
+		return
+	}
+	rows, listed := decl.PerceivedRows[rv.Str()]
+	if row := cv.Cdr().Car().Int(); !listed || row < 0 || int(row) >= rows {
+		t.Fatalf("%s: detected %v in row %d, beyond the %d rows PerceivedRows gives %s", w.Name, d, row, rows, rv.Str())
+	}
+}
+
+// eachWorld runs f on every bundled world with its declarations, a state
+// and a generator drawing from rng, seeded by the world's index and seed.
+func eachWorld(t *testing.T, seed uint64, f func(w *World, decl *domain.Signals, s *State, g *signalGen, rng *rand.Rand)) {
+	t.Helper()
+	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
+	if err != nil || len(worlds) == 0 {
+		t.Fatalf("worlds: %v", err)
+	}
+	for wi, path := range worlds {
+		w, err := LoadWorld(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(uint64(wi), seed))
+		s := NewState(w)
+		f(w, LabelSignals(w), s, &signalGen{w: w, rng: rng, s: s}, rng)
 	}
 }
 
@@ -93,25 +119,15 @@ func TestKeepsView(t *testing.T) {
 // seeded random environments and states, while only the declared actions
 // are performed (moves to every location, torso moves, parking, some of
 // them ill-formed), every detection lists each name once, and a name
-// seen twice has the same designator both times.
+// seen twice has the same designator both times; every detected
+// designator has a cell exactly with a region, in a row PerceivedRows
+// allows.
 func TestFixed(t *testing.T) {
-	worlds, err := filepath.Glob("../../testdata/worlds/*.world")
-	if err != nil || len(worlds) == 0 {
-		t.Fatalf("worlds: %v", err)
-	}
 	runs := testenv.Sized(150, 2000)
-	for wi, path := range worlds {
-		w, err := LoadWorld(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		decl := LabelSignals(w)
+	eachWorld(t, 0xf1ed, func(w *World, decl *domain.Signals, s *State, g *signalGen, rng *rand.Rand) {
 		if !slices.Contains(decl.Fixed, decl.Detects) {
 			t.Fatalf("%s: Fixed %v lacks the detecting action", w.Name, decl.Fixed)
 		}
-		rng := rand.New(rand.NewPCG(uint64(wi), 0xf1ed))
-		s := NewState(w)
-		g := &signalGen{w: w, rng: rng, s: s}
 		n := namesOf(w)
 		sym := value.Symbol
 		p := func(k string, v value.Value) value.Prop { return value.Prop{Key: k, Val: v} }
@@ -154,6 +170,7 @@ func TestFixed(t *testing.T) {
 						t.Fatalf("%s: a detection listed %s twice: %v", w.Name, name, res)
 					}
 					names[name] = true
+					checkRows(t, w, decl, l.Car())
 					if old, ok := seen[name]; ok {
 						again++
 						if !value.Equal(old, l.Car()) {
@@ -167,5 +184,5 @@ func TestFixed(t *testing.T) {
 		if again < runs/4 {
 			t.Errorf("%s: only %d objects were detected twice in %d runs: the draws miss what Fixed is about", w.Name, again, runs)
 		}
-	}
+	})
 }

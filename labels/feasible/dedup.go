@@ -39,13 +39,8 @@ import (
 // at such an and that ask (eq K S) true and the member test true.
 func (h *handlerAnalysis) dedupVerdicts(ls []*pathLabel) {
 	sig := h.sig
-	if sig.Detects == "" || !slices.Contains(sig.Fixed, sig.Detects) || h.a == nil || h.res.Orig == nil {
+	if sig.Detects == "" || !slices.Contains(sig.Fixed, sig.Detects) || h.a == nil || h.res.Orig == nil || h.hasPolicy() {
 		return
-	}
-	for _, f := range h.res.Forms {
-		if forms.Head(f) == "def-policy" {
-			return
-		}
 	}
 	memo := map[*syntax.List]map[int]string{}
 	for _, pl := range ls {
@@ -176,9 +171,7 @@ func (h *handlerAnalysis) dedupAnd(and *syntax.List) map[int]string {
 			continue
 		}
 		for mi, m := range and.Elems[1:] {
-			if forms.Head(m) == "not" && len(m.(*syntax.List).Elems) == 2 {
-				m = m.(*syntax.List).Elems[1]
-			}
+			m, _ = negated(m)
 			ml, ok := m.(*syntax.List)
 			if !ok || forms.Head(ml) != "member" || len(ml.Elems) != 3 || h.defs["member"] != nil {
 				continue
@@ -245,19 +238,8 @@ func (h *handlerAnalysis) origDefs() map[string]*syntax.List {
 // origParents maps every node of the original plan to the list holding
 // it.
 func (h *handlerAnalysis) origParents() map[syntax.Node]*syntax.List {
-	if h.oparents != nil {
-		return h.oparents
-	}
-	h.oparents = map[syntax.Node]*syntax.List{}
-	for _, f := range h.res.Orig.Forms {
-		syntax.Walk(f, func(n syntax.Node) bool {
-			if l, ok := n.(*syntax.List); ok {
-				for _, e := range l.Elems {
-					h.oparents[e] = l
-				}
-			}
-			return true
-		})
+	if h.oparents == nil {
+		h.oparents = parentsOf(h.res.Orig.Forms, nil)
 	}
 	return h.oparents
 }

@@ -4,11 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/labels/feasible"
-	"github.com/labelcov/labelcov/normalize"
 )
 
 // dedupPlan surveys the kitchen from every stand once, keeping each
@@ -60,17 +56,7 @@ const dedupPlan = `
 // look-alike's is, and random environments of the kitchen world never
 // cover a label ruled out while they cover the look-alikes' TF.
 func TestDedupVerdicts(t *testing.T) {
-	world, err := sim.LoadWorld("../../testdata/worlds/kitchen.world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.Parse("t.plan", []byte(strings.TrimPrefix(dedupPlan, "\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := labels.ParseCriteria("mcc,cc,mcdc")
-	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
+	world, p, verdicts := worldVerdicts(t, "kitchen", strings.TrimPrefix(dedupPlan, "\n"), "mcc,cc,mcdc")
 	ruled := map[string]string{}
 	for _, l := range verdicts {
 		if l.Status == labels.Infeasible && strings.Contains(l.Reason, "are never both true") {

@@ -42,13 +42,8 @@ import (
 // a conjunction at such a loop's test.
 func (h *handlerAnalysis) repeatViewVerdicts(ls []*pathLabel) {
 	sig := h.sig
-	if sig.Detects == "" || !slices.Contains(sig.KeepsView, sig.Detects) || h.a == nil {
+	if sig.Detects == "" || !slices.Contains(sig.KeepsView, sig.Detects) || h.a == nil || h.hasPolicy() {
 		return
-	}
-	for _, f := range h.res.Forms {
-		if forms.Head(f) == "def-policy" {
-			return // run after every action: it may change what the loop reads
-		}
 	}
 	parent := h.parentMap()
 	memo := map[*syntax.List]string{}
@@ -64,12 +59,8 @@ func (h *handlerAnalysis) repeatViewVerdicts(ls []*pathLabel) {
 		if !ok {
 			continue
 		}
-		conj := []syntax.Node{pl.pred}
-		if forms.Head(pl.pred) == "and" {
-			conj = pl.pred.(*syntax.List).Elems[1:]
-		}
 		vEmpty, fSet := false, false
-		for _, c := range conj {
+		for _, c := range conjuncts(pl.pred) {
 			if syntax.IsSymbol(c, f) {
 				fSet = true
 			}

@@ -4,11 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/labels/feasible"
-	"github.com/labelcov/labelcov/normalize"
 )
 
 // repeatViewPlan searches for each type at three torso heights from one
@@ -55,17 +51,7 @@ const repeatViewPlan = `
 // no look-alike's is, and random environments of the warehouse world
 // never cover a label ruled out while they cover the look-alikes' FT.
 func TestRepeatViewVerdicts(t *testing.T) {
-	world, err := sim.LoadWorld("../../testdata/worlds/warehouse.world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.Parse("t.plan", []byte(strings.TrimPrefix(repeatViewPlan, "\n")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := labels.ParseCriteria("mcc,cc")
-	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
+	world, p, verdicts := worldVerdicts(t, "warehouse", strings.TrimPrefix(repeatViewPlan, "\n"), "mcc,cc")
 	ruled := map[string]string{}
 	for _, l := range verdicts {
 		if l.Status == labels.Infeasible && strings.Contains(l.Reason, "empty with found set is never true") {
