@@ -37,15 +37,8 @@ var countPassHeads = map[string]bool{"when": true, "unless": true, "if": true, "
 // countPairVerdicts marks infeasible the active labels one of whose
 // conjuncts needs X < Y of a counting pair whose Y implies X.
 func (h *handlerAnalysis) countPairVerdicts(ls []*pathLabel) {
-	sig := h.sig
-	if sig.Grips == "" || sig.PickKey == "" || sig.Detects == "" || sig.RegionQuery == "" || sig.InitialRegionQuery == "" ||
-		len(sig.Regions) == 0 || len(sig.Types) == 0 || h.a == nil {
+	if !h.untakenReady() {
 		return
-	}
-	for _, q := range []string{sig.RegionQuery, sig.InitialRegionQuery, sig.TypeQuery, "perform", "desig-prop"} {
-		if h.defs[q] != nil || h.local[q] || h.res.IsUserFunc(q) {
-			return
-		}
 	}
 	var cp *countPairs
 	for _, pl := range ls {
@@ -597,8 +590,7 @@ func (cp *countPairs) untaken(regions []string) ([][2]string, [][][]int, bool) {
 	h := cp.h
 	if !cp.traced {
 		cp.traced = true
-		t := &pickTrace{h: h, parent: cp.parent, loops: map[string]*syntax.List{}, binders: map[string]syntax.Node{}, elems: map[string]bool{},
-			visited: map[syntax.Node]bool{}, keysDone: map[string]bool{}, readSeen: map[*syntax.Symbol]bool{}}
+		t := newPickTrace(h, cp.parent)
 		picks, ok := t.run()
 		if ok {
 			cp.trace, cp.picks = t, picks
