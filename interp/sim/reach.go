@@ -16,7 +16,9 @@ import (
 // manipulation-failure before (State.arm), and moving the torso to a
 // level by name sets the torso to that level's height (the last level of
 // that name) or fails without moving it (moveTorso). TestLabelReach
-// checks the declaration against Perform.
+// checks the declaration against Perform. Drops are the cells from which
+// drift carries every object off its surface (place returns before it
+// looks for room, its only placing-failure but a bad target's).
 func reachOf(w *World) *domain.Reach {
 	n := namesOf(w)
 	r := &domain.Reach{
@@ -43,6 +45,33 @@ func reachOf(w *World) *domain.Reach {
 		}
 		if region >= 0 {
 			uses[name] = region
+		}
+	}
+	r.DropKind, r.Drops = KindPlacingFailure, map[string][][2]int{}
+	for name, ri := range uses {
+		rg := &w.Regions[ri]
+		sf := rg.Surface
+		fu := &w.Furniture[w.Surfaces[sf].Furniture]
+		var cells [][2]int
+		for c := 0; c < rg.Cols; c++ {
+			for j := 0; j < rg.Rows; j++ {
+				u, v := rg.Cell(c, j)
+				all := true
+				for ty := range w.Types {
+					for o := range w.Orientations {
+						du, dv := w.drift(&objState{typ: ty, orient: o}, sf, u, v)
+						if !(du < 0 || du > fu.Width || dv < 0 || dv > fu.Depth) {
+							all = false
+						}
+					}
+				}
+				if all {
+					cells = append(cells, [2]int{c, j})
+				}
+			}
+		}
+		if len(cells) > 0 {
+			r.Drops[name] = cells
 		}
 	}
 	s := NewState(w)

@@ -49,6 +49,24 @@ func reachClaimed(s *State, sig *domain.Signals, d *value.Designator) (string, b
 	if s.loc < 0 {
 		return "", false
 	}
+	name, cell, ok := placingCell(sig, d)
+	if !ok {
+		return "", false
+	}
+	for _, level := range levelsAt(s, decl) {
+		if slices.Contains(decl.Cells[domain.ReachKey{Loc: s.w.Locations[s.loc].Name, Level: level, Arm: arm, Region: name}], cell) {
+			return "a declared cell", true
+		}
+	}
+	return "", false
+}
+
+// placingCell is the region or surface name and the cell (COL ROW) of
+// placing d's target, false when it names no cell of two integers.
+func placingCell(sig *domain.Signals, d *value.Designator) (string, [2]int, bool) {
+	if d.Class != "action" || d.Type() != sig.Places {
+		return "", [2]int{}, false
+	}
 	var target *value.Designator
 	for _, k := range sig.PlaceKeys {
 		if v, ok := d.Get(k); ok {
@@ -57,7 +75,7 @@ func reachClaimed(s *State, sig *domain.Signals, d *value.Designator) (string, b
 		}
 	}
 	if target == nil {
-		return "", false
+		return "", [2]int{}, false
 	}
 	name := ""
 	for _, k := range sig.PlaceRegionKeys {
@@ -68,15 +86,16 @@ func reachClaimed(s *State, sig *domain.Signals, d *value.Designator) (string, b
 	}
 	cv, ok := target.Get(sig.PlaceCell)
 	if !ok || cv.Len() != 2 || cv.Car().Kind() != value.KInt || cv.Cdr().Car().Kind() != value.KInt {
-		return "", false
+		return "", [2]int{}, false
 	}
-	cell := [2]int{int(cv.Car().Int()), int(cv.Cdr().Car().Int())}
-	for _, level := range levelsAt(s, decl) {
-		if slices.Contains(decl.Cells[domain.ReachKey{Loc: s.w.Locations[s.loc].Name, Level: level, Arm: arm, Region: name}], cell) {
-			return "a declared cell", true
-		}
-	}
-	return "", false
+	return name, [2]int{int(cv.Car().Int()), int(cv.Cdr().Car().Int())}, true
+}
+
+// dropClaimed reports whether decl says placing d never signals
+// decl.Reach.DropKind: its target names a region and a cell of Drops.
+func dropClaimed(sig *domain.Signals, d *value.Designator) bool {
+	name, cell, ok := placingCell(sig, d)
+	return ok && slices.Contains(sig.Reach.Drops[name], cell)
 }
 
 // TestLabelReach checks LabelSignals' Reach against Perform: first every
@@ -84,7 +103,8 @@ func reachClaimed(s *State, sig *domain.Signals, d *value.Designator) (string, b
 // object type held (in turn at each orientation), never signals
 // object-unreachable; then seeded random environments and sequences of
 // random and well-formed actions: a placing the declaration says never
-// signals it does not, moving the torso to a level by name returns only
+// signals it does not (nor the placing failure at a drop cell, also
+// checked from every location with another object at the cell), moving the torso to a level by name returns only
 // with the torso there, nothing else moves the torso, and every failure
 // message holds a space.
 func TestLabelReach(t *testing.T) {
@@ -143,6 +163,69 @@ func TestLabelReach(t *testing.T) {
 		if placed == 0 {
 			t.Fatalf("%s: no declared cell", w.Name)
 		}
+		// Every drop cell, from every location, with every type and
+		// orientation held, another object standing at the cell: never
+		// the placing failure (the object falls off before room counts).
+		fell := 0
+		env2 := &Env{Objects: []EnvObject{{}, {}}}
+		for name, cells := range decl.Drops {
+			ri := w.RegionIndex(name)
+			if ri < 0 {
+				sf := w.SurfaceIndex(name)
+				for r := range w.Regions {
+					if w.Regions[r].Surface == sf {
+						ri = r
+						break
+					}
+				}
+			}
+			for li, l := range w.Locations {
+				if w.LocationIndex(l.Name) != li {
+					continue
+				}
+				for _, c := range cells {
+					for ty := range w.Types {
+						for o := range w.Orientations {
+							if k++; !testenv.IsLong() && k%len(w.Orientations) != 0 {
+								continue // a quarter of the orientations, in turn
+							}
+							env2.Objects[0] = EnvObject{Type: ty, Orientation: o}
+							env2.Objects[1] = EnvObject{Type: ty, Region: ri, Col: c[0], Row: c[1]}
+							s.Reset(env2)
+							for _, act := range []*value.Designator{
+								{Class: "action", Props: []value.Prop{p("type", sym("parking-arms"))}},
+								{Class: "action", Props: []value.Prop{p("type", sym("navigating")), p("location", value.FromDesignator(&value.Designator{Class: "location", Props: []value.Prop{p("name", sym(l.Name))}}))}},
+							} {
+								if _, err := s.Perform(act); err != nil {
+									t.Fatalf("%s: %s: %v", w.Name, value.FromDesignator(act), err)
+								}
+							}
+							s.objs[0].surface, s.objs[0].held = -1, 0
+							s.holding[0] = 0
+							d := &value.Designator{Class: "action", Props: []value.Prop{p("type", sym(sig.Places)), p(decl.ArmKey, sym(w.Robot.Arms[0].Name)),
+								p("target", value.FromDesignator(&value.Designator{Class: "location", Props: []value.Prop{p("on", sym(name)), p("cell", value.List(value.Int(int64(c[0])), value.Int(int64(c[1]))))}}))}}
+							if !dropClaimed(sig, d) {
+								t.Fatalf("%s: %s: dropClaimed does not see the declared cell", w.Name, value.FromDesignator(d))
+							}
+							_, err := s.Perform(d)
+							var f *Failure
+							if errors.As(err, &f) && f.Kind == decl.DropKind {
+								t.Fatalf("%s: %s from %s signalled %s (%s), though a drop cell", w.Name, value.FromDesignator(d), l.Name, f.Kind, f.Message)
+							}
+							if err == nil {
+								fell++
+								if !onFloor(s, 0) {
+									t.Fatalf("%s: %s from %s returned with the object on a surface", w.Name, value.FromDesignator(d), l.Name)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+		if len(decl.Drops) > 0 && fell == 0 {
+			t.Errorf("%s: no placing at a drop cell returned: the check tests nothing", w.Name)
+		}
 		// Random scenarios.
 		rng := rand.New(rand.NewPCG(uint64(wi), 0x7eac))
 		g := &signalGen{w: w, rng: rng, s: s}
@@ -181,6 +264,9 @@ func TestLabelReach(t *testing.T) {
 				// rule takes no failure message for an arm's name).
 				if f != nil && !strings.Contains(f.Message, " ") {
 					t.Fatalf("%s: %s failed with message %q, no sentence", w.Name, value.FromDesignator(d), f.Message)
+				}
+				if f != nil && f.Kind == decl.DropKind && dropClaimed(sig, d) {
+					t.Fatalf("%s: %s signalled %s (%s) at a drop cell", w.Name, value.FromDesignator(d), f.Kind, f.Message)
 				}
 				if f != nil && f.Kind == decl.Kind {
 					unreached++

@@ -63,10 +63,19 @@ func LabelSignals(w *World) *domain.Signals {
 		MoveSub:   "name",
 		Detects:   "detecting",
 		Seen:      seenRegions(w),
+		// visible and perceived read the base pose and the objects only;
+		// moving the torso and detecting change neither.
+		KeepsView: []string{"moving-torso", "detecting"},
+		// Objects move only when picked, placed or carried (a held
+		// object is seen by no detection); perceived reads the object
+		// alone, and names are unique per environment.
+		Fixed:     []string{"navigating", "moving-torso", "parking-arms", "detecting"},
 		Perceived: perceivedProps(w),
-		Floor:     "object-on-floor-p",
-		Places:    "placing",
-		PlaceKeys: []string{"target", "location"},
+		// perceived: CellAt keeps a cell inside its region's grid.
+		PerceivedCell: maxGrid(w),
+		Floor:         "object-on-floor-p",
+		Places:        "placing",
+		PlaceKeys:     []string{"target", "location"},
 		// placeTarget reads the region as (on NAME) or (region NAME).
 		PlaceRegionKeys: []string{"on", "region"},
 		PlaceCell:       "cell",
@@ -86,6 +95,7 @@ func LabelSignals(w *World) *domain.Signals {
 		// type and region (objRegion) of the moment.
 		PickKey: "object", NameKey: "name", TypeKey: "type", RegionKey: "region",
 		RegionQuery: "object-region", InitialRegionQuery: "initial-region", TypeQuery: "object-type",
+		NameQuery: "object-name", StartQuery: "initial-objects-in-region",
 		Regions: n.regions, Types: n.types, MayName: mayNameObject(w),
 	}
 	for _, q := range Queries() {
@@ -167,6 +177,15 @@ func perceivedProps(w *World) map[string][]string {
 		}
 	}
 	return map[string][]string{"type": slices.Clone(n.types), "region": regions}
+}
+
+// maxGrid is the largest number of columns and of rows of w's regions.
+func maxGrid(w *World) [2]int {
+	var g [2]int
+	for _, r := range w.Regions {
+		g[0], g[1] = max(g[0], r.Cols), max(g[1], r.Rows)
+	}
+	return g
 }
 
 // seenRegions maps each location to the regions an object detected from

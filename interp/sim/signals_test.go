@@ -350,6 +350,13 @@ func checkPerceived(t *testing.T, w *World, decl *domain.Signals, res value.Valu
 		if d == nil {
 			t.Fatalf("%s: detecting returned %s, no designator", w.Name, l.Car())
 		}
+		if v, ok := d.Get("cell"); ok {
+			c, r := v.Car(), v.Cdr().Car()
+			if c.Kind() != value.KInt || r.Kind() != value.KInt || c.Int() < 0 || r.Int() < 0 ||
+				c.Int() >= int64(decl.PerceivedCell[0]) || r.Int() >= int64(decl.PerceivedCell[1]) {
+				t.Fatalf("%s: detecting returned %s, whose cell lies outside PerceivedCell %v", w.Name, l.Car(), decl.PerceivedCell)
+			}
+		}
 		for key, syms := range decl.Perceived {
 			got := "nil"
 			if v, ok := d.Get(key); ok {
@@ -398,35 +405,8 @@ func onFloor(s *State, i int) bool { return s.objs[i].surface < 0 && s.objs[i].h
 // the floor: a Places action whose target names a region or surface and
 // a cell FallCells lists for it.
 func fallDeclared(decl *domain.Signals, d *value.Designator) bool {
-	if d.Class != "action" || d.Type() != decl.Places {
-		return false
-	}
-	var target *value.Designator
-	for _, k := range decl.PlaceKeys {
-		if v, ok := d.Get(k); ok {
-			target = v.Designator()
-			break
-		}
-	}
-	if target == nil {
-		return false
-	}
-	name := ""
-	for _, k := range decl.PlaceRegionKeys {
-		if v, ok := target.Get(k); ok {
-			name, _ = nameOf(v)
-			break
-		}
-	}
-	cv, ok := target.Get(decl.PlaceCell)
-	if !ok || cv.Len() != 2 {
-		return false
-	}
-	c, r := cv.Car(), cv.Cdr().Car()
-	if c.Kind() != value.KInt || r.Kind() != value.KInt {
-		return false
-	}
-	return slices.Contains(decl.FallCells[name], [2]int{int(c.Int()), int(r.Int())})
+	name, cell, ok := placingCell(decl, d)
+	return ok && slices.Contains(decl.FallCells[name], cell)
 }
 
 // checkGrips fails when action d, performed with the arms holding

@@ -40,7 +40,8 @@ func pickNames(decl *domain.Signals, d *value.Designator) string {
 // and sequences of random and well-formed actions, an object no Grips
 // action has named stands where it started (so object-region equals
 // initial-region, a declared region), held by no arm; object-type is a
-// declared type; every name is one MayName allows; every designator a
+// declared type; object-name gives the name; initial-objects-in-region
+// lists exactly the objects that start there; every name is one MayName allows; every designator a
 // detecting returns carries the object's name, type and region of the
 // moment; and other actions than detecting and picking up return t or
 // nil.
@@ -90,6 +91,33 @@ func TestUntakenStay(t *testing.T) {
 				}
 				if ty := ask(s, decl.TypeQuery, i); !slices.Contains(decl.Types, ty) {
 					t.Fatalf("%s: %s has type %s, not one of %v", w.Name, s.names[i], ty, decl.Types)
+				}
+				if v, err := query[decl.NameQuery](s, []value.Value{s.perceived(i)}); err != nil || v.Kind() != value.KSymbol || v.Str() != s.names[i] {
+					t.Fatalf("%s: (%s %s) is %v (%v)", w.Name, decl.NameQuery, s.names[i], v, err)
+				}
+			}
+			// StartQuery lists exactly the objects that start in its region.
+			for _, r := range decl.Regions {
+				v, err := query[decl.StartQuery](s, []value.Value{value.Symbol(r)})
+				if err != nil {
+					t.Fatalf("%s: (%s %s): %v", w.Name, decl.StartQuery, r, err)
+				}
+				n := 0
+				for l := v; l.Kind() == value.KCons; l = l.Cdr() {
+					nv, _ := l.Car().Designator().Get(decl.NameKey)
+					i := s.objectByName(nv.Str())
+					if i < 0 || ask(s, decl.InitialRegionQuery, i) != r {
+						t.Fatalf("%s: (%s %s) lists %s", w.Name, decl.StartQuery, r, l.Car())
+					}
+					n++
+				}
+				for i := range s.objs {
+					if ask(s, decl.InitialRegionQuery, i) == r {
+						n--
+					}
+				}
+				if n != 0 {
+					t.Fatalf("%s: (%s %s) misses objects", w.Name, decl.StartQuery, r)
 				}
 			}
 			for step := 0; step < 30; step++ {

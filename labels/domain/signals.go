@@ -37,12 +37,27 @@ type Signals struct {
 	// robot standing there, may be in.
 	Detects string
 	Seen    map[string][]string
+	// KeepsView are action types (Detects among them) after which a
+	// detection from where the robot stands returns what it did before,
+	// the same objects with the same properties: they move neither the
+	// robot's base nor any object, and what a detection returns depends
+	// on nothing else (not on the torso's height, say).
+	KeepsView []string
+	// Fixed are action types (Detects among them) that move no object:
+	// while only they are performed, every detection, from wherever the
+	// robot stands, returns each object at most once, under a name no
+	// other object has, with the same properties each time.
+	Fixed []string
 	// Perceived maps a property of the object designators Detects
 	// returns to the symbols it may hold ("nil": absent), from wherever
 	// the robot stands: "type" one of the world's object types, "region"
 	// one of its regions (nil only when some surface has area outside
 	// every region). A property not listed may hold anything.
 	Perceived map[string][]string
+	// PerceivedCell bounds the cell (COL ROW) of such a designator, when
+	// it has one: 0 <= COL < PerceivedCell[0], 0 <= ROW <
+	// PerceivedCell[1] (zeros: unknown).
+	PerceivedCell [2]int
 	// Floor is the query that says an object lies on the floor ("":
 	// none declared). No environment starts with an object there, and
 	// only performing Places may leave one there: with a target (the
@@ -79,8 +94,11 @@ type Signals struct {
 	// none). Any other action returns t or nil. MayName reports whether
 	// a symbol or string could be an object's name (nil: any). See
 	// feasible's untaken.go.
+	// NameQuery gives an object's name (a symbol); StartQuery, the
+	// objects that started in the region its argument names.
 	PickKey, NameKey, TypeKey, RegionKey       string
 	RegionQuery, InitialRegionQuery, TypeQuery string
+	NameQuery, StartQuery                      string
 	Regions, Types                             []string
 	MayName                                    func(name string) bool
 	// Parent is the failure kind tree: the parent of a kind, "" at the
@@ -109,6 +127,12 @@ type Reach struct {
 	TorsoKeys  []string
 	Levels     []string
 	Cells      map[ReachKey][][2]int
+	// A placing whose target names a region or surface and a cell Drops
+	// lists for it never signals DropKind: from there the placing's
+	// drift carries every object, of any type and orientation, off the
+	// surface, and the placing returns.
+	DropKind string
+	Drops    map[string][][2]int
 }
 
 // ReachKey names where a placing starts: the robot's location, its torso

@@ -94,15 +94,8 @@ func (h *handlerAnalysis) detectVerdicts(ls []*pathLabel) {
 		if pl.l.Status != labels.Active {
 			continue
 		}
-		conj := []syntax.Node{pl.pred}
-		if forms.Head(pl.pred) == "and" {
-			conj = pl.pred.(*syntax.List).Elems[1:]
-		}
-		for _, c := range conj {
-			neg := false
-			if forms.Head(c) == "not" && len(c.(*syntax.List).Elems) == 2 {
-				c, neg = c.(*syntax.List).Elems[1], true
-			}
+		for _, c := range conjuncts(pl.pred) {
+			c, neg := negated(c)
 			if key, sym, ok := h.regionEq(c); ok {
 				if regions, found := loops[key]; found {
 					always := len(regions) == 1 && regions[0] == sym

@@ -52,7 +52,16 @@
 //     handler's body sets, never to nil, before anything its clause takes
 //     may be signalled is not nil in the clause; and (otherarm.go) a handler that
 //     retries only with the other arm never finds it holding once its
-//     count is spent;
+//     count is spent; (untaken.go, untaken_names.go) an object no
+//     picking-up of the plan may take — every value reaching one comes
+//     from detections whose conditions it fails, or its name is missing
+//     from a list every picked object's name was pushed onto first —
+//     stays where it started; (reach.go) a handler for object-unreachable
+//     around placings made from a known location and torso level on
+//     cells the simulator says each arm reaches from there; (dropcycle.go)
+//     a placing-failure handler that steps a global counter through a
+//     literal list of cells never meets the count that follows a cell
+//     every object drifts off from;
 //   - sorted lists (sorted.go): with Options.Entry, the element (pop V)
 //     took off a list an order-keeping insertion sort built, which only
 //     pop and order-keeping sublist functions change, has a key no

@@ -26,11 +26,14 @@ type cval struct {
 	k     cKind
 	s     string
 	n     int64
-	props map[string]string
+	props map[string]*cval // a detected designator's properties, chosen as read
 	xs    []*cval
 }
 
 var (
+	// cUnknown is a value the evaluation does not know: reading it is
+	// undecided.
+	cUnknown     = &cval{k: cSym, s: "\x00unknown"}
 	cNil         = &cval{k: cSym, s: "nil"}
 	cT           = &cval{k: cSym, s: "t"}
 	errUndecided = errors.New("undecided")
@@ -138,6 +141,9 @@ func (e *elemAnalysis) ceval(n syntax.Node, env map[string]*cval, depth int) (*c
 			return cT, nil
 		}
 		if v, ok := env[x.Name]; ok {
+			if v == cUnknown {
+				return nil, errUndecided
+			}
 			return v, nil
 		}
 		if init, ok := e.globalInit(x.Name); ok {
@@ -445,12 +451,16 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 			if args[1].k != cSym {
 				return nil, errUndecided
 			}
-			s, ok := args[0].props[args[1].s]
-			if !ok {
-				return nil, errUndecided
-			}
-			return &cval{k: cSym, s: s}, nil
+			return e.prop(args[0], args[1].s)
 		}
+	case "=", "<", ">", "<=", ">=", "/=", "+", "-", "abs":
+		if len(args) == 2 || h == "abs" && len(args) == 1 {
+			if !num() {
+				return nil, errSignal // the VM's type error: not a number
+			}
+		}
+	}
+	switch h {
 	case "=", "<", ">", "<=", ">=", "/=":
 		if len(args) == 2 && num() {
 			a, b := args[0].n, args[1].n
@@ -469,4 +479,30 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 		}
 	}
 	return nil, errUndecided
+}
+
+// prop is property key of detected designator d: chosen, at its first
+// read in a run, among what the world says it may be.
+func (e *elemAnalysis) prop(d *cval, key string) (*cval, error) {
+	if v, ok := d.props[key]; ok {
+		return v, nil
+	}
+	if d.props == nil || e.ch == nil {
+		return nil, errUndecided
+	}
+	var v *cval
+	if syms := e.sig.Perceived[key]; len(syms) > 0 {
+		v = &cval{k: cSym, s: syms[e.ch.choose(len(syms))]}
+	} else if g := e.sig.PerceivedCell; key == "cell" && g[0] > 0 && g[1] > 0 {
+		// One more choice: no cell (an object outside every region).
+		if c := e.ch.choose(g[0] + 1); c == g[0] {
+			v = cNil
+		} else {
+			v = cListOf([]*cval{{k: cInt, n: int64(c)}, {k: cInt, n: int64(e.ch.choose(g[1]))}})
+		}
+	} else {
+		return nil, errUndecided
+	}
+	d.props[key] = v
+	return v, nil
 }

@@ -59,6 +59,69 @@ type eFact struct {
 	v     string
 	truth bool
 	id    string
+	// rel maps the other variables cond reads to the bindings (keys)
+	// that hold, where the value is, what they held when cond was
+	// tested (nothing assigns them).
+	rel map[string]string
+}
+
+// factID names fact c/truth with its bindings.
+func factID(c syntax.Node, truth bool, rel map[string]string) string {
+	var ks []string
+	for n, k := range rel {
+		ks = append(ks, n+"="+k)
+	}
+	sort.Strings(ks)
+	return fmt.Sprintf("%p/%v/%s", c, truth, strings.Join(ks, ","))
+}
+
+// mapFacts rewrites the facts in v by f (nil: drop the fact).
+func mapFacts(v *ev, f func(eFact) (eFact, bool)) *ev {
+	switch v.k {
+	case eDes:
+		var alts [][]eFact
+		for _, alt := range v.alts {
+			var fs []eFact
+			for _, x := range alt {
+				if y, ok := f(x); ok {
+					fs = append(fs, y)
+				}
+			}
+			alts = append(alts, fs)
+		}
+		return &ev{k: eDes, alts: normAlts(alts), mayNil: v.mayNil}
+	case eList:
+		return &ev{k: eList, elem: mapFacts(v.elem, f)}
+	case eCons:
+		return &ev{k: eCons, car: mapFacts(v.car, f), cdr: mapFacts(v.cdr, f)}
+	case eTup:
+		xs := make([]*ev, len(v.xs))
+		for i, x := range v.xs {
+			xs[i] = mapFacts(x, f)
+		}
+		return &ev{k: eTup, xs: xs}
+	}
+	return v
+}
+
+// rebind rewrites the bindings facts read by m (old key -> new key),
+// dropping a fact that reads a binding m does not map.
+func rebind(v *ev, m func(key string) (string, bool)) *ev {
+	return mapFacts(v, func(f eFact) (eFact, bool) {
+		if len(f.rel) == 0 {
+			return f, true
+		}
+		rel := map[string]string{}
+		for n, k := range f.rel {
+			nk, ok := m(k)
+			if !ok {
+				return f, false
+			}
+			rel[n] = nk
+		}
+		f.rel, f.id = rel, factID(f.cond, f.truth, rel)
+		return f, true
+	})
 }
 
 type ev struct {
@@ -66,7 +129,7 @@ type ev struct {
 	elem     *ev
 	car, cdr *ev
 	xs       []*ev
-	facts    []eFact
+	alts     [][]eFact // eDes: it meets every fact of one of these
 	mayNil   bool
 }
 
@@ -94,11 +157,11 @@ func (v *ev) String() string {
 		}
 		return b.String() + ")"
 	case eDes:
-		ids := make([]string, len(v.facts))
-		for i, f := range v.facts {
-			ids[i] = f.id
+		var as []string
+		for _, alt := range v.alts {
+			as = append(as, altKey(alt))
 		}
-		return fmt.Sprintf("(des %v %v)", v.mayNil, ids)
+		return fmt.Sprintf("(des %v %v)", v.mayNil, as)
 	}
 	return "T"
 }
@@ -190,6 +253,60 @@ func nthOf(v *ev, i int) *ev {
 	return firstOf(v)
 }
 
+// maxAlts bounds the alternatives of a designator value; beyond, they
+// merge into their common facts.
+const maxAlts = 4
+
+// altKey names an alternative by its facts' ids.
+func altKey(alt []eFact) string {
+	ids := make([]string, len(alt))
+	for i, f := range alt {
+		ids[i] = f.id
+	}
+	sort.Strings(ids)
+	return "[" + strings.Join(ids, " ") + "]"
+}
+
+// subset reports whether every fact of a is one of b.
+func subset(a, b []eFact) bool {
+	for _, f := range a {
+		if !slices.ContainsFunc(b, func(g eFact) bool { return g.id == f.id }) {
+			return false
+		}
+	}
+	return true
+}
+
+// normAlts drops an alternative another one's facts are a subset of
+// (it says more: the weaker one covers it), orders them, and merges
+// more than maxAlts into their common facts.
+func normAlts(alts [][]eFact) [][]eFact {
+	var out [][]eFact
+	for i, a := range alts {
+		drop := false
+		for j, b := range alts {
+			if i != j && subset(b, a) && (!subset(a, b) || j < i) {
+				drop = true
+				break
+			}
+		}
+		if !drop {
+			out = append(out, a)
+		}
+	}
+	if len(out) > maxAlts {
+		common := out[0]
+		for _, b := range out[1:] {
+			common = slices.DeleteFunc(slices.Clone(common), func(f eFact) bool {
+				return !slices.ContainsFunc(b, func(g eFact) bool { return g.id == f.id })
+			})
+		}
+		out = [][]eFact{common}
+	}
+	sort.Slice(out, func(i, j int) bool { return altKey(out[i]) < altKey(out[j]) })
+	return out
+}
+
 // ejoin is the least value both a and b are below.
 func ejoin(a, b *ev) *ev {
 	switch {
@@ -205,21 +322,15 @@ func ejoin(a, b *ev) *ev {
 	}
 	if a.k == eDes || b.k == eDes {
 		if a.k == eNil {
-			return &ev{k: eDes, facts: b.facts, mayNil: true}
+			return &ev{k: eDes, alts: b.alts, mayNil: true}
 		}
 		if b.k == eNil {
-			return &ev{k: eDes, facts: a.facts, mayNil: true}
+			return &ev{k: eDes, alts: a.alts, mayNil: true}
 		}
 		if a.k != eDes || b.k != eDes {
 			return evTop
 		}
-		var fs []eFact
-		for _, f := range a.facts {
-			if slices.ContainsFunc(b.facts, func(g eFact) bool { return g.id == f.id }) {
-				fs = append(fs, f)
-			}
-		}
-		return &ev{k: eDes, facts: fs, mayNil: a.mayNil || b.mayNil}
+		return &ev{k: eDes, alts: normAlts(append(slices.Clone(a.alts), b.alts...)), mayNil: a.mayNil || b.mayNil}
 	}
 	if a.k == eCons && b.k == eCons {
 		return &ev{k: eCons, car: ejoin(a.car, b.car), cdr: ejoin(a.cdr, b.cdr)}
@@ -240,22 +351,24 @@ func ejoin(a, b *ev) *ev {
 
 // elemAnalysis is the fixpoint's state.
 type elemAnalysis struct {
-	res      *normalize.Result
-	h        *handlerAnalysis
-	sig      *domain.Signals
-	parent   map[syntax.Node]*syntax.List
-	vars     map[string]*ev
-	rets     map[string]*ev
-	binder   map[string]syntax.Node // binding key -> the dolist/let form
-	inits    map[string]elemInit    // let binding key -> its init and scope
-	ch       *chooser               // the query results of one evaluation
-	sites    map[string][]elemSite  // defun -> calls with their scopes
-	assigned map[string]bool        // binding keys something assigns
-	retTop   map[string]bool
-	bad      bool
-	changed  bool
-	fn       string // the defun being walked
-	loops    int    // loops around the walk, inside fn
+	res    *normalize.Result
+	h      *handlerAnalysis
+	sig    *domain.Signals
+	parent map[syntax.Node]*syntax.List
+	vars   map[string]*ev
+	rets   map[string]*ev
+	binder map[string]syntax.Node // binding key -> the dolist/let form
+	inits  map[string]elemInit    // let binding key -> its init and scope
+	ch     *chooser               // the query results of one evaluation
+	// memberNodes are the (member E 'S) facts memberFact made, by id.
+	memberNodes map[string]*syntax.List
+	sites       map[string][]elemSite // defun -> calls with their scopes
+	assigned    map[string]bool       // binding keys something assigns
+	retTop      map[string]bool
+	bad         bool
+	changed     bool
+	fn          string // the defun being walked
+	loops       int    // loops around the walk, inside fn
 }
 
 type elemInit struct {
@@ -316,6 +429,7 @@ func (e *elemAnalysis) put(key string, v *ev) {
 	if key == topKey || key == "" {
 		return
 	}
+	v = rebind(v, func(r string) (string, bool) { return r, e.scopeOK(key, r) })
 	old, ok := e.vars[key]
 	if !ok {
 		old = evBot
@@ -328,6 +442,47 @@ func (e *elemAnalysis) put(key string, v *ev) {
 		e.vars[key] = n
 		e.changed = true
 	}
+}
+
+// scopeOK reports whether a value stored in binding dest may keep a
+// fact that reads binding r: dest lives inside the scope of r's one
+// binding (a parameter's defun, a let or dolist body), so that r holds
+// there what it held when the fact was tested.
+func (e *elemAnalysis) scopeOK(dest, r string) bool {
+	if strings.HasPrefix(dest, "g\x00") || dest == r {
+		return false
+	}
+	if strings.HasPrefix(dest, "p\x00") {
+		return strings.HasPrefix(r, "p\x00") && strings.Split(dest, "\x00")[1] == strings.Split(r, "\x00")[1]
+	}
+	bd := e.binder[dest]
+	if bd == nil {
+		return false
+	}
+	if strings.HasPrefix(r, "p\x00") {
+		return e.inside(bd, e.h.defs[strings.Split(r, "\x00")[1]], 3)
+	}
+	br, ok := e.binder[r].(*syntax.List)
+	return ok && e.inside(bd, br, 2)
+}
+
+// inside reports whether n lies in an element of outer from index from on.
+func (e *elemAnalysis) inside(n syntax.Node, outer *syntax.List, from int) bool {
+	if outer == nil {
+		return false
+	}
+	for depth := 0; depth < 256; depth++ {
+		par := e.parent[n]
+		if par == nil {
+			return false
+		}
+		if par == outer {
+			i := slices.Index(par.Elems, n)
+			return i >= from
+		}
+		n = par
+	}
+	return false
 }
 
 func (e *elemAnalysis) assign(s syntax.Node, sc *escope, v *ev) {
@@ -401,6 +556,7 @@ func (e *elemAnalysis) putRet(fn string, v *ev) {
 	if e.retTop[fn] {
 		v = evTop
 	}
+	v = rebind(v, func(r string) (string, bool) { return r, strings.HasPrefix(r, "p\x00"+fn+"\x00") })
 	old, ok := e.rets[fn]
 	if !ok {
 		old = evBot
@@ -486,15 +642,39 @@ func (e *elemAnalysis) evalList(l *syntax.List, sc *escope) *ev {
 			args[i] = e.eval(a, sc)
 		}
 		e.sites[h] = append(e.sites[h], elemSite{call: l, sc: sc})
+		// The bindings the arguments' facts read, as the callee's
+		// parameters (the argument that is that variable), and the
+		// callee's parameters its result's facts read, as the
+		// variables the call passes.
+		argKey := make([]string, len(l.Elems)-1)
+		for i, a := range l.Elems[1:] {
+			if as, ok := a.(*syntax.Symbol); ok {
+				if k, _ := e.lookupVar(as, sc); k != topKey && !strings.HasPrefix(k, "g\x00") {
+					argKey[i] = k
+				}
+			}
+		}
 		for i, p := range ps {
 			v := evTop
 			if len(args) == len(ps) {
-				v = args[i]
+				v = rebind(args[i], func(r string) (string, bool) {
+					j := slices.Index(argKey, r)
+					if j < 0 {
+						return "", false
+					}
+					return "p\x00" + h + "\x00" + ps[j], true
+				})
 			}
 			e.put("p\x00"+h+"\x00"+p, v)
 		}
 		if r, ok := e.rets[h]; ok {
-			return r
+			return rebind(r, func(k string) (string, bool) {
+				j := slices.Index(ps, strings.TrimPrefix(k, "p\x00"+h+"\x00"))
+				if !strings.HasPrefix(k, "p\x00"+h+"\x00") || j < 0 || len(argKey) != len(ps) || argKey[j] == "" {
+					return "", false
+				}
+				return argKey[j], true
+			})
 		}
 		return evBot
 	}
@@ -740,7 +920,7 @@ func (e *elemAnalysis) evalList(l *syntax.List, sc *escope) *ev {
 	case "perform":
 		if typ, _, ok := actionDesig(l); ok && e.sig != nil && typ == e.sig.Detects {
 			e.evalSlots(l, sc)
-			return &ev{k: eList, elem: &ev{k: eDes}}
+			return &ev{k: eList, elem: &ev{k: eDes, alts: [][]eFact{nil}}}
 		}
 		e.evalSlots(l, sc)
 		return evTop
@@ -801,19 +981,38 @@ func (e *elemAnalysis) withGuards(p *syntax.List, ds *syntax.Symbol, sc *escope,
 		return x
 	}
 	bind := e.binder[k]
-	fs := slices.Clone(x.facts)
+	var fs []eFact
 	add := func(c syntax.Node, truth bool) {
+	conj:
 		for _, cj := range conjunctsOf(e.res, c, truth) {
-			if !e.readsOnly(cj.n, ds.Name) {
+			if f, ok := e.memberFact(cj, ds.Name); ok {
+				if !slices.ContainsFunc(fs, func(g eFact) bool { return g.id == f.id }) {
+					fs = append(fs, f)
+				}
+			}
+			fv := e.freeVars(untempAll(e.res, cj.n))
+			if !slices.Contains(fv, ds.Name) || len(fv) > 4 {
 				continue
 			}
-			id := fmt.Sprintf("%p/%v", cj.n, cj.truth)
+			rel := map[string]string{}
+			for _, v := range fv {
+				if v == ds.Name {
+					continue
+				}
+				rk, _ := e.lookupVar(&syntax.Symbol{Name: v}, sc)
+				if rk == topKey || strings.HasPrefix(rk, "g\x00") || e.assigned[rk] || e.res.IsTemp(v) {
+					continue conj
+				}
+				rel[v] = rk
+			}
+			id := factID(cj.n, cj.truth, rel)
 			if !slices.ContainsFunc(fs, func(f eFact) bool { return f.id == id }) {
-				fs = append(fs, eFact{cond: cj.n, v: ds.Name, truth: cj.truth, id: id})
+				fs = append(fs, eFact{cond: cj.n, v: ds.Name, truth: cj.truth, id: id, rel: rel})
 			}
 		}
 	}
 	var n syntax.Node = p
+	var path []*syntax.List
 	for depth := 0; depth < 64; depth++ {
 		par := e.parent[n]
 		if par == nil || syntax.Node(par) == bind {
@@ -822,12 +1021,71 @@ func (e *elemAnalysis) withGuards(p *syntax.List, ds *syntax.Symbol, sc *escope,
 		if binds(par, ds.Name) {
 			return x
 		}
+		path = append(path, par)
 		for _, g := range guardsAt(par, n) {
 			add(g.n, g.truth)
 		}
 		n = par
 	}
-	return &ev{k: eDes, facts: fs, mayNil: x.mayNil}
+	// A variable bound again on the way reads another binding.
+	fs = slices.DeleteFunc(fs, func(f eFact) bool {
+		for v := range f.rel {
+			for _, par := range path {
+				if binds(par, v) {
+					return true
+				}
+			}
+		}
+		return false
+	})
+	alts := make([][]eFact, len(x.alts))
+	for i, alt := range x.alts {
+		alts[i] = slices.Clone(alt)
+		for _, f := range fs {
+			if !slices.ContainsFunc(alt, func(g eFact) bool { return g.id == f.id }) {
+				alts[i] = append(alts[i], f)
+			}
+		}
+	}
+	return &ev{k: eDes, alts: normAlts(alts), mayNil: x.mayNil}
+}
+
+// memberFact reads conjunct (eq E V), true, E of the designator
+// variable v only and V a variable the value analysis says holds one of
+// a few symbols S, as the fact (member E 'S).
+func (e *elemAnalysis) memberFact(cj guardLit, v string) (eFact, bool) {
+	l := asList(cj.n)
+	if !cj.truth || l == nil || len(l.Elems) != 3 || (forms.Head(l) != "eq" && forms.Head(l) != "eql") || e.h.defs[forms.Head(l)] != nil || e.res.IsUserFunc(forms.Head(l)) {
+		return eFact{}, false
+	}
+	for side := 1; side <= 2; side++ {
+		vs, ok := l.Elems[side].(*syntax.Symbol)
+		if !ok || vs.Name == v || e.res.IsTemp(vs.Name) {
+			continue
+		}
+		ex := untempAll(e.res, l.Elems[3-side])
+		if fv := e.freeVars(ex); len(fv) != 1 || fv[0] != v {
+			continue
+		}
+		val := e.h.a.ev(vs, 0)
+		if val.num || !val.other || val.syms == nil || !val.noCons || len(val.syms) == 0 || len(val.syms) > 32 {
+			continue
+		}
+		syms := slices.Clone(val.syms)
+		sort.Strings(syms)
+		id := fmt.Sprintf("%p/member/%s", cj.n, strings.Join(syms, " "))
+		n, ok := e.memberNodes[id]
+		if !ok {
+			q := &syntax.List{}
+			for _, sy := range syms {
+				q.Elems = append(q.Elems, &syntax.Symbol{Name: sy})
+			}
+			n = &syntax.List{Elems: []syntax.Node{&syntax.Symbol{Name: "member"}, ex, &syntax.Quote{X: q}}}
+			e.memberNodes[id] = n
+		}
+		return eFact{cond: n, v: v, truth: true, id: id}, true
+	}
+	return eFact{}, false
 }
 
 type guardLit struct {
@@ -1026,7 +1284,7 @@ func elemVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signals, 
 				return
 			}
 			e = &elemAnalysis{res: res, h: h, sig: sig, parent: parentMap(h), vars: map[string]*ev{}, rets: map[string]*ev{},
-				binder: map[string]syntax.Node{}, inits: map[string]elemInit{}, assigned: map[string]bool{}, retTop: map[string]bool{}}
+				binder: map[string]syntax.Node{}, inits: map[string]elemInit{}, memberNodes: map[string]*syntax.List{}, assigned: map[string]bool{}, retTop: map[string]bool{}}
 			ok := false
 			for round := 0; round < 40; round++ {
 				e.changed = false
@@ -1297,12 +1555,18 @@ func (c *chooser) next() bool {
 	return false
 }
 
-// desSym stands for the detected designator in resolved expressions.
-const desSym = "%des"
+// desSym stands for the detected designator in resolved expressions;
+// extPrefix+KEY for binding KEY, which a fact of the designator reads.
+const (
+	desSym    = "%des"
+	extPrefix = "%ext:"
+)
 
 // resolve rewrites x, read in scope sc, into an expression whose only
-// variable is desSym: the variable holding a detected object, or a let
-// binding nothing assigns (its init, read in its own scope).
+// variables are desSym (the variable holding a detected object) and
+// extPrefix+KEY (any other binding a let does not give: a fact of the
+// object must say its value): let bindings nothing assigns read as
+// their inits, in their own scope.
 func (e *elemAnalysis) resolve(x syntax.Node, sc *escope, desKey *string, depth int) (syntax.Node, bool) {
 	if depth > 6 {
 		return nil, false
@@ -1323,7 +1587,11 @@ func (e *elemAnalysis) resolve(x syntax.Node, sc *escope, desKey *string, depth 
 		default:
 			in, ok := e.inits[k]
 			if !ok || e.assigned[k] {
-				return nil, false
+				if e.assigned[k] {
+					return nil, false
+				}
+				m[v] = &syntax.Symbol{Name: extPrefix + k}
+				continue
 			}
 			r, ok := e.resolve(in.init, in.sc, desKey, depth+1)
 			if !ok {
@@ -1349,25 +1617,40 @@ func (e *elemAnalysis) siteNever(s elemSite, ps []string, conds []guardLit) (str
 		}
 		args[i] = r
 	}
-	objs := []*cval{nil}
-	var facts []eFact
+	alts := [][]eFact{nil}
+	var obj *cval
 	if desKey != "" {
-		v := e.vars[desKey]
-		facts = v.facts
-		objs = objs[:0]
-		for _, ty := range e.sig.Perceived["type"] {
-			for _, rg := range e.sig.Perceived["region"] {
-				objs = append(objs, &cval{k: cDes, props: map[string]string{"type": ty, "region": rg}})
+		alts = nil
+		for _, alt := range e.vars[desKey].alts {
+			var facts []eFact
+			for _, f := range alt {
+				ok := true
+				for _, rk := range f.rel {
+					ok = ok && !e.assigned[rk]
+				}
+				if ok {
+					facts = append(facts, f)
+				}
+			}
+			alts = append(alts, facts)
+		}
+		obj = &cval{k: cDes}
+		if e.vars[desKey].mayNil {
+			// nil, which no fact is about (desig-prop of it signals).
+			if !e.holdsFor(cNil, args, ps, conds) {
+				return "", false
 			}
 		}
 	}
-	runs := 0
-	for _, obj := range objs {
+	var filters []string
+	for _, facts := range alts {
 		e.ch = &chooser{}
-		for {
-			runs++
-			if runs > 4096 {
+		for runs := 0; ; runs++ {
+			if runs > 50000 {
 				return "", false
+			}
+			if obj != nil {
+				obj.props = map[string]*cval{}
 			}
 			holds, err := e.siteHolds(obj, facts, args, ps, conds)
 			if err == errUndecided {
@@ -1380,23 +1663,44 @@ func (e *elemAnalysis) siteNever(s elemSite, ps []string, conds []guardLit) (str
 				break
 			}
 		}
-	}
-	var fs []string
-	for _, f := range facts {
-		s := e.h.show(f.cond)
-		if !f.truth {
-			s = "(not " + s + ")"
+		var fs []string
+		for _, f := range facts {
+			s := e.h.show(f.cond)
+			if !f.truth {
+				s = "(not " + s + ")"
+			}
+			fs = append(fs, s)
 		}
-		fs = append(fs, s)
+		if len(fs) > 0 {
+			filters = append(filters, strings.Join(fs, " and "))
+		} else {
+			filters = append(filters, "no filter")
+		}
 	}
 	if desKey == "" {
 		return e.h.show(s.call), true
 	}
 	filter := ""
-	if len(fs) > 0 {
-		filter = " kept in a list only if " + strings.Join(fs, " and ")
+	if len(filters) > 1 || filters[0] != "no filter" {
+		filter = " kept in a list only if " + strings.Join(filters, ", or else only if ")
 	}
 	return fmt.Sprintf("%s (%s: a detected object%s, or nil where desig-prop signals)", e.h.show(s.call), desName(desKey), filter), true
+}
+
+// holdsFor reports whether the conditions never hold with the
+// designator variable nil (false: they may, or undecided).
+func (e *elemAnalysis) holdsFor(obj *cval, args []syntax.Node, ps []string, conds []guardLit) bool {
+	e.ch = &chooser{}
+	for runs := 0; runs < 50000; runs++ {
+		holds, err := e.siteHolds(obj, nil, args, ps, conds)
+		if err != nil || holds {
+			return false
+		}
+		if !e.ch.next() {
+			return true
+		}
+	}
+	return false
 }
 
 // desName is the variable name of binding key k.
@@ -1412,11 +1716,54 @@ func desName(k string) string {
 }
 
 // siteHolds evaluates the filter, the arguments and the conditions for
-// one object and one choice of query results: whether all hold.
+// one choice of the object's properties and the queries' results:
+// whether all hold. A binding a fact reads takes the value an equality
+// fact (eq X E) gives it, E read of the object; facts that read a
+// binding no such fact fixes are left out.
 func (e *elemAnalysis) siteHolds(obj *cval, facts []eFact, args []syntax.Node, ps []string, conds []guardLit) (bool, error) {
 	e.ch.pos = 0
+	ext := map[string]*cval{}
 	for _, f := range facts {
-		r, err := e.ceval(f.cond, map[string]*cval{f.v: obj}, 0)
+		l := asList(untempAll(e.res, f.cond))
+		if !f.truth || l == nil || len(l.Elems) != 3 || !slices.Contains([]string{"eq", "eql", "equal"}, forms.Head(l)) || e.h.defs[forms.Head(l)] != nil {
+			continue
+		}
+		for side := 1; side <= 2; side++ {
+			v, ok := l.Elems[side].(*syntax.Symbol)
+			if !ok {
+				continue
+			}
+			rk, isRel := f.rel[v.Name]
+			if !isRel || ext[rk] != nil {
+				continue
+			}
+			other := l.Elems[3-side]
+			if slices.ContainsFunc(e.freeVars(other), func(n string) bool { _, r := f.rel[n]; return r }) {
+				continue
+			}
+			r, err := e.ceval(other, map[string]*cval{f.v: obj}, 0)
+			if err == errUndecided {
+				return false, err
+			}
+			if err != nil {
+				return false, nil
+			}
+			ext[rk] = r
+		}
+	}
+	for _, f := range facts {
+		env := map[string]*cval{f.v: obj}
+		known := true
+		for n, rk := range f.rel {
+			if ext[rk] == nil {
+				known = false
+			}
+			env[n] = ext[rk]
+		}
+		if !known {
+			continue
+		}
+		r, err := e.ceval(untempAll(e.res, f.cond), env, 0)
 		if err == errUndecided {
 			return false, err
 		}
@@ -1425,25 +1772,34 @@ func (e *elemAnalysis) siteHolds(obj *cval, facts []eFact, args []syntax.Node, p
 		}
 	}
 	env := map[string]*cval{desSym: obj}
+	for rk, v := range ext {
+		env[extPrefix+rk] = v
+	}
 	penv := map[string]*cval{}
 	for i, a := range args {
 		r, err := e.ceval(a, env, 0)
 		if err == errUndecided {
-			return false, err
-		}
-		if err != nil {
+			r = cUnknown // decides nothing: a condition that reads it is undecided
+		} else if err != nil {
 			return false, nil // the call never happens
 		}
 		penv[ps[i]] = r
 	}
+	// A conjunction: false when one condition is, undecided when one is
+	// and none is false.
+	var undecided error
 	for _, c := range conds {
 		r, err := e.ceval(c.n, penv, 0)
 		if err == errUndecided {
-			return false, err
+			undecided = err
+			continue
 		}
 		if err != nil || r.truthy() != c.truth {
 			return false, nil
 		}
+	}
+	if undecided != nil {
+		return false, undecided
 	}
 	return true, nil
 }

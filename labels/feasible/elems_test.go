@@ -20,7 +20,9 @@ import (
 // bottle and counter; judge4 the elements of a list the filter fills
 // and one more object pushed unfiltered; judge5 objects kept by a
 // filter that reads another variable too; lookup2 a type its table
-// lacks.
+// lacks. check gets the objects survey-at kept for the stand it is
+// given, with that stand (its (eq (stand-of d) stand) is never false);
+// check2 the same objects with another stand.
 const elemsPlan = `(defun region-of (d) (desig-prop d 'region))
 (defun type-of (d) (desig-prop d 'type))
 (defun in-place-p (d) (eq (region-of d) (if (eq (type-of d) 'cup) 'dining-table 'counter)))
@@ -33,6 +35,10 @@ const elemsPlan = `(defun region-of (d) (desig-prop d 'region))
 (defun lookup (type) (let ((entry (assoc type *sizes*))) (if entry (second entry) 0)))
 (defparameter *sizes2* '((bottle 2)))
 (defun lookup2 (type) (let ((entry (assoc type *sizes2*))) (if entry (second entry) 0)))
+(defun stand-of (d) (if (eq (region-of d) 'counter) 'counter-left 'dining-left))
+(defun survey-at (stand) (let ((found nil)) (go-to stand) (dolist (d (perform (an action (type detecting))) found) (when (eq (stand-of d) stand) (push d found)))))
+(defun check (d stand) (if (eq (stand-of d) stand) 1 2))
+(defun check2 (d stand) (if (eq (stand-of d) stand) 1 2))
 (defun go-to (?loc)
   (unless (eq (robot-location) ?loc)
     (perform (an action (type parking-arms)))
@@ -60,6 +66,9 @@ const elemsPlan = `(defun region-of (d) (desig-prop d 'region))
     (dolist (d kept4) (incf n (judge4 (region-of d) (type-of d))))
     (dolist (d kept5) (incf n (judge5 (region-of d) (type-of d))))
     (incf n (judge3 'counter 'bottle))
+    (dolist (st '(counter-left dining-left))
+      (let ((todo (survey-at st)))
+        (dolist (x todo) (incf n (check x st)) (incf n (check2 x 'dining-left)))))
     n))
 `
 
@@ -88,16 +97,19 @@ func TestElemVerdicts(t *testing.T) {
 	if why := ruled["t.plan:4:32 TT"]; !strings.Contains(why, "kept in a list only if (not (in-place-p d))") {
 		t.Errorf("judge's TT: not ruled out by the filter (have %v)", ruled)
 	}
+	if why := ruled["t.plan:15:28 false"]; !strings.Contains(why, "and (eq (stand-of d) stand), or nil") {
+		t.Errorf("check's (eq (stand-of d) stand) false: not ruled out by the filter on the stand (have %v)", ruled)
+	}
 	if why := ruled["t.plan:10:62 false"]; !strings.Contains(why, "lookup is called only as (lookup type)") {
 		t.Errorf("lookup's (not entry): not ruled out by the world's types (have %v)", ruled)
 	}
 	for k, why := range ruled {
-		if k != "t.plan:4:32 TT" && k != "t.plan:10:62 false" && k != "t.plan:10:62 F" {
+		if k != "t.plan:4:32 TT" && k != "t.plan:10:62 false" && k != "t.plan:10:62 F" && k != "t.plan:15:28 false" && k != "t.plan:15:28 F" {
 			t.Errorf("%s: ruled out by the detected-objects rule: %s", k, why)
 		}
 	}
 	hits := runWorld(t, p, world, 300)
 	checkVerdicts(t, "detected objects through lists", p, verdicts, hits, "random kitchen environments")
 	lookAlikesHold(t, p, hits, "TT", "t.plan:5:33", "t.plan:6:33", "t.plan:7:33", "t.plan:8:33")
-	lookAlikesHold(t, p, hits, "false", "t.plan:12:64")
+	lookAlikesHold(t, p, hits, "false", "t.plan:12:64", "t.plan:16:29")
 }

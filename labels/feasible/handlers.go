@@ -99,6 +99,9 @@ type handlerAnalysis struct {
 	// other than as a call's head (locations.go).
 	parents map[syntax.Node]*syntax.List
 	refs    map[string]bool
+	// oparents and odefs: the same of the original plan (dedup.go).
+	oparents map[syntax.Node]*syntax.List
+	odefs    map[string]*syntax.List
 }
 
 // handlerVerdicts marks infeasible every active label of ls that lies in
@@ -183,8 +186,11 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	}
 	h.detectVerdicts(ls)
 	h.robotLocationVerdicts(ls)
+	h.repeatViewVerdicts(ls)
+	h.dedupVerdicts(ls)
 	h.floorVerdicts(ls)
 	h.reachVerdicts(ls)
+	h.dropCycleVerdicts(ls)
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
 	h.untakenVerdicts(ls)

@@ -42,24 +42,49 @@ const maxLocDepth = 6
 
 // parentMap maps every node of the plan's forms to the list holding it.
 func (h *handlerAnalysis) parentMap() map[syntax.Node]*syntax.List {
-	if h.parents != nil {
-		return h.parents
+	if h.parents == nil {
+		h.parents = parentsOf(h.res.Forms, h.res.Skipped)
 	}
-	h.parents = map[syntax.Node]*syntax.List{}
-	for _, f := range h.res.Forms {
-		if h.res.Skipped(f) {
+	return h.parents
+}
+
+// parentsOf maps every node of xs (but those skip says) to the list
+// holding it.
+func parentsOf(xs []syntax.Node, skip func(syntax.Node) bool) map[syntax.Node]*syntax.List {
+	out := map[syntax.Node]*syntax.List{}
+	for _, f := range xs {
+		if skip != nil && skip(f) {
 			continue
 		}
 		syntax.Walk(f, func(n syntax.Node) bool {
 			if l, ok := n.(*syntax.List); ok {
 				for _, e := range l.Elems {
-					h.parents[e] = l
+					out[e] = l
 				}
 			}
 			return true
 		})
 	}
-	return h.parents
+	return out
+}
+
+// negated strips one not from c: the form under it, and whether it did.
+func negated(c syntax.Node) (syntax.Node, bool) {
+	if l, ok := c.(*syntax.List); ok && forms.Head(l) == "not" && len(l.Elems) == 2 {
+		return l.Elems[1], true
+	}
+	return c, false
+}
+
+// hasPolicy reports whether the plan defines a def-policy, which runs
+// after every action and may change what a loop reads.
+func (h *handlerAnalysis) hasPolicy() bool {
+	for _, f := range h.res.Forms {
+		if forms.Head(f) == "def-policy" {
+			return true
+		}
+	}
+	return false
 }
 
 // locationAt returns the locations the robot may stand at when form n
@@ -415,15 +440,8 @@ func (h *handlerAnalysis) robotLocationVerdicts(ls []*pathLabel) {
 		if pl.l.Status != labels.Active || pl.l.Point == nil {
 			continue
 		}
-		conj := []syntax.Node{pl.pred}
-		if forms.Head(pl.pred) == "and" {
-			conj = pl.pred.(*syntax.List).Elems[1:]
-		}
-		for _, c := range conj {
-			neg := false
-			if forms.Head(c) == "not" && len(c.(*syntax.List).Elems) == 2 {
-				c, neg = c.(*syntax.List).Elems[1], true
-			}
+		for _, c := range conjuncts(pl.pred) {
+			c, neg := negated(c)
 			names, temp, ok := h.locationTest(c)
 			if !ok || temp != "" && !h.steadyTemp(temp, pl.l.Point) {
 				continue

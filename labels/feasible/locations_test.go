@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
 	"github.com/labelcov/labelcov/interp/sim"
 	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
@@ -56,17 +57,7 @@ const locationsPlan = `(defun obj-region (d) (desig-prop d 'region))
 // of the warehouse world never cover a label ruled out while they cover
 // the look-alikes' both ways.
 func TestLocationVerdicts(t *testing.T) {
-	world, err := sim.LoadWorld("../../testdata/worlds/warehouse.world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.Parse("t.plan", []byte(locationsPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := labels.ParseCriteria("mcc,cc")
-	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
+	world, p, verdicts := worldVerdicts(t, "warehouse", locationsPlan, "mcc,cc")
 	ruled := map[string]string{}
 	for _, l := range verdicts {
 		if l.Status == labels.Infeasible {
@@ -93,4 +84,26 @@ func TestLocationVerdicts(t *testing.T) {
 	checkVerdicts(t, "locations", p, verdicts, hits, "random warehouse environments")
 	lookAlikesHold(t, p, hits, "false", "t.plan:15:13", "t.plan:27:59")
 	lookAlikesHold(t, p, hits, "true", "t.plan:11:13", "t.plan:15:13", "t.plan:24:67", "t.plan:27:59")
+}
+
+// worldVerdicts annotates plan (file t.plan) for criteria as a plan run
+// in the bundled world of that name is judged, and returns the world, the
+// annotated plan and the verdicts (valueVerdicts).
+func worldVerdicts(t *testing.T, world, plan, criteria string) (*sim.World, *pipeline.Annotated, map[int]*labels.Label) {
+	t.Helper()
+	w, err := sim.LoadWorld("../../testdata/worlds/" + world + ".world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse("t.plan", []byte(plan))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := labels.ParseCriteria(criteria)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fo := feasible.Options{Domains: sim.LabelDomains(w), Signals: sim.LabelSignals(w), Entry: "main"}
+	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
+	return w, p, verdicts
 }

@@ -118,6 +118,9 @@ type reachAnalysis struct {
 	shadow   map[string]int8
 	perfMemo map[string]int8
 	armsSym  int8 // armsSymbols: 1 yes, 2 no
+	// assignMemo: whether a function may assign a global (dropcycle.go),
+	// by global and function.
+	assignMemo map[string]int8
 }
 
 // neverUnreached says why clause c (for kinds) of a with-failure-handling
@@ -143,7 +146,7 @@ func (r *reachAnalysis) neverUnreached(c syntax.Node, kinds []string, body []syn
 		if !caught {
 			continue
 		}
-		note, ok := r.placingReached(b)
+		note, ok := r.placingReached(b, kinds)
 		if !ok {
 			return "", false
 		}
@@ -157,8 +160,9 @@ func (r *reachAnalysis) neverUnreached(c syntax.Node, kinds []string, body []syn
 }
 
 // placingReached says why b, a perform of a placing or a call of a
-// one-perform function, never signals the unreachable failure.
-func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
+// one-perform function whose arguments signal nothing kinds take, never
+// signals the unreachable failure.
+func (r *reachAnalysis) placingReached(b syntax.Node, kinds []string) (string, bool) {
 	h, sig := r.h, r.h.sig
 	l, ok := b.(*syntax.List)
 	if !ok || len(l.Elems) == 0 {
@@ -181,7 +185,9 @@ func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
 				return "", false
 			}
 			subst[s.Name] = l.Elems[i+1]
-			if r.mayPerform(l.Elems[i+1], 0) {
+			as := &sigSet{}
+			h.walk(l.Elems[i+1], as, 0)
+			if r.mayPerform(l.Elems[i+1], 0) || as.top != "" || h.catches(kinds, as) {
 				return "", false
 			}
 		}
@@ -207,29 +213,8 @@ func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
 	if !has {
 		return "", false
 	}
-	var target syntax.Node
-	for _, k := range sig.PlaceKeys {
-		if v, ok := props[k]; ok {
-			target = v
-			break
-		}
-	}
-	if target == nil || !forms.IsDesignator(target) {
-		return "", false
-	}
-	sub, ok := desigProps(target.(*syntax.List))
+	regionN, cellN, ok := h.placeTarget(props)
 	if !ok {
-		return "", false
-	}
-	var regionN syntax.Node
-	for _, k := range sig.PlaceRegionKeys {
-		if v, ok := sub[k]; ok {
-			regionN = v
-			break
-		}
-	}
-	cellN := sub[sig.PlaceCell]
-	if regionN == nil || cellN == nil {
 		return "", false
 	}
 	// Where and how high the robot stands.
@@ -332,6 +317,34 @@ func (r *reachAnalysis) placingReached(b syntax.Node) (string, bool) {
 	}
 	return fmt.Sprintf("%s places on %s from %s (where the robot stands %s) with the torso %s (%s) and %s%s, all within reach",
 		what, strings.Join(regions, ", "), strings.Join(locs, " or "), at, level, setter, strings.Join(parts, ", "), armNote), true
+}
+
+// placeTarget returns the region and cell forms of a placing's
+// target (a location designator written out), or false.
+func (h *handlerAnalysis) placeTarget(props map[string]syntax.Node) (region, cell syntax.Node, ok bool) {
+	sig := h.sig
+	var target syntax.Node
+	for _, k := range sig.PlaceKeys {
+		if v, ok := props[k]; ok {
+			target = v
+			break
+		}
+	}
+	if target == nil || !forms.IsDesignator(target) {
+		return nil, nil, false
+	}
+	sub, ok := desigProps(target.(*syntax.List))
+	if !ok {
+		return nil, nil, false
+	}
+	for _, k := range sig.PlaceRegionKeys {
+		if v, ok := sub[k]; ok {
+			region = v
+			break
+		}
+	}
+	cell = sub[sig.PlaceCell]
+	return region, cell, region != nil && cell != nil
 }
 
 // literalName is the name a literal n denotes: a plain symbol in
@@ -875,7 +888,7 @@ func (r *reachAnalysis) shadows(v string) bool {
 }
 
 // armsSymbolsWhy says why armsSymbols holds.
-const armsSymbolsWhy = "the plan takes no arguments, has no keyword naming an arm nor a string or character that is one reversed or not, calls no format but to print, no subseq or code-char, and the failure messages it may read are sentences (those of the simulator and the VM, and its own fail messages, whose control strings hold a space)"
+const armsSymbolsWhy = "the plan takes no arguments, has no keyword naming an arm nor a string or character holding one, reversed or not, calls no format but to print, no subseq or code-char, and the failure messages it may read are sentences (those of the simulator and the VM, and its own fail messages, whose control strings hold a space)"
 
 // dropDirectives is format control string s without its ~x directives.
 func dropDirectives(s string) string {
@@ -903,10 +916,22 @@ func (r *reachAnalysis) armsSymbols() bool {
 	}
 	r.armsSym = 2
 	h, arms := r.h, r.h.sig.Arms
+	// A string's elements (find, elt, ...) are one-character strings:
+	// an arm named by one character gives up.
+	for _, a := range arms {
+		if len([]rune(a)) <= 1 {
+			return false
+		}
+	}
 	names := func(s string) bool {
 		rs := []rune(s)
 		slices.Reverse(rs)
-		return slices.Contains(arms, s) || slices.Contains(arms, string(rs))
+		for _, a := range arms {
+			if strings.Contains(s, a) || strings.Contains(string(rs), a) {
+				return true
+			}
+		}
+		return false
 	}
 	heads := map[*syntax.Symbol]*syntax.List{}
 	ok, readsMessages, sentences := true, false, true
@@ -962,7 +987,7 @@ func (r *reachAnalysis) armsSymbols() bool {
 					} else if k.Name == "message" {
 						readsMessages = true
 					}
-				case "fail", "error":
+				case "fail":
 					// Its message, when read, must not be an arm's name.
 					l := heads[x]
 					if l == nil {

@@ -19,7 +19,7 @@ import (
 const reachPlan = `(defparameter *torso* nil)
 (defparameter *cells-left* '((5 4) (3 8)))
 (defparameter *cells-right* '((12 8) (10 4)))
-(defparameter *n* 0)
+(defparameter *n* 0) (defparameter *cells-both* '((7 4)))
 (defparameter *names* '(NAMES))
 (defun go-to (?loc)
   (unless (eq (robot-location) ?loc)
@@ -36,7 +36,7 @@ const reachPlan = `(defparameter *torso* nil)
                             (if (< *n* 100) (incf *n*) (print 'many))))
     (go-to 'table-center)
     (set-torso LEVEL)
-    (put ?arm (cell-for ?arm))
+    (put ?arm CELL)
     (if (eq ?arm 'left) 1 2)))
 (defun pick-any (?obj)
   (or (ignore-errors (progn (perform (an action (type picking-up) (arm left) (object ?obj))) 'left))
@@ -54,8 +54,9 @@ const reachPlan = `(defparameter *torso* nil)
 // each arm's own cells, from table-center with the torso low, is never
 // entered, with the reason, and random warehouse environments never enter
 // it; the look-alikes (the torso high, an arm named by a string, the torso
-// moved behind the back of the variable that names its level) keep the
-// labels, and the random environments enter their handler.
+// moved behind the back of the variable that names its level, an argument
+// that signals the failure itself) keep the labels, and the random
+// environments enter their handler.
 func TestReachVerdicts(t *testing.T) {
 	world, err := sim.LoadWorld("../../testdata/worlds/warehouse.world")
 	if err != nil {
@@ -64,15 +65,20 @@ func TestReachVerdicts(t *testing.T) {
 	c, _ := labels.ParseCriteria("cc")
 	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
 	for _, tc := range []struct {
-		name, level, arm, names, extra string
-		ruled                          bool
+		name, level, arm, names, extra, cell string
+		ruled                                bool
 	}{
-		{"own cells, torso low", "'low", "arm", "milk", "", true},
-		{"torso high", "'high", "arm", "milk", "", false},
-		{"an arm named by a string", "'low", "(if (eq arm 'left) (first *names*) arm)", `"left"`, "", false},
-		{"the torso moved behind *torso*'s back", "'low", "arm", "milk", "(perform (an action (type moving-torso) (height high)))", false},
+		{"own cells, torso low", "'low", "arm", "milk", "", "", true},
+		{"torso high", "'high", "arm", "milk", "", "", false},
+		{"an arm named by a string", "'low", "(if (eq arm 'left) (first *names*) arm)", `"left"`, "", "", false},
+		{"the torso moved behind *torso*'s back", "'low", "arm", "milk", "(perform (an action (type moving-torso) (height high)))", "", false},
+		{"the cell's argument fails so", "'low", "arm", "milk", "", `(nth (if (eq ?arm 'right) (fail 'object-unreachable "a b") 0) *cells-both*)`, false},
 	} {
-		src := strings.NewReplacer("LEVEL", tc.level, "ARM", tc.arm, "NAMES", tc.names, "EXTRA", tc.extra).Replace(reachPlan)
+		cell := "(cell-for ?arm)"
+		if tc.cell != "" {
+			cell = tc.cell
+		}
+		src := strings.NewReplacer("LEVEL", tc.level, "ARM", tc.arm, "NAMES", tc.names, "EXTRA", tc.extra, "CELL", cell).Replace(reachPlan)
 		f, err := syntax.Parse("t.plan", []byte(src))
 		if err != nil {
 			t.Fatal(err)

@@ -94,7 +94,7 @@ func (h *handlerAnalysis) untakenVerdicts(ls []*pathLabel) {
 	}
 	var todo []*pathLabel
 	for _, pl := range ls {
-		if pl.l.Status == labels.Active && callsQuery(pl.pred, sig.InitialRegionQuery, h) {
+		if pl.l.Status == labels.Active && (callsQuery(pl.pred, sig.InitialRegionQuery, h) || callsQuery(pl.pred, sig.RegionQuery, h)) {
 			todo = append(todo, pl)
 		}
 	}
@@ -129,11 +129,13 @@ func (h *handlerAnalysis) untakenVerdicts(ls []*pathLabel) {
 	for _, pl := range todo {
 		conj := conjuncts(pl.pred)
 		for _, key := range t.objectKeys(conj, inits) {
-			why, ok := t.decide(conj, key, inits, mayPick)
+			why, stays, ok := t.decide(conj, key, inits, mayPick)
 			if ok {
 				pl.l.Status = labels.Infeasible
-				pl.l.Reason = fmt.Sprintf("no object satisfies %s: by %s an object stays where it started until a picking-up names it, and %s; %s",
-					strings.Join(t.shows(conj), " and "), sig.Why, picks, why)
+				if stays {
+					why = fmt.Sprintf("by %s an object stays where it started until a picking-up names it, and %s; %s", sig.Why, picks, why)
+				}
+				pl.l.Reason = fmt.Sprintf("no object satisfies %s: %s", strings.Join(t.shows(conj), " and "), why)
 				break
 			}
 		}
@@ -464,7 +466,7 @@ func (t *pickTrace) global(name string) {
 				if forms.Head(l) == "defun" {
 					ps = argAt(l, 2)
 				}
-				if ps != nil && mentionsName(ps, name) {
+				if ps != nil && mentions(ps, name) {
 					t.fail = "a binding of special " + name + ": " + t.h.where(l)
 				}
 			}
@@ -507,26 +509,26 @@ func (t *pickTrace) assignments(name, key string) {
 				for i := 1; i+1 < len(l.Elems); i += 2 {
 					if mine(l.Elems[i]) {
 						t.trace(l.Elems[i+1])
-					} else if _, isSym := l.Elems[i].(*syntax.Symbol); !isSym && mentionsName(l.Elems[i], name) {
+					} else if _, isSym := l.Elems[i].(*syntax.Symbol); !isSym && mentions(l.Elems[i], name) {
 						t.fail = "an assignment of a place of " + name + ": " + h.where(l)
 					}
 				}
 			case "push", "pushnew":
 				if len(l.Elems) >= 3 && mine(l.Elems[2]) {
 					t.trace(l.Elems[1])
-				} else if len(l.Elems) >= 3 && mentionsName(l.Elems[2], name) {
+				} else if len(l.Elems) >= 3 && mentions(l.Elems[2], name) {
 					if _, isSym := l.Elems[2].(*syntax.Symbol); !isSym {
 						t.fail = "a push onto a place of " + name + ": " + h.where(l)
 					}
 				}
 			case "pop", "incf", "decf":
 				if len(l.Elems) >= 2 {
-					if _, isSym := l.Elems[1].(*syntax.Symbol); !isSym && mentionsName(l.Elems[1], name) {
+					if _, isSym := l.Elems[1].(*syntax.Symbol); !isSym && mentions(l.Elems[1], name) {
 						t.fail = "an assignment of a place of " + name + ": " + h.where(l)
 					}
 				}
 			default:
-				if mentionsName(l, name) {
+				if mentions(l, name) {
 					t.fail = "a " + head + " of " + name + ": " + h.where(l)
 				}
 			}
@@ -583,7 +585,7 @@ func (t *pickTrace) bindingAt(s *syntax.Symbol) string {
 		default:
 			if head == "lambda" || head == "flet" || head == "labels" || head == "with-failure-handling" || head == "handler-case" ||
 				head == "destructuring-bind" || head == "multiple-value-bind" || strings.HasPrefix(head, "def") {
-				if mentionsName(p, s.Name) && head != "with-failure-handling" && head != "handler-case" {
+				if mentions(p, s.Name) && head != "with-failure-handling" && head != "handler-case" {
 					return "?"
 				}
 			}
@@ -591,18 +593,6 @@ func (t *pickTrace) bindingAt(s *syntax.Symbol) string {
 		n = p
 	}
 	return "?"
-}
-
-// mentionsName reports whether n holds the symbol name.
-func mentionsName(n syntax.Node, name string) bool {
-	found := false
-	syntax.Walk(n, func(x syntax.Node) bool {
-		if syntax.IsSymbol(x, name) {
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 // list traces a form by its head.
@@ -940,7 +930,7 @@ func (t *pickTrace) objectKeys(conj []syntax.Node, inits map[string]syntax.Node)
 	for _, c := range conj {
 		e := &regionEval{h: h, inits: inits}
 		e.leaf = func(l *syntax.List, env map[string][]rval) ([]rval, bool) {
-			if forms.Head(l) == h.sig.InitialRegionQuery && len(l.Elems) == 2 {
+			if (forms.Head(l) == h.sig.InitialRegionQuery || forms.Head(l) == h.sig.RegionQuery) && len(l.Elems) == 2 {
 				if s, ok := l.Elems[1].(*syntax.Symbol); ok {
 					if k, met := h.a.symKey[s]; met && k != "" && k != conflictKey && !slices.Contains(keys, k) {
 						keys = append(keys, k)
@@ -954,42 +944,113 @@ func (t *pickTrace) objectKeys(conj []syntax.Node, inits map[string]syntax.Node)
 	return keys
 }
 
-// decide reports whether no start region and type lets every conjunct
-// hold for the object bound at key, and why.
-func (t *pickTrace) decide(conj []syntax.Node, key string, inits map[string]syntax.Node, mayPick func(r, ty string) ([][]int, bool)) (string, bool) {
+// decide reports whether no start region, type and membership of its
+// name in the lists the conjuncts test lets every conjunct hold for the
+// object bound at key, and why.
+func (t *pickTrace) decide(conj []syntax.Node, key string, inits map[string]syntax.Node, mayPick func(r, ty string) ([][]int, bool)) (string, bool, bool) {
 	h := t.h
 	sig := h.sig
 	if key == "" || h.a.assignedKeys[key] {
-		return "", false
+		return "", false, false
+	}
+	regions := sig.Regions
+	var notes []string
+	if r, ok := t.startRegion(key); ok {
+		regions = []string{r}
+		notes = append(notes, fmt.Sprintf("the object is one of (%s '%s), which started in %s", sig.StartQuery, r, r))
+	}
+	lists := t.memberLists(conj, key)
+	if len(lists) > 3 {
+		lists = lists[:3]
+	}
+	named := map[string]string{}
+	for _, s := range lists {
+		if why, ok := t.picksNamed(s); ok {
+			named[s] = why
+		}
+	}
+	type sub struct{ a, b, why string }
+	var subs []sub
+	for _, a := range lists {
+		for _, b := range lists {
+			if why, ok := t.subsetOf(a, b); ok {
+				subs = append(subs, sub{a, b, why})
+			}
+		}
 	}
 	var combos [][2]string
 	var outs [][][]int
-	for _, r := range sig.Regions {
+	used := map[string]bool{}
+	stays := false
+	for _, r := range regions {
 		for _, ty := range sig.Types {
-			if !t.holds(conj, key, r, ty, inits, false) {
-				continue // the conjuncts alone rule it out
+			for mask := 0; mask < 1<<len(lists); mask++ {
+				in := map[string]bool{}
+				for i, s := range lists {
+					in[s] = mask&(1<<i) != 0
+				}
+				if !t.holds(conj, key, r, ty, inits, false, in) {
+					continue // the conjuncts alone rule it out
+				}
+				broken := ""
+				for _, sb := range subs {
+					if in[sb.a] && !in[sb.b] {
+						broken = sb.why
+					}
+				}
+				if broken != "" {
+					used[broken] = true
+					continue
+				}
+				notNamed := ""
+				for _, s := range lists {
+					if why, ok := named[s]; ok && !in[s] {
+						notNamed = why
+					}
+				}
+				o, picked := mayPick(r, ty)
+				if picked && notNamed == "" || t.holds(conj, key, r, ty, inits, true, in) {
+					return "", false, false
+				}
+				stays = true
+				if notNamed != "" {
+					used[notNamed] = true
+				} else {
+					combos, outs = append(combos, [2]string{r, ty}), append(outs, o)
+				}
 			}
-			o, picked := mayPick(r, ty)
-			if picked || t.holds(conj, key, r, ty, inits, true) {
-				return "", false
-			}
-			combos, outs = append(combos, [2]string{r, ty}), append(outs, o)
 		}
 	}
-	if len(combos) == 0 {
-		return "", false // the conjuncts alone, without the rule
+	if len(combos) == 0 && len(used) == 0 {
+		return "", false, false // the conjuncts alone, without the rule
 	}
-	return t.whyUntaken(combos, outs), true
+	var whys []string
+	if len(combos) > 0 {
+		whys = append(whys, t.whyUntaken(combos, outs))
+	}
+	for w := range used {
+		whys = append(whys, w)
+	}
+	sort.Strings(whys[min(1, len(combos)):])
+	return strings.Join(append(notes, whys...), "; "), stays, true
 }
 
 // holds reports whether every conjunct may hold for the object bound at
-// key that starts in region r with type ty; stays says it is still
-// there (else where it is now is unknown).
-func (t *pickTrace) holds(conj []syntax.Node, key, r, ty string, inits map[string]syntax.Node, stays bool) bool {
+// key that starts in region r with type ty, its name in the lists in
+// says; stays says it is still there (else where it is now is unknown).
+func (t *pickTrace) holds(conj []syntax.Node, key, r, ty string, inits map[string]syntax.Node, stays bool, in map[string]bool) bool {
 	h := t.h
 	sig := h.sig
 	e := &regionEval{h: h, inits: inits}
 	e.leaf = func(l *syntax.List, env map[string][]rval) ([]rval, bool) {
+		if s, ok := t.memberTest(l, key); ok && env == nil {
+			if v, known := in[s]; known {
+				if v {
+					return []rval{{nonNil: true}}, true
+				}
+				return []rval{{sym: "nil"}}, true
+			}
+		}
 		head := forms.Head(l)
 		if len(l.Elems) != 2 || head != sig.RegionQuery && head != sig.InitialRegionQuery && head != sig.TypeQuery {
 			return nil, false
