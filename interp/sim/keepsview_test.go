@@ -78,6 +78,24 @@ func TestKeepsView(t *testing.T) {
 	})
 }
 
+// checkRows checks PerceivedRows on a detected designator: a cell
+// exactly with a region, its row within the rows the region shows.
+func checkRows(t *testing.T, w *World, decl *domain.Signals, d value.Value) {
+	t.Helper()
+	rv, hasRegion := d.Designator().Get("region")
+	cv, hasCell := d.Designator().Get("cell")
+	if hasRegion != hasCell {
+		t.Fatalf("%s: detected %v: a region without a cell or the reverse", w.Name, d)
+	}
+	if !hasCell {
+		return
+	}
+	rows, listed := decl.PerceivedRows[rv.Str()]
+	if row := cv.Cdr().Car().Int(); !listed || row < 0 || int(row) >= rows {
+		t.Fatalf("%s: detected %v in row %d, beyond the %d rows PerceivedRows gives %s", w.Name, d, row, rows, rv.Str())
+	}
+}
+
 // eachWorld runs f on every bundled world with its declarations, a state
 // and a generator drawing from rng, seeded by the world's index and seed.
 func eachWorld(t *testing.T, seed uint64, f func(w *World, decl *domain.Signals, s *State, g *signalGen, rng *rand.Rand)) {
@@ -101,7 +119,9 @@ func eachWorld(t *testing.T, seed uint64, f func(w *World, decl *domain.Signals,
 // seeded random environments and states, while only the declared actions
 // are performed (moves to every location, torso moves, parking, some of
 // them ill-formed), every detection lists each name once, and a name
-// seen twice has the same designator both times.
+// seen twice has the same designator both times; every detected
+// designator has a cell exactly with a region, in a row PerceivedRows
+// allows.
 func TestFixed(t *testing.T) {
 	runs := testenv.Sized(150, 2000)
 	eachWorld(t, 0xf1ed, func(w *World, decl *domain.Signals, s *State, g *signalGen, rng *rand.Rand) {
@@ -150,6 +170,7 @@ func TestFixed(t *testing.T) {
 						t.Fatalf("%s: a detection listed %s twice: %v", w.Name, name, res)
 					}
 					names[name] = true
+					checkRows(t, w, decl, l.Car())
 					if old, ok := seen[name]; ok {
 						again++
 						if !value.Equal(old, l.Car()) {

@@ -73,6 +73,7 @@ func LabelSignals(w *World) *domain.Signals {
 		Perceived: perceivedProps(w),
 		// perceived: CellAt keeps a cell inside its region's grid.
 		PerceivedCell: maxGrid(w),
+		PerceivedRows: perceivedRows(w),
 		Floor:         "object-on-floor-p",
 		Places:        "placing",
 		PlaceKeys:     []string{"target", "location"},
@@ -186,6 +187,26 @@ func maxGrid(w *World) [2]int {
 		g[0], g[1] = max(g[0], r.Cols), max(g[1], r.Rows)
 	}
 	return g
+}
+
+// perceivedRows maps each region to the number of its rows a detected
+// object may lie in: perceived gives a cell exactly with a region, and
+// visible hides an object whose v lies beyond its surface's depth less
+// the hidden back strip, so the rows past the cell CellAt gives there
+// are never seen.
+func perceivedRows(w *World) map[string]int {
+	out := map[string]int{}
+	for ri := range w.Regions {
+		r := &w.Regions[ri]
+		rows := r.Rows
+		if sf := &w.Surfaces[r.Surface]; sf.HiddenBack > 0 {
+			fu := &w.Furniture[sf.Furniture]
+			_, j, _ := r.CellAt(r.U0, fu.Depth-sf.HiddenBack)
+			rows = j + 1
+		}
+		out[r.Name] = rows
+	}
+	return out
 }
 
 // seenRegions maps each location to the regions an object detected from

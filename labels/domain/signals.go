@@ -58,6 +58,11 @@ type Signals struct {
 	// it has one: 0 <= COL < PerceivedCell[0], 0 <= ROW <
 	// PerceivedCell[1] (zeros: unknown).
 	PerceivedCell [2]int
+	// PerceivedRows, when not nil, also says that such a designator has
+	// a cell exactly when it has a region R, and then 0 <= ROW <
+	// PerceivedRows[R] (a region not listed: PerceivedCell's bound): the
+	// rows a hidden back strip keeps out of sight are left out.
+	PerceivedRows map[string]int
 	// Floor is the query that says an object lies on the floor ("":
 	// none declared). No environment starts with an object there, and
 	// only performing Places may leave one there: with a target (the

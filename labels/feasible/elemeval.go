@@ -364,6 +364,22 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 		return len(args) > 0
 	}
 	switch h {
+	case "numberp", "integerp", "realp", "rationalp":
+		if len(args) == 1 {
+			return cBool(args[0].k == cInt), nil
+		}
+	case "symbolp":
+		if len(args) == 1 {
+			return cBool(args[0].k == cSym), nil
+		}
+	case "consp":
+		if len(args) == 1 {
+			return cBool(args[0].k == cList), nil
+		}
+	case "listp":
+		if len(args) == 1 {
+			return cBool(args[0].k == cList || args[0].k == cSym && args[0].s == "nil"), nil
+		}
 	case "not", "null":
 		if len(args) == 1 {
 			return cBool(!args[0].truthy()), nil
@@ -493,6 +509,24 @@ func (e *elemAnalysis) prop(d *cval, key string) (*cval, error) {
 	var v *cval
 	if syms := e.sig.Perceived[key]; len(syms) > 0 {
 		v = &cval{k: cSym, s: syms[e.ch.choose(len(syms))]}
+	} else if g := e.sig.PerceivedCell; key == "cell" && g[0] > 0 && g[1] > 0 && e.sig.PerceivedRows != nil {
+		// A cell exactly with a region, within the rows it shows.
+		r, err := e.prop(d, "region")
+		if err != nil {
+			return nil, err
+		}
+		rows, listed := e.sig.PerceivedRows[r.s]
+		switch {
+		case r.k != cSym:
+			return nil, errUndecided
+		case r.s == "nil":
+			v = cNil
+		case !listed || rows > g[1]:
+			rows = g[1]
+			fallthrough
+		default:
+			v = cListOf([]*cval{{k: cInt, n: int64(e.ch.choose(g[0]))}, {k: cInt, n: int64(e.ch.choose(rows))}})
+		}
 	} else if g := e.sig.PerceivedCell; key == "cell" && g[0] > 0 && g[1] > 0 {
 		// One more choice: no cell (an object outside every region).
 		if c := e.ch.choose(g[0] + 1); c == g[0] {

@@ -1507,6 +1507,9 @@ func untempAll(res *normalize.Result, n syntax.Node) syntax.Node {
 		if forms.Head(x) == "quote" {
 			return x
 		}
+		if u := unwrapTemps(res, x); u != syntax.Node(x) {
+			return untempAll(res, u) // a let* of temporaries: its body, read through them
+		}
 		changed := false
 		out := make([]syntax.Node, len(x.Elems))
 		for i, el := range x.Elems {
