@@ -14,7 +14,7 @@ import (
 
 const warehouseWorld = "../../testdata/worlds/warehouse.world"
 
-func readPlanFile(t *testing.T, path string) *syntax.File {
+func readPlanFile(t testing.TB, path string) *syntax.File {
 	t.Helper()
 	f, err := syntax.ParseFile(path)
 	if err != nil {

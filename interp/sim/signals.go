@@ -71,6 +71,10 @@ func LabelSignals(w *World) *domain.Signals {
 		// alone, and names are unique per environment.
 		Fixed:     []string{"navigating", "moving-torso", "parking-arms", "detecting"},
 		Perceived: perceivedProps(w),
+		// Objects start at the centres of their cells and two in one
+		// cell would overlap (DecodeEnv and ParseEnv refuse that);
+		// perceived gives the region and cell the object stands in.
+		DistinctCells: distinctCells(w), CellKey: "cell",
 		// perceived: CellAt keeps a cell inside its region's grid.
 		PerceivedCell: maxGrid(w),
 		PerceivedRows: perceivedRows(w),
@@ -334,4 +338,27 @@ func mayNameObject(w *World) func(string) bool {
 		}
 		return false
 	}
+}
+
+// distinctCells reports whether two objects of an environment, at their
+// start cells, are never perceived in one cell of one region: each
+// surface holds at most one region (so an object is perceived in the
+// region and cell it starts in) and every object type takes some room
+// (two centred on one point overlap).
+func distinctCells(w *World) bool {
+	per := map[int]int{}
+	for _, r := range w.Regions {
+		per[r.Surface]++
+		if per[r.Surface] > 1 {
+			return false
+		}
+	}
+	for t := range w.Types {
+		for o := range w.Orientations {
+			if hu, hv := w.half(t, o); hu <= overlapEps || hv <= overlapEps {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -48,6 +48,13 @@ type Signals struct {
 	// robot stands, returns each object at most once, under a name no
 	// other object has, with the same properties each time.
 	Fixed []string
+	// DistinctCells, with CellKey, says that while only Fixed actions
+	// have been performed since the run began, two objects Detects
+	// returns under different names never have equal RegionKey
+	// properties and equal CellKey properties (COL ROW) both: objects
+	// of an environment never share a cell of a region.
+	DistinctCells bool
+	CellKey       string
 	// Perceived maps a property of the object designators Detects
 	// returns to the symbols it may hold ("nil": absent), from wherever
 	// the robot stands: "type" one of the world's object types, "region"

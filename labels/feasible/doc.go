@@ -56,8 +56,10 @@
 //     picking-up of the plan may take — every value reaching one comes
 //     from detections whose conditions it fails, or its name is missing
 //     from a list every picked object's name was pushed onto first —
-//     stays where it started; (reach.go) a handler for object-unreachable
-//     around placings made from a known location and torso level on
+//     stays where it started; (countpair.go) two counters one loop of
+//     tests increments, where every pass that increments Y increments X
+//     (such an object's region is its initial one), keep X >= Y;
+//     (reach.go) a handler for object-unreachable around placings made from a known location and torso level on
 //     cells the simulator says each arm reaches from there; (dropcycle.go)
 //     a placing-failure handler that steps a global counter through a
 //     literal list of cells never meets the count that follows a cell

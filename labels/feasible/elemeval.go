@@ -364,6 +364,22 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 		return len(args) > 0
 	}
 	switch h {
+	case "numberp", "integerp", "realp", "rationalp":
+		if len(args) == 1 {
+			return cBool(args[0].k == cInt), nil
+		}
+	case "symbolp":
+		if len(args) == 1 {
+			return cBool(args[0].k == cSym), nil
+		}
+	case "consp":
+		if len(args) == 1 {
+			return cBool(args[0].k == cList), nil
+		}
+	case "listp":
+		if len(args) == 1 {
+			return cBool(args[0].k == cList || args[0].k == cSym && args[0].s == "nil"), nil
+		}
 	case "not", "null":
 		if len(args) == 1 {
 			return cBool(!args[0].truthy()), nil

@@ -429,8 +429,13 @@ func (e *elemAnalysis) put(key string, v *ev) {
 	if key == topKey || key == "" {
 		return
 	}
-	v = rebind(v, func(r string) (string, bool) { return r, e.scopeOK(key, r) })
-	old, ok := e.vars[key]
+	e.joinInto(e.vars, key, rebind(v, func(r string) (string, bool) { return r, e.scopeOK(key, r) }))
+}
+
+// joinInto joins v into m[key] (deep values widen to the top) and notes
+// a change.
+func (e *elemAnalysis) joinInto(m map[string]*ev, key string, v *ev) {
+	old, ok := m[key]
 	if !ok {
 		old = evBot
 	}
@@ -439,7 +444,7 @@ func (e *elemAnalysis) put(key string, v *ev) {
 		n = evTop
 	}
 	if n.String() != old.String() {
-		e.vars[key] = n
+		m[key] = n
 		e.changed = true
 	}
 }
@@ -556,19 +561,7 @@ func (e *elemAnalysis) putRet(fn string, v *ev) {
 	if e.retTop[fn] {
 		v = evTop
 	}
-	v = rebind(v, func(r string) (string, bool) { return r, strings.HasPrefix(r, "p\x00"+fn+"\x00") })
-	old, ok := e.rets[fn]
-	if !ok {
-		old = evBot
-	}
-	n := ejoin(old, v)
-	if n.depth() > 6 {
-		n = evTop
-	}
-	if n.String() != old.String() {
-		e.rets[fn] = n
-		e.changed = true
-	}
+	e.joinInto(e.rets, fn, rebind(v, func(r string) (string, bool) { return r, strings.HasPrefix(r, "p\x00"+fn+"\x00") }))
 }
 
 func (e *elemAnalysis) body(xs []syntax.Node, sc *escope) *ev {
@@ -1506,6 +1499,9 @@ func untempAll(res *normalize.Result, n syntax.Node) syntax.Node {
 	case *syntax.List:
 		if forms.Head(x) == "quote" {
 			return x
+		}
+		if u := unwrapTemps(res, x); u != syntax.Node(x) {
+			return untempAll(res, u) // a let* of temporaries: its body, read through them
 		}
 		changed := false
 		out := make([]syntax.Node, len(x.Elems))

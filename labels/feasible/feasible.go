@@ -115,6 +115,7 @@ func (j *judge) Done() {
 		handlerVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.paths)
 		pathVerdicts(j.res, j.paths)
 		sortedVerdicts(j.res, j.dom.a, j.dom.show, j.entry, j.paths)
+		sortedCellVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.entry, j.paths)
 		elemVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.entry, j.paths)
 		g := newGuardAnalysis(j.res, j.dom.a)
 		lb := g.loopBounds()

@@ -194,6 +194,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.armRetryVerdicts(ls)
 	h.setBeforeVerdicts(ls)
 	h.untakenVerdicts(ls)
+	h.countPairVerdicts(ls)
 }
 
 // collectDefs records the plan's functions by name (defs, dup) and its

@@ -117,6 +117,10 @@ type sortedAnalysis struct {
 	entry  string
 	// memo: 1 no, 2 yes, 3 pending, by kind and names.
 	memo map[string]int8
+	// srcs are the (let ((V (SORT ...)) ...)) forms callOK accepted, with
+	// their (SORT ...) calls, for
+	// sortedcell.go.
+	srcs [][2]*syntax.List
 }
 
 // untemp is the expression a normalize temporary holds, or n.
@@ -758,6 +762,7 @@ func (s *sortedAnalysis) callOK(call *syntax.List, np, ih, il int, key string) (
 			subs = append(subs, g)
 		}
 	}
+	s.srcs = append(s.srcs, [2]*syntax.List{lv, vc})
 	changed := "pop"
 	for _, g := range subs {
 		changed += " and " + g + ", which keeps a sublist in order"

@@ -4,11 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/labels/feasible"
-	"github.com/labelcov/labelcov/normalize"
 )
 
 // sortedPlan (warehouse world) sorts the detected objects by column with an insert that keeps the order
@@ -51,17 +47,7 @@ const sortedPlan = `(defun key (x) (first (desig-prop x 'cell)))
 // random warehouse environments reach none of the labels ruled out while
 // they do reach the look-alikes'.
 func TestSortedListVerdicts(t *testing.T) {
-	world, err := sim.LoadWorld("../../testdata/worlds/warehouse.world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.Parse("t.plan", []byte(sortedPlan))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := labels.ParseCriteria("cc,wm")
-	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
+	world, p, verdicts := worldPlanVerdicts(t, "warehouse", sortedPlan, "cc,wm")
 	sorted := map[string]string{}
 	for _, l := range verdicts {
 		if l.Status == labels.Infeasible && strings.Contains(l.Reason, "sorted by") {

@@ -83,14 +83,8 @@ type pickTrace struct {
 // need an object the plan never picks up to have left its start region.
 func (h *handlerAnalysis) untakenVerdicts(ls []*pathLabel) {
 	sig := h.sig
-	if sig.Grips == "" || sig.PickKey == "" || sig.Detects == "" || sig.RegionQuery == "" || sig.InitialRegionQuery == "" ||
-		len(sig.Regions) == 0 || len(sig.Types) == 0 || h.a == nil {
+	if !h.untakenReady() {
 		return
-	}
-	for _, q := range []string{sig.RegionQuery, sig.InitialRegionQuery, sig.TypeQuery, "perform", "desig-prop"} {
-		if h.defs[q] != nil || h.local[q] || h.res.IsUserFunc(q) {
-			return
-		}
 	}
 	var todo []*pathLabel
 	for _, pl := range ls {
@@ -101,8 +95,7 @@ func (h *handlerAnalysis) untakenVerdicts(ls []*pathLabel) {
 	if len(todo) == 0 {
 		return
 	}
-	t := &pickTrace{h: h, parent: parentMap(h), loops: map[string]*syntax.List{}, binders: map[string]syntax.Node{}, elems: map[string]bool{},
-		visited: map[syntax.Node]bool{}, keysDone: map[string]bool{}, readSeen: map[*syntax.Symbol]bool{}}
+	t := newPickTrace(h, parentMap(h))
 	picks, ok := t.run()
 	if !ok {
 		return
@@ -140,6 +133,28 @@ func (h *handlerAnalysis) untakenVerdicts(ls []*pathLabel) {
 			}
 		}
 	}
+}
+
+// untakenReady reports whether the simulator declares what the rule
+// needs and the plan redefines none of the queries it reads.
+func (h *handlerAnalysis) untakenReady() bool {
+	sig := h.sig
+	if sig.Grips == "" || sig.PickKey == "" || sig.Detects == "" || sig.RegionQuery == "" || sig.InitialRegionQuery == "" ||
+		len(sig.Regions) == 0 || len(sig.Types) == 0 || h.a == nil {
+		return false
+	}
+	for _, q := range []string{sig.RegionQuery, sig.InitialRegionQuery, sig.TypeQuery, "perform", "desig-prop"} {
+		if h.defs[q] != nil || h.local[q] || h.res.IsUserFunc(q) {
+			return false
+		}
+	}
+	return true
+}
+
+// newPickTrace is an empty trace.
+func newPickTrace(h *handlerAnalysis, parent map[syntax.Node]*syntax.List) *pickTrace {
+	return &pickTrace{h: h, parent: parent, loops: map[string]*syntax.List{}, binders: map[string]syntax.Node{}, elems: map[string]bool{},
+		visited: map[syntax.Node]bool{}, keysDone: map[string]bool{}, readSeen: map[*syntax.Symbol]bool{}}
 }
 
 // callsQuery reports whether n calls query q (through temporaries too).
