@@ -164,26 +164,12 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 					continue
 				}
 				why := h.explain(l, c, kinds, body, s)
-				for _, b := range cbody {
-					syntax.Walk(b, func(x syntax.Node) bool {
-						if _, done := in[x]; !done {
-							in[x] = why
-						}
-						return true
-					})
-				}
+				markUnder(in, cbody, why)
 			}
 			return true
 		})
 	}
-	for _, pl := range ls {
-		if pl.l.Status != labels.Active || pl.l.Point == nil {
-			continue
-		}
-		if why, ok := in[pl.l.Point]; ok {
-			pl.l.Status, pl.l.Reason = labels.Infeasible, why
-		}
-	}
+	applyUnder(ls, in)
 	h.detectVerdicts(ls)
 	h.robotLocationVerdicts(ls)
 	h.repeatViewVerdicts(ls)
@@ -1048,4 +1034,30 @@ func (h *handlerAnalysis) explain(wfh *syntax.List, c syntax.Node, kinds []strin
 
 func (h *handlerAnalysis) where(n syntax.Node) string {
 	return (&valueAnalysis{res: h.res}).where(n)
+}
+
+// markUnder records why for every node of body not yet given a reason: a
+// label at any of them sits in a clause the analysis proved never entered.
+func markUnder(in map[syntax.Node]string, body []syntax.Node, why string) {
+	for _, b := range body {
+		syntax.Walk(b, func(x syntax.Node) bool {
+			if _, done := in[x]; !done {
+				in[x] = why
+			}
+			return true
+		})
+	}
+}
+
+// applyUnder marks infeasible, with the recorded reason, every active
+// label of ls whose point markUnder recorded.
+func applyUnder(ls []*pathLabel, in map[syntax.Node]string) {
+	for _, pl := range ls {
+		if pl.l.Status != labels.Active || pl.l.Point == nil {
+			continue
+		}
+		if why, ok := in[pl.l.Point]; ok {
+			pl.l.Status, pl.l.Reason = labels.Infeasible, why
+		}
+	}
 }

@@ -86,26 +86,12 @@ func (h *handlerAnalysis) reachVerdicts(ls []*pathLabel) {
 				if !ok {
 					continue
 				}
-				for _, b := range cbody {
-					syntax.Walk(b, func(x syntax.Node) bool {
-						if _, done := in[x]; !done {
-							in[x] = why
-						}
-						return true
-					})
-				}
+				markUnder(in, cbody, why)
 			}
 			return true
 		})
 	}
-	for _, pl := range ls {
-		if pl.l.Status != labels.Active || pl.l.Point == nil {
-			continue
-		}
-		if why, ok := in[pl.l.Point]; ok {
-			pl.l.Status, pl.l.Reason = labels.Infeasible, why
-		}
-	}
+	applyUnder(ls, in)
 }
 
 // reachAnalysis holds what the reach rule learns of one plan.
