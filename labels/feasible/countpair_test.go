@@ -16,18 +16,7 @@ import (
 // board the milk there now and the milk that started there (PASS is the
 // loop's body) and asks whether fewer are there now (line 21, the < at
 // column 13).
-const countPairPlan = `(defparameter *todo* nil)
-(defun obj-region (d) (desig-prop d 'region))
-(defun go-to (?loc)
-  (unless (eq (robot-location) ?loc)
-    (perform (an action (type parking-arms)))
-    (perform (an action (type navigating) (location (a location (name ?loc)))))))
-(defun take (?obj) (perform (an action (type picking-up) (arm left) (object ?obj))))
-(defun survey ()
-  (go-to 'STAND)
-  (dolist (d (perform (an action (type detecting))))
-    (when FILTER (push d *todo*))))
-(def-plan main ()
+const countPairPlan = surveyPrelude + `(def-plan main ()
   (survey)
   (dolist (x (reverse *todo*))
     (with-failure-handling ((plan-failure (e) nil))

@@ -4,12 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
-	"github.com/labelcov/labelcov/interp/sim"
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
-	"github.com/labelcov/labelcov/labels/feasible"
-	"github.com/labelcov/labelcov/normalize"
 )
 
 // elemsPlan (kitchen world) keeps the detected objects that are not in
@@ -78,7 +73,7 @@ const elemsPlan = `(defun region-of (d) (desig-prop d 'region))
 // lookup's (not entry) only, and random kitchen environments reach none
 // of those while they reach the look-alikes'.
 func TestElemVerdicts(t *testing.T) {
-	world, p, verdicts := worldPlanVerdicts(t, "kitchen", elemsPlan, "cc,mcc")
+	world, p, verdicts := worldVerdicts(t, "kitchen", elemsPlan, "cc,mcc")
 	ruled := map[string]string{}
 	for _, l := range verdicts {
 		if l.Status == labels.Infeasible && strings.Contains(l.Reason, "a detected object") && strings.Contains(l.Reason, "is called only as") {
@@ -103,25 +98,4 @@ func TestElemVerdicts(t *testing.T) {
 	checkVerdicts(t, "detected objects through lists", p, verdicts, hits, "random kitchen environments")
 	lookAlikesHold(t, p, hits, "TT", "t.plan:5:33", "t.plan:6:33", "t.plan:7:33", "t.plan:8:33")
 	lookAlikesHold(t, p, hits, "false", "t.plan:12:64", "t.plan:16:29")
-}
-
-// worldPlanVerdicts labels plan text src (t.plan, def-plan main) with
-// criteria as a plan run in the named bundled world is judged.
-func worldPlanVerdicts(t *testing.T, name, src, criteria string) (*sim.World, *pipeline.Annotated, map[int]*labels.Label) {
-	t.Helper()
-	world, err := sim.LoadWorld("../../testdata/worlds/" + name + ".world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := syntax.Parse("t.plan", []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := labels.ParseCriteria(criteria)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
-	p, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
-	return world, p, verdicts
 }

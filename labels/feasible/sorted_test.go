@@ -47,7 +47,7 @@ const sortedPlan = `(defun key (x) (first (desig-prop x 'cell)))
 // random warehouse environments reach none of the labels ruled out while
 // they do reach the look-alikes'.
 func TestSortedListVerdicts(t *testing.T) {
-	world, p, verdicts := worldPlanVerdicts(t, "warehouse", sortedPlan, "cc,wm")
+	world, p, verdicts := worldVerdicts(t, "warehouse", sortedPlan, "cc,wm")
 	sorted := map[string]string{}
 	for _, l := range verdicts {
 		if l.Status == labels.Infeasible && strings.Contains(l.Reason, "sorted by") {

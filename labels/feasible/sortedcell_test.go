@@ -49,7 +49,7 @@ var sortedCellNoDedup = strings.Replace(sortedCellPlan, "(and (eq (reg d) 'table
 // the name check, and random warehouse environments reach none of the
 // labels ruled out while the look-alikes' hold.
 func TestSortedCellVerdicts(t *testing.T) {
-	world, p, verdicts := worldPlanVerdicts(t, "warehouse", sortedCellPlan, "wm")
+	world, p, verdicts := worldVerdicts(t, "warehouse", sortedCellPlan, "wm")
 	cell := map[string]string{}
 	for _, l := range verdicts {
 		if l.Status == labels.Infeasible && strings.Contains(l.Reason, "two objects in one cell") {
@@ -69,7 +69,7 @@ func TestSortedCellVerdicts(t *testing.T) {
 	checkVerdicts(t, "sorted cells", p, verdicts, hits, "random warehouse environments")
 	lookAlikesHold(t, p, hits, "<= -> <", "t.plan:20:82")
 
-	world, p, verdicts = worldPlanVerdicts(t, "warehouse", sortedCellNoDedup, "wm")
+	world, p, verdicts = worldVerdicts(t, "warehouse", sortedCellNoDedup, "wm")
 	for _, l := range verdicts {
 		if l.Status == labels.Infeasible && strings.Contains(l.Reason, "two objects in one cell") {
 			t.Errorf("without the name check: %s %s ruled out: %s", l.Pos, l.Predicate, l.Reason)

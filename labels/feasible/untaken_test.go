@@ -11,11 +11,10 @@ import (
 	"github.com/labelcov/labelcov/normalize"
 )
 
-// untakenPlan surveys from STAND, keeps the detected
-// objects FILTER lets through, carries each to board-2 (PICK is the
-// value picked), then asks of every object whether it started on
-// board-1 and is no longer there (line 17, the and at column 15).
-const untakenPlan = `(defparameter *todo* nil)
+// surveyPrelude defines a survey from STAND that keeps in *todo* the
+// detected objects FILTER lets through, and take, which picks one up with
+// the left arm: the first 11 lines of the untaken and counting-pair plans.
+const surveyPrelude = `(defparameter *todo* nil)
 (defun obj-region (d) (desig-prop d 'region))
 (defun go-to (?loc)
   (unless (eq (robot-location) ?loc)
@@ -26,7 +25,13 @@ const untakenPlan = `(defparameter *todo* nil)
   (go-to 'STAND)
   (dolist (d (perform (an action (type detecting))))
     (when FILTER (push d *todo*))))
-(def-plan main ()
+`
+
+// untakenPlan surveys from STAND, keeps the detected
+// objects FILTER lets through, carries each to board-2 (PICK is the
+// value picked), then asks of every object whether it started on
+// board-1 and is no longer there (line 17, the and at column 15).
+const untakenPlan = surveyPrelude + `(def-plan main ()
   (survey)
   (dolist (x (reverse *todo*))
     (with-failure-handling ((plan-failure (e) nil)) (take PICK) (perform (an action (type placing) (arm left) (target (a location (on board-2)))))))
