@@ -27,8 +27,8 @@ import (
 // comparison is made once, on integers, and each label reads its
 // outcome. A group whose whole work is one such comparison for one label
 // (a chain once all its other labels retired silently, the commonest
-// group late in a campaign) runs inline in the dispatch loop, without a
-// call (probeGroup.single). What its retired
+// group late in a campaign) runs in runSingle, which has less to set up
+// than runGroup (probeGroup.single). What its retired
 // members write is the same on every visit (the branch counters they
 // retired with), so Counters writes it after the run (completeGroups),
 // once for every group that ran: the counters read exactly as if the
@@ -68,9 +68,7 @@ type probeGroup struct {
 	ran bool
 	// single: the group's one member is live and its one test is a
 	// comparison of two integers (a variable and a constant or two
-	// variables) with no retired member to write: the dispatch loop
-	// runs it inline (loop.go, opProbeGroup), falling back on runGroup
-	// when an operand is not an integer.
+	// variables) with no retired member to write: runSingle runs it.
 	single bool
 }
 
@@ -417,6 +415,48 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 		g.ran = true
 		m.visited = append(m.visited, gi)
 	}
+	return g.end
+}
+
+// runSingle runs group g, whose whole work is one integer comparison for
+// its one live member (g.single), as runGroup would, with less to set up:
+// it returns the group's end, or the member's entry when the label budget
+// is exhausted or an operand is not an integer (the plain code then runs
+// it).
+func (m *Machine) runSingle(g *probeGroup, stack []value.Value, fp int, cnt []uint8) int {
+	ts := &g.tests[0]
+	if m.labelSteps >= m.cfg.MaxLabelSteps {
+		return int(g.members[0].pc)
+	}
+	var x, y *value.Value
+	bound := true
+	if ts.global {
+		x, bound = &m.globals[ts.slot], m.gset[ts.slot]
+	} else {
+		x = &stack[fp+int(ts.slot)]
+	}
+	k := ts.k
+	if ts.y == yGlobal {
+		y, bound = &m.globals[ts.ySlot], bound && m.gset[ts.ySlot]
+	} else if ts.y == yLocal {
+		y = &stack[fp+int(ts.ySlot)]
+	}
+	if y != nil {
+		k = y.Int()
+		bound = bound && y.Kind() == value.KInt
+	}
+	if !bound || x.Kind() != value.KInt {
+		return int(g.members[0].pc)
+	}
+	v, l := x.Int(), &g.labels[0]
+	h := l.outcomes >> (b2u(v >= k) + b2u(v > k)) & 1
+	c := l.falseC
+	if h != 0 {
+		c = l.counter
+		m.fired = true
+	}
+	cnt[c] = 1 // setBranch
+	m.labelSteps++
 	return g.end
 }
 

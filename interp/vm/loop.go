@@ -535,44 +535,15 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 						pc = g.end
 						continue
 					}
-					if g.single && m.labelSteps < m.cfg.MaxLabelSteps {
+					var next int
+					if g.single {
 						// One live label comparing two integers, the
-						// commonest group once most labels retired:
-						// runGroup's work inline, without a call.
-						ts := &g.tests[0]
-						var x, y *value.Value
-						bound := true
-						if ts.global {
-							x, bound = &m.globals[ts.slot], m.gset[ts.slot]
-						} else {
-							x = &stack[fp+int(ts.slot)]
-						}
-						k := ts.k
-						if ts.y == yGlobal {
-							y, bound = &m.globals[ts.ySlot], bound && m.gset[ts.ySlot]
-						} else if ts.y == yLocal {
-							y = &stack[fp+int(ts.ySlot)]
-						}
-						if y != nil {
-							k = y.Int()
-							bound = bound && y.Kind() == value.KInt
-						}
-						if bound && x.Kind() == value.KInt {
-							v, l := x.Int(), &g.labels[0]
-							h := l.outcomes >> (b2u(v >= k) + b2u(v > k)) & 1
-							c := l.falseC
-							if h != 0 {
-								c = l.counter
-								m.fired = true
-							}
-							cnt[c] = 1 // setBranch
-							m.labelSteps++
-							steps-- // the member's step is the label budget's
-							pc = g.end
-							continue
-						}
+						// commonest group once most labels retired.
+						next = m.runSingle(g, stack, fp, cnt)
+					} else {
+						next = m.runGroup(in.a, stack, fp, cnt)
 					}
-					if next := m.runGroup(in.a, stack, fp, cnt); next != pc-1 {
+					if next != pc-1 {
 						steps-- // the first member's step is the label budget's
 						pc = next
 						continue
