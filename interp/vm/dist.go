@@ -146,6 +146,12 @@ func (m *Machine) probeRun(ops []compile.ProbeOp, st *[compile.MaxProbeStack]val
 	for i := 0; i < len(ops); i++ {
 		o := &ops[i]
 		switch o.Op {
+		case 'L':
+			st[n] = stack[fp+int(o.Slot)]
+			n++
+		case 'K':
+			st[n] = value.Int(o.K)
+			n++
 		case 'a':
 			v := &st[n-1]
 			switch v.Kind() {
