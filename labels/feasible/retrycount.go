@@ -39,8 +39,9 @@ import (
 // clauses hold no other handler (so each retry in them restarts W).
 // Every other change of G is a (setq G 0) in W's body after which the
 // body only builds its value (nothing there can fail, so no clause runs
-// after it), or lies in a function that no code in W names (nor the one
-// W is in, which would run again inside W). Then, by induction over the
+// after it), or lies in a function that no code in W or a policy (run
+// after every action) names, transitively, nor the one W is in (which
+// would run again inside W). Then, by induction over the
 // runs of W's body, T <= G when each run starts (T = 0 <= G first; C
 // adds one to both; G does not change while the body runs up to a
 // failure) and T <= max(0, U-1): a retry from C needs G < K <= U, and a
@@ -154,7 +155,7 @@ func readEntryTest(res *normalize.Result, c syntax.Node) (entryTest, bool) {
 			if !ok || !isQ {
 				continue
 			}
-			if s, ok := q.X.(*syntax.Symbol); ok {
+			if s, ok := q.X.(*syntax.Symbol); ok && s.Pkg == "" {
 				return entryTest{c: c, e: e, idx: idx, sym: s.Name, want: want}, true
 			}
 		}
@@ -433,7 +434,7 @@ func (rc *retryCounts) elemVal(p *syntax.List, idx int) (sym string, lo, hi floa
 	x := argAt(p, idx+1)
 	switch x := x.(type) {
 	case *syntax.Quote:
-		if s, ok := x.X.(*syntax.Symbol); ok {
+		if s, ok := x.X.(*syntax.Symbol); ok && s.Pkg == "" {
 			return s.Name, 0, 0, false, true
 		}
 	case *syntax.Int:
@@ -829,9 +830,9 @@ func (rc *retryCounts) defOf(n syntax.Node) *syntax.List {
 	return nil
 }
 
-// reachable are the names of the definitions code in w may run: those
-// any symbol in it names, transitively; nil when w may call through a
-// value.
+// reachable are the names of the definitions code in w may run: the
+// policies and those any symbol in w or them names, transitively; nil
+// when local functions make that unclear.
 func (rc *retryCounts) reachable(w *syntax.List) map[string]bool {
 	if rc.reach == nil {
 		rc.reach = map[*syntax.List]map[string]bool{}
@@ -841,15 +842,23 @@ func (rc *retryCounts) reachable(w *syntax.List) map[string]bool {
 	}
 	h := rc.h
 	out := map[string]bool{}
+	// The policies run after every action, inside W too.
 	todo := []syntax.Node{w}
+	dup := false
+	for _, f := range h.res.Forms {
+		if forms.Head(f) == "def-policy" && !h.res.Skipped(f) {
+			out[defName(f.(*syntax.List))] = true
+			todo = append(todo, f)
+		}
+	}
 	for len(todo) > 0 {
 		r := todo[len(todo)-1]
 		todo = todo[:len(todo)-1]
 		syntax.Walk(r, func(n syntax.Node) bool {
 			if s, ok := n.(*syntax.Symbol); ok {
 				name := forms.Name(s)
-				if h.local[name] || h.dup[name] {
-					out[name] = true
+				if h.dup[name] {
+					dup = true // which definition runs: leave it to other rules
 				}
 				if d := h.defs[name]; d != nil && !out[name] {
 					out[name] = true
@@ -859,7 +868,7 @@ func (rc *retryCounts) reachable(w *syntax.List) map[string]bool {
 			return true
 		})
 	}
-	if len(h.local) > 0 {
+	if len(h.local) > 0 || dup {
 		out = nil // local functions: leave them to other rules
 	}
 	rc.reach[w] = out

@@ -14,10 +14,11 @@ import (
 // retryCountPlan serves three items whose steps fail while the item's
 // tries are below its budget (the arguments a, b and a-b), retrying on
 // a global count of failures as fetch-deliver does, and reads the report
-// in main (line 21: the and at column 11, the < at column 45). RESET
+// in main (line 21: the and at column 11, the < at column 45). POLICY
+// may define a policy, RESET
 // goes into step, MORE after the clause's (incf tries), GUARD is the
 // retry's test, BODY the body's last three forms.
-const retryCountPlan = `(defparameter *max* 3)
+const retryCountPlan = `(defparameter *max* 3) POLICY
 (defparameter *attempts* 0)
 (defparameter *report* nil)
 (defun step (n budget)
@@ -51,7 +52,8 @@ const retryCountBody = `(step tries budget)
 // keep both labels and the arguments cover what they let through: a
 // reset of the global count in a function the body calls, a reset
 // followed by a step that may fail, tries counted twice per failure, a
-// retry that tests the tries themselves against a larger bound.
+// retry that tests the tries themselves against a larger bound; a reset
+// in a policy keeps them too.
 func TestRetryCountVerdicts(t *testing.T) {
 	c, _ := labels.ParseCriteria("mcc,wm-ror")
 	const guard = "(< *attempts* *max*)"
@@ -65,10 +67,17 @@ func TestRetryCountVerdicts(t *testing.T) {
 		{"a reset in a called function", "(setq *attempts* 0)", "", guard, retryCountBody, false, []string{"FF"}},
 		{"a reset before a step that may fail", "", "", guard,
 			"(setq *attempts* 0)\n      (step tries budget)\n      (list kind 'served tries)", false, []string{"FF"}},
+		// A policy runs after every action: none runs here, so only the
+		// verdict is checked.
+		{"a reset in a policy", "", "", guard, retryCountBody, false, nil},
 		{"tries counted twice", "", "(incf tries)", guard, retryCountBody, false, []string{"FF", "< -> /="}},
 		{"a retry on the tries", "", "", "(< tries 5)", retryCountBody, false, []string{"FF", "< -> /="}},
 	} {
-		src := strings.NewReplacer("RESET", tc.reset, "MORE", tc.more, "GUARD", tc.guard, "BODY", tc.body).Replace(retryCountPlan)
+		policy := ""
+		if strings.Contains(tc.name, "policy") {
+			policy = "(def-policy calm () (setq *attempts* 0) nil)"
+		}
+		src := strings.NewReplacer("POLICY", policy, "RESET", tc.reset, "MORE", tc.more, "GUARD", tc.guard, "BODY", tc.body).Replace(retryCountPlan)
 		f, err := syntax.Parse("t.plan", []byte(src))
 		if err != nil {
 			t.Fatalf("%s: %v", tc.name, err)
