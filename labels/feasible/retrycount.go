@@ -634,25 +634,8 @@ func (rc *retryCounts) retryBound(l, bb *syntax.List, name, key string) *countBo
 		return no
 	}
 	// W runs once per binding.
-	for x := syntax.Node(w); x != syntax.Node(l); {
-		p := rc.parent[x]
-		if p == nil {
-			return no
-		}
-		i := slices.Index(p.Elems, x)
-		switch forms.Head(p) {
-		case "progn":
-			if i < 1 {
-				return no
-			}
-		case "let", "let*":
-			if i < 2 {
-				return no
-			}
-		default:
-			return no
-		}
-		x = p
+	if !rc.throughBodies(w, l, false, nil) {
+		return no
 	}
 	// No other handler in the clauses: each retry there restarts W.
 	for _, c := range cl.Elems {
@@ -892,7 +875,21 @@ func (rc *retryCounts) resetLast(x, w *syntax.List) bool {
 	if z, ok := argAt(x, 2).(*syntax.Int); !ok || z.Value != 0 || len(x.Elems) != 3 {
 		return false
 	}
-	for n := syntax.Node(x); n != syntax.Node(w); {
+	return rc.throughBodies(x, w, true, func(p *syntax.List, i int) bool {
+		for _, s := range p.Elems[i+1:] {
+			if !rc.cannotFail(s) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// throughBodies reports whether x lies in top through body forms of
+// progn, let, let* and (with wfh) with-failure-handling only, and f
+// (when not nil) accepts each of those parents with x's index there.
+func (rc *retryCounts) throughBodies(x, top syntax.Node, wfh bool, f func(p *syntax.List, i int) bool) bool {
+	for n := x; n != top; {
 		p := rc.parent[n]
 		if p == nil {
 			return false
@@ -903,17 +900,19 @@ func (rc *retryCounts) resetLast(x, w *syntax.List) bool {
 			if i < 1 {
 				return false
 			}
-		case "let", "let*", "with-failure-handling":
+		case "let", "let*":
 			if i < 2 {
+				return false
+			}
+		case "with-failure-handling":
+			if !wfh || i < 2 {
 				return false
 			}
 		default:
 			return false
 		}
-		for _, s := range p.Elems[i+1:] {
-			if !rc.cannotFail(s) {
-				return false
-			}
+		if f != nil && !f(p, i) {
+			return false
 		}
 		n = p
 	}

@@ -115,21 +115,32 @@ func TestRetryCountVerdicts(t *testing.T) {
 // kept otherwise with as many; TestValueVerdictsSoundOnBenchmarks runs
 // it on random environments.
 func TestRetryCountOnBenchmarks(t *testing.T) {
+	path, verdicts := benchVerdicts(t, "fetch-deliver", "mcc,wm-ror")
+	for _, at := range [][2]string{{path + ":157:11", "FF"}, {path + ":157:45", "< -> /="}} {
+		if r := reasonAt(verdicts, at[0], at[1]); !strings.Contains(r, "tries <= 2 in the body and the other clauses, <= 3 in the clause") {
+			t.Errorf("%s %s: reason %q", at[0], at[1], r)
+		}
+	}
+}
+
+// benchVerdicts judges the labels of criteria of a benchmark plan on the
+// warehouse world, through its def-plan main; it returns the plan's path.
+func benchVerdicts(t *testing.T, bench, criteria string) (string, map[int]*labels.Label) {
+	t.Helper()
 	world, err := sim.LoadWorld("../../testdata/worlds/warehouse.world")
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _ := labels.ParseCriteria("mcc,wm-ror")
-	path := "../../testdata/bench/fetch-deliver/fetch-deliver.plan"
+	c, err := labels.ParseCriteria(criteria)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := "../../testdata/bench/" + bench + "/" + bench + ".plan"
 	f, err := syntax.ParseFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
 	_, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
-	for _, at := range [][2]string{{path + ":157:11", "FF"}, {path + ":157:45", "< -> /="}} {
-		if r := reasonAt(verdicts, at[0], at[1]); !strings.Contains(r, "tries <= 2 in the body and the other clauses, <= 3 in the clause") {
-			t.Errorf("%s %s: reason %q", at[0], at[1], r)
-		}
-	}
+	return path, verdicts
 }
