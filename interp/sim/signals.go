@@ -101,7 +101,7 @@ func LabelSignals(w *World) *domain.Signals {
 		// object once (objectList).
 		Spots:    spotsOf(w),
 		AllQuery: "all-objects",
-		Why:           "the simulator's actions in world " + w.Name,
+		Why:      "the simulator's actions in world " + w.Name,
 		// pickUp resolves its object by name (resolveObject); only pickUp
 		// and place change an object's place; perceived gives the name,
 		// type and region (objRegion) of the moment.
