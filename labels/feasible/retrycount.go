@@ -508,13 +508,6 @@ func (rc *retryCounts) never(cs []entryTest, ents *listEntries) (string, bool) {
 	return out, true
 }
 
-func fmtNum(x float64) string {
-	if x == float64(int64(x)) {
-		return numString(x)
-	}
-	return fmt.Sprint(x)
-}
-
 // cmpMay reports whether x op k may hold for integer x in [lo, hi] and k
 // in [klo, khi].
 func cmpMay(op string, lo, hi, klo, khi float64) bool {
