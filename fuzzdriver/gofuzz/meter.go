@@ -298,6 +298,11 @@ type Guide struct {
 // the overlay under work: the one place where every Go campaign's guiding
 // annotation is made. Labels inside dependencies are laid out under work
 // (gotransform.AnnotateFor) and t's package gets their constants as seeds.
+// With dist, the constants offered as seeds are those of the functions
+// t's own seeds execute (SeedFuncs): the constants of code the target
+// never reaches (a decoder's range checks for struct fields, where the
+// target decodes into a map) only dilute the corpus (docs/go.md, "Seventh
+// grid").
 func AnnotateGuide(ctx context.Context, t Target, opts gotransform.Options, work string) (*Guide, error) {
 	opts.Dir = t.Module
 	g := &Guide{Env: opts.Env}
@@ -314,8 +319,87 @@ func AnnotateGuide(ctx context.Context, t Target, opts gotransform.Options, work
 	if err != nil {
 		return nil, err
 	}
+	if opts.Criteria.Has(labels.DIST) && hasConsts(g.Result) {
+		ran, err := SeedFuncs(ctx, t, g.Result, filepath.Join(work, "seedrun"), opts.Env)
+		if err != nil {
+			return nil, err
+		}
+		if len(ran) > 0 {
+			g.Result.KeepConsts(func(c gotransform.Const) bool { return ran[c.Pkg+"."+c.Func] })
+		}
+	}
 	if g.Overlay, err = g.Result.WriteOverlay(filepath.Join(work, "overlay")); err != nil {
 		return nil, err
 	}
 	return g, nil
+}
+
+func hasConsts(r *gotransform.Result) bool {
+	for _, p := range r.Packages {
+		if len(p.Consts) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// SeedFuncs runs t's seed corpus (its f.Add calls and
+// testdata/fuzz/FuzzX, as go test does without -fuzz) on a coverage
+// binary of the original labelled packages built under work, and returns
+// the functions of res's packages the seeds executed, named as
+// gotransform.Const names them ("IMPORTPATH.NAME", by declared name, a
+// function literal counting as its enclosing declaration). Empty when
+// the seeds executed none (a target without seeds): then nothing tells
+// which constants matter. env is the go command's environment for the
+// original code (nil: the current one).
+func SeedFuncs(ctx context.Context, t Target, res *gotransform.Result, work string, env []string) (map[string]bool, error) {
+	dir := filepath.Join(work, "run")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(work, "seeds.cover.test")
+	if err := BuildCover(ctx, t, t.Module, bin, env); err != nil {
+		return nil, fmt.Errorf("gofuzz: the seeds of %s: %w", t, err)
+	}
+	// The seed corpus of testdata/fuzz, in a directory of the run's own:
+	// the user's tree is not the binary's working directory.
+	if td := filepath.Join(t.Dir, "testdata"); isDir(td) {
+		if err := copyDir(td, filepath.Join(dir, "testdata")); err != nil {
+			return nil, err
+		}
+	}
+	prof := filepath.Join(work, "seeds.cover.out")
+	if _, err := gotest.RunCorpus(ctx, bin, dir, env, t.Name, prof, nil); err != nil {
+		return nil, fmt.Errorf("gofuzz: running the seeds of %s: %w", t, err)
+	}
+	profiles, err := cover.ParseProfiles(prof)
+	if err != nil {
+		return nil, fmt.Errorf("gofuzz: the seeds of %s: %w", t, err)
+	}
+	spans, err := res.FuncSpans()
+	if err != nil {
+		return nil, err
+	}
+	return executedFuncs(profiles, spans), nil
+}
+
+// executedFuncs names the functions (spans: per profile file name) with a
+// block of profiles executed at least once.
+func executedFuncs(profiles []*cover.Profile, spans map[string][]gotransform.FuncSpan) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range profiles {
+		fs := spans[p.FileName]
+		for _, b := range p.Blocks {
+			if b.Count == 0 {
+				continue
+			}
+			for _, f := range fs {
+				if b.StartLine >= f.Start && b.StartLine <= f.End {
+					out[f.Pkg+"."+f.Func] = true
+					break
+				}
+			}
+		}
+	}
+	return out
 }
