@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/coverage/gotest"
@@ -299,10 +300,7 @@ type Guide struct {
 // annotation is made. Labels inside dependencies are laid out under work
 // (gotransform.AnnotateFor) and t's package gets their constants as seeds.
 // With dist, the constants offered as seeds are those of the functions
-// t's own seeds execute (SeedFuncs): the constants of code the target
-// never reaches (a decoder's range checks for struct fields, where the
-// target decodes into a map) only dilute the corpus (docs/go.md, "Seventh
-// grid").
+// t's own seeds execute (KeepExecutedConsts).
 func AnnotateGuide(ctx context.Context, t Target, opts gotransform.Options, work string) (*Guide, error) {
 	opts.Dir = t.Module
 	g := &Guide{Env: opts.Env}
@@ -319,13 +317,9 @@ func AnnotateGuide(ctx context.Context, t Target, opts gotransform.Options, work
 	if err != nil {
 		return nil, err
 	}
-	if opts.Criteria.Has(labels.DIST) && hasConsts(g.Result) {
-		ran, err := SeedFuncs(ctx, t, g.Result, filepath.Join(work, "seedrun"), opts.Env)
-		if err != nil {
+	if opts.Criteria.Has(labels.DIST) {
+		if err := KeepExecutedConsts(ctx, []Target{t}, g.Result, filepath.Join(work, "seedrun"), opts.Env); err != nil {
 			return nil, err
-		}
-		if len(ran) > 0 {
-			g.Result.KeepConsts(func(c gotransform.Const) bool { return ran[c.Pkg+"."+c.Func] })
 		}
 	}
 	if g.Overlay, err = g.Result.WriteOverlay(filepath.Join(work, "overlay")); err != nil {
@@ -341,6 +335,32 @@ func hasConsts(r *gotransform.Result) bool {
 		}
 	}
 	return false
+}
+
+// KeepExecutedConsts keeps, of res's constants (offered as seeds with
+// dist), those of the functions the seeds of targets ts execute
+// (SeedFuncs, each run under work), all of them when the seeds execute
+// none. The constants of code no seed reaches (a decoder's range checks
+// for struct fields, where the target decodes into a map) only dilute a
+// campaign's corpus (docs/go.md, "Seventh grid").
+func KeepExecutedConsts(ctx context.Context, ts []Target, res *gotransform.Result, work string, env []string) error {
+	if !hasConsts(res) {
+		return nil
+	}
+	ran := map[string]bool{}
+	for i, t := range ts {
+		r, err := SeedFuncs(ctx, t, res, filepath.Join(work, strconv.Itoa(i)), env)
+		if err != nil {
+			return err
+		}
+		for f := range r {
+			ran[f] = true
+		}
+	}
+	if len(ran) > 0 {
+		res.KeepConsts(func(c gotransform.Const) bool { return ran[c.Pkg+"."+c.Func] })
+	}
+	return nil
 }
 
 // SeedFuncs runs t's seed corpus (its f.Add calls and
