@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/constant"
 	"math"
 	"os"
 	"path/filepath"
@@ -338,11 +339,13 @@ func hasConsts(r *gotransform.Result) bool {
 }
 
 // KeepExecutedConsts keeps, of res's constants (offered as seeds with
-// dist), those of the functions the seeds of targets ts execute
-// (SeedFuncs, each run under work), all of them when the seeds execute
-// none. The constants of code no seed reaches (a decoder's range checks
-// for struct fields, where the target decodes into a map) only dilute a
-// campaign's corpus (docs/go.md, "Seventh grid").
+// dist), the string constants and the numeric constants of the functions
+// the seeds of targets ts execute (SeedFuncs, each run under work); all
+// of them when the seeds execute none. The byte encodings of integers
+// compared in code no seed reaches (a decoder's range checks for struct
+// fields, where the target decodes into a map) diluted a text parser's
+// corpus; string constants of such code (a marshaller's options) still
+// paid on one (docs/go.md, "Seventh grid").
 func KeepExecutedConsts(ctx context.Context, ts []Target, res *gotransform.Result, work string, env []string) error {
 	if !hasConsts(res) {
 		return nil
@@ -358,7 +361,7 @@ func KeepExecutedConsts(ctx context.Context, ts []Target, res *gotransform.Resul
 		}
 	}
 	if len(ran) > 0 {
-		res.KeepConsts(func(c gotransform.Const) bool { return ran[c.Pkg+"."+c.Func] })
+		res.KeepConsts(func(c gotransform.Const) bool { return ran[c.Pkg+"."+c.Func] || c.Value.Kind() == constant.String })
 	}
 	return nil
 }

@@ -35,13 +35,14 @@ func TestExecutedFuncs(t *testing.T) {
 	}
 }
 
-// TestGuideSeedsExecutedConsts: dist's guide offers as seeds the
-// constants of the functions the target's own seeds execute. In
-// testdata/go/seedreach both the text path (field, a magic key) and the
-// binary path (wide, a 64-bit bound) are reachable from FuzzDecode by
-// name, and the seed runs the text path only: the guide's test file
-// offers the key, not the bound's encoding, which the overlay without the
-// rule (every reachable constant) does offer.
+// TestGuideSeedsExecutedConsts: dist's guide offers as seeds the integer
+// constants of the functions the target's own seeds execute, and string
+// constants wherever they are. In testdata/go/seedreach both the text
+// path (field, a magic key) and the binary path (wide, a 64-bit bound and
+// a tag) are reachable from FuzzDecode by name, and the seed runs the text
+// path only: the guide's test file offers the key and the tag, not the
+// bound's encoding, which the overlay without the rule (every reachable
+// constant) does offer.
 func TestGuideSeedsExecutedConsts(t *testing.T) {
 	testenv.Long(t) // a go list, two annotations and a coverage build: seconds
 	needGo(t)
@@ -60,6 +61,7 @@ func TestGuideSeedsExecutedConsts(t *testing.T) {
 	}
 	test := filepath.Join(dir, "seedreach_test.go")
 	key := strconv.Quote("labelcov-magic-key")
+	tag := strconv.Quote("labelcov-wide-tag")
 	wide := strconv.Quote("\x7e\xed\xc0\xde\x5e\xed\x00\x01")
 
 	// Without the rule: Annotate and WriteOverlay offer both.
@@ -72,8 +74,8 @@ func TestGuideSeedsExecutedConsts(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := seededTest(t, ov, test)
-	if !strings.Contains(all, key) || !strings.Contains(all, wide) {
-		t.Fatalf("the overlay without the rule lacks the key or the bound:\n%s", all)
+	if !strings.Contains(all, key) || !strings.Contains(all, wide) || !strings.Contains(all, tag) {
+		t.Fatalf("the overlay without the rule lacks the key, the bound or the tag:\n%s", all)
 	}
 
 	ran, err := SeedFuncs(ctx, ts[0], res, t.TempDir(), nil)
@@ -89,8 +91,8 @@ func TestGuideSeedsExecutedConsts(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := seededTest(t, g.Overlay, test)
-	if !strings.Contains(got, key) {
-		t.Errorf("the guide does not offer the executed field's key:\n%s", got)
+	if !strings.Contains(got, key) || !strings.Contains(got, tag) {
+		t.Errorf("the guide does not offer the executed field's key or the tag:\n%s", got)
 	}
 	if strings.Contains(got, wide) {
 		t.Errorf("the guide offers the bound of wide, which no seed executes:\n%s", got)

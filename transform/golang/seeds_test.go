@@ -379,7 +379,7 @@ func TestFuncSpansAndKeepConsts(t *testing.T) {
 	for _, s := range spans["example.com/seedreach/seedreach.go"] {
 		got = append(got, fmt.Sprintf("%s.%s:%d-%d", s.Pkg, s.Func, s.Start, s.End))
 	}
-	want := []string{"example.com/seedreach.Decode:10-15", "example.com/seedreach.field:18-26", "example.com/seedreach.wide:29-34"}
+	want := []string{"example.com/seedreach.Decode:11-16", "example.com/seedreach.field:19-27", "example.com/seedreach.wide:30-35"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("spans %v, want %v", got, want)
 	}
