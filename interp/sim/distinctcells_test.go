@@ -2,6 +2,8 @@ package sim
 
 import (
 	"math/rand/v2"
+	"os"
+	"strings"
 	"testing"
 
 	"github.com/labelcov/labelcov/internal/testenv"
@@ -75,4 +77,61 @@ func TestDistinctCells(t *testing.T) {
 			t.Errorf("%s: only %d pairs of objects in one region compared in %d runs: the draws miss the fact", w.Name, pairs, runs)
 		}
 	})
+}
+
+// TestDistinctCellsFalse: a world with two regions on one surface does
+// not declare DistinctCells, and rightly: with a fine region over the
+// left end of the kitchen counter after the counter's own (coarser)
+// region, two objects the environment stands in different cells of the
+// fine region lie in one cell of the counter's, which the simulator
+// reports (the first region that holds a point is its region) for both.
+func TestDistinctCellsFalse(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/worlds/kitchen.world")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const one = "(region counter      (surface counter)      (grid 8 8))"
+	if !strings.Contains(string(src), one) {
+		t.Fatalf("kitchen.world no longer has %q", one)
+	}
+	split := "(region counter (surface counter) (grid 8 8))\n(region counter-end (surface counter) (grid 8 8) (area 0 0 0.4 0.6))"
+	w, err := ParseWorld("split.world", []byte(strings.Replace(string(src), one, split, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if distinctCells(w) || LabelSignals(w).DistinctCells {
+		t.Fatal("DistinctCells declared for a world with two regions on one surface")
+	}
+	if !LabelSignals(loadWorld(t, "kitchen")).DistinctCells {
+		t.Fatal("DistinctCells not declared for the kitchen world itself")
+	}
+	env, err := w.ParseEnv("split.env", []byte(`(environment
+	  (object bottle (region counter-end) (cell 4 4) (orientation 0))
+	  (object cup (region counter-end) (cell 7 4) (orientation 0)))`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewState(w)
+	s.Reset(env)
+	res, err := s.Perform(action("detecting"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ds []*value.Designator
+	for c := res.Cons(); c != nil; c = c.Cdr.Cons() {
+		ds = append(ds, c.Car.Designator())
+	}
+	if len(ds) != 2 {
+		t.Fatalf("detected %v, want both objects", ds)
+	}
+	for _, key := range []string{"region", "cell"} {
+		a, _ := ds[0].Get(key)
+		b, _ := ds[1].Get(key)
+		if !value.Equal(a, b) {
+			t.Errorf("%s: %v and %v differ: the split world does not show what DistinctCells rules out", key, a, b)
+		}
+	}
+	if a, _ := ds[0].Get("name"); func() bool { b, _ := ds[1].Get("name"); return value.Equal(a, b) }() {
+		t.Errorf("one name for both objects: %v", ds)
+	}
 }

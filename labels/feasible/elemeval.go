@@ -2,6 +2,7 @@ package feasible
 
 import (
 	"errors"
+	"slices"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -33,7 +34,10 @@ type cval struct {
 var (
 	// cUnknown is a value the evaluation does not know: reading it is
 	// undecided.
-	cUnknown     = &cval{k: cSym, s: "\x00unknown"}
+	cUnknown = &cval{k: cSym, s: "\x00unknown"}
+	// cNonNil is a value known only not to be nil: tested for truth it
+	// is true, anything else that reads it is undecided.
+	cNonNil      = &cval{k: cSym, s: "\x00non-nil"}
 	cNil         = &cval{k: cSym, s: "nil"}
 	cT           = &cval{k: cSym, s: "t"}
 	errUndecided = errors.New("undecided")
@@ -272,6 +276,9 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 		if err != nil {
 			return nil, err
 		}
+		if k == cNonNil {
+			return nil, errUndecided
+		}
 		for _, c := range l.Elems[2:] {
 			cl := asList(c)
 			if cl == nil || len(cl.Elems) == 0 {
@@ -354,6 +361,9 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 	args, err := e.cargs(l, env, depth)
 	if err != nil {
 		return nil, err
+	}
+	if h != "not" && h != "null" && h != "list" && slices.Contains(args, cNonNil) {
+		return nil, errUndecided
 	}
 	num := func() bool {
 		for _, a := range args {

@@ -1273,25 +1273,7 @@ func elemVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signals, 
 			h := &handlerAnalysis{res: res, a: a, show: show}
 			h.collectDefs()
 			h.findSites()
-			if h.dynamic {
-				return
-			}
-			e = &elemAnalysis{res: res, h: h, sig: sig, parent: parentMap(h), vars: map[string]*ev{}, rets: map[string]*ev{},
-				binder: map[string]syntax.Node{}, inits: map[string]elemInit{}, memberNodes: map[string]*syntax.List{}, assigned: map[string]bool{}, retTop: map[string]bool{}}
-			ok := false
-			for round := 0; round < 40; round++ {
-				e.changed = false
-				e.sites = map[string][]elemSite{}
-				e.walkAll()
-				if e.bad {
-					return
-				}
-				if !e.changed {
-					ok = true
-					break
-				}
-			}
-			if !ok {
+			if e = newElemAnalysis(h, sig); e == nil {
 				return
 			}
 		}
@@ -1299,6 +1281,28 @@ func elemVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signals, 
 			pl.l.Status, pl.l.Reason = labels.Infeasible, why
 		}
 	}
+}
+
+// newElemAnalysis runs the fixpoint over h's plan; nil when the plan has
+// what it does not model.
+func newElemAnalysis(h *handlerAnalysis, sig *domain.Signals) *elemAnalysis {
+	if h.dynamic {
+		return nil
+	}
+	e := &elemAnalysis{res: h.res, h: h, sig: sig, parent: parentMap(h), vars: map[string]*ev{}, rets: map[string]*ev{},
+		binder: map[string]syntax.Node{}, inits: map[string]elemInit{}, memberNodes: map[string]*syntax.List{}, assigned: map[string]bool{}, retTop: map[string]bool{}}
+	for round := 0; round < 40; round++ {
+		e.changed = false
+		e.sites = map[string][]elemSite{}
+		e.walkAll()
+		if e.bad {
+			return nil
+		}
+		if !e.changed {
+			return e
+		}
+	}
+	return nil
 }
 
 // enclosingDefun is the top-level form n lies in.

@@ -895,7 +895,8 @@ func dropDirectives(s string) string {
 // of a string, format to a string, subseq, code-char and the message of a
 // failure, read with desig-prop: the simulator's and the VM's are
 // sentences (every format they write a message with holds a space, as
-// TestLabelReach checks of the simulator's), and the plan's own must be.
+// TestLabelReach checks of the simulator's and TestFailureMessagesAreSentences
+// of the VM's), and the plan's own must be.
 func (r *reachAnalysis) armsSymbols() bool {
 	if r.armsSym != 0 {
 		return r.armsSym == 1
