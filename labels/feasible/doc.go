@@ -59,6 +59,10 @@
 //     stays where it started; (countpair.go) two counters one loop of
 //     tests increments, where every pass that increments Y increments X
 //     (such an object's region is its initial one), keep X >= Y;
+//     (placebound.go) such a pair over all-objects, X counting objects
+//     in a region and Y those that started there, keeps X <= Y + the
+//     points of the region the plan's placings (each naming its cell)
+//     may leave an object at;
 //     (reach.go) a handler for object-unreachable around placings made from a known location and torso level on
 //     cells the simulator says each arm reaches from there; (dropcycle.go)
 //     a placing-failure handler that steps a global counter through a
