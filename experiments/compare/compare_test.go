@@ -260,6 +260,42 @@ func TestRunSkipsFinishedAndRestartsUnfinished(t *testing.T) {
 	}
 }
 
+// TestRunRefusesOtherShardsCampaigns: a shard's folder that holds a
+// campaign of a cell outside its share (made when shards were dealt
+// otherwise) is refused on resume with an error naming the cell, and
+// nothing runs; without the stray campaign the same folder resumes.
+func TestRunRefusesOtherShardsCampaigns(t *testing.T) {
+	out := t.TempDir()
+	g := testGrid()
+	sh := Shard{1, 2}
+	o := Options{Grid: g, Shard: sh, Workers: 2, Out: out, Runner: synthRunner(nil), Machine: testMachine}
+	if _, err := Run(context.Background(), o); err != nil {
+		t.Fatal(err)
+	}
+	other := Shard{2, 2}.Cells(g)[3]
+	mine := sh.Cells(g)[0]
+	if err := os.MkdirAll(filepath.Dir(filepath.Join(out, other.Dir())), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(out, mine.Dir()), filepath.Join(out, other.Dir())); err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), o)
+	if err == nil || !strings.Contains(err.Error(), "not shard 1/2's") || !strings.Contains(err.Error(), other.String()) {
+		t.Fatalf("stray campaign %s: err %v", other, err)
+	}
+	if res.Ran != 0 {
+		t.Errorf("ran %d campaign(s) after refusing", res.Ran)
+	}
+	if err := os.RemoveAll(filepath.Join(out, other.Dir())); err != nil {
+		t.Fatal(err)
+	}
+	res, err = Run(context.Background(), o)
+	if err != nil || res.Ran != 1 || res.Skipped != len(sh.Cells(g))-1 {
+		t.Fatalf("resumed without the stray campaign: %+v, %v", res, err)
+	}
+}
+
 func TestRunCanceled(t *testing.T) {
 	out := t.TempDir()
 	g := testGrid()

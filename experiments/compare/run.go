@@ -203,6 +203,9 @@ func Run(ctx context.Context, o Options) (Outcome, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return res, err
 	}
+	if err := checkShardCells(o.Out, o.Grid, o.Shard); err != nil {
+		return res, err
+	}
 	if err := writeJSON(filepath.Join(o.Out, "compare.json"), meta); err != nil {
 		return res, err
 	}
@@ -300,6 +303,38 @@ feed:
 		return res, errors.Join(errs...)
 	}
 	return res, nil
+}
+
+// checkShardCells refuses an output directory that holds campaigns
+// (finished or not) of cells outside shard's share of g: a folder made
+// when shards were dealt otherwise (an older partition of the same "i/n")
+// would otherwise be resumed with other shards' campaigns in it, and
+// Load would count them here and again in their own shard's folder.
+func checkShardCells(out string, g Grid, shard Shard) error {
+	mine := map[Cell]bool{}
+	for _, c := range shard.Cells(g) {
+		mine[c] = true
+	}
+	var others []string
+	for _, c := range g.Cells() {
+		if mine[c] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(out, c.Dir())); err == nil {
+			others = append(others, c.String())
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	if len(others) == 0 {
+		return nil
+	}
+	show := others
+	if len(show) > 5 {
+		show = append(show[:5:5], "...")
+	}
+	return fmt.Errorf("%s holds %d campaign(s) that are not shard %s's (%s): made by another partition of the grid into shards (an older labelcov dealt shards otherwise)? Move them to their shard's folder or away, or use another --out",
+		out, len(others), shard, strings.Join(show, ", "))
 }
 
 func describe(g Grid) string {

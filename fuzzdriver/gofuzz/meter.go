@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/constant"
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/coverage/gotest"
@@ -298,6 +300,8 @@ type Guide struct {
 // the overlay under work: the one place where every Go campaign's guiding
 // annotation is made. Labels inside dependencies are laid out under work
 // (gotransform.AnnotateFor) and t's package gets their constants as seeds.
+// With dist, the constants offered as seeds are those of the functions
+// t's own seeds execute (KeepExecutedConsts).
 func AnnotateGuide(ctx context.Context, t Target, opts gotransform.Options, work string) (*Guide, error) {
 	opts.Dir = t.Module
 	g := &Guide{Env: opts.Env}
@@ -314,8 +318,111 @@ func AnnotateGuide(ctx context.Context, t Target, opts gotransform.Options, work
 	if err != nil {
 		return nil, err
 	}
+	if opts.Criteria.Has(labels.DIST) {
+		if err := KeepExecutedConsts(ctx, []Target{t}, g.Result, filepath.Join(work, "seedrun"), opts.Env); err != nil {
+			return nil, err
+		}
+	}
 	if g.Overlay, err = g.Result.WriteOverlay(filepath.Join(work, "overlay")); err != nil {
 		return nil, err
 	}
 	return g, nil
+}
+
+func hasConsts(r *gotransform.Result) bool {
+	for _, p := range r.Packages {
+		if len(p.Consts) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// KeepExecutedConsts keeps, of res's constants (offered as seeds with
+// dist), the string constants and the numeric constants of the functions
+// the seeds of targets ts execute (SeedFuncs, each run under work); all
+// of them when the seeds execute none. The byte encodings of integers
+// compared in code no seed reaches (a decoder's range checks for struct
+// fields, where the target decodes into a map) diluted a text parser's
+// corpus; string constants of such code (a marshaller's options) still
+// paid on one (docs/go.md, "Seventh grid").
+func KeepExecutedConsts(ctx context.Context, ts []Target, res *gotransform.Result, work string, env []string) error {
+	if !hasConsts(res) {
+		return nil
+	}
+	ran := map[string]bool{}
+	for i, t := range ts {
+		r, err := SeedFuncs(ctx, t, res, filepath.Join(work, strconv.Itoa(i)), env)
+		if err != nil {
+			return err
+		}
+		for f := range r {
+			ran[f] = true
+		}
+	}
+	if len(ran) > 0 {
+		res.KeepConsts(func(c gotransform.Const) bool { return ran[c.Pkg+"."+c.Func] || c.Value.Kind() == constant.String })
+	}
+	return nil
+}
+
+// SeedFuncs runs t's seed corpus (its f.Add calls and
+// testdata/fuzz/FuzzX, as go test does without -fuzz) on a coverage
+// binary of the original labelled packages built under work, and returns
+// the functions of res's packages the seeds executed, named as
+// gotransform.Const names them ("IMPORTPATH.NAME", by declared name, a
+// function literal counting as its enclosing declaration). Empty when
+// the seeds executed none (a target without seeds): then nothing tells
+// which constants matter. env is the go command's environment for the
+// original code (nil: the current one).
+func SeedFuncs(ctx context.Context, t Target, res *gotransform.Result, work string, env []string) (map[string]bool, error) {
+	dir := filepath.Join(work, "run")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(work, "seeds.cover.test")
+	if err := BuildCover(ctx, t, t.Module, bin, env); err != nil {
+		return nil, fmt.Errorf("gofuzz: the seeds of %s: %w", t, err)
+	}
+	// The seed corpus of testdata/fuzz, in a directory of the run's own:
+	// the user's tree is not the binary's working directory.
+	if td := filepath.Join(t.Dir, "testdata"); isDir(td) {
+		if err := copyDir(td, filepath.Join(dir, "testdata")); err != nil {
+			return nil, err
+		}
+	}
+	prof := filepath.Join(work, "seeds.cover.out")
+	if _, err := gotest.RunCorpus(ctx, bin, dir, env, t.Name, prof, nil); err != nil {
+		return nil, fmt.Errorf("gofuzz: running the seeds of %s: %w", t, err)
+	}
+	profiles, err := cover.ParseProfiles(prof)
+	if err != nil {
+		return nil, fmt.Errorf("gofuzz: the seeds of %s: %w", t, err)
+	}
+	spans, err := res.FuncSpans()
+	if err != nil {
+		return nil, err
+	}
+	return executedFuncs(profiles, spans), nil
+}
+
+// executedFuncs names the functions (spans: per profile file name) with a
+// block of profiles executed at least once.
+func executedFuncs(profiles []*cover.Profile, spans map[string][]gotransform.FuncSpan) map[string]bool {
+	out := map[string]bool{}
+	for _, p := range profiles {
+		fs := spans[p.FileName]
+		for _, b := range p.Blocks {
+			if b.Count == 0 {
+				continue
+			}
+			for _, f := range fs {
+				if b.StartLine >= f.Start && b.StartLine <= f.End {
+					out[f.Pkg+"."+f.Func] = true
+					break
+				}
+			}
+		}
+	}
+	return out
 }

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/labelcov/labelcov/fuzzdriver/gofuzz"
 	"github.com/labelcov/labelcov/fuzzdriver/outputs"
 	"github.com/labelcov/labelcov/fuzzdriver/pipeline"
 	"github.com/labelcov/labelcov/fuzzdriver/runner"
@@ -192,6 +193,26 @@ func (s *goSubject) Annotate(ctx context.Context, w io.Writer, ao AnnotateOption
 	}
 	if err := refuseOutputsInside(res, map[string]string{"-o": ao.Out, "--copy": ao.Copy}); err != nil {
 		return err
+	}
+	if res.Criteria.Has(labels.DIST) {
+		// The constants offered as seeds: those of the functions the
+		// fuzz targets' own seeds execute, as a campaign's guide does.
+		ts, err := gofuzz.Discover(ctx, to.Dir, to.Env, patterns...)
+		if err != nil {
+			return err
+		}
+		for i := range ts {
+			ts[i].LabelPkgs = o.LabelPkgs
+		}
+		work, err := os.MkdirTemp("", "labelcov-seeds-")
+		if err != nil {
+			return err
+		}
+		err = gofuzz.KeepExecutedConsts(ctx, ts, res, work, to.Env)
+		os.RemoveAll(work)
+		if err != nil {
+			return err
+		}
 	}
 	ov, err := res.WriteOverlay(ao.Out)
 	if err != nil {

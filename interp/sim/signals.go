@@ -94,7 +94,14 @@ func LabelSignals(w *World) *domain.Signals {
 		HoldQuery:     "arm-holding",
 		Reach:         reachOf(w),
 		Parent:        vm.ParentKind,
-		Why:           "the simulator's actions in world " + w.Name,
+		// place: a cell target leaves the object at the cell's centre,
+		// drifted (World.drift), off the furniture or where fits finds
+		// no overlap; DecodeEnv and ParseEnv refuse overlaps; pickUp and
+		// place alone change objects' places; all-objects lists each
+		// object once (objectList).
+		Spots:    spotsOf(w),
+		AllQuery: "all-objects",
+		Why:      "the simulator's actions in world " + w.Name,
 		// pickUp resolves its object by name (resolveObject); only pickUp
 		// and place change an object's place; perceived gives the name,
 		// type and region (objRegion) of the moment.
@@ -361,4 +368,58 @@ func distinctCells(w *World) bool {
 		}
 	}
 	return true
+}
+
+// spotsOf is LabelSignals' Spots: for a placing's target name (a region,
+// or a surface, whose first region placeTarget takes) and cell, the
+// points each type and orientation drifts to (World.drift) that stay on
+// the furniture and in a region. Nil when some object has no extent
+// along an axis: then two objects could stand at one point.
+func spotsOf(w *World) func(name string, col, row int) []domain.Spot {
+	for t := range w.Types {
+		for o := range w.Orientations {
+			if hu, hv := w.half(t, o); hu <= overlapEps || hv <= overlapEps {
+				return nil
+			}
+		}
+	}
+	return func(name string, col, row int) []domain.Spot {
+		ri := w.RegionIndex(name)
+		if ri < 0 {
+			if sf := w.SurfaceIndex(name); sf >= 0 {
+				for r := range w.Regions {
+					if w.Regions[r].Surface == sf {
+						ri = r
+						break
+					}
+				}
+			}
+		}
+		if ri < 0 {
+			return nil
+		}
+		r := &w.Regions[ri]
+		if col < 0 || col >= r.Cols || row < 0 || row >= r.Rows {
+			return nil
+		}
+		sf := r.Surface
+		fu := &w.Furniture[w.Surfaces[sf].Furniture]
+		u0, v0 := r.Cell(col, row)
+		var out []domain.Spot
+		for ty := range w.Types {
+			for o := range w.Orientations {
+				u, v := w.drift(&objState{typ: ty, orient: o}, sf, u0, v0)
+				if u < 0 || u > fu.Width || v < 0 || v > fu.Depth {
+					continue
+				}
+				if at := w.regionAt(sf, u, v); at >= 0 {
+					sp := domain.Spot{Region: w.Regions[at].Name, At: [2]float64{u, v}}
+					if !slices.Contains(out, sp) {
+						out = append(out, sp)
+					}
+				}
+			}
+		}
+		return out
+	}
 }

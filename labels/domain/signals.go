@@ -113,12 +113,30 @@ type Signals struct {
 	NameQuery, StartQuery                      string
 	Regions, Types                             []string
 	MayName                                    func(name string) bool
+	// Spots, when not nil, bounds where placings leave objects: a
+	// placing (Places) whose target names (PlaceRegionKeys) a region or
+	// surface N and a cell (PlaceCell) C, when it returns, leaves the
+	// object it placed in no region or at one of Spots(N, C) (none: the
+	// placing never returns with the object in a region); no two objects
+	// ever stand at one point of a surface at once; only Grips and
+	// Places change an object's place; and AllQuery returns every object
+	// exactly once. See feasible's placebound.go.
+	Spots    func(name string, col, row int) []Spot
+	AllQuery string
 	// Parent is the failure kind tree: the parent of a kind, "" at the
 	// root (a kind the tree does not name descends from plan-failure).
 	Parent func(kind string) string
 	// Why says where the declarations come from, for reasons ("the
 	// warehouse world").
 	Why string
+}
+
+// Spot is a point where a placing may leave an object: in region Region,
+// at At (COL ROW of the region's grid is not enough: a drift may leave
+// two objects in one cell); equal spots are one point of one surface.
+type Spot struct {
+	Region string
+	At     [2]float64
 }
 
 // Reach is what the simulator declares of a placing's reach. A placing

@@ -137,58 +137,69 @@ func (cp *countPairs) keyAt(s *syntax.Symbol, point syntax.Node) string {
 	return key
 }
 
-// atLeast says why lo >= hi wherever point runs, when it can.
-func (cp *countPairs) atLeast(lo, hi *syntax.Symbol, point syntax.Node) (string, bool) {
+// pairShape is a counting pair as the rules read it: the let that binds
+// both to 0, the loop that increments them, each one's increment, the
+// loop variable's binding and the conditions of each increment below
+// the forms they share.
+type pairShape struct {
+	let, loop, inLo, inHi *syntax.List
+	vkey                  string
+	gLo, gHi              []guardAtom
+}
+
+// pair reads lo and hi as a counting pair (the comment at the top)
+// whose loop ends before point runs, in a later form of the let's body.
+func (cp *countPairs) pair(lo, hi *syntax.Symbol, point syntax.Node) (*pairShape, bool) {
 	h := cp.h
 	klo, khi := cp.keyAt(lo, point), cp.keyAt(hi, point)
 	if klo == "" || khi == "" || klo == khi {
-		return "", false
+		return nil, false
 	}
 	for _, s := range []*syntax.Symbol{lo, hi} {
 		if h.a.specials[s.Name] || h.a.closureAssigned()[s.Name] {
-			return "", false
+			return nil, false
 		}
 	}
 	// One let binds both to 0.
 	let, ok := cp.zeroLet(lo.Name, klo)
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	if l2, ok := cp.zeroLet(hi.Name, khi); !ok || l2 != let {
-		return "", false
+		return nil, false
 	}
 	// Each changes only by one (incf _), in one loop, a form of L's body.
 	inLo, ok := cp.onlyIncf(lo.Name, klo)
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	inHi, ok := cp.onlyIncf(hi.Name, khi)
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	loop := cp.loopOf(inLo)
 	if loop == nil || cp.loopOf(inHi) != loop || cp.parent[loop] != let {
-		return "", false
+		return nil, false
 	}
 	li := slices.Index(let.Elems, syntax.Node(loop))
 	if li < 2 {
-		return "", false
+		return nil, false
 	}
 	spec := asList(argAt(loop, 1))
 	if spec == nil || len(spec.Elems) != 2 {
-		return "", false
+		return nil, false
 	}
 	v, ok := spec.Elems[0].(*syntax.Symbol)
 	if !ok {
-		return "", false
+		return nil, false
 	}
 	vkey := h.a.lexKey(v.Name, v)
 	if vkey == "" || h.a.assignedKeys[vkey] {
-		return "", false
+		return nil, false
 	}
 	for _, b := range loop.Elems[2:] {
 		if !cp.passSafe(b, klo, khi) {
-			return "", false
+			return nil, false
 		}
 	}
 	// The point runs after the loop, in a later form of L's body.
@@ -196,11 +207,11 @@ func (cp *countPairs) atLeast(lo, hi *syntax.Symbol, point syntax.Node) (string,
 	for depth := 0; ; depth++ {
 		p := cp.parent[n]
 		if p == nil || depth > 400 {
-			return "", false
+			return nil, false
 		}
 		if p == let {
 			if slices.Index(let.Elems, n) <= li {
-				return "", false
+				return nil, false
 			}
 			break
 		}
@@ -209,8 +220,20 @@ func (cp *countPairs) atLeast(lo, hi *syntax.Symbol, point syntax.Node) (string,
 	// The conditions of each increment below what they share.
 	gLo, gHi, ok := cp.ownGuards(inLo, inHi, loop)
 	if !ok {
+		return nil, false
+	}
+	return &pairShape{let: let, loop: loop, inLo: inLo, inHi: inHi, vkey: vkey, gLo: gLo, gHi: gHi}, true
+}
+
+// atLeast says why lo >= hi wherever point runs, when it can.
+func (cp *countPairs) atLeast(lo, hi *syntax.Symbol, point syntax.Node) (string, bool) {
+	h := cp.h
+	ps, ok := cp.pair(lo, hi, point)
+	if !ok {
 		return "", false
 	}
+	klo, khi := cp.keyAt(lo, point), cp.keyAt(hi, point)
+	let, loop, inLo, inHi, vkey, gLo, gHi := ps.let, ps.loop, ps.inLo, ps.inHi, ps.vkey, ps.gLo, ps.gHi
 	var notes, regions []string
 	for _, gn := range gLo {
 		found := false

@@ -181,6 +181,7 @@ func handlerVerdicts(res *normalize.Result, a *valueAnalysis, sig *domain.Signal
 	h.setBeforeVerdicts(ls)
 	h.untakenVerdicts(ls)
 	h.countPairVerdicts(ls)
+	h.placeBoundVerdicts(ls)
 }
 
 // collectDefs records the plan's functions by name (defs, dup) and its

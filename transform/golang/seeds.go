@@ -37,6 +37,55 @@ type Const struct {
 	// Func names the function (or method) the relation is in: a fuzz
 	// target gets the constants of the functions it may call only.
 	Func string
+	// Pkg is the import path of the package the relation is in.
+	Pkg string
+}
+
+// KeepConsts keeps, of every package's constants (Package.Consts), those
+// keep accepts, in their order: a campaign's guide offers as seeds the
+// constants of the functions its target's own seeds execute only
+// (gofuzz.AnnotateGuide).
+func (r *Result) KeepConsts(keep func(Const) bool) {
+	for _, p := range r.Packages {
+		var cs []Const
+		for _, c := range p.Consts {
+			if keep(c) {
+				cs = append(cs, c)
+			}
+		}
+		p.Consts = cs
+	}
+}
+
+// FuncSpan is the lines of a function declaration (its body's function
+// literals included) in a file of a labelled package.
+type FuncSpan struct {
+	Pkg, Func  string // as Const names them: import path, declared name
+	Start, End int    // lines, inclusive
+}
+
+// FuncSpans lists the function declarations of r's packages per file,
+// keyed as coverage profiles name files ("IMPORTPATH/FILE.go"), in
+// source order.
+func (r *Result) FuncSpans() (map[string][]FuncSpan, error) {
+	out := map[string][]FuncSpan{}
+	for _, p := range r.Packages {
+		for _, f := range p.Files {
+			fset := token.NewFileSet()
+			af, err := parser.ParseFile(fset, f.Path, nil, parser.SkipObjectResolution)
+			if err != nil {
+				return nil, fmt.Errorf("function lines: %w", err)
+			}
+			key := p.Path + "/" + filepath.Base(f.Path)
+			for _, d := range af.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok {
+					out[key] = append(out[key], FuncSpan{Pkg: p.Path, Func: fd.Name.Name,
+						Start: fset.Position(fd.Pos()).Line, End: fset.Position(fd.End()).Line})
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // MaxConsts bounds the constants kept per package (the first ones in
@@ -54,7 +103,7 @@ func harvest(p *packages.Package) ([]Const, map[string][]string) {
 		if len(out) >= 4*MaxConsts || v == nil {
 			return
 		}
-		c := Const{Value: v, Func: fn}
+		c := Const{Value: v, Func: fn, Pkg: p.PkgPath}
 		switch v.Kind() {
 		case constant.String:
 			if constant.StringVal(v) == "" {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -357,5 +359,49 @@ func TestLineMapResynchronizes(t *testing.T) {
 	}
 	if got := m[want+1]; got != want+1 {
 		t.Errorf("the line after func B maps to line %d, want %d", got, want+1)
+	}
+}
+
+// TestFuncSpansAndKeepConsts: each constant names its package and
+// function; FuncSpans gives each declaration's lines keyed as coverage
+// profiles name files; KeepConsts keeps those accepted, in order.
+func TestFuncSpansAndKeepConsts(t *testing.T) {
+	dir, err := filepath.Abs("../../testdata/go/seedreach")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := annotate(t, dir, "dist")
+	spans, err := res.FuncSpans()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range spans["example.com/seedreach/seedreach.go"] {
+		got = append(got, fmt.Sprintf("%s.%s:%d-%d", s.Pkg, s.Func, s.Start, s.End))
+	}
+	want := []string{"example.com/seedreach.Decode:11-16", "example.com/seedreach.field:19-27", "example.com/seedreach.wide:30-35"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("spans %v, want %v", got, want)
+	}
+	funcs := func() []string {
+		var out []string
+		for _, c := range res.Packages[0].Consts {
+			out = append(out, c.Pkg+"."+c.Func+":"+c.Value.ExactString())
+		}
+		return out
+	}
+	all := funcs()
+	if len(all) < 2 || !slices.Contains(all, `example.com/seedreach.field:"labelcov-magic-key"`) ||
+		!slices.Contains(all, "example.com/seedreach.wide:9146178479567208449") {
+		t.Fatalf("constants %v", all)
+	}
+	res.KeepConsts(func(c Const) bool { return c.Func != "wide" })
+	for _, c := range funcs() {
+		if strings.Contains(c, ".wide:") {
+			t.Errorf("kept %s", c)
+		}
+	}
+	if len(funcs()) == 0 || funcs()[0] != all[0] {
+		t.Errorf("KeepConsts changed the order or kept nothing: %v", funcs())
 	}
 }

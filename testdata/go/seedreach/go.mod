@@ -1,0 +1,3 @@
+module example.com/seedreach
+
+go 1.22
