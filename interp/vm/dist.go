@@ -144,8 +144,14 @@ func memberTail(x, l value.Value) value.Value {
 func (m *Machine) probeRun(ops []compile.ProbeOp, st *[compile.MaxProbeStack]value.Value, stack []value.Value, fp int) bool {
 	n := 0
 	for i := 0; i < len(ops); i++ {
-		o := ops[i]
+		o := &ops[i]
 		switch o.Op {
+		case 'L':
+			st[n] = stack[fp+int(o.Slot)]
+			n++
+		case 'K':
+			st[n] = value.Int(o.K)
+			n++
 		case 'a':
 			v := &st[n-1]
 			switch v.Kind() {
@@ -171,7 +177,36 @@ func (m *Machine) probeRun(ops []compile.ProbeOp, st *[compile.MaxProbeStack]val
 		case 'e':
 			n--
 			st[n-1] = value.Bool(value.Eq(st[n-1], st[n]))
-		case '+', '-', '*', '/', '%', '<', '(', '>', ')', '=', '!':
+		case '+', '-', '*', '<', '(', '>', ')', '=', '!':
+			if a, b := &st[n-2], &st[n-1]; a.Kind() == value.KInt && b.Kind() == value.KInt {
+				// Two integers, the commonest case: what arith and
+				// numCompare compute, without their calls.
+				x, y := a.Int(), b.Int()
+				n--
+				switch o.Op {
+				case '+':
+					*a = value.Int(x + y)
+				case '-':
+					*a = value.Int(x - y)
+				case '*':
+					*a = value.Int(x * y)
+				case '<':
+					*a = value.Bool(x < y)
+				case '(':
+					*a = value.Bool(x <= y)
+				case '>':
+					*a = value.Bool(x > y)
+				case ')':
+					*a = value.Bool(x >= y)
+				case '=':
+					*a = value.Bool(x == y)
+				default: // '!'
+					*a = value.Bool(x != y)
+				}
+				continue
+			}
+			fallthrough
+		case '/', '%':
 			a, b := st[n-2], st[n-1]
 			if !a.IsNumber() || !b.IsNumber() || (o.Op == '/' || o.Op == '%') && b.Number() == 0 {
 				return false
@@ -194,7 +229,7 @@ func (m *Machine) probeRun(ops []compile.ProbeOp, st *[compile.MaxProbeStack]val
 			}
 			st[n-1] = r
 		default:
-			v, ok := m.probeLoad(o, stack, fp)
+			v, ok := m.probeLoad(*o, stack, fp)
 			if !ok {
 				return false
 			}

@@ -290,3 +290,45 @@ func countProbes(p *compile.Program, cmp byte) int {
 	}
 	return n
 }
+
+// TestExprProbeEachRun: an expression probe's predicate on one pair of
+// values a run (integers at the edges, where arithmetic wraps and
+// comparisons meet equality, floats and names) counts its when's branch
+// as the general compilation does, run by run, so that every comparison
+// and arithmetic operator on two integers is decided by each pair.
+func TestExprProbeEachRun(t *testing.T) {
+	preds := []string{"(< (- x 1) y)", "(<= (- x 1) y)", "(> (+ x 1) y)", "(>= (+ x 1) y)", "(= (- x 1) y)", "(/= (* x 1) y)", "(= (+ x y) 1)", "(< (- x y) 0)",
+		"(>= (* x y) 3)", "(<= (- x y) (+ y x))", "(and (< x y) (not (= (- y x) 1)))", "(or (> x 2) (<= y (* 2 x)))"}
+	vals := []value.Value{value.Int(0), value.Int(1), value.Int(-1), value.Int(2), value.Int(3), value.Int(math.MaxInt64),
+		value.Int(math.MinInt64), value.Float(2.5), value.Float(1), value.Symbol("a")}
+	const tmpl = `(def-plan main (x y) (when (ignore-errors %s)%s) 1)`
+	for _, pred := range preds {
+		pp := compileSrc(t, fmt.Sprintf(tmpl, pred, ""))
+		pw := compileSrc(t, fmt.Sprintf(tmpl, pred, " nil"))
+		if n := countProbes(pp, 'x'); n != 1 {
+			t.Fatalf("%s: %d expression probes, want 1", pred, n)
+		}
+		wp, ww := whenBranches(pp), whenBranches(pw)
+		mp, err := New(pp, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mw, err := New(pw, Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, x := range vals {
+			for _, y := range vals {
+				for _, m := range []*Machine{mp, mw} {
+					m.ResetCounters()
+					m.Run(context.Background(), m.Program().Plan("main"), []value.Value{x, y})
+				}
+				for _, outcome := range []bool{true, false} {
+					if cp, cw := mp.Counters()[pp.BranchCounter(wp[0], outcome)], mw.Counters()[pw.BranchCounter(ww[0], outcome)]; cp != min(cw, 1) {
+						t.Errorf("%s, x=%s y=%s: %v counted %d by the probe, %d by the when", pred, x, y, outcome, cp, cw)
+					}
+				}
+			}
+		}
+	}
+}

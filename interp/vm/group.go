@@ -21,10 +21,14 @@ import (
 // evaluates its live members (skipping the retired ones) and sets their
 // branch counters, and charges every member's label step (probes count no
 // instruction: their instruction counters stay 0). Live members that
-// compare one variable with one integer constant (the three ABS labels of
-// a variable, the four ROR labels of a relation with a constant) share
-// one test: the comparison is made once, and each label reads its
-// outcome. What its retired
+// compare one variable with one integer constant or with another
+// variable (the three ABS labels of a variable, the four ROR labels of a
+// relation with a constant or between two variables) share one test: the
+// comparison is made once, on integers, and each label reads its
+// outcome. A group whose whole work is one such comparison for one label
+// (a chain once all its other labels retired silently, the commonest
+// group late in a campaign) runs in runSingle, which has less to set up
+// than runGroup (probeGroup.single). What its retired
 // members write is the same on every visit (the branch counters they
 // retired with), so Counters writes it after the run (completeGroups),
 // once for every group that ran: the counters read exactly as if the
@@ -62,6 +66,10 @@ type probeGroup struct {
 	// ran tells that the group ran since its retired members' counters
 	// were last written (completeGroups); it is then in Machine.visited.
 	ran bool
+	// single: the group's one member is live and its one test is a
+	// comparison of two integers (a variable and a constant or two
+	// variables) with no retired member to write: runSingle runs it.
+	single bool
 }
 
 // groupMember is one probe of a group: its entry pc, its index in the
@@ -78,13 +86,16 @@ type groupMember struct {
 	sub     uint8
 	pr      *compile.ProbeCmp
 	// The commonest live label, a local or global compared with an
-	// integer constant (ABS and ROR labels on a variable), decoded:
-	// intK is set, k the constant, outcomes the outcomes of the
-	// comparison with k (bit 0 less, 1 equal, 2 greater) for which the
-	// label holds.
+	// integer constant or with another local or global (ABS and ROR
+	// labels on a variable, ROR labels on a relation of two), decoded:
+	// intK is set, k the constant or, y not yConst, the other operand
+	// (yLocal or yGlobal, slot ySlot), outcomes the outcomes of the
+	// comparison (bit 0 less, 1 equal, 2 greater) for which the label
+	// holds. The group evaluates it only on two integers.
 	intK, global bool
 	outcomes     uint8
-	slot         int32
+	y            uint8
+	slot, ySlot  int32
 	k            int64
 	// dist: pr is a rung of a dist ladder (Cmp 'd').
 	dist bool
@@ -93,8 +104,10 @@ type groupMember struct {
 // groupTest is what a group run evaluates for some of its live members,
 // whose labels are the group's labels[lo:hi]: either one member's
 // predicate pr, or, pr nil, the comparison of one local or global
-// (global, slot) with the integer k shared by the members (an ABS triple
-// or an ROR quadruple on one variable is one comparison), or, dist, the
+// (global, slot) with the integer k (y yConst) or with the integer in
+// another local or global (y, ySlot), shared by the members (an ABS
+// triple or an ROR quadruple on one variable or one relation is one
+// comparison), or, dist, the
 // distance of the operands of pr shared by consecutive rungs of one
 // ladder, their bounds decreasing: the distance is computed once, and the
 // rungs that hold are the first ones, up to the first that does not (the
@@ -105,9 +118,18 @@ type groupTest struct {
 	pr          *compile.ProbeCmp
 	dist        bool
 	global      bool
-	slot        int32
+	y           uint8
+	slot, ySlot int32
 	k           int64
 }
+
+// Where a group's integer comparison finds its second operand
+// (groupMember.y, groupTest.y).
+const (
+	yConst uint8 = iota
+	yLocal
+	yGlobal
+)
 
 // groupLabel is a live member in a groupTest: its branch's true counter,
 // where its false outcome goes and, for a comparison, the outcomes for
@@ -129,8 +151,18 @@ func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 		mb.dist = true
 		return mb
 	}
-	if pr.Cmp == '&' || pr.Cmp == 't' || pr.YLocal || pr.YGlobal || pr.K.Kind() != value.KInt {
+	y, ySlot, k := yConst, int32(0), int64(0)
+	switch {
+	case pr.Cmp == '&' || pr.Cmp == 't':
 		return mb
+	case pr.YLocal:
+		y, ySlot = yLocal, pr.Y
+	case pr.YGlobal:
+		y, ySlot = yGlobal, pr.Y
+	case pr.K.Kind() != value.KInt:
+		return mb
+	default:
+		k = pr.K.Int()
 	}
 	// The outcomes (bit 0: less, 1: equal, 2: greater) the comparison
 	// accepts; eq on integers is =.
@@ -154,7 +186,7 @@ func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 	if pr.Not {
 		outcomes ^= 7
 	}
-	mb.intK, mb.global, mb.slot, mb.k, mb.outcomes = true, pr.XGlobal, pr.Slot, pr.K.Int(), outcomes
+	mb.intK, mb.global, mb.slot, mb.y, mb.ySlot, mb.k, mb.outcomes = true, pr.XGlobal, pr.Slot, y, ySlot, k, outcomes
 	return mb
 }
 
@@ -190,6 +222,8 @@ func (m *Machine) regroup() {
 				mb.idx = int32(i)
 				g.add(mb)
 			}
+			g.single = len(g.members) == 1 && len(g.tests) == 1 && len(g.labels) == 1 && len(g.ones) == 0 &&
+				g.tests[0].pr == nil && !g.tests[0].dist
 			m.fused[chain[0].pc] = instr{op: opProbeGroup, a: int32(len(m.groups))}
 			m.groups = append(m.groups, g)
 		}
@@ -230,13 +264,14 @@ func (g *probeGroup) add(mb *groupMember) {
 		return
 	case mb.intK:
 		if n := len(g.tests); n > 0 {
-			if last := &g.tests[n-1]; last.pr == nil && last.global == mb.global && last.slot == mb.slot && last.k == mb.k {
+			if last := &g.tests[n-1]; last.pr == nil && !last.dist && last.global == mb.global && last.slot == mb.slot &&
+				last.y == mb.y && last.ySlot == mb.ySlot && last.k == mb.k {
 				g.labels = append(g.labels, groupLabel{counter: mb.counter, falseC: mb.falseC, outcomes: mb.outcomes})
 				last.hi++
 				return
 			}
 		}
-		g.tests = append(g.tests, groupTest{idx: mb.idx, global: mb.global, slot: mb.slot, k: mb.k})
+		g.tests = append(g.tests, groupTest{idx: mb.idx, global: mb.global, slot: mb.slot, y: mb.y, ySlot: mb.ySlot, k: mb.k})
 	case mb.dist:
 		if n := len(g.tests); n > 0 {
 			if last := &g.tests[n-1]; last.dist && sameDistOperands(last.pr, mb.pr) && g.labels[last.hi-1].bound > mb.pr.Bound {
@@ -343,16 +378,27 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 		} else {
 			x = &stack[fp+int(ts.slot)]
 		}
+		k := ts.k
+		if ok && ts.y != yConst {
+			var y *value.Value
+			if ts.y == yGlobal {
+				y, ok = &m.globals[ts.ySlot], m.gset[ts.ySlot]
+			} else {
+				y = &stack[fp+int(ts.ySlot)]
+			}
+			ok = ok && y.Kind() == value.KInt
+			k = y.Int()
+		}
 		if !ok || x.Kind() != value.KInt {
 			// The plain code from the test's first member on (a
-			// float, an unbound global: the cold switch).
+			// float, a name, an unbound global: the cold switch).
 			m.fired = m.fired || fired != 0
 			return m.stopGroup(g, int(ts.idx), cnt)
 		}
 		// o is 0, 1 or 2 for x < k, x = k, x > k; a label holds when
 		// bit o of its outcomes is set: no branch on the operator.
 		v := x.Int()
-		o := b2u(v >= ts.k) + b2u(v > ts.k)
+		o := b2u(v >= k) + b2u(v > k)
 		for _, l := range g.labels[ts.lo:ts.hi] {
 			h := l.outcomes >> o & 1
 			c := l.counter
@@ -369,6 +415,48 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 		g.ran = true
 		m.visited = append(m.visited, gi)
 	}
+	return g.end
+}
+
+// runSingle runs group g, whose whole work is one integer comparison for
+// its one live member (g.single), as runGroup would, with less to set up:
+// it returns the group's end, or the member's entry when the label budget
+// is exhausted or an operand is not an integer (the plain code then runs
+// it).
+func (m *Machine) runSingle(g *probeGroup, stack []value.Value, fp int, cnt []uint8) int {
+	ts := &g.tests[0]
+	if m.labelSteps >= m.cfg.MaxLabelSteps {
+		return int(g.members[0].pc)
+	}
+	var x, y *value.Value
+	bound := true
+	if ts.global {
+		x, bound = &m.globals[ts.slot], m.gset[ts.slot]
+	} else {
+		x = &stack[fp+int(ts.slot)]
+	}
+	k := ts.k
+	if ts.y == yGlobal {
+		y, bound = &m.globals[ts.ySlot], bound && m.gset[ts.ySlot]
+	} else if ts.y == yLocal {
+		y = &stack[fp+int(ts.ySlot)]
+	}
+	if y != nil {
+		k = y.Int()
+		bound = bound && y.Kind() == value.KInt
+	}
+	if !bound || x.Kind() != value.KInt {
+		return int(g.members[0].pc)
+	}
+	v, l := x.Int(), &g.labels[0]
+	h := l.outcomes >> (b2u(v >= k) + b2u(v > k)) & 1
+	c := l.falseC
+	if h != 0 {
+		c = l.counter
+		m.fired = true
+	}
+	cnt[c] = 1 // setBranch
+	m.labelSteps++
 	return g.end
 }
 

@@ -3,6 +3,7 @@ package vm
 import (
 	"bytes"
 	"context"
+	"math"
 	"testing"
 
 	"github.com/labelcov/labelcov/interp/value"
@@ -148,6 +149,72 @@ func TestProbesCountNoInstruction(t *testing.T) {
 		}
 		if i > 0 && len(m.groups[0].tests) != 1 {
 			t.Errorf("run %d: %d live tests, want 1", i, len(m.groups[0].tests))
+		}
+	}
+}
+
+// twoVarChain is a chain of compare probes on two variables: an ROR
+// quadruple on locals x and y (one test of the group), comparisons of a
+// local with a global and of a global that may be unbound (*late* while
+// *early* is computed) with a local and the reverse, and eq.
+const twoVarChain = `(when (ignore-errors (= x y)))
+      (when (ignore-errors (/= x y)))
+      (when (ignore-errors (<= x y)))
+      (when (ignore-errors (> x y)))
+      (when (ignore-errors (< x *g*)))
+      (when (ignore-errors (>= x *g*)))
+      (when (ignore-errors (eq x y)))
+      (when (ignore-errors (< *late* x)))
+      (when (ignore-errors (= *late* x)))
+      (when (ignore-errors (> y *late*)))
+      (when (ignore-errors (/= y *late*)))
+      (when (ignore-errors (< y x)))`
+
+// TestProbeGroupsTwoVariables: a group compares two integer variables in
+// one test shared by the labels on them, and leaves every other case
+// (floats, names, nil, an unbound global) to the plain code; results,
+// steps, label steps and every counter are those of the plain code, run
+// by run (one pair of values a run), with and without retirement and
+// under small budgets.
+func TestProbeGroupsTwoVariables(t *testing.T) {
+	src := `(defparameter *g* 3)
+(defparameter *early* (let ((x 1) (y 2)) ` + twoVarChain + ` 1))
+(defparameter *late* 0)
+(def-plan main (x y)
+  (setq *late* (if (eq x 2) y (- y 1)))
+  ` + twoVarChain + `
+  (list x y))`
+	p := compileSrc(t, src)
+	vals := []value.Value{value.Int(0), value.Int(1), value.Int(-1), value.Int(2), value.Int(3), value.Int(math.MaxInt64),
+		value.Int(math.MinInt64), value.Float(2.5), value.Float(3), value.Symbol("a"), value.Nil, value.Keyword("k")}
+	engine := LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}
+	for _, cfg := range []Config{{}, {Labels: LabelMode{Retire: true}}, {MaxLabelSteps: 5}, {Labels: LabelMode{FiredOnly: true}},
+		{Labels: engine}, {Labels: engine, MaxSteps: 12}, {Labels: engine, MaxLabelSteps: 7}} {
+		fused, plain := fusedAndPlain(t, p, cfg)
+		shared := false
+		for _, g := range fused.groups {
+			for _, ts := range g.tests {
+				shared = shared || ts.pr == nil && ts.y == yLocal && ts.hi-ts.lo == 4
+			}
+		}
+		if !shared {
+			t.Fatalf("%+v: no group test shared by the four labels on x and y", cfg)
+		}
+		single := false
+		for _, x := range vals {
+			for _, y := range vals {
+				res, cnt := runPair(p, [2]*Machine{fused, plain}, x, y)
+				if res[0] != res[1] || !bytes.Equal(cnt[0], cnt[1]) {
+					t.Errorf("%+v, x=%s y=%s:\ngroups %s\nplain  %s\ncounters equal: %v", cfg, x, y, res[0], res[1], bytes.Equal(cnt[0], cnt[1]))
+				}
+				for _, g := range fused.groups {
+					single = single || g.single
+				}
+			}
+		}
+		// Once most labels retired, a live one alone is run inline.
+		if cfg.Labels.SilentRetire && cfg.MaxSteps == 0 && cfg.MaxLabelSteps == 0 && !single {
+			t.Errorf("%+v: no group of one integer comparison (inline) ever", cfg)
 		}
 	}
 }

@@ -535,7 +535,15 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 						pc = g.end
 						continue
 					}
-					if next := m.runGroup(in.a, stack, fp, cnt); next != pc-1 {
+					var next int
+					if g.single {
+						// One live label comparing two integers, the
+						// commonest group once most labels retired.
+						next = m.runSingle(g, stack, fp, cnt)
+					} else {
+						next = m.runGroup(in.a, stack, fp, cnt)
+					}
+					if next != pc-1 {
 						steps-- // the first member's step is the label budget's
 						pc = next
 						continue

@@ -89,18 +89,7 @@ func TestCountPairVerdicts(t *testing.T) {
 // of (> now before)); TestValueVerdictsSoundOnBenchmarks runs it on
 // random environments.
 func TestCountPairOnBenchmarks(t *testing.T) {
-	world, err := sim.LoadWorld("../../testdata/worlds/warehouse.world")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, _ := labels.ParseCriteria("wm-ror")
-	path := "../../testdata/bench/restock-quota/restock-quota.plan"
-	f, err := syntax.ParseFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fo := feasible.Options{Domains: sim.LabelDomains(world), Signals: sim.LabelSignals(world), Entry: "main"}
-	_, verdicts := valueVerdicts(t, f, labels.Options{Criteria: c}, fo, normalize.Options{PureFuncs: sim.QueryNames()})
+	path, verdicts := benchVerdicts(t, "restock-quota", "wm-ror")
 	if r := reasonAt(verdicts, path+":197:34", "> -> /="); !strings.Contains(r, "so now >= before after the loop") {
 		t.Errorf("reason %q", r)
 	}

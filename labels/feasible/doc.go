@@ -79,6 +79,11 @@
 //     go, and a label whose predicate reads only its defun's parameters
 //     is judged at every call by enumerating what the world says a
 //     detected object may be (Signals.Perceived);
+//   - counts a retry handler stores in list entries (retrycount.go):
+//     with Options.Entry, a local count of tries incremented next to a
+//     global count of failures whose bound the retry tests stays below
+//     that bound, and a label reading the entries of a global list is
+//     judged on the (list ...) forms every push may store there;
 //   - the path analysis (paths.go): a symbolic execution of whole runs of
 //     loop-free plans, with a Fourier–Motzkin solver over int64 rationals
 //     (fm.go, rat.go), for labels still active once all are listed.

@@ -117,6 +117,7 @@ func (j *judge) Done() {
 		sortedVerdicts(j.res, j.dom.a, j.dom.show, j.entry, j.paths)
 		sortedCellVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.entry, j.paths)
 		elemVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.entry, j.paths)
+		retryCountVerdicts(j.res, j.dom.a, j.dom.show, j.entry, j.paths)
 		pickStandVerdicts(j.res, j.dom.a, j.sig, j.dom.show, j.entry, j.paths)
 		g := newGuardAnalysis(j.res, j.dom.a)
 		lb := g.loopBounds()

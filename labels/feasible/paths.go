@@ -420,8 +420,15 @@ func (a *pathAnalysis) run() {
 	ends = merge(ends)
 	for _, c := range checks {
 		writes := a.writes
+		own, pure := a.checkLabels(c)
 		var outs []*pstate
 		for _, st := range ends {
+			if pure && allHold(own) {
+				// The rest of the states can change no verdict: every
+				// label this check reaches may hold, and it sets no
+				// global, so the next check runs on ends as they are.
+				break
+			}
 			s := st.clone()
 			s.loc, s.base = nil, 0
 			for _, o := range a.body(c.Elems[3:], s) {
@@ -439,6 +446,47 @@ func (a *pathAnalysis) run() {
 			}
 		}
 	}
+}
+
+// checkLabels returns the labels at the points of check c and of every
+// function it may call, and whether c cannot set a global (it has no
+// assignment, nor has any function it may call).
+func (a *pathAnalysis) checkLabels(c *syntax.List) (own []*pathLabel, pure bool) {
+	pure = true
+	seen := map[*syntax.List]bool{}
+	var visit func(n syntax.Node) bool
+	visit = func(n syntax.Node) bool {
+		own = append(own, a.points[n]...)
+		switch n := n.(type) {
+		case *syntax.Symbol:
+			// A defun's name anywhere (a call, or a function object)
+			// takes its body in.
+			if fn := a.funcs[n.Name]; fn != nil && !seen[fn] {
+				seen[fn] = true
+				syntax.Walk(fn, visit)
+			}
+		case *syntax.List:
+			switch forms.Head(n) {
+			case "setq", "setf", "incf", "decf", "defparameter", "defvar", "defconstant":
+				pure = false
+			}
+		}
+		return true
+	}
+	seen[c] = true
+	syntax.Walk(c, visit)
+	return own, pure
+}
+
+// allHold tells whether every label of ls still active may hold (the
+// path analysis decides no other label).
+func allHold(ls []*pathLabel) bool {
+	for _, pl := range ls {
+		if !pl.holds && pl.l.Status == labels.Active {
+			return false
+		}
+	}
+	return true
 }
 
 // merge joins states that hold the same globals and whose path

@@ -281,3 +281,56 @@ func TestArithBuiltins(t *testing.T) {
 		}
 	}
 }
+
+// checksPlan has a check whose labels all hold on the first state the
+// plan ends in (quiet), then one that sets a global through a function on
+// every state (copies), then two whose verdicts depend on that write.
+const checksPlan = `
+(defparameter *mode* nil)
+(defparameter *seen* nil)
+(defparameter *n* 0)
+(defun note () (setq *seen* *mode*))
+(def-plan main (a b)
+  (setq *n* b)
+  (if (< a 0) (setq *mode* 'low) (setq *mode* 'high)))
+(def-check quiet ()
+  (when (or (< *n* 0) (>= *n* 0)) 'fine))
+(def-check copies ()
+  (note)
+  nil)
+(def-check second ()
+  (when (and (eq *seen* 'low) (eq *mode* 'high)) 'odd))
+(def-check third ()
+  (when (eq *mode* *seen*) 'same))
+`
+
+// TestPathChecksStopEarly checks the verdicts of the checks that follow
+// one the analysis stops running early (every label of quiet may hold
+// after its first state, and it sets no global): a check that sets a
+// global through a function it calls still runs on every state, and the
+// labels after it are judged on all of them.
+func TestPathChecksStopEarly(t *testing.T) {
+	ls := pathStatus(t, checksPlan, "mcc", false)
+	for _, c := range []struct {
+		key    string
+		status labels.Status
+		reason string
+	}{
+		{"mcc (and (< *n* 0) (not (>= *n* 0)))", labels.Active, ""},
+		{"mcc (and (not (< *n* 0)) (>= *n* 0))", labels.Active, ""},
+		// *seen* is low only where copies ran on the low state.
+		{"mcc (and (eq *seen* 'low) (not (eq *mode* 'high)))", labels.Active, ""},
+		{"mcc (and (eq *seen* 'low) (eq *mode* 'high))", labels.Infeasible, "cannot hold on any path (3 paths reach it)"},
+		// copies set *seen* to *mode* on every state.
+		{"mcc (not (eq *mode* *seen*))", labels.Infeasible, "cannot hold on any path (3 paths reach it)"},
+		{"mcc (eq *mode* *seen*)", labels.Active, ""},
+	} {
+		got := ls[c.key]
+		if len(got) != 1 {
+			t.Fatalf("%d labels %q", len(got), c.key)
+		}
+		if l := got[0]; l.Status != c.status || !strings.Contains(l.Reason, c.reason) {
+			t.Errorf("%s: %s (%s), want %s (%s)", c.key, l.Status, l.Reason, c.status, c.reason)
+		}
+	}
+}

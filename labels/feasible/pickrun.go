@@ -14,8 +14,9 @@ import (
 // variables take, to see whether a call is reached. Forms that neither
 // hold the call nor assign a variable it follows leave the states as
 // they are (a failure they signal only keeps the call from being
-// reached); a test it cannot decide, a form holding the call it does
-// not model, or too many states give no answer.
+// reached); a test it cannot decide goes both ways; a value it cannot
+// compute, a form holding the call it does not model, or too many states
+// give no answer.
 
 // maxPickStates bounds the states of one run.
 const maxPickStates = 512
@@ -27,6 +28,7 @@ type pickRun struct {
 	target syntax.Node
 	hit    bool
 	fail   bool
+	loops  int // dolists around the form being run
 }
 
 type penv map[string]*cval
@@ -126,16 +128,23 @@ func (r *pickRun) eval(x syntax.Node, s penv) (*cval, bool) {
 	return v, true
 }
 
-// split evaluates test in every state: those where it is true, false.
+// split evaluates test in every state: those where it may be true,
+// false (both when it cannot tell: reading the arm known only not to be
+// nil, say; neither runs when it signals, so both is more than may
+// happen).
 func (r *pickRun) split(test syntax.Node, in []penv) (yes, no []penv) {
+	if r.holds(test) || r.touches(test, in) {
+		r.fail = true
+		return nil, nil
+	}
 	for _, s := range in {
-		v, ok := r.eval(test, s)
-		if !ok {
-			return nil, nil
-		}
-		if v.truthy() {
+		v, err := r.e.ceval(test, s, 0)
+		switch {
+		case err != nil:
+			yes, no = append(yes, s), append(no, s)
+		case v.truthy():
 			yes = append(yes, s)
-		} else {
+		default:
 			no = append(no, s)
 		}
 	}
@@ -311,8 +320,10 @@ func (r *pickRun) stmt(x syntax.Node, in []penv) []penv {
 		return uniq(out)
 	case "with-failure-handling":
 		// Its body runs once when no clause retries; a clause runs after
-		// the body failed and ends the form.
-		if len(l.Elems) < 2 || r.holds(l.Elems[1]) || r.touches(l.Elems[1], in) || hasHead(l.Elems[1], "retry") || hasHead(l.Elems[1], "do-retry") {
+		// the body failed and ends the form, so the call, in the body, is
+		// not reached after it unless a loop around runs the form again
+		// (with the states of wherever the body failed: not modelled).
+		if len(l.Elems) < 2 || r.loops > 0 || !r.holds(l) || r.holds(l.Elems[1]) || r.touches(l.Elems[1], in) || hasHead(l.Elems[1], "retry") || hasHead(l.Elems[1], "do-retry") {
 			r.fail = true
 			return nil
 		}
@@ -344,7 +355,10 @@ func (r *pickRun) stmt(x syntax.Node, in []penv) []penv {
 			var next []penv
 			for _, st := range frontier {
 				for _, el := range r.elems {
-					for _, o := range r.stmts(l.Elems[2:], []penv{st.with(v.Name, el)}) {
+					r.loops++
+					body := r.stmts(l.Elems[2:], []penv{st.with(v.Name, el)})
+					r.loops--
+					for _, o := range body {
 						next = append(next, stripNames(o, []string{v.Name}))
 					}
 					if r.fail {

@@ -14,8 +14,10 @@ import (
 // stand; store-bottle runs only for a load with a bottle (its second call
 // after the first, which goes to counter-left only from there), so line
 // 40's test is never true. The look-alikes: store-cup runs for loads of
-// cups, which may stand at counter-left (line 42), and pick-any takes two
-// objects from wherever they stand, so deliver-any's store-any may start at
+// cups, which may stand at counter-left (line 42), after a test of the
+// arm that holds a cup, which the rule cannot decide (it knows the arm
+// only not to be nil) and takes both ways; and pick-any takes two objects
+// from wherever they stand, so deliver-any's store-any may start at
 // counter-left with a bottle in the load (line 44).
 const pickStandPlan = `(defparameter *stands* '(counter-left counter-right dining-left dining-right dining-far side-table-front))
 (defun obj-type (d) (desig-prop d 'type))
@@ -67,7 +69,7 @@ const pickStandPlan = `(defparameter *stands* '(counter-left counter-right dinin
       (if (eq (obj-type (second item)) 'bottle) (setq bottle-arm (first item)) (setq cup-arm (first item))))
     (with-failure-handling ((manipulation-failure (e) nil))
       (cond (bottle-arm (store-bottle bottle-arm) (store-bottle 'left))
-            (t (store-cup cup-arm))))))
+            ((eq cup-arm 'right) (store-cup cup-arm))))))
 (defun pick-any (todo)
   (let ((load nil))
     (while (and todo (< (length load) 2))
