@@ -232,8 +232,15 @@ func TestCancelAndBudgetStopCleanly(t *testing.T) {
 	if sum.Stop != "budget" {
 		t.Fatalf("stop %q, want budget", sum.Stop)
 	}
+	// Cancelled after its 50th run, not after a time: under load a timer
+	// could fire before the first run.
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(100*time.Millisecond, cancel)
+	defer cancel()
+	newMazeTarget := c.NewTarget
+	c.NewTarget = func() (Target, error) {
+		tg, err := newMazeTarget()
+		return &cancelAfter{Target: tg, n: 50, cancel: cancel}, err
+	}
 	c.Budget = 0
 	c.Out = t.TempDir()
 	sum, err = c.Run(ctx)
@@ -247,6 +254,21 @@ func TestCancelAndBudgetStopCleanly(t *testing.T) {
 	if ok, err := (&store{dir: sum.Dir}).readJSON(StatsName, &st); !ok || err != nil || len(st.Samples) == 0 {
 		t.Fatalf("stats.json not saved on cancel: %v %v", ok, err)
 	}
+}
+
+// cancelAfter cancels its campaign's context once its target has run n
+// times.
+type cancelAfter struct {
+	Target
+	n      int
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Run(ctx context.Context, input []byte) (Outcome, error) {
+	if c.n--; c.n == 0 {
+		c.cancel()
+	}
+	return c.Target.Run(ctx, input)
 }
 
 func TestBrokenTargetStopsWithError(t *testing.T) {
