@@ -30,7 +30,7 @@ type worldFlags struct{ world, plan string }
 
 func (wf *worldFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&wf.world, "world", "", "plans: judge the labels as a plan run in this world is judged (the verdicts of fuzz, cover and gentests with --world: its query ranges, the failures its actions signal, the regions each location sees)")
-	cmd.Flags().StringVar(&wf.plan, "plan", "", "plans, with --world: the def-plan that runs (default: main, or the only plan); functions it never calls keep no label")
+	cmd.Flags().StringVar(&wf.plan, "plan", "", "plans: the def-plan that runs, for the verdicts that follow the calls from it, as cover and gentests judge them (functions it never calls keep no label; with --world the default is main, or the only plan)")
 }
 
 // options are the suite options of a verb that only reads the plan.
@@ -66,7 +66,9 @@ docs/labels.md), are listed as trivial (always true) or infeasible (never true,
 with a reason) and are not injected; --no-values keeps them active. Verdicts
 that need a world (its query ranges, which failures its actions signal, which
 regions each location sees) need it: labels and annotate take --world (and
---plan, the def-plan that runs) to judge as fuzz, cover and gentests do.`
+--plan, the def-plan that runs) to judge as fuzz, cover and gentests do; without
+a world, --plan alone gives the verdicts that follow the calls from that
+def-plan, as cover and gentests give them.`
 
 func newLabelsCmd() *cobra.Command {
 	var lf labelFlags

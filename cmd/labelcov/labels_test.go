@@ -228,3 +228,100 @@ func TestLabelsWorldAsCover(t *testing.T) {
 		t.Errorf("annotate of Go packages with --world: code %d, %q", code, errs)
 	}
 }
+
+// retryPlan keeps a count of tries next to a global count of failures, as
+// fetch-deliver does: with its def-plan as the entry the analyses rule out
+// its report check's FF combination (line 21) and the < -> /= mutant.
+const retryPlan = `(defparameter *max* 3)
+(defparameter *attempts* 0)
+(defparameter *report* nil)
+(defun step (n budget)
+  (when (< n budget) (fail 'plan-failure "again")))
+(defun serve (kind budget)
+  (let ((tries 0))
+    (with-failure-handling ((object-not-found (e) (list kind 'not-found tries))
+                            (plan-failure (e)
+                              (incf *attempts*)
+                              (incf tries)
+                              (if (< *attempts* *max*) (retry) (list kind 'gave-up tries))))
+      (when (and (> tries 0) (= budget 2)) (fail 'object-not-found "none"))
+      (step tries budget)
+      (setq *attempts* 0)
+      (list kind 'served tries))))
+(def-plan main (a b)
+  (dolist (budget (list a b (- a b)))
+    (push (if (= budget 0) (list 'x 'skipped 0) (serve 'x budget)) *report*))
+  (dolist (entry *report*)
+    (when (and (eq (second entry) 'gave-up) (< (third entry) *max*))
+      (print 'early))))
+`
+
+// labels --plan without a world judges an argument plan's labels as cover
+// does (cover runs the def-plan): the same active labels, and the verdicts
+// that need the entry, which labels without --plan does not give; a
+// --plan that names no def-plan is refused.
+func TestLabelsPlanAsCover(t *testing.T) {
+	dir := t.TempDir()
+	plan := filepath.Join(dir, "retry.plan")
+	if err := os.WriteFile(plan, []byte(retryPlan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "one.args"), []byte("3 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	type label struct {
+		ID                          int
+		Criterion, Operator, Status string
+		Reason                      string
+	}
+	read := func(out string) []label {
+		t.Helper()
+		var rep struct{ Labels []label }
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return rep.Labels
+	}
+	labelsOf := func(args ...string) (active map[label]bool, ruled int) {
+		t.Helper()
+		code, out, errs := execLabelcov(append([]string{"labels", plan, "--criteria", "mcc,wm-ror", "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("labels %v: code %d: %s", args, code, errs)
+		}
+		active = map[label]bool{}
+		for _, l := range read(out) {
+			if l.Status == "active" {
+				active[label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
+			}
+			if l.Status == "infeasible" && strings.Contains(l.Reason, "tries <= 2") {
+				ruled++
+			}
+		}
+		return active, ruled
+	}
+	withPlan, ruled := labelsOf("--plan", "main")
+	without, ruledWithout := labelsOf()
+	if ruled != 2 || ruledWithout != 0 || len(withPlan) != len(without)-2 {
+		t.Errorf("labels --plan main: %d active, %d ruled out by the retry count; without --plan: %d, %d; want 2 ruled out with it, none without",
+			len(withPlan), ruled, len(without), ruledWithout)
+	}
+	out, errs, err := execCover(plan, "--criteria", "mcc,wm-ror", "--tests", dir, "--json")
+	if err != nil {
+		t.Fatalf("cover: %v: %s", err, errs)
+	}
+	covers := map[label]bool{}
+	for _, l := range read(out) {
+		covers[label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
+	}
+	if len(covers) != len(withPlan) {
+		t.Errorf("cover has %d active labels, labels --plan main %d", len(covers), len(withPlan))
+	}
+	for l := range covers {
+		if !withPlan[l] {
+			t.Errorf("cover's label %+v is not active in labels --plan main", l)
+		}
+	}
+	if code, _, errs := execLabelcov("labels", plan, "--plan", "nope"); code != 2 || !strings.Contains(errs, `no plan named "nope"`) {
+		t.Errorf("labels --plan nope: code %d, %q", code, errs)
+	}
+}

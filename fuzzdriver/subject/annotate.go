@@ -53,20 +53,24 @@ func PlanToLabel(o Options, name string) (*syntax.File, *compile.Program, transf
 		return f, p, to, err
 	}
 	to.Normalize.PassThrough = p.PassedThrough
+	if o.World == "" && o.PlanName == "" {
+		// A file any caller may run (an SBCL suite, say): no entry.
+		return f, p, to, nil
+	}
+	// Judged as the verbs that run the plan judge it: through the def-plan
+	// that runs and, with a world, with the world's facts.
 	if o.World != "" {
-		// Judged as the verbs that run the plan judge it: with the
-		// world's facts, through the def-plan that runs.
 		_, w, err := runner.OpenWorld(name, o.World)
 		if err != nil {
 			return f, p, to, err
 		}
-		fn, err := runner.SelectPlan(p, o.PlanName)
-		if err != nil {
-			return f, p, to, err
-		}
 		to.Feasible = pipeline.WorldFacts(to.Feasible, w)
-		to.Feasible.Entry = fn.Name
 	}
+	fn, err := runner.SelectPlan(p, o.PlanName)
+	if err != nil {
+		return f, p, to, err
+	}
+	to.Feasible.Entry = fn.Name
 	return f, p, to, nil
 }
 
