@@ -162,34 +162,57 @@ func TestLabelsTableClipsLongCells(t *testing.T) {
 	}
 }
 
+// listedLabel is a label of labels' and cover's --json as the tests below
+// compare them: cover prints a predicate as the annotated plan evaluates
+// it (normalize's temporaries in it), labels as the plan reads, so a label
+// is its id, criterion and operator.
+type listedLabel struct {
+	ID                          int
+	Criterion, Operator, Status string
+	Reason                      string
+}
+
+// listedLabels reads the labels of a --json report.
+func listedLabels(t *testing.T, out string) []listedLabel {
+	t.Helper()
+	var rep struct{ Labels []listedLabel }
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	return rep.Labels
+}
+
+// coverActive is the set of labels cover's --json report lists (its active
+// labels), each by id, criterion and operator.
+func coverActive(t *testing.T, args ...string) map[listedLabel]bool {
+	t.Helper()
+	out, errs, err := execCover(args...)
+	if err != nil {
+		t.Fatalf("cover: %v: %s", err, errs)
+	}
+	set := map[listedLabel]bool{}
+	for _, l := range listedLabels(t, out) {
+		set[listedLabel{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
+	}
+	return set
+}
+
 // labels --world judges a world plan's labels as the verbs that run it
 // do: its active labels are exactly cover's (which reads the world from
 // the benchmark's truth.json), and the world rules out labels that
 // labels without it keeps.
 func TestLabelsWorldAsCover(t *testing.T) {
 	plan := "../../testdata/bench/kitchen/kitchen.plan"
-	// cover prints a predicate as the annotated plan evaluates it
-	// (normalize's temporaries in it), labels as the plan reads: a label
-	// is its id, criterion and operator.
-	type label struct {
-		ID                          int
-		Criterion, Operator, Status string
-		Reason                      string
-	}
-	activeOf := func(args ...string) (map[label]bool, int) {
+	activeOf := func(args ...string) (map[listedLabel]bool, int) {
 		t.Helper()
 		code, out, errs := execLabelcov(append([]string{"labels", plan, "--criteria", "all", "--json"}, args...)...)
 		if code != 0 {
 			t.Fatalf("labels %v: code %d: %s", args, code, errs)
 		}
-		var rep struct{ Labels []label }
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatal(err)
-		}
-		set, worldReasons := map[label]bool{}, 0
-		for _, l := range rep.Labels {
+		set, worldReasons := map[listedLabel]bool{}, 0
+		for _, l := range listedLabels(t, out) {
 			if l.Status == "active" {
-				set[label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
+				set[listedLabel{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
 			}
 			if l.Status == "infeasible" && strings.Contains(l.Reason, "in the world") {
 				worldReasons++
@@ -203,18 +226,7 @@ func TestLabelsWorldAsCover(t *testing.T) {
 		t.Errorf("%d active labels with the world (%d infeasible in it), %d without (%d): the world rules out none",
 			len(inWorld), worldReasons, len(without), noWorldReasons)
 	}
-	out, _, err := execCover(plan, "--criteria", "all", "--tests", "../../testdata/bench/kitchen/reproducers", "--json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep struct{ Labels []label }
-	if err := json.Unmarshal([]byte(out), &rep); err != nil {
-		t.Fatal(err)
-	}
-	covers := map[label]bool{}
-	for _, l := range rep.Labels {
-		covers[label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
-	}
+	covers := coverActive(t, plan, "--criteria", "all", "--tests", "../../testdata/bench/kitchen/reproducers", "--json")
 	if len(covers) != len(inWorld) {
 		t.Errorf("cover has %d active labels, labels --world %d", len(covers), len(inWorld))
 	}
@@ -269,29 +281,16 @@ func TestLabelsPlanAsCover(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "one.args"), []byte("3 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	type label struct {
-		ID                          int
-		Criterion, Operator, Status string
-		Reason                      string
-	}
-	read := func(out string) []label {
-		t.Helper()
-		var rep struct{ Labels []label }
-		if err := json.Unmarshal([]byte(out), &rep); err != nil {
-			t.Fatalf("%v\n%s", err, out)
-		}
-		return rep.Labels
-	}
-	labelsOf := func(args ...string) (active map[label]bool, ruled int) {
+	labelsOf := func(args ...string) (active map[listedLabel]bool, ruled int) {
 		t.Helper()
 		code, out, errs := execLabelcov(append([]string{"labels", plan, "--criteria", "mcc,wm-ror", "--json"}, args...)...)
 		if code != 0 {
 			t.Fatalf("labels %v: code %d: %s", args, code, errs)
 		}
-		active = map[label]bool{}
-		for _, l := range read(out) {
+		active = map[listedLabel]bool{}
+		for _, l := range listedLabels(t, out) {
 			if l.Status == "active" {
-				active[label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
+				active[listedLabel{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
 			}
 			if l.Status == "infeasible" && strings.Contains(l.Reason, "tries <= 2") {
 				ruled++
@@ -305,14 +304,7 @@ func TestLabelsPlanAsCover(t *testing.T) {
 		t.Errorf("labels --plan main: %d active, %d ruled out by the retry count; without --plan: %d, %d; want 2 ruled out with it, none without",
 			len(withPlan), ruled, len(without), ruledWithout)
 	}
-	out, errs, err := execCover(plan, "--criteria", "mcc,wm-ror", "--tests", dir, "--json")
-	if err != nil {
-		t.Fatalf("cover: %v: %s", err, errs)
-	}
-	covers := map[label]bool{}
-	for _, l := range read(out) {
-		covers[label{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
-	}
+	covers := coverActive(t, plan, "--criteria", "mcc,wm-ror", "--tests", dir, "--json")
 	if len(covers) != len(withPlan) {
 		t.Errorf("cover has %d active labels, labels --plan main %d", len(covers), len(withPlan))
 	}
