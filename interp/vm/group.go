@@ -371,25 +371,8 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 			fired |= b2u(t)
 			continue
 		}
-		var x *value.Value
-		ok := true
-		if ts.global {
-			x, ok = &m.globals[ts.slot], m.gset[ts.slot]
-		} else {
-			x = &stack[fp+int(ts.slot)]
-		}
-		k := ts.k
-		if ok && ts.y != yConst {
-			var y *value.Value
-			if ts.y == yGlobal {
-				y, ok = &m.globals[ts.ySlot], m.gset[ts.ySlot]
-			} else {
-				y = &stack[fp+int(ts.ySlot)]
-			}
-			ok = ok && y.Kind() == value.KInt
-			k = y.Int()
-		}
-		if !ok || x.Kind() != value.KInt {
+		v, k, ok := m.intOperands(ts, stack, fp)
+		if !ok {
 			// The plain code from the test's first member on (a
 			// float, a name, an unbound global: the cold switch).
 			m.fired = m.fired || fired != 0
@@ -397,7 +380,6 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 		}
 		// o is 0, 1 or 2 for x < k, x = k, x > k; a label holds when
 		// bit o of its outcomes is set: no branch on the operator.
-		v := x.Int()
 		o := b2u(v >= k) + b2u(v > k)
 		for _, l := range g.labels[ts.lo:ts.hi] {
 			h := l.outcomes >> o & 1
@@ -428,27 +410,11 @@ func (m *Machine) runSingle(g *probeGroup, stack []value.Value, fp int, cnt []ui
 	if m.labelSteps >= m.cfg.MaxLabelSteps {
 		return int(g.members[0].pc)
 	}
-	var x, y *value.Value
-	bound := true
-	if ts.global {
-		x, bound = &m.globals[ts.slot], m.gset[ts.slot]
-	} else {
-		x = &stack[fp+int(ts.slot)]
-	}
-	k := ts.k
-	if ts.y == yGlobal {
-		y, bound = &m.globals[ts.ySlot], bound && m.gset[ts.ySlot]
-	} else if ts.y == yLocal {
-		y = &stack[fp+int(ts.ySlot)]
-	}
-	if y != nil {
-		k = y.Int()
-		bound = bound && y.Kind() == value.KInt
-	}
-	if !bound || x.Kind() != value.KInt {
+	v, k, ok := m.intOperands(ts, stack, fp)
+	if !ok {
 		return int(g.members[0].pc)
 	}
-	v, l := x.Int(), &g.labels[0]
+	l := &g.labels[0]
 	h := l.outcomes >> (b2u(v >= k) + b2u(v > k)) & 1
 	c := l.falseC
 	if h != 0 {
@@ -458,6 +424,32 @@ func (m *Machine) runSingle(g *probeGroup, stack []value.Value, fp int, cnt []ui
 	cnt[c] = 1 // setBranch
 	m.labelSteps++
 	return g.end
+}
+
+// intOperands reads the operands of ts, an integer comparison: v the
+// variable's integer and k the constant or the other variable's; ok is
+// false unless every operand is a bound integer (the plain code then
+// runs the test).
+func (m *Machine) intOperands(ts *groupTest, stack []value.Value, fp int) (v, k int64, ok bool) {
+	var x *value.Value
+	ok = true
+	if ts.global {
+		x, ok = &m.globals[ts.slot], m.gset[ts.slot]
+	} else {
+		x = &stack[fp+int(ts.slot)]
+	}
+	k = ts.k
+	if ts.y != yConst {
+		var y *value.Value
+		if ts.y == yGlobal {
+			y, ok = &m.globals[ts.ySlot], ok && m.gset[ts.ySlot]
+		} else {
+			y = &stack[fp+int(ts.ySlot)]
+		}
+		ok = ok && y.Kind() == value.KInt
+		k = y.Int()
+	}
+	return x.Int(), k, ok && x.Kind() == value.KInt
 }
 
 // stopGroup ends a run of g before its member i: it writes the counters
