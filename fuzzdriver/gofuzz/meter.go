@@ -350,13 +350,29 @@ func KeepExecutedConsts(ctx context.Context, ts []Target, res *gotransform.Resul
 	if !hasConsts(res) {
 		return nil
 	}
+	spans, err := res.FuncSpans()
+	if err != nil {
+		return err
+	}
+	// Targets of one package share its coverage binary.
+	bins := map[string]string{}
 	ran := map[string]bool{}
 	for i, t := range ts {
-		r, err := SeedFuncs(ctx, t, res, filepath.Join(work, strconv.Itoa(i)), env)
+		w := filepath.Join(work, strconv.Itoa(i))
+		key := t.Package + " " + strings.Join(t.Labelled(), ",")
+		bin, built := bins[key]
+		if !built {
+			bin = filepath.Join(w, "seeds.cover.test")
+			if err := buildSeedsCover(ctx, t, bin, env); err != nil {
+				return err
+			}
+			bins[key] = bin
+		}
+		profiles, err := runSeeds(ctx, t, bin, w, env)
 		if err != nil {
 			return err
 		}
-		for f := range r {
+		for f := range executedFuncs(profiles, spans) {
 			ran[f] = true
 		}
 	}
@@ -376,13 +392,38 @@ func KeepExecutedConsts(ctx context.Context, ts []Target, res *gotransform.Resul
 // which constants matter. env is the go command's environment for the
 // original code (nil: the current one).
 func SeedFuncs(ctx context.Context, t Target, res *gotransform.Result, work string, env []string) (map[string]bool, error) {
+	bin := filepath.Join(work, "seeds.cover.test")
+	if err := buildSeedsCover(ctx, t, bin, env); err != nil {
+		return nil, err
+	}
+	profiles, err := runSeeds(ctx, t, bin, work, env)
+	if err != nil {
+		return nil, err
+	}
+	spans, err := res.FuncSpans()
+	if err != nil {
+		return nil, err
+	}
+	return executedFuncs(profiles, spans), nil
+}
+
+// buildSeedsCover builds t's coverage test binary (BuildCover) at bin.
+func buildSeedsCover(ctx context.Context, t Target, bin string, env []string) error {
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		return err
+	}
+	if err := BuildCover(ctx, t, t.Module, bin, env); err != nil {
+		return fmt.Errorf("gofuzz: the seeds of %s: %w", t, err)
+	}
+	return nil
+}
+
+// runSeeds runs t's seed corpus on bin, a coverage binary of t's package,
+// under work, and returns the coverage profile.
+func runSeeds(ctx context.Context, t Target, bin, work string, env []string) ([]*cover.Profile, error) {
 	dir := filepath.Join(work, "run")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
-	}
-	bin := filepath.Join(work, "seeds.cover.test")
-	if err := BuildCover(ctx, t, t.Module, bin, env); err != nil {
-		return nil, fmt.Errorf("gofuzz: the seeds of %s: %w", t, err)
 	}
 	// The seed corpus of testdata/fuzz, in a directory of the run's own:
 	// the user's tree is not the binary's working directory.
@@ -399,11 +440,7 @@ func SeedFuncs(ctx context.Context, t Target, res *gotransform.Result, work stri
 	if err != nil {
 		return nil, fmt.Errorf("gofuzz: the seeds of %s: %w", t, err)
 	}
-	spans, err := res.FuncSpans()
-	if err != nil {
-		return nil, err
-	}
-	return executedFuncs(profiles, spans), nil
+	return profiles, nil
 }
 
 // executedFuncs names the functions (spans: per profile file name) with a
