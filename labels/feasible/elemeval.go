@@ -157,7 +157,7 @@ func (e *elemAnalysis) ceval(n syntax.Node, env map[string]*cval, depth int) (*c
 	case *syntax.Int:
 		return &cval{k: cInt, n: x.Value}, nil
 	case *syntax.Quote:
-		return cdata(x.X)
+		return e.cdata(x.X)
 	case *syntax.List:
 		return e.cevalList(x, env, depth)
 	}
@@ -195,39 +195,40 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 		return nil, errUndecided
 	}
 	h := forms.Head(l)
-	if d := e.h.defs[h]; d != nil && forms.Lookup(h) == nil {
-		if e.h.dup[h] || e.h.local[h] || forms.Head(d) != "defun" {
-			return nil, errUndecided
-		}
-		ps, ok := params(d)
-		if !ok || len(ps) != len(l.Elems)-1 {
+	k := e.head(h)
+	switch k.kind {
+	case headUndecided:
+		return nil, errUndecided
+	case headDefun:
+		if len(k.ps) != len(l.Elems)-1 {
 			return nil, errUndecided
 		}
 		args, err := e.cargs(l, env, depth)
 		if err != nil {
 			return nil, err
 		}
-		inner := map[string]*cval{}
-		for i, p := range ps {
-			if e.h.a.specials[p] {
-				return nil, errUndecided
-			}
+		if k.special {
+			return nil, errUndecided
+		}
+		inner := make(map[string]*cval, len(k.ps))
+		for i, p := range k.ps {
 			inner[p] = args[i]
 		}
-		return e.cbody(d.Elems[3:], inner, depth)
-	}
-	if syms, ok := e.queryDomain(h); ok && e.ch != nil && len(syms) > 0 {
-		// Any of the world's symbols, whatever the arguments (a failure
-		// it may signal only keeps the label from being reached).
-		return &cval{k: cSym, s: syms[e.ch.choose(len(syms))]}, nil
-	}
-	if e.res.IsUserFunc(h) || e.h.local[h] {
-		return nil, errUndecided
+		return e.cbody(k.body, inner, depth)
+	case headQuery:
+		if e.ch != nil {
+			// Any of the world's symbols, whatever the arguments (a failure
+			// it may signal only keeps the label from being reached).
+			return &cval{k: cSym, s: k.syms[e.ch.choose(len(k.syms))]}, nil
+		}
+		if k.user {
+			return nil, errUndecided
+		}
 	}
 	switch h {
 	case "quote":
 		if len(l.Elems) == 2 {
-			return cdata(l.Elems[1])
+			return e.cdata(l.Elems[1])
 		}
 		return nil, errUndecided
 	case "progn":
@@ -284,7 +285,7 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 			if cl == nil || len(cl.Elems) == 0 {
 				return nil, errUndecided
 			}
-			keys, err := cdata(cl.Elems[0])
+			keys, err := e.cdata(cl.Elems[0])
 			if err != nil {
 				return nil, err
 			}
@@ -490,7 +491,19 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 	case "=", "<", ">", "<=", ">=", "/=":
 		if len(args) == 2 && num() {
 			a, b := args[0].n, args[1].n
-			return cBool(map[string]bool{"=": a == b, "<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b, "/=": a != b}[h]), nil
+			switch h {
+			case "=":
+				return cBool(a == b), nil
+			case "<":
+				return cBool(a < b), nil
+			case ">":
+				return cBool(a > b), nil
+			case "<=":
+				return cBool(a <= b), nil
+			case ">=":
+				return cBool(a >= b), nil
+			}
+			return cBool(a != b), nil
 		}
 	case "+", "-":
 		if len(args) == 2 && num() {
@@ -505,6 +518,93 @@ func (e *elemAnalysis) cevalList(l *syntax.List, env map[string]*cval, depth int
 		}
 	}
 	return nil, errUndecided
+}
+
+// headKind is how cevalList evaluates a call, by its head alone.
+type headKind uint8
+
+const (
+	headOther     headKind = iota // a builtin, or undecided by the switch
+	headUndecided                 // undecided, whatever the arguments
+	headDefun                     // a plan defun, its body evaluated
+	headQuery                     // a world query, its result chosen
+)
+
+// cHead is what cevalList knows of a head before reading the call.
+type cHead struct {
+	kind    headKind
+	ps      []string      // headDefun: the parameters
+	body    []syntax.Node // headDefun: the body
+	special bool          // headDefun: a parameter is special (undecided once the arguments are)
+	syms    []string      // headQuery: the domain's symbols
+	user    bool          // headQuery: undecided without a chooser
+}
+
+// head classifies h once per analysis: every call of an evaluation asks,
+// and the answer depends only on the plan's definitions and the world,
+// which do not change while the analysis lives.
+func (e *elemAnalysis) head(h string) *cHead {
+	if k, ok := e.heads[h]; ok {
+		return k
+	}
+	k := e.classify(h)
+	e.heads[h] = k
+	return k
+}
+
+func (e *elemAnalysis) classify(h string) *cHead {
+	if d := e.h.defs[h]; d != nil && forms.Lookup(h) == nil {
+		if e.h.dup[h] || e.h.local[h] || forms.Head(d) != "defun" {
+			return &cHead{kind: headUndecided}
+		}
+		ps, ok := params(d)
+		if !ok {
+			return &cHead{kind: headUndecided}
+		}
+		k := &cHead{kind: headDefun, ps: ps, body: d.Elems[3:]}
+		for _, p := range ps {
+			k.special = k.special || e.h.a.specials[p]
+		}
+		return k
+	}
+	user := e.res.IsUserFunc(h) || e.h.local[h]
+	if syms, ok := e.queryDomain(h); ok && len(syms) > 0 {
+		return &cHead{kind: headQuery, syms: syms, user: user}
+	}
+	if user {
+		return &cHead{kind: headUndecided}
+	}
+	return &cHead{kind: headOther}
+}
+
+// cdata is quoted datum n, read once per analysis: each call gets lists
+// of its own (eq tells lists apart by identity) around shared atoms
+// (nothing tells those apart but by value).
+func (e *elemAnalysis) cdata(n syntax.Node) (*cval, error) {
+	v, ok := e.data[n]
+	if !ok {
+		var err error
+		if v, err = cdata(n); err != nil {
+			v = nil
+		}
+		e.data[n] = v
+	}
+	if v == nil {
+		return nil, errUndecided
+	}
+	return freshLists(v), nil
+}
+
+// freshLists is v with new lists, its atoms shared.
+func freshLists(v *cval) *cval {
+	if v.k != cList {
+		return v
+	}
+	xs := make([]*cval, len(v.xs))
+	for i, x := range v.xs {
+		xs[i] = freshLists(x)
+	}
+	return &cval{k: cList, xs: xs}
 }
 
 // prop is property key of detected designator d: chosen, at its first

@@ -365,6 +365,10 @@ type elemAnalysis struct {
 	sites       map[string][]elemSite // defun -> calls with their scopes
 	assigned    map[string]bool       // binding keys something assigns
 	retTop      map[string]bool
+	globals     map[string]globalDef        // globalInit's answers, by name
+	heads       map[string]*cHead           // cevalList's reading of each head
+	data        map[syntax.Node]*cval       // quoted data read, nil: undecided
+	untemped    map[syntax.Node]syntax.Node // untempAll's results
 	bad         bool
 	changed     bool
 	fn          string // the defun being walked
@@ -1222,10 +1226,31 @@ func (e *elemAnalysis) constGlobal(name string) bool {
 	return ok
 }
 
+// globalInit is the init of name when it is a global defined once and
+// never assigned nor bound again. Every evaluation of a symbol asks, and
+// the answer walks every form of the plan, so it is kept per name: the
+// plan's forms never change while an elemAnalysis lives (its parent map
+// rests on that too).
 func (e *elemAnalysis) globalInit(name string) (syntax.Node, bool) {
+	if g, ok := e.globals[name]; ok {
+		return g.init, g.ok
+	}
+	init, ok := globalInitIn(e.res, name)
+	e.globals[name] = globalDef{init, ok}
+	return init, ok
+}
+
+// globalDef is what globalInit says of one name.
+type globalDef struct {
+	init syntax.Node
+	ok   bool
+}
+
+// globalInitIn is globalInit, computed from res's forms.
+func globalInitIn(res *normalize.Result, name string) (syntax.Node, bool) {
 	var init syntax.Node
 	n := 0
-	for _, f := range e.res.Forms {
+	for _, f := range res.Forms {
 		switch forms.Head(f) {
 		case "defparameter", "defvar", "defconstant":
 			l := f.(*syntax.List)
@@ -1290,7 +1315,9 @@ func newElemAnalysis(h *handlerAnalysis, sig *domain.Signals) *elemAnalysis {
 		return nil
 	}
 	e := &elemAnalysis{res: h.res, h: h, sig: sig, parent: parentMap(h), vars: map[string]*ev{}, rets: map[string]*ev{},
-		binder: map[string]syntax.Node{}, inits: map[string]elemInit{}, memberNodes: map[string]*syntax.List{}, assigned: map[string]bool{}, retTop: map[string]bool{}}
+		binder: map[string]syntax.Node{}, inits: map[string]elemInit{}, memberNodes: map[string]*syntax.List{}, assigned: map[string]bool{}, retTop: map[string]bool{},
+		globals: map[string]globalDef{}, heads: map[string]*cHead{}, data: map[syntax.Node]*cval{},
+		untemped: map[syntax.Node]syntax.Node{}}
 	for round := 0; round < 40; round++ {
 		e.changed = false
 		e.sites = map[string][]elemSite{}
@@ -1521,6 +1548,17 @@ func untempAll(res *normalize.Result, n syntax.Node) syntax.Node {
 	return n
 }
 
+// untempAll is untempAll of the analysis's plan, kept per node: a
+// filter's conditions are read again at every choice of every label.
+func (e *elemAnalysis) untempAll(n syntax.Node) syntax.Node {
+	u, ok := e.untemped[n]
+	if !ok {
+		u = untempAll(e.res, n)
+		e.untemped[n] = u
+	}
+	return u
+}
+
 // chooser enumerates the results of the queries one evaluation calls:
 // each call is a choice among its domain's symbols, the calls of a run
 // numbered in order (prefix fixes the first ones).
@@ -1724,7 +1762,7 @@ func (e *elemAnalysis) siteHolds(obj *cval, facts []eFact, args []syntax.Node, p
 	e.ch.pos = 0
 	ext := map[string]*cval{}
 	for _, f := range facts {
-		l := asList(untempAll(e.res, f.cond))
+		l := asList(e.untempAll(f.cond))
 		if !f.truth || l == nil || len(l.Elems) != 3 || !slices.Contains([]string{"eq", "eql", "equal"}, forms.Head(l)) || e.h.defs[forms.Head(l)] != nil {
 			continue
 		}
@@ -1763,7 +1801,7 @@ func (e *elemAnalysis) siteHolds(obj *cval, facts []eFact, args []syntax.Node, p
 		if !known {
 			continue
 		}
-		r, err := e.ceval(untempAll(e.res, f.cond), env, 0)
+		r, err := e.ceval(e.untempAll(f.cond), env, 0)
 		if err == errUndecided {
 			return false, err
 		}
