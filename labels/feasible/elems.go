@@ -2,8 +2,10 @@ package feasible
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
@@ -369,6 +371,8 @@ type elemAnalysis struct {
 	heads       map[string]*cHead           // cevalList's reading of each head
 	data        map[syntax.Node]*cval       // quoted data read, nil: undecided
 	untemped    map[syntax.Node]syntax.Node // untempAll's results
+	filters     map[string]*filterRun       // each filter's runs (filterRunsOf); nil: none kept
+	des         *cval                       // the detected object siteNever's runs read
 	bad         bool
 	changed     bool
 	fn          string // the defun being walked
@@ -1317,7 +1321,7 @@ func newElemAnalysis(h *handlerAnalysis, sig *domain.Signals) *elemAnalysis {
 	e := &elemAnalysis{res: h.res, h: h, sig: sig, parent: parentMap(h), vars: map[string]*ev{}, rets: map[string]*ev{},
 		binder: map[string]syntax.Node{}, inits: map[string]elemInit{}, memberNodes: map[string]*syntax.List{}, assigned: map[string]bool{}, retTop: map[string]bool{},
 		globals: map[string]globalDef{}, heads: map[string]*cHead{}, data: map[syntax.Node]*cval{},
-		untemped: map[syntax.Node]syntax.Node{}}
+		untemped: map[syntax.Node]syntax.Node{}, filters: map[string]*filterRun{}, des: &cval{k: cDes}}
 	for round := 0; round < 40; round++ {
 		e.changed = false
 		e.sites = map[string][]elemSite{}
@@ -1657,9 +1661,10 @@ func (e *elemAnalysis) siteNever(s elemSite, ps []string, conds []guardLit) (str
 	}
 	alts := [][]eFact{nil}
 	var obj *cval
+	var runs []*filterRun
 	if desKey != "" {
 		alts = nil
-		for _, alt := range e.vars[desKey].alts {
+		for i, alt := range e.vars[desKey].alts {
 			var facts []eFact
 			for _, f := range alt {
 				ok := true
@@ -1671,8 +1676,9 @@ func (e *elemAnalysis) siteNever(s elemSite, ps []string, conds []guardLit) (str
 				}
 			}
 			alts = append(alts, facts)
+			runs = append(runs, e.filterRunsOf(desKey, i))
 		}
-		obj = &cval{k: cDes}
+		obj = e.des
 		if e.vars[desKey].mayNil {
 			// nil, which no fact is about (desig-prop of it signals).
 			if !e.holdsFor(cNil, args, ps, conds) {
@@ -1681,7 +1687,11 @@ func (e *elemAnalysis) siteNever(s elemSite, ps []string, conds []guardLit) (str
 		}
 	}
 	var filters []string
-	for _, facts := range alts {
+	for i, facts := range alts {
+		var fr *filterRun
+		if runs != nil {
+			fr = runs[i]
+		}
 		e.ch = &chooser{}
 		for runs := 0; ; runs++ {
 			if runs > 50000 {
@@ -1690,7 +1700,7 @@ func (e *elemAnalysis) siteNever(s elemSite, ps []string, conds []guardLit) (str
 			if obj != nil {
 				obj.props = map[string]*cval{}
 			}
-			holds, err := e.siteHolds(obj, facts, args, ps, conds)
+			holds, err := e.siteHolds(obj, facts, fr, args, ps, conds)
 			if err == errUndecided {
 				return "", false
 			}
@@ -1730,7 +1740,7 @@ func (e *elemAnalysis) siteNever(s elemSite, ps []string, conds []guardLit) (str
 func (e *elemAnalysis) holdsFor(obj *cval, args []syntax.Node, ps []string, conds []guardLit) bool {
 	e.ch = &chooser{}
 	for runs := 0; runs < 50000; runs++ {
-		holds, err := e.siteHolds(obj, nil, args, ps, conds)
+		holds, err := e.siteHolds(obj, nil, nil, args, ps, conds)
 		if err != nil || holds {
 			return false
 		}
@@ -1755,59 +1765,13 @@ func desName(k string) string {
 
 // siteHolds evaluates the filter, the arguments and the conditions for
 // one choice of the object's properties and the queries' results:
-// whether all hold. A binding a fact reads takes the value an equality
-// fact (eq X E) gives it, E read of the object; facts that read a
-// binding no such fact fixes are left out.
-func (e *elemAnalysis) siteHolds(obj *cval, facts []eFact, args []syntax.Node, ps []string, conds []guardLit) (bool, error) {
+// whether all hold. fr, when not nil, keeps the filter's outcomes
+// (filtered).
+func (e *elemAnalysis) siteHolds(obj *cval, facts []eFact, fr *filterRun, args []syntax.Node, ps []string, conds []guardLit) (bool, error) {
 	e.ch.pos = 0
-	ext := map[string]*cval{}
-	for _, f := range facts {
-		l := asList(e.untempAll(f.cond))
-		if !f.truth || l == nil || len(l.Elems) != 3 || !slices.Contains([]string{"eq", "eql", "equal"}, forms.Head(l)) || e.h.defs[forms.Head(l)] != nil {
-			continue
-		}
-		for side := 1; side <= 2; side++ {
-			v, ok := l.Elems[side].(*syntax.Symbol)
-			if !ok {
-				continue
-			}
-			rk, isRel := f.rel[v.Name]
-			if !isRel || ext[rk] != nil {
-				continue
-			}
-			other := l.Elems[3-side]
-			if slices.ContainsFunc(e.freeVars(other), func(n string) bool { _, r := f.rel[n]; return r }) {
-				continue
-			}
-			r, err := e.ceval(other, map[string]*cval{f.v: obj}, 0)
-			if err == errUndecided {
-				return false, err
-			}
-			if err != nil {
-				return false, nil
-			}
-			ext[rk] = r
-		}
-	}
-	for _, f := range facts {
-		env := map[string]*cval{f.v: obj}
-		known := true
-		for n, rk := range f.rel {
-			if ext[rk] == nil {
-				known = false
-			}
-			env[n] = ext[rk]
-		}
-		if !known {
-			continue
-		}
-		r, err := e.ceval(e.untempAll(f.cond), env, 0)
-		if err == errUndecided {
-			return false, err
-		}
-		if err != nil || r.truthy() != f.truth {
-			return false, nil
-		}
+	ext, ok, err := e.filtered(obj, facts, fr)
+	if !ok {
+		return false, err
 	}
 	env := map[string]*cval{desSym: obj}
 	for rk, v := range ext {
@@ -1840,4 +1804,144 @@ func (e *elemAnalysis) siteHolds(obj *cval, facts []eFact, args []syntax.Node, p
 		return false, undecided
 	}
 	return true, nil
+}
+
+// filterRun is a node of the trie of a filter's runs (filtered): the
+// choices a run of the filter makes, in order, lead from the root to
+// the leaf that holds what that run gave.
+type filterRun struct {
+	filled bool               // n and kids are set, or the leaf is
+	leaf   bool               // the run ends here: ext, ok, err and props
+	n      int                // the choice made here: among n
+	kids   map[int]*filterRun // by the value chosen
+	ext    map[string]*cval
+	ok     bool
+	err    error
+	props  map[string]*cval // the object's properties the run chose
+	broken bool             // (root) a run chose otherwise than an earlier one: no trie
+}
+
+// filterRunsOf is the trie of the filter of binding desKey's alternative
+// alt, one per analysis: every label of a function judged at the same
+// call site runs the same filter under the same choices, and the
+// filter reads only the object (e.des) and the choices.
+func (e *elemAnalysis) filterRunsOf(desKey string, alt int) *filterRun {
+	if e.filters == nil {
+		return nil // (tests) each run evaluates its filter
+	}
+	k := desKey + "\x00" + strconv.Itoa(alt)
+	fr := e.filters[k]
+	if fr == nil {
+		fr = &filterRun{}
+		e.filters[k] = fr
+	}
+	return fr
+}
+
+// filtered is filter's outcome for the run e.ch is making, read from the
+// trie fr when a run with the same choices has been made: the same
+// choices are made again (so the chooser goes on as after filter), and
+// the object gets the properties that run chose. Otherwise filter runs
+// and its outcome joins the trie.
+func (e *elemAnalysis) filtered(obj *cval, facts []eFact, fr *filterRun) (map[string]*cval, bool, error) {
+	if fr == nil || fr.broken {
+		return e.filter(obj, facts)
+	}
+	for n := fr; n.filled; {
+		if n.leaf {
+			maps.Copy(obj.props, n.props) // siteNever gave each run a map of its own
+			return n.ext, n.ok, n.err
+		}
+		if n = n.kids[e.ch.choose(n.n)]; n == nil {
+			break
+		}
+	}
+	e.ch.pos = 0
+	ext, ok, err := e.filter(obj, facts)
+	fr.record(e.ch, ext, ok, err, obj.props)
+	return ext, ok, err
+}
+
+// record adds the run ch has just made to the trie rooted at r.
+func (r *filterRun) record(ch *chooser, ext map[string]*cval, ok bool, err error, props map[string]*cval) {
+	n := r
+	for i := 0; i < ch.pos; i++ {
+		switch {
+		case !n.filled:
+			n.filled, n.n, n.kids = true, ch.counts[i], map[int]*filterRun{}
+		case n.leaf || n.n != ch.counts[i]:
+			r.broken = true
+			return
+		}
+		k := n.kids[ch.prefix[i]]
+		if k == nil {
+			k = &filterRun{}
+			n.kids[ch.prefix[i]] = k
+		}
+		n = k
+	}
+	if n.filled {
+		r.broken = true
+		return
+	}
+	*n = filterRun{filled: true, leaf: true, ext: ext, ok: ok, err: err, props: maps.Clone(props)}
+}
+
+// filter evaluates the facts of a filter for one choice of the object's
+// properties and the queries' results: the bindings the facts fix, or
+// false (with errUndecided when undecided) when a fact does not hold. A
+// binding a fact reads takes the value an equality fact (eq X E) gives
+// it, E read of the object; facts that read a binding no such fact
+// fixes are left out.
+func (e *elemAnalysis) filter(obj *cval, facts []eFact) (map[string]*cval, bool, error) {
+	ext := map[string]*cval{}
+	for _, f := range facts {
+		l := asList(e.untempAll(f.cond))
+		if !f.truth || l == nil || len(l.Elems) != 3 || !slices.Contains([]string{"eq", "eql", "equal"}, forms.Head(l)) || e.h.defs[forms.Head(l)] != nil {
+			continue
+		}
+		for side := 1; side <= 2; side++ {
+			v, ok := l.Elems[side].(*syntax.Symbol)
+			if !ok {
+				continue
+			}
+			rk, isRel := f.rel[v.Name]
+			if !isRel || ext[rk] != nil {
+				continue
+			}
+			other := l.Elems[3-side]
+			if slices.ContainsFunc(e.freeVars(other), func(n string) bool { _, r := f.rel[n]; return r }) {
+				continue
+			}
+			r, err := e.ceval(other, map[string]*cval{f.v: obj}, 0)
+			if err == errUndecided {
+				return nil, false, err
+			}
+			if err != nil {
+				return nil, false, nil
+			}
+			ext[rk] = r
+		}
+	}
+	for _, f := range facts {
+		env := map[string]*cval{f.v: obj}
+		known := true
+		for n, rk := range f.rel {
+			if ext[rk] == nil {
+				known = false
+			}
+			env[n] = ext[rk]
+		}
+		if !known {
+			continue
+		}
+		r, err := e.ceval(e.untempAll(f.cond), env, 0)
+		if err == errUndecided {
+			return nil, false, err
+		}
+		if err != nil || r.truthy() != f.truth {
+			return nil, false, nil
+		}
+	}
+	return ext, true, nil
 }

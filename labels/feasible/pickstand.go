@@ -751,7 +751,7 @@ func (p *pickStand) objectsAt(fd feed, s, del string) ([]*cval, string, bool) {
 				return nil, "", false
 			}
 			obj := &cval{k: cDes, props: map[string]*cval{}}
-			holds, err := e.siteHolds(obj, kept, []syntax.Node{kRes}, ps, conds)
+			holds, err := e.siteHolds(obj, kept, nil, []syntax.Node{kRes}, ps, conds)
 			if err == errUndecided {
 				e.ch = nil
 				return nil, "", false
