@@ -329,10 +329,15 @@ func AnnotateGuide(ctx context.Context, t Target, opts gotransform.Options, work
 	return g, nil
 }
 
-func hasConsts(r *gotransform.Result) bool {
+// hasNumericConsts reports whether r offers a numeric constant: the only
+// kind KeepExecutedConsts may drop, so without one the seeds' coverage
+// build and run would change nothing.
+func hasNumericConsts(r *gotransform.Result) bool {
 	for _, p := range r.Packages {
-		if len(p.Consts) > 0 {
-			return true
+		for _, c := range p.Consts {
+			if c.Value.Kind() != constant.String {
+				return true
+			}
 		}
 	}
 	return false
@@ -345,9 +350,10 @@ func hasConsts(r *gotransform.Result) bool {
 // compared in code no seed reaches (a decoder's range checks for struct
 // fields, where the target decodes into a map) diluted a text parser's
 // corpus; string constants of such code (a marshaller's options) still
-// paid on one (docs/go.md, "Seventh grid").
+// paid on one (docs/go.md, "Seventh grid"). Without numeric constants
+// nothing is built or run.
 func KeepExecutedConsts(ctx context.Context, ts []Target, res *gotransform.Result, work string, env []string) error {
-	if !hasConsts(res) {
+	if !hasNumericConsts(res) {
 		return nil
 	}
 	spans, err := res.FuncSpans()
@@ -407,12 +413,20 @@ func SeedFuncs(ctx context.Context, t Target, res *gotransform.Result, work stri
 	return executedFuncs(profiles, spans), nil
 }
 
-// buildSeedsCover builds t's coverage test binary (BuildCover) at bin.
+// buildSeedsCover builds t's coverage test binary (BuildCover) at bin,
+// with the fuzzing build's instrumentation (BuildFuzz's -fuzz) as well:
+// then every package the binary imports, the standard library most of
+// all, is compiled as the fuzzing build that follows (a campaign's, or
+// the user's go test -fuzz after annotate) compiles it, and that build
+// finds them in the build cache. Without it a cold cache compiled the
+// standard library twice, once for each build (x/net/html: docs/go.md,
+// "Build cost and throughput on real parsers"). The coverage profile is
+// the same: -fuzz adds its own counters, not -cover's.
 func buildSeedsCover(ctx context.Context, t Target, bin string, env []string) error {
 	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
 		return err
 	}
-	if err := BuildCover(ctx, t, t.Module, bin, env); err != nil {
+	if err := goBuild(ctx, t.Module, env, coverArgs(t, bin, fuzzFlag(t))...); err != nil {
 		return fmt.Errorf("gofuzz: the seeds of %s: %w", t, err)
 	}
 	return nil

@@ -2,9 +2,12 @@ package gofuzz
 
 import (
 	"context"
+	"go/constant"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -114,4 +117,73 @@ func seededTest(t *testing.T, overlay, name string) string {
 		t.Fatal(err)
 	}
 	return string(src)
+}
+
+// TestSeedsBuildFeedsFuzzBuild: with a cold build cache, the fuzzing build
+// that follows the seeds' coverage build (a campaign's, or the user's go
+// test -fuzz after annotate) compiles no package of the standard library:
+// the seeds' build compiled them with the same instrumentation. Before,
+// the two builds compiled the standard library once each (x/net/html with
+// dist: 36 CPU-s of annotating and building, half of it the second pass).
+func TestSeedsBuildFeedsFuzzBuild(t *testing.T) {
+	testenv.Long(t) // compiles the standard library into an empty build cache
+	needGo(t)
+	ctx := context.Background()
+	dir, err := filepath.Abs("../../testdata/go/seedreach")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := Discover(ctx, dir, nil, "./...")
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("targets %v, %v", ts, err)
+	}
+	work := t.TempDir()
+	env := append(os.Environ(), "GOCACHE="+filepath.Join(work, "gocache"))
+	if err := buildSeedsCover(ctx, ts[0], filepath.Join(work, "seeds.cover.test"), env); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, "go", "test", "-c", "-x", "-o", filepath.Join(work, "fuzz.test"), fuzzFlag(ts[0]), ts[0].Package)
+	cmd.Dir, cmd.Env = ts[0].Module, env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	// go passes -std to the compiler for packages of the standard library.
+	var std []string
+	for _, l := range strings.Split(string(out), "\n") {
+		if f := strings.Fields(l); len(f) > 0 && strings.HasSuffix(f[0], "/compile") && slices.Contains(f, "-std") {
+			if i := slices.Index(f, "-p"); i >= 0 && i+1 < len(f) {
+				std = append(std, f[i+1])
+			}
+		}
+	}
+	if len(std) > 0 {
+		t.Errorf("the fuzzing build compiled %d packages of the standard library again: %v", len(std), std)
+	}
+	if !strings.Contains(string(out), "/compile") {
+		t.Errorf("the fuzzing build compiled nothing, not even the target's package:\n%s", out)
+	}
+}
+
+// TestKeepExecutedConstsNumericOnly: the seeds are built and run only when
+// a numeric constant is offered, the only kind the rule may drop. The
+// target cannot be built (its module does not exist): with string
+// constants only, the constants come back untouched and no error; with an
+// integer as well, the build is tried and its failure reported.
+func TestKeepExecutedConstsNumericOnly(t *testing.T) {
+	needGo(t)
+	ctx := context.Background()
+	tgt := Target{Module: filepath.Join(t.TempDir(), "absent"), Package: "example.com/absent", Name: "FuzzX"}
+	str := gotransform.Const{Value: constant.MakeString("magic"), Pkg: "example.com/absent", Func: "F"}
+	res := &gotransform.Result{Packages: []*gotransform.Package{{Path: "example.com/absent", Consts: []gotransform.Const{str}}}}
+	if err := KeepExecutedConsts(ctx, []Target{tgt}, res, t.TempDir(), nil); err != nil {
+		t.Errorf("string constants only: %v", err)
+	}
+	if cs := res.Packages[0].Consts; len(cs) != 1 || cs[0] != str {
+		t.Errorf("string constants only: kept %v", cs)
+	}
+	res.Packages[0].Consts = append(res.Packages[0].Consts, gotransform.Const{Value: constant.MakeInt64(0x7eedc0de), Bits: 32, Pkg: "example.com/absent", Func: "F"})
+	if err := KeepExecutedConsts(ctx, []Target{tgt}, res, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "the seeds of") {
+		t.Errorf("with an integer constant: %v, want the seeds' build failing", err)
+	}
 }

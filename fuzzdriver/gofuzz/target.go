@@ -130,7 +130,7 @@ func Discover(ctx context.Context, dir string, env []string, patterns ...string)
 // module root with env (nil: the current environment) and the default
 // build cache.
 func BuildFuzz(ctx context.Context, t Target, overlay, out string, env []string) error {
-	args := []string{"test", "-c", "-o", out, "-fuzz=^" + regexp.QuoteMeta(t.Name) + "$"}
+	args := []string{"test", "-c", "-o", out, fuzzFlag(t)}
 	if overlay != "" {
 		args = append(args, "-overlay", overlay)
 	}
@@ -143,8 +143,18 @@ func BuildFuzz(ctx context.Context, t Target, overlay, out string, env []string)
 // annotated files in place (go test -cover ignores -overlay,
 // golang/go#73802).
 func BuildCover(ctx context.Context, t Target, dir, out string, env []string) error {
-	return goBuild(ctx, dir, env, "test", "-c", "-o", out, "-covermode=set", "-coverpkg="+strings.Join(t.Labelled(), ","), t.Package)
+	return goBuild(ctx, dir, env, coverArgs(t, out)...)
 }
+
+// coverArgs are go's arguments building t's coverage test binary
+// (BuildCover) at out, with flags before the package.
+func coverArgs(t Target, out string, flags ...string) []string {
+	args := append([]string{"test", "-c", "-o", out, "-covermode=set", "-coverpkg=" + strings.Join(t.Labelled(), ",")}, flags...)
+	return append(args, t.Package)
+}
+
+// fuzzFlag is go test's -fuzz flag for t, as BuildFuzz passes it.
+func fuzzFlag(t Target) string { return "-fuzz=^" + regexp.QuoteMeta(t.Name) + "$" }
 
 func goBuild(ctx context.Context, dir string, env []string, args ...string) error {
 	cmd := exec.CommandContext(ctx, "go", args...)
