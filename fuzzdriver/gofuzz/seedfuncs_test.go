@@ -50,14 +50,7 @@ func TestGuideSeedsExecutedConsts(t *testing.T) {
 	testenv.Long(t) // a go list, two annotations and a coverage build: seconds
 	needGo(t)
 	ctx := context.Background()
-	dir, err := filepath.Abs("../../testdata/go/seedreach")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := Discover(ctx, dir, nil, "./...")
-	if err != nil || len(ts) != 1 {
-		t.Fatalf("targets %v, %v", ts, err)
-	}
+	dir, ts := seedreach(t)
 	crit, err := labels.ParseCriteria("dist")
 	if err != nil {
 		t.Fatal(err)
@@ -129,14 +122,7 @@ func TestSeedsBuildFeedsFuzzBuild(t *testing.T) {
 	testenv.Long(t) // compiles the standard library into an empty build cache
 	needGo(t)
 	ctx := context.Background()
-	dir, err := filepath.Abs("../../testdata/go/seedreach")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts, err := Discover(ctx, dir, nil, "./...")
-	if err != nil || len(ts) != 1 {
-		t.Fatalf("targets %v, %v", ts, err)
-	}
+	_, ts := seedreach(t)
 	work := t.TempDir()
 	env := append(os.Environ(), "GOCACHE="+filepath.Join(work, "gocache"))
 	if err := buildSeedsCover(ctx, ts[0], filepath.Join(work, "seeds.cover.test"), env); err != nil {
@@ -186,4 +172,18 @@ func TestKeepExecutedConstsNumericOnly(t *testing.T) {
 	if err := KeepExecutedConsts(ctx, []Target{tgt}, res, t.TempDir(), nil); err == nil || !strings.Contains(err.Error(), "the seeds of") {
 		t.Errorf("with an integer constant: %v, want the seeds' build failing", err)
 	}
+}
+
+// seedreach is testdata/go/seedreach's directory and its one fuzz target.
+func seedreach(t *testing.T) (string, []Target) {
+	t.Helper()
+	dir, err := filepath.Abs("../../testdata/go/seedreach")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := Discover(context.Background(), dir, nil, "./...")
+	if err != nil || len(ts) != 1 {
+		t.Fatalf("targets %v, %v", ts, err)
+	}
+	return dir, ts
 }
