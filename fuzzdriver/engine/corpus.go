@@ -26,9 +26,22 @@ type corpus struct {
 	entries []*entry
 	top     []int32 // per counter: index in entries of the smallest input hitting it
 	hits    []int32 // per counter: number of entries hitting it
-	weights []float64
-	dirty   bool // favor flags need recomputing
-	rare    bool // rarity needs recomputing
+	dirty   bool    // favor flags need recomputing
+	rare    bool    // rarity needs recomputing
+
+	// What pick keeps between picks, so that a pick recomputes only what
+	// the last one changed: base[i] is entry i's weight before the decay
+	// by its picks (it depends on n, favor and rarity, which change only
+	// when an entry is added), weight[i] its weight, sums[i] the prefix
+	// sum of weight[:i+1]. sums[:valid] are up to date; from valid on they
+	// are recomputed in entry order, one addition each, so that every
+	// sum is the float64 a from-scratch pass would compute (the same
+	// operations in the same order) and the same entries are picked.
+	base   []float64
+	weight []float64
+	sums   []float64
+	valid  int
+	stale  bool // base needs recomputing (an entry was added)
 }
 
 // add appends e, whose run left counters, and updates the smallest-input
@@ -41,6 +54,7 @@ func (c *corpus) add(e *entry, counters []uint8) {
 		c.hits = append(c.hits, 0)
 	}
 	c.rare = true
+	c.stale = true
 	e.cov = e.cov[:0]
 	for i, n := range counters {
 		if n == 0 {
@@ -98,27 +112,49 @@ func (c *corpus) pick(r *rand.Rand) (parent, other *entry) {
 	if n == 0 {
 		return nil, nil
 	}
-	c.refavor()
-	c.rerate()
-	c.weights = c.weights[:0]
-	sum := 0.0
-	for i, e := range c.entries {
-		w := 1 + 3*float64(i+1)/float64(n)
-		if e.favor {
-			w *= 4
-		}
-		w *= 64 / float64(64+len(e.data))
-		w *= 1 + 7/float64(max(e.rarity, 1))
-		w /= 1 + float64(e.picks)/16
-		sum += w
-		c.weights = append(c.weights, sum)
-	}
+	c.reweigh()
+	sum := c.sums[n-1]
 	x := r.Float64() * sum
-	i := min(sort.SearchFloat64s(c.weights, x), n-1)
+	i := min(sort.SearchFloat64s(c.sums, x), n-1)
 	parent = c.entries[i]
 	parent.picks++
-	other = c.entries[r.IntN(n)]
-	return parent, other
+	c.weight[i] = c.base[i] / (1 + float64(parent.picks)/16)
+	c.valid = min(c.valid, i)
+	return parent, c.entries[r.IntN(n)]
+}
+
+// reweigh brings base, weight and sums up to date: every entry's after an
+// add, else the prefix sums from the first entry whose weight changed.
+func (c *corpus) reweigh() {
+	n := len(c.entries)
+	if c.stale {
+		c.refavor()
+		c.rerate()
+		c.base = c.base[:0]
+		c.weight = c.weight[:0]
+		for i, e := range c.entries {
+			w := 1 + 3*float64(i+1)/float64(n)
+			if e.favor {
+				w *= 4
+			}
+			w *= 64 / float64(64+len(e.data))
+			w *= 1 + 7/float64(max(e.rarity, 1))
+			c.base = append(c.base, w)
+			c.weight = append(c.weight, w/(1+float64(e.picks)/16))
+		}
+		c.sums = append(c.sums[:0], c.weight...)
+		c.valid = 0
+		c.stale = false
+	}
+	sum := 0.0
+	if c.valid > 0 {
+		sum = c.sums[c.valid-1]
+	}
+	for i := c.valid; i < n; i++ {
+		sum += c.weight[i]
+		c.sums[i] = sum
+	}
+	c.valid = n
 }
 
 // energy is how many mutants of e a worker runs before picking again.

@@ -1,9 +1,18 @@
 package engine
 
 import (
+	"math"
 	"math/rand/v2"
+	"sort"
 	"testing"
 )
+
+// setPicks sets e's pick count behind pick's back, so the weights pick
+// keeps must be recomputed.
+func (c *corpus) setPicks(e *entry, n int) {
+	e.picks = n
+	c.stale = true
+}
 
 // Scheduling favours recent entries, small entries and favored entries.
 func TestPickFavoursRecentSmallFavored(t *testing.T) {
@@ -27,7 +36,7 @@ func TestPickFavoursRecentSmallFavored(t *testing.T) {
 			t.Fatal("no splice partner")
 		}
 		counts[p.id]++
-		p.picks = 0 // measure the static weights, not the decay
+		c.setPicks(p, 0) // measure the static weights, not the decay
 	}
 	if !(counts[2] > counts[1] && counts[1] > counts[0]) {
 		t.Fatalf("picks %v: want recent-small > old-small > old-big", counts)
@@ -39,14 +48,14 @@ func TestPickFavoursRecentSmallFavored(t *testing.T) {
 		t.Fatalf("picks %v: the favored entry should be picked far more than its unfavored twin", counts)
 	}
 	// Picking an entry often lowers its weight (AFL's fuzz level).
-	c.entries[4].picks = 1000
+	c.setPicks(c.entries[4], 1000)
 	before := counts[2]
 	counts = map[int]int{}
 	for i := 0; i < 20000; i++ {
 		p, _ := c.pick(r)
 		counts[p.id]++
 		if p.id != 2 {
-			p.picks = 0
+			c.setPicks(p, 0)
 		}
 	}
 	if counts[2]*4 > before {
@@ -75,7 +84,7 @@ func TestPickFavoursRareCounters(t *testing.T) {
 	for i := 0; i < 20000; i++ {
 		p, _ := c.pick(r)
 		counts[p.id]++
-		p.picks = 0
+		c.setPicks(p, 0)
 	}
 	// 0 and 1 are both favored (the first, smallest entry for a counter)
 	// and 1 is more recent: only rarity puts 0 ahead.
@@ -87,5 +96,94 @@ func TestPickFavoursRareCounters(t *testing.T) {
 	}
 	if counts[0] < 3*counts[1]/2 {
 		t.Fatalf("picks %v: the entry alone on a counter should lead", counts)
+	}
+}
+
+// scratchPick is pick as it was before pick kept its weights between
+// picks: every entry's weight and the prefix sums computed anew, in entry
+// order. sums receives the prefix sums.
+func scratchPick(c *corpus, r *rand.Rand, sums []float64) (parent, other *entry, _ []float64) {
+	n := len(c.entries)
+	if n == 0 {
+		return nil, nil, sums
+	}
+	c.refavor()
+	c.rerate()
+	sums = sums[:0]
+	sum := 0.0
+	for i, e := range c.entries {
+		w := 1 + 3*float64(i+1)/float64(n)
+		if e.favor {
+			w *= 4
+		}
+		w *= 64 / float64(64+len(e.data))
+		w *= 1 + 7/float64(max(e.rarity, 1))
+		w /= 1 + float64(e.picks)/16
+		sum += w
+		sums = append(sums, sum)
+	}
+	x := r.Float64() * sum
+	i := min(sort.SearchFloat64s(sums, x), n-1)
+	parent = c.entries[i]
+	parent.picks++
+	return parent, c.entries[r.IntN(n)], sums
+}
+
+// pick keeps weights and prefix sums between picks and recomputes only
+// what changed; over random corpora grown, picked from and reset in random
+// orders, it picks the same entries as the from-scratch computation and
+// its prefix sums are the same float64s, bit for bit.
+func TestPickIncrementalMatchesScratch(t *testing.T) {
+	for seed := uint64(1); seed <= 200; seed++ {
+		ops := rand.New(rand.NewPCG(seed, 0))
+		var inc, ref corpus
+		rInc := rand.New(rand.NewPCG(seed, 1))
+		rRef := rand.New(rand.NewPCG(seed, 1))
+		width := 1 + ops.IntN(48)
+		var sums []float64
+		incremental := 0 // picks that reused the kept sums
+		for step := 0; step < 400; step++ {
+			switch k := ops.IntN(20); {
+			case k < 3 || len(inc.entries) == 0:
+				counters := make([]uint8, width)
+				for i := range counters {
+					if ops.IntN(4) == 0 {
+						counters[i] = uint8(1 + ops.IntN(255))
+					}
+				}
+				size := ops.IntN(300)
+				if ops.IntN(8) == 0 {
+					width += ops.IntN(4) // later runs may have more counters
+				}
+				inc.add(&entry{id: step, data: make([]byte, size)}, counters)
+				ref.add(&entry{id: step, data: make([]byte, size)}, counters)
+			case k == 3:
+				i, n := ops.IntN(len(inc.entries)), ops.IntN(40)
+				inc.setPicks(inc.entries[i], n)
+				ref.entries[i].picks = n
+			default:
+				if !inc.stale && inc.valid > 0 {
+					incremental++
+				}
+				inc.reweigh() // what pick does first: the sums it searches
+				n := len(inc.entries)
+				got := append([]float64(nil), inc.sums[:n]...)
+				p, o := inc.pick(rInc)
+				var q, u *entry
+				q, u, sums = scratchPick(&ref, rRef, sums)
+				if p.id != q.id || o.id != u.id || p.picks != q.picks {
+					t.Fatalf("seed %d step %d: picked %d+%d (picks %d), from scratch %d+%d (picks %d)",
+						seed, step, p.id, o.id, p.picks, q.id, u.id, q.picks)
+				}
+				for i := range sums {
+					if math.Float64bits(got[i]) != math.Float64bits(sums[i]) {
+						t.Fatalf("seed %d step %d: sum %d is %v, from scratch %v", seed, step, i, got[i], sums[i])
+					}
+				}
+			}
+		}
+		if incremental == 0 {
+			t.Fatalf("seed %d: no pick reused the kept sums", seed)
+		}
 	}
 }
