@@ -37,10 +37,47 @@ var bucketBit = func() (t [256]uint8) {
 // one byte per counter, one bit per bucket. The zero value is empty and grows
 // as needed. It is not safe for concurrent use.
 type Coverage struct {
-	bits     []uint8
+	bits []uint8
+	// cover[i] is coverMask[bits[i]], what the AVX2 scan tests counter i
+	// against first (see anyNew). Merge and copyFrom keep it beside bits.
+	cover    []uint8
 	features int // number of set bits
 	counters int // number of non-zero bytes
 }
+
+// coverMask[s] is a set of bits m such that a count whose bits are all in
+// m (c &^ m == 0) is 0 or falls in a bucket of s: it is not new against
+// s. One AND-NOT of a block of counters with their masks then clears a
+// block that is not new in most runs, without classifying the counts.
+// The mask is built bit by bit from the lowest, so a counter that has
+// shown the bucket of 1 has bit 0 in its mask: counts of 0 and 1 (most of
+// a run's) always pass when they are not new. Counts above 1 often fail
+// it (a 5 against the bucket 4-7 does), and their block goes to the exact
+// test.
+var coverMask = func() (t [256]uint8) {
+	for s := range 256 {
+		m := 0
+		for b := range 8 {
+			// The counts m|1<<b adds are those with bit b and other bits
+			// in m: d|1<<b for every subset d of m.
+			ok := true
+			for d := m; ; d = (d - 1) & m {
+				if bucketBit[d|1<<b]&^uint8(s) != 0 {
+					ok = false
+					break
+				}
+				if d == 0 {
+					break
+				}
+			}
+			if ok {
+				m |= 1 << b
+			}
+		}
+		t[s] = uint8(m)
+	}
+	return t
+}()
 
 // HasNew reports whether counters reach a (counter, bucket) pair not yet in c.
 // It runs once per exec, so it works on 64-bit words of eight counters, as
@@ -49,8 +86,18 @@ type Coverage struct {
 // word of c with one AND-NOT (see newWords). Counters beyond the end of c
 // are new as soon as one is non-zero.
 func (c *Coverage) HasNew(counters []uint8) bool {
+	// A campaign's runs: the map's length, which Merge gave c, and at
+	// least a block. Small enough to be inlined into the caller.
+	if n := len(counters); haveAnyNew && n >= 64 && len(c.bits) == n {
+		return anyNew(&counters[0], &c.bits[0], &c.cover[:n][0], n)
+	}
+	return c.hasNew(counters)
+}
+
+// hasNew is HasNew for any lengths.
+func (c *Coverage) hasNew(counters []uint8) bool {
 	n := min(len(c.bits), len(counters))
-	if newWords(counters[:n], c.bits[:n]) {
+	if newWords(counters[:n], c.bits[:n], c.cover[:n]) {
 		return true
 	}
 	for _, x := range counters[n:] {
@@ -61,36 +108,43 @@ func (c *Coverage) HasNew(counters []uint8) bool {
 	return false
 }
 
-// newWords is HasNew for len(counters) == len(seen). A run's counters come
-// in long zero stretches (the code it did not reach) and stretches of 1s
-// (the straight-line code it ran once), so it takes 64 counters at a time,
-// as eight words read in place: a block of zeros costs eight loads and one
-// test, a block of zeros and 1s sixteen loads and one test. Each word's
-// counters are lanes that classify maps one by one, so the byte order of
-// the words does not matter. Where the processor has AVX2, firstNew
-// (scan_amd64.s) does the same on two 32-byte registers a block, counts
-// above 1 classified 32 at a time by table lookups on their nibbles.
-func newWords(counters, seen []uint8) bool { return scanWords(counters, seen, haveFirstNew) }
+// newWords is HasNew for len(counters) == len(seen) == len(cover). A
+// run's counters come in long zero stretches (the code it did not reach)
+// and stretches of 1s (the straight-line code it ran once), so it takes 64
+// counters at a time, as eight words read in place: a block of zeros costs
+// eight loads and one test, a block of zeros and 1s sixteen loads and one
+// test. Each word's counters are lanes that classify maps one by one, so
+// the byte order of the words does not matter. Where the processor has
+// AVX2, anyNew (scan_amd64.s) tests a block with two loads and two
+// AND-NOTs against cover whatever its counters, and only the blocks that
+// test leaves open (counts above 1, or new) are classified, 32 counters
+// at a time by table lookups on their nibbles.
+func newWords(counters, seen, cover []uint8) bool {
+	return scanWords(counters, seen, cover, haveAnyNew)
+}
 
-// scanWords is newWords, with firstNew or without it (fast false).
-func scanWords(counters, seen []uint8, fast bool) bool {
+// scanWords is newWords, with anyNew or without it (fast false).
+func scanWords(counters, seen, cover []uint8, fast bool) bool {
 	seen = seen[:len(counters)] // lets the compiler drop most bounds checks
+	if fast {
+		cover = cover[:len(counters)] // anyNew reads as many
+		switch n := len(counters); {
+		case n >= 64:
+			return anyNew(&counters[0], &seen[0], &cover[0], n)
+		case n == 0:
+			return false
+		default:
+			// Fewer counters than a block: copied into one padded with
+			// zeros (never new).
+			var c, s, m [64]uint8
+			copy(c[:], counters)
+			copy(s[:], seen)
+			copy(m[:], cover)
+			return anyNew(&c[0], &s[0], &m[0], 64)
+		}
+	}
 	i := 0
 	blocks := len(counters) &^ 63
-	if fast {
-		if blocks > 0 && firstNew(&counters[0], &seen[0], blocks) < blocks {
-			return true
-		}
-		if blocks == len(counters) {
-			return false
-		}
-		// The last counters, in a block of their own padded with zeros
-		// (never new).
-		var c, s [64]uint8
-		copy(c[:], counters[blocks:])
-		copy(s[:], seen[blocks:])
-		return firstNew(&c[0], &s[0], 64) < 64
-	}
 	for ; i < blocks; i += 64 {
 		c := (*[8]uint64)(unsafe.Pointer(&counters[i]))
 		all := c[0] | c[1] | c[2] | c[3] | c[4] | c[5] | c[6] | c[7]
@@ -161,6 +215,7 @@ func classifyBytes(w uint64) uint64 {
 func (c *Coverage) Merge(counters []uint8) (newPairs, newCounters int) {
 	if len(counters) > len(c.bits) {
 		c.bits = append(c.bits, make([]uint8, len(counters)-len(c.bits))...)
+		c.cover = append(c.cover, make([]uint8, len(counters)-len(c.cover))...)
 	}
 	for i, n := range counters {
 		if n == 0 {
@@ -175,6 +230,7 @@ func (c *Coverage) Merge(counters []uint8) (newPairs, newCounters int) {
 			newCounters++
 		}
 		c.bits[i] = old | add
+		c.cover[i] = coverMask[old|add]
 		newPairs++
 	}
 	c.features += newPairs
@@ -195,5 +251,6 @@ func (c *Coverage) Bits() []uint8 { return append([]uint8(nil), c.bits...) }
 // copyFrom makes c equal to o, reusing c's storage.
 func (c *Coverage) copyFrom(o *Coverage) {
 	c.bits = append(c.bits[:0], o.bits...)
+	c.cover = append(c.cover[:0], o.cover...)
 	c.features, c.counters = o.features, o.counters
 }

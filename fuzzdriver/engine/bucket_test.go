@@ -103,7 +103,7 @@ func refMerge(bits, counters []uint8) (out []uint8, newPairs, newCounters int) {
 // coverage state and one run, then checks the run is no longer new.
 func checkAgainstRef(t *testing.T, bits, counters []uint8) {
 	t.Helper()
-	c := Coverage{bits: append([]uint8(nil), bits...)}
+	c := coverageWith(bits)
 	if got, want := c.HasNew(counters), refHasNew(bits, counters); got != want {
 		t.Fatalf("HasNew(bits %v, counters %v) = %v, want %v", bits, counters, got, want)
 	}
@@ -116,6 +116,15 @@ func checkAgainstRef(t *testing.T, bits, counters []uint8) {
 	}
 	if c.HasNew(counters) {
 		t.Fatalf("counters %v still new after Merge", counters)
+	}
+	// The masks Merge kept are those of the merged bits: a run of 1s
+	// (new wherever the bucket of 1 is missing) scans as the reference says.
+	if got := coverageWith(c.bits).cover; !bytes.Equal(c.cover, got) {
+		t.Fatalf("Merge(bits %v, counters %v): masks %v, want %v", bits, counters, c.cover, got)
+	}
+	ones := bytes.Repeat([]byte{1}, len(c.bits))
+	if got, want := c.HasNew(ones), refHasNew(c.bits, ones); got != want {
+		t.Fatalf("after Merge(bits %v, counters %v): HasNew(1s) = %v, want %v", bits, counters, got, want)
 	}
 }
 
@@ -135,6 +144,15 @@ func randomCounters(r *rand.Rand, n int, pZero float64) []uint8 {
 		}
 	}
 	return out
+}
+
+// coverageWith is a Coverage holding a copy of bits.
+func coverageWith(bits []uint8) Coverage {
+	c := Coverage{bits: append([]uint8(nil), bits...), cover: make([]uint8, len(bits))}
+	for i, b := range bits {
+		c.cover[i] = coverMask[b]
+	}
+	return c
 }
 
 // coverageOf merges runs into an empty Coverage and returns its bits.
@@ -171,11 +189,13 @@ func TestHasNewMatchesReference(t *testing.T) {
 	}
 }
 
-// TestScanWordsLongMaps compares newWords, with skipOld and without, with
+// TestScanWordsLongMaps compares newWords, with anyNew and without, with
 // the reference on maps of many 64-counter blocks (the other tests' maps
 // have one at most): zero blocks, blocks of zeros and 1s seen or not,
-// and blocks with a loop's count, in any order, so that skipOld stops at
-// every kind of block and the loop resumes after it.
+// and blocks with a loop's count, in any order, so that anyNew's first
+// test passes and fails on every kind of block, its exact test clears
+// some and not others, and the scan resumes after it; every length up to
+// 1,100, so the last step overlaps the one before it by any amount.
 func TestScanWordsLongMaps(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for range 5000 {
@@ -217,12 +237,34 @@ func TestScanWordsLongMaps(t *testing.T) {
 			}
 		}
 		want := refHasNew(bits, counters)
-		for _, fast := range []bool{false, haveFirstNew} {
-			if got := scanWords(counters, bits, fast); got != want {
+		cover := coverageWith(bits).cover
+		for _, fast := range []bool{false, haveAnyNew} {
+			if got := scanWords(counters, bits, cover, fast); got != want {
 				t.Fatalf("scanWords(fast %v) on %d counters = %v, want %v\ncounters %v\nbits %v", fast, n, got, want, counters, bits)
 			}
 		}
 		checkAgainstRef(t, bits, counters)
+	}
+}
+
+// A count passing coverMask's test is not new, for every coverage byte and
+// count; and the test passes the counts that need no classifying (0, and 1
+// once its bucket is seen).
+func TestCoverMask(t *testing.T) {
+	for s := range 256 {
+		m := coverMask[s]
+		for c := range 256 {
+			if uint8(c)&^m == 0 && bucketBit[c]&^uint8(s) != 0 {
+				t.Fatalf("coverMask[%08b] = %08b passes %d, whose bucket %08b is new", s, m, c, bucketBit[c])
+			}
+		}
+		if s&1 != 0 && m&1 == 0 {
+			t.Fatalf("coverMask[%08b] = %08b: a 1 is not new, yet fails the test", s, m)
+		}
+	}
+	// Not only bit 0: counts of 4 pass once their bucket is seen.
+	if coverMask[bucketBit[4]] != 4 || coverMask[bucketBit[1]|bucketBit[2]|bucketBit[3]] != 3 {
+		t.Fatalf("coverMask[%08b] = %08b, coverMask[%08b] = %08b", bucketBit[4], coverMask[bucketBit[4]], 7, coverMask[7])
 	}
 }
 
@@ -241,7 +283,7 @@ func TestHasNewEachByteValue(t *testing.T) {
 			bits := coverageOf(counters)
 			bits[pos] = 0xFF &^ bucketBit[v]
 			checkAgainstRef(t, bits, counters)
-			c := Coverage{bits: bits}
+			c := coverageWith(bits)
 			if !c.HasNew(counters) {
 				t.Fatalf("count %d at %d: bucket %08b missing from the coverage, yet not new", v, pos, bucketBit[v])
 			}
@@ -344,7 +386,7 @@ func BenchmarkHasNew(b *testing.B) {
 		})
 		b.Run("shape="+shape.name+"/impl=go", func(b *testing.B) {
 			for i := 0; b.Loop(); i++ {
-				if scanWords(runs[i%len(runs)], cov.bits, false) {
+				if scanWords(runs[i%len(runs)], cov.bits, cov.cover, false) {
 					b.Fatal("new")
 				}
 			}

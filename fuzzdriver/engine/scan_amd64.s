@@ -26,34 +26,72 @@ GLOBL bucketHi<>(SB), RODATA|NOPTR, $32
 	VPAND    u, t, t     \
 	VPOR     v, t, c
 
-// func firstNew(c, s *uint8, n int) int
+// func anyNew(c, s, m *uint8, n int) bool
 //
-// firstNew returns the offset of the first 64-counter block of c[:n] (n a
-// multiple of 64) that reaches a (counter, bucket) pair whose bit is
-// clear in s, or n when there is none. AVX2.
-TEXT ·firstNew(SB), NOSPLIT, $0-32
+// anyNew reports whether c[:n] (n >= 64) reaches a (counter, bucket) pair
+// whose bit is clear in s; m[i] is coverMask[s[i]]. It takes 64 counters a
+// step, the last step the map's last 64 (overlapping the step before it
+// when n is not a multiple of 64: counters seen twice give the same
+// answer). A step's first test, c &^ m, is exact for counters of 0 and 1
+// and never misses a new pair; a block it does not clear goes to the exact
+// test, which classifies counts above 1 by their nibbles. AVX2.
+TEXT ·anyNew(SB), NOSPLIT, $0-33
 	MOVQ c+0(FP), SI
 	MOVQ s+8(FP), DI
-	MOVQ n+16(FP), CX
-	XORQ AX, AX
-	MOVQ $0xFEFEFEFEFEFEFEFE, DX
-	MOVQ DX, X7
+	MOVQ m+16(FP), R8
+	MOVQ n+24(FP), CX
+	XORQ R10, R10            // the exact test's constants are not loaded yet
+	MOVQ CX, BX
+	ANDQ $~63, BX            // the bytes of whole blocks
+	ADDQ BX, SI              // index from the end of the whole blocks
+	ADDQ BX, DI
+	ADDQ BX, R8
+	MOVQ BX, AX
+	NEGQ AX
+
+loop:
+	VMOVDQU (R8)(AX*1), Y0
+	VMOVDQU 32(R8)(AX*1), Y1
+	VPANDN  (SI)(AX*1), Y0, Y0  // c &^ m
+	VPANDN  32(SI)(AX*1), Y1, Y1
+	VPOR    Y0, Y1, Y2
+	VPTEST  Y2, Y2
+	JNZ     exact
+
+next:
+	ADDQ $64, AX
+	JNZ  loop
+	CMPQ BX, CX
+	JEQ  none                // every counter seen
+	// The last n%64 counters: one more step over the map's last 64,
+	// from pointers moved to the map's end; BX = CX marks it taken.
+	SUBQ BX, CX
+	ADDQ CX, SI
+	ADDQ CX, DI
+	ADDQ CX, R8
+	ADDQ CX, BX
+	MOVQ BX, CX
+	MOVQ $-64, AX
+	JMP  loop
+
+exact:
+	TESTQ R10, R10
+	JNZ   loaded
+	MOVQ  $1, R10
+	MOVQ  $0xFEFEFEFEFEFEFEFE, DX
+	MOVQ  DX, X7
 	VPBROADCASTQ X7, Y7
-	MOVQ $0x0F0F0F0F0F0F0F0F, DX
-	MOVQ DX, X8
+	MOVQ  $0x0F0F0F0F0F0F0F0F, DX
+	MOVQ  DX, X8
 	VPBROADCASTQ X8, Y8
 	VMOVDQU bucketLo<>(SB), Y9
 	VMOVDQU bucketHi<>(SB), Y10
 	VPXOR   Y11, Y11, Y11
-	CMPQ AX, CX
-	JAE  done
 
-loop:
+loaded:
 	VMOVDQU (SI)(AX*1), Y0
 	VMOVDQU 32(SI)(AX*1), Y1
 	VPOR    Y0, Y1, Y2
-	VPTEST  Y2, Y2
-	JZ      next             // 64 zero counters
 	VPTEST  Y7, Y2
 	JZ      ones             // zeros and 1s are their own bucket bits
 	CLASSIFY(Y0, Y3, Y4, Y5)
@@ -66,14 +104,12 @@ ones:
 	VPANDN  Y1, Y4, Y4
 	VPOR    Y3, Y4, Y3
 	VPTEST  Y3, Y3
-	JNZ     done
-
-next:
-	ADDQ $64, AX
-	CMPQ AX, CX
-	JB   loop
-
-done:
+	JZ      next
 	VZEROUPPER
-	MOVQ AX, ret+24(FP)
+	MOVB $1, ret+32(FP)
+	RET
+
+none:
+	VZEROUPPER
+	MOVB $0, ret+32(FP)
 	RET

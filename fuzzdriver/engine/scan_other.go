@@ -2,8 +2,8 @@
 
 package engine
 
-// haveFirstNew tells that firstNew may run: not on this architecture.
-const haveFirstNew = false
+// haveAnyNew tells that anyNew may run: not on this architecture.
+const haveAnyNew = false
 
-// firstNew is never called here (haveFirstNew is false).
-func firstNew(c, s *uint8, n int) int { return n }
+// anyNew is never called here (haveAnyNew is false).
+func anyNew(c, s, m *uint8, n int) bool { return false }
