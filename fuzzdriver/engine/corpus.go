@@ -18,6 +18,7 @@ type entry struct {
 	// e alone reaches some counter (FairFuzz's rare branches, counted
 	// over the corpus rather than over every run).
 	rarity int32
+	rareAt uint32 // a counter of cov hit by rarity entries (when cov is not empty)
 }
 
 // corpus is the set of kept inputs plus what scheduling needs. It is guarded
@@ -27,7 +28,6 @@ type corpus struct {
 	top     []int32 // per counter: index in entries of the smallest input hitting it
 	hits    []int32 // per counter: number of entries hitting it
 	dirty   bool    // favor flags need recomputing
-	rare    bool    // rarity needs recomputing
 
 	// What pick keeps between picks, so that a pick recomputes only what
 	// the last one changed: base[i] is entry i's weight before the decay
@@ -45,7 +45,7 @@ type corpus struct {
 }
 
 // add appends e, whose run left counters, and updates the smallest-input
-// table that decides which entries are favored.
+// table that decides which entries are favored, and the entries' rarity.
 func (c *corpus) add(e *entry, counters []uint8) {
 	idx := int32(len(c.entries))
 	c.entries = append(c.entries, e)
@@ -53,7 +53,6 @@ func (c *corpus) add(e *entry, counters []uint8) {
 		c.top = append(c.top, -1)
 		c.hits = append(c.hits, 0)
 	}
-	c.rare = true
 	c.stale = true
 	e.cov = e.cov[:0]
 	for i, n := range counters {
@@ -67,6 +66,7 @@ func (c *corpus) add(e *entry, counters []uint8) {
 			c.dirty = true
 		}
 	}
+	c.rerate(e, counters)
 }
 
 // refavor marks the entries that are the smallest input for some counter:
@@ -86,18 +86,34 @@ func (c *corpus) refavor() {
 	c.dirty = false
 }
 
-// rerate recomputes every entry's rarity after entries were added.
-func (c *corpus) rerate() {
-	if !c.rare {
-		return
-	}
-	for _, e := range c.entries {
-		e.rarity = int32(len(c.entries))
-		for _, i := range e.cov {
-			e.rarity = min(e.rarity, c.hits[i])
+// rerate updates the entries' rarity after e was added with counters.
+// Hits only grow, so an entry's rarity can change only when the counter it
+// was reached at (rareAt) was hit again: any other counter of the entry had
+// at least as many hits before and has no fewer now. Those entries, e and
+// the entries with no counter (whose rarity is the number of entries) are
+// rated again; the rest keep the rarity a full pass would compute.
+func (c *corpus) rerate(e *entry, counters []uint8) {
+	n := int32(len(c.entries))
+	for _, o := range c.entries {
+		if o == e || len(o.cov) == 0 || int(o.rareAt) < len(counters) && counters[o.rareAt] != 0 {
+			o.rate(c.hits, n)
 		}
 	}
-	c.rare = false
+}
+
+// rate computes e's rarity: the fewest hits of one of its counters, n (the
+// number of entries) when it has none.
+func (e *entry) rate(hits []int32, n int32) {
+	if len(e.cov) == 0 {
+		e.rarity = n
+		return
+	}
+	e.rarity, e.rareAt = hits[e.cov[0]], e.cov[0] // at most n
+	for _, i := range e.cov[1:] {
+		if h := hits[i]; h < e.rarity {
+			e.rarity, e.rareAt = h, i
+		}
+	}
 }
 
 // pick chooses the next entry to mutate and a splice partner. Weights favour
@@ -129,7 +145,6 @@ func (c *corpus) reweigh() {
 	n := len(c.entries)
 	if c.stale {
 		c.refavor()
-		c.rerate()
 		c.base = c.base[:0]
 		c.weight = c.weight[:0]
 		for i, e := range c.entries {

@@ -100,43 +100,62 @@ func TestPickFavoursRareCounters(t *testing.T) {
 }
 
 // scratchPick is pick as it was before pick kept its weights between
-// picks: every entry's weight and the prefix sums computed anew, in entry
-// order. sums receives the prefix sums.
-func scratchPick(c *corpus, r *rand.Rand, sums []float64) (parent, other *entry, _ []float64) {
-	n := len(c.entries)
+// picks and the corpus its entries' rarity between adds: every entry's
+// favor flag, rarity and weight and the prefix sums computed anew from the
+// entries alone, in entry order. sums receives the prefix sums.
+func scratchPick(entries []*entry, r *rand.Rand, sums []float64) (parent, other *entry, _ []float64) {
+	n := len(entries)
 	if n == 0 {
 		return nil, nil, sums
 	}
-	c.refavor()
-	c.rerate()
+	hits := map[uint32]int32{}
+	top := map[uint32]int{} // the first of the smallest entries on each counter
+	for k, e := range entries {
+		for _, i := range e.cov {
+			hits[i]++
+			if t, ok := top[i]; !ok || len(e.data) < len(entries[t].data) {
+				top[i] = k
+			}
+		}
+	}
+	favor := map[int]bool{}
+	for _, k := range top {
+		favor[k] = true
+	}
 	sums = sums[:0]
 	sum := 0.0
-	for i, e := range c.entries {
+	for i, e := range entries {
+		rarity := int32(n)
+		for _, k := range e.cov {
+			rarity = min(rarity, hits[k])
+		}
 		w := 1 + 3*float64(i+1)/float64(n)
-		if e.favor {
+		if favor[i] {
 			w *= 4
 		}
 		w *= 64 / float64(64+len(e.data))
-		w *= 1 + 7/float64(max(e.rarity, 1))
+		w *= 1 + 7/float64(max(rarity, 1))
 		w /= 1 + float64(e.picks)/16
 		sum += w
 		sums = append(sums, sum)
 	}
 	x := r.Float64() * sum
 	i := min(sort.SearchFloat64s(sums, x), n-1)
-	parent = c.entries[i]
+	parent = entries[i]
 	parent.picks++
-	return parent, c.entries[r.IntN(n)], sums
+	return parent, entries[r.IntN(n)], sums
 }
 
 // pick keeps weights and prefix sums between picks and recomputes only
-// what changed; over random corpora grown, picked from and reset in random
-// orders, it picks the same entries as the from-scratch computation and
-// its prefix sums are the same float64s, bit for bit.
+// what changed, and add updates only the rarity that may have changed;
+// over random corpora grown, picked from and reset in random orders, pick
+// picks the same entries as the from-scratch computation and its prefix
+// sums are the same float64s, bit for bit.
 func TestPickIncrementalMatchesScratch(t *testing.T) {
 	for seed := uint64(1); seed <= 200; seed++ {
 		ops := rand.New(rand.NewPCG(seed, 0))
-		var inc, ref corpus
+		var inc corpus
+		var ref []*entry // the same entries, for scratchPick
 		rInc := rand.New(rand.NewPCG(seed, 1))
 		rRef := rand.New(rand.NewPCG(seed, 1))
 		width := 1 + ops.IntN(48)
@@ -146,9 +165,12 @@ func TestPickIncrementalMatchesScratch(t *testing.T) {
 			switch k := ops.IntN(20); {
 			case k < 3 || len(inc.entries) == 0:
 				counters := make([]uint8, width)
+				var cov []uint32
+				density := []int{0, 2, 4, 16}[ops.IntN(4)] // one counter in density hit; none for 0
 				for i := range counters {
-					if ops.IntN(4) == 0 {
+					if density > 0 && ops.IntN(density) == 0 {
 						counters[i] = uint8(1 + ops.IntN(255))
+						cov = append(cov, uint32(i))
 					}
 				}
 				size := ops.IntN(300)
@@ -156,11 +178,11 @@ func TestPickIncrementalMatchesScratch(t *testing.T) {
 					width += ops.IntN(4) // later runs may have more counters
 				}
 				inc.add(&entry{id: step, data: make([]byte, size)}, counters)
-				ref.add(&entry{id: step, data: make([]byte, size)}, counters)
+				ref = append(ref, &entry{id: step, data: make([]byte, size), cov: cov})
 			case k == 3:
 				i, n := ops.IntN(len(inc.entries)), ops.IntN(40)
 				inc.setPicks(inc.entries[i], n)
-				ref.entries[i].picks = n
+				ref[i].picks = n
 			default:
 				if !inc.stale && inc.valid > 0 {
 					incremental++
@@ -170,7 +192,7 @@ func TestPickIncrementalMatchesScratch(t *testing.T) {
 				got := append([]float64(nil), inc.sums[:n]...)
 				p, o := inc.pick(rInc)
 				var q, u *entry
-				q, u, sums = scratchPick(&ref, rRef, sums)
+				q, u, sums = scratchPick(ref, rRef, sums)
 				if p.id != q.id || o.id != u.id || p.picks != q.picks {
 					t.Fatalf("seed %d step %d: picked %d+%d (picks %d), from scratch %d+%d (picks %d)",
 						seed, step, p.id, o.id, p.picks, q.id, u.id, q.picks)
