@@ -80,14 +80,16 @@ var coverMask = func() (t [256]uint8) {
 }()
 
 // HasNew reports whether counters reach a (counter, bucket) pair not yet in c.
-// It runs once per exec, so it works on 64-bit words of eight counters, as
+// It runs once per exec, so it works on blocks of 64 counters where the
+// processor has AVX2 and on 64-bit words of eight counters elsewhere, as
 // AFL++'s has_new_bits does: a zero word is skipped, a non-zero word is
 // classified into its eight bucket masks at once and tested against the
 // word of c with one AND-NOT (see newWords). Counters beyond the end of c
 // are new as soon as one is non-zero.
 func (c *Coverage) HasNew(counters []uint8) bool {
-	// A campaign's runs: the map's length, which Merge gave c, and at
-	// least a block. Small enough to be inlined into the caller.
+	// A campaign's runs after the first: the map's length, which Merge
+	// gave c, and at least a block. The scan is called directly, not
+	// through hasNew and newWords (about 60 instructions a run less).
 	if n := len(counters); haveAnyNew && n >= 64 && len(c.bits) == n {
 		return anyNew(&counters[0], &c.bits[0], &c.cover[:n][0], n)
 	}
