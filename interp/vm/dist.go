@@ -2,6 +2,7 @@ package vm
 
 import (
 	"math"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/value"
@@ -80,6 +81,89 @@ func (d distance) below(k int64) bool {
 		return d.f < float64(k)
 	}
 	return false
+}
+
+// intCode tells that a dist rung's code (ProbeCmp.Ops) is made of
+// locals, globals, integer constants, + - * and abs only, which distInts
+// computes on integers.
+func intCode(ops []compile.ProbeOp) bool {
+	for _, o := range ops {
+		if !strings.ContainsRune("LGK+-*a", rune(o.Op)) {
+			return false
+		}
+	}
+	return true
+}
+
+// distInts is the distance of a dist rung's operands (code ops, in the
+// frame at fp) when the code is integer code (intCode) and every
+// variable it reads holds an integer: |x-y| as an unsigned number, what
+// distanceOf(distOperands) computes then (the arithmetic wraps as the
+// VM's does), without the values' copies and the general code's stack
+// of values. ok is false otherwise (a float, a non-number, an unbound
+// global, other code): the general code decides.
+func (m *Machine) distInts(ops []compile.ProbeOp, stack []value.Value, fp int) (u uint64, ok bool) {
+	var x, y int64
+	if len(ops) == 2 {
+		// Two variables or constants, the commonest ladder.
+		var okx, oky bool
+		x, okx = m.intLoad(&ops[0], stack, fp)
+		y, oky = m.intLoad(&ops[1], stack, fp)
+		if !okx || !oky {
+			return 0, false
+		}
+	} else {
+		var st [compile.MaxProbeStack]int64
+		n := 0
+		for i := range ops {
+			o := &ops[i]
+			switch o.Op {
+			case '+':
+				n--
+				st[n-1] += st[n]
+			case '-':
+				n--
+				st[n-1] -= st[n]
+			case '*':
+				n--
+				st[n-1] *= st[n]
+			case 'a':
+				if st[n-1] < 0 {
+					st[n-1] = -st[n-1]
+				}
+			default:
+				if st[n], ok = m.intLoad(o, stack, fp); !ok {
+					return 0, false
+				}
+				n++
+			}
+		}
+		x, y = st[0], st[1]
+	}
+	if x < y {
+		x, y = y, x
+	}
+	return uint64(x) - uint64(y), true
+}
+
+// intLoad is distInts's variable or constant o (op 'L', 'G' or 'K') when
+// it is a bound integer; ok is false otherwise (and for any other op).
+func (m *Machine) intLoad(o *compile.ProbeOp, stack []value.Value, fp int) (int64, bool) {
+	var v *value.Value
+	switch o.Op {
+	case 'K':
+		return o.K, true
+	case 'L':
+		v = &stack[fp+int(o.Slot)]
+	case 'G':
+		if !m.gset[o.Slot] {
+			return 0, false
+		}
+		v = &m.globals[o.Slot]
+	default:
+		return 0, false
+	}
+	return v.Int(), v.Kind() == value.KInt
 }
 
 // distOperands computes a dist rung's operands x and y (ProbeCmp.Ops)

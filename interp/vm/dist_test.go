@@ -332,3 +332,99 @@ func TestExprProbeEachRun(t *testing.T) {
 		}
 	}
 }
+
+// TestDistLadderIntsEachRun: dist rungs on integer code (distInts: a
+// ladder alone at its point, runLadder; a rung alone, probeFast) count
+// their when's branch as the general compilation of the same when does,
+// run by run, on one pair of values a run: integers at the edges, where
+// the arithmetic and the difference wrap and abs of the most negative
+// integer is itself, floats, a name and nil (the general code's cases),
+// and a global unbound while *early* is computed. Rungs over two
+// variables, a variable and a constant either way round, a global, and
+// sums, differences, products and abs of them.
+func TestDistLadderIntsEachRun(t *testing.T) {
+	pairs := [][2]string{{"x", "y"}, {"x", "5"}, {"7", "y"}, {"*g*", "y"}, {"(* 40 z)", "(- x y)"},
+		{"(abs (- x y))", "*g*"}, {"(+ x y)", "(* x y)"}, {"(abs x)", "0"}, {"f", "y"}}
+	var b strings.Builder
+	point := func(x, y string, bounds []int64, body string) {
+		for _, k := range bounds {
+			b.WriteString("      (when (ignore-errors " + rung(x, y, k) + ")" + body + ")\n")
+		}
+		b.WriteString("      (setq n (+ n 1))\n") // ends the point's chain of probes
+	}
+	var ladder []int64
+	for _, k := range labels.DistRungs(labels.PlanDist) {
+		ladder = append(ladder, 1<<k)
+	}
+	src := func(body string) string {
+		b.Reset()
+		b.WriteString("(defparameter *early* (let ((x 1) (y 2) (n 0))\n")
+		point("*g*", "x", ladder, body)
+		b.WriteString("      n))\n(defparameter *g* -3)\n(def-plan main (x y)\n  (let ((n 0) (z (ignore-errors (- y 1))) (f (ignore-errors (* x 0.5))))\n")
+		for _, p := range pairs {
+			point(p[0], p[1], ladder, body)
+			point(p[0], p[1], []int64{1}, body)
+			point(p[0], p[1], []int64{1 << 40}, body)
+		}
+		b.WriteString("    (setq *g* (- *g* 1))\n    n))")
+		return b.String()
+	}
+	pp, pw := compileSrc(t, src("")), compileSrc(t, src(" nil"))
+	wp, ww := whenBranches(pp), whenBranches(pw)
+	if len(wp) != len(ww) || countProbes(pp, 'd') != len(wp) || countProbes(pw, 'd') != 0 {
+		t.Fatalf("%d rungs compiled to %d compare probes, %d whens in the general form", len(wp), countProbes(pp, 'd'), len(ww))
+	}
+	mp, err := New(pp, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw, err := New(pw, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ladders := 0
+	for _, g := range mp.groups {
+		if g.ladder {
+			ladders++
+		}
+	}
+	if ladders != len(pairs)+1 { // f's too (a local, holding a float), and *early*'s
+		t.Fatalf("%d ladders run by runLadder, want %d", ladders, len(pairs)+1)
+	}
+	// Retirement: a run in which only a ladder's farthest rung holds
+	// fires it (Machine.fired), so that it retires after the run as it
+	// does on the plain code.
+	b.Reset()
+	point("x", "y", ladder, "")
+	one := compileSrc(t, "(def-plan main (x y)\n  (let ((n 0))\n"+b.String()+"    n))")
+	fused, plain := fusedAndPlain(t, one, Config{Labels: LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}})
+	if len(fused.groups) != 1 || !fused.groups[0].ladder {
+		t.Fatalf("%d groups, want one ladder run by runLadder", len(fused.groups))
+	}
+	for _, x := range []int64{ladder[0] - 1, ladder[0] - 1, ladder[1] - 1, 0, 0} {
+		res, cnt := runPair(one, [2]*Machine{fused, plain}, value.Int(x), value.Int(0))
+		if res[0] != res[1] || !bytes.Equal(cnt[0], cnt[1]) {
+			t.Errorf("retiring, x=%d:\nladder %s\nplain  %s\ncounters equal: %v", x, res[0], res[1], bytes.Equal(cnt[0], cnt[1]))
+		}
+	}
+	vals := []value.Value{value.Int(0), value.Int(1), value.Int(-1), value.Int(2), value.Int(5), value.Int(7), value.Int(-3),
+		value.Int(1 << 40), value.Int(1<<40 + 1), value.Int(math.MaxInt64), value.Int(math.MinInt64), value.Int(math.MinInt64 + 1),
+		value.Int(math.MaxInt64 / 40), value.Float(2.5), value.Float(-3), value.Symbol("a"), value.Nil}
+	for _, x := range vals {
+		for _, y := range vals {
+			for _, m := range []*Machine{mp, mw} {
+				m.ResetCounters()
+				if r := m.Run(context.Background(), m.Program().Plan("main"), []value.Value{x, y}); r.Outcome != OutcomeOK {
+					t.Fatalf("x=%s y=%s: %s", x, y, resultString(r))
+				}
+			}
+			for i := range wp {
+				for _, outcome := range []bool{true, false} {
+					if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
+						t.Errorf("x=%s y=%s, rung %d (%s): %v counted %d by the probe, %d by the when", x, y, i, pp.Branch(wp[i]).Form, outcome, cp, cw)
+					}
+				}
+			}
+		}
+	}
+}

@@ -83,8 +83,10 @@
 // (group.go): one dispatch for the chain, which evaluates only its live
 // members; nested in another probe's predicate, the chain is skipped in
 // one step. The rungs of a dist ladder in a group share one computation
-// of their distance, and the group counts the rungs reached from the
-// farthest down to the first not reached (dist.go): a relation's ladder
+// of their distance (on integers, without the general code's stack of
+// values, when the ladder's operands are integer code: distInts), and
+// the group counts the rungs reached from the farthest down to the first
+// not reached (dist.go): a relation's ladder
 // costs one distance and, once the rungs the campaign reached have
 // retired, usually one comparison. Retirement regroups, so a chain that a live PROBE block broke
 // joins up once that probe retires. What a group's retired members write

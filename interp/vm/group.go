@@ -28,8 +28,11 @@ import (
 // outcome. A group whose whole work is one such comparison for one label
 // (a chain once all its other labels retired silently, the commonest
 // group late in a campaign) runs in runSingle, which has less to set up
-// than runGroup (probeGroup.single). What its retired
-// members write is the same on every visit (the branch counters they
+// than runGroup (probeGroup.single); a group whose whole work is one dist
+// ladder on integer code (a point's ladder in a dist campaign) runs in
+// runLadder, which computes the distance on integers (distInts) and
+// leaves every other case to runGroup (probeGroup.ladder). What a group's
+// retired members write is the same on every visit (the branch counters they
 // retired with), so Counters writes it after the run (completeGroups),
 // once for every group that ran: the counters read exactly as if the
 // plain code had run.
@@ -70,6 +73,10 @@ type probeGroup struct {
 	// comparison of two integers (a variable and a constant or two
 	// variables) with no retired member to write: runSingle runs it.
 	single bool
+	// ladder: the group's whole work is one dist ladder whose operands
+	// are integer code (groupTest.ints), with no retired member to
+	// write, the commonest group of a dist campaign: runLadder runs it.
+	ladder bool
 }
 
 // groupMember is one probe of a group: its entry pc, its index in the
@@ -111,12 +118,13 @@ type groupMember struct {
 // distance of the operands of pr shared by consecutive rungs of one
 // ladder, their bounds decreasing: the distance is computed once, and the
 // rungs that hold are the first ones, up to the first that does not (the
-// highest rung reached). idx is the index of its first member in the
+// highest rung reached); ints tells that the ladder's operands are
+// integer code (intCode). idx is the index of its first member in the
 // group: a run that cannot evaluate the test stops there.
 type groupTest struct {
 	idx, lo, hi int32
 	pr          *compile.ProbeCmp
-	dist        bool
+	dist, ints  bool
 	global      bool
 	y           uint8
 	slot, ySlot int32
@@ -224,6 +232,7 @@ func (m *Machine) regroup() {
 			}
 			g.single = len(g.members) == 1 && len(g.tests) == 1 && len(g.labels) == 1 && len(g.ones) == 0 &&
 				g.tests[0].pr == nil && !g.tests[0].dist
+			g.ladder = len(g.tests) == 1 && len(g.ones) == 0 && g.tests[0].ints
 			m.fused[chain[0].pc] = instr{op: opProbeGroup, a: int32(len(m.groups))}
 			m.groups = append(m.groups, g)
 		}
@@ -280,7 +289,7 @@ func (g *probeGroup) add(mb *groupMember) {
 				return
 			}
 		}
-		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr, dist: true})
+		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr, dist: true, ints: intCode(mb.pr.Ops)})
 	default:
 		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr})
 	}
@@ -340,7 +349,9 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 			// A ladder: one distance, then its rungs from the
 			// farthest down to the first that does not hold.
 			var d distance
-			if x, y, ok := m.distOperands(ts.pr.Ops, stack, fp); ok {
+			if u, ok := m.distInts(ts.pr.Ops, stack, fp); ok {
+				d = distance{kind: 1, u: u}
+			} else if x, y, ok := m.distOperands(ts.pr.Ops, stack, fp); ok {
 				d = distanceOf(x, y)
 			}
 			ls := g.labels[ts.lo:ts.hi]
@@ -426,6 +437,35 @@ func (m *Machine) runSingle(g *probeGroup, stack []value.Value, fp int, cnt []ui
 	return g.end
 }
 
+// runLadder runs group gi, whose whole work is one dist ladder on
+// integer code (g.ladder), as runGroup would, with less to set up: the
+// distance computed on integers (distInts), then the rungs it reaches.
+// Whatever distInts leaves (an operand that is not an integer, an
+// unbound global) and an exhausted label budget go to runGroup.
+func (m *Machine) runLadder(gi int32, stack []value.Value, fp int, cnt []uint8) int {
+	g := &m.groups[gi]
+	u, ok := m.distInts(g.tests[0].pr.Ops, stack, fp)
+	n := int64(len(g.members))
+	if !ok || m.labelSteps+n > m.cfg.MaxLabelSteps {
+		return m.runGroup(gi, stack, fp, cnt)
+	}
+	ls := g.labels
+	j := 0
+	for ; j < len(ls) && u < uint64(ls[j].bound); j++ {
+		cnt[ls[j].counter] = 1 // setBranch
+	}
+	if j > 0 {
+		m.fired = true
+	}
+	if !g.firedOnly {
+		for _, l := range ls[j:] {
+			cnt[l.falseC] = 1
+		}
+	}
+	m.labelSteps += n
+	return g.end
+}
+
 // intOperands reads the operands of ts, an integer comparison: v the
 // variable's integer and k the constant or the other variable's; ok is
 // false unless every operand is a bound integer (the plain code then
@@ -496,6 +536,9 @@ func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (
 		return m.probeExpr(pr.Ops, stack, fp), true
 	}
 	if pr.Cmp == 'd' {
+		if u, ok := m.distInts(pr.Ops, stack, fp); ok {
+			return u < uint64(pr.Bound), true
+		}
 		x, y, ok := m.distOperands(pr.Ops, stack, fp)
 		return ok && distHolds(x, y, pr.Bound), true
 	}

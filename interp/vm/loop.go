@@ -540,6 +540,10 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 						// One live label comparing two integers, the
 						// commonest group once most labels retired.
 						next = m.runSingle(g, stack, fp, cnt)
+					} else if g.ladder {
+						// One dist ladder on integer code, the
+						// commonest group of a dist campaign.
+						next = m.runLadder(in.a, stack, fp, cnt)
 					} else {
 						next = m.runGroup(in.a, stack, fp, cnt)
 					}
