@@ -308,24 +308,48 @@ func TestExprProbeEachRun(t *testing.T) {
 		if n := countProbes(pp, 'x'); n != 1 {
 			t.Fatalf("%s: %d expression probes, want 1", pred, n)
 		}
-		wp, ww := whenBranches(pp), whenBranches(pw)
-		mp, err := New(pp, Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		mw, err := New(pw, Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, x := range vals {
-			for _, y := range vals {
-				for _, m := range []*Machine{mp, mw} {
-					m.ResetCounters()
-					m.Run(context.Background(), m.Program().Plan("main"), []value.Value{x, y})
-				}
+		probesCountLikeWhens(t, pred, pp, pw, vals, nil)
+	}
+}
+
+// probesCountLikeWhens runs plan main of pp, whose whens are label
+// probes, and of pw, the same whens with a body (compiled in the general
+// form), with Config{}, one pair of vals a run, and fails unless each
+// probe's branch counters read as its when's do (bits, not hit counts)
+// and the runs end alike (outcome and value). check, if not nil, is called with pp's machine
+// before the first run.
+func probesCountLikeWhens(t *testing.T, what string, pp, pw *compile.Program, vals []value.Value, check func(*Machine)) {
+	t.Helper()
+	wp, ww := whenBranches(pp), whenBranches(pw)
+	if len(wp) != len(ww) {
+		t.Fatalf("%s: %d whens with probes, %d in the general form", what, len(wp), len(ww))
+	}
+	mp, err := New(pp, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mw, err := New(pw, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if check != nil {
+		check(mp)
+	}
+	for _, x := range vals {
+		for _, y := range vals {
+			var res [2]string
+			for k, m := range []*Machine{mp, mw} {
+				m.ResetCounters()
+				r := m.Run(context.Background(), m.Program().Plan("main"), []value.Value{x, y})
+				res[k] = fmt.Sprint(r.Outcome, " ", r.Value, " ", r.Failure != nil) // the steps differ: probes are free
+			}
+			if res[0] != res[1] {
+				t.Fatalf("%s, x=%s y=%s: %s with probes, %s in the general form", what, x, y, res[0], res[1])
+			}
+			for i := range wp {
 				for _, outcome := range []bool{true, false} {
-					if cp, cw := mp.Counters()[pp.BranchCounter(wp[0], outcome)], mw.Counters()[pw.BranchCounter(ww[0], outcome)]; cp != min(cw, 1) {
-						t.Errorf("%s, x=%s y=%s: %v counted %d by the probe, %d by the when", pred, x, y, outcome, cp, cw)
+					if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
+						t.Errorf("%s, x=%s y=%s, when at %s: %v counted %d by the probe, %d by the when", what, x, y, pp.Branch(wp[i]).Form, outcome, cp, cw)
 					}
 				}
 			}
@@ -370,26 +394,8 @@ func TestDistLadderIntsEachRun(t *testing.T) {
 		return b.String()
 	}
 	pp, pw := compileSrc(t, src("")), compileSrc(t, src(" nil"))
-	wp, ww := whenBranches(pp), whenBranches(pw)
-	if len(wp) != len(ww) || countProbes(pp, 'd') != len(wp) || countProbes(pw, 'd') != 0 {
-		t.Fatalf("%d rungs compiled to %d compare probes, %d whens in the general form", len(wp), countProbes(pp, 'd'), len(ww))
-	}
-	mp, err := New(pp, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	mw, err := New(pw, Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ladders := 0
-	for _, g := range mp.groups {
-		if g.ladder {
-			ladders++
-		}
-	}
-	if ladders != len(pairs)+1 { // f's too (a local, holding a float), and *early*'s
-		t.Fatalf("%d ladders run by runLadder, want %d", ladders, len(pairs)+1)
+	if n := countProbes(pp, 'd'); n != len(whenBranches(pp)) || countProbes(pw, 'd') != 0 {
+		t.Fatalf("%d rungs compiled to %d compare probes", len(whenBranches(pp)), n)
 	}
 	// Retirement: a run in which only a ladder's farthest rung holds
 	// fires it (Machine.fired), so that it retires after the run as it
@@ -410,21 +416,15 @@ func TestDistLadderIntsEachRun(t *testing.T) {
 	vals := []value.Value{value.Int(0), value.Int(1), value.Int(-1), value.Int(2), value.Int(5), value.Int(7), value.Int(-3),
 		value.Int(1 << 40), value.Int(1<<40 + 1), value.Int(math.MaxInt64), value.Int(math.MinInt64), value.Int(math.MinInt64 + 1),
 		value.Int(math.MaxInt64 / 40), value.Float(2.5), value.Float(-3), value.Symbol("a"), value.Nil}
-	for _, x := range vals {
-		for _, y := range vals {
-			for _, m := range []*Machine{mp, mw} {
-				m.ResetCounters()
-				if r := m.Run(context.Background(), m.Program().Plan("main"), []value.Value{x, y}); r.Outcome != OutcomeOK {
-					t.Fatalf("x=%s y=%s: %s", x, y, resultString(r))
-				}
-			}
-			for i := range wp {
-				for _, outcome := range []bool{true, false} {
-					if cp, cw := mp.Counters()[pp.BranchCounter(wp[i], outcome)], mw.Counters()[pw.BranchCounter(ww[i], outcome)]; cp != min(cw, 1) {
-						t.Errorf("x=%s y=%s, rung %d (%s): %v counted %d by the probe, %d by the when", x, y, i, pp.Branch(wp[i]).Form, outcome, cp, cw)
-					}
-				}
+	probesCountLikeWhens(t, "ladders", pp, pw, vals, func(mp *Machine) {
+		ladders := 0
+		for _, g := range mp.groups {
+			if g.ladder {
+				ladders++
 			}
 		}
-	}
+		if ladders != len(pairs)+1 { // f's too (a local, holding a float), and *early*'s
+			t.Fatalf("%d ladders run by runLadder, want %d", ladders, len(pairs)+1)
+		}
+	})
 }
