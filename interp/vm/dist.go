@@ -103,47 +103,46 @@ func intCode(ops []compile.ProbeOp) bool {
 // of values. ok is false otherwise (a float, a non-number, an unbound
 // global, other code): the general code decides.
 func (m *Machine) distInts(ops []compile.ProbeOp, stack []value.Value, fp int) (u uint64, ok bool) {
-	var x, y int64
 	if len(ops) == 2 {
 		// Two variables or constants, the commonest ladder.
-		var okx, oky bool
-		x, okx = m.intLoad(&ops[0], stack, fp)
-		y, oky = m.intLoad(&ops[1], stack, fp)
-		if !okx || !oky {
-			return 0, false
-		}
-	} else {
-		var st [compile.MaxProbeStack]int64
-		n := 0
-		for i := range ops {
-			o := &ops[i]
-			switch o.Op {
-			case '+':
-				n--
-				st[n-1] += st[n]
-			case '-':
-				n--
-				st[n-1] -= st[n]
-			case '*':
-				n--
-				st[n-1] *= st[n]
-			case 'a':
-				if st[n-1] < 0 {
-					st[n-1] = -st[n-1]
-				}
-			default:
-				if st[n], ok = m.intLoad(o, stack, fp); !ok {
-					return 0, false
-				}
-				n++
-			}
-		}
-		x, y = st[0], st[1]
+		x, okx := m.intLoad(&ops[0], stack, fp)
+		y, oky := m.intLoad(&ops[1], stack, fp)
+		return absDiff(x, y), okx && oky
 	}
+	var st [compile.MaxProbeStack]int64
+	n := 0
+	for i := range ops {
+		o := &ops[i]
+		switch o.Op {
+		case '+':
+			n--
+			st[n-1] += st[n]
+		case '-':
+			n--
+			st[n-1] -= st[n]
+		case '*':
+			n--
+			st[n-1] *= st[n]
+		case 'a':
+			if st[n-1] < 0 {
+				st[n-1] = -st[n-1]
+			}
+		default:
+			if st[n], ok = m.intLoad(o, stack, fp); !ok {
+				return 0, false
+			}
+			n++
+		}
+	}
+	return absDiff(st[0], st[1]), true
+}
+
+// absDiff is |x-y| as an unsigned number (exact: it fits).
+func absDiff(x, y int64) uint64 {
 	if x < y {
 		x, y = y, x
 	}
-	return uint64(x) - uint64(y), true
+	return uint64(x) - uint64(y)
 }
 
 // intLoad is distInts's variable or constant o (op 'L', 'G' or 'K') when

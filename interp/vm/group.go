@@ -444,7 +444,16 @@ func (m *Machine) runSingle(g *probeGroup, stack []value.Value, fp int, cnt []ui
 // unbound global) and an exhausted label budget go to runGroup.
 func (m *Machine) runLadder(gi int32, stack []value.Value, fp int, cnt []uint8) int {
 	g := &m.groups[gi]
-	u, ok := m.distInts(g.tests[0].pr.Ops, stack, fp)
+	var u uint64
+	var ok bool
+	if ops := g.tests[0].pr.Ops; len(ops) == 2 {
+		// distInts's commonest case, without the call.
+		x, okx := m.intLoad(&ops[0], stack, fp)
+		y, oky := m.intLoad(&ops[1], stack, fp)
+		u, ok = absDiff(x, y), okx && oky
+	} else {
+		u, ok = m.distInts(ops, stack, fp)
+	}
 	n := int64(len(g.members))
 	if !ok || m.labelSteps+n > m.cfg.MaxLabelSteps {
 		return m.runGroup(gi, stack, fp, cnt)
