@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/parser"
 	"go/token"
 	"os"
@@ -403,5 +404,78 @@ func TestFuncSpansAndKeepConsts(t *testing.T) {
 	}
 	if len(funcs()) == 0 || funcs()[0] != all[0] {
 		t.Errorf("KeepConsts changed the order or kept nothing: %v", funcs())
+	}
+}
+
+// TestSeedsSkipTokensAloneForRuntimeSeeds: the []byte argument of a
+// target whose f.Add calls all sit in a loop (its seeds built at run
+// time) gets no seeds, since the tokens alone would be most of its corpus;
+// its integer argument still gets the constant, and a string argument
+// keeps its tokens (text); a target without any f.Add keeps the tokens
+// alone (they are then its only inputs holding them), and one with a
+// top-level f.Add gets the tokens spliced into that row.
+func TestSeedsSkipTokensAloneForRuntimeSeeds(t *testing.T) {
+	src := `package m
+
+import "testing"
+
+func FuzzLoop(f *testing.F) {
+	for _, s := range []string{"II*\x00", "MM\x00*"} {
+		f.Add([]byte(s), 7)
+	}
+	f.Fuzz(func(t *testing.T, b []byte, n int) {})
+}
+
+func FuzzNone(f *testing.F) {
+	f.Fuzz(func(t *testing.T, b []byte, n int) {})
+}
+
+func FuzzTop(f *testing.F) {
+	f.Add([]byte("II*\x00"), 7)
+	f.Fuzz(func(t *testing.T, b []byte, n int) {})
+}
+
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"en-US", "de"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {})
+}
+`
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "m_test.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := []Const{
+		{Value: constant.MakeString("tag"), Func: "Decode"},
+		{Value: constant.MakeInt64(0x1234), Bits: 16, Order: "le", Func: "Decode"},
+	}
+	got := map[string]string{}
+	for _, ft := range fuzzTargets(fset, file, []byte(src)) {
+		calls, _ := seedCalls(ft, cs)
+		got[ft.name] = calls
+	}
+	if len(got) != 4 {
+		t.Fatalf("targets found: %v, want FuzzLoop, FuzzNone, FuzzTop and FuzzText", got)
+	}
+	if c := got["FuzzText"]; !strings.Contains(c, `labelcovSeedsS("", "tag", "4\x12")`) {
+		t.Errorf("FuzzText: its string argument lost the tokens:\n%s", c)
+	}
+	for name, want := range map[string]struct{ tokens, base, ints bool }{
+		"FuzzLoop": {false, false, true},
+		"FuzzNone": {true, false, true},
+		"FuzzTop":  {true, true, true},
+	} {
+		c := got[name]
+		if has := strings.Contains(c, `"tag"`) && strings.Contains(c, `"4\x12"`); has != want.tokens {
+			t.Errorf("%s: byte-string tokens offered %v, want %v:\n%s", name, has, want.tokens, c)
+		}
+		if has := strings.Contains(c, `labelcovSeedsB([]byte("II*\x00"),`); has != want.base {
+			t.Errorf("%s: tokens spliced into its own row %v, want %v:\n%s", name, has, want.base, c)
+		}
+		if has := strings.Contains(c, "int(4660)"); has != want.ints {
+			t.Errorf("%s: integer constant offered %v, want %v:\n%s", name, has, want.ints, c)
+		}
 	}
 }
