@@ -10,9 +10,16 @@
 # Each campaign is `labelcov fuzz PLAN --criteria C --runs RUNS --seed 1 --workers 1 --measure
 # none` in a fresh --out directory (set-up included: labels, analyses, annotation, compilation).
 # A round runs the four campaigns (baseline and tree, none and CRITERIA) one after the other, so
-# that a burst of load hits all four; CPU is user + system as /usr/bin/time reports it. The
+# that a burst of load hits all four; CPU is perf's task-clock (user + system of every thread,
+# in ms) where perf can count it, else user + system as /usr/bin/time reports it (10 ms steps). The
 # figures are the medians over ROUNDS (default 3) of each campaign's CPU and of each round's
 # ratio none ÷ CRITERIA. BASE is any revision git knows (default: main).
+#
+# Campaigns' outputs are kept until the script ends: deleting one right
+# before the next campaign creates its queue's files made ext4 scan the
+# freshly freed inodes, a cost that grows with the number of files a
+# campaign keeps, not with its labels. TMPDIR=/dev/shm puts builds and
+# outputs on tmpfs, where creating a file costs no disk structures at all.
 #
 # PIN=CPU runs every campaign on that one processor (taskset), so that a
 # campaign's goroutines never spread over two and its neighbours' load moves
@@ -23,7 +30,7 @@
 # encoding/json, reflect and system calls), and prints their ratio too.
 set -eu
 if [ $# -lt 3 ]; then
-	sed -n '2,23p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '2,30p' "$0" | sed 's/^# \{0,1\}//'
 	exit 2
 fi
 plan=$(realpath "$1")
@@ -34,6 +41,8 @@ base=${BASE:-main}
 rounds=${ROUNDS:-3}
 pin=""
 [ -n "${PIN:-}" ] && pin="taskset -c $PIN"
+perf=""
+perf stat -x, -e task-clock -o /dev/null true >/dev/null 2>&1 && perf=1
 root=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -49,10 +58,15 @@ campaign() {
 	c=$2
 	shift 2
 	out=$(mktemp -d "$tmp/outXXXXXX")
-	/usr/bin/time -f '%U %S' -o "$tmp/time" $pin "$b" fuzz "$plan" --criteria "$c" --runs "$runs" \
-		--seed 1 --workers 1 --measure none --allow-findings --out "$out/o" "$@" >/dev/null 2>&1 || true
-	rm -rf "$out"
-	awk '{ printf "%.3f\n", $1 + $2 }' "$tmp/time"
+	if [ -n "$perf" ]; then
+		perf stat -x, -e task-clock -o "$tmp/time" $pin "$b" fuzz "$plan" --criteria "$c" --runs "$runs" \
+			--seed 1 --workers 1 --measure none --allow-findings --out "$out/o" "$@" >/dev/null 2>&1 || true
+		awk -F, '$3 == "task-clock" { printf "%.4f\n", $1 / 1000 }' "$tmp/time"
+	else
+		/usr/bin/time -f '%U %S' -o "$tmp/time" $pin "$b" fuzz "$plan" --criteria "$c" --runs "$runs" \
+			--seed 1 --workers 1 --measure none --allow-findings --out "$out/o" "$@" >/dev/null 2>&1 || true
+		awk '{ printf "%.3f\n", $1 + $2 }' "$tmp/time"
+	fi
 }
 
 : >"$tmp/rows"

@@ -508,7 +508,7 @@ const MaxSeedRows = 2
 // the base with its length (labelcovSeedsB/S).
 //
 // A []byte argument of a target whose seeds are all built at run time
-// (f.Add in a loop, of an encoder's output, as x/image/tiff's target adds
+// (f.Add only inside a loop or a branch, of an encoder's output, as x/image/tiff's target adds
 // images) gets no seeds: labelcov cannot splice into inputs it does not
 // see, and the tokens alone, binary fragments no decoder gets past, would
 // be most of the seed corpus, which Go's fuzzer mutates in turn (on that
