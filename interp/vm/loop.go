@@ -490,13 +490,19 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 				pc++
 				continue
 			case opSetTKeep:
-				// SETT a; dead probes; LOADT a: both free.
-				steps--
+				// SETT a; dead probes; LOADT a: both free. The
+				// next instruction (most often the jump on the
+				// temporary) is dispatched from here: the steps are
+				// what they were before the SETT, which passed the
+				// budget's check, so the loop's check would pass too.
 				stack[fp+int(in.a)] = stack[sp-1]
 				pc = int(m.deadEnd[pc])
 				count(cnt, pc)
 				pc++
-				continue
+				count(cnt, pc)
+				in = code[pc]
+				pc++
+				goto hot
 			case opJmpIfNotKSkip:
 				t := stack[sp-1].Truthy()
 				countBranch(cnt, m.nInstr, in.b, t)
@@ -530,10 +536,14 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 						// Every member retired, and their counters
 						// are due after the run already: the label
 						// steps are all there is to do.
-						steps--
+						// The steps are what they were before
+						// the group (see opSetTKeep): its end is
+						// dispatched from here.
 						m.labelSteps += n
-						pc = g.end
-						continue
+						count(cnt, g.end)
+						in = code[g.end]
+						pc = g.end + 1
+						goto hot
 					}
 					var next int
 					if g.single {
@@ -548,9 +558,14 @@ func (m *Machine) loop(fn *compile.Func, cl *closure, args []value.Value, base, 
 						next = m.runGroup(in.a, stack, fp, cnt)
 					}
 					if next != pc-1 {
-						steps-- // the first member's step is the label budget's
-						pc = next
-						continue
+						// The first member's step is the label
+						// budget's: the steps are what they were
+						// before the group, and next is dispatched
+						// from here (see opSetTKeep).
+						count(cnt, next)
+						in = code[next]
+						pc = next + 1
+						goto hot
 					}
 				} else if g := &m.groups[in.a]; steps+int64(len(g.members)-1) <= check {
 					// Nested in a probe's predicate, each member is
