@@ -296,6 +296,13 @@ func (o Campaign) Run(ctx context.Context) (*Result, error) {
 	}
 	sum.Corpus, sum.NewInputs = watch.corpus, watch.fresh
 	sum.Coverage = watch.figures()
+	if o.Progress != nil && o.ProgressInterval > 0 {
+		// The last status line, with the whole queue replayed: a campaign
+		// shorter than the interval has printed none, and a longer one's
+		// last is up to an interval old.
+		s, statsAt := watch.sample(session)
+		io.WriteString(o.Progress, watch.progressLine(s, statsAt, time.Now())) //nolint:errcheck // progress is best effort
+	}
 	if err := o.findings(ctx, out, names, filepath.Join(o.Out, cmp.Or(o.Dir, Dir)), sum); err != nil {
 		return res, errors.Join(runErr, err)
 	}
