@@ -184,6 +184,26 @@ func listedLabels(t *testing.T, out string) []listedLabel {
 
 // coverActive is the set of labels cover's --json report lists (its active
 // labels), each by id, criterion and operator.
+// labelsActive runs labels --json with args and returns its active labels
+// and how many it ruled infeasible for a reason containing reason.
+func labelsActive(t *testing.T, reason string, args ...string) (active map[listedLabel]bool, ruled int) {
+	t.Helper()
+	code, out, errs := execLabelcov(append([]string{"labels", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("labels %v: code %d: %s", args, code, errs)
+	}
+	active = map[listedLabel]bool{}
+	for _, l := range listedLabels(t, out) {
+		if l.Status == "active" {
+			active[listedLabel{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
+		}
+		if l.Status == "infeasible" && strings.Contains(l.Reason, reason) {
+			ruled++
+		}
+	}
+	return active, ruled
+}
+
 func coverActive(t *testing.T, args ...string) map[listedLabel]bool {
 	t.Helper()
 	out, errs, err := execCover(args...)
@@ -203,25 +223,8 @@ func coverActive(t *testing.T, args ...string) map[listedLabel]bool {
 // labels without it keeps.
 func TestLabelsWorldAsCover(t *testing.T) {
 	plan := "../../testdata/bench/kitchen/kitchen.plan"
-	activeOf := func(args ...string) (map[listedLabel]bool, int) {
-		t.Helper()
-		code, out, errs := execLabelcov(append([]string{"labels", plan, "--criteria", "all", "--json"}, args...)...)
-		if code != 0 {
-			t.Fatalf("labels %v: code %d: %s", args, code, errs)
-		}
-		set, worldReasons := map[listedLabel]bool{}, 0
-		for _, l := range listedLabels(t, out) {
-			if l.Status == "active" {
-				set[listedLabel{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
-			}
-			if l.Status == "infeasible" && strings.Contains(l.Reason, "in the world") {
-				worldReasons++
-			}
-		}
-		return set, worldReasons
-	}
-	inWorld, worldReasons := activeOf("--world", "../../testdata/worlds/kitchen.world")
-	without, noWorldReasons := activeOf()
+	inWorld, worldReasons := labelsActive(t, "in the world", plan, "--criteria", "all", "--world", "../../testdata/worlds/kitchen.world")
+	without, noWorldReasons := labelsActive(t, "in the world", plan, "--criteria", "all")
 	if len(inWorld) >= len(without) || worldReasons == 0 || noWorldReasons != 0 {
 		t.Errorf("%d active labels with the world (%d infeasible in it), %d without (%d): the world rules out none",
 			len(inWorld), worldReasons, len(without), noWorldReasons)
@@ -281,25 +284,8 @@ func TestLabelsPlanAsCover(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "one.args"), []byte("3 1\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	labelsOf := func(args ...string) (active map[listedLabel]bool, ruled int) {
-		t.Helper()
-		code, out, errs := execLabelcov(append([]string{"labels", plan, "--criteria", "mcc,wm-ror", "--json"}, args...)...)
-		if code != 0 {
-			t.Fatalf("labels %v: code %d: %s", args, code, errs)
-		}
-		active = map[listedLabel]bool{}
-		for _, l := range listedLabels(t, out) {
-			if l.Status == "active" {
-				active[listedLabel{ID: l.ID, Criterion: l.Criterion, Operator: l.Operator}] = true
-			}
-			if l.Status == "infeasible" && strings.Contains(l.Reason, "tries <= 2") {
-				ruled++
-			}
-		}
-		return active, ruled
-	}
-	withPlan, ruled := labelsOf("--plan", "main")
-	without, ruledWithout := labelsOf()
+	withPlan, ruled := labelsActive(t, "tries <= 2", plan, "--criteria", "mcc,wm-ror", "--plan", "main")
+	without, ruledWithout := labelsActive(t, "tries <= 2", plan, "--criteria", "mcc,wm-ror")
 	if ruled != 2 || ruledWithout != 0 || len(withPlan) != len(without)-2 {
 		t.Errorf("labels --plan main: %d active, %d ruled out by the retry count; without --plan: %d, %d; want 2 ruled out with it, none without",
 			len(withPlan), ruled, len(without), ruledWithout)
