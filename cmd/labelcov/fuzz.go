@@ -137,7 +137,6 @@ stop and dir.`,
 			}
 			o.fuzz.SetupOptions, o.fuzz.AFLTarget = o.SetupOptions, aflTargetBinary
 			o.fuzz.Replay = replayCommand(cmd, args[0])
-			o.fuzz.Built = buildGC(os.Getenv)
 			s, err := openSubject(cmd, args, &coverOptions{}, &goFuzzOptions{})
 			if err != nil {
 				return err

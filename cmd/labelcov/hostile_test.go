@@ -332,24 +332,6 @@ func TestTuneGC(t *testing.T) {
 	}
 }
 
-// fuzz builds the plan under test at the default GOGC and runs it at the
-// CLI's; GOGC in the environment still wins.
-func TestBuildGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	restore := buildGC(func(string) string { return "" })
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("building: GOGC %d, want 100", got)
-	}
-	restore()
-	if got := debug.SetGCPercent(400); got != 400 {
-		t.Errorf("restored: GOGC %d, want 400", got)
-	}
-	buildGC(func(k string) string { return map[string]string{"GOGC": "50"}[k] })()
-	if got := debug.SetGCPercent(400); got != 400 {
-		t.Errorf("GOGC set: percent changed to %d", got)
-	}
-}
-
 // Under AFL++, the O(n) loop of a plan without parameters is a finding for
 // every input, seeds included: afl-fuzz (4.04c) gives up in its dry run,
 // and labelcov says why in one sentence instead of pasting afl-fuzz's

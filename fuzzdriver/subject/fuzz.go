@@ -53,11 +53,6 @@ type FuzzOptions struct {
 	AFLArgs  []string
 	// AllowFindings exits 0 even when the campaign has findings.
 	AllowFindings bool
-	// Built, when set, is called once the plan under test is built,
-	// before the campaign's first run: the command tunes the garbage
-	// collector for the runs there (labelling allocates short-lived
-	// garbage, runs little that lives long).
-	Built func()
 	// ForceOut resumes in an --out of another plan, world or criteria.
 	ForceOut bool
 	// AFLTarget locates the labelcov binary afl-fuzz runs.
@@ -189,9 +184,6 @@ func (s *planSubject) Fuzz(ctx context.Context, w io.Writer, o FuzzOptions) erro
 		fmt.Fprintln(stderr, "fuzz: --budget 0 and no --runs: the campaign runs until Ctrl-C or SIGTERM (then saves, summarizes and exits 3)")
 	}
 	pf, err := BuildFuzzer(s.o.Stdin, planPath, o.SetupOptions)
-	if o.Built != nil {
-		o.Built()
-	}
 	if err != nil {
 		return err
 	}
