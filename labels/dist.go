@@ -92,6 +92,13 @@ func DistOperator(k int) string {
 // -2^63 wraps to itself, so no rung holds by overflow; on floats the
 // difference has the sign of a - b and NaN fails every comparison. The
 // first conjunct is what the value analysis judges.
+//
+// A ladder costs about one rung. The rungs share every node but their
+// bound and its comparison (only the judge reads the nodes of a label's
+// predicate, and no pass writes them: the annotated plan and the manifest
+// are rendered from Label.Predicate). And the judge is asked about the
+// farthest and the closest rung first: when it leaves both active, every
+// rung between is active too, and is not judged (see Judge.Predicate).
 func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 	a, b = Simplify(a), Simplify(b)
 	if syntax.NodeString(b) < syntax.NodeString(a) {
@@ -101,14 +108,33 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 	_, la := numOf(a)
 	_, lb := numOf(b)
 	lits := la && lb // folded: Simplify has no eq on booleans
-	for _, k := range DistRungs(PlanDist) {
+	d := call("abs", call("-", a, b))
+	rest := []syntax.Node{call("<=", zero(), d)}
+	if !lits {
+		rest = append(rest, call("eq", call("<", a, b), call("<", call("-", a, b), zero())))
+	}
+	ks := DistRungs(PlanDist)
+	and, lt := sym("and"), sym("<")
+	preds := make([]syntax.Node, len(ks))
+	for i, k := range ks {
 		bound := &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
-		d := func() syntax.Node { return call("abs", call("-", a, b)) }
-		conj := []syntax.Node{call("<", d(), bound), call("<=", zero(), d())}
-		if !lits {
-			conj = append(conj, call("eq", call("<", a, b), call("<", call("-", a, b), zero())))
+		conj := make([]syntax.Node, 0, 2+len(rest))
+		conj = append(conj, and, &syntax.List{Elems: []syntax.Node{lt, d, bound}})
+		preds[i] = Simplify(&syntax.List{Elems: append(conj, rest...)})
+	}
+	far, near := e.prejudge(preds[0]), e.prejudge(preds[len(preds)-1])
+	var open *verdict // the verdict of every rung between far and near
+	if far != nil && far.status == Active && near != nil && near.status == Active {
+		open = &verdict{status: Active}
+	}
+	for i, k := range ks {
+		judged := open
+		switch i {
+		case 0:
+			judged = far
+		case len(ks) - 1:
+			judged = near
 		}
-		pred := call("and", conj...)
-		e.add(DIST, DistOperator(k), l, pred, g, at)
+		e.addJudged(DIST, DistOperator(k), l, preds[i], g, at, judged)
 	}
 }

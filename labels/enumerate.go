@@ -331,7 +331,34 @@ func (e *enumerator) writeExpr(b *strings.Builder, n syntax.Node) bool {
 // add records a label unless an identical one (same point, criterion,
 // predicate and guard) exists, and returns it (nil when it was not added).
 func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where) *Label {
-	pred = Simplify(pred)
+	return e.addJudged(crit, op, point, Simplify(pred), guard, at, nil)
+}
+
+// verdict is a Judge's verdict on a predicate, known before its label is
+// added (see distLadder).
+type verdict struct {
+	status Status
+	reason string
+}
+
+// prejudge is the verdict add would ask the judge for on the simplified
+// predicate pred: nil when add would not ask (no judge, a builtin the
+// plan redefines, a constant predicate).
+func (e *enumerator) prejudge(pred syntax.Node) *verdict {
+	if e.judge == nil || e.shadowed(pred) != "" {
+		return nil
+	}
+	if _, ok := truth(pred); ok {
+		return nil
+	}
+	v := &verdict{}
+	v.status, v.reason = e.judge.Predicate(pred)
+	return v
+}
+
+// addJudged is add on a simplified predicate, taking the judge's verdict
+// from judged when it is known (nil: add asks the judge).
+func (e *enumerator) addJudged(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where, judged *verdict) *Label {
 	op = e.intern(op)
 	if name := e.shadowed(pred); name != "" {
 		e.skipped[name]++
@@ -362,7 +389,9 @@ func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Nod
 			l.Status, l.Reason = Infeasible, "predicate is constant false"
 		}
 	}
-	if l.Status == Active && e.judge != nil {
+	if l.Status == Active && judged != nil {
+		l.Status, l.Reason = judged.status, judged.reason
+	} else if l.Status == Active && e.judge != nil {
 		l.Status, l.Reason = e.judge.Predicate(pred)
 	}
 	if l.Status == Active && big {

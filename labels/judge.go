@@ -14,6 +14,10 @@ import (
 type Judge interface {
 	// Predicate judges the (simplified) predicate of a new label:
 	// Infeasible or Trivial with a reason, or Active when it cannot tell.
+	// On the rungs of a dist ladder it must be monotone in the bound: a
+	// rung left active at a closer bound and at a farther one is active
+	// at every bound between (Enumerate judges a ladder's two ends and
+	// takes the rungs between as active when both are; see distLadder).
 	Predicate(p syntax.Node) (Status, string)
 	// Combination judges an active MCC label: the conjunction of the
 	// decision's atoms, each with the truth value the label asks for.

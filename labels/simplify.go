@@ -2,6 +2,7 @@ package labels
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -159,14 +160,24 @@ func Simplify(n syntax.Node) syntax.Node {
 		return n
 	}
 	h := syntax.Head(l)
-	args := make([]syntax.Node, 0, len(l.Elems)-1)
-	for _, a := range l.Elems[1:] {
-		args = append(args, Simplify(a))
+	// args are l's own operands until one simplifies to another node:
+	// most predicates have nothing to fold, and are then not copied.
+	args, changed := l.Elems[1:], false
+	for i, a := range args {
+		s := Simplify(a)
+		if s == a {
+			continue
+		}
+		if !changed {
+			args, changed = slices.Clone(args), true
+		}
+		args[i] = s
 	}
 	switch h {
 	case "and", "or":
 		stop := h == "or" // the value that decides
-		var keep []syntax.Node
+		// keep is a head (set last), then the operands kept.
+		keep := make([]syntax.Node, 1, 1+len(args))
 		for _, a := range args {
 			if v, ok := truth(a); ok {
 				if v == stop {
@@ -177,12 +188,13 @@ func Simplify(n syntax.Node) syntax.Node {
 			keep = append(keep, a)
 		}
 		switch len(keep) {
-		case 0:
-			return boolNode(!stop)
 		case 1:
-			return keep[0]
+			return boolNode(!stop)
+		case 2:
+			return keep[1]
 		}
-		return call(h, keep...)
+		keep[0] = sym(h)
+		return &syntax.List{Elems: keep}
 	case "not", "null":
 		if len(args) == 1 {
 			if v, ok := truth(args[0]); ok {
@@ -249,10 +261,8 @@ func Simplify(n syntax.Node) syntax.Node {
 			}
 		}
 	}
-	for i, a := range args {
-		if a != l.Elems[i+1] {
-			return &syntax.List{Elems: append([]syntax.Node{l.Elems[0]}, args...)}
-		}
+	if changed {
+		return &syntax.List{Elems: append([]syntax.Node{l.Elems[0]}, args...)}
 	}
 	return l // unchanged: keep the node, and with it its identity
 }

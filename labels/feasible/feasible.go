@@ -62,7 +62,13 @@ func (o Options) judge(res *normalize.Result, show func(syntax.Node) string) lab
 	return j
 }
 
-// Predicate decides a label from the ranges of its operands.
+// Predicate decides a label from the ranges of its operands. On a dist
+// rung (and (< D K) REST...) only the ranges' verdict on (< D K) reads
+// the bound K (neverTrue, unreachedBy, the symbols' verdicts and REST
+// read D and the operands alone), and that verdict is monotone: never
+// when every value of D is at least K, always when every one is below
+// it. So a ladder whose closest and farthest rungs are active has every
+// rung active, as labels.Judge asks (TestLadderSameVerdicts).
 func (j *judge) Predicate(p syntax.Node) (labels.Status, string) {
 	if why, ok := neverTrue(j.res, j.dom.show, p); ok && !j.off {
 		return labels.Infeasible, why
