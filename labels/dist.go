@@ -96,9 +96,13 @@ func DistOperator(k int) string {
 // A ladder costs about one rung. The rungs share every node but their
 // bound and its comparison (only the judge reads the nodes of a label's
 // predicate, and no pass writes them: the annotated plan and the manifest
-// are rendered from Label.Predicate). And the judge is asked about the
-// farthest and the closest rung first: when it leaves both active, every
-// rung between is active too, and is not judged (see Judge.Predicate).
+// are rendered from Label.Predicate). The farthest rung is simplified and
+// rendered, and the others are that rung with their bound in its place,
+// which is what simplifying and rendering each gives: only (< D K)
+// reads K, and it folds for no K when it does not fold for one (D is no
+// number then). And the judge is asked about the farthest and the
+// closest rung first: when it leaves both active, every rung between is
+// active too, and is not judged (see Judge.Predicate).
 func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 	a, b = Simplify(a), Simplify(b)
 	if syntax.NodeString(b) < syntax.NodeString(a) {
@@ -115,12 +119,34 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 	}
 	ks := DistRungs(PlanDist)
 	and, lt := sym("and"), sym("<")
-	preds := make([]syntax.Node, len(ks))
+	rung := func(c1 *syntax.List, rest []syntax.Node) syntax.Node {
+		return &syntax.List{Elems: append(append(make([]syntax.Node, 0, 2+len(rest)), and, c1), rest...)}
+	}
+	bounds := make([]*syntax.Int, len(ks))
 	for i, k := range ks {
-		bound := &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
-		conj := make([]syntax.Node, 0, 2+len(rest))
-		conj = append(conj, and, &syntax.List{Elems: []syntax.Node{lt, d, bound}})
-		preds[i] = Simplify(&syntax.List{Elems: append(conj, rest...)})
+		bounds[i] = &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
+	}
+	preds := make([]syntax.Node, len(ks))
+	preds[0] = Simplify(rung(&syntax.List{Elems: []syntax.Node{lt, d, bounds[0]}}, rest))
+	var texts []string // each rung rendered; nil: rendered by add
+	p0, ok := preds[0].(*syntax.List)
+	var c0 *syntax.List
+	if ok && syntax.Head(p0) == "and" && len(p0.Elems) >= 2 {
+		c0, ok = p0.Elems[1].(*syntax.List)
+	}
+	if ok && c0 != nil && len(c0.Elems) == 3 && c0.Elems[2] == bounds[0] {
+		s0, s1 := syntax.NodeString(p0), syntax.NodeString(c0)
+		head, tail := s1[:len(s1)-len(bounds[0].Raw)-1], s0[len("(and ")+len(s1):] // "(< D ", " REST...)"
+		texts = make([]string, len(ks))
+		texts[0] = s0
+		for i := 1; i < len(ks); i++ {
+			preds[i] = rung(&syntax.List{Elems: []syntax.Node{c0.Elems[0], c0.Elems[1], bounds[i]}}, p0.Elems[2:])
+			texts[i] = "(and " + head + bounds[i].Raw + ")" + tail
+		}
+	} else {
+		for i := 1; i < len(ks); i++ {
+			preds[i] = Simplify(rung(&syntax.List{Elems: []syntax.Node{lt, d, bounds[i]}}, rest))
+		}
 	}
 	far, near := e.prejudge(preds[0]), e.prejudge(preds[len(preds)-1])
 	var open *verdict // the verdict of every rung between far and near
@@ -128,13 +154,19 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 		open = &verdict{status: Active}
 	}
 	for i, k := range ks {
-		judged := open
+		kn := known{judged: open}
 		switch i {
 		case 0:
-			judged = far
+			kn.judged = far
 		case len(ks) - 1:
-			judged = near
+			kn.judged = near
 		}
-		e.addJudged(DIST, DistOperator(k), l, preds[i], g, at, judged)
+		if texts != nil {
+			kn.text = texts[i]
+			// far was judged only if the rung calls no builtin the plan
+			// redefines, and the rungs' calls are the same.
+			kn.unshadowed = far != nil
+		}
+		e.addKnown(DIST, DistOperator(k), l, preds[i], g, at, kn)
 	}
 }

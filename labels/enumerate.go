@@ -331,14 +331,25 @@ func (e *enumerator) writeExpr(b *strings.Builder, n syntax.Node) bool {
 // add records a label unless an identical one (same point, criterion,
 // predicate and guard) exists, and returns it (nil when it was not added).
 func (e *enumerator) add(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where) *Label {
-	return e.addJudged(crit, op, point, Simplify(pred), guard, at, nil)
+	return e.addKnown(crit, op, point, Simplify(pred), guard, at, known{})
 }
 
-// verdict is a Judge's verdict on a predicate, known before its label is
-// added (see distLadder).
+// verdict is a Judge's verdict on a predicate.
 type verdict struct {
 	status Status
 	reason string
+}
+
+// known is what the caller of addKnown knows of a label's simplified
+// predicate before it is added (see distLadder); the zero value knows
+// nothing.
+type known struct {
+	// judged is the judge's verdict (nil: addKnown asks the judge).
+	judged *verdict
+	// text is the predicate rendered (syntax.NodeString), "" unknown.
+	text string
+	// unshadowed: the predicate calls no builtin the plan redefines.
+	unshadowed bool
 }
 
 // prejudge is the verdict add would ask the judge for on the simplified
@@ -356,19 +367,25 @@ func (e *enumerator) prejudge(pred syntax.Node) *verdict {
 	return v
 }
 
-// addJudged is add on a simplified predicate, taking the judge's verdict
-// from judged when it is known (nil: add asks the judge).
-func (e *enumerator) addJudged(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where, judged *verdict) *Label {
+// addKnown is add on a simplified predicate, with what the caller knows
+// of it.
+func (e *enumerator) addKnown(crit Key, op string, point syntax.Node, pred syntax.Node, guard syntax.Node, at where, kn known) *Label {
 	op = e.intern(op)
-	if name := e.shadowed(pred); name != "" {
-		e.skipped[name]++
-		return nil
+	if !kn.unshadowed {
+		if name := e.shadowed(pred); name != "" {
+			e.skipped[name]++
+			return nil
+		}
 	}
 	l := &Label{Criterion: crit, Operator: op, Point: point, Depth: normalize.Depth(pred, syntax.MaxDepth), Pos: at.pos, Source: at.src, Status: Active}
 	big := tooBig(pred, MaxPredicate)
-	if big {
+	switch {
+	case big:
 		l.Predicate = syntax.NodeStringCut(pred, 4*maxSource) + " ..." // never injected, so never parsed
-	} else {
+	case kn.text != "":
+		l.Predicate = kn.text
+		l.Expr = e.exprString(pred)
+	default:
 		l.Predicate = syntax.NodeString(pred)
 		l.Expr = e.exprString(pred)
 	}
@@ -389,8 +406,8 @@ func (e *enumerator) addJudged(crit Key, op string, point syntax.Node, pred synt
 			l.Status, l.Reason = Infeasible, "predicate is constant false"
 		}
 	}
-	if l.Status == Active && judged != nil {
-		l.Status, l.Reason = judged.status, judged.reason
+	if l.Status == Active && kn.judged != nil {
+		l.Status, l.Reason = kn.judged.status, kn.judged.reason
 	} else if l.Status == Active && e.judge != nil {
 		l.Status, l.Reason = e.judge.Predicate(pred)
 	}

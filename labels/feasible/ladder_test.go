@@ -14,7 +14,8 @@ import (
 // rungJudge wraps the judge of one plan: it counts the dist predicates
 // Enumerate asks it about, and judges every dist label listed active
 // again on its own, as Enumerate judged each rung before it inferred the
-// rungs between a ladder's ends.
+// rungs between a ladder's ends (and renders its predicate, which
+// Enumerate renders once a ladder).
 type rungJudge struct {
 	labels.Judge
 	t              *testing.T
@@ -45,6 +46,9 @@ func (r *rungJudge) Predicate(p syntax.Node) (labels.Status, string) {
 func (r *rungJudge) Listed(l *labels.Label, p syntax.Node) {
 	if l.Criterion == labels.DIST && isRung(p) {
 		r.listed++
+		if s := syntax.NodeString(p); l.Predicate != s {
+			r.t.Errorf("%s %s: predicate %s, rendered %s", l.Pos, l.Operator, l.Predicate, s)
+		}
 		if s, why := r.Judge.Predicate(p); s != labels.Active {
 			r.t.Errorf("%s %s: listed active, but judged alone %s: %s", l.Pos, l.Operator, s, why)
 		}
