@@ -134,7 +134,9 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 	if ok && syntax.Head(p0) == "and" && len(p0.Elems) >= 2 {
 		c0, ok = p0.Elems[1].(*syntax.List)
 	}
+	var sh *shape // the rungs' shape, when they differ only in their bound
 	if ok && c0 != nil && len(c0.Elems) == 3 && c0.Elems[2] == bounds[0] {
+		sh = e.shapeOf(p0)
 		s0, s1 := syntax.NodeString(p0), syntax.NodeString(c0)
 		head, tail := s1[:len(s1)-len(bounds[0].Raw)-1], s0[len("(and ")+len(s1):] // "(< D ", " REST...)"
 		texts = make([]string, len(ks))
@@ -162,7 +164,7 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 			kn.judged = near
 		}
 		if texts != nil {
-			kn.text = texts[i]
+			kn.text, kn.shape = texts[i], sh
 			// far was judged only if the rung calls no builtin the plan
 			// redefines, and the rungs' calls are the same.
 			kn.unshadowed = far != nil

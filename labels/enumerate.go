@@ -350,6 +350,20 @@ type known struct {
 	text string
 	// unshadowed: the predicate calls no builtin the plan redefines.
 	unshadowed bool
+	// shape, when not nil, is what the predicate's shape says (the same
+	// for predicates that differ only in an integer literal).
+	shape *shape
+}
+
+// shape is what a predicate's shape (its tree, literals aside) says.
+type shape struct {
+	depth  int  // normalize.Depth
+	big    bool // tooBig
+	noTemp bool // it reads no temporary: its Expr is ""
+}
+
+func (e *enumerator) shapeOf(pred syntax.Node) *shape {
+	return &shape{depth: normalize.Depth(pred, syntax.MaxDepth), big: tooBig(pred, MaxPredicate), noTemp: !e.readsTemp(pred)}
 }
 
 // prejudge is the verdict add would ask the judge for on the simplified
@@ -377,16 +391,21 @@ func (e *enumerator) addKnown(crit Key, op string, point syntax.Node, pred synta
 			return nil
 		}
 	}
-	l := &Label{Criterion: crit, Operator: op, Point: point, Depth: normalize.Depth(pred, syntax.MaxDepth), Pos: at.pos, Source: at.src, Status: Active}
-	big := tooBig(pred, MaxPredicate)
+	sh := kn.shape
+	if sh == nil {
+		sh = &shape{depth: normalize.Depth(pred, syntax.MaxDepth), big: tooBig(pred, MaxPredicate)}
+	}
+	l := &Label{Criterion: crit, Operator: op, Point: point, Depth: sh.depth, Pos: at.pos, Source: at.src, Status: Active}
+	big := sh.big
 	switch {
 	case big:
 		l.Predicate = syntax.NodeStringCut(pred, 4*maxSource) + " ..." // never injected, so never parsed
 	case kn.text != "":
 		l.Predicate = kn.text
-		l.Expr = e.exprString(pred)
 	default:
 		l.Predicate = syntax.NodeString(pred)
+	}
+	if !big && !sh.noTemp {
 		l.Expr = e.exprString(pred)
 	}
 	if guard != nil {
