@@ -2,13 +2,11 @@
 # samelabels.sh OLD NEW: checks that two labelcov binaries list the same
 # labels and write the same annotated plans, byte for byte: `labels --json`
 # of every plan under testdata with criteria dist, all and mcc,wm, and
-# `annotate` with dist, each without a world and with every world under
+# `annotate` with dist, each without a world and in every world under
 # testdata/worlds (a plan a world does not fit fails alike in both, and
-# its error is compared too). Run from the repository's root:
-#
-#	go build -o /tmp/old/labelcov ./cmd/labelcov   # at the base commit
-#	go build -o /tmp/new/labelcov ./cmd/labelcov   # at the tree
-#	bench/samelabels.sh /tmp/old/labelcov /tmp/new/labelcov
+# its error is compared too). Build each binary at its revision with
+# `go build -o FILE ./cmd/labelcov` and run this from the repository's
+# root: bench/samelabels.sh OLD NEW.
 set -u
 old=$1 new=$2
 out=$(mktemp -d)
