@@ -103,11 +103,20 @@ func intCode(ops []compile.ProbeOp) bool {
 // of values. ok is false otherwise (a float, a non-number, an unbound
 // global, other code): the general code decides.
 func (m *Machine) distInts(ops []compile.ProbeOp, stack []value.Value, fp int) (u uint64, ok bool) {
+	x, y, ok := m.intPair(ops, stack, fp)
+	return absDiff(x, y), ok
+}
+
+// intPair runs integer code ops (intCode) that leaves two values, in the
+// frame at fp, on integers: the arithmetic wraps as the VM's does. ok is
+// false when a variable it reads is not a bound integer (or the code is
+// not integer code): the general code decides then.
+func (m *Machine) intPair(ops []compile.ProbeOp, stack []value.Value, fp int) (x, y int64, ok bool) {
 	if len(ops) == 2 {
-		// Two variables or constants, the commonest ladder.
+		// Two variables or constants, the commonest case.
 		x, okx := m.intLoad(&ops[0], stack, fp)
 		y, oky := m.intLoad(&ops[1], stack, fp)
-		return absDiff(x, y), okx && oky
+		return x, y, okx && oky
 	}
 	var st [compile.MaxProbeStack]int64
 	n := 0
@@ -129,12 +138,12 @@ func (m *Machine) distInts(ops []compile.ProbeOp, stack []value.Value, fp int) (
 			}
 		default:
 			if st[n], ok = m.intLoad(o, stack, fp); !ok {
-				return 0, false
+				return 0, 0, false
 			}
 			n++
 		}
 	}
-	return absDiff(st[0], st[1]), true
+	return st[0], st[1], true
 }
 
 // absDiff is |x-y| as an unsigned number (exact: it fits).

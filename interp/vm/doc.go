@@ -88,7 +88,11 @@
 // the group counts the rungs reached from the farthest down to the first
 // not reached (dist.go): a relation's ladder
 // costs one distance and, once the rungs the campaign reached have
-// retired, usually one comparison. Retirement regroups, so a chain that a live PROBE block broke
+// retired, usually one comparison. The MCC labels of a decision in a group
+// (expression probes, conjunctions of the same atoms with different
+// signs) share one computation of their atoms when every atom is a
+// comparison of integer code, stopping once no label can hold
+// (mcc.go). Retirement regroups, so a chain that a live PROBE block broke
 // joins up once that probe retires. What a group's retired members write
 // is fixed, so Machine.Counters writes it after the run, once for every
 // group that ran: the counters and label steps are those of the plain

@@ -31,7 +31,10 @@ import (
 // than runGroup (probeGroup.single); a group whose whole work is one dist
 // ladder on integer code (a point's ladder in a dist campaign) runs in
 // runLadder, which computes the distance on integers (distInts) and
-// leaves every other case to runGroup (probeGroup.ladder). What a group's
+// leaves every other case to runGroup (probeGroup.ladder). Live
+// members that are conjunctions of the same integer comparisons with
+// different signs (a decision's MCC labels) share one test too: the
+// atoms are computed once (mcc.go). What a group's
 // retired members write is the same on every visit (the branch counters they
 // retired with), so Counters writes it after the run (completeGroups),
 // once for every group that ran: the counters read exactly as if the
@@ -106,6 +109,9 @@ type groupMember struct {
 	k            int64
 	// dist: pr is a rung of a dist ladder (Cmp 'd').
 	dist bool
+	// conj: pr is an expression probe decoded as a conjunction of
+	// integer comparisons (mcc.go), when conj.atoms is not nil.
+	conj conj
 }
 
 // groupTest is what a group run evaluates for some of its live members,
@@ -125,6 +131,7 @@ type groupTest struct {
 	idx, lo, hi int32
 	pr          *compile.ProbeCmp
 	dist, ints  bool
+	mcc         *mccTest // a test of conjunctions (mcc.go)
 	global      bool
 	y           uint8
 	slot, ySlot int32
@@ -145,7 +152,9 @@ const (
 type groupLabel struct {
 	counter, falseC int32
 	outcomes        uint8
-	bound           int64 // a dist rung's
+	// bound is a dist rung's bound; for a label in a test of
+	// conjunctions (mcc.go), its signs (conj.want).
+	bound int64
 }
 
 // member decodes the live compare probe pr at pc with branch b.
@@ -157,6 +166,10 @@ func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 	}
 	if pr.Cmp == 'd' {
 		mb.dist = true
+		return mb
+	}
+	if pr.Cmp == 'x' {
+		mb.conj, _ = decodeConj(pr.Ops)
 		return mb
 	}
 	y, ySlot, k := yConst, int32(0), int64(0)
@@ -230,6 +243,7 @@ func (m *Machine) regroup() {
 				mb.idx = int32(i)
 				g.add(mb)
 			}
+			g.finishConjs()
 			g.single = len(g.members) == 1 && len(g.tests) == 1 && len(g.labels) == 1 && len(g.ones) == 0 &&
 				g.tests[0].pr == nil && !g.tests[0].dist
 			g.ladder = len(g.tests) == 1 && len(g.ones) == 0 && g.tests[0].ints
@@ -290,6 +304,10 @@ func (g *probeGroup) add(mb *groupMember) {
 			}
 		}
 		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr, dist: true, ints: intCode(mb.pr.Ops)})
+	case mb.conj.atoms != nil:
+		if g.addConj(mb, mb.conj) {
+			return
+		}
 	default:
 		g.tests = append(g.tests, groupTest{idx: mb.idx, pr: mb.pr})
 	}
@@ -299,6 +317,9 @@ func (g *probeGroup) add(mb *groupMember) {
 	bound := int64(0)
 	if mb.dist {
 		bound = mb.pr.Bound
+	}
+	if mb.conj.atoms != nil {
+		bound = int64(mb.conj.want)
 	}
 	g.labels = append(g.labels, groupLabel{counter: mb.counter, falseC: mb.falseC, outcomes: mb.outcomes, bound: bound})
 }
@@ -365,6 +386,12 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 					cnt[l.falseC] = 1
 				}
 			}
+			continue
+		}
+		if ts.mcc != nil {
+			// Conjunctions over the same atoms (mcc.go): never
+			// stops the group, the general code being probeExpr's.
+			fired |= m.runConj(g, ts, stack, fp, cnt)
 			continue
 		}
 		if ts.pr != nil {
