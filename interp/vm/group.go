@@ -74,8 +74,10 @@ type probeGroup struct {
 	ran bool
 	// single: the group's one member is live and its one test is a
 	// comparison of two integers (a variable and a constant or two
-	// variables) with no retired member to write: runSingle runs it.
+	// variables) with no retired member to write: runSingle runs it,
+	// from one, what it needs of the member, the test and the label.
 	single bool
+	one    singleCmp
 	// ladder: the group's whole work is one dist ladder whose operands
 	// are integer code (groupTest.ints), with no retired member to
 	// write, the commonest group of a dist campaign: runLadder runs it.
@@ -246,6 +248,9 @@ func (m *Machine) regroup() {
 			g.finishConjs()
 			g.single = len(g.members) == 1 && len(g.tests) == 1 && len(g.labels) == 1 && len(g.ones) == 0 &&
 				g.tests[0].pr == nil && !g.tests[0].dist
+			if g.single {
+				g.one = m.singleCmp(&g.tests[0], &g.labels[0], g.members[0].pc, g.end)
+			}
 			g.ladder = len(g.tests) == 1 && len(g.ones) == 0 && g.tests[0].ints
 			m.fused[chain[0].pc] = instr{op: opProbeGroup, a: int32(len(m.groups))}
 			m.groups = append(m.groups, g)
@@ -438,30 +443,77 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 	return g.end
 }
 
+// singleCmp is a single group's whole work (probeGroup.single): the
+// comparison of the local in slot (or the global *gx, bound when *bx)
+// with the integer k (y yConst), the local in ySlot (yLocal) or the
+// global *gy (bound when *by), the outcomes for which the label holds
+// (as groupMember's), its branch's counters, and where the loop goes on:
+// end, or pc (the member, run plain) when the group cannot run. The
+// globals are read through pointers (Machine.globals is never
+// reallocated), which saves the bounds checks of two slices a global.
+type singleCmp struct {
+	gx, gy          *value.Value
+	bx, by          *bool
+	slot, ySlot     int32
+	k               int64
+	yLocal          bool
+	outcomes        uint8
+	counter, falseC int32
+	pc              int32
+	end             int
+}
+
+// singleCmp makes the singleCmp of test ts with its one label l, for the
+// member at pc of a group that ends at end.
+func (m *Machine) singleCmp(ts *groupTest, l *groupLabel, pc int32, end int) singleCmp {
+	s := singleCmp{slot: ts.slot, ySlot: ts.ySlot, k: ts.k, yLocal: ts.y == yLocal, outcomes: l.outcomes,
+		counter: l.counter, falseC: l.falseC, pc: pc, end: end}
+	if ts.global {
+		s.gx, s.bx = &m.globals[ts.slot], &m.gset[ts.slot]
+	}
+	if ts.y == yGlobal {
+		s.gy, s.by = &m.globals[ts.ySlot], &m.gset[ts.ySlot]
+	}
+	return s
+}
+
 // runSingle runs group g, whose whole work is one integer comparison for
-// its one live member (g.single), as runGroup would, with less to set up:
-// it returns the group's end, or the member's entry when the label budget
-// is exhausted or an operand is not an integer (the plain code then runs
-// it).
+// its one live member (g.single, g.one), as runGroup would, with less to
+// set up: it returns the group's end, or the member's entry when the
+// label budget is exhausted or an operand is not a bound integer (the
+// plain code then runs it).
 func (m *Machine) runSingle(g *probeGroup, stack []value.Value, fp int, cnt []uint8) int {
-	ts := &g.tests[0]
+	s := &g.one
 	if m.labelSteps >= m.cfg.MaxLabelSteps {
-		return int(g.members[0].pc)
+		return int(s.pc)
 	}
-	v, k, ok := m.intOperands(ts, stack, fp)
-	if !ok {
-		return int(g.members[0].pc)
+	x, ok := s.gx, true
+	if x == nil {
+		x = &stack[fp+int(s.slot)]
+	} else {
+		ok = *s.bx
 	}
-	l := &g.labels[0]
-	h := l.outcomes >> (b2u(v >= k) + b2u(v > k)) & 1
-	c := l.falseC
-	if h != 0 {
-		c = l.counter
+	k := s.k
+	if y := s.gy; y != nil {
+		ok = ok && *s.by && y.Kind() == value.KInt
+		k = y.Int()
+	} else if s.yLocal {
+		y = &stack[fp+int(s.ySlot)]
+		ok = ok && y.Kind() == value.KInt
+		k = y.Int()
+	}
+	if !ok || x.Kind() != value.KInt {
+		return int(s.pc)
+	}
+	v := x.Int()
+	c := s.falseC
+	if s.outcomes>>(b2u(v >= k)+b2u(v > k))&1 != 0 {
+		c = s.counter
 		m.fired = true
 	}
 	cnt[c] = 1 // setBranch
 	m.labelSteps++
-	return g.end
+	return s.end
 }
 
 // runLadder runs group gi, whose whole work is one dist ladder on

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/labelcov/labelcov/interp/compile"
 	"github.com/labelcov/labelcov/interp/value"
 )
 
@@ -143,5 +144,80 @@ func TestDecodeConj(t *testing.T) {
 				t.Errorf("%s: %v %d atoms want %b, expected %d atoms want %b", c.pred, ok, len(cj.atoms), cj.want, c.atoms, c.want)
 			}
 		}
+	}
+}
+
+// TestSingleGroupEachRun: a group whose one live label compares two
+// integers (runSingle: a local or a global with a local, a global or a
+// constant) counts as the plain code does, run by run, once the other
+// labels of its chain retired: results, steps, label steps and every
+// counter, on one pair of values a run (integers, a float, a name, nil,
+// a global unbound while *early* is computed), and under label budgets
+// that run out at every point of a run.
+func TestSingleGroupEachRun(t *testing.T) {
+	chains := func() string {
+		var b strings.Builder
+		for _, pred := range []string{"(= x y)", "(= x *g*)", "(= *late* x)", "(= x *late*)", "(= *late* *g*)", "(= x 5)", "(< y 3)"} {
+			b.WriteString("(when (ignore-errors " + pred + ")) (when (ignore-errors (= x 100))) (setq n (+ n 1))\n")
+		}
+		return b.String()
+	}
+	src := "(defparameter *g* 3)\n(defparameter *early* (let ((x 1) (y 2) (n 0)) " + chains() + " n))\n(defparameter *late* 0)\n" +
+		"(def-plan main (x y)\n  (setq *late* y)\n  (let ((n 0)) (dotimes (i 3) " + chains() + ") n))"
+	p := compileSrc(t, src)
+	vals := []value.Value{value.Int(1), value.Int(3), value.Int(5), value.Int(-7), value.Int(math.MaxInt64), value.Int(math.MinInt64),
+		value.Float(3), value.Float(5), value.Symbol("a"), value.Nil}
+	for budget := int64(0); budget <= 20; budget++ {
+		for _, xFirst := range []bool{false, true} {
+			singleGroupRuns(t, p, vals, budget, xFirst)
+		}
+	}
+}
+
+// singleGroupRuns is a part of TestSingleGroupEachRun: one budget (0:
+// the default), the pairs with a float, a name or nil first (in x first,
+// or in y first), as equal numbers retire the labels on them.
+func singleGroupRuns(t *testing.T, p *compile.Program, vals []value.Value, budget int64, xFirst bool) {
+	t.Helper()
+	fused, plain := fusedAndPlain(t, p, Config{Labels: LabelMode{Retire: true, FiredOnly: true, SilentRetire: true}})
+	// The first run retires every chain's (= x 100) and nothing else;
+	// the budget applies from the next run on.
+	runPair(p, [2]*Machine{fused, plain}, value.Int(100), value.Int(-7))
+	if budget > 0 {
+		fused.cfg.MaxLabelSteps, plain.cfg.MaxLabelSteps = budget, budget
+	}
+	var pairs [][2]value.Value
+	for class := 0; class < 3; class++ {
+		for _, x := range vals {
+			for _, y := range vals {
+				c := 2 // two integers
+				if x.Kind() != value.KInt {
+					c = 1
+				} else if y.Kind() != value.KInt {
+					c = 0
+				}
+				if xFirst && c < 2 {
+					c = 1 - c
+				}
+				if c == class {
+					pairs = append(pairs, [2]value.Value{x, y})
+				}
+			}
+		}
+	}
+	single := 0
+	for _, xy := range pairs {
+		for _, g := range fused.groups {
+			if g.single {
+				single++
+			}
+		}
+		res, cnt := runPair(p, [2]*Machine{fused, plain}, xy[0], xy[1])
+		if res[0] != res[1] || !bytes.Equal(cnt[0], cnt[1]) {
+			t.Errorf("budget %d, x=%s y=%s:\ngroups %s\nplain  %s\ncounters equal: %v", budget, xy[0], xy[1], res[0], res[1], bytes.Equal(cnt[0], cnt[1]))
+		}
+	}
+	if single == 0 {
+		t.Fatalf("budget %d: no group of one integer comparison", budget)
 	}
 }
