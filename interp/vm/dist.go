@@ -84,7 +84,7 @@ func (d distance) below(k int64) bool {
 }
 
 // intCode tells that a dist rung's code (ProbeCmp.Ops) is made of
-// locals, globals, integer constants, + - * and abs only, which distInts
+// locals, globals, integer constants, + - * and abs only, which intPair
 // computes on integers.
 func intCode(ops []compile.ProbeOp) bool {
 	for _, o := range ops {
@@ -95,22 +95,15 @@ func intCode(ops []compile.ProbeOp) bool {
 	return true
 }
 
-// distInts is the distance of a dist rung's operands (code ops, in the
-// frame at fp) when the code is integer code (intCode) and every
-// variable it reads holds an integer: |x-y| as an unsigned number, what
-// distanceOf(distOperands) computes then (the arithmetic wraps as the
-// VM's does), without the values' copies and the general code's stack
-// of values. ok is false otherwise (a float, a non-number, an unbound
-// global, other code): the general code decides.
-func (m *Machine) distInts(ops []compile.ProbeOp, stack []value.Value, fp int) (u uint64, ok bool) {
-	x, y, ok := m.intPair(ops, stack, fp)
-	return absDiff(x, y), ok
-}
-
 // intPair runs integer code ops (intCode) that leaves two values, in the
-// frame at fp, on integers: the arithmetic wraps as the VM's does. ok is
-// false when a variable it reads is not a bound integer (or the code is
-// not integer code): the general code decides then.
+// frame at fp, on integers: the arithmetic wraps as the VM's does, and
+// for a dist rung's operands absDiff(x, y) is what
+// distanceOf(distOperands) computes then, without the values' copies
+// and the general code's stack of values. ok is false when a variable
+// it reads is not a bound integer (or the code is not integer code): the
+// general code decides then. The dist callers take absDiff themselves:
+// a wrapper doing it is not inlined, and its call cost battery's dist
+// campaign 14 instructions a run.
 func (m *Machine) intPair(ops []compile.ProbeOp, stack []value.Value, fp int) (x, y int64, ok bool) {
 	if len(ops) == 2 {
 		// Two variables or constants, the commonest case.
@@ -154,7 +147,7 @@ func absDiff(x, y int64) uint64 {
 	return uint64(x) - uint64(y)
 }
 
-// intLoad is distInts's variable or constant o (op 'L', 'G' or 'K') when
+// intLoad is intPair's variable or constant o (op 'L', 'G' or 'K') when
 // it is a bound integer; ok is false otherwise (and for any other op).
 func (m *Machine) intLoad(o *compile.ProbeOp, stack []value.Value, fp int) (int64, bool) {
 	var v *value.Value

@@ -357,7 +357,7 @@ func probesCountLikeWhens(t *testing.T, what string, pp, pw *compile.Program, va
 	}
 }
 
-// TestDistLadderIntsEachRun: dist rungs on integer code (distInts: a
+// TestDistLadderIntsEachRun: dist rungs on integer code (intPair: a
 // ladder alone at its point, runLadder; a rung alone, probeFast) count
 // their when's branch as the general compilation of the same when does,
 // run by run, on one pair of values a run: integers at the edges, where

@@ -84,7 +84,7 @@
 // members; nested in another probe's predicate, the chain is skipped in
 // one step. The rungs of a dist ladder in a group share one computation
 // of their distance (on integers, without the general code's stack of
-// values, when the ladder's operands are integer code: distInts), and
+// values, when the ladder's operands are integer code: intPair), and
 // the group counts the rungs reached from the farthest down to the first
 // not reached (dist.go): a relation's ladder
 // costs one distance and, once the rungs the campaign reached have

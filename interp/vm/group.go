@@ -30,7 +30,7 @@ import (
 // group late in a campaign) runs in runSingle, which has less to set up
 // than runGroup (probeGroup.single); a group whose whole work is one dist
 // ladder on integer code (a point's ladder in a dist campaign) runs in
-// runLadder, which computes the distance on integers (distInts) and
+// runLadder, which computes the distance on integers (intPair) and
 // leaves every other case to runGroup (probeGroup.ladder). Live
 // members that are conjunctions of the same integer comparisons with
 // different signs (a decision's MCC labels) share one test too: the
@@ -375,8 +375,8 @@ func (m *Machine) runGroup(gi int32, stack []value.Value, fp int, cnt []uint8) i
 			// A ladder: one distance, then its rungs from the
 			// farthest down to the first that does not hold.
 			var d distance
-			if u, ok := m.distInts(ts.pr.Ops, stack, fp); ok {
-				d = distance{kind: 1, u: u}
+			if x, y, ok := m.intPair(ts.pr.Ops, stack, fp); ok {
+				d = distance{kind: 1, u: absDiff(x, y)}
 			} else if x, y, ok := m.distOperands(ts.pr.Ops, stack, fp); ok {
 				d = distanceOf(x, y)
 			}
@@ -518,20 +518,22 @@ func (m *Machine) runSingle(g *probeGroup, stack []value.Value, fp int, cnt []ui
 
 // runLadder runs group gi, whose whole work is one dist ladder on
 // integer code (g.ladder), as runGroup would, with less to set up: the
-// distance computed on integers (distInts), then the rungs it reaches.
-// Whatever distInts leaves (an operand that is not an integer, an
+// distance computed on integers (intPair), then the rungs it reaches.
+// Whatever intPair leaves (an operand that is not an integer, an
 // unbound global) and an exhausted label budget go to runGroup.
 func (m *Machine) runLadder(gi int32, stack []value.Value, fp int, cnt []uint8) int {
 	g := &m.groups[gi]
 	var u uint64
 	var ok bool
 	if ops := g.tests[0].pr.Ops; len(ops) == 2 {
-		// distInts's commonest case, without the call.
+		// intPair's commonest case, without the call.
 		x, okx := m.intLoad(&ops[0], stack, fp)
 		y, oky := m.intLoad(&ops[1], stack, fp)
 		u, ok = absDiff(x, y), okx && oky
 	} else {
-		u, ok = m.distInts(ops, stack, fp)
+		var x, y int64
+		x, y, ok = m.intPair(ops, stack, fp)
+		u = absDiff(x, y)
 	}
 	n := int64(len(g.members))
 	if !ok || m.labelSteps+n > m.cfg.MaxLabelSteps {
@@ -624,8 +626,8 @@ func (m *Machine) probeFast(pr *compile.ProbeCmp, stack []value.Value, fp int) (
 		return m.probeExpr(pr.Ops, stack, fp), true
 	}
 	if pr.Cmp == 'd' {
-		if u, ok := m.distInts(pr.Ops, stack, fp); ok {
-			return u < uint64(pr.Bound), true
+		if x, y, ok := m.intPair(pr.Ops, stack, fp); ok {
+			return absDiff(x, y) < uint64(pr.Bound), true
 		}
 		x, y, ok := m.distOperands(pr.Ops, stack, fp)
 		return ok && distHolds(x, y, pr.Bound), true
