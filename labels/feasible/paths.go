@@ -885,7 +885,8 @@ func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
 // keyed sets c's key: its relation, constant and terms, each symbol
 // marked when it is an integer (which a symbol is or not for good).
 func keyed(s *pstate, c constraint) constraint {
-	key := []byte{byte('0' + c.rel)}
+	// On the stack while it fits: only the string is kept.
+	key := append(make([]byte, 0, 64), byte('0'+c.rel))
 	key = c.e.c.appendTo(key)
 	for _, t := range c.e.t {
 		key = append(key, ' ')
@@ -928,32 +929,30 @@ func mayInf(st *pstate, v val) bool {
 	return false
 }
 
-// bounds bounds a number v by its symbols' boxes (nil: unbounded, or
-// too large to compute).
-func bounds(st *pstate, v val) (lo, hi *rat) {
-	var l, h rat
-	ok := noOverflow(func() {
-		l, h = v.e.c, v.e.c
-		for _, t := range v.e.t {
-			f := st.facts[t.s]
-			if f.lo == nil || f.hi == nil {
-				panic(errOverflow)
-			}
-			a, b := t.k.mul(*f.lo), t.k.mul(*f.hi)
-			if a.cmp(b) > 0 {
-				a, b = b, a
-			}
-			l, h = l.add(a), h.add(b)
+// bounds bounds a number v by its symbols' boxes; ok is false when one
+// is unbounded or a bound is too large to compute. It recovers from the
+// overflow itself instead of through noOverflow: a closure would move
+// the bounds to the heap, and every comparison asks (mayBeBigInt).
+func bounds(st *pstate, v val) (lo, hi rat, ok bool) {
+	defer recoverOverflow(&ok)
+	lo, hi = v.e.c, v.e.c
+	for _, t := range v.e.t {
+		f := st.facts[t.s]
+		if f.lo == nil || f.hi == nil {
+			return lo, hi, false
 		}
-	})
-	if !ok {
-		return nil, nil
+		a, b := t.k.mul(*f.lo), t.k.mul(*f.hi)
+		if a.cmp(b) > 0 {
+			a, b = b, a
+		}
+		lo, hi = lo.add(a), hi.add(b)
 	}
-	return &l, &h
+	return lo, hi, true
 }
 
-func inBounds(lo, hi, min, max *rat) bool {
-	return lo != nil && hi != nil && lo.cmp(*min) >= 0 && hi.cmp(*max) <= 0
+// inBounds tells whether bounds lo, hi (ok: known) lie within [min, max].
+func inBounds(lo, hi rat, ok bool, min, max *rat) bool {
+	return ok && lo.cmp(*min) >= 0 && hi.cmp(*max) <= 0
 }
 
 // mayBeBigInt reports whether v may be an integer beyond 2^53, which the
@@ -962,8 +961,8 @@ func mayBeBigInt(st *pstate, v val) bool {
 	if v.flt && v.e.isConst() {
 		return false
 	}
-	lo, hi := bounds(st, v)
-	return !inBounds(lo, hi, ratM2p53, rat2p53)
+	lo, hi, ok := bounds(st, v)
+	return !inBounds(lo, hi, ok, ratM2p53, rat2p53)
 }
 
 // numbers makes xs numbers: a value that may be anything forks a path on
@@ -989,9 +988,11 @@ func (a *pathAnalysis) numbers(st *pstate, xs ...val) (ok *pstate, fails []pout)
 	return st, fails
 }
 
-// settle makes v's symbol a number other than NaN on st (owned).
+// settle makes v's symbol a number other than NaN: st itself when it
+// is one already, else a copy.
 func (a *pathAnalysis) settle(st *pstate, v val) *pstate {
 	if s, ok := v.e.single(); ok && st.facts[s].nan != nanNo && !st.facts[s].int {
+		st = st.clone()
 		f := st.facts[s]
 		f.nan = nanNo
 		st.setFact(s, f)
@@ -1018,8 +1019,8 @@ func (a *pathAnalysis) compareWant(st *pstate, op string, x, y val, w want) []po
 	if !exact {
 		return append(outs, pout{st: st, v: vT}, pout{st: st, v: vNil})
 	}
-	var d, nd lin // x - y, y - x
-	if !noOverflow(func() { d = x.e.plus(y.e, ratNeg1); nd = d.scale(ratNeg1) }) {
+	d, nd, ok := diffs(x.e, y.e) // x - y, y - x
+	if !ok {
 		return append(outs, pout{st: st, v: vT}, pout{st: st, v: vNil})
 	}
 	var yes, no constraint
@@ -1035,7 +1036,7 @@ func (a *pathAnalysis) compareWant(st *pstate, op string, x, y val, w want) []po
 	default:
 		yes, no = constraint{e: d, rel: relEQ}, constraint{e: d, rel: relNE}
 	}
-	settled := a.settle(a.settle(st.clone(), x), y)
+	settled := a.settle(a.settle(st, x), y)
 	if w != wantFalse {
 		if s := a.constrain(settled, yes); s != nil {
 			outs = append(outs, pout{st: s, v: vT})
@@ -1054,13 +1055,21 @@ func (a *pathAnalysis) compareWant(st *pstate, op string, x, y val, w want) []po
 			f.nan = nanYes
 			s.setFact(id, f)
 			outs = append(outs, pout{st: s, v: vNil})
-			prev = a.settle(prev.clone(), v)
+			prev = a.settle(prev, v)
 		}
 	}
 	if s := a.constrain(settled, no); s != nil {
 		outs = append(outs, pout{st: s, v: vNil})
 	}
 	return outs
+}
+
+// diffs is x - y and y - x; ok is false when a number overflows. (Its
+// own recover: through noOverflow's closure both would go to the heap.)
+func diffs(x, y lin) (d, nd lin, ok bool) {
+	defer recoverOverflow(&ok)
+	d = x.plus(y, ratNeg1)
+	return d, d.scale(ratNeg1), true
 }
 
 // chain is (op x1 x2 ...): each pair compared in turn; after a false
@@ -1072,6 +1081,19 @@ func (a *pathAnalysis) chain(st *pstate, op string, vs []val) []pout {
 			return outs
 		}
 		return append(outs, pout{st: st, v: vT})
+	}
+	if len(vs) == 2 {
+		// One comparison: its outcomes, the true one (compare makes at
+		// most one) moved last, as the loop below orders them.
+		outs := a.compare(st, op, vs[0], vs[1])
+		for i, o := range outs {
+			if !o.fail && o.v.name == "t" {
+				copy(outs[i:], outs[i+1:])
+				outs[len(outs)-1] = o
+				break
+			}
+		}
+		return outs
 	}
 	var outs []pout
 	cur := []*pstate{st}
@@ -1290,22 +1312,45 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut
 	if len(xs) != 1 {
 		w = wantAll
 	}
-	front := []argsOut{{st: st}}
+	// One path through the arguments (most calls) needs one slice of
+	// values and no fronts: each argument's one outcome extends it.
+	var vs []val
+	var outs []pout
+	var one [1]pout // an atom's outcome
+	i := 0
+	for ; i < len(xs); i++ {
+		outs = nil
+		if !isAtom(xs[i]) {
+			outs = a.evalWant(xs[i], st, w)
+		} else if o, ok := a.evalAtom(xs[i], st); ok {
+			one[0], outs = o, one[:]
+		}
+		if len(outs) != 1 || outs[0].fail {
+			break
+		}
+		if vs == nil {
+			vs = make([]val, 0, len(xs))
+		}
+		st, vs = outs[0].st, append(vs, outs[0].v)
+	}
+	if i == len(xs) {
+		return []argsOut{{st: st, vs: vs}}, nil
+	}
+	// Several (or no) paths from argument i on: outs are its outcomes
+	// on the one path so far, evaluated already.
+	front := []argsOut{{st: st, vs: vs}}
 	var fails []pout
 	var spare []argsOut // storage of the front before front
-	for _, x := range xs {
+	for j, x := range xs[i:] {
 		next := spare[:0]
 		for _, f := range front {
-			var one [1]pout
-			var outs []pout
-			switch x.(type) {
-			case *syntax.Int, *syntax.Symbol:
-				if o, ok := a.evalAtom(x, f.st); ok {
-					one[0] = o
-					outs = one[:]
+			if j > 0 {
+				outs = nil
+				if !isAtom(x) {
+					outs = a.evalWant(x, f.st, w)
+				} else if o, ok := a.evalAtom(x, f.st); ok {
+					one[0], outs = o, one[:]
 				}
-			default:
-				outs = a.evalWant(x, f.st, w)
 			}
 			last := -1
 			for i, o := range outs {
@@ -1337,6 +1382,15 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut
 	return front, fails
 }
 
+// isAtom tells the nodes evalAtom evaluates.
+func isAtom(x syntax.Node) bool {
+	switch x.(type) {
+	case *syntax.Int, *syntax.Symbol:
+		return true
+	}
+	return false
+}
+
 // body evaluates forms in order; its value is the last one's (nil if none).
 func (a *pathAnalysis) body(xs []syntax.Node, st *pstate) []pout {
 	return a.bodyWant(xs, st, wantAll)
@@ -1347,22 +1401,40 @@ func (a *pathAnalysis) bodyWant(xs []syntax.Node, st *pstate, w want) []pout {
 	if len(xs) == 0 {
 		return []pout{{st: st, v: vNil}}
 	}
-	outs := []pout{{st: st}}
-	var done, spare []pout // spare: storage of the outcomes before outs
-	for i, x := range xs {
+	// One path through the forms before the last (most bodies) needs
+	// no slices of its own: the last form's outcomes are the body's,
+	// failures first.
+	var rs []pout
+	i := 0
+	for ; i < len(xs)-1; i++ {
+		rs = a.evalWant(xs[i], st, wantAll)
+		if len(rs) != 1 || rs[0].fail {
+			break
+		}
+		st = rs[0].st
+	}
+	if i == len(xs)-1 {
+		rs = a.evalWant(xs[i], st, w)
+		if len(rs) > maxPaths {
+			a.giveUp("too many paths")
+			return nil
+		}
+		return failsFirst(rs)
+	}
+	// Several (or no) paths from form i on: rs are its outcomes on the
+	// one path so far, evaluated already.
+	var outs, done, spare []pout // spare: storage of the outcomes before outs
+	for j, x := range xs[i:] {
 		xw := wantAll
-		if i == len(xs)-1 {
+		if i+j == len(xs)-1 {
 			xw = w
 		}
 		next := spare[:0]
+		if j == 0 {
+			next, done = splitFails(next, done, rs)
+		}
 		for _, o := range outs {
-			for _, r := range a.evalWant(x, o.st, xw) {
-				if r.fail {
-					done = append(done, r)
-				} else {
-					next = append(next, r)
-				}
-			}
+			next, done = splitFails(next, done, a.evalWant(x, o.st, xw))
 		}
 		if len(next)+len(done) > maxPaths {
 			a.giveUp("too many paths")
@@ -1371,6 +1443,36 @@ func (a *pathAnalysis) bodyWant(xs []syntax.Node, st *pstate, w want) []pout {
 		outs, spare = next, outs
 	}
 	return appendOuts(done, outs)
+}
+
+// splitFails appends rs's failures to done and the rest to next.
+func splitFails(next, done, rs []pout) ([]pout, []pout) {
+	for _, r := range rs {
+		if r.fail {
+			done = append(done, r)
+		} else {
+			next = append(next, r)
+		}
+	}
+	return next, done
+}
+
+// failsFirst puts the failures among rs first, each side in its order,
+// as bodyWant returns outcomes (rs is the caller's own).
+func failsFirst(rs []pout) []pout {
+	ok := -1 // the first outcome that is not a failure
+	for i, r := range rs {
+		switch {
+		case !r.fail && ok < 0:
+			ok = i
+		case r.fail && ok >= 0:
+			// A failure after a success: reorder into a copy.
+			var next, done []pout
+			next, done = splitFails(next, done, rs)
+			return appendOuts(done, next)
+		}
+	}
+	return rs
 }
 
 // judge evaluates the predicates of the labels at a point on path st.
@@ -1958,7 +2060,7 @@ func (a *pathAnalysis) arith(st *pstate, op byte, x, y val) []pout {
 			}
 		})
 		if ok && exact {
-			if lo, hi := bounds(st, vNum(e)); inBounds(lo, hi, ratMinInt, ratMaxInt) {
+			if lo, hi, ok := bounds(st, vNum(e)); inBounds(lo, hi, ok, ratMinInt, ratMaxInt) {
 				return append(outs, pout{st: st, v: vNum(e)})
 			}
 		}
@@ -1986,7 +2088,7 @@ func (a *pathAnalysis) divide(st *pstate, x, y val) []pout {
 		f = sfact{int: true, lo: ratMinInt, hi: ratMaxInt}
 		if y.e.isConst() && y.e.c.sign() > 0 {
 			// Truncation keeps x/c between the bounds of x divided by c.
-			if lo, hi := bounds(st, x); lo != nil {
+			if lo, hi, ok := bounds(st, x); ok {
 				noOverflow(func() { f.lo, f.hi = &rat{lo.quo(y.e.c).floor(), 1}, &rat{hi.quo(y.e.c).ceil(), 1} })
 			}
 		}
@@ -2006,7 +2108,7 @@ func (a *pathAnalysis) mod(st *pstate, x, y val) []pout {
 		k, zero := y.e.c, &rat{0, 1}
 		if intKnown(st, x) {
 			km1 := &rat{k.n - 1, 1}
-			if lo, hi := bounds(st, x); inBounds(lo, hi, zero, km1) {
+			if lo, hi, ok := bounds(st, x); inBounds(lo, hi, ok, zero, km1) {
 				return append(outs, pout{st: st, v: x})
 			}
 			s, v := a.freshVal(st, sfact{int: true, lo: zero, hi: km1})

@@ -183,14 +183,18 @@ func ratOfFloat(f float64) (r rat, ok bool) {
 
 // noOverflow runs f and reports false when its arithmetic overflowed.
 func noOverflow(f func()) (ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			if _, is := r.(overflow); !is {
-				panic(r)
-			}
-			ok = false
-		}
-	}()
+	defer recoverOverflow(&ok)
 	f()
 	return true
+}
+
+// recoverOverflow, deferred, sets *ok to false when the function
+// deferring it panics with errOverflow (any other panic goes on).
+func recoverOverflow(ok *bool) {
+	if r := recover(); r != nil {
+		if _, is := r.(overflow); !is {
+			panic(r)
+		}
+		*ok = false
+	}
 }
