@@ -71,9 +71,11 @@ type pathAnalysis struct {
 	memo     map[string]bool // satisfiable's answers by constraint set
 	key      []byte
 	// constrain's scratch (it keeps none of them past a call).
-	syms, in  []bool
-	part, all []constraint
-	fm        fmScratch
+	syms, in []bool
+	par      []int32
+	all      []*constraint
+	part     []constraint
+	fm       fmScratch
 }
 
 type pathLabel struct {
@@ -814,44 +816,58 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 	if s.cons.len() == n {
 		return s
 	}
-	all := s.cons.appendTo(a.all[:0])
-	a.all = all
-	syms := scratch(&a.syms, len(s.facts))
-	in := scratch(&a.in, len(all))
-	for i := n; i < len(all); i++ {
-		in[i] = true
-		for _, t := range all[i].e.t {
-			syms[t.s] = true
-		}
+	// The constraints by pointer into the list, oldest first: a copy of
+	// each (its slice, its key) cost more than the tests below.
+	all := slices.Grow(a.all[:0], s.cons.len())[:s.cons.len()]
+	for i, l := len(all)-1, s.cons; l != nil; i, l = i-1, l.prev {
+		all[i] = &l.c
 	}
-	for grown := true; grown; {
-		grown = false
-		for i, c := range all[:n] {
-			if in[i] {
-				continue
-			}
-			for _, t := range c.e.t {
-				if syms[t.s] {
-					in[i], grown = true, true
-					for _, u := range c.e.t {
-						syms[u.s] = true
-					}
-					break
+	a.all = all
+	// The constraints connected to cs through shared symbols: the
+	// symbols joined by any constraint are one set (union-find), and
+	// the sets of cs's symbols are in.
+	par := a.par[:0]
+	for i := range s.facts {
+		par = append(par, int32(i))
+	}
+	a.par = par
+	for _, c := range all {
+		if ts := c.e.t; len(ts) > 1 {
+			r := root(par, int32(ts[0].s))
+			for _, t := range ts[1:] {
+				if q := root(par, int32(t.s)); q != r {
+					par[q] = r
 				}
 			}
 		}
 	}
-	part := a.part[:0]
-	for i, c := range all {
-		if in[i] {
-			part = append(part, c)
+	syms := scratch(&a.syms, len(s.facts)) // the sets in, by root
+	in := scratch(&a.in, len(all))
+	for i := n; i < len(all); i++ {
+		in[i] = true
+		for _, t := range all[i].e.t {
+			syms[root(par, int32(t.s))] = true
 		}
 	}
-	a.part = part
-	if !a.satisfiable(s, part) {
+	for i, c := range all[:n] {
+		if ts := c.e.t; len(ts) > 0 && syms[root(par, int32(ts[0].s))] {
+			in[i] = true
+		}
+	}
+	if !a.satisfiable(s, all, in) {
 		return nil
 	}
 	return s
+}
+
+// root is the root of x's set in the union-find forest par, halving
+// the path on its way.
+func root(par []int32, x int32) int32 {
+	for par[x] != x {
+		par[x] = par[par[x]]
+		x = par[x]
+	}
+	return x
 }
 
 // scratch returns *buf resized to n, all false.
@@ -864,18 +880,28 @@ func scratch(buf *[]bool, n int) []bool {
 	return b
 }
 
-// satisfiable memoizes satisfiable: paths share most of their
-// conditions, so the same sets come back again and again.
-func (a *pathAnalysis) satisfiable(s *pstate, cs []constraint) bool {
+// satisfiable memoizes satisfiable of the constraints of all marked in:
+// paths share most of their conditions, so the same sets come back
+// again and again (and a set is copied out only when it is new).
+func (a *pathAnalysis) satisfiable(s *pstate, all []*constraint, in []bool) bool {
 	key := a.key[:0]
-	for _, c := range cs {
-		key = append(append(key, c.key...), ';')
+	for i, c := range all {
+		if in[i] {
+			key = append(append(key, c.key...), ';')
+		}
 	}
 	a.key = key
 	if r, ok := a.memo[string(key)]; ok {
 		return r
 	}
-	r := a.fm.satisfiable(cs, func(id int) bool { return s.facts[id].int })
+	part := a.part[:0]
+	for i, c := range all {
+		if in[i] {
+			part = append(part, *c)
+		}
+	}
+	a.part = part
+	r := a.fm.satisfiable(part, func(id int) bool { return s.facts[id].int })
 	if len(a.memo) < maxMemo {
 		a.memo[string(key)] = r
 	}
