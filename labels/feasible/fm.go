@@ -42,7 +42,13 @@ func (a lin) single() (int, bool) {
 
 // plus is a + k·b (it panics with errOverflow when a number overflows).
 func (a lin) plus(b lin, k rat) lin {
-	out := lin{c: a.c.add(k.mul(b.c)), t: make([]lterm, 0, len(a.t)+len(b.t))}
+	return a.plusTo(make([]lterm, 0, len(a.t)+len(b.t)), b, k)
+}
+
+// plusTo is plus writing the terms to buf (empty, with room for
+// len(a.t)+len(b.t) of them).
+func (a lin) plusTo(buf []lterm, b lin, k rat) lin {
+	out := lin{c: a.c.add(k.mul(b.c)), t: buf}
 	i, j := 0, 0
 	for i < len(a.t) || j < len(b.t) {
 		switch {

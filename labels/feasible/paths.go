@@ -69,6 +69,7 @@ type pathAnalysis struct {
 	work     int
 	calls    []string
 	memo     map[string]bool // satisfiable's answers by constraint set
+	quotes   map[syntax.Node]val
 	key      []byte
 	// constrain's scratch (it keeps none of them past a call).
 	syms, in []bool
@@ -276,7 +277,8 @@ func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
 	if len(ls) == 0 {
 		return
 	}
-	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{}}
+	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{},
+		quotes: map[syntax.Node]val{}}
 	for _, pl := range ls {
 		a.points[pl.l.Point] = append(a.points[pl.l.Point], pl)
 		if pl.l.Status == labels.Active {
@@ -1094,8 +1096,11 @@ func (a *pathAnalysis) compareWant(st *pstate, op string, x, y val, w want) []po
 // own recover: through noOverflow's closure both would go to the heap.)
 func diffs(x, y lin) (d, nd lin, ok bool) {
 	defer recoverOverflow(&ok)
-	d = x.plus(y, ratNeg1)
-	return d, d.scale(ratNeg1), true
+	// Both terms in one allocation (nd has as many as d).
+	n := len(x.t) + len(y.t)
+	buf := make([]lterm, 0, 2*n)
+	d = x.plusTo(buf[:0:n], y, ratNeg1)
+	return d, lin{c: ratZero}.plusTo(buf[n:n], d, ratNeg1), true
 }
 
 // chain is (op x1 x2 ...): each pair compared in turn; after a false
@@ -1183,7 +1188,7 @@ func (a *pathAnalysis) evalWant(n syntax.Node, st *pstate, w want) []pout {
 	case *syntax.Keyword:
 		return []pout{{st: st, v: val{name: "k:" + n.Name}}}
 	case *syntax.Quote:
-		return []pout{{st: st, v: quoted(n.X)}}
+		return []pout{{st: st, v: a.quoted(n.X)}}
 	case *syntax.Symbol:
 		if o, ok := a.ref(n, st); ok {
 			return []pout{o}
@@ -1248,6 +1253,18 @@ func (a *pathAnalysis) floatConst(st *pstate, f float64) pout {
 		return pout{st: s, v: v}
 	}
 	return pout{st: st, v: val{num: true, e: linConst(r), flt: true}}
+}
+
+// quoted is the value of quoted form x, made once per form: a value is
+// never modified, and a quoted list's elements and names are most of
+// what a member test allocates otherwise.
+func (a *pathAnalysis) quoted(x syntax.Node) val {
+	v, ok := a.quotes[x]
+	if !ok {
+		v = quoted(x)
+		a.quotes[x] = v
+	}
+	return v
 }
 
 func quoted(x syntax.Node) val {
@@ -1332,9 +1349,30 @@ type argsOut struct {
 	vs []val
 }
 
+// argsRes are the paths evalArgs ends on: one alone (most calls: no
+// slice), or many.
+type argsRes struct {
+	one  argsOut // when st is set
+	many []argsOut
+}
+
+func (r *argsRes) len() int {
+	if r.one.st != nil {
+		return 1
+	}
+	return len(r.many)
+}
+
+func (r *argsRes) at(i int) argsOut {
+	if r.one.st != nil {
+		return r.one
+	}
+	return r.many[i]
+}
+
 // evalArgs evaluates xs in order on every path; w is what the outcomes
 // of a single argument must be (wantAll for several).
-func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut, []pout) {
+func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) (argsRes, []pout) {
 	if len(xs) != 1 {
 		w = wantAll
 	}
@@ -1360,7 +1398,7 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut
 		st, vs = outs[0].st, append(vs, outs[0].v)
 	}
 	if i == len(xs) {
-		return []argsOut{{st: st, vs: vs}}, nil
+		return argsRes{one: argsOut{st: st, vs: vs}}, nil
 	}
 	// Several (or no) paths from argument i on: outs are its outcomes
 	// on the one path so far, evaluated already.
@@ -1401,11 +1439,11 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) ([]argsOut
 		}
 		if len(next) > maxPaths {
 			a.giveUp("too many paths")
-			return nil, nil
+			return argsRes{}, nil
 		}
 		front, spare = next, front
 	}
-	return front, fails
+	return argsRes{many: front}, fails
 }
 
 // isAtom tells the nodes evalAtom evaluates.
@@ -1584,7 +1622,8 @@ func (a *pathAnalysis) evalList(l *syntax.List, st *pstate, w want) []pout {
 		return nil
 	}
 	outs := fails
-	for _, ao := range args {
+	for i := range args.len() {
+		ao := args.at(i)
 		switch {
 		case fn != nil:
 			outs = appendOuts(outs, a.inline(h, fn, ao, w))
@@ -1648,7 +1687,7 @@ func (a *pathAnalysis) special(h string, l *syntax.List, st *pstate, w want) []p
 	switch h {
 	case "quote":
 		if n == 2 {
-			return []pout{{st: st, v: quoted(el[1])}}
+			return []pout{{st: st, v: a.quoted(el[1])}}
 		}
 	case "declare":
 		return []pout{{st: st, v: vNil}}
@@ -1896,7 +1935,8 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 	} else {
 		args, fails := a.evalArgs(inits, st, wantAll)
 		outs = fails
-		for _, ao := range args {
+		for i := range args.len() {
+			ao := args.at(i)
 			s := ao.st.clone()
 			loc := make([]pbind, len(s.loc), len(s.loc)+len(ao.vs))
 			copy(loc, s.loc)
