@@ -69,6 +69,7 @@ type pathAnalysis struct {
 	work     int
 	calls    []string
 	memo     map[string]bool // satisfiable's answers by constraint set
+	grown    map[grownKey]*consList
 	quotes   map[syntax.Node]val
 	key      []byte
 	// constrain's scratch (it keeps none of them past a call).
@@ -277,8 +278,7 @@ func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
 	if len(ls) == 0 {
 		return
 	}
-	a := &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{},
-		quotes: map[syntax.Node]val{}}
+	a := newPathAnalysis(res)
 	for _, pl := range ls {
 		a.points[pl.l.Point] = append(a.points[pl.l.Point], pl)
 		if pl.l.Status == labels.Active {
@@ -302,6 +302,11 @@ func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
 			pl.l.Reason = fmt.Sprintf("cannot hold on any path (%d paths reach it)", pl.reached)
 		}
 	}
+}
+
+func newPathAnalysis(res *normalize.Result) *pathAnalysis {
+	return &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{},
+		memo: map[string]bool{}, grown: map[grownKey]*consList{}, quotes: map[syntax.Node]val{}}
 }
 
 func (a *pathAnalysis) giveUp(why string) {
@@ -803,33 +808,62 @@ func (a *pathAnalysis) anyVal(st *pstate) (*pstate, val) {
 	return a.freshVal(st, sfact{any: true, nan: nanMaybe, inf: true})
 }
 
-// constrain adds cs to a copy of st; nil when the path becomes
-// impossible. The path condition of st is satisfiable, so only the
-// constraints that share symbols with cs, directly or through others,
-// need testing again: the rest is independent of them.
-func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
-	s := st.clone()
-	n := s.cons.len()
-	for _, c := range cs {
-		if s.cons.len() < maxCons {
-			s.cons = s.cons.push(keyed(s, c))
+// constrain adds c to a copy of st; nil when the path becomes
+// impossible.
+//
+// The same condition grows by the same constraint again and again (the
+// labels at a point judged on one path, each testing the same atoms),
+// so the grown condition, or nil, is kept by both: the answer depends on
+// nothing else (a symbol's being an integer, for good, is in the keys),
+// and the persistent list is shared.
+func (a *pathAnalysis) constrain(st *pstate, c constraint) *pstate {
+	if st.cons.len() >= maxCons {
+		return st.clone() // (c is dropped: weaker, sound)
+	}
+	c = keyed(st, c)
+	k := grownKey{st.cons, c.key}
+	cons, seen := a.grown[k]
+	if !seen {
+		cons = st.cons.push(c)
+		if !a.pushSatisfiable(st, cons) {
+			cons = nil
+		}
+		if len(a.grown) < maxMemo {
+			a.grown[k] = cons
 		}
 	}
-	if s.cons.len() == n {
-		return s
+	if cons == nil {
+		return nil
 	}
+	s := st.clone()
+	s.cons = cons
+	return s
+}
+
+// grownKey is a condition and the key of a constraint added to it.
+type grownKey struct {
+	cons *consList
+	key  string
+}
+
+// pushSatisfiable tells whether cons, the condition of st (satisfiable)
+// with one more constraint, is satisfiable. Only the constraints that
+// share symbols with the new one, directly or through others, need
+// testing again: the rest is independent of it.
+func (a *pathAnalysis) pushSatisfiable(st *pstate, cons *consList) bool {
+	n := cons.len() - 1
 	// The constraints by pointer into the list, oldest first: a copy of
 	// each (its slice, its key) cost more than the tests below.
-	all := slices.Grow(a.all[:0], s.cons.len())[:s.cons.len()]
-	for i, l := len(all)-1, s.cons; l != nil; i, l = i-1, l.prev {
+	all := slices.Grow(a.all[:0], cons.len())[:cons.len()]
+	for i, l := len(all)-1, cons; l != nil; i, l = i-1, l.prev {
 		all[i] = &l.c
 	}
 	a.all = all
-	// The constraints connected to cs through shared symbols: the
-	// symbols joined by any constraint are one set (union-find), and
-	// the sets of cs's symbols are in.
+	// The constraints connected to the new one through shared symbols:
+	// the symbols joined by any constraint are one set (union-find), and
+	// the sets of the new one's symbols are in.
 	par := a.par[:0]
-	for i := range s.facts {
+	for i := range st.facts {
 		par = append(par, int32(i))
 	}
 	a.par = par
@@ -843,7 +877,7 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 			}
 		}
 	}
-	syms := scratch(&a.syms, len(s.facts)) // the sets in, by root
+	syms := scratch(&a.syms, len(st.facts)) // the sets in, by root
 	in := scratch(&a.in, len(all))
 	for i := n; i < len(all); i++ {
 		in[i] = true
@@ -856,10 +890,7 @@ func (a *pathAnalysis) constrain(st *pstate, cs ...constraint) *pstate {
 			in[i] = true
 		}
 	}
-	if !a.satisfiable(s, all, in) {
-		return nil
-	}
-	return s
+	return a.satisfiable(st, all, in)
 }
 
 // root is the root of x's set in the union-find forest par, halving

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/labelcov/labelcov/interp/syntax"
 	"github.com/labelcov/labelcov/labels"
 )
 
@@ -149,7 +148,7 @@ func TestPathAnalysisGivesUp(t *testing.T) {
 		fmt.Fprintf(&b, "  (when (< p%d 0) (setq *x* (+ *x* 1)))\n", i)
 	}
 	b.WriteString("  *x*)\n")
-	a := &pathAnalysis{res: normalized(t, b.String()), funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{}, memo: map[string]bool{}}
+	a := newPathAnalysis(normalized(t, b.String()))
 	a.run()
 	if a.bad == "" {
 		t.Errorf("the analysis of 2^40 paths did not give up (work %d)", a.work)
