@@ -68,6 +68,7 @@ type pathAnalysis struct {
 	open     int // active labels not yet seen to hold
 	work     int
 	calls    []string
+	vals     []val           // evalArgs's values on one path, a stack
 	memo     map[string]bool // satisfiable's answers by constraint set
 	grown    map[grownKey]*consList
 	quotes   map[syntax.Node]val
@@ -1407,11 +1408,13 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) (argsRes, 
 	if len(xs) != 1 {
 		w = wantAll
 	}
-	// One path through the arguments (most calls) needs one slice of
-	// values and no fronts: each argument's one outcome extends it.
-	var vs []val
+	// One path through the arguments (most calls) needs no fronts, and
+	// its values go on a.vals: the callers take them out (inline, let)
+	// or compare them before they evaluate anything else, and then cut
+	// a.vals back to its length before the call.
 	var outs []pout
 	var one [1]pout // an atom's outcome
+	base := len(a.vals)
 	i := 0
 	for ; i < len(xs); i++ {
 		outs = nil
@@ -1423,14 +1426,18 @@ func (a *pathAnalysis) evalArgs(xs []syntax.Node, st *pstate, w want) (argsRes, 
 		if len(outs) != 1 || outs[0].fail {
 			break
 		}
-		if vs == nil {
-			vs = make([]val, 0, len(xs))
-		}
-		st, vs = outs[0].st, append(vs, outs[0].v)
+		// (Cut first: a caller that stopped early left its values.)
+		st, a.vals = outs[0].st, append(a.vals[:base+i], outs[0].v)
 	}
 	if i == len(xs) {
-		return argsRes{one: argsOut{st: st, vs: vs}}, nil
+		return argsRes{one: argsOut{st: st, vs: a.vals[base : base+i : base+i]}}, nil
 	}
+	var vs []val
+	if i > 0 {
+		vs = make([]val, i, len(xs))
+		copy(vs, a.vals[base:base+i])
+	}
+	a.vals = a.vals[:base]
 	// Several (or no) paths from argument i on: outs are its outcomes
 	// on the one path so far, evaluated already.
 	front := []argsOut{{st: st, vs: vs}}
@@ -1648,7 +1655,9 @@ func (a *pathAnalysis) evalList(l *syntax.List, st *pstate, w want) []pout {
 	if fn == nil && (h == "not" || h == "null") && len(l.Elems) == 2 {
 		argWant = w.flip()
 	}
+	base := len(a.vals)
 	args, fails := a.evalArgs(l.Elems[1:], st, argWant)
+	defer func() { a.vals = a.vals[:base] }()
 	if a.stopped() {
 		return nil
 	}
@@ -1964,6 +1973,7 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 			front = next
 		}
 	} else {
+		base := len(a.vals)
 		args, fails := a.evalArgs(inits, st, wantAll)
 		outs = fails
 		for i := range args.len() {
@@ -1977,6 +1987,7 @@ func (a *pathAnalysis) let(seq bool, bindings syntax.Node, body []syntax.Node, s
 			s.loc = loc
 			front = append(front, s)
 		}
+		a.vals = a.vals[:base]
 	}
 	for _, f := range front {
 		res := a.body(body, f)
