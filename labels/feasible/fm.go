@@ -2,7 +2,6 @@ package feasible
 
 import (
 	"slices"
-	"strconv"
 )
 
 // Linear arithmetic over the rationals for the path analysis (paths.go):
@@ -381,7 +380,7 @@ func unitLead(e lin) lin {
 func direction(e lin, key []byte) (lin, []byte) {
 	e = unitLead(e)
 	for _, t := range e.t {
-		key = strconv.AppendInt(key, int64(t.s), 36)
+		key = appendInt36(key, int64(t.s))
 		key = t.k.appendTo(append(key, ':'))
 		key = append(key, ' ')
 	}

@@ -1,10 +1,10 @@
 package feasible
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
@@ -579,6 +579,7 @@ type condBound struct {
 	c   rat
 	rel int
 	e   lin
+	at  int // its place among the condition's bounds
 }
 
 // dirsOf computes the directions of condition cs for join2. The keys
@@ -619,7 +620,7 @@ func dirsOf(cs []constraint) *condDirs {
 			if rel == relEQ {
 				rel = relLE
 			}
-			d.bs = append(d.bs, condBound{c: e.c, rel: rel, e: e})
+			d.bs = append(d.bs, condBound{c: e.c, rel: rel, e: e, at: len(d.bs)})
 			ends = append(ends, len(buf))
 		}
 	}
@@ -629,9 +630,15 @@ func dirsOf(cs []constraint) *condDirs {
 		d.bs[i].key, from = keys[from:to], to
 	}
 	// Of two bounds in one direction keep the tighter (larger c; at the
-	// same c the strict one), the later of two alike: the stable sort
-	// keeps a direction's bounds in the condition's order.
-	slices.SortStableFunc(d.bs, func(x, y condBound) int { return strings.Compare(x.key, y.key) })
+	// same c the strict one), the later of two alike: sorted by key, then
+	// place, a direction's bounds stay in the condition's order (as a
+	// stable sort keeps them, with fewer moves).
+	slices.SortFunc(d.bs, func(x, y condBound) int {
+		if c := strings.Compare(x.key, y.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.at, y.at)
+	})
 	out := d.bs[:0]
 	for _, b := range d.bs {
 		if n := len(out); n > 0 && out[n-1].key == b.key {
@@ -708,7 +715,7 @@ func appendVal(b []byte, v val) []byte {
 	}
 	b = v.e.c.appendTo(b)
 	for _, t := range v.e.t {
-		b = strconv.AppendInt(t.k.appendTo(append(b, '+')), int64(t.s), 36)
+		b = appendInt36(t.k.appendTo(append(b, '+')), int64(t.s))
 	}
 	return b
 }
@@ -953,7 +960,7 @@ func keyed(s *pstate, c constraint) constraint {
 		if s.facts[t.s].int {
 			key = append(key, 'i')
 		}
-		key = strconv.AppendInt(key, int64(t.s), 36)
+		key = appendInt36(key, int64(t.s))
 		key = t.k.appendTo(append(key, ':'))
 	}
 	c.key = string(key)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -330,6 +331,16 @@ func TestPathChecksStopEarly(t *testing.T) {
 		}
 		if l := got[0]; l.Status != c.status || !strings.Contains(l.Reason, c.reason) {
 			t.Errorf("%s: %s (%s), want %s (%s)", c.key, l.Status, l.Reason, c.status, c.reason)
+		}
+	}
+}
+
+// TestAppendInt36 checks the keys' digit fast path against strconv: the
+// directions' keys order merged conditions, so they must not change.
+func TestAppendInt36(t *testing.T) {
+	for _, i := range []int64{math.MinInt64, -37, -36, -35, -1, 0, 1, 9, 10, 35, 36, 37, 1295, 1296, 4294967296, math.MaxInt64} {
+		if got, want := string(appendInt36([]byte("k"), i)), string(strconv.AppendInt([]byte("k"), i, 36)); got != want {
+			t.Errorf("appendInt36(%d) = %q, want %q", i, got, want)
 		}
 	}
 }

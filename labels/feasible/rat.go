@@ -162,11 +162,21 @@ func (a rat) float() float64 {
 }
 
 func (a rat) appendTo(b []byte) []byte {
-	b = strconv.AppendInt(b, a.n, 36)
+	b = appendInt36(b, a.n)
 	if a.d != 1 {
-		b = strconv.AppendInt(append(b, '/'), a.d, 36)
+		b = appendInt36(append(b, '/'), a.d)
 	}
 	return b
+}
+
+// appendInt36 is strconv.AppendInt(b, i, 36), a digit without its
+// general loop: the keys of constraints and directions are mostly
+// small symbol numbers and coefficients.
+func appendInt36(b []byte, i int64) []byte {
+	if 0 <= i && i < 36 {
+		return append(b, "0123456789abcdefghijklmnopqrstuvwxyz"[i])
+	}
+	return strconv.AppendInt(b, i, 36)
 }
 
 // ratOfFloat is f exactly, when it fits.
