@@ -101,6 +101,9 @@ func (a rat) mul(b rat) rat {
 	if a.n == 0 || b.n == 0 {
 		return ratZero
 	}
+	if a.d == 1 && b.d == 1 {
+		return rat{mulOK(a.n, b.n), 1} // (the gcds below are 1)
+	}
 	g1, g2 := gcd(a.n, b.d), gcd(b.n, a.d)
 	return mk(mulOK(a.n/g1, b.n/g2), mulOK(a.d/g2, b.d/g1))
 }
