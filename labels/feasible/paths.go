@@ -2,6 +2,7 @@ package feasible
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"slices"
@@ -68,9 +69,11 @@ type pathAnalysis struct {
 	open     int // active labels not yet seen to hold
 	work     int
 	calls    []string
-	vals     []val           // evalArgs's values on one path, a stack
-	memo     map[string]bool // satisfiable's answers by constraint set
-	grown    map[grownKey]*consList
+	vals     []val                // evalArgs's values on one path, a stack
+	memo     map[string]bool      // satisfiable's answers by constraint set
+	grown    map[string]*consList // constrain's grown conditions by id and key
+	lists    uint32               // the ids given so far
+	gkey     []byte
 	quotes   map[syntax.Node]val
 	key      []byte
 	// constrain's scratch (it keeps none of them past a call).
@@ -180,19 +183,22 @@ type pbind struct {
 type consList struct {
 	c    constraint
 	prev *consList
-	n    int // constraints in the list, this one included
+	n    int32 // constraints in the list, this one included
+	// id names the list in constrain's memo of grown lists (0: not yet
+	// named); constrain sets it, once, and nothing else reads it.
+	id uint32
 }
 
 func (l *consList) len() int {
 	if l == nil {
 		return 0
 	}
-	return l.n
+	return int(l.n)
 }
 
 // push is l with c appended.
 func (l *consList) push(c constraint) *consList {
-	return &consList{c: c, prev: l, n: l.len() + 1}
+	return &consList{c: c, prev: l, n: int32(l.len() + 1)}
 }
 
 // appendTo appends l's constraints to buf in the order they were added.
@@ -307,7 +313,7 @@ func pathVerdicts(res *normalize.Result, ls []*pathLabel) {
 
 func newPathAnalysis(res *normalize.Result) *pathAnalysis {
 	return &pathAnalysis{res: res, funcs: map[string]*syntax.List{}, points: map[syntax.Node][]*pathLabel{},
-		memo: map[string]bool{}, grown: map[grownKey]*consList{}, quotes: map[syntax.Node]val{}}
+		memo: map[string]bool{}, grown: map[string]*consList{}, quotes: map[syntax.Node]val{}}
 }
 
 func (a *pathAnalysis) giveUp(why string) {
@@ -828,16 +834,28 @@ func (a *pathAnalysis) constrain(st *pstate, c constraint) *pstate {
 	if st.cons.len() >= maxCons {
 		return st.clone() // (c is dropped: weaker, sound)
 	}
-	c = keyed(st, c)
-	k := grownKey{st.cons, c.key}
-	cons, seen := a.grown[k]
+	// The memo's key: the condition's id, then c's key (built in place:
+	// the string is made only when the memo misses).
+	var id uint32 // the empty condition's
+	if st.cons != nil {
+		if st.cons.id == 0 {
+			a.lists++
+			st.cons.id = a.lists
+		}
+		id = st.cons.id
+	}
+	k := appendKey(binary.LittleEndian.AppendUint32(a.gkey[:0], id), st, c)
+	a.gkey = k
+	cons, seen := a.grown[string(k)]
 	if !seen {
+		ks := string(k)
+		c.key = ks[4:] // (one string for both)
 		cons = st.cons.push(c)
 		if !a.pushSatisfiable(st, cons) {
 			cons = nil
 		}
 		if len(a.grown) < maxMemo {
-			a.grown[k] = cons
+			a.grown[ks] = cons
 		}
 	}
 	if cons == nil {
@@ -846,12 +864,6 @@ func (a *pathAnalysis) constrain(st *pstate, c constraint) *pstate {
 	s := st.clone()
 	s.cons = cons
 	return s
-}
-
-// grownKey is a condition and the key of a constraint added to it.
-type grownKey struct {
-	cons *consList
-	key  string
 }
 
 // pushSatisfiable tells whether cons, the condition of st (satisfiable)
@@ -953,7 +965,13 @@ func (a *pathAnalysis) satisfiable(s *pstate, all []*constraint, in []bool) bool
 // marked when it is an integer (which a symbol is or not for good).
 func keyed(s *pstate, c constraint) constraint {
 	// On the stack while it fits: only the string is kept.
-	key := append(make([]byte, 0, 64), byte('0'+c.rel))
+	c.key = string(appendKey(make([]byte, 0, 64), s, c))
+	return c
+}
+
+// appendKey appends c's key to b.
+func appendKey(b []byte, s *pstate, c constraint) []byte {
+	key := append(b, byte('0'+c.rel))
 	key = c.e.c.appendTo(key)
 	for _, t := range c.e.t {
 		key = append(key, ' ')
@@ -963,8 +981,7 @@ func keyed(s *pstate, c constraint) constraint {
 		key = appendInt36(key, int64(t.s))
 		key = t.k.appendTo(append(key, ':'))
 	}
-	c.key = string(key)
-	return c
+	return key
 }
 
 // intKnown reports whether v is surely an integer.
