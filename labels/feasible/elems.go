@@ -1525,29 +1525,49 @@ func (e *elemAnalysis) queryDomain(h string) ([]string, bool) {
 
 // untempAll replaces the temporaries in n by their origins.
 func untempAll(res *normalize.Result, n syntax.Node) syntax.Node {
+	return untempMemo(res, n, nil)
+}
+
+// untempMemo is untempAll keeping each list's result in memo (when not
+// nil): a dist ladder's rungs share their distance and other conjuncts,
+// which would otherwise be read through once a rung.
+func untempMemo(res *normalize.Result, n syntax.Node, memo map[*syntax.List]syntax.Node) syntax.Node {
 	switch x := n.(type) {
 	case *syntax.Symbol:
 		if o := untemp(res, x); o != syntax.Node(x) {
-			return untempAll(res, o)
+			return untempMemo(res, o, memo)
 		}
 		return x
 	case *syntax.List:
 		if forms.Head(x) == "quote" {
 			return x
 		}
+		if r, ok := memo[x]; ok {
+			return r
+		}
+		var r syntax.Node = x
 		if u := unwrapTemps(res, x); u != syntax.Node(x) {
-			return untempAll(res, u) // a let* of temporaries: its body, read through them
+			r = untempMemo(res, u, memo) // a let* of temporaries: its body, read through them
+		} else {
+			var out []syntax.Node // made at the first element that changes
+			for i, el := range x.Elems {
+				u := untempMemo(res, el, memo)
+				if u != el && out == nil {
+					out = make([]syntax.Node, len(x.Elems))
+					copy(out, x.Elems[:i])
+				}
+				if out != nil {
+					out[i] = u
+				}
+			}
+			if out != nil {
+				r = &syntax.List{Open: x.Open, Close: x.Close, Elems: out}
+			}
 		}
-		changed := false
-		out := make([]syntax.Node, len(x.Elems))
-		for i, el := range x.Elems {
-			out[i] = untempAll(res, el)
-			changed = changed || out[i] != el
+		if memo != nil {
+			memo[x] = r
 		}
-		if !changed {
-			return x
-		}
-		return &syntax.List{Open: x.Open, Close: x.Close, Elems: out}
+		return r
 	}
 	return n
 }

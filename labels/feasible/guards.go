@@ -68,11 +68,16 @@ type guardAnalysis struct {
 	copies map[string]*syntax.Symbol
 	// inits maps let bindings' keys to their values (elemcount.go).
 	inits map[string]syntax.Node
+	// readCopied memoizes readCopies per list: a dist ladder's rungs
+	// share their distance and other conjuncts, which would otherwise
+	// be walked once a rung. Read-only once copies and assigned are
+	// built, so a list's result never changes.
+	readCopied map[*syntax.List]syntax.Node
 }
 
 func newGuardAnalysis(res *normalize.Result, a *valueAnalysis) *guardAnalysis {
 	g := &guardAnalysis{res: res, a: a, parent: map[syntax.Node]syntax.Node{}, shared: map[syntax.Node]bool{}, assigned: map[string]bool{},
-		copies: map[string]*syntax.Symbol{}}
+		copies: map[string]*syntax.Symbol{}, readCopied: map[*syntax.List]syntax.Node{}}
 	for _, f := range res.Forms {
 		if res.Skipped(f) {
 			continue
@@ -602,6 +607,9 @@ func (g *guardAnalysis) readCopies(pred syntax.Node) syntax.Node {
 			if forms.Head(x) == "quote" {
 				return x
 			}
+			if r, ok := g.readCopied[x]; ok {
+				return r
+			}
 			var out *syntax.List // made at the first element that changes
 			for i, e := range x.Elems {
 				r := sub(e)
@@ -613,9 +621,12 @@ func (g *guardAnalysis) readCopies(pred syntax.Node) syntax.Node {
 					out.Elems[i] = r
 				}
 			}
+			r := syntax.Node(x)
 			if out != nil {
-				return out
+				r = out
 			}
+			g.readCopied[x] = r
+			return r
 		}
 		return n
 	}

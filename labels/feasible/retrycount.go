@@ -66,6 +66,7 @@ func retryCountVerdicts(res *normalize.Result, a *valueAnalysis, show func(synta
 		return
 	}
 	var rc *retryCounts
+	untemped := map[*syntax.List]syntax.Node{}
 	for _, pl := range ls {
 		if pl.l.Status != labels.Active || pl.l.Point == nil {
 			continue
@@ -73,7 +74,7 @@ func retryCountVerdicts(res *normalize.Result, a *valueAnalysis, show func(synta
 		var cs []entryTest
 		var e *syntax.Symbol
 		for _, c := range conjuncts(pl.pred) {
-			t, ok := readEntryTest(res, untempAll(res, c))
+			t, ok := readEntryTest(res, untempMemo(res, c, untemped))
 			if !ok || e != nil && t.e.Name != e.Name {
 				continue
 			}
