@@ -166,17 +166,37 @@ func probeForm(f syntax.Node) (w, test *syntax.List, p syntax.Node) {
 	if !ok || len(t.Elems) != 2 || forms.Head(t) != "ignore-errors" {
 		return nil, nil, nil
 	}
-	escapes := false
-	syntax.Walk(t.Elems[1], func(n syntax.Node) bool {
-		if h := forms.Head(n); h == "return" || h == "return-from" || h == "retry" || h == "do-retry" || h == "loop" {
-			escapes = true
-		}
-		return !escapes
-	})
-	if escapes {
+	if probeEscapes(t.Elems[1]) {
 		return nil, nil, nil
 	}
 	return l, t, t.Elems[1]
+}
+
+// probeEscapes reports whether n has a return, return-from, retry,
+// do-retry or loop form anywhere (what syntax.Walk visits). It recurses
+// itself rather than through Walk's callback: every probe of a plan,
+// each of dist's rungs, is read once or more, and the callback per node
+// was most of compiling a probe.
+func probeEscapes(n syntax.Node) bool {
+	switch x := n.(type) {
+	case *syntax.List:
+		switch forms.Head(x) {
+		case "return", "return-from", "retry", "do-retry", "loop":
+			return true
+		}
+		for _, e := range x.Elems {
+			if probeEscapes(e) {
+				return true
+			}
+		}
+	case *syntax.Quote:
+		return probeEscapes(x.X)
+	case *syntax.Prefixed:
+		return probeEscapes(x.X)
+	case *syntax.Conditional:
+		return probeEscapes(x.Feature) || probeEscapes(x.X)
+	}
+	return false
 }
 
 var probeCmps = map[string]byte{"<": '<', "<=": 'l', ">": '>', ">=": 'g', "=": '=', "/=": '!', "eq": 'e'}

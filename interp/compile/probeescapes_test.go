@@ -1,0 +1,75 @@
+package compile
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/labelcov/labelcov/interp/forms"
+	"github.com/labelcov/labelcov/interp/syntax"
+)
+
+// walkEscapes is what probeForm asked syntax.Walk before probeEscapes:
+// any node of n whose head is an escaping form.
+func walkEscapes(n syntax.Node) bool {
+	escapes := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if h := forms.Head(n); h == "return" || h == "return-from" || h == "retry" || h == "do-retry" || h == "loop" {
+			escapes = true
+		}
+		return !escapes
+	})
+	return escapes
+}
+
+// TestProbeEscapesAsWalk checks probeEscapes against the walk on every
+// node of every plan and script and on forms that hide an escape in a
+// quote, a #' prefix, a reader conditional or deep in a call.
+func TestProbeEscapesAsWalk(t *testing.T) {
+	src := `(a (b (c (return-from f 1))))
+'(return 1)
+#'(lambda () (loop))
+#+sbcl (retry)
+#-(or x (do-retry)) y
+(when (ignore-errors (< (abs (- a b)) 4)))
+(f 'return (return))
+(return)
+(g (h) (i (j (k (do-retry)))))
+(g (h) (i (j (k do-retry))))
+`
+	f, err := syntax.Parse("escapes.plan", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []*syntax.File{f}
+	plans, _ := filepath.Glob(filepath.Join(plansDir, "*.plan"))
+	scripts, _ := filepath.Glob(filepath.Join("testdata", "scripts", "*.plan"))
+	for _, p := range append(plans, scripts...) {
+		pf, err := syntax.ParseFile(p)
+		if err != nil {
+			continue // scripts that test the reader's errors
+		}
+		files = append(files, pf)
+	}
+	if len(files) < 3 {
+		t.Fatalf("only %d files read", len(files))
+	}
+	nodes, escaping := 0, 0
+	for _, pf := range files {
+		for _, top := range pf.Forms {
+			syntax.Walk(top, func(n syntax.Node) bool {
+				nodes++
+				want := walkEscapes(n)
+				if want {
+					escaping++
+				}
+				if got := probeEscapes(n); got != want {
+					t.Errorf("%s: probeEscapes(%s) = %v, the walk says %v", pf.Name, syntax.NodeString(n), got, want)
+				}
+				return true
+			})
+		}
+	}
+	if escaping < 10 || escaping == nodes {
+		t.Fatalf("%d of %d nodes escape: the cases do not exercise both answers", escaping, nodes)
+	}
+}
