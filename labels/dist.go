@@ -2,6 +2,7 @@ package labels
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/syntax"
 )
@@ -122,9 +123,13 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 	rung := func(c1 *syntax.List, rest []syntax.Node) syntax.Node {
 		return &syntax.List{Elems: append(append(make([]syntax.Node, 0, 2+len(rest)), and, c1), rest...)}
 	}
+	// The rungs' nodes are allocated together, a few arrays a ladder
+	// rather than a few objects a rung: they live as long as each other.
 	bounds := make([]*syntax.Int, len(ks))
+	ints := make([]syntax.Int, len(ks))
 	for i, k := range ks {
-		bounds[i] = &syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
+		ints[i] = syntax.Int{Value: 1 << k, Raw: strconv.Itoa(1 << k)}
+		bounds[i] = &ints[i]
 	}
 	preds := make([]syntax.Node, len(ks))
 	preds[0] = Simplify(rung(&syntax.List{Elems: []syntax.Node{lt, d, bounds[0]}}, rest))
@@ -141,9 +146,32 @@ func (e *enumerator) distLadder(l *syntax.List, a, b syntax.Node, at where) {
 		head, tail := s1[:len(s1)-len(bounds[0].Raw)-1], s0[len("(and ")+len(s1):] // "(< D ", " REST...)"
 		texts = make([]string, len(ks))
 		texts[0] = s0
+		n := len(ks) - 1
+		lists := make([]syntax.List, 2*n)
+		per := 3 + len(p0.Elems) // (< D K), then (and C1 REST...)
+		elems := make([]syntax.Node, 0, n*per)
+		var all strings.Builder // every other rung's text, sliced below
+		all.Grow(n * (len("(and ") + len(head) + len(bounds[len(ks)-1].Raw) + len(")") + len(tail)))
+		ends := make([]int, len(ks))
 		for i := 1; i < len(ks); i++ {
-			preds[i] = rung(&syntax.List{Elems: []syntax.Node{c0.Elems[0], c0.Elems[1], bounds[i]}}, p0.Elems[2:])
-			texts[i] = "(and " + head + bounds[i].Raw + ")" + tail
+			c1, r := &lists[2*i-2], &lists[2*i-1]
+			at := len(elems)
+			elems = append(elems, c0.Elems[0], c0.Elems[1], bounds[i])
+			c1.Elems = elems[at : at+3 : at+3]
+			elems = append(elems, and, c1)
+			elems = append(elems, p0.Elems[2:]...)
+			r.Elems = elems[at+3 : len(elems) : len(elems)]
+			preds[i] = r
+			all.WriteString("(and ")
+			all.WriteString(head)
+			all.WriteString(bounds[i].Raw)
+			all.WriteString(")")
+			all.WriteString(tail)
+			ends[i] = all.Len()
+		}
+		text := all.String()
+		for i := 1; i < len(ks); i++ {
+			texts[i] = text[ends[i-1]:ends[i]]
 		}
 	} else {
 		for i := 1; i < len(ks); i++ {
