@@ -2,6 +2,7 @@ package compile
 
 import (
 	"math"
+	"strings"
 
 	"github.com/labelcov/labelcov/interp/forms"
 	"github.com/labelcov/labelcov/interp/syntax"
@@ -533,10 +534,12 @@ func (fs *fstate) distRung(l *syntax.List) (ProbeCmp, bool) {
 		return pc, false
 	}
 	x, y := sub.Elems[1], sub.Elems[2]
+	// l must render as the ladder writes it; compared piece by piece
+	// rather than against the text built whole (an Int renders as its
+	// Raw text).
 	sx, sy := syntax.NodeString(x), syntax.NodeString(y)
-	want := "(and (< (abs (- " + sx + " " + sy + ")) " + syntax.NodeString(k) + ") (<= 0 (abs (- " + sx + " " + sy +
-		"))) (eq (< " + sx + " " + sy + ") (< (- " + sx + " " + sy + ") 0)))"
-	if syntax.NodeString(l) != want {
+	if !isConcat(syntax.NodeString(l), "(and (< (abs (- ", sx, " ", sy, ")) ", k.Raw, ") (<= 0 (abs (- ", sx, " ", sy,
+		"))) (eq (< ", sx, " ", sy, ") (< (- ", sx, " ", sy, ") 0)))") {
 		return pc, false
 	}
 	_, xk := x.(*syntax.Int)
@@ -552,6 +555,17 @@ func (fs *fstate) distRung(l *syntax.List) (ProbeCmp, bool) {
 	}
 	pc.Cmp, pc.Bound = 'd', k.Value
 	return pc, true
+}
+
+// isConcat reports whether s is the concatenation of pieces.
+func isConcat(s string, pieces ...string) bool {
+	for _, p := range pieces {
+		var ok bool
+		if s, ok = strings.CutPrefix(s, p); !ok {
+			return false
+		}
+	}
+	return s == ""
 }
 
 // probe compiles the label probe (when (ignore-errors P)) for effect:

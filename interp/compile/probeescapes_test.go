@@ -73,3 +73,34 @@ func TestProbeEscapesAsWalk(t *testing.T) {
 		t.Fatalf("%d of %d nodes escape: the cases do not exercise both answers", escaping, nodes)
 	}
 }
+
+// TestDistRungWrittenExactly: only a rung written as the dist ladder
+// writes it compiles to a dist compare probe; each near miss (another
+// operand order, constant, operator or spacing the reader keeps in a
+// literal's text) compiles otherwise.
+func TestDistRungWrittenExactly(t *testing.T) {
+	rungs := map[string]bool{
+		"(and (< (abs (- x y)) 16) (<= 0 (abs (- x y))) (eq (< x y) (< (- x y) 0)))":                        true,
+		"(and (< (abs (- x (* 2 y))) 4) (<= 0 (abs (- x (* 2 y)))) (eq (< x (* 2 y)) (< (- x (* 2 y)) 0)))": true,
+		"(and (< (abs (- x y)) 16) (<= 0 (abs (- y x))) (eq (< x y) (< (- x y) 0)))":                        false,
+		"(and (< (abs (- x y)) 16) (<= 0 (abs (- x y))) (eq (< x y) (< (- x y) 1)))":                        false,
+		"(and (< (abs (- x y)) 16) (<= 0 (abs (- x y))) (eq (<= x y) (< (- x y) 0)))":                       false,
+		"(and (< (abs (- x y)) 16) (<= 00 (abs (- x y))) (eq (< x y) (< (- x y) 0)))":                       false,
+		"(and (< (abs (- x y)) 16) (<= 0 (abs (- x y))) (eq (< x y) (< (- x y) 0)) t)":                      false,
+		"(and (< (abs (- x y)) 16) (<= 0 (abs (- x z))) (eq (< x y) (< (- x y) 0)))":                        false,
+	}
+	for pred, want := range rungs {
+		src := "(defun f (a) a)\n(def-plan main () (let ((x 1) (y 2) (z 3)) (when (ignore-errors " + pred + ")) z))\n"
+		p, err := compileString(t, src)
+		if err != nil {
+			t.Fatalf("%s: %v", pred, err)
+		}
+		got := false
+		for _, pc := range p.Probes {
+			got = got || pc.Cmp == 'd'
+		}
+		if got != want {
+			t.Errorf("%s: compiled to a dist compare probe: %v, want %v", pred, got, want)
+		}
+	}
+}
