@@ -251,15 +251,17 @@ func (s *pstate) global(name string) (val, bool) {
 	return val{}, false
 }
 
+// setGlobal sets global name, copying s.glob first (once: a new
+// global is appended to a copy of exactly the new size).
 func (s *pstate) setGlobal(name string, v val) {
-	s.glob = slices.Clone(s.glob)
 	for i, b := range s.glob {
 		if b.name == name {
+			s.glob = slices.Clone(s.glob)
 			s.glob[i].v = v
 			return
 		}
 	}
-	s.glob = append(s.glob, pbind{name, v})
+	s.glob = appendOwned(s.glob, pbind{name, v})
 }
 
 // popLocals drops the locals from n on and restores base.
@@ -773,7 +775,7 @@ func (a *pathAnalysis) fresh(st *pstate, f sfact) (*pstate, int) {
 	s.facts = appendOwned(s.facts, f)
 	id := len(s.facts) - 1
 	if !f.any && f.nan == nanNo && !f.boxed {
-		// box without its copy: s.facts is s's own.
+		// boxed without setFact's copy: s.facts is s's own.
 		s.facts[id].boxed = true
 		s = a.bound(s, id, s.facts[id])
 	}
@@ -790,10 +792,13 @@ func appendOwned[T any](s []T, more ...T) []T {
 	return append(out, more...)
 }
 
-// box puts the bounds of symbol id into the path condition (s is owned).
-func (a *pathAnalysis) box(s *pstate, id int) *pstate {
-	f := s.facts[id]
-	if f.boxed {
+// setFactBox sets the facts of symbol id in s (owned) to f and, when
+// box and they are not there yet, puts its bounds into the path
+// condition: one copy of s.facts where a setFact to change f and
+// another to mark it boxed made two.
+func (a *pathAnalysis) setFactBox(s *pstate, id int, f sfact, box bool) *pstate {
+	if !box || f.boxed {
+		s.setFact(id, f)
 		return s
 	}
 	f.boxed = true
@@ -1068,10 +1073,7 @@ func (a *pathAnalysis) numbers(st *pstate, xs ...val) (ok *pstate, fails []pout)
 			st = st.clone()
 			f := st.facts[s]
 			f.any = false
-			st.setFact(s, f)
-			if f.nan == nanNo {
-				st = a.box(st, s)
-			}
+			st = a.setFactBox(st, s, f, f.nan == nanNo)
 		}
 	}
 	return st, fails
@@ -1084,8 +1086,7 @@ func (a *pathAnalysis) settle(st *pstate, v val) *pstate {
 		st = st.clone()
 		f := st.facts[s]
 		f.nan = nanNo
-		st.setFact(s, f)
-		st = a.box(st, s)
+		st = a.setFactBox(st, s, f, true)
 	}
 	return st
 }
