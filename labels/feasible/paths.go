@@ -841,7 +841,17 @@ func (a *pathAnalysis) anyVal(st *pstate) (*pstate, val) {
 // nothing else (a symbol's being an integer, for good, is in the keys),
 // and the persistent list is shared.
 func (a *pathAnalysis) constrain(st *pstate, c constraint) *pstate {
+	return a.constrainOwned(st, c, false)
+}
+
+// constrainOwned is constrain, changing st itself instead of a copy
+// when owned: st was made by the caller, which uses it no more, and no
+// other state or outcome holds it.
+func (a *pathAnalysis) constrainOwned(st *pstate, c constraint, owned bool) *pstate {
 	if st.cons.len() >= maxCons {
+		if owned {
+			return st
+		}
 		return st.clone() // (c is dropped: weaker, sound)
 	}
 	// The memo's key: the condition's id, then c's key (built in place:
@@ -871,7 +881,10 @@ func (a *pathAnalysis) constrain(st *pstate, c constraint) *pstate {
 	if cons == nil {
 		return nil
 	}
-	s := st.clone()
+	s := st
+	if !owned {
+		s = st.clone()
+	}
 	s.cons = cons
 	return s
 }
@@ -1097,8 +1110,8 @@ func (a *pathAnalysis) compare(st *pstate, op string, x, y val) []pout {
 }
 
 // compareWant is compare leaving out the outcomes w does not want.
-func (a *pathAnalysis) compareWant(st *pstate, op string, x, y val, w want) []pout {
-	st, outs := a.numbers(st, x, y)
+func (a *pathAnalysis) compareWant(st0 *pstate, op string, x, y val, w want) []pout {
+	st, outs := a.numbers(st0, x, y)
 	if st == nil {
 		return outs
 	}
@@ -1127,8 +1140,12 @@ func (a *pathAnalysis) compareWant(st *pstate, op string, x, y val, w want) []po
 		yes, no = constraint{e: d, rel: relEQ}, constraint{e: d, rel: relNE}
 	}
 	settled := a.settle(a.settle(st, x), y)
+	// A settled state other than st0 was made here (by numbers or
+	// settle) and no outcome holds it: the last constraint can take it
+	// instead of a copy.
+	own := settled != st0
 	if w != wantFalse {
-		if s := a.constrain(settled, yes); s != nil {
+		if s := a.constrainOwned(settled, yes, own && w == wantTrue); s != nil {
 			outs = append(outs, pout{st: s, v: vT})
 		}
 	}
@@ -1148,7 +1165,7 @@ func (a *pathAnalysis) compareWant(st *pstate, op string, x, y val, w want) []po
 			prev = a.settle(prev, v)
 		}
 	}
-	if s := a.constrain(settled, no); s != nil {
+	if s := a.constrainOwned(settled, no, own); s != nil {
 		outs = append(outs, pout{st: s, v: vNil})
 	}
 	return outs
