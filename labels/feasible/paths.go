@@ -1760,11 +1760,31 @@ func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut, w want) []p
 	s.loc = loc
 	outs := a.bodyWant(fn.Elems[3:], s, w)
 	for i, o := range outs {
+		if o.st.sharesAll(ao.st) {
+			// The body changed only its own locals (the caller's,
+			// below s.base, it cannot reach): with them dropped
+			// the outcome is ao.st, no copy needed.
+			outs[i].st = ao.st
+			continue
+		}
 		r := o.st.clone()
 		r.popLocals(oldLen, oldBase)
 		outs[i].st = r
 	}
 	return outs
+}
+
+// sharesAll tells whether s holds t's facts, condition and globals: the
+// same arrays, which are never written once shared (a change copies
+// them first).
+func (s *pstate) sharesAll(t *pstate) bool {
+	return s.cons == t.cons && sameArray(s.facts, t.facts) && sameArray(s.glob, t.glob)
+}
+
+// sameArray tells whether a and b are the same elements of the same
+// array.
+func sameArray[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // special evaluates the special forms the analysis models.
