@@ -124,6 +124,12 @@ func (sc *fmScratch) satisfiable(cs []constraint, isInt func(int) bool) (sat boo
 }
 
 func (sc *fmScratch) decide(cs []constraint, isInt func(int) bool) bool {
+	// Most conditions hold inequalities only: Fourier–Motzkin then reads
+	// them where they are (it copies what it changes), without a copy of
+	// the list for substituting equalities into.
+	if !slices.ContainsFunc(cs, func(c constraint) bool { return c.rel == relEQ || c.rel == relNE }) {
+		return sc.fmFeasible(cs, isInt)
+	}
 	var ne []constraint
 	var eqs []lin
 	ineq := sc.ineq[:0]
@@ -238,9 +244,12 @@ func intSolvable(e lin) bool {
 // non-strict form: g·y + c < 0 (y an integer combination, g the gcd of
 // the scaled coefficients) becomes y ≤ ceil(-c/g) - 1, and ≤ becomes
 // y ≤ floor(-c/g).
-func tighten(c constraint, isInt func(int) bool) constraint {
+//
+// It works in place, since a constraint is 64 bytes and most are left as
+// they are; one it changes loses its key (derived constraints have none).
+func tighten(c *constraint, isInt func(int) bool) {
 	if c.e.isConst() || !allInt(c.e, isInt) {
-		return c
+		return
 	}
 	l := intScale(c.e)
 	g := coefGCD(c.e, l)
@@ -256,7 +265,7 @@ func tighten(c constraint, isInt func(int) bool) constraint {
 		b = bound.floor()
 	}
 	e.c = ri(negOK(b))
-	return constraint{e: e, rel: relLE}
+	*c = constraint{e: e, rel: relLE}
 }
 
 // fmFeasible decides a conjunction of ≤ and < constraints by
@@ -264,15 +273,16 @@ func tighten(c constraint, isInt func(int) bool) constraint {
 func (sc *fmScratch) fmFeasible(cs []constraint, isInt func(int) bool) bool {
 	cur := sc.cur[:0]
 	defer func() { sc.cur = cur[:0] }()
-	for _, c := range cs {
-		c = tighten(c, isInt)
+	for i := range cs {
+		cur = append(cur, cs[i])
+		c := &cur[len(cur)-1]
+		tighten(c, isInt)
 		if c.e.isConst() {
-			if !constOK(c) {
+			if !constOK(*c) {
 				return false
 			}
-			continue
+			cur = cur[:len(cur)-1]
 		}
-		cur = append(cur, c)
 	}
 	count := sc.count
 	defer func() { sc.count = count[:0] }()
@@ -338,14 +348,15 @@ func (sc *fmScratch) fmFeasible(cs []constraint, isInt func(int) bool) bool {
 				if p.rel == relLT || n.rel == relLT {
 					rel = relLT
 				}
-				c := tighten(constraint{e: e, rel: rel}, isInt)
+				next = append(next, constraint{e: e, rel: rel})
+				c := &next[len(next)-1]
+				tighten(c, isInt)
 				if c.e.isConst() {
-					if !constOK(c) {
+					if !constOK(*c) {
 						return false
 					}
-					continue
+					next = next[:len(next)-1]
 				}
-				next = append(next, c)
 			}
 		}
 		// The buffers change places: next is the new cur, cur (reduce's)
@@ -402,14 +413,22 @@ func reduce(dst, cs []constraint) []constraint {
 	}
 	out := dst
 	var key []byte
-	for _, c := range cs {
-		// Scale so that the first coefficient is ±1.
+	for ci := range cs {
+		// Scale so that the first coefficient is ±1. The constraint is
+		// read in place and copied only into out (it is 64 bytes).
+		c := &cs[ci]
+		var e lin
 		i := -1
 		if index == nil {
-			c.e = unitLead(c.e)
-			i = slices.IndexFunc(out, func(o constraint) bool { return slices.Equal(o.e.t, c.e.t) })
+			e = unitLead(c.e)
+			for j := range out {
+				if slices.Equal(out[j].e.t, e.t) {
+					i = j
+					break
+				}
+			}
 		} else {
-			c.e, key = direction(c.e, key[:0])
+			e, key = direction(c.e, key[:0])
 			if j, ok := index[string(key)]; ok {
 				i = j
 			} else {
@@ -417,13 +436,13 @@ func reduce(dst, cs []constraint) []constraint {
 			}
 		}
 		if i < 0 {
-			out = append(out, c)
+			out = append(out, constraint{e: e, rel: c.rel, key: c.key})
 			continue
 		}
 		// Σ + c ≤ 0 is tighter the larger c is; at equal c, < is.
-		switch d := c.e.c.cmp(out[i].e.c); {
+		switch d := e.c.cmp(out[i].e.c); {
 		case d > 0, d == 0 && c.rel == relLT:
-			out[i] = c
+			out[i] = constraint{e: e, rel: c.rel, key: c.key}
 		}
 	}
 	return out
