@@ -35,6 +35,11 @@ func addOK(a, b int64) int64 {
 }
 
 func mulOK(a, b int64) int64 {
+	// Factors within ±2³¹ (nearly all) cannot overflow: no division to
+	// check them.
+	if uint64(a)+1<<31 < 1<<32 && uint64(b)+1<<31 < 1<<32 {
+		return a * b
+	}
 	if a == 0 || b == 0 {
 		return 0
 	}
