@@ -169,9 +169,12 @@ func (w want) flip() want {
 type pstate struct {
 	facts []sfact
 	cons  *consList // the path condition, shared with the states it grew from
-	glob  []pbind
-	loc   []pbind
-	base  int // locals below base belong to callers
+	// glob is the globals, by pointer: they change seldom, and a state
+	// that holds one slice header less takes the 80-byte size class
+	// instead of the 96-byte one (a copy on each change either way).
+	glob *[]pbind
+	loc  []pbind
+	base int // locals below base belong to callers
 }
 
 type pbind struct {
@@ -227,7 +230,7 @@ func consOf(cs []constraint) *consList {
 // append copies them, and every other change goes through setFact,
 // setLocal and setGlobal, which copy first.
 func (s *pstate) clone() *pstate {
-	return &pstate{facts: slices.Clip(s.facts), cons: s.cons, glob: slices.Clip(s.glob),
+	return &pstate{facts: slices.Clip(s.facts), cons: s.cons, glob: s.glob,
 		loc: slices.Clip(s.loc), base: s.base}
 }
 
@@ -242,8 +245,16 @@ func (s *pstate) setLocal(i int, v val) {
 	s.loc[i].v = v
 }
 
+// globals is s's globals (never written: setGlobal copies them).
+func (s *pstate) globals() []pbind {
+	if s.glob == nil {
+		return nil
+	}
+	return *s.glob
+}
+
 func (s *pstate) global(name string) (val, bool) {
-	for _, b := range s.glob {
+	for _, b := range s.globals() {
 		if b.name == name {
 			return b.v, true
 		}
@@ -254,14 +265,17 @@ func (s *pstate) global(name string) (val, bool) {
 // setGlobal sets global name, copying s.glob first (once: a new
 // global is appended to a copy of exactly the new size).
 func (s *pstate) setGlobal(name string, v val) {
-	for i, b := range s.glob {
+	g := s.globals()
+	for i, b := range g {
 		if b.name == name {
-			s.glob = slices.Clone(s.glob)
-			s.glob[i].v = v
+			g = slices.Clone(g)
+			g[i].v = v
+			s.glob = &g
 			return
 		}
 	}
-	s.glob = appendOwned(s.glob, pbind{name, v})
+	g = appendOwned(g, pbind{name, v})
+	s.glob = &g
 }
 
 // popLocals drops the locals from n on and restores base.
@@ -524,7 +538,7 @@ func merge(states []*pstate) []*pstate {
 	var sig []byte
 	for _, st := range states {
 		sig = sig[:0]
-		for _, g := range st.glob {
+		for _, g := range st.globals() {
 			sig = append(sig, g.name...)
 			sig = appendVal(append(sig, '='), g.v)
 			sig = append(sig, ';')
@@ -1778,7 +1792,7 @@ func (a *pathAnalysis) inline(h string, fn *syntax.List, ao argsOut, w want) []p
 // same arrays, which are never written once shared (a change copies
 // them first).
 func (s *pstate) sharesAll(t *pstate) bool {
-	return s.cons == t.cons && sameArray(s.facts, t.facts) && sameArray(s.glob, t.glob)
+	return s.cons == t.cons && sameArray(s.facts, t.facts) && s.glob == t.glob
 }
 
 // sameArray tells whether a and b are the same elements of the same

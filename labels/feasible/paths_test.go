@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/labelcov/labelcov/labels"
 )
@@ -211,7 +212,7 @@ func TestRatMatchesBigRat(t *testing.T) {
 // two upper bounds on x join to the weaker, opposite bounds stay apart.
 func TestMerge(t *testing.T) {
 	a := &pathAnalysis{}
-	base := &pstate{glob: []pbind{{"*g*", vT}}}
+	base := &pstate{glob: &[]pbind{{"*g*", vT}}}
 	base, x := a.fresh(base, sfact{int: true})
 	with := func(cs ...constraint) *pstate {
 		s := base.clone()
@@ -240,7 +241,7 @@ func TestMerge(t *testing.T) {
 		t.Errorf("x < 150 and x > 4000 merged into %d state(s), want 2 (their hull adds runs)", len(out))
 	}
 	other := with(le(xs, 5))
-	other.glob = []pbind{{"*g*", vNil}}
+	other.glob = &[]pbind{{"*g*", vNil}}
 	if out := merge([]*pstate{with(le(xs, 5)), other}); len(out) != 2 {
 		t.Errorf("states with different globals merged")
 	}
@@ -342,5 +343,14 @@ func TestAppendInt36(t *testing.T) {
 		if got, want := string(appendInt36([]byte("k"), i)), string(strconv.AppendInt([]byte("k"), i, 36)); got != want {
 			t.Errorf("appendInt36(%d) = %q, want %q", i, got, want)
 		}
+	}
+}
+
+// TestPathStateSize holds a path state to 80 bytes, the size class it was
+// made to fit (it is allocated on every fork and change of a path: 96
+// bytes before its globals went behind a pointer).
+func TestPathStateSize(t *testing.T) {
+	if n := unsafe.Sizeof(pstate{}); n > 80 {
+		t.Errorf("a path state is %d bytes, want at most 80", n)
 	}
 }
