@@ -83,7 +83,7 @@ func (a lin) coef(s int) (rat, bool) {
 
 // Constraint relations: the term is ≤ 0, < 0, = 0 or ≠ 0.
 const (
-	relLE = iota
+	relLE int32 = iota
 	relLT
 	relEQ
 	relNE
@@ -91,7 +91,10 @@ const (
 
 type constraint struct {
 	e   lin
-	rel int
+	rel int32
+	// kid is key's number in the path analysis's memo keys (0: not yet
+	// given); whatever sets key sets it to 0.
+	kid uint32
 	// key identifies the constraint for memoization (paths.go); empty
 	// for constraints elimination derives.
 	key string

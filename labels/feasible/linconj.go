@@ -95,7 +95,7 @@ func (d *domains) linLiteral(l labels.Literal, terms *linTerms) (c constraint, o
 	// a op b as e rel 0: e is a - b, or b - a where the relation swaps.
 	rel := map[string]struct {
 		swap bool
-		rel  int
+		rel  int32
 	}{"<": {false, relLT}, "<=": {false, relLE}, ">": {true, relLT}, ">=": {true, relLE}, "=": {false, relEQ}, "/=": {false, relNE}}[op]
 	if rel.swap {
 		a, b = b, a

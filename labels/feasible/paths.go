@@ -71,6 +71,7 @@ type pathAnalysis struct {
 	calls    []string
 	vals     []val                // evalArgs's values on one path, a stack
 	memo     map[string]bool      // satisfiable's answers by constraint set
+	keyIDs   map[string]uint32    // the constraint keys' numbers in memo's keys
 	grown    map[string]*consList // constrain's grown conditions by id and key
 	lists    uint32               // the ids given so far
 	gkey     []byte
@@ -602,7 +603,7 @@ type condDirs struct {
 type condBound struct {
 	key string // the direction's key
 	c   rat
-	rel int
+	rel int32
 	e   lin
 	at  int // its place among the condition's bounds
 }
@@ -883,7 +884,7 @@ func (a *pathAnalysis) constrainOwned(st *pstate, c constraint, owned bool) *pst
 	cons, seen := a.grown[string(k)]
 	if !seen {
 		ks := string(k)
-		c.key = ks[4:] // (one string for both)
+		c.key, c.kid = ks[4:], 0 // (one string for both)
 		cons = st.cons.push(c)
 		if !a.pushSatisfiable(st, cons) {
 			cons = nil
@@ -974,10 +975,17 @@ func scratch(buf *[]bool, n int) []bool {
 // paths share most of their conditions, so the same sets come back
 // again and again (and a set is copied out only when it is new).
 func (a *pathAnalysis) satisfiable(s *pstate, all []*constraint, in []bool) bool {
+	// The key: each constraint's key by its number, four bytes where the
+	// key itself is a dozen and more (the key is built on every test and
+	// hashed on every look-up). The numbers stand for the keys one to one,
+	// so the memo's answers are the same.
 	key := a.key[:0]
 	for i, c := range all {
 		if in[i] {
-			key = append(append(key, c.key...), ';')
+			if c.kid == 0 {
+				c.kid = a.keyID(c.key)
+			}
+			key = binary.LittleEndian.AppendUint32(key, c.kid)
 		}
 	}
 	a.key = key
@@ -998,11 +1006,25 @@ func (a *pathAnalysis) satisfiable(s *pstate, all []*constraint, in []bool) bool
 	return r
 }
 
+// keyID is the number of constraint key k in satisfiable's memo keys:
+// the first key is 1, each new one the next.
+func (a *pathAnalysis) keyID(k string) uint32 {
+	if a.keyIDs == nil {
+		a.keyIDs = map[string]uint32{}
+	}
+	id, ok := a.keyIDs[k]
+	if !ok {
+		id = uint32(len(a.keyIDs) + 1)
+		a.keyIDs[k] = id
+	}
+	return id
+}
+
 // keyed sets c's key: its relation, constant and terms, each symbol
 // marked when it is an integer (which a symbol is or not for good).
 func keyed(s *pstate, c constraint) constraint {
 	// On the stack while it fits: only the string is kept.
-	c.key = string(appendKey(make([]byte, 0, 64), s, c))
+	c.key, c.kid = string(appendKey(make([]byte, 0, 64), s, c)), 0
 	return c
 }
 

@@ -18,7 +18,7 @@ import (
 func TestSatisfiable(t *testing.T) {
 	x, y := linSym(0), linSym(1)
 	k := ri
-	c := func(e lin, rel int) constraint { return constraint{e: e, rel: rel} }
+	c := func(e lin, rel int32) constraint { return constraint{e: e, rel: rel} }
 	lt := func(a, b lin) constraint { return c(a.plus(b, ratNeg1), relLT) } // a < b
 	le := func(a, b lin) constraint { return c(a.plus(b, ratNeg1), relLE) }
 	n := linInt
@@ -352,5 +352,35 @@ func TestAppendInt36(t *testing.T) {
 func TestPathStateSize(t *testing.T) {
 	if n := unsafe.Sizeof(pstate{}); n > 80 {
 		t.Errorf("a path state is %d bytes, want at most 80", n)
+	}
+}
+
+// TestKeyIDOneToOne checks that satisfiable's memo numbers constraint keys
+// one to one (equal keys, equal numbers; different keys, different ones),
+// and that setting a key drops the number an older key had.
+func TestKeyIDOneToOne(t *testing.T) {
+	a := &pathAnalysis{}
+	keys := []string{"0-1 1:1", "0-1 i1:1", "1-1 1:1", "0-1 1:1 2:-1", "", "0-1 1:1"}
+	seen := map[uint32]string{}
+	for _, k := range keys {
+		id := a.keyID(k)
+		if id == 0 {
+			t.Fatalf("keyID(%q) = 0, the number of no key", k)
+		}
+		if other, ok := seen[id]; ok && other != k {
+			t.Errorf("keys %q and %q share the number %d", other, k, id)
+		}
+		seen[id] = k
+		if again := a.keyID(k); again != id {
+			t.Errorf("keyID(%q) = %d, then %d", k, id, again)
+		}
+	}
+	if len(seen) != 5 {
+		t.Errorf("%d numbers for 5 keys", len(seen))
+	}
+	st := &pstate{facts: []sfact{{}, {int: true}}}
+	c := constraint{e: linSym(1), rel: relLE, kid: 7}
+	if c = keyed(st, c); c.kid != 0 {
+		t.Errorf("keyed kept the number %d of the constraint's older key", c.kid)
 	}
 }
