@@ -189,21 +189,11 @@ func (m *Machine) member(pc int, b int32, pr *compile.ProbeCmp) groupMember {
 	}
 	// The outcomes (bit 0: less, 1: equal, 2: greater) the comparison
 	// accepts; eq on integers is =.
-	var outcomes uint8
-	switch pr.Cmp {
-	case '<':
-		outcomes = 1
-	case 'l':
-		outcomes = 3
-	case '>':
-		outcomes = 4
-	case 'g':
-		outcomes = 6
-	case '=', 'e':
-		outcomes = 2
-	case '!':
-		outcomes = 5
-	default:
+	outcomes := cmpOutcomes(pr.Cmp)
+	if pr.Cmp == 'e' {
+		outcomes = cmpOutcomes('=')
+	}
+	if outcomes == 0 {
 		return mb
 	}
 	if pr.Not {

@@ -97,17 +97,18 @@ func decodeConj(ops []compile.ProbeOp) (conj, bool) {
 }
 
 // cmpOutcomes is the outcomes (bit 0 less, 1 equal, 2 greater) for
-// which the expression probe comparison op holds on integers; 0 for any
-// other op (eq among them: left to the general code).
+// which the integer comparison op holds, in either alphabet: a compare
+// probe's (ProbeCmp.Cmp: < l > g = !) or postfix code's (ProbeOp.Op:
+// < ( > ) = !); 0 for any other op (eq among them: its callers decide).
 func cmpOutcomes(op byte) uint8 {
 	switch op {
 	case '<':
 		return 1
-	case '(':
+	case 'l', '(':
 		return 3
 	case '>':
 		return 4
-	case ')':
+	case 'g', ')':
 		return 6
 	case '=':
 		return 2
